@@ -1,0 +1,25 @@
+# Two commands: `make run` (install + start the app) and `make test` (install + run the tests).
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PORT ?= 8501
+
+.PHONY: run test bench install
+
+$(VENV)/.installed: requirements.txt
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -r requirements.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(PY) -m streamlit run app.py --server.port $(PORT)
+
+# pytest exit code 5 means "no tests collected": treat it as a failure.
+test: $(VENV)/.installed
+	@$(PY) -m pytest; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests"; exit 1; fi; exit $$rc
+
+bench: $(VENV)/.installed
+	$(PY) bench/run.py

@@ -1,0 +1,57 @@
+"""NoiseFloor command line: ``python -m core <command> ...``.
+
+Each command lives in ``core/commands/<name>.py`` and exposes ``NAME``, ``HELP``,
+``register(parser)`` and ``run(args) -> int``; this shell discovers them, so adding a command
+never edits this file. Exit codes: 0 success, 2 bad input (one line on stderr, no traceback).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from core import __version__, commands
+from core.errors import InputError
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        sys.stderr.write(f"error: {message}\n")
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m core",
+                     description="NoiseFloor: is the difference real, or the noise of n cases?")
+    parser.add_argument("--version", action="version", version=f"NoiseFloor {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"core.commands.{info.name}")
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
+        mod.register(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args._run(args) or EXIT_OK)
+    except InputError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return EXIT_BAD_INPUT
+    except ValueError as exc:  # argument checks in core raise ValueError naming the argument
+        sys.stderr.write(f"error: {exc}\n")
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        sys.stderr.write(f"error: {getattr(exc, 'filename', '') or ''}: {exc.strerror or exc}\n")
+        return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+"""Altair chart builders shared by the pages and the HTML report (no streamlit here).
+
+Large distributions are binned first (``bin_distribution``): a chart never carries more than
+a few hundred rows, so altair's max-rows limit never triggers.
+"""
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+MAX_BINS = 200
+
+
+def bin_distribution(values, bins: int = 60) -> pd.DataFrame:
+    """Histogram of ``values`` as a small frame: ``start``, ``end``, ``count``, ``share``.
+
+    Binary-data bootstrap distributions live on a lattice of k/n; when there are at most
+    ``bins`` distinct values, each value gets its own bar centred on it.
+    """
+    x = np.asarray(values, dtype=float)
+    if x.ndim != 1 or x.size == 0:
+        raise ValueError("values must be a non-empty one-dimensional array")
+    if not 1 <= bins <= MAX_BINS:
+        raise ValueError(f"bins must be between 1 and {MAX_BINS}, got {bins}")
+    uniq = np.unique(x)
+    if uniq.size <= bins:
+        step = np.min(np.diff(uniq)) if uniq.size > 1 else 1.0
+        counts = np.array([np.count_nonzero(x == u) for u in uniq]) if uniq.size < 50 else \
+            np.unique(x, return_counts=True)[1]
+        start, end = uniq - step * 0.45, uniq + step * 0.45
+    else:
+        counts, edges = np.histogram(x, bins=bins)
+        start, end = edges[:-1], edges[1:]
+    return pd.DataFrame({"start": start, "end": end, "count": counts,
+                         "share": counts / x.size})
+
+
+def bootstrap_histogram(dist, ci_low: float, ci_high: float, *, title: str = "",
+                        x_title: str = "A - B (%p)", bins: int = 60) -> alt.LayerChart:
+    """Histogram of a bootstrap distribution (in %p) with the CI band and 0 marked."""
+    h = bin_distribution(dist, bins)
+    h[["start", "end"]] *= 100
+    band = pd.DataFrame({"lo": [100 * ci_low], "hi": [100 * ci_high]})
+    zero = pd.DataFrame({"x": [0.0]})
+    base_x = alt.X("start:Q", title=x_title)
+    bars = alt.Chart(h).mark_rect(color="#4c78a8").encode(
+        x=base_x, x2="end:Q", y=alt.Y("count:Q", title="resamples"),
+        tooltip=[alt.Tooltip("start:Q", format=".1f"), alt.Tooltip("end:Q", format=".1f"),
+                 "count:Q"])
+    ci = alt.Chart(band).mark_rect(opacity=0.15, color="#f58518").encode(x="lo:Q", x2="hi:Q")
+    rule = alt.Chart(zero).mark_rule(color="#e45756", strokeWidth=2, strokeDash=[4, 3]) \
+        .encode(x="x:Q")
+    return alt.layer(ci, bars, rule).properties(title=title, height=260)
+
+
+def interval_chart(rows: pd.DataFrame, *, x_title: str = "rate (%)",
+                   title: str = "") -> alt.LayerChart:
+    """Point + interval per row; ``rows`` has ``name``, ``mean``, ``ci_low``, ``ci_high``
+    as shares in [0, 1]."""
+    df = rows.copy()
+    for col in ("mean", "ci_low", "ci_high"):
+        df[col] = 100 * df[col]
+    y = alt.Y("name:N", title=None, sort=None)
+    bars = alt.Chart(df).mark_rule(strokeWidth=3, color="#4c78a8").encode(
+        x=alt.X("ci_low:Q", title=x_title, scale=alt.Scale(zero=False)), x2="ci_high:Q", y=y)
+    dots = alt.Chart(df).mark_point(filled=True, size=120, color="#1f3b73").encode(
+        x="mean:Q", y=y, tooltip=["name:N", alt.Tooltip("mean:Q", format=".1f"),
+                                  alt.Tooltip("ci_low:Q", format=".1f"),
+                                  alt.Tooltip("ci_high:Q", format=".1f")])
+    return alt.layer(bars, dots).properties(title=title, height=40 + 40 * len(df))

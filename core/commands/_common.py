@@ -1,0 +1,52 @@
+"""Helpers shared by CLI commands: reading input files, printing JSON."""
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from core.errors import InputError
+
+
+def read_bytes(path: str) -> bytes:
+    """A file's bytes, or ``InputError`` naming the file when it cannot be read."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError("file_not_found", file=path)
+    if p.is_dir():
+        raise InputError("is_directory", file=path)
+    return p.read_bytes()
+
+
+def _clean(obj):
+    if isinstance(obj, dict):
+        return {str(k): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if isinstance(obj, np.generic):
+        obj = obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def to_json(obj) -> str:
+    """JSON text with NaN/inf as null and numpy scalars as Python numbers."""
+    return json.dumps(_clean(obj), ensure_ascii=False, indent=2)
+
+
+def print_json(obj) -> None:
+    sys.stdout.write(to_json(obj) + "\n")
+
+
+def add_stat_args(p, *, resamples: int = 20_000) -> None:
+    """--resamples, --seed, --confidence, --json: the same spelling on every command."""
+    p.add_argument("--resamples", type=int, default=resamples,
+                   help=f"bootstrap resamples (default {resamples:,})")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--confidence", type=float, default=0.95,
+                   help="confidence level, e.g. 0.90, 0.95, 0.99 (default 0.95)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")

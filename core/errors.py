@@ -1,0 +1,42 @@
+"""The project's one input error: bad data or bad arguments, said with where and what.
+
+Every message lives in ``core/i18n/<lang>/errors.json`` under ``code``, so the app can show
+it in the user's language and the CLI prints the English one on a single line.
+"""
+from __future__ import annotations
+
+from core.i18n import t
+
+
+class InputError(ValueError):
+    """Bad input, with a translatable code and its location (file, row, column).
+
+    ``row`` is the 1-based line number as a spreadsheet shows it (header = row 1).
+    """
+
+    def __init__(self, code: str, *, file: str | None = None, row: int | None = None,
+                 column: str | None = None, **params: object) -> None:
+        self.code = code
+        self.file = file
+        self.row = row
+        self.column = column
+        self.params = params
+        super().__init__(self.message("en"))
+
+    def where(self, lang: str = "en") -> str:
+        parts = []
+        if self.file:
+            parts.append(t("errors.where_file", lang, file=self.file))
+        if self.row is not None:
+            parts.append(t("errors.where_row", lang, row=self.row))
+        if self.column is not None:
+            parts.append(t("errors.where_column", lang, column=self.column))
+        return ", ".join(parts)
+
+    def message(self, lang: str = "en") -> str:
+        text = t(f"errors.{self.code}", lang, **self.params)
+        where = self.where(lang)
+        return f"{where}: {text}" if where else text
+
+    def __str__(self) -> str:
+        return self.message("en")

@@ -1,0 +1,305 @@
+"""Golden-case results: read wide or long tables, pair methods by case id, compare two methods.
+
+Wide: ``case_id, <method 1>, <method 2>, ...`` (+ any text columns, kept for display).
+Long: ``case_id, method, score``. Headers are matched case-insensitively, Korean allowed.
+Values: 0/1, true/false, yes/no, O/X (and Korean 예/아니오, 정답/오답), or numbers in [0, 1].
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from core.errors import InputError
+from core.stats import PairedComparison, compare_paired, resolution
+from core.tables import RawTable, read_table
+
+CASE_ID_NAMES = ("case_id", "caseid", "case", "id", "qid", "query_id", "queryid", "case id",
+                 "케이스", "케이스id", "케이스_id", "사례", "사례id", "번호", "질문id", "질의id")
+METHOD_NAMES = ("method", "system", "model", "retriever", "run", "방법", "방식", "모델", "시스템",
+                "메서드", "기법")
+SCORE_NAMES = ("score", "value", "correct", "hit", "result", "outcome", "점수", "정답", "결과",
+               "값", "정답여부")
+TEXT_HINTS = ("query", "question", "text", "note", "notes", "comment", "answer", "title",
+              "질문", "질의", "쿼리", "메모", "비고", "설명", "답변", "제목")
+
+TRUE_WORDS = {"1", "1.0", "true", "t", "yes", "y", "o", "○", "예", "네", "정답", "맞음", "참"}
+FALSE_WORDS = {"0", "0.0", "false", "f", "no", "n", "x", "×", "아니오", "아니요", "오답", "틀림",
+               "거짓"}
+MAX_SHOWN_IDS = 20
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[\s\-]+", "_", name.strip().lower())
+
+
+def _find(columns, names) -> str | None:
+    wanted = {_norm(n) for n in names}
+    for col in columns:
+        if _norm(col) in wanted:
+            return col
+    return None
+
+
+def parse_value(cell: str) -> float | None:
+    """One outcome cell -> 1.0/0.0/number in [0, 1]; None for blank; ValueError otherwise."""
+    s = cell.strip()
+    if s == "":
+        return None
+    low = s.lower()
+    if low in TRUE_WORDS:
+        return 1.0
+    if low in FALSE_WORDS:
+        return 0.0
+    try:
+        x = float(s.replace(",", ".")) if s.count(",") == 1 and "." not in s else float(s)
+    except ValueError:
+        raise ValueError(s) from None
+    if not math.isfinite(x) or not 0.0 <= x <= 1.0:
+        raise ValueError(s)
+    return x
+
+
+@dataclass(frozen=True)
+class Excluded:
+    """Cases left out of a paired analysis, by reason (ids as strings)."""
+
+    missing: tuple[str, ...] = ()
+    duplicates: tuple[str, ...] = ()
+    blank: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> int:
+        return len(set(self.missing) | set(self.duplicates) | set(self.blank))
+
+    def to_dict(self) -> dict:
+        return {"missing": list(self.missing), "duplicates": list(self.duplicates),
+                "blank": list(self.blank)}
+
+
+@dataclass(frozen=True)
+class GoldenSet:
+    """Per-case outcomes by method: ``scores`` is indexed by case id, one column per method,
+    NaN where a method has no (or a blank) value. Duplicate ids are kept out of ``scores``
+    and listed in ``duplicates``; ``missing`` maps a method to ids it has no row for."""
+
+    scores: pd.DataFrame
+    text: pd.DataFrame
+    source: str
+    layout: str  # "wide" or "long"
+    duplicates: tuple[str, ...] = ()
+    missing: dict = field(default_factory=dict)
+    encoding: str = ""
+
+    @property
+    def methods(self) -> list[str]:
+        return list(self.scores.columns)
+
+    def is_binary(self, method: str) -> bool:
+        col = self.scores[method].dropna()
+        return bool(len(col)) and bool(col.isin([0.0, 1.0]).all())
+
+    def paired(self, a: str, b: str) -> tuple[pd.DataFrame, Excluded]:
+        """Cases with a value for both A and B, and what was left out and why."""
+        for name in (a, b):
+            if name not in self.scores.columns:
+                raise InputError("unknown_method", method=name, methods=", ".join(self.methods))
+        if a == b:
+            raise InputError("same_method", method=a)
+        missing = sorted(set(self.missing.get(a, ())) | set(self.missing.get(b, ())))
+        sub = self.scores[[a, b]]
+        blank_mask = sub.isna().any(axis=1) & ~sub.index.isin(missing)
+        blank = sorted(sub.index[blank_mask])
+        kept = sub.dropna()
+        return kept, Excluded(tuple(missing), tuple(self.duplicates), tuple(blank))
+
+    def with_scores(self, scores: pd.DataFrame, source: str | None = None) -> "GoldenSet":
+        """A copy with other per-case scores (same case ids); for derived metrics."""
+        return GoldenSet(scores, self.text, source or self.source, self.layout,
+                         self.duplicates, dict(self.missing), self.encoding)
+
+
+def _bad_cells(frame: pd.DataFrame, col: str) -> list[int]:
+    bad = []
+    for row, cell in frame[col].items():
+        try:
+            parse_value(cell)
+        except ValueError:
+            bad.append(row)
+    return bad
+
+
+def _raise_bad(frame, col, rows, file):
+    first = rows[0]
+    raise InputError("bad_value", file=file, row=int(first), column=col,
+                     value=frame.at[first, col][:40], count=len(rows),
+                     rows=", ".join(str(r) for r in rows[:5]))
+
+
+def _column_values(frame: pd.DataFrame, col: str) -> pd.Series:
+    return frame[col].map(lambda c: np.nan if (v := parse_value(c)) is None else v).astype(float)
+
+
+def from_table(raw: RawTable) -> GoldenSet:
+    """Interpret a parsed table as golden-case results (long if it has method+score columns)."""
+    frame, file = raw.frame, raw.file
+    id_col = _find(frame.columns, CASE_ID_NAMES)
+    if id_col is None:
+        raise InputError("no_case_id", file=file, columns=", ".join(frame.columns[:10]))
+    blank_ids = [int(r) for r in frame.index[frame[id_col] == ""]]
+    if blank_ids:
+        raise InputError("blank_case_id", file=file, row=blank_ids[0], column=id_col,
+                         count=len(blank_ids))
+    method_col = _find(frame.columns, METHOD_NAMES)
+    score_col = _find(frame.columns, SCORE_NAMES)
+    if method_col and score_col:
+        return _from_long(raw, id_col, method_col, score_col)
+    return _from_wide(raw, id_col)
+
+
+def _from_wide(raw: RawTable, id_col: str) -> GoldenSet:
+    frame, file = raw.frame, raw.file
+    methods, text_cols = [], []
+    for col in frame.columns:
+        if col == id_col:
+            continue
+        nonblank = frame[col][frame[col] != ""]
+        if _norm(col) in {_norm(h) for h in TEXT_HINTS} or len(nonblank) == 0:
+            text_cols.append(col)
+            continue
+        bad = _bad_cells(frame, col)
+        if len(bad) * 2 > len(nonblank):  # mostly not outcomes: a text column
+            text_cols.append(col)
+        elif bad:
+            _raise_bad(frame, col, bad, file)
+        else:
+            methods.append(col)
+    if not methods:
+        raise InputError("no_methods", file=file, columns=", ".join(frame.columns[:10]))
+    ids = frame[id_col]
+    dup_mask = ids.duplicated(keep=False)
+    duplicates = tuple(sorted(set(ids[dup_mask])))
+    keep = frame[~dup_mask]
+    scores = pd.DataFrame({m: _column_values(keep, m).to_numpy() for m in methods},
+                          index=pd.Index(keep[id_col].to_numpy(), name="case_id"))
+    text = pd.DataFrame({c: keep[c].to_numpy() for c in text_cols},
+                        index=scores.index)
+    _check_size(scores, file)
+    return GoldenSet(scores, text, file, "wide", duplicates, {}, raw.encoding)
+
+
+def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> GoldenSet:
+    frame, file = raw.frame, raw.file
+    blank_m = frame.index[frame[method_col] == ""]
+    if len(blank_m):
+        raise InputError("blank_method", file=file, row=int(blank_m[0]), column=method_col,
+                         count=len(blank_m))
+    bad = _bad_cells(frame, score_col)
+    if bad:
+        _raise_bad(frame, score_col, bad, file)
+    values = _column_values(frame, score_col)
+    key = frame[[id_col, method_col]]
+    dup_mask = key.duplicated(keep=False)
+    duplicates = tuple(sorted(set(frame.loc[dup_mask, id_col])))
+    ok = ~frame[id_col].isin(duplicates)
+    long = pd.DataFrame({"case_id": frame.loc[ok, id_col], "method": frame.loc[ok, method_col],
+                         "score": values[ok]})
+    scores = long.pivot(index="case_id", columns="method", values="score")
+    methods = list(dict.fromkeys(frame[method_col]))  # first-seen order
+    scores = scores.reindex(columns=methods)
+    present = long.groupby("method")["case_id"].apply(set)
+    all_ids = list(dict.fromkeys(long["case_id"]))
+    scores = scores.reindex(all_ids)
+    scores.index.name = "case_id"
+    missing = {m: tuple(sorted(set(all_ids) - present.get(m, set()))) for m in methods}
+    missing = {m: ids for m, ids in missing.items() if ids}
+    text_cols = [c for c in frame.columns if c not in (id_col, method_col, score_col)]
+    text = (frame.loc[ok, [id_col, *text_cols]].drop_duplicates(subset=[id_col])
+            .set_index(id_col).reindex(all_ids))
+    text.index.name = "case_id"
+    _check_size(scores, file)
+    return GoldenSet(scores, text, file, "long", duplicates, missing, raw.encoding)
+
+
+def _check_size(scores: pd.DataFrame, file: str) -> None:
+    if len(scores) < 2:
+        raise InputError("too_few_cases", file=file, n=len(scores))
+
+
+def load_golden(data: bytes, file: str = "upload") -> GoldenSet:
+    """Bytes of a CSV/TSV/XLSX upload -> GoldenSet (raises ``InputError`` with row/column)."""
+    return from_table(read_table(data, file))
+
+
+def default_pair(gs: GoldenSet) -> tuple[str, str]:
+    """The first two methods in file order."""
+    if len(gs.methods) < 2:
+        raise InputError("need_two_methods", file=gs.source, methods=", ".join(gs.methods))
+    return gs.methods[0], gs.methods[1]
+
+
+@dataclass(frozen=True)
+class GoldenComparison:
+    """A and B compared on their paired cases, with what was excluded and the case lists."""
+
+    golden: GoldenSet
+    comparison: PairedComparison
+    excluded: Excluded
+    case_ids: tuple[str, ...]
+    a_values: np.ndarray = field(repr=False)
+    b_values: np.ndarray = field(repr=False)
+
+    @property
+    def n_cases(self) -> int:
+        return len(self.case_ids)
+
+    def discordant(self) -> pd.DataFrame:
+        """Cases where A and B differ (binary: one right, one wrong), largest gap first, with
+        the file's text columns."""
+        d = self.a_values - self.b_values
+        mask = d != 0
+        df = pd.DataFrame({"case_id": np.asarray(self.case_ids)[mask],
+                           self.comparison.a: self.a_values[mask],
+                           self.comparison.b: self.b_values[mask],
+                           "difference": d[mask]})
+        if not self.golden.text.empty:
+            extra = self.golden.text.reindex(df["case_id"]).reset_index(drop=True)
+            df = pd.concat([df.reset_index(drop=True), extra], axis=1)
+        return df.sort_values("difference", key=np.abs, ascending=False, kind="stable")
+
+    def to_dict(self) -> dict:
+        c = self.comparison
+        return {
+            "source": self.golden.source,
+            "n_cases": self.n_cases,
+            "binary": c.binary,
+            "methods": {c.a: c.rate_a.to_dict(), c.b: c.rate_b.to_dict()},
+            "difference": c.difference_dict(),
+            "resolution": resolution(self.n_cases),
+            "excluded": self.excluded.to_dict(),
+            "verdict": c.verdict,
+        }
+
+
+def compare_golden(gs: GoldenSet, a: str | None = None, b: str | None = None, *,
+                   resamples: int = 20_000, confidence: float = 0.95,
+                   seed: int = 0) -> GoldenComparison:
+    """Pair A and B by case id, drop (and report) incomplete cases, and compare them."""
+    if a is None and b is None:
+        a, b = default_pair(gs)
+    elif a is None or b is None:
+        given = a if a is not None else b
+        others = [m for m in gs.methods if m != given]
+        if not others:
+            raise InputError("need_two_methods", file=gs.source, methods=", ".join(gs.methods))
+        a, b = (given, others[0]) if a is not None else (others[0], given)
+    kept, excluded = gs.paired(a, b)
+    if len(kept) < 2:
+        raise InputError("too_few_paired", file=gs.source, n=len(kept), a=a, b=b)
+    av, bv = kept[a].to_numpy(float), kept[b].to_numpy(float)
+    comp = compare_paired(av, bv, name_a=a, name_b=b, resamples=resamples,
+                          confidence=confidence, seed=seed)
+    return GoldenComparison(gs, comp, excluded, tuple(kept.index), av, bv)

@@ -1,0 +1,73 @@
+"""Plain-language verdicts and the CLI's readable text, in English or Korean."""
+from __future__ import annotations
+
+from core.i18n import t
+from core.stats import Verdict
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    """0.8387 -> '83.9%'."""
+    return "n/a" if x is None else f"{100 * x:.{digits}f}%"
+
+
+def pp(x: float | None, digits: int = 1) -> str:
+    """A difference of shares in percentage points: 0.0645 -> '6.5 %p' (signed)."""
+    return "n/a" if x is None else f"{100 * x:+.{digits}f} %p"
+
+
+def fmt_p(p: float | None) -> str:
+    """p-values: 3 significant digits, '<0.001' below that, 'n/a' when not applicable."""
+    if p is None:
+        return "n/a"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def verdict_sentence(verdict: Verdict, *, a: str, b: str, mean: float, ci_low: float,
+                     ci_high: float, n: int, confidence: float, lang: str = "en") -> str:
+    """'No significant difference at 95%: this 31-case set cannot tell them apart', or
+    'A is better by x %p [lo, hi]' (or B), in ``lang``."""
+    level = f"{100 * confidence:g}%"
+    if verdict == "no_difference":
+        return t("verdicts.no_difference", lang, level=level, n=n, a=a, b=b)
+    if verdict == "a_better":
+        return t("verdicts.better", lang, winner=a, loser=b, level=level,
+                 diff=f"{100 * mean:.1f}", lo=f"{100 * ci_low:.1f}", hi=f"{100 * ci_high:.1f}")
+    return t("verdicts.better", lang, winner=b, loser=a, level=level,
+             diff=f"{-100 * mean:.1f}", lo=f"{-100 * ci_high:.1f}", hi=f"{-100 * ci_low:.1f}")
+
+
+def comparison_verdict(result, lang: str = "en") -> str:
+    """The verdict sentence of a ``GoldenComparison``."""
+    c = result.comparison
+    bs = c.bootstrap
+    return verdict_sentence(c.verdict, a=c.a, b=c.b, mean=bs.mean, ci_low=bs.ci_low,
+                            ci_high=bs.ci_high, n=result.n_cases, confidence=bs.confidence,
+                            lang=lang)
+
+
+def comparison_text(result, lang: str = "en") -> str:
+    """Readable multi-line summary of a ``GoldenComparison`` (the CLI's default output)."""
+    c = result.comparison
+    bs = c.bootstrap
+    level = f"{100 * bs.confidence:g}%"
+    lines = [f"{result.golden.source}: {result.n_cases} paired cases "
+             f"(one case = {100 / result.n_cases:.1f} %p)"]
+    for name, r in ((c.a, c.rate_a), (c.b, c.rate_b)):
+        count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
+        lines.append(f"  {name}: {pct(r.mean)}{count}  {level} {r.interval} "
+                     f"[{pct(r.ci_low)}, {pct(r.ci_high)}]")
+    lines.append(f"  {c.a} - {c.b}: {pp(bs.mean)}  {level} paired bootstrap CI "
+                 f"[{pp(bs.ci_low)}, {pp(bs.ci_high)}]  ({bs.resamples:,} resamples, "
+                 f"seed {bs.seed})")
+    tests = [f"randomization p = {fmt_p(c.randomization_p)}"]
+    if c.mcnemar_p is not None:
+        tests.insert(0, f"McNemar exact p = {fmt_p(c.mcnemar_p)}")
+    if c.ttest_p is not None:
+        tests.append(f"paired t-test p = {fmt_p(c.ttest_p)}")
+    lines.append("  " + "; ".join(tests))
+    ex = result.excluded
+    if ex.total:
+        lines.append(f"  left out: {len(ex.missing)} missing, {len(ex.duplicates)} duplicate, "
+                     f"{len(ex.blank)} blank")
+    lines.append(comparison_verdict(result, lang))
+    return "\n".join(lines)

@@ -1,0 +1,133 @@
+"""Golden-case comparison: load -> core.golden.compare_golden -> draw. Nothing computed here."""
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from core.charts import bootstrap_histogram, interval_chart
+from core.errors import InputError
+from core.golden import compare_golden, load_golden
+from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
+from core.verdicts import comparison_verdict, fmt_p, pct, pp
+from pages._ui import how_to_read, page_setup, sha256, show_error, tr
+
+DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_golden.csv"
+
+page_setup()
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _load(data: bytes, name: str):
+    return load_golden(data, file=name)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _compare(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
+             seed: int):
+    return compare_golden(_load(data, name), a, b, resamples=resamples,
+                          confidence=confidence, seed=seed)
+
+
+st.title(tr("golden.title"))
+st.caption(tr("golden.subtitle"))
+
+upload = st.file_uploader(tr("golden.upload_label"), type=["csv", "tsv", "txt", "xlsx"],
+                          key="golden_upload", help=tr("golden.upload_help"))
+if upload is not None:
+    data, name = upload.getvalue(), upload.name
+else:
+    data, name = DEMO.read_bytes(), "demo_golden.csv"
+    st.info(tr("golden.demo_note"), icon="ℹ️")
+
+try:
+    golden = _load(data, name)
+except InputError as exc:
+    show_error(exc)
+    st.stop()
+
+st.session_state["golden_set"] = golden
+st.session_state["golden_source"] = {"name": name, "sha256": sha256(data)}
+methods = golden.methods
+if len(methods) < 2:
+    show_error(InputError("need_two_methods", file=name, methods=", ".join(methods)))
+    st.stop()
+
+with st.sidebar:
+    st.subheader(tr("common.settings"))
+    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
+                              format_func=lambda c: f"{100 * c:g}%", key="golden_confidence")
+    resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES, 20_000,
+                                step=1_000, key="golden_resamples")
+    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="golden_seed")
+
+col_a, col_b = st.columns(2)
+a = col_a.selectbox(tr("golden.method_a"), methods, index=0, key="golden_a")
+b = col_b.selectbox(tr("golden.method_b"), methods, index=1, key="golden_b")
+
+try:
+    with st.spinner(tr("golden.computing")):
+        result = _compare(data, name, a, b, int(resamples), float(confidence), int(seed))
+except InputError as exc:
+    show_error(exc)
+    st.stop()
+st.session_state["golden_comparison"] = result
+c, bs = result.comparison, result.comparison.bootstrap
+lang_verdict = comparison_verdict(result, st.session_state["lang"])
+(st.warning if c.verdict == "no_difference" else st.success)(lang_verdict)
+
+ex = result.excluded
+if ex.total:
+    st.warning(tr("golden.excluded", total=ex.total, missing=len(ex.missing),
+                  duplicates=len(ex.duplicates), blank=len(ex.blank),
+                  ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
+                                       | set(ex.blank))[:20])))
+
+level = f"{100 * confidence:g}%"
+m1, m2, m3 = st.columns(3)
+for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
+    count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
+    col.metric(mname, f"{pct(r.mean)}{count}",
+               help=tr("golden.interval_help_" + r.interval, level=level))
+    col.caption(tr("golden.interval_line", level=level, kind=r.interval,
+                   lo=pct(r.ci_low), hi=pct(r.ci_high), step=f"{100 / r.n:.1f}"))
+m3.metric(tr("golden.difference", a=c.a, b=c.b), pp(bs.mean))
+m3.caption(tr("golden.difference_ci", level=level, lo=pp(bs.ci_low), hi=pp(bs.ci_high)))
+
+left, right = st.columns(2)
+rates = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low, "ci_high": r.ci_high}
+                      for n_, r in ((c.a, c.rate_a), (c.b, c.rate_b))])
+left.altair_chart(interval_chart(rates, title=tr("golden.chart_rates", level=level),
+                                 x_title=tr("golden.axis_rate")), width="stretch")
+right.altair_chart(bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
+                                       title=tr("golden.chart_bootstrap",
+                                                resamples=f"{bs.resamples:,}"),
+                                       x_title=tr("golden.axis_diff", a=c.a, b=c.b)),
+                   width="stretch")
+
+st.subheader(tr("golden.second_opinions"))
+rows = [(tr("golden.randomization_p"), fmt_p(c.randomization_p))]
+if c.binary:
+    rows.insert(0, (tr("golden.mcnemar_p"), fmt_p(c.mcnemar_p)))
+    rows.append((tr("golden.discordance"), pct(c.discordance)))
+else:
+    rows.append((tr("golden.ttest_p"), fmt_p(c.ttest_p)))
+    rows.append((tr("golden.cohens_dz"), "n/a" if c.cohens_dz is None else f"{c.cohens_dz:.2f}"))
+st.table(pd.DataFrame(rows, columns=[tr("golden.col_test"), tr("golden.col_value")]))
+
+if c.table is not None:
+    both, a_only, b_only, neither = c.table
+    st.subheader(tr("golden.table_title"))
+    st.table(pd.DataFrame(
+        [[both, a_only], [b_only, neither]],
+        index=[tr("golden.right", m=c.b), tr("golden.wrong", m=c.b)],
+        columns=[tr("golden.right", m=c.a), tr("golden.wrong", m=c.a)]).T)
+
+disc = result.discordant()
+st.subheader(tr("golden.discordant_title", n=len(disc)))
+if len(disc):
+    st.dataframe(disc, hide_index=True, width="stretch")
+else:
+    st.caption(tr("golden.no_discordant"))
+
+how_to_read("golden.how_to_read", n=result.n_cases, step=f"{100 / result.n_cases:.1f}",
+            level=level)
