@@ -1,7 +1,9 @@
 """The project's one input error: bad data or bad arguments, said with where and what.
 
-Every message lives in ``core/i18n/<lang>/errors.json`` under ``code``, so the app can show
-it in the user's language and the CLI prints the English one on a single line.
+Every message is an i18n template: a plain ``code`` ("bad_value") lives in
+``core/i18n/<lang>/errors.json``; a dotted code ("scifact.err_no_folder") names its own
+namespace file. The app shows it in the user's language; the CLI prints the English one
+on a single line.
 """
 from __future__ import annotations
 
@@ -34,7 +36,8 @@ class InputError(ValueError):
         return ", ".join(parts)
 
     def message(self, lang: str = "en") -> str:
-        text = t(f"errors.{self.code}", lang, **self.params)
+        key = self.code if "." in self.code else f"errors.{self.code}"
+        text = t(key, lang, **self.params)
         where = self.where(lang)
         return f"{where}: {text}" if where else text
 
