@@ -1,4 +1,5 @@
-"""Shared page helpers: session defaults, language, translated text, error display.
+"""Shared page helpers: session defaults, language, translated text, error display, and the
+report downloads every analysis page ends with (``report_downloads``).
 
 Pages import from here; every page calls ``page_setup()`` first so it also runs on its own
 (for example under ``AppTest.from_file("pages/golden.py")``).
@@ -6,11 +7,16 @@ Pages import from here; every page calls ``page_setup()`` first so it also runs 
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
 from core.i18n import DEFAULT_LANG, LANGS, t
+from core.report import Section, build_report, to_latex, to_markdown
 
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
 SESSION_DEFAULTS = {
@@ -59,3 +65,62 @@ def how_to_read(key: str, **params) -> None:
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _json_safe(value):
+    """Summary values -> plain JSON types (numpy scalars unwrapped, NaN/inf -> null)."""
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def summary_json(summary: dict) -> str:
+    """The page's summary dict as pretty UTF-8 JSON (Korean kept readable)."""
+    return json.dumps(_json_safe(summary), ensure_ascii=False, indent=2, allow_nan=False)
+
+
+def report_downloads(page: str, title: str, sections: list[Section], *,
+                     inputs: dict[str, bytes], params: dict,
+                     per_case: pd.DataFrame | None = None, summary: dict | None = None,
+                     verdict: str | None = None) -> None:
+    """'Download report' (one offline HTML file), per-case CSV, summary JSON, and the
+    sections' tables as copyable Markdown and LaTeX. Keys are prefixed with ``page``."""
+    lang = current_lang()
+    try:
+        with st.spinner(tr("report.building")):
+            report = build_report(title, sections, inputs=inputs, params=params, lang=lang,
+                                  verdict=verdict)
+    except (ValueError, RuntimeError) as exc:
+        st.error(tr("report.error", detail=f"{type(exc).__name__}: {exc}"), icon="⚠️")
+        report = None
+    cols = st.columns(3)
+    if report is not None:
+        cols[0].download_button(tr("report.download_html"), report.encode("utf-8"),
+                                file_name=f"noisefloor_{page}_report.html", mime="text/html",
+                                key=f"{page}_report_html", help=tr("report.download_html_help"),
+                                on_click="ignore", icon="📄", type="primary")
+    if per_case is not None:
+        cols[1].download_button(tr("report.download_cases"),
+                                per_case.to_csv(index=False).encode("utf-8-sig"),
+                                file_name=f"noisefloor_{page}_cases.csv", mime="text/csv",
+                                key=f"{page}_report_csv", on_click="ignore")
+    if summary is not None:
+        cols[2].download_button(tr("report.download_summary"),
+                                summary_json(summary).encode("utf-8"),
+                                file_name=f"noisefloor_{page}_summary.json",
+                                mime="application/json", key=f"{page}_report_json",
+                                on_click="ignore")
+    tables = [s for s in sections if s.table is not None]
+    if tables:
+        with st.expander(tr("report.copy_tables")):
+            for s in tables:
+                st.markdown(f"**{s.title}**")
+                md_tab, tex_tab = st.tabs([tr("report.markdown"), tr("report.latex")])
+                md_tab.code(to_markdown(s.table), language="markdown")
+                tex_tab.code(to_latex(s.table), language="latex")

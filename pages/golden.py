@@ -9,7 +9,8 @@ from core.errors import InputError
 from core.golden import compare_golden, load_golden
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.verdicts import comparison_verdict, fmt_p, pct, pp
-from pages._ui import how_to_read, page_setup, sha256, show_error, tr
+from pages._ui import (Section, how_to_read, page_setup, report_downloads, sha256, show_error,
+                       tr)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_golden.csv"
 
@@ -96,13 +97,13 @@ m3.caption(tr("golden.difference_ci", level=level, lo=pp(bs.ci_low), hi=pp(bs.ci
 left, right = st.columns(2)
 rates = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low, "ci_high": r.ci_high}
                       for n_, r in ((c.a, c.rate_a), (c.b, c.rate_b))])
-left.altair_chart(interval_chart(rates, title=tr("golden.chart_rates", level=level),
-                                 x_title=tr("golden.axis_rate")), width="stretch")
-right.altair_chart(bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
-                                       title=tr("golden.chart_bootstrap",
-                                                resamples=f"{bs.resamples:,}"),
-                                       x_title=tr("golden.axis_diff", a=c.a, b=c.b)),
-                   width="stretch")
+rates_chart = interval_chart(rates, title=tr("golden.chart_rates", level=level),
+                             x_title=tr("golden.axis_rate"))
+boot_chart = bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
+                                 title=tr("golden.chart_bootstrap", resamples=f"{bs.resamples:,}"),
+                                 x_title=tr("golden.axis_diff", a=c.a, b=c.b))
+left.altair_chart(rates_chart, width="stretch")
+right.altair_chart(boot_chart, width="stretch")
 
 st.subheader(tr("golden.second_opinions"))
 rows = [(tr("golden.randomization_p"), fmt_p(c.randomization_p))]
@@ -112,15 +113,18 @@ if c.binary:
 else:
     rows.append((tr("golden.ttest_p"), fmt_p(c.ttest_p)))
     rows.append((tr("golden.cohens_dz"), "n/a" if c.cohens_dz is None else f"{c.cohens_dz:.2f}"))
-st.table(pd.DataFrame(rows, columns=[tr("golden.col_test"), tr("golden.col_value")]))
+tests_table = pd.DataFrame(rows, columns=[tr("golden.col_test"), tr("golden.col_value")])
+st.table(tests_table)
 
+table_2x2 = None
 if c.table is not None:
     both, a_only, b_only, neither = c.table
     st.subheader(tr("golden.table_title"))
-    st.table(pd.DataFrame(
+    table_2x2 = pd.DataFrame(
         [[both, a_only], [b_only, neither]],
         index=[tr("golden.right", m=c.b), tr("golden.wrong", m=c.b)],
-        columns=[tr("golden.right", m=c.a), tr("golden.wrong", m=c.a)]).T)
+        columns=[tr("golden.right", m=c.a), tr("golden.wrong", m=c.a)]).T
+    st.table(table_2x2)
 
 disc = result.discordant()
 st.subheader(tr("golden.discordant_title", n=len(disc)))
@@ -128,6 +132,36 @@ if len(disc):
     st.dataframe(disc, hide_index=True, width="stretch")
 else:
     st.caption(tr("golden.no_discordant"))
+
+st.subheader(tr("golden.report_title"))
+rate_rows = pd.DataFrame([
+    {tr("golden.col_method"): n_, tr("golden.col_score"): pct(r.mean),
+     tr("golden.col_count"): "" if r.successes is None else f"{r.successes}/{r.n}",
+     tr("golden.col_interval", level=level): f"[{pct(r.ci_low)}, {pct(r.ci_high)}]"}
+    for n_, r in ((c.a, c.rate_a), (c.b, c.rate_b))])
+diff_rows = pd.DataFrame(
+    [(tr("golden.difference", a=c.a, b=c.b), pp(bs.mean)),
+     (tr("golden.difference_ci", level=level, lo=pp(bs.ci_low), hi=pp(bs.ci_high)), ""),
+     *rows], columns=[tr("golden.col_test"), tr("golden.col_value")])
+paired_cases = pd.DataFrame({"case_id": list(result.case_ids), c.a: result.a_values,
+                             c.b: result.b_values,
+                             "difference": result.a_values - result.b_values})
+sections = [
+    Section(tr("golden.rates_title"), tr("golden.resolution_text", n=result.n_cases,
+                                         step=f"{100 / result.n_cases:.1f}"), table=rate_rows),
+    Section(tr("golden.difference_title"), table=diff_rows),
+    Section(tr("golden.chart_rates", level=level), chart=rates_chart),
+    Section(tr("golden.chart_bootstrap", resamples=f"{bs.resamples:,}"), chart=boot_chart),
+]
+if table_2x2 is not None:
+    sections.append(Section(tr("golden.table_title"), table=table_2x2))
+sections.append(Section(tr("golden.discordant_title", n=len(disc)),
+                        "" if len(disc) else tr("golden.no_discordant"),
+                        table=disc if len(disc) else None))
+report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
+                 params={"a": c.a, "b": c.b, "resamples": int(resamples), "seed": int(seed),
+                         "confidence": f"{100 * confidence:g}%"},
+                 per_case=paired_cases, summary=result.to_dict(), verdict=lang_verdict)
 
 how_to_read("golden.how_to_read", n=result.n_cases, step=f"{100 / result.n_cases:.1f}",
             level=level)
