@@ -1,0 +1,81 @@
+"""``python -m core sample-size``: how many golden cases for a narrow interval or a detectable
+difference (the same ``core.sample_size`` functions as the Sample size page)."""
+from __future__ import annotations
+
+from core.commands._common import print_json
+from core.errors import InputError
+from core.sample_size import (n_continuous_ci, n_continuous_power, n_mcnemar, n_normal,
+                              n_paired_ci, n_wilson)
+
+NAME = "sample-size"
+HELP = "how many golden cases make an interval narrow enough or a difference detectable"
+DEFAULT_RATE, DEFAULT_HALF_WIDTH = 0.8, 0.05
+
+
+def register(p) -> None:
+    p.add_argument("--rate", type=float,
+                   help=f"expected rate of one method, in (0, 1) (default {DEFAULT_RATE} "
+                        "when no other design is asked for)")
+    p.add_argument("--half-width", type=float, default=DEFAULT_HALF_WIDTH,
+                   help=f"target CI half-width as a share, 0.02 = +/-2 %%p "
+                        f"(default {DEFAULT_HALF_WIDTH})")
+    p.add_argument("--confidence", type=float, default=0.95,
+                   help="confidence level of the intervals (default 0.95)")
+    p.add_argument("--discordance", type=float,
+                   help="paired binary: share of cases where A and B disagree")
+    p.add_argument("--diff", type=float,
+                   help="difference A - B to plan for (paired binary with --discordance, "
+                        "continuous with --sigma)")
+    p.add_argument("--power", type=float, default=0.8, help="test power 1-beta (default 0.8)")
+    p.add_argument("--alpha", type=float, default=0.05, help="test level (default 0.05)")
+    p.add_argument("--sigma", type=float,
+                   help="continuous scores: SD of the per-case differences A - B")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def plan(args) -> dict:
+    """The inputs echoed and every n that applies to them (keys as documented in HELP)."""
+    rate, sigma, disc, diff = args.rate, args.sigma, args.discordance, args.diff
+    if diff is not None and disc is None and sigma is None:
+        raise InputError("sample_size.err_diff_alone")
+    if rate is None and disc is None and sigma is None:
+        rate = DEFAULT_RATE
+    e, conf, alpha, power = args.half_width, args.confidence, args.alpha, args.power
+    out: dict = {"inputs": {"rate": rate, "half_width": e, "confidence": conf,
+                            "discordance": disc, "diff": diff, "power": power, "alpha": alpha,
+                            "sigma": sigma}}
+    if rate is not None:
+        out["n_wilson"] = n_wilson(rate, e, conf)
+        out["n_normal"] = n_normal(rate, e, conf)
+    if disc is not None:
+        d_diff = 0.0 if diff is None else diff
+        out["n_paired_ci"] = n_paired_ci(disc, d_diff, e, conf)
+        if d_diff != 0:
+            out["n_paired_power"] = n_mcnemar(disc, d_diff, alpha=alpha, power=power)
+    if sigma is not None:
+        out["n_continuous_ci"] = n_continuous_ci(sigma, e, conf)
+        if diff is not None and diff != 0:
+            out["n_continuous_power"] = n_continuous_power(diff, sigma, alpha=alpha,
+                                                           power=power)
+    return out
+
+
+LABELS = {"n_wilson": "one rate, Wilson interval (search over n)",
+          "n_normal": "one rate, normal approximation z^2 p(1-p)/E^2",
+          "n_paired_ci": "paired binary, CI of A - B",
+          "n_paired_power": "paired binary, McNemar test power (Connor 1987)",
+          "n_continuous_ci": "continuous, t interval (Sakai 2016)",
+          "n_continuous_power": "continuous, paired t-test power"}
+
+
+def run(args) -> int:
+    result = plan(args)
+    if args.json:
+        print_json(result)
+        return 0
+    shown = {k: v for k, v in result["inputs"].items() if v is not None}
+    print("inputs: " + ", ".join(f"{k}={v:g}" for k, v in shown.items()))
+    for key, label in LABELS.items():
+        if key in result:
+            print(f"  {key:<19} {result[key]:>12,}  {label}")
+    return 0

@@ -1,0 +1,460 @@
+"""Sample-size planning: how many golden cases make an interval narrow enough, or a difference
+detectable?
+
+Three designs, each a small frozen result with ``to_dict()``:
+
+* one method's binary rate (``plan_rate``): the smallest n whose Wilson (1927) interval at the
+  assumed rate p has half-width <= E, found by searching over n; the normal-approximation
+  n = z^2 p(1-p) / E^2 beside it;
+* two methods on the same binary cases (``plan_paired``): the n at which the CI of the paired
+  difference has half-width <= E, the n for the McNemar test by Connor (1987), and the smallest
+  difference an exact McNemar test would call significant at the current n;
+* continuous per-case scores, e.g. nDCG (``plan_continuous``): Sakai's (2016) CI-based design,
+  smallest n with t(1-alpha/2, n-1) * sigma / sqrt(n) <= E, and the paired t-test power design.
+
+Rates, discordance, differences and half-widths are shares (0.02 = 2 %p), never percents.
+Impossible inputs raise ``core.errors.InputError`` (a ``ValueError``) with a
+``sample_size.err_*`` code, so the page shows it translated and the CLI exits 2 with one line.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+import altair as alt
+import numpy as np
+import pandas as pd
+from scipy import stats as _st
+
+from core.errors import InputError
+from core.stats import _check_confidence, mcnemar_exact, z_value
+
+MAX_N = 100_000_000  # searches stop here: a plan beyond 10^8 cases is not a plan
+
+
+# ----------------------------------------------------------------------------- validation
+def _number(name: str, x) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a number, got {x!r}")
+    x = float(x)
+    if not math.isfinite(x):
+        raise InputError("sample_size.err_not_finite", name=name)
+    return x
+
+
+def _check_rate(rate) -> float:
+    p = _number("rate", rate)
+    if not 0.0 < p < 1.0:
+        raise InputError("sample_size.err_rate", value=f"{p:g}")
+    return p
+
+
+def _check_half_width(half_width) -> float:
+    e = _number("half_width", half_width)
+    if not 0.0 < e < 1.0:
+        raise InputError("sample_size.err_half_width", value=f"{e:g}")
+    return e
+
+
+def _check_level(name: str, x) -> float:
+    v = _number(name, x)
+    if not 0.0 < v < 1.0:
+        raise InputError("sample_size.err_level", name=name, value=f"{v:g}")
+    return v
+
+
+def _check_discordance(discordance, diff) -> tuple[float, float]:
+    d = _number("discordance", discordance)
+    delta = _number("diff", diff)
+    if not 0.0 < d <= 1.0:
+        raise InputError("sample_size.err_discordance", value=f"{d:g}")
+    if abs(delta) > d + 1e-12:
+        raise InputError("sample_size.err_diff_gt_discordance", diff=f"{delta:g}",
+                         discordance=f"{d:g}")
+    if d - delta * delta <= 0.0:
+        raise InputError("sample_size.err_no_variance", diff=f"{delta:g}", discordance=f"{d:g}")
+    return d, delta
+
+
+def _check_sigma(sigma) -> float:
+    s = _number("sigma", sigma)
+    if not s > 0.0:
+        raise InputError("sample_size.err_sigma", value=f"{s:g}")
+    return s
+
+
+def _check_n(n, *, name: str = "n", min_n: int = 1) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < min_n:
+        raise ValueError(f"{name} must be a whole number >= {min_n}, got {n!r}")
+    return int(n)
+
+
+def _ceil(x: float) -> int:
+    """ceil that ignores float noise: 1600.0000000000002 -> 1600."""
+    return int(math.ceil(round(x, 9)))
+
+
+# ----------------------------------------------------------------------------- search
+def smallest_n(ok: Callable[[int], bool], *, start: int = 1, limit: int = MAX_N) -> int:
+    """Smallest n >= ``start`` with ``ok(n)`` true, for a monotone ``ok`` (false ... true).
+
+    Doubling from ``start`` until ``ok`` holds, then bisection between the last false and the
+    first true n: about 2*log2(n) calls. Raises ``InputError`` when n would exceed ``limit``.
+    """
+    start, limit = _check_n(start, name="start"), _check_n(limit, name="limit")
+    if ok(start):
+        return start
+    lo, hi = start, start  # ok(lo) is false
+    while True:
+        hi = min(2 * hi, limit)
+        if ok(hi):
+            break
+        if hi >= limit:
+            raise InputError("sample_size.err_too_many", limit=f"{limit:,}")
+        lo = hi
+    while hi - lo > 1:  # invariant: ok(lo) false, ok(hi) true
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+# ----------------------------------------------------------------------------- one rate
+def wilson_half_width(rate, n, confidence: float = 0.95):
+    """Half-width of the Wilson (1927) score interval when the observed rate is ``rate``.
+
+    With z the two-sided normal quantile of ``confidence``::
+
+        half(n) = z / (1 + z^2/n) * sqrt(p(1-p)/n + z^2/(4 n^2))
+
+    the same half as ``core.stats.wilson_interval`` (the interval never leaves [0, 1], so no
+    clipping). ``n`` may be an array. For fixed 0 < p < 1 the half-width strictly decreases in n:
+    d/dn of half^2 has the sign of p(1-p)(z^2 - n) - z^2/2 < 0, because p(1-p) <= 1/4.
+    """
+    p = np.asarray(rate, dtype=float)
+    z = z_value(confidence)
+    n = np.asarray(n, dtype=float)
+    if np.any(n < 1):
+        raise ValueError("n must be >= 1")
+    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return float(half) if half.ndim == 0 else half
+
+
+def n_wilson(rate: float, half_width: float, confidence: float = 0.95) -> int:
+    """Smallest n with ``wilson_half_width(rate, n) <= half_width``, by search over n
+    (``smallest_n``: the half-width is monotone in n, see ``wilson_half_width``)."""
+    p, e = _check_rate(rate), _check_half_width(half_width)
+    confidence = _check_confidence(confidence)
+    return smallest_n(lambda n: wilson_half_width(p, n, confidence) <= e)
+
+
+def n_normal(rate: float, half_width: float, confidence: float = 0.95) -> int:
+    """Normal-approximation (Wald) sample size: n = ceil(z^2 p(1-p) / E^2)."""
+    p, e = _check_rate(rate), _check_half_width(half_width)
+    z = z_value(confidence)
+    return max(1, _ceil(z * z * p * (1 - p) / (e * e)))
+
+
+@dataclass(frozen=True)
+class RatePlan:
+    """How many cases pin one method's rate down to +/- ``half_width``."""
+
+    rate: float
+    half_width: float
+    confidence: float
+    n_wilson: int
+    n_normal: int
+    current_n: int | None = None
+    current_half_width: float | None = None  # Wilson half-width at current_n
+
+    @property
+    def resolution(self) -> float:
+        """One case as a share of the planned n (1/n); times 100 it is %p."""
+        return 1.0 / self.n_wilson
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "resolution": self.resolution}
+
+
+def plan_rate(rate: float, half_width: float, confidence: float = 0.95, *,
+              current_n: int | None = None) -> RatePlan:
+    """Wilson and normal-approximation n for one rate, and the half-width at ``current_n``."""
+    p, e = _check_rate(rate), _check_half_width(half_width)
+    confidence = _check_confidence(confidence)
+    cur = None if current_n is None else _check_n(current_n, name="current_n")
+    return RatePlan(p, e, confidence, n_wilson(p, e, confidence), n_normal(p, e, confidence),
+                    cur, None if cur is None else wilson_half_width(p, cur, confidence))
+
+
+def half_width_curve(rate: float, confidence: float = 0.95, *, n_max: int,
+                     points: int = 160) -> pd.DataFrame:
+    """Wilson half-width against n on a log grid 1..n_max (at most ``points`` rows):
+    columns ``n`` and ``half_width`` (share)."""
+    p = _check_rate(rate)
+    n_max = _check_n(n_max, name="n_max")
+    grid = np.unique(np.round(np.geomspace(1, max(n_max, 2), points)).astype(int))
+    return pd.DataFrame({"n": grid, "half_width": wilson_half_width(p, grid, confidence)})
+
+
+def half_width_chart(curve: pd.DataFrame, *, target: float, current_n: int | None,
+                     planned_n: int, title: str = "", x_title: str = "cases (n, log scale)",
+                     y_title: str = "half-width (%p)", target_label: str = "target",
+                     current_label: str = "current", planned_label: str = "planned"
+                     ) -> alt.LayerChart:
+    """Half-width (in %p) against n on a log axis, with the target (horizontal), the planned n
+    and the current golden-set size (vertical) marked."""
+    df = curve.assign(hw=100 * curve["half_width"])
+    x = alt.X("n:Q", title=x_title, scale=alt.Scale(type="log"))
+    line = alt.Chart(df).mark_line(color="#4c78a8", strokeWidth=2).encode(
+        x=x, y=alt.Y("hw:Q", title=y_title),
+        tooltip=[alt.Tooltip("n:Q", format=","), alt.Tooltip("hw:Q", format=".2f")])
+    target_df = pd.DataFrame({"y": [100 * target], "label": [target_label]})
+    rule_t = alt.Chart(target_df).mark_rule(color="#e45756", strokeDash=[4, 3]).encode(
+        y="y:Q", tooltip=["label:N", alt.Tooltip("y:Q", format=".2f")])
+    marks = [(planned_n, planned_label, "#54a24b")]
+    if current_n is not None:
+        marks.append((current_n, current_label, "#f58518"))
+    vdf = pd.DataFrame({"n": [m[0] for m in marks], "label": [m[1] for m in marks],
+                        "color": [m[2] for m in marks]})
+    rules = alt.Chart(vdf).mark_rule(strokeWidth=2).encode(
+        x="n:Q", color=alt.Color("color:N", scale=None), tooltip=["label:N", "n:Q"])
+    text = alt.Chart(vdf).mark_text(align="left", dx=4, dy=-6, baseline="bottom").encode(
+        x="n:Q", y=alt.value(12), text="label:N", color=alt.Color("color:N", scale=None))
+    return alt.layer(line, rule_t, rules, text).properties(title=title, height=300)
+
+
+# ----------------------------------------------------------------------------- paired binary
+def paired_half_width(discordance: float, diff: float, n, confidence: float = 0.95):
+    """Half-width of the normal (Wald) CI of the mean paired difference of binary outcomes.
+
+    Each case gives D = a - b in {-1, 0, +1}; with discordance d = P(D != 0) and difference
+    Delta = E[D] = P(D = 1) - P(D = -1), Var(D) = d - Delta^2, so::
+
+        half(n) = z * sqrt((d - Delta^2) / n)
+
+    This is what ``core.stats.paired_bootstrap``'s percentile CI approaches for large n
+    (checked by simulation in the tests). Decreasing in n.
+    """
+    d, delta = _check_discordance(discordance, diff)
+    n = np.asarray(n, dtype=float)
+    half = z_value(confidence) * np.sqrt((d - delta * delta) / n)
+    return float(half) if half.ndim == 0 else half
+
+
+def n_paired_ci(discordance: float, diff: float, half_width: float,
+                confidence: float = 0.95) -> int:
+    """Smallest n with ``paired_half_width(d, Delta, n) <= half_width`` (search over n;
+    equals ceil(z^2 (d - Delta^2) / E^2))."""
+    d, delta = _check_discordance(discordance, diff)
+    e = _check_half_width(half_width)
+    confidence = _check_confidence(confidence)
+    return smallest_n(lambda n: paired_half_width(d, delta, n, confidence) <= e * (1 + 1e-12))
+
+
+def n_mcnemar(discordance: float, diff: float, *, alpha: float = 0.05,
+              power: float = 0.8) -> int:
+    """Cases needed for a two-sided McNemar test to detect a true difference Delta.
+
+    Connor (1987), "Sample size for testing differences in proportions for the paired-sample
+    design", Biometrics 43:207-211, with psi = discordance d and delta = Delta::
+
+        n = [ z(1-alpha/2) * sqrt(d) + z(power) * sqrt(d - Delta^2) ]^2 / Delta^2
+
+    (the McNemar z statistic without continuity correction; the exact test needs a few more).
+    """
+    d, delta = _check_discordance(discordance, diff)
+    alpha, power = _check_level("alpha", alpha), _check_level("power", power)
+    if delta == 0.0:
+        raise InputError("sample_size.err_zero_diff")
+    za, zb = _st.norm.ppf(1 - alpha / 2), _st.norm.ppf(power)
+    n = (za * math.sqrt(d) + zb * math.sqrt(d - delta * delta)) ** 2 / (delta * delta)
+    if n > MAX_N:
+        raise InputError("sample_size.err_too_many", limit=f"{MAX_N:,}")
+    return max(1, _ceil(n))
+
+
+def mcnemar_power(n: int, discordance: float, diff: float, *, alpha: float = 0.05) -> float:
+    """Approximate power of the two-sided McNemar test at n cases: Connor's (1987) formula
+    solved for power, Phi((|Delta| sqrt(n) - z(1-alpha/2) sqrt(d)) / sqrt(d - Delta^2))."""
+    n = _check_n(n)
+    d, delta = _check_discordance(discordance, diff)
+    alpha = _check_level("alpha", alpha)
+    za = _st.norm.ppf(1 - alpha / 2)
+    return float(_st.norm.cdf((abs(delta) * math.sqrt(n) - za * math.sqrt(d))
+                              / math.sqrt(d - delta * delta)))
+
+
+@dataclass(frozen=True)
+class MinSignificant:
+    """The smallest split of m discordant cases an exact McNemar test calls significant."""
+
+    n: int
+    discordant: int
+    a_only: int
+    b_only: int
+    p_value: float
+
+    @property
+    def diff(self) -> float:
+        """(a_only - b_only) / n: the difference in accuracy that split means."""
+        return (self.a_only - self.b_only) / self.n
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "diff": self.diff}
+
+
+def min_significant_diff(n: int, discordance: float, *,
+                         alpha: float = 0.05) -> MinSignificant | None:
+    """With m = round(d n) discordant cases, the most even split (a_only >= b_only) whose exact
+    McNemar p-value (``core.stats.mcnemar_exact``) is below ``alpha``; None if even m-0 is not.
+
+    The two-sided exact p-value falls as the split gets more lopsided, so a bisection over
+    a_only in [ceil(m/2), m] finds it in log2(m) tests.
+    """
+    n = _check_n(n)
+    d = _number("discordance", discordance)
+    if not 0.0 <= d <= 1.0:
+        raise InputError("sample_size.err_discordance", value=f"{d:g}")
+    alpha = _check_level("alpha", alpha)
+    m = int(round(d * n))
+    if m == 0 or mcnemar_exact(m, 0) >= alpha:
+        return None
+    lo, hi = (m + 1) // 2 - 1, m  # p(lo) >= alpha (or below range), p(hi) < alpha
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if mid >= (m + 1) // 2 and mcnemar_exact(mid, m - mid) < alpha:
+            hi = mid
+        else:
+            lo = mid
+    return MinSignificant(n, m, hi, m - hi, mcnemar_exact(hi, m - hi))
+
+
+@dataclass(frozen=True)
+class PairedPlan:
+    """Two methods on the same binary cases: n for a narrow CI of A - B and for the test."""
+
+    discordance: float
+    diff: float
+    half_width: float
+    confidence: float
+    alpha: float
+    power: float
+    n_ci: int
+    n_power: int | None  # None when diff = 0 (nothing to detect)
+    current_n: int | None = None
+    current_half_width: float | None = None
+    current_power: float | None = None
+    min_significant: MinSignificant | None = None
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        out["min_significant"] = (None if self.min_significant is None
+                                  else self.min_significant.to_dict())
+        return out
+
+
+def plan_paired(discordance: float, diff: float, half_width: float, *,
+                confidence: float = 0.95, alpha: float = 0.05, power: float = 0.8,
+                current_n: int | None = None) -> PairedPlan:
+    """``n_paired_ci``, ``n_mcnemar`` (Connor 1987) and, at ``current_n``, the CI half-width,
+    the approximate power and ``min_significant_diff``."""
+    d, delta = _check_discordance(discordance, diff)
+    e = _check_half_width(half_width)
+    confidence = _check_confidence(confidence)
+    alpha, power = _check_level("alpha", alpha), _check_level("power", power)
+    cur = None if current_n is None else _check_n(current_n, name="current_n")
+    n_pow = None if delta == 0 else n_mcnemar(d, delta, alpha=alpha, power=power)
+    return PairedPlan(
+        d, delta, e, confidence, alpha, power, n_paired_ci(d, delta, e, confidence), n_pow,
+        cur,
+        None if cur is None else paired_half_width(d, delta, cur, confidence),
+        None if cur is None or delta == 0 else mcnemar_power(cur, d, delta, alpha=alpha),
+        None if cur is None else min_significant_diff(cur, d, alpha=alpha))
+
+
+# ----------------------------------------------------------------------------- continuous
+def t_half_width(sigma: float, n, confidence: float = 0.95):
+    """Half-width of the t interval of a mean paired difference: t(1-a/2, n-1) sigma / sqrt(n),
+    with a = 1 - confidence (n >= 2). Decreasing in n (both factors are)."""
+    s = _check_sigma(sigma)
+    confidence = _check_confidence(confidence)
+    n = np.asarray(n, dtype=float)
+    if np.any(n < 2):
+        raise ValueError("n must be >= 2 for a t interval")
+    half = _st.t.ppf(0.5 + confidence / 2, n - 1) * s / np.sqrt(n)
+    return float(half) if half.ndim == 0 else half
+
+
+def n_continuous_ci(sigma: float, half_width: float, confidence: float = 0.95) -> int:
+    """Sakai's (2016) CI-based design ("Topic set size design", Information Retrieval Journal
+    19:256-283): the smallest n >= 2 with t(1-alpha/2, n-1) * sigma / sqrt(n) <= E, by search
+    over n (Sakai's guess-and-check with sigma as the variance estimate)."""
+    s, e = _check_sigma(sigma), _check_half_width(half_width)
+    confidence = _check_confidence(confidence)
+    return smallest_n(lambda n: t_half_width(s, n, confidence) <= e, start=2)
+
+
+def paired_t_power(n: int, diff: float, sigma: float, *, alpha: float = 0.05) -> float:
+    """Power of the two-sided paired t-test at n cases when the true mean difference is
+    ``diff`` and the per-case differences have SD ``sigma``: with df = n-1, the noncentrality
+    lambda = |diff| sqrt(n) / sigma and c = t(1-alpha/2, df),
+    power = P(T' > c) + P(T' < -c), T' ~ noncentral t(df, lambda). Equals
+    ``statsmodels.stats.power.TTestPower().power`` (tested)."""
+    n = _check_n(n, min_n=2)
+    delta, s = _number("diff", diff), _check_sigma(sigma)
+    alpha = _check_level("alpha", alpha)
+    df, nc = n - 1, abs(delta) * math.sqrt(n) / s
+    c = _st.t.ppf(1 - alpha / 2, df)
+    return float(_st.nct.sf(c, df, nc) + _st.nct.cdf(-c, df, nc))
+
+
+def n_continuous_power(diff: float, sigma: float, *, alpha: float = 0.05,
+                       power: float = 0.8) -> int:
+    """Sakai's (2016) t-test-based design, computed exactly: the smallest n >= 2 whose
+    ``paired_t_power`` reaches ``power`` (search over n; power rises with n)."""
+    delta, s = _number("diff", diff), _check_sigma(sigma)
+    alpha, power = _check_level("alpha", alpha), _check_level("power", power)
+    if delta == 0.0:
+        raise InputError("sample_size.err_zero_diff")
+    return smallest_n(lambda n: paired_t_power(n, delta, s, alpha=alpha) >= power, start=2)
+
+
+@dataclass(frozen=True)
+class ContinuousPlan:
+    """Continuous per-case scores (e.g. nDCG@10): n for a narrow CI and for the paired t-test."""
+
+    sigma: float
+    half_width: float
+    confidence: float
+    diff: float
+    alpha: float
+    power: float
+    n_ci: int
+    n_power: int | None  # None when diff = 0
+    current_n: int | None = None
+    current_half_width: float | None = None
+    current_power: float | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def plan_continuous(sigma: float, half_width: float, *, diff: float = 0.0,
+                    confidence: float = 0.95, alpha: float = 0.05, power: float = 0.8,
+                    current_n: int | None = None) -> ContinuousPlan:
+    """``n_continuous_ci`` and ``n_continuous_power`` (Sakai 2016), and the t half-width and
+    power at ``current_n`` (n >= 2)."""
+    s, e = _check_sigma(sigma), _check_half_width(half_width)
+    delta = _number("diff", diff)
+    confidence = _check_confidence(confidence)
+    alpha, power = _check_level("alpha", alpha), _check_level("power", power)
+    cur = None if current_n is None else _check_n(current_n, name="current_n", min_n=2)
+    return ContinuousPlan(
+        s, e, confidence, delta, alpha, power, n_continuous_ci(s, e, confidence),
+        None if delta == 0 else n_continuous_power(delta, s, alpha=alpha, power=power),
+        cur,
+        None if cur is None else t_half_width(s, cur, confidence),
+        None if cur is None or delta == 0 else paired_t_power(cur, delta, s, alpha=alpha))
