@@ -1,0 +1,220 @@
+"""Three or more systems: every pair (or each against a baseline), adjusted for many tests.
+
+For each pair (A, B) on the cases where both have a value: the paired percentile bootstrap
+CI of mean(A - B) (Efron & Tibshirani 1993, ch. 13; ``core.stats.paired_bootstrap``) and the
+two-sided paired randomization p-value (``core.stats.randomization_p``). With m pairs, the
+p-values are adjusted by Holm–Bonferroni (Holm 1979, "A simple sequentially rejective
+multiple test procedure", Scand. J. Statist. 6:65-70): sort p_(1) <= ... <= p_(m), then
+
+    p_holm_(i) = max_{j <= i} min(1, (m - j + 1) * p_(j)),
+
+which controls the family-wise error rate at alpha = 1 - confidence. A pair is
+*significant* when p_holm < alpha; its verdict is then ``a_better`` or ``b_better`` by the
+sign of the mean difference, else ``no_difference``. The CIs shown are per pair (not
+adjusted); the adjusted p-value decides.
+
+Effect sizes: paired Cohen's d_z (``core.stats.cohens_dz``) and win/tie/loss counts.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from core.errors import InputError
+from core.stats import (_check_confidence, _check_resamples, cohens_dz, paired_bootstrap,
+                        randomization_p)
+
+MODES = ("all", "baseline")
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm–Bonferroni adjusted p-values (Holm 1979), in the input order."""
+    p = np.asarray(pvalues, dtype=float)
+    if p.ndim != 1:
+        raise ValueError("pvalues must be one-dimensional")
+    if p.size and (not np.all(np.isfinite(p)) or p.min() < 0 or p.max() > 1):
+        raise ValueError("pvalues must be numbers in [0, 1]")
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    stepped = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    adjusted = np.maximum.accumulate(stepped)
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One pair: mean(A - B) with its bootstrap CI, raw and Holm-adjusted p, and verdict."""
+
+    a: str
+    b: str
+    n: int
+    mean: float
+    ci_low: float
+    ci_high: float
+    p: float
+    p_holm: float
+    significant: bool
+    verdict: str
+    cohens_dz: float | None
+    wins: int
+    ties: int
+    losses: int
+    mean_a: float
+    mean_b: float
+
+    def to_dict(self) -> dict:
+        return {"a": self.a, "b": self.b, "n": self.n, "mean": self.mean,
+                "ci_low": self.ci_low, "ci_high": self.ci_high, "p": self.p,
+                "p_holm": self.p_holm, "significant": self.significant,
+                "verdict": self.verdict, "cohens_dz": self.cohens_dz, "wins": self.wins,
+                "ties": self.ties, "losses": self.losses, "mean_a": self.mean_a,
+                "mean_b": self.mean_b}
+
+
+@dataclass(frozen=True)
+class ManyComparison:
+    """All compared pairs of several systems on the same cases."""
+
+    systems: tuple[str, ...]
+    pairs: tuple[PairResult, ...]
+    mode: str
+    baseline: str | None
+    confidence: float
+    resamples: int
+    seed: int
+    excluded: dict = field(default_factory=dict)  # "a vs b" -> case ids left out (NaN)
+
+    @property
+    def alpha(self) -> float:
+        return 1 - self.confidence
+
+    def table(self) -> pd.DataFrame:
+        """One row per pair (sortable): means, difference, CI, p, Holm p, effect sizes."""
+        return pd.DataFrame([p.to_dict() for p in self.pairs],
+                            columns=["a", "b", "n", "mean_a", "mean_b", "mean", "ci_low",
+                                     "ci_high", "p", "p_holm", "significant", "verdict",
+                                     "cohens_dz", "wins", "ties", "losses"])
+
+    def matrix(self) -> pd.DataFrame:
+        """Long form for a heatmap: ``row``, ``col``, ``diff`` = mean(row - col), ``p_holm``,
+        ``significant``; both orientations of every compared pair."""
+        rows = []
+        for p in self.pairs:
+            rows.append({"row": p.a, "col": p.b, "diff": p.mean, "p_holm": p.p_holm,
+                         "significant": p.significant})
+            if self.mode == "all":
+                rows.append({"row": p.b, "col": p.a, "diff": -p.mean, "p_holm": p.p_holm,
+                             "significant": p.significant})
+        return pd.DataFrame(rows, columns=["row", "col", "diff", "p_holm", "significant"])
+
+    def to_dict(self) -> dict:
+        return {"mode": self.mode, "baseline": self.baseline, "adjustment": "holm",
+                "alpha": self.alpha, "confidence": self.confidence,
+                "resamples": self.resamples, "seed": self.seed,
+                "pairs": [p.to_dict() for p in self.pairs]}
+
+
+def _pairs(systems, mode, baseline):
+    if mode == "all":
+        return [(systems[i], systems[j]) for i in range(len(systems))
+                for j in range(i + 1, len(systems))]
+    return [(s, baseline) for s in systems if s != baseline]
+
+
+def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | None = None,
+                 resamples: int = 20_000, confidence: float = 0.95,
+                 seed: int = 0) -> ManyComparison:
+    """Compare the columns of ``scores`` (cases x systems) pairwise or against ``baseline``.
+
+    Per pair, cases where either value is NaN are left out (listed in ``excluded``); every
+    pair uses the same ``seed``, so results are reproducible pair by pair.
+    """
+    if not isinstance(scores, pd.DataFrame):
+        raise ValueError("scores must be a pandas DataFrame (cases x systems)")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    confidence = _check_confidence(confidence)
+    resamples = _check_resamples(resamples)
+    systems = tuple(str(c) for c in scores.columns)
+    if len(systems) < 2:
+        raise InputError("need_two_methods", methods=", ".join(systems))
+    if mode == "baseline":
+        if baseline is None:
+            baseline = systems[0]
+        if baseline not in systems:
+            raise InputError("unknown_method", method=baseline, methods=", ".join(systems))
+    else:
+        baseline = None
+    raw, excluded = [], {}
+    for a, b in _pairs(systems, mode, baseline):
+        sub = scores[[a, b]]
+        kept = sub.dropna()
+        if len(kept) < len(sub):
+            excluded[f"{a} vs {b}"] = [str(x) for x in sub.index[sub.isna().any(axis=1)]]
+        if len(kept) < 2:
+            raise InputError("too_few_paired", n=len(kept), a=a, b=b)
+        av, bv = kept[a].to_numpy(float), kept[b].to_numpy(float)
+        bs = paired_bootstrap(av, bv, resamples=resamples, confidence=confidence, seed=seed)
+        p = randomization_p(av, bv, resamples=resamples, seed=seed)
+        d = av - bv
+        raw.append((a, b, len(kept), bs, p, cohens_dz(av, bv), int(np.sum(d > 0)),
+                    int(np.sum(d == 0)), int(np.sum(d < 0)), float(av.mean()),
+                    float(bv.mean())))
+    adjusted = holm([r[4] for r in raw])
+    alpha = 1 - confidence
+    pairs = []
+    for (a, b, n, bs, p, dz, w, t, lo, ma, mb), ph in zip(raw, adjusted):
+        sig = bool(ph < alpha) and bs.mean != 0
+        verdict = ("a_better" if bs.mean > 0 else "b_better") if sig else "no_difference"
+        pairs.append(PairResult(a, b, n, bs.mean, bs.ci_low, bs.ci_high, p, float(ph), sig,
+                                verdict, dz, w, t, lo, ma, mb))
+    return ManyComparison(systems, tuple(pairs), mode, baseline, confidence, resamples,
+                          int(seed), excluded)
+
+
+def disagreements(scores: pd.DataFrame, a: str, b: str, top: int | None = None,
+                  text: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Cases where A and B differ, largest |A - B| first (ties in case order), with any text
+    columns; ``top`` keeps the first rows."""
+    for name in (a, b):
+        if name not in scores.columns:
+            raise InputError("unknown_method", method=name, methods=", ".join(scores.columns))
+    sub = scores[[a, b]].dropna()
+    d = sub[a] - sub[b]
+    df = pd.DataFrame({"case_id": sub.index.astype(str), a: sub[a].to_numpy(),
+                       b: sub[b].to_numpy(), "difference": d.to_numpy()})
+    df = df[df["difference"] != 0]
+    df = df.sort_values("difference", key=np.abs, ascending=False, kind="stable")
+    if text is not None and not text.empty:
+        extra = text.reindex(df["case_id"]).reset_index(drop=True)
+        df = pd.concat([df.reset_index(drop=True), extra], axis=1)
+    df = df.reset_index(drop=True)
+    return df if top is None else df.head(int(top))
+
+
+def matrix_chart(mc: ManyComparison, *, title: str = "", legend: str = "row − column",
+                 digits: int = 3) -> alt.LayerChart:
+    """Heatmap: colour = mean(row - column) on a diverging scale centred at 0; text = the
+    difference, with ``*`` where significant after Holm's adjustment."""
+    df = mc.matrix()
+    df["label"] = [f"{d:+.{digits}f}{' *' if s else ''}" for d, s in
+                   zip(df["diff"], df["significant"])]
+    lim = float(np.max(np.abs(df["diff"]))) if len(df) else 1.0
+    lim = lim or 1.0
+    order = list(mc.systems)
+    x = alt.X("col:N", sort=order, title=None)
+    y = alt.Y("row:N", sort=order, title=None)
+    rect = alt.Chart(df).mark_rect().encode(
+        x=x, y=y,
+        color=alt.Color("diff:Q", title=legend,
+                        scale=alt.Scale(scheme="redblue", domain=[-lim, lim], domainMid=0)),
+        tooltip=["row:N", "col:N", alt.Tooltip("diff:Q", format=f"+.{digits}f"),
+                 alt.Tooltip("p_holm:Q", format=".4f"), "significant:N"])
+    text = alt.Chart(df).mark_text(fontSize=12).encode(x=x, y=y, text="label:N")
+    side = 60 * max(len(set(df["row"])), 1) + 40
+    return alt.layer(rect, text).properties(title=title, height=side)
