@@ -458,3 +458,71 @@ def plan_continuous(sigma: float, half_width: float, *, diff: float = 0.0,
         cur,
         None if cur is None else t_half_width(s, cur, confidence),
         None if cur is None or delta == 0 else paired_t_power(cur, delta, s, alpha=alpha))
+
+
+# ----------------------------------------------------------------------------- page defaults
+DEFAULT_RATE, DEFAULT_DISCORDANCE, DEFAULT_DIFF, DEFAULT_SIGMA = 0.8, 0.2, 0.03, 0.3
+_RATE_CLIP = (0.001, 0.999)
+
+
+@dataclass(frozen=True)
+class PlanDefaults:
+    """Starting values for the planner and where each came from (``*_from_data``).
+
+    ``source`` is "comparison" (a ``GoldenComparison``), "golden_set" (a ``GoldenSet`` only)
+    or "none". Rates are shares; ``sigma`` and ``cdiff`` are in score units.
+    """
+
+    source: str
+    name: str | None
+    a: str | None
+    b: str | None
+    binary: bool | None
+    current_n: int | None
+    rate: float
+    rate_from_data: bool
+    discordance: float
+    diff: float
+    paired_from_data: bool
+    sigma: float
+    cdiff: float
+    sigma_from_data: bool
+
+
+def defaults_from(comparison=None, golden=None) -> PlanDefaults:
+    """Planner defaults from the loaded golden data, else general ones (rate 0.8, discordance
+    0.2, difference 0.03, SD 0.3).
+
+    * rate: method A's rate in a binary comparison, else the first binary method's rate in the
+      golden set (clipped to [0.001, 0.999], since 0% and 100% give no interval to plan);
+    * discordance and difference A - B: the binary comparison's (when A and B disagree at all);
+    * SD of per-case differences and the difference to detect: std(a - b, ddof=1) and
+      |mean(a - b)| of the comparison (any kind of scores), when both are above 0.
+    """
+    rate, rate_data = DEFAULT_RATE, False
+    disc, diff, paired_data = DEFAULT_DISCORDANCE, DEFAULT_DIFF, False
+    sigma, cdiff, sigma_data = DEFAULT_SIGMA, DEFAULT_DIFF, False
+    if comparison is not None:
+        c = comparison.comparison
+        name, a, b, binary, n = comparison.golden.source, c.a, c.b, c.binary, comparison.n_cases
+        if binary:
+            rate, rate_data = float(np.clip(c.rate_a.mean, *_RATE_CLIP)), True
+            if c.discordance and c.discordance - c.bootstrap.mean ** 2 > 0:
+                disc, diff, paired_data = float(c.discordance), float(c.bootstrap.mean), True
+        dvals = np.asarray(comparison.a_values, float) - np.asarray(comparison.b_values, float)
+        sd = float(np.std(dvals, ddof=1)) if dvals.size >= 2 else 0.0
+        if sd > 0 and abs(dvals.mean()) > 0:
+            sigma, cdiff, sigma_data = sd, float(abs(dvals.mean())), True
+        return PlanDefaults("comparison", name, a, b, binary, n, rate, rate_data, disc, diff,
+                            paired_data, sigma, cdiff, sigma_data)
+    if golden is not None:
+        binary_methods = [m for m in golden.methods if golden.is_binary(m)]
+        a = binary_methods[0] if binary_methods else (golden.methods or [None])[0]
+        if binary_methods:
+            rate = float(np.clip(golden.scores[a].dropna().mean(), *_RATE_CLIP))
+            rate_data = True
+        n = int(golden.scores[a].notna().sum()) if a is not None else None
+        return PlanDefaults("golden_set", golden.source, a, None, bool(binary_methods), n,
+                            rate, rate_data, disc, diff, False, sigma, cdiff, False)
+    return PlanDefaults("none", None, None, None, None, None, rate, False, disc, diff, False,
+                        sigma, cdiff, False)
