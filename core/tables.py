@@ -56,16 +56,27 @@ def sniff_delimiter(text: str) -> str:
 
 
 def _clean(frame: pd.DataFrame, file: str) -> pd.DataFrame:
+    """First row -> header (read ourselves, so repeated names are seen, not renamed)."""
     frame = frame.fillna("").astype(str)
-    frame.columns = [str(c).strip() for c in frame.columns]
-    for col in frame.columns:
-        frame[col] = frame[col].str.strip()
-    if frame.columns.duplicated().any():
-        dup = frame.columns[frame.columns.duplicated()][0]
-        raise InputError("duplicate_column", file=file, column=dup)
-    if any(c == "" or c.startswith("Unnamed:") for c in frame.columns):
-        pos = next(i for i, c in enumerate(frame.columns) if c == "" or c.startswith("Unnamed:"))
-        raise InputError("blank_header", file=file, column=str(pos + 1))
+    if frame.empty:
+        raise InputError("empty_file", file=file)
+    header = [str(c).strip() for c in frame.iloc[0]]
+    body = frame.iloc[1:].reset_index(drop=True).map(str.strip)
+    keep = []
+    for pos, name in enumerate(header):
+        if name == "":
+            if (body.iloc[:, pos] != "").any():
+                raise InputError("blank_header", file=file, column=str(pos + 1))
+            continue  # an empty column with no header (trailing delimiter): nothing to lose
+        keep.append(pos)
+    names = [header[p] for p in keep]
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise InputError("duplicate_column", file=file, column=name)
+        seen.add(name)
+    frame = body.iloc[:, keep]
+    frame.columns = names
     # Drop rows that are blank in every cell (trailing Excel rows); keep numbering stable.
     frame.index = pd.RangeIndex(2, 2 + len(frame))
     return frame[(frame != "").any(axis=1)]
@@ -88,7 +99,7 @@ def read_table(data: bytes, file: str = "upload") -> RawTable:
     delim = sniff_delimiter(text)
     try:
         frame = pd.read_csv(io.StringIO(text), sep=delim, dtype=str, keep_default_na=False,
-                            skip_blank_lines=True, engine="python")
+                            skip_blank_lines=True, engine="python", header=None)
     except pd.errors.ParserError as exc:
         raise InputError("csv_parse", file=file, detail=str(exc).strip().splitlines()[-1])
     except (ValueError, csv.Error) as exc:
@@ -102,7 +113,7 @@ def read_table(data: bytes, file: str = "upload") -> RawTable:
 def _read_xlsx(data: bytes, file: str) -> RawTable:
     try:
         frame = pd.read_excel(io.BytesIO(data), sheet_name=0, dtype=str, engine="openpyxl",
-                              keep_default_na=False)
+                              keep_default_na=False, header=None)
     except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError) as exc:
         raise InputError("bad_xlsx", file=file, detail=str(exc)[:200])
     except Exception as exc:  # openpyxl raises assorted errors on hostile workbooks

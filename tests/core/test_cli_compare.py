@@ -1,0 +1,73 @@
+"""The CLI contract: `python -m core compare FILE [--json]`, exit 0 / 2, one-line errors."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = str(ROOT / "data" / "demo_golden.csv")
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_json_contract_on_the_demo():
+    p = _run("compare", DEMO, "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["n_cases"] == 31 and d["verdict"] == "no_difference"
+    assert set(d) >= {"n_cases", "methods", "difference", "resolution", "excluded", "verdict"}
+    m = d["methods"]["title-only"]
+    assert m == {**m, "n": 31, "successes": 26, "interval": "wilson"}
+    assert round(m["ci_low"], 3) == 0.674 and round(m["ci_high"], 3) == 0.929
+    diff = d["difference"]
+    assert diff["a"] == "title-only" and diff["b"] == "RRF"
+    assert diff["resamples"] == 20000 and diff["seed"] == 0
+    assert diff["ci_low"] < 0 < diff["ci_high"] and diff["ttest_p"] is None
+    assert 0 < diff["mcnemar_p"] <= 1 and 0 < diff["randomization_p"] <= 1
+    assert d["excluded"] == {"missing": [], "duplicates": [], "blank": []}
+
+
+def test_options_and_text_output(capsys):
+    assert main(["compare", DEMO, "--a", "RRF", "--b", "title-only", "--resamples", "2000",
+                 "--seed", "3", "--confidence", "0.9", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["difference"]["a"] == "RRF" and d["difference"]["resamples"] == 2000
+    assert d["difference"]["confidence"] == 0.9 and d["difference"]["seed"] == 3
+    assert main(["compare", DEMO]) == 0
+    out = capsys.readouterr().out
+    assert "83.9%" in out and "No significant difference" in out
+
+
+def test_same_seed_same_json():
+    a, b = _run("compare", DEMO, "--json"), _run("compare", DEMO, "--json")
+    assert a.stdout == b.stdout
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["compare", "/no/such/file.csv"], "no such file"),
+    (["compare", DEMO, "--a", "nope"], "no method 'nope'"),
+    (["compare", DEMO, "--resamples", "0"], "resamples"),
+    (["compare", DEMO, "--confidence", "2"], "confidence"),
+    (["compare", DEMO, "--resamples", "many"], "invalid int"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_exits_2_with_one_line(args, needle):
+    p = _run(*args)
+    assert p.returncode == 2
+    assert needle in p.stderr
+    assert "Traceback" not in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_bad_file_names_row_and_column(tmp_path):
+    f = tmp_path / "bad.csv"
+    f.write_text("case_id,A,B\nq1,1,0\nq2,maybe,1\n")
+    p = _run("compare", str(f))
+    assert p.returncode == 2 and "row 3" in p.stderr and "'A'" in p.stderr

@@ -1,0 +1,64 @@
+"""The golden-case page under AppTest: demo, uploads, bad uploads, settings."""
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "golden.py")
+
+
+def _page():
+    return AppTest.from_file(PAGE, default_timeout=120).run()
+
+
+def _texts(at):
+    return [e.value for kind in (at.warning, at.success, at.info) for e in kind]
+
+
+def test_demo_shows_the_story():
+    at = _page()
+    assert not at.exception
+    assert any("No significant difference at 95%" in t for t in _texts(at))
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["title-only"] == "83.9% (26/31)" and metrics["RRF"] == "77.4% (24/31)"
+    assert at.session_state["golden_set"] is not None
+    assert at.session_state["golden_comparison"].n_cases == 31
+
+
+def test_upload_with_a_clear_winner_and_korean():
+    rows = "".join(f"c{i},{1 if i % 10 else 0},{1 if i % 3 == 0 else 0}\n" for i in range(60))
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(
+        ("mine.csv", ("case_id,new,old\n" + rows).encode("cp949"), "text/csv")).run()
+    assert not at.exception and not at.error
+    assert any("new is better than old" in t for t in _texts(at))
+    at.session_state["lang"] = "ko"
+    at.run()
+    assert any("더 좋습니다" in t for t in _texts(at))
+
+
+@pytest.mark.parametrize("payload", [b"", b"case_id,A,B\n", b"\x00\x01binary" * 10,
+                                     b"case_id,A,B\nq1,1,0\nq2,maybe,1\n"])
+def test_bad_upload_shows_an_error_and_keeps_running(payload):
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(("bad.csv", payload, "text/csv")).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "bad.csv" in at.error[0].value
+
+
+def test_three_methods_and_settings():
+    text = "case_id,A,B,C\n" + "".join(f"q{i},{i % 2},{(i // 2) % 2},{1 if i % 5 else 0}\n"
+                                       for i in range(30))
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(("three.csv", text.encode(), "text/csv"))
+    at.run()
+    at.selectbox(key="golden_a").set_value("C")
+    at.selectbox(key="golden_b").set_value("A")
+    at.selectbox(key="golden_confidence").set_value(0.99)
+    at.number_input(key="golden_resamples").set_value(5000)
+    at.run()
+    assert not at.exception
+    c = at.session_state["golden_comparison"].comparison
+    assert (c.a, c.b) == ("C", "A")
+    assert c.bootstrap.confidence == 0.99 and c.bootstrap.resamples == 5000
