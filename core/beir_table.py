@@ -72,11 +72,12 @@ ALIASES = {
 
 # ----------------------------------------------------------------------------- helpers
 def norm_name(name: str) -> str:
-    """Lenient key for a dataset or model name: NFKD, accents dropped, lower case, letters and
-    digits only ("Touché-2020" -> "touche2020", "scifact" -> "scifact")."""
+    """Lenient key for a dataset, model or header name: accents dropped (NFKD, combining marks
+    removed, then NFC so Hangul stays whole), lower case, letters and digits only
+    ("Touché-2020" -> "touche2020", "nDCG@10" -> "ndcg10", "데이터셋" -> "데이터셋")."""
     s = unicodedata.normalize("NFKD", str(name))
-    s = "".join(c for c in s if not unicodedata.combining(c))
-    return re.sub(r"[^0-9a-z]+", "", s.lower())
+    s = unicodedata.normalize("NFC", "".join(c for c in s if not unicodedata.combining(c)))
+    return re.sub(r"[\W_]+", "", s.lower())
 
 
 def to_milli(x: float | str) -> int:
