@@ -1,28 +1,142 @@
-"""``python -m core compare FILE``: two methods on a golden set, paired by case id."""
+"""``python -m core compare FILE...``: two methods paired by case id, and three or more
+systems with Holm-adjusted pairwise tests.
+
+Formats:
+
+- ``golden`` (default): one golden-case file (CSV/TSV/XLSX), as before.
+- ``lists``: one retrieval-list CSV (``case_id, query, gold_ids, <method> ...``); ``--measure``
+  picks the metric compared (``ndcg``, ``hit``, ``recall``, ``p``, ``mrr``,
+  ``context_precision``, ``context_recall``, ``context_precision_ranked``) at ``--k``.
+- ``trec``: one or more run files and ``--qrels``; ``--measure`` is an ir_measures string.
+
+JSON: the golden-case contract for A and B (``n_cases, methods, difference, resolution,
+excluded, verdict``), plus ``pairs`` (Holm-adjusted) for three or more systems, ``metrics``
+(per-method means of every list metric) for lists, and ``queries`` (missing/unjudged) for TREC.
+"""
 from __future__ import annotations
 
 from core.commands._common import add_stat_args, print_json, read_bytes
+from core.errors import InputError
 from core.golden import compare_golden, load_golden
-from core.verdicts import comparison_text
+from core.verdicts import comparison_text, fmt_p
 
 NAME = "compare"
-HELP = "compare two methods on a golden-case file (CSV/TSV/XLSX)"
+HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lists) or TREC "
+        "runs with qrels (--format trec)")
+FORMATS = ("golden", "lists", "trec")
 
 
 def register(p) -> None:
-    p.add_argument("file", help="golden-case results: wide (case_id, A, B, ...) or long "
-                                "(case_id, method, score)")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="golden: one results file (wide case_id, A, B, ... or long case_id, "
+                        "method, score); lists: one retrieval-list CSV; trec: run file(s)")
+    p.add_argument("--format", choices=FORMATS, default="golden",
+                   help="input format (default golden)")
+    p.add_argument("--qrels", help="TREC qrels file (qid 0 docid rel), for --format trec")
+    p.add_argument("--measure", help="trec: ir_measures name (default nDCG@10); lists: "
+                                     "metric name, optionally with @k (default ndcg)")
+    p.add_argument("--k", type=int, default=10, help="lists: cutoff k (default 10)")
+    p.add_argument("--match", choices=("auto", "ids", "text"), default="auto",
+                   help="lists: cells hold ids or passages (default: auto-detect)")
+    p.add_argument("--baseline", help="with three or more systems: compare each to this one "
+                                      "instead of all pairs")
     p.add_argument("--a", help="method A (default: first method in the file)")
     p.add_argument("--b", help="method B (default: second method in the file)")
     add_stat_args(p)
 
 
+def _stat_kw(args) -> dict:
+    return dict(resamples=args.resamples, confidence=args.confidence, seed=args.seed)
+
+
+def _golden(args):
+    if len(args.files) != 1:
+        raise InputError("systems.err_one_file", format="golden", n=len(args.files))
+    gs = load_golden(read_bytes(args.files[0]), file=args.files[0])
+    return gs, {}
+
+
+def _lists(args):
+    from core.lists import load_lists, metric_key, parse_metric, score_lists
+
+    if len(args.files) != 1:
+        raise InputError("systems.err_one_file", format="lists", n=len(args.files))
+    name, k = parse_metric(args.measure or "ndcg", args.k)
+    ls = load_lists(read_bytes(args.files[0]), file=args.files[0], kind=args.match)
+    scores = score_lists(ls, k)
+    key = metric_key(name, k)
+    extra = {"format": "lists", "measure": key, "k": k, "match": ls.kind,
+             "metrics": scores.to_dict(), "undefined": scores.undefined(),
+             "no_reference": list(ls.no_reference),
+             "empty_lists": {m: list(v) for m, v in ls.empty_cells.items()}}
+    return scores.golden(key), extra
+
+
+def _trec(args):
+    from core.golden import GoldenSet
+    from core.trec import read_qrels, read_run, score_runs
+    import pandas as pd
+
+    if not args.qrels:
+        raise InputError("systems.err_need_qrels")
+    measure = args.measure or "nDCG@10"
+    qrels = read_qrels(read_bytes(args.qrels), args.qrels)
+    runs = [read_run(read_bytes(f), f) for f in args.files]
+    ts = score_runs(runs, qrels, [measure], qrels_file=args.qrels)
+    key = ts.measures[0]
+    gs = GoldenSet(ts.values[key].copy(), pd.DataFrame(index=ts.values[key].index),
+                   f"{args.qrels} [{key}]", "trec")
+    extra = {"format": "trec", "measure": key, "qrels": args.qrels,
+             "runs": {r.name: r.file for r in ts.runs},
+             "metrics": {key: ts.means()[key].to_dict()}, "queries": ts.report()}
+    return gs, extra
+
+
 def run(args) -> int:
-    gs = load_golden(read_bytes(args.file), file=args.file)
-    result = compare_golden(gs, args.a, args.b, resamples=args.resamples,
-                            confidence=args.confidence, seed=args.seed)
+    gs, extra = {"golden": _golden, "lists": _lists, "trec": _trec}[args.format](args)
+    a, b = args.a, args.b
+    if args.baseline is not None and a is None and b is None and len(gs.methods) >= 2:
+        others = [m for m in gs.methods if m != args.baseline]
+        a, b = (others[0] if others else None), args.baseline
+    result = compare_golden(gs, a, b, **_stat_kw(args))
+    many = None
+    if len(gs.methods) >= 3:
+        from core.multi import compare_many
+
+        mode = "baseline" if args.baseline else "all"
+        many = compare_many(gs.scores, mode=mode, baseline=args.baseline, **_stat_kw(args))
     if args.json:
-        print_json(result.to_dict())
-    else:
-        print(comparison_text(result))
+        out = result.to_dict()
+        out.update(extra)
+        if many is not None:
+            out["multiple"] = {k: v for k, v in many.to_dict().items() if k != "pairs"}
+            out["pairs"] = [{k: p[k] for k in ("a", "b", "mean", "ci_low", "ci_high", "p",
+                                               "p_holm", "verdict", "n", "cohens_dz")}
+                            for p in many.to_dict()["pairs"]]
+        print_json(out)
+        return 0
+    if extra.get("metrics") and args.format == "lists":
+        print(f"{extra['measure']} is compared; means of every metric (k={extra['k']}):")
+        for metric, by_method in extra["metrics"].items():
+            vals = "  ".join(f"{m}={v:.3f}" for m, v in by_method.items())
+            print(f"  {metric:<28} {vals}")
+    if args.format == "trec":
+        q = extra["queries"]
+        print(f"{q['judged']} judged queries; {extra['measure']} per query from ir_measures")
+        for r, ids in q["missing_from_run"].items():
+            print(f"  {r}: {len(ids)} judged quer(ies) missing from the run, scored 0: "
+                  f"{', '.join(ids[:10])}")
+        for r, ids in q["without_qrels"].items():
+            print(f"  {r}: {len(ids)} run quer(ies) without qrels, ignored: "
+                  f"{', '.join(ids[:10])}")
+    print(comparison_text(result))
+    if many is not None:
+        level = f"{100 * args.confidence:g}%"
+        print(f"\nAll {'pairs' if many.mode == 'all' else 'systems vs ' + str(many.baseline)}"
+              f" ({len(many.pairs)} comparisons; Holm-Bonferroni adjusted p, "
+              f"alpha = {many.alpha:.2f}; {level} paired bootstrap CIs):")
+        for p in many.pairs:
+            mark = "*" if p.significant else " "
+            print(f" {mark} {p.a} - {p.b}: {p.mean:+.4f} [{p.ci_low:+.4f}, {p.ci_high:+.4f}]"
+                  f"  p = {fmt_p(p.p)}  p_holm = {fmt_p(p.p_holm)}  {p.verdict}")
     return 0
