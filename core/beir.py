@@ -1,0 +1,310 @@
+"""A BEIR-format collection on disk: find it, check it, load it, or download it.
+
+Layout (Thakur et al. 2021, "BEIR: A Heterogeneous Benchmark for Zero-shot Evaluation of
+Information Retrieval Models", NeurIPS Datasets and Benchmarks)::
+
+    <folder>/corpus.jsonl     {"_id": ..., "title": ..., "text": ...}   one document a line
+    <folder>/queries.jsonl    {"_id": ..., "text": ...}                  one query a line
+    <folder>/qrels/test.tsv   query-id <TAB> corpus-id <TAB> score       header line first
+
+Any collection in this layout works (scifact, a team's own Korean corpus, ...). The queries
+evaluated are those with judgements in the qrels file. Every retriever sees the same document
+text, ``(title + " " + text).strip()``. A malformed line, a duplicate id, or a judgement naming
+an unknown document or query raises ``InputError`` with the file and its 1-based line number.
+
+Where the folder comes from: an explicit path (``--data DIR`` or the page's path field), else
+the ``NOISEFLOOR_BEIR_DIR`` environment variable, else ``data/beir/scifact/`` in the repository
+(git-ignored). When that default is missing, ``download_beir`` fetches it with the ``datasets``
+library (``BeIR/scifact`` configs ``corpus`` and ``queries``; ``BeIR/scifact-qrels`` split
+``test``) and writes it in the layout above.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from core.errors import InputError
+
+ENV_VAR = "NOISEFLOOR_BEIR_DIR"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DIR = REPO_ROOT / "data" / "beir" / "scifact"
+CORPUS, QUERIES, QRELS_DIR = "corpus.jsonl", "queries.jsonl", "qrels"
+
+
+@dataclass(frozen=True)
+class BeirData:
+    """One loaded collection. Documents are kept in file order; ``texts[i]`` belongs to
+    ``doc_ids[i]``. ``queries`` and ``qrels`` hold only the judged queries of ``split``."""
+
+    name: str
+    path: str
+    split: str
+    doc_ids: tuple[str, ...] = field(repr=False)
+    titles: tuple[str, ...] = field(repr=False)
+    texts: tuple[str, ...] = field(repr=False)
+    queries: dict[str, str] = field(repr=False)
+    qrels: dict[str, dict[str, int]] = field(repr=False)
+    content_hash: str = ""
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.doc_ids)
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.qrels)
+
+    @property
+    def n_judgements(self) -> int:
+        return sum(len(j) for j in self.qrels.values())
+
+    @property
+    def query_ids(self) -> tuple[str, ...]:
+        """Judged query ids, sorted (the order of ``core.metrics.per_query``)."""
+        return tuple(sorted(self.qrels))
+
+    def title_of(self) -> dict[str, str]:
+        return dict(zip(self.doc_ids, self.titles))
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "path": self.path, "split": self.split,
+                "n_docs": self.n_docs, "n_queries": self.n_queries,
+                "n_judgements": self.n_judgements, "content_hash": self.content_hash}
+
+
+# ----------------------------------------------------------------------------- locating
+def resolve_dir(explicit: str | os.PathLike | None = None) -> tuple[Path, str]:
+    """The folder to use and where it came from: ``"explicit"``, ``"env"`` or ``"default"``."""
+    if explicit not in (None, ""):
+        return Path(explicit).expanduser(), "explicit"
+    env = os.environ.get(ENV_VAR, "").strip()
+    if env:
+        return Path(env).expanduser(), "env"
+    return DEFAULT_DIR, "default"
+
+
+def is_beir_dir(path: str | os.PathLike, split: str = "test") -> bool:
+    """True when the three files of the layout exist under ``path``."""
+    p = Path(path)
+    return (p / CORPUS).is_file() and (p / QUERIES).is_file() and \
+        (p / QRELS_DIR / f"{split}.tsv").is_file()
+
+
+def check_dir(path: str | os.PathLike, split: str = "test") -> Path:
+    """``path`` as a Path, or ``InputError`` naming the first missing piece."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError("scifact.err_no_folder", file=str(p), env=ENV_VAR)
+    if not p.is_dir():
+        raise InputError("scifact.err_not_folder", file=str(p))
+    for rel in (CORPUS, QUERIES, f"{QRELS_DIR}/{split}.tsv"):
+        if not (p / rel).is_file():
+            raise InputError("scifact.err_missing_file", file=str(p), name=rel)
+    return p
+
+
+# ----------------------------------------------------------------------------- reading
+def _jsonl(path: Path, required: tuple[str, ...]):
+    """(line number, record) for each non-blank line; InputError on the first bad line."""
+    try:
+        handle = path.open("r", encoding="utf-8")
+    except OSError as exc:
+        raise InputError("scifact.err_unreadable", file=str(path), detail=exc.strerror) from None
+    with handle:
+        try:
+            for lineno, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InputError("scifact.err_bad_json", file=str(path), row=lineno,
+                                     detail=exc.msg) from None
+                if not isinstance(rec, dict):
+                    raise InputError("scifact.err_not_object", file=str(path), row=lineno)
+                for key in required:
+                    if key not in rec:
+                        raise InputError("scifact.err_missing_key", file=str(path), row=lineno,
+                                         key=key)
+                rec_id = rec["_id"]
+                if not isinstance(rec_id, (str, int)) or str(rec_id).strip() == "":
+                    raise InputError("scifact.err_bad_id", file=str(path), row=lineno)
+                yield lineno, rec
+        except UnicodeDecodeError:
+            raise InputError("scifact.err_encoding", file=str(path)) from None
+
+
+def _text(value, path: Path, lineno: int, key: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InputError("scifact.err_not_text", file=str(path), row=lineno, key=key)
+    return value
+
+
+def read_corpus(path: Path) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(ids, titles, texts) where text = (title + " " + text).strip()."""
+    ids, titles, texts, seen = [], [], [], {}
+    for lineno, rec in _jsonl(path, ("_id", "text")):
+        did = str(rec["_id"])
+        if did in seen:
+            raise InputError("scifact.err_duplicate_id", file=str(path), row=lineno, id=did,
+                             first=seen[did])
+        seen[did] = lineno
+        title = _text(rec.get("title"), path, lineno, "title")
+        body = _text(rec["text"], path, lineno, "text")
+        ids.append(did)
+        titles.append(title)
+        texts.append((title + " " + body).strip())
+    if not ids:
+        raise InputError("scifact.err_empty", file=str(path))
+    return tuple(ids), tuple(titles), tuple(texts)
+
+
+def read_queries(path: Path) -> dict[str, str]:
+    out: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    for lineno, rec in _jsonl(path, ("_id", "text")):
+        qid = str(rec["_id"])
+        if qid in out:
+            raise InputError("scifact.err_duplicate_id", file=str(path), row=lineno, id=qid,
+                             first=lines[qid])
+        out[qid] = _text(rec["text"], path, lineno, "text").strip()
+        lines[qid] = lineno
+    return out
+
+
+def read_qrels(path: Path, doc_ids, query_ids) -> dict[str, dict[str, int]]:
+    """``{query-id: {corpus-id: score}}``. The first line is the header when its score field
+    is not a whole number. Every id must exist in the corpus / queries file."""
+    docs, queries = set(doc_ids), set(query_ids)
+    out: dict[str, dict[str, int]] = {}
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise InputError("scifact.err_encoding", file=str(path)) from None
+    first = True
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        is_first, first = first, False
+        parts = line.rstrip("\r").split("\t")
+        if len(parts) == 4:  # TREC style: query-id 0 corpus-id score
+            parts = [parts[0], parts[2], parts[3]]
+        if len(parts) != 3:
+            raise InputError("scifact.err_qrels_fields", file=str(path), row=lineno,
+                             count=len(parts))
+        qid, did, score = (s.strip() for s in parts)
+        try:
+            as_float = float(score)
+        except ValueError:
+            if is_first:
+                continue  # the header line (query-id, corpus-id, score)
+            raise InputError("scifact.err_qrels_score", file=str(path), row=lineno,
+                             value=score) from None
+        if not as_float.is_integer():
+            raise InputError("scifact.err_qrels_score", file=str(path), row=lineno,
+                             value=score)
+        value = int(as_float)
+        if did not in docs:
+            raise InputError("scifact.err_unknown_doc", file=str(path), row=lineno, id=did)
+        if qid not in queries:
+            raise InputError("scifact.err_unknown_query", file=str(path), row=lineno, id=qid)
+        judged = out.setdefault(qid, {})
+        if did in judged:
+            raise InputError("scifact.err_duplicate_qrel", file=str(path), row=lineno,
+                             query=qid, doc=did)
+        judged[did] = value
+    if not out:
+        raise InputError("scifact.err_no_qrels", file=str(path))
+    return out
+
+
+def content_hash(doc_ids, texts) -> str:
+    """SHA-256 of the documents as every retriever sees them (id and text, in order)."""
+    h = hashlib.sha256()
+    for did, text in zip(doc_ids, texts):
+        h.update(did.encode("utf-8"))
+        h.update(b"\x00")
+        h.update(text.encode("utf-8"))
+        h.update(b"\x01")
+    return h.hexdigest()
+
+
+def load_beir(path: str | os.PathLike, split: str = "test") -> BeirData:
+    """Read and check a BEIR folder; the collection is named after the folder."""
+    if not isinstance(split, str) or not split or "/" in split or "\\" in split:
+        raise ValueError(f"split must be a file stem like 'test', got {split!r}")
+    p = check_dir(path, split)
+    ids, titles, texts = read_corpus(p / CORPUS)
+    queries = read_queries(p / QUERIES)
+    qrels = read_qrels(p / QRELS_DIR / f"{split}.tsv", ids, queries)
+    judged = {q: queries[q] for q in sorted(qrels)}
+    name = p.resolve().name or str(p)
+    return BeirData(name=name, path=str(p), split=split, doc_ids=ids, titles=titles,
+                    texts=texts, queries=judged, qrels=qrels,
+                    content_hash=content_hash(ids, texts))
+
+
+# ----------------------------------------------------------------------------- download
+def download_beir(dest: str | os.PathLike = DEFAULT_DIR, *, name: str = "scifact",
+                  split: str = "test", loader: Callable | None = None) -> Path:
+    """Fetch ``BeIR/<name>`` (configs ``corpus``, ``queries``) and ``BeIR/<name>-qrels``
+    (split ``split``) with ``datasets.load_dataset`` and write the BEIR layout to ``dest``.
+
+    ``loader`` replaces ``datasets.load_dataset`` (tests pass a fake). Files are written to a
+    temporary name and renamed, so an interrupted download never leaves a half folder that
+    looks complete. Network or hub failures raise ``InputError("scifact.err_download")``
+    explaining how to point the app at a local folder instead.
+    """
+    if not isinstance(name, str) or not name.replace("-", "").replace("_", "").isalnum():
+        raise ValueError(f"name must be a BEIR dataset name like 'scifact', got {name!r}")
+    dest = Path(dest)
+    if loader is None:
+        try:
+            from datasets import load_dataset as loader
+        except ImportError as exc:  # pragma: no cover - datasets is in requirements
+            raise InputError("scifact.err_download", file=str(dest), detail=str(exc),
+                             env=ENV_VAR) from None
+    try:
+        corpus = loader(f"BeIR/{name}", "corpus", split="corpus")
+        queries = loader(f"BeIR/{name}", "queries", split="queries")
+        qrels = loader(f"BeIR/{name}-qrels", split=split)
+    except Exception as exc:  # noqa: BLE001 - any hub/network failure becomes one clear line
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError("scifact.err_download", file=str(dest), detail=detail[:200],
+                         env=ENV_VAR) from None
+    (dest / QRELS_DIR).mkdir(parents=True, exist_ok=True)
+
+    def write(rel: str, lines) -> None:
+        tmp = dest / (rel + ".part")
+        with tmp.open("w", encoding="utf-8") as fh:
+            for line in lines:
+                fh.write(line + "\n")
+        tmp.replace(dest / rel)
+
+    write(CORPUS, (json.dumps({"_id": str(r["_id"]), "title": r.get("title") or "",
+                               "text": r.get("text") or ""}, ensure_ascii=False)
+                   for r in corpus))
+    write(QUERIES, (json.dumps({"_id": str(r["_id"]), "text": r.get("text") or ""},
+                               ensure_ascii=False) for r in queries))
+    write(f"{QRELS_DIR}/{split}.tsv",
+          ["query-id\tcorpus-id\tscore"] +
+          [f"{r['query-id']}\t{r['corpus-id']}\t{int(r['score'])}" for r in qrels])
+    return dest
+
+
+def find_or_download(explicit: str | os.PathLike | None = None, *, split: str = "test",
+                     download: bool = True, loader: Callable | None = None) -> Path:
+    """The folder to load: an explicit or env path must exist (no download); the default
+    ``data/beir/scifact/`` is downloaded when missing and ``download`` is true."""
+    path, source = resolve_dir(explicit)
+    if source != "default" or is_beir_dir(path, split):
+        return check_dir(path, split)
+    if not download:
+        raise InputError("scifact.err_no_folder", file=str(path), env=ENV_VAR)
+    return download_beir(path, split=split, loader=loader)

@@ -1,0 +1,65 @@
+"""``python -m core scifact``: BM25 vs dense vs hybrid on a BEIR folder, per-query paired verdict."""
+from __future__ import annotations
+
+import sys
+import time
+
+from core.beir import ENV_VAR, find_or_download, load_beir
+from core.commands._common import print_json
+from core.retrieval import BM25Params, TOKENIZERS
+from core.scifact import DEFAULT_RESAMPLES, MEASURES, RETRIEVERS, result_text, run_scifact
+
+NAME = "scifact"
+HELP = "re-measure BM25 vs dense vs hybrid on a BEIR folder (default: scifact) with a paired verdict"
+
+
+def register(p) -> None:
+    p.add_argument("--data", metavar="DIR",
+                   help=f"BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv); default: "
+                        f"${ENV_VAR}, else data/beir/scifact (downloaded when missing)")
+    p.add_argument("--a", default="bm25", choices=RETRIEVERS, help="retriever A (default bm25)")
+    p.add_argument("--b", default="dense", choices=RETRIEVERS, help="retriever B (default dense)")
+    p.add_argument("--metric", default="ndcg@10", type=str.lower, choices=MEASURES,
+                   help="metric compared (default ndcg@10)")
+    p.add_argument("--k1", type=float, default=1.5, help="BM25 k1 (default 1.5)")
+    p.add_argument("--bm25-b", type=float, default=0.75, help="BM25 b (default 0.75)")
+    p.add_argument("--tokenizer", default="en", choices=TOKENIZERS,
+                   help="BM25 tokens: en (English stopwords, default), en_stem (+ stemming), "
+                        "char_bigram (Korean and other languages)")
+    p.add_argument("--model", default=None,
+                   help="sentence-transformers model path or name (default: bundled "
+                        "all-MiniLM-L6-v2)")
+    p.add_argument("--queries", type=int, default=None, metavar="N",
+                   help="compare on a seeded random subset of N judged queries")
+    p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES,
+                   help=f"bootstrap resamples (default {DEFAULT_RESAMPLES:,})")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--confidence", type=float, default=0.95,
+                   help="confidence level, e.g. 0.90, 0.95, 0.99 (default 0.95)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _progress(done: int, total: int, eta: float | None) -> None:
+    if sys.stderr.isatty() or done in (0, total):
+        eta_txt = "" if eta is None else f", ~{eta:.0f} s left"
+        sys.stderr.write(f"\rencoding documents {done:,}/{total:,}{eta_txt}   ")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def run(args) -> int:
+    folder = find_or_download(args.data)
+    data = load_beir(folder)
+    t0 = time.perf_counter()
+    res = run_scifact(data, args.a, args.b, args.metric,
+                      bm25=BM25Params(args.k1, args.bm25_b, args.tokenizer), model=args.model,
+                      queries=args.queries, resamples=args.resamples,
+                      confidence=args.confidence, seed=args.seed, progress=_progress)
+    if args.json:
+        out = res.to_dict()
+        out["seconds"] = round(time.perf_counter() - t0, 3)
+        print_json(out)
+    else:
+        print(result_text(res))
+    return 0

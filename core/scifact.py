@@ -1,0 +1,360 @@
+"""Retriever A vs B on a BEIR collection, per query, with the golden-case page's paired verdict.
+
+Steps (the page and ``python -m core scifact`` call the same functions):
+
+1. ``run_retrievers``: only the retrievers needed (``hybrid`` needs ``bm25`` and ``dense``).
+2. ``evaluate``: per-query nDCG@10, Recall@100, Hit@10 and MRR@10 from ``core.metrics``
+   (equal to ir_measures / pytrec_eval; one implementation in the codebase).
+3. ``compare_retrievers``: on all judged queries or a seeded random subset of n, the mean of
+   each, per-query wins / losses / ties, the Hit@10 2x2 overlap, and the paired percentile
+   bootstrap CI of mean(A - B) from ``core.stats.paired_bootstrap`` with ``core.stats.verdict``.
+
+Reference numbers for BEIR scifact (Thakur et al. 2021, Table 2): BM25 (Anserini) nDCG@10 0.665.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from core.beir import BeirData
+from core.errors import InputError
+from core.metrics import per_query
+from core.retrieval import (BM25Params, CACHE_DIR, Progress, Ranking, bm25_search, dense_search,
+                            encode_texts, rrf)
+from core.stats import BootstrapResult, Verdict, paired_bootstrap, verdict
+from core.verdicts import verdict_sentence
+
+RETRIEVERS = ("bm25", "dense", "hybrid")
+MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
+LABELS = {"bm25": "BM25", "dense": "Dense (MiniLM)", "hybrid": "Hybrid (RRF)"}
+DEFAULT_RESAMPLES = 10_000
+MIN_QUERIES = 10
+PAPER_BM25_NDCG10 = 0.665  # Thakur et al. 2021, Table 2, scifact, BM25 (Anserini)
+TIE_TOL = 1e-12
+
+
+def check_retriever(name: str, arg: str = "retriever") -> str:
+    if name not in RETRIEVERS:
+        raise ValueError(f"{arg} must be one of {', '.join(RETRIEVERS)}, got {name!r}")
+    return name
+
+
+def check_metric(metric: str) -> str:
+    m = str(metric).strip().lower()
+    if m not in MEASURES:
+        raise ValueError(f"metric must be one of {', '.join(MEASURES)}, got {metric!r}")
+    return m
+
+
+def needed(names: Sequence[str]) -> tuple[str, ...]:
+    """The retrievers to run for ``names``, in RETRIEVERS order (hybrid brings its parts)."""
+    want = {check_retriever(n) for n in names}
+    if "hybrid" in want:
+        want |= {"bm25", "dense"}
+    return tuple(r for r in RETRIEVERS if r in want)
+
+
+# ----------------------------------------------------------------------------- running
+def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = BM25Params(),
+                   model: str | None = None, get_model=None, cache_dir=CACHE_DIR,
+                   progress: Progress | None = None) -> dict[str, Ranking]:
+    """Rankings (top 100) of every judged query for ``needed(names)``.
+
+    Dense embeddings of documents and queries come from the disk cache when present (see
+    ``core.retrieval.encode_texts``); the model is loaded only on a miss, through
+    ``get_model`` when given (the page passes its ``st.cache_resource`` loader).
+    ``progress(done, total, eta)`` follows the document encoding.
+    """
+    todo = needed(names)
+    qids = data.query_ids
+    qtexts = [data.queries[q] for q in qids]
+    out: dict[str, Ranking] = {}
+    if "bm25" in todo:
+        out["bm25"] = bm25_search(data.texts, qids, qtexts, bm25)
+    if "dense" in todo:
+        docs = encode_texts(data.texts, model_name=model, get_model=get_model, kind="corpus",
+                            content_hash=data.content_hash, cache_dir=cache_dir,
+                            progress=progress)
+        queries = encode_texts(qtexts, model_name=model, get_model=get_model, kind="queries",
+                               cache_dir=cache_dir)
+        out["dense"] = dense_search(qids, queries.embeddings, docs.embeddings)
+    if "hybrid" in todo:
+        out["hybrid"] = rrf([out["bm25"], out["dense"]])
+    return out
+
+
+def evaluate(data: BeirData, rankings: dict[str, Ranking]) -> dict[str, pd.DataFrame]:
+    """Per-query tables (index = query id, columns = MEASURES) via ``core.metrics.per_query``."""
+    return {name: per_query(r.to_run(data.doc_ids), data.qrels, MEASURES)
+            for name, r in rankings.items()}
+
+
+def subsample(query_ids: Sequence[str], n: int | None, *, seed: int = 0) -> tuple[str, ...]:
+    """A seeded random subset of ``n`` query ids (sorted). The subsets are nested: for one
+    seed, the first n of one fixed permutation, so shrinking n only removes queries."""
+    ids = tuple(query_ids)
+    if n is None or n == len(ids):
+        return ids
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= len(ids):
+        raise ValueError(f"queries must be a whole number between 1 and {len(ids)}, got {n!r}")
+    perm = np.random.default_rng(seed).permutation(len(ids))[:int(n)]
+    return tuple(ids[i] for i in sorted(perm))
+
+
+def means(tables: dict[str, pd.DataFrame], queries: Sequence[str] | None = None) -> dict:
+    """``{retriever: {measure: mean over queries}}``."""
+    out = {}
+    for name, tab in tables.items():
+        sub = tab if queries is None else tab.loc[list(queries)]
+        out[name] = {m: float(sub[m].mean()) for m in MEASURES}
+    return out
+
+
+# ----------------------------------------------------------------------------- comparing
+@dataclass(frozen=True)
+class RetrieverComparison:
+    """A vs B on one metric over the same queries; ``bootstrap`` is of mean(A - B)."""
+
+    a: str
+    b: str
+    metric: str
+    query_ids: tuple[str, ...] = field(repr=False)
+    values_a: np.ndarray = field(repr=False)
+    values_b: np.ndarray = field(repr=False)
+    hit_a: np.ndarray = field(repr=False)
+    hit_b: np.ndarray = field(repr=False)
+    bootstrap: BootstrapResult = field(repr=False)
+
+    @property
+    def n(self) -> int:
+        return len(self.query_ids)
+
+    @property
+    def diff(self) -> np.ndarray:
+        return self.values_a - self.values_b
+
+    @property
+    def mean_a(self) -> float:
+        return float(self.values_a.mean())
+
+    @property
+    def mean_b(self) -> float:
+        return float(self.values_b.mean())
+
+    @property
+    def a_wins(self) -> int:
+        return int(np.sum(self.diff > TIE_TOL))
+
+    @property
+    def b_wins(self) -> int:
+        return int(np.sum(self.diff < -TIE_TOL))
+
+    @property
+    def ties(self) -> int:
+        return self.n - self.a_wins - self.b_wins
+
+    @property
+    def hits(self) -> dict[str, int]:
+        """Hit@10 overlap: queries with a relevant document in the top 10 of A only, B only,
+        both, or neither."""
+        a, b = self.hit_a > 0, self.hit_b > 0
+        return {"a_only": int(np.sum(a & ~b)), "b_only": int(np.sum(~a & b)),
+                "both": int(np.sum(a & b)), "neither": int(np.sum(~a & ~b))}
+
+    @property
+    def verdict(self) -> Verdict:
+        return verdict(self.bootstrap.ci_low, self.bootstrap.ci_high)
+
+    def sentence(self, lang: str = "en", names: dict | None = None) -> str:
+        """The golden-case page's verdict wording (``core.verdicts.verdict_sentence``)."""
+        names = names or {}
+        bs = self.bootstrap
+        return verdict_sentence(self.verdict, a=names.get(self.a, self.a),
+                                b=names.get(self.b, self.b), mean=bs.mean, ci_low=bs.ci_low,
+                                ci_high=bs.ci_high, n=self.n, confidence=bs.confidence,
+                                lang=lang)
+
+    def frame(self) -> pd.DataFrame:
+        """One row per query: query_id, value of A, value of B, A - B."""
+        return pd.DataFrame({"query_id": list(self.query_ids), self.a: self.values_a,
+                             self.b: self.values_b, "diff": self.diff})
+
+    def to_dict(self) -> dict:
+        bs = self.bootstrap
+        return {"a": self.a, "b": self.b, "metric": self.metric, "n_queries": self.n,
+                "mean_a": self.mean_a, "mean_b": self.mean_b, "a_wins": self.a_wins,
+                "b_wins": self.b_wins, "ties": self.ties, "hits": self.hits,
+                "mean_diff": bs.mean, "ci_low": bs.ci_low, "ci_high": bs.ci_high,
+                "confidence": bs.confidence, "resamples": bs.resamples, "seed": bs.seed,
+                "verdict": self.verdict}
+
+
+def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
+                       metric: str = "ndcg@10", *, queries: Sequence[str] | None = None,
+                       resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
+                       seed: int = 0) -> RetrieverComparison:
+    """Paired comparison of A and B over ``queries`` (default: all judged queries).
+
+    Difference d_q = metric_A(q) - metric_B(q); its mean gets a paired percentile bootstrap
+    CI (``core.stats.paired_bootstrap``: queries resampled with replacement, A and B kept
+    together) and the verdict of ``core.stats.verdict`` (CI above 0: A better; below: B).
+    """
+    check_retriever(a, "a")
+    check_retriever(b, "b")
+    if a == b:
+        raise InputError("same_method", method=a)
+    metric = check_metric(metric)
+    for name in (a, b):
+        if name not in tables:
+            raise ValueError(f"no per-query table for {name!r}; run it first")
+    qids = tuple(tables[a].index) if queries is None else tuple(queries)
+    if len(qids) < 2:
+        raise InputError("too_few_paired", n=len(qids), a=a, b=b)
+    ta, tb = tables[a].loc[list(qids)], tables[b].loc[list(qids)]
+    va, vb = ta[metric].to_numpy(float), tb[metric].to_numpy(float)
+    bs = paired_bootstrap(va, vb, resamples=resamples, confidence=confidence, seed=seed)
+    return RetrieverComparison(a, b, metric, qids, va, vb, ta["hit@10"].to_numpy(float),
+                               tb["hit@10"].to_numpy(float), bs)
+
+
+def ci_by_n(tables: dict[str, pd.DataFrame], a: str, b: str, metric: str, ns: Sequence[int],
+            *, resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
+            seed: int = 0) -> pd.DataFrame:
+    """The CI of mean(A - B) on nested seeded subsets of each size in ``ns``:
+    columns n, mean, ci_low, ci_high, verdict."""
+    all_ids = tuple(tables[a].index)
+    rows = []
+    for n in sorted({int(x) for x in ns if 2 <= int(x) <= len(all_ids)}):
+        c = compare_retrievers(tables, a, b, metric, queries=subsample(all_ids, n, seed=seed),
+                               resamples=resamples, confidence=confidence, seed=seed)
+        rows.append({"n": n, "mean": c.bootstrap.mean, "ci_low": c.bootstrap.ci_low,
+                     "ci_high": c.bootstrap.ci_high, "verdict": c.verdict})
+    return pd.DataFrame(rows, columns=["n", "mean", "ci_low", "ci_high", "verdict"])
+
+
+# ----------------------------------------------------------------------------- drill-down
+def disagreements(comp: RetrieverComparison) -> pd.DataFrame:
+    """Queries where A and B score differently, largest |A - B| first."""
+    f = comp.frame()
+    f = f[np.abs(f["diff"]) > TIE_TOL]
+    return f.reindex(f["diff"].abs().sort_values(ascending=False, kind="stable").index) \
+        .reset_index(drop=True)
+
+
+def side_by_side(data: BeirData, rankings: dict[str, Ranking], query_id: str, a: str, b: str,
+                 k: int = 10) -> pd.DataFrame:
+    """The top ``k`` of A and of B for one query, relevant documents marked, titles shown."""
+    if query_id not in data.qrels:
+        raise ValueError(f"query_id {query_id!r} has no judgements")
+    judged = data.qrels[query_id]
+    rows = {"rank": list(range(1, k + 1))}
+    for side, name in (("a", a), ("b", b)):
+        top = rankings[name].top(query_id, k) + [(-1, float("nan"))] * k
+        ids = [data.doc_ids[j] if j >= 0 else "" for j, _ in top[:k]]
+        rows[f"{side}_doc"] = ids
+        rows[f"{side}_relevant"] = [bool(d) and judged.get(d, 0) > 0 for d in ids]
+        rows[f"{side}_title"] = [data.titles[j] if j >= 0 else "" for j, _ in top[:k]]
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- one call
+@dataclass(frozen=True)
+class ScifactResult:
+    """Everything ``python -m core scifact --json`` prints."""
+
+    collection: dict
+    scores: dict
+    comparison: RetrieverComparison
+    settings: dict
+
+    def to_dict(self) -> dict:
+        return {"collection": self.collection["name"], "path": self.collection["path"],
+                "n_queries": self.comparison.n, "n_queries_judged":
+                    self.collection["n_queries"], "n_docs": self.collection["n_docs"],
+                "n_judgements": self.collection["n_judgements"], "scores": self.scores,
+                "comparison": self.comparison.to_dict(), "settings": self.settings}
+
+
+def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str = "ndcg@10", *,
+                bm25: BM25Params = BM25Params(), model: str | None = None,
+                queries: int | None = None, resamples: int = DEFAULT_RESAMPLES,
+                confidence: float = 0.95, seed: int = 0, cache_dir=CACHE_DIR,
+                progress: Progress | None = None, get_model=None) -> ScifactResult:
+    """Run what A and B need, score every judged query, compare on a seeded subset of
+    ``queries`` of them (all when None). Means in ``scores`` are over the same subset."""
+    check_retriever(a, "a")
+    check_retriever(b, "b")
+    metric = check_metric(metric)
+    if a == b:
+        raise InputError("same_method", method=a)
+    rankings = run_retrievers(data, needed([a, b]), bm25=bm25, model=model, cache_dir=cache_dir,
+                              progress=progress, get_model=get_model)
+    tables = evaluate(data, rankings)
+    qids = subsample(data.query_ids, queries, seed=seed)
+    comp = compare_retrievers(tables, a, b, metric, queries=qids, resamples=resamples,
+                              confidence=confidence, seed=seed)
+    settings = {"bm25": bm25.to_dict(), "model": model or "sentence-transformers/all-MiniLM-L6-v2",
+                "rrf_k": 60, "rrf_depth": 100, "seed": seed, "queries": queries}
+    return ScifactResult(data.to_dict(), means(tables, qids), comp, settings)
+
+
+def result_text(res: ScifactResult, lang: str = "en") -> str:
+    """Readable summary (the CLI's default output)."""
+    c = res.comparison
+    bs = c.bootstrap
+    col = res.collection
+    lines = [f"{col['name']}: {col['n_docs']:,} documents, {c.n} of {col['n_queries']} judged "
+             f"queries"]
+    for name, sc in res.scores.items():
+        lines.append(f"  {name:7s} " + "  ".join(f"{m} {v:.4f}" for m, v in sc.items()))
+    h = c.hits
+    lines.append(f"  {c.metric}: {c.a} wins {c.a_wins}, {c.b} wins {c.b_wins}, ties {c.ties}")
+    lines.append(f"  hit@10: {c.a} only {h['a_only']}, {c.b} only {h['b_only']}, both "
+                 f"{h['both']}, neither {h['neither']}")
+    lines.append(f"  {c.a} - {c.b}: {bs.mean:+.4f}  {100 * bs.confidence:g}% paired bootstrap "
+                 f"CI [{bs.ci_low:+.4f}, {bs.ci_high:+.4f}] ({bs.resamples:,} resamples, "
+                 f"seed {bs.seed})")
+    lines.append(c.sentence(lang))
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- charts
+def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | None = None,
+                  b_title: str | None = None) -> alt.LayerChart:
+    """Per-query A vs B (one point per distinct pair, sized by how many queries share it),
+    with the diagonal y = x: points below it are queries A wins."""
+    f = pd.DataFrame({"a": comp.values_a.round(6), "b": comp.values_b.round(6)})
+    pts = f.groupby(["a", "b"]).size().reset_index(name="queries")
+    a_title = a_title or f"{comp.a} {comp.metric}"
+    b_title = b_title or f"{comp.b} {comp.metric}"
+    dots = alt.Chart(pts).mark_circle(opacity=0.6, color="#4c78a8").encode(
+        x=alt.X("a:Q", title=a_title, scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("b:Q", title=b_title, scale=alt.Scale(domain=[0, 1])),
+        size=alt.Size("queries:Q", title="queries", scale=alt.Scale(range=[30, 600])),
+        tooltip=[alt.Tooltip("a:Q", format=".3f"), alt.Tooltip("b:Q", format=".3f"),
+                 "queries:Q"])
+    diag = alt.Chart(pd.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})).mark_line(
+        color="#e45756", strokeDash=[4, 3]).encode(x="x:Q", y="y:Q")
+    return alt.layer(diag, dots).properties(title=title, height=340)
+
+
+def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
+                  x_title: str = "queries (n)", y_title: str = "A - B") -> alt.LayerChart:
+    """The CI of A - B at each subset size; the chosen size highlighted, 0 marked."""
+    df = rows.copy()
+    df["chosen"] = df["n"] == current
+    x = alt.X("n:Q", title=x_title, scale=alt.Scale(type="log"))
+    band = alt.Chart(df).mark_rule(strokeWidth=3).encode(
+        x=x, y=alt.Y("ci_low:Q", title=y_title), y2="ci_high:Q",
+        color=alt.condition("datum.chosen", alt.value("#f58518"), alt.value("#4c78a8")))
+    dots = alt.Chart(df).mark_point(filled=True, size=70, color="#1f3b73").encode(
+        x=x, y="mean:Q", tooltip=["n:Q", alt.Tooltip("mean:Q", format="+.3f"),
+                                  alt.Tooltip("ci_low:Q", format="+.3f"),
+                                  alt.Tooltip("ci_high:Q", format="+.3f"), "verdict:N"])
+    zero = alt.Chart(pd.DataFrame({"y": [0.0]})).mark_rule(color="#e45756",
+                                                           strokeDash=[4, 3]).encode(y="y:Q")
+    return alt.layer(band, dots, zero).properties(title=title, height=260)
