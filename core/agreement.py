@@ -154,6 +154,21 @@ def cohen_kappa(gold, other, *, weights: str | None = None) -> float:
     return kappa_from_confusion(confusion(gold, other), weights)
 
 
+def kappa_band(kappa: float) -> str | None:
+    """Landis & Koch (1977, Biometrics 33:159-174) words for kappa: 'poor' (< 0), 'slight'
+    (0-0.20), 'fair' (0.21-0.40), 'moderate' (0.41-0.60), 'substantial' (0.61-0.80),
+    'almost_perfect' (0.81-1); None when kappa is NaN. A reading aid, not a test."""
+    if kappa is None or not math.isfinite(kappa):
+        return None
+    if kappa < 0:
+        return "poor"
+    for upper, word in ((0.2, "slight"), (0.4, "fair"), (0.6, "moderate"),
+                        (0.8, "substantial")):
+        if kappa <= upper:
+            return word
+    return "almost_perfect"
+
+
 def binary_kappa(gold, other) -> float:
     """Cohen's kappa with labels 1 and 2 merged into 'relevant' (Cohen 1960)."""
     return kappa_from_confusion(binarize(confusion(gold, other)))
@@ -598,10 +613,12 @@ class RunCoverage:
     unlabelled: int           # of those, without a label: counted as not relevant
     extra_queries: int        # run queries with no labels: ignored
     missing_queries: int      # labelled queries the run did not answer: score 0
+    repeated: int = 0         # repeated (query, doc) lines in the run file (last one kept)
 
     def to_dict(self) -> dict:
         return {"run": self.run, "retrieved": self.retrieved, "unlabelled": self.unlabelled,
-                "extra_queries": self.extra_queries, "missing_queries": self.missing_queries}
+                "extra_queries": self.extra_queries, "missing_queries": self.missing_queries,
+                "repeated_lines": self.repeated}
 
 
 def run_coverage(run: Run, qrels: dict, measure: Measure) -> RunCoverage:
@@ -613,7 +630,7 @@ def run_coverage(run: Run, qrels: dict, measure: Measure) -> RunCoverage:
         unlabelled += sum(1 for d in top if d not in judged)
     extra = sum(1 for q in run.ranking if q not in qrels)
     missing = sum(1 for q in qrels if q not in run.ranking)
-    return RunCoverage(run.name, retrieved, unlabelled, extra, missing)
+    return RunCoverage(run.name, retrieved, unlabelled, extra, missing, run.repeated)
 
 
 @dataclass(frozen=True)

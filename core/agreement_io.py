@@ -10,10 +10,11 @@ Label files
     the file, row and column.
 
 Run files
-    A TREC run ``qid Q0 docid rank score tag`` (whitespace separated), ordered the way
-    trec_eval orders it: score descending, equal scores by doc id descending (the rank column
-    is not used, as in trec_eval and ir_measures); or a table ``query_id, doc_id, rank``
-    ordered by rank ascending.
+    A TREC run ``qid Q0 docid rank score tag`` (plain or .gz), read by ``core.trec.read_run``
+    and ordered the way trec_eval orders it: score descending, equal scores by doc id
+    descending (the rank column is not used); or a table ``query_id, doc_id, rank`` (CSV, TSV
+    or XLSX) ordered by rank ascending, where a repeated (query, doc) or a repeated rank
+    within a query is an ``InputError``.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ import pandas as pd
 
 from core.errors import InputError
 from core.tables import decode_text, read_table
+from core.trec import gunzip, read_run, run_name
 
 QUERY_NAMES = ("query_id", "queryid", "qid", "query", "topic", "topic_id", "q_id", "질의id",
                "질의_id", "질의", "쿼리id", "쿼리_id", "쿼리", "질문id", "질문_id", "질문번호",
@@ -285,6 +287,7 @@ class Run:
     ranking: dict = field(repr=False)
     file: str = ""
     format: str = "trec"
+    repeated: int = 0  # repeated (query, doc) lines in a TREC run: the last score is kept
 
     @property
     def n_queries(self) -> int:
@@ -304,30 +307,6 @@ def _looks_like_trec_run(text: str) -> bool:
         except ValueError:
             return False
     return True
-
-
-def _read_trec_run(text: str, file: str) -> dict:
-    qids, docs, scores, lines = [], [], [], []
-    for i, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        p = line.split()
-        if len(p) != 6:
-            raise InputError("agreement.err_run_line", file=file, row=i, fields=len(p))
-        try:
-            s = float(p[4])
-        except ValueError:
-            raise InputError("agreement.err_run_score", file=file, row=i, column="score",
-                             value=p[4][:40]) from None
-        if not np.isfinite(s):
-            raise InputError("agreement.err_run_score", file=file, row=i, column="score",
-                             value=p[4][:40])
-        qids.append(p[0]); docs.append(p[2]); scores.append(s); lines.append(i)
-    df = pd.DataFrame({"q": qids, "d": docs, "s": scores}, index=lines)
-    _run_dups(df, file)
-    # trec_eval: score descending, equal scores by doc id descending
-    df = df.sort_values(["q", "s", "d"], ascending=[True, False, False], kind="stable")
-    return {q: g["d"].tolist() for q, g in df.groupby("q", sort=False)}
 
 
 def _run_dups(df: pd.DataFrame, file: str) -> None:
@@ -367,24 +346,27 @@ def _read_rank_table(data: bytes, file: str) -> dict:
 
 
 def load_run(data: bytes, file: str = "run", *, name: str | None = None) -> Run:
-    """A TREC run file or a ``query_id, doc_id, rank`` table -> Run (name = file stem)."""
+    """A TREC run file (plain or .gz; read by ``core.trec.read_run``) or a
+    ``query_id, doc_id, rank`` table -> Run (name from the file name)."""
     if not isinstance(data, (bytes, bytearray)) or len(data) == 0:
         raise InputError("empty_file", file=file)
-    is_xlsx = data[:4] == b"PK\x03\x04" or file.lower().endswith((".xlsx", ".xlsm"))
+    name = name or run_name(file)
+    raw = gunzip(bytes(data), file)
+    is_xlsx = raw[:4] == b"PK\x03\x04" or file.lower().endswith((".xlsx", ".xlsm"))
     if not is_xlsx:
-        text, _ = decode_text(bytes(data), file)
+        text, _ = decode_text(raw, file)
         if _looks_like_trec_run(text):
-            ranking = _read_trec_run(text, file)
-            return Run(name or _stem(file), ranking, file, "trec")
-    ranking = _read_rank_table(bytes(data), file)
-    return Run(name or _stem(file), ranking, file, "table")
+            tr = read_run(raw, file, name)
+            ranking = {q: [d for d, _ in tr.ranked(q)] for q in tr.queries}
+            return Run(name, ranking, file, "trec", tr.repeated)
+    return Run(name, _read_rank_table(raw, file), file, "table")
 
 
 def load_runs(files: list[tuple[bytes, str]]) -> list[Run]:
     """Several runs; names are file stems, made unique with a suffix when two collide."""
     runs, seen = [], {}
     for data, file in files:
-        base = _stem(file)
+        base = run_name(file)
         seen[base] = seen.get(base, 0) + 1
         runs.append(load_run(data, file, name=base if seen[base] == 1 else f"{base}#{seen[base]}"))
     return runs

@@ -1,0 +1,99 @@
+"""``python -m core agreement FILE``: can cheaper labels stand in for the gold labels?
+
+The four levels of Thomas, Spielman, Craswell & Mitra (SIGIR 2024) for a label source
+against gold: document labels (kappa, weighted kappa, MAE), document preference (pairwise
+accuracy), and with runs query ordering and system ordering (RBO, Kendall's tau).
+"""
+from __future__ import annotations
+
+from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, QUERY_P, SYSTEM_P, WEIGHTS,
+                            analyse)
+from core.agreement_io import load_label_files, load_labels, load_runs
+from core.commands._common import add_stat_args, print_json, read_bytes
+from core.verdicts import pct
+
+NAME = "agreement"
+HELP = "label agreement: a label source (crowd, heuristic, LLM) against gold labels"
+
+
+def register(p) -> None:
+    p.add_argument("file", help="labels: query_id, doc_id, gold, <source> ... (CSV/TSV/XLSX); "
+                                "with --other, the gold labels only")
+    p.add_argument("--other", metavar="FILE",
+                   help="a second label file joined on (query_id, doc_id); FILE is then gold")
+    p.add_argument("--runs", nargs="+", default=[], metavar="RUN",
+                   help="TREC run files or query_id, doc_id, rank tables")
+    p.add_argument("--metric", default="ndcg@10",
+                   help="per-query metric for levels 3-4: ndcg@10, p@10, ap@100, ... "
+                        "(default ndcg@10)")
+    p.add_argument("--source", help="the source to judge (default: the first non-gold column)")
+    p.add_argument("--gold", help="name of the gold column (default: gold / reference / 정답)")
+    p.add_argument("--weights", choices=WEIGHTS, default="linear",
+                   help="weighted-kappa weights (default linear)")
+    p.add_argument("--baseline", help="baseline source of the split-half check (default: the "
+                                      "first source)")
+    p.add_argument("--splits", type=int, default=DEFAULT_SPLITS,
+                   help=f"random half splits (default {DEFAULT_SPLITS:,})")
+    p.add_argument("--query-run", help="run for the query ordering (default: the first run)")
+    p.add_argument("--query-p", type=float, default=QUERY_P,
+                   help=f"RBO persistence for query ordering (default {QUERY_P})")
+    p.add_argument("--system-p", type=float, default=SYSTEM_P,
+                   help=f"RBO persistence for system ordering (default {SYSTEM_P})")
+    add_stat_args(p, resamples=DEFAULT_RESAMPLES)
+
+
+def _ci(lo, hi) -> str:
+    return f"[{lo:.3f}, {hi:.3f}]"
+
+
+def text(report) -> str:
+    """Readable summary (the default output)."""
+    d = report.to_dict()
+    level = f"{100 * d['confidence']:g}%"
+    lines = [f"{d['file']}: '{d['source']}' vs '{d['gold']}' on {d['n_pairs']} pairs, "
+             f"{d['n_queries']} queries ({d['n_excluded']} pairs left out: a blank label)",
+             f"  1. kappa (binary) {d['kappa']:.3f} {level} CI {_ci(*d['kappa_ci'])}; "
+             f"weighted kappa ({d['weights']}) {d['weighted_kappa']:.3f} "
+             f"{_ci(*d['weighted_kappa_ci'])}; MAE {d['mae']:.3f} {_ci(*d['mae_ci'])}",
+             f"  2. pairwise accuracy {pct(d['pairwise_accuracy'])} over "
+             f"{d['n_preference_pairs']:,} pairs {_ci(*d['pairwise_accuracy_ci'])}"]
+    if d["query_run"]:
+        q = report.query()
+        lines.append(f"  3. query ordering ({d['measure']}, run {q.run}): RBO "
+                     f"{q.rbo.normalized:.3f} (p={q.rbo.p}), Kendall tau {q.tau:.3f}")
+    if d["system_ordering"]:
+        s = d["system_ordering"]
+        lines.append(f"  4. system ordering: RBO {s['rbo']:.3f} (p={s['rbo_p']}), Kendall tau "
+                     f"{s['tau']:.3f}; top {len(s['top_gold'])} gold {s['top_gold']} vs "
+                     f"{s['top_other']} ({'same' if s['top_same_order'] else 'different'})")
+    for c in d["runs"]:
+        lines.append(f"  run {c['run']}: {c['unlabelled']} of {c['retrieved']} retrieved "
+                     "documents have no label (counted as not relevant)")
+    lines.append("  sources by kappa: " + "; ".join(
+        f"{r['source']} {r['kappa']:.3f} {_ci(*r['kappa_ci'])}" for r in d["sources"]))
+    if d["split_half"]:
+        h = d["split_half"]
+        lines.append(f"  split-half: the best source on one half beat '{h['baseline']}' on the "
+                     f"other half in {h['wins']} of {h['splits']} splits "
+                     f"({pct(h['win_rate'])}); '{h['baseline']}' itself was best "
+                     f"{h['baseline_best']} times")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    if args.other:
+        labels = load_label_files(read_bytes(args.file), args.file, read_bytes(args.other),
+                                  args.other)
+    else:
+        labels = load_labels(read_bytes(args.file), args.file, gold=args.gold)
+    runs = load_runs([(read_bytes(f), f) for f in args.runs])
+    report = analyse(labels, source=args.source, runs=runs, measure=args.metric,
+                     weights=args.weights, resamples=args.resamples,
+                     confidence=args.confidence, seed=args.seed, baseline=args.baseline,
+                     splits=args.splits, query_run=args.query_run, query_p=args.query_p,
+                     system_p=args.system_p)
+    if args.json:
+        print_json(report.to_dict())
+    else:
+        print(text(report))
+    return 0

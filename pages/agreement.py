@@ -1,0 +1,306 @@
+"""Label agreement: load labels (+ runs) -> core.agreement.analyse -> draw. Nothing computed here."""
+from pathlib import Path
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, METRICS, WEIGHTS, analyse,
+                            disagreements, kappa_band)
+from core.agreement_io import load_label_files, load_labels, load_runs
+from core.charts import interval_chart
+from core.errors import InputError
+from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
+from core.verdicts import pct
+from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error, tr)
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+DEMO_LABELS = DATA / "demo_labels.csv"
+DEMO_RUNS = sorted((DATA / "demo_runs").glob("*.run"))
+
+page_setup()
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _labels(data: bytes, name: str, other: bytes | None, other_name: str | None):
+    if other is None:
+        return load_labels(data, name)
+    return load_label_files(data, name, other, other_name)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _runs(files: tuple):
+    return load_runs(list(files))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _analyse(data, name, other, other_name, run_files, source, metric, weights, resamples,
+             confidence, seed, baseline, splits):
+    return analyse(_labels(data, name, other, other_name), source=source,
+                   runs=_runs(run_files), measure=metric, weights=weights,
+                   resamples=resamples, confidence=confidence, seed=seed,
+                   baseline=baseline, splits=splits)
+
+
+def _f(x, digits=3):
+    return "n/a" if x is None or x != x else f"{x:.{digits}f}"
+
+
+st.title(tr("agreement.title"))
+st.caption(tr("agreement.subtitle"))
+
+c1, c2 = st.columns(2)
+up_labels = c1.file_uploader(tr("agreement.upload_labels"),
+                             type=["csv", "tsv", "txt", "xlsx", "qrels"],
+                             key="agreement_labels", help=tr("agreement.upload_labels_help"))
+up_other = c2.file_uploader(tr("agreement.upload_other"),
+                            type=["csv", "tsv", "txt", "xlsx", "qrels"],
+                            key="agreement_other", help=tr("agreement.upload_other_help"))
+up_runs = st.file_uploader(tr("agreement.upload_runs"), accept_multiple_files=True,
+                           key="agreement_runs", help=tr("agreement.upload_runs_help"))
+
+if up_labels is not None:
+    data, name = up_labels.getvalue(), up_labels.name
+    other, other_name = ((up_other.getvalue(), up_other.name) if up_other is not None
+                         else (None, None))
+else:
+    data, name, other, other_name = DEMO_LABELS.read_bytes(), DEMO_LABELS.name, None, None
+    st.info(tr("agreement.demo_note"), icon="ℹ️")
+if up_runs:
+    run_files = tuple((f.getvalue(), f.name) for f in up_runs)
+elif up_labels is None:
+    run_files = tuple((p.read_bytes(), p.name) for p in DEMO_RUNS)
+else:
+    run_files = ()
+
+try:
+    labels = _labels(data, name, other, other_name)
+    runs = _runs(run_files)
+except InputError as exc:
+    show_error(exc)
+    st.stop()
+
+with st.sidebar:
+    st.subheader(tr("common.settings"))
+    source = st.selectbox(tr("agreement.source"), labels.names, key="agreement_source",
+                          help=tr("agreement.source_help"))
+    metric = st.selectbox(tr("agreement.metric"), METRICS, key="agreement_metric")
+    weights = st.selectbox(tr("agreement.weights"), WEIGHTS, key="agreement_weights",
+                           help=tr("agreement.weights_help"))
+    baseline = (st.selectbox(tr("agreement.baseline"), labels.names, key="agreement_baseline")
+                if len(labels.names) > 1 else None)
+    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
+                              format_func=lambda c: f"{100 * c:g}%", key="agreement_confidence")
+    resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
+                                DEFAULT_RESAMPLES, step=1_000, key="agreement_resamples")
+    splits = st.number_input(tr("agreement.splits"), 100, 10_000, DEFAULT_SPLITS, step=100,
+                             key="agreement_splits")
+    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="agreement_seed")
+
+try:
+    with st.spinner(tr("agreement.computing")):
+        rep = _analyse(data, name, other, other_name, run_files, source, metric, weights,
+                       int(resamples), float(confidence), int(seed), baseline, int(splits))
+except (InputError, ValueError) as exc:
+    show_error(exc)
+    st.stop()
+
+m = rep.main
+level = f"{100 * confidence:g}%"
+summ = labels.summary()
+st.caption(tr("agreement.loaded", n_pairs=summ["n_pairs"], n_queries=summ["n_queries"],
+              sources=", ".join(labels.names)))
+if sum(summ["blank_labels"].values()):
+    st.caption(tr("agreement.blank_counts", counts=", ".join(
+        f"{k}: {v}" for k, v in summ["blank_labels"].items())))
+if m.n_excluded:
+    st.warning(tr("agreement.excluded", n=m.n_excluded, name=m.name))
+if any(summ["unmatched"].values()):
+    ex = summ["unmatched_examples"]
+    st.warning(tr("agreement.unmatched", gold_only=summ["unmatched"]["gold_only"],
+                  other_only=summ["unmatched"]["other_only"],
+                  examples=", ".join(ex["gold_only"][:5] + ex["other_only"][:5])))
+if labels.ignored_columns:
+    st.caption(tr("agreement.ignored_columns", columns=", ".join(labels.ignored_columns)))
+
+band = kappa_band(m.kappa.value)
+headline = (tr("agreement.headline", source=m.name, kappa=_f(m.kappa.value), level=level,
+               lo=_f(m.kappa.ci_low), hi=_f(m.kappa.ci_high), band=tr(f"agreement.band_{band}"))
+            if band else tr("agreement.headline_nan", source=m.name))
+(st.success if band in ("substantial", "almost_perfect") else st.warning)(headline)
+st.caption(tr("agreement.band_note"))
+
+# ----------------------------------------------------------------------------- level 1
+st.subheader(tr("agreement.level1_title"))
+cols = st.columns(4)
+cards = [(tr("agreement.kappa_label"), m.kappa, tr("agreement.kappa_help"), _f),
+         (tr("agreement.wkappa_label", weights=m.weights), m.weighted_kappa,
+          tr("agreement.wkappa_help"), _f),
+         (tr("agreement.mae_label"), m.mae, tr("agreement.mae_help", scale=f"{m.scale:g}"), _f),
+         (tr("agreement.pairwise_label"), m.pairwise_accuracy, tr("agreement.pairwise_help"),
+          pct)]
+for col, (label, est, helptext, fmt) in zip(cols, cards):
+    col.metric(label, fmt(est.value), help=helptext)
+    col.caption(tr("agreement.ci_line", level=level, lo=fmt(est.ci_low), hi=fmt(est.ci_high)))
+undefined = max(e.undefined for e in (m.kappa, m.weighted_kappa, m.mae, m.pairwise_accuracy))
+if undefined:
+    st.caption(tr("agreement.undefined_note", n=undefined))
+
+k = 3 if m.graded else 2
+conf = pd.DataFrame(m.confusion[:k, :k],
+                    index=[tr("agreement.cell_gold", v=v) for v in range(k)],
+                    columns=[tr("agreement.cell_other", name=m.name, v=v) for v in range(k)])
+st.markdown(f"**{tr('agreement.confusion_title', source=m.name)}**")
+st.table(conf)
+dis = disagreements(labels, m.name)
+with st.expander(tr("agreement.disagreements_title", n=len(dis))):
+    st.dataframe(dis, hide_index=True, width="stretch")
+
+# ----------------------------------------------------------------------------- level 2
+st.subheader(tr("agreement.level2_title"))
+pa = m.pairwise_accuracy
+if m.n_preference_pairs:
+    st.write(tr("agreement.level2_text", n=f"{m.n_preference_pairs:,}", source=m.name,
+                acc=pct(pa.value), level=level, lo=pct(pa.ci_low), hi=pct(pa.ci_high)))
+else:
+    st.info(tr("agreement.level2_none"))
+
+# ----------------------------------------------------------------------------- all sources
+st.subheader(tr("agreement.sources_title"))
+src_rows = pd.DataFrame([{"name": r.name, "mean": r.kappa.value, "ci_low": r.kappa.ci_low,
+                          "ci_high": r.kappa.ci_high} for r in rep.ranking])
+src_chart = interval_chart(src_rows, x_title=tr("agreement.axis_kappa"),
+                           title=tr("agreement.sources_chart", level=level))
+src_table = pd.DataFrame([{
+    tr("agreement.col_source"): r.name, tr("agreement.col_pairs"): r.n_pairs,
+    tr("agreement.col_kappa"): round(r.kappa.value, 3),
+    tr("agreement.col_ci", level=level): f"[{_f(r.kappa.ci_low)}, {_f(r.kappa.ci_high)}]",
+    tr("agreement.col_wkappa"): round(r.weighted_kappa.value, 3),
+    tr("agreement.col_mae"): round(r.mae.value, 3),
+    tr("agreement.col_pairwise"): round(r.pairwise_accuracy.value, 3)} for r in rep.ranking])
+left, right = st.columns([3, 2])
+left.dataframe(src_table, hide_index=True, width="stretch")
+right.altair_chart(src_chart, width="stretch")
+
+st.markdown(f"**{tr('agreement.split_title')}**")
+sh = rep.split
+if sh is not None:
+    split_text = tr("agreement.split_text", splits=f"{sh.splits:,}", n=sh.n_pairs,
+                    baseline=sh.baseline, wins=f"{sh.wins:,}", rate=pct(sh.win_rate),
+                    base_best=f"{sh.baseline_best:,}")
+    st.write(split_text)
+    st.caption(tr("agreement.split_picked",
+                  picked=", ".join(f"{k_}: {v}" for k_, v in sh.picked.items())))
+else:
+    split_text = tr("agreement.split_need_two")
+    st.caption(split_text)
+
+# ----------------------------------------------------------------------------- level 3
+st.subheader(tr("agreement.level3_title"))
+q = None
+bottom = scatter = None
+if not rep.queries:
+    st.info(tr("agreement.need_runs"))
+else:
+    if not up_runs and up_labels is None:
+        st.caption(tr("agreement.demo_runs_note"))
+    for c in rep.coverage:
+        st.caption(tr("agreement.coverage", run=c.run, unlabelled=c.unlabelled,
+                      retrieved=c.retrieved, extra=c.extra_queries,
+                      missing=c.missing_queries, repeated=c.repeated))
+    run_names = [x.run for x in rep.queries]
+    qrun = st.selectbox(tr("agreement.query_run"), run_names, key="agreement_query_run")
+    q = next(x for x in rep.queries if x.run == qrun)
+    a, b = st.columns(2)
+    a.metric(tr("agreement.rbo_label", p=q.rbo.p), _f(q.rbo.normalized),
+             help=tr("agreement.rbo_help", p=q.rbo.p, depth=round(1 / (1 - q.rbo.p))))
+    b.metric(tr("agreement.tau_label"), _f(q.tau), help=tr("agreement.tau_help"))
+    n_b = max(len(q.bottom_gold), len(q.bottom_other))
+    bottom = pd.DataFrame({
+        tr("agreement.col_rank"): range(1, n_b + 1),
+        tr("agreement.col_query_gold"): [x["query_id"] for x in q.bottom_gold],
+        tr("agreement.col_score_gold", measure=q.measure):
+            [round(x["score"], 3) for x in q.bottom_gold],
+        tr("agreement.col_query_other", source=m.name): [x["query_id"] for x in q.bottom_other],
+        tr("agreement.col_score_other", measure=q.measure, source=m.name):
+            [round(x["score"], 3) for x in q.bottom_other]})
+    st.markdown(f"**{tr('agreement.bottom_title', n=n_b)}**")
+    st.dataframe(bottom, hide_index=True, width="stretch")
+    pts = q.scores.reset_index()
+    scatter = alt.Chart(pts).mark_circle(size=70, opacity=0.7, color="#4c78a8").encode(
+        x=alt.X("gold:Q", title=tr("agreement.axis_gold", measure=q.measure),
+                scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("other:Q", title=tr("agreement.axis_other", measure=q.measure, source=m.name),
+                scale=alt.Scale(domain=[0, 1])),
+        tooltip=["query_id:N", alt.Tooltip("gold:Q", format=".3f"),
+                 alt.Tooltip("other:Q", format=".3f")])
+    diag = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(
+        color="#e45756", strokeDash=[4, 3]).encode(x="x:Q", y="y:Q")
+    scatter = alt.layer(diag, scatter).properties(
+        title=tr("agreement.scatter_title", measure=q.measure, source=m.name), height=320)
+    st.altair_chart(scatter, width="stretch")
+
+# ----------------------------------------------------------------------------- level 4
+st.subheader(tr("agreement.level4_title"))
+s = rep.systems
+sys_table = None
+top_text = ""
+if s is None:
+    st.info(tr("agreement.need_three_runs", n=len(rep.queries)))
+else:
+    a, b = st.columns(2)
+    a.metric(tr("agreement.rbo_label", p=s.rbo.p), _f(s.rbo.normalized),
+             help=tr("agreement.rbo_help", p=s.rbo.p, depth=round(1 / (1 - s.rbo.p))))
+    b.metric(tr("agreement.tau_label"), _f(s.tau), help=tr("agreement.tau_help"))
+    means = s.means
+    sys_table = pd.DataFrame({
+        tr("agreement.col_run"): means.index,
+        tr("agreement.col_mean_gold", measure=s.measure): means["gold"].round(4).to_numpy(),
+        tr("agreement.col_rank_gold"):
+            means["gold"].rank(ascending=False, method="min").astype(int).to_numpy(),
+        tr("agreement.col_mean_other", measure=s.measure, source=m.name):
+            means["other"].round(4).to_numpy(),
+        tr("agreement.col_rank_other", source=m.name):
+            means["other"].rank(ascending=False, method="min").astype(int).to_numpy()})
+    sys_table = sys_table.sort_values(tr("agreement.col_rank_gold"), kind="stable")
+    st.dataframe(sys_table, hide_index=True, width="stretch")
+    n_top = len(s.top_gold)
+    if s.top_same_order:
+        top_text = tr("agreement.top_same", n=n_top)
+        st.success(top_text)
+    elif s.top_same_set:
+        top_text = tr("agreement.top_same_set", n=n_top)
+        st.warning(top_text)
+    else:
+        top_text = tr("agreement.top_differ", n=n_top, gold=", ".join(s.top_gold),
+                      other=", ".join(s.top_other), source=m.name)
+        st.error(top_text)
+
+# ----------------------------------------------------------------------------- report
+level_text = "\n".join(f"{lab}: {fmt(e.value)} ({tr('agreement.ci_line', level=level, lo=fmt(e.ci_low), hi=fmt(e.ci_high))})"  # noqa: E501
+                       for lab, e, _, fmt in cards)
+sections = [Section(tr("agreement.level1_title"), headline + "\n" + level_text, table=conf),
+            Section(tr("agreement.sources_title"), split_text, table=src_table,
+                    chart=src_chart)]
+if q is not None:
+    sections.append(Section(tr("agreement.level3_title"),
+                            f"{q.run}: RBO {_f(q.rbo.normalized)}, τ {_f(q.tau)}",
+                            table=bottom, chart=scatter))
+if sys_table is not None:
+    sections.append(Section(tr("agreement.level4_title"),
+                            f"RBO {_f(s.rbo.normalized)}, τ {_f(s.tau)}. {top_text}",
+                            table=sys_table))
+inputs = {name: data}
+if other is not None:
+    inputs[other_name] = other
+inputs.update({fname: fdata for fdata, fname in run_files})
+report_downloads("agreement", tr("agreement.title"), sections, inputs=inputs,
+                 params={"source": m.name, "metric": metric, "weights": weights,
+                         "baseline": baseline, "confidence": confidence,
+                         "resamples": int(resamples), "splits": int(splits), "seed": int(seed)},
+                 per_case=dis, summary=rep.to_dict(),
+                 verdict=tr("agreement.report_summary", source=m.name, kappa=_f(m.kappa.value),
+                            wkappa=_f(m.weighted_kappa.value), mae=_f(m.mae.value),
+                            pairwise=pct(pa.value)))
+
+how_to_read("agreement.how_to_read", source=m.name, level=level)
