@@ -205,7 +205,9 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
 
     Binary outcomes: a resample of n cases is fully described by its four 2x2 cell counts,
     which are Multinomial(n; p11, p10, p01, p00) with the observed cell shares; the resampled
-    difference is (n10 - n01)/n. One multinomial draw per resample replaces n index draws, so
+    difference is (n10 - n01)/n. Only the discordant cells matter, and the multinomial is
+    drawn hierarchically: m* ~ Binomial(n, (n10 + n01)/n), n10* ~ Binomial(m*, n10/(n10 + n01)),
+    difference = (2 n10* - m*)/n. Two binomial draws per resample replace n index draws, so
     the cost does not grow with n (``method="cells"``). Continuous values are resampled case by
     case in compiled code (``method="resample"``); memory stays O(n + resamples).
     """
@@ -215,10 +217,13 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
     n = a.size
     d = a - b
     if is_binary(a) and is_binary(b):
-        n11, n10, n01, n00 = cells(a, b)
+        _, n10, n01, _ = cells(a, b)
         rng = np.random.default_rng(seed)
-        draws = rng.multinomial(n, np.array([n11, n10, n01, n00]) / n, size=resamples)
-        dist = (draws[:, 1] - draws[:, 2]) / n
+        m = n10 + n01
+        # Multinomial cells, drawn hierarchically: discordant count, then its split.
+        disc = rng.binomial(n, m / n, size=resamples)
+        a_only = rng.binomial(disc, n10 / m if m else 0.0)
+        dist = (2 * a_only - disc) / n
         method = "cells"
     else:
         dist = _kernels.bootstrap_means(d, seeds_for(seed, resamples))

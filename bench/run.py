@@ -1,0 +1,35 @@
+"""Run every benchmark: ``python bench/run.py [name ...]`` (names like ``bootstrap``).
+
+Each ``bench/bench_<name>.py`` has a ``main()`` that prints its figures as ratios against a
+reference measured in the same run (these machines are shared and noisy: absolute seconds
+are printed for context only). Nothing here is a test; nothing asserts.
+"""
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+
+def main(argv: list[str]) -> int:
+    wanted = set(argv)
+    for path in sorted(HERE.glob("bench_*.py")):
+        name = path.stem.removeprefix("bench_")
+        if wanted and name not in wanted:
+            continue
+        print(f"\n=== {name} ({path.name})", flush=True)
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        t0 = time.perf_counter()
+        mod.main()
+        print(f"--- {name}: {time.perf_counter() - t0:.1f} s wall", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
