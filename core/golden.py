@@ -257,8 +257,8 @@ class GoldenComparison:
         return len(self.case_ids)
 
     def discordant(self) -> pd.DataFrame:
-        """Cases where A and B differ (binary: one right, one wrong), largest gap first, with
-        the file's text columns."""
+        """Cases where A and B differ, with the file's text columns: A ahead first (binary:
+        A right / B wrong), then B ahead (B right / A wrong), each by the size of the gap."""
         d = self.a_values - self.b_values
         mask = d != 0
         df = pd.DataFrame({"case_id": np.asarray(self.case_ids)[mask],
@@ -268,7 +268,7 @@ class GoldenComparison:
         if not self.golden.text.empty:
             extra = self.golden.text.reindex(df["case_id"]).reset_index(drop=True)
             df = pd.concat([df.reset_index(drop=True), extra], axis=1)
-        return df.sort_values("difference", key=np.abs, ascending=False, kind="stable")
+        return df.sort_values("difference", ascending=False, kind="stable")
 
     def to_dict(self) -> dict:
         c = self.comparison
