@@ -1,0 +1,298 @@
+"""Ranked lists & many systems: retrieval-list CSV or TREC runs + qrels -> per-case metric
+(core.lists / core.trec) -> A vs B (core.golden.compare_golden) and all pairs with Holm
+(core.multi.compare_many) -> draw. Nothing computed here."""
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from core.charts import bootstrap_histogram, interval_chart
+from core.errors import InputError
+from core.golden import GoldenSet, compare_golden
+from core.lists import LIST_METRICS, load_lists, metric_key, score_lists
+from core.lists import side_by_side as list_side_by_side
+from core.multi import compare_many, disagreements, matrix_chart
+from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
+from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
+from core.trec import side_by_side as trec_side_by_side
+from core.verdicts import comparison_verdict, fmt_p, pct
+from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error, tr)
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+DEMO_LISTS = DATA / "demo_lists.csv"
+DEMO_TREC = DATA / "demo_trec"
+DEMO_RUNS = ("bm25.run", "dense.run", "hybrid.run")
+MAX_DRILL = 50
+
+page_setup()
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _lists(data: bytes, name: str, kind: str, k: int):
+    return score_lists(load_lists(data, name, kind=kind), k)
+
+
+# cache_resource: a scored run set can hold millions of (doc, score) pairs; it is only read,
+# so it is shared instead of copied (cache_data would pickle it on every rerun).
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _trec(qrels: bytes, qrels_name: str, runs: tuple, measure: str):
+    return score_runs([read_run(b, n) for n, b in runs], read_qrels(qrels, qrels_name),
+                      [measure], qrels_file=qrels_name)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _pair(scores: pd.DataFrame, text: pd.DataFrame, source: str, a: str, b: str,
+          resamples: int, confidence: float, seed: int):
+    gs = GoldenSet(scores, text, source, "systems")
+    return compare_golden(gs, a, b, resamples=resamples, confidence=confidence, seed=seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _many(scores: pd.DataFrame, mode: str, baseline, resamples: int, confidence: float,
+          seed: int):
+    return compare_many(scores, mode=mode, baseline=baseline, resamples=resamples,
+                        confidence=confidence, seed=seed)
+
+
+def _fmt(x) -> str:
+    return "" if pd.isna(x) else f"{x:.3f}"
+
+
+st.title(tr("systems.title"))
+st.caption(tr("systems.subtitle"))
+
+source = st.segmented_control(tr("systems.source_label"), ["lists", "trec"], default="lists",
+                              format_func=lambda s: tr(f"systems.source_{s}"),
+                              key="systems_source") or "lists"
+
+with st.sidebar:
+    st.subheader(tr("common.settings"))
+    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
+                              format_func=lambda c: f"{100 * c:g}%", key="systems_confidence")
+    resamples = int(st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
+                                    20_000, step=1_000, key="systems_resamples"))
+    seed = int(st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="systems_seed"))
+level = f"{100 * confidence:g}%"
+
+inputs: dict[str, bytes] = {}
+notes: list[str] = []
+try:
+    if source == "lists":
+        up = st.file_uploader(tr("systems.lists_upload"), type=["csv", "tsv", "txt", "xlsx"],
+                              key="systems_lists_upload", help=tr("systems.lists_help"))
+        if up is not None:
+            data, name = up.getvalue(), up.name
+        else:
+            data, name = DEMO_LISTS.read_bytes(), DEMO_LISTS.name
+            st.info(tr("systems.demo_lists_note"), icon="ℹ️")
+        inputs[name] = data
+        c1, c2, c3 = st.columns(3)
+        metric = c1.selectbox(tr("systems.metric"), LIST_METRICS, index=LIST_METRICS.index("ndcg"),
+                              format_func=lambda m: tr(f"systems.metric_{m}"),
+                              key="systems_metric")
+        k = int(c2.number_input(tr("systems.k"), 1, 1000, 10, key="systems_k",
+                                help=tr("systems.k_help")))
+        kind = c3.selectbox(tr("systems.match"), ["auto", "ids", "text"],
+                            format_func=lambda m: tr(f"systems.match_{m}"), key="systems_match")
+        with st.spinner(tr("systems.computing")):
+            ls_scores = _lists(data, name, kind, k)
+        ls = ls_scores.lists
+        key = metric_key(metric, k)
+        scores, text = ls_scores.values[key], ls.text
+        st.caption(tr("systems.lists_loaded", n=len(ls.cases), methods=len(ls.methods),
+                      kind=tr(f"systems.match_{ls.kind}")))
+        means = ls_scores.means()
+        if ls.no_reference:
+            notes.append(tr("systems.no_reference", count=len(ls.no_reference),
+                            ids=", ".join(ls.no_reference[:20])))
+        if ls.duplicates:
+            notes.append(tr("systems.duplicates", count=len(ls.duplicates),
+                            ids=", ".join(ls.duplicates[:20])))
+        for meth, ids in ls.empty_cells.items():
+            notes.append(tr("systems.empty_cells", method=meth, count=len(ids),
+                            ids=", ".join(ids[:20])))
+        undefined = ls_scores.undefined().get(key, {})
+        extra_nan = {m_: n_ - len(ls.no_reference) for m_, n_ in undefined.items()
+                     if n_ > len(ls.no_reference)}
+        for meth, n_ in extra_nan.items():
+            notes.append(tr("systems.undefined", method=meth, count=n_, metric=key))
+        params = {"format": "lists", "metric": key, "k": k, "match": ls.kind}
+    else:
+        c1, c2 = st.columns(2)
+        q_up = c1.file_uploader(tr("systems.qrels_upload"), key="systems_qrels_upload",
+                                help=tr("systems.qrels_help"))
+        r_up = c2.file_uploader(tr("systems.runs_upload"), accept_multiple_files=True,
+                                key="systems_runs_upload", help=tr("systems.runs_help"))
+        if q_up is not None and r_up:
+            qrels_data, qrels_name = q_up.getvalue(), q_up.name
+            runs = tuple((f.name, f.getvalue()) for f in r_up)
+        else:
+            if q_up is not None or r_up:
+                st.warning(tr("systems.need_both"), icon="⚠️")
+            qrels_data, qrels_name = (DEMO_TREC / "qrels.txt").read_bytes(), "qrels.txt"
+            runs = tuple((n, (DEMO_TREC / n).read_bytes()) for n in DEMO_RUNS)
+            st.info(tr("systems.demo_trec_note"), icon="ℹ️")
+        inputs[qrels_name] = qrels_data
+        inputs.update(dict(runs))
+        measure = st.selectbox(tr("systems.measure"), COMMON_MEASURES, index=0,
+                               accept_new_options=True, key="systems_measure",
+                               help=tr("systems.measure_help"))
+        with st.spinner(tr("systems.computing")):
+            ts = _trec(qrels_data, qrels_name, runs, str(measure))
+        key = ts.measures[0]
+        scores = ts.values[key]
+        text = pd.DataFrame(index=scores.index)
+        means = ts.means()
+        k = 10
+        st.caption(tr("systems.trec_loaded", n=len(scores), runs=len(ts.runs),
+                      lines=f"{sum(r.lines for r in ts.runs):,}"))
+        for run, ids in ts.missing.items():
+            notes.append(tr("systems.missing_from_run", run=run, count=len(ids),
+                            ids=", ".join(ids[:20])))
+        for run, ids in ts.unjudged.items():
+            notes.append(tr("systems.without_qrels", run=run, count=len(ids),
+                            ids=", ".join(ids[:20])))
+        if ts.no_relevant:
+            notes.append(tr("systems.no_relevant", count=len(ts.no_relevant),
+                            ids=", ".join(ts.no_relevant[:20])))
+        for r in ts.runs:
+            if r.repeated:
+                notes.append(tr("systems.repeated", run=r.name, count=r.repeated))
+        params = {"format": "trec", "measure": key, "qrels": qrels_name,
+                  "runs": ", ".join(r.name for r in ts.runs)}
+except InputError as exc:
+    show_error(exc)
+    st.stop()
+
+for note in notes:
+    st.warning(note, icon="⚠️")
+
+methods = list(scores.columns)
+st.subheader(tr("systems.means_title"))
+means_table = means.map(_fmt)
+means_table.index.name = tr("systems.col_method")
+st.dataframe(means_table, width="stretch")
+if len(methods) < 2:
+    show_error(InputError("need_two_methods", methods=", ".join(methods)))
+    st.stop()
+
+# ----------------------------------------------------------------------------- A vs B
+st.subheader(tr("systems.pair_title", metric=key))
+col_a, col_b = st.columns(2)
+a = col_a.selectbox(tr("systems.method_a"), methods, index=0, key="systems_a")
+b = col_b.selectbox(tr("systems.method_b"), methods, index=1, key="systems_b")
+try:
+    with st.spinner(tr("systems.computing")):
+        result = _pair(scores, text, f"{key}", a, b, resamples, float(confidence), seed)
+except InputError as exc:
+    show_error(exc)
+    st.stop()
+c, bs = result.comparison, result.comparison.bootstrap
+verdict_text = comparison_verdict(result, st.session_state["lang"])
+(st.warning if c.verdict == "no_difference" else st.success)(verdict_text)
+ex = result.excluded
+if ex.total:
+    st.warning(tr("systems.excluded", total=ex.total,
+                  ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
+                                       | set(ex.blank))[:20])), icon="⚠️")
+
+m1, m2, m3 = st.columns(3)
+for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
+    count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
+    value = pct(r.mean) + count if c.binary else f"{r.mean:.3f}"
+    lo, hi = (pct(r.ci_low), pct(r.ci_high)) if c.binary else (_fmt(r.ci_low), _fmt(r.ci_high))
+    col.metric(mname, value)
+    col.caption(tr("systems.interval_line", level=level, kind=r.interval, lo=lo, hi=hi))
+m3.metric(tr("systems.difference", a=c.a, b=c.b), f"{bs.mean:+.3f}")
+m3.caption(tr("systems.difference_ci", level=level, lo=f"{bs.ci_low:+.3f}",
+              hi=f"{bs.ci_high:+.3f}"))
+
+left, right = st.columns(2)
+rates = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low, "ci_high": r.ci_high}
+                      for n_, r in ((c.a, c.rate_a), (c.b, c.rate_b))])
+rates_chart = interval_chart(rates, title=tr("systems.chart_means", level=level),
+                             x_title=tr("systems.axis_metric", metric=key))
+boot_chart = bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
+                                 title=tr("systems.chart_bootstrap",
+                                          resamples=f"{bs.resamples:,}"),
+                                 x_title=tr("systems.axis_diff", a=c.a, b=c.b))
+left.altair_chart(rates_chart, width="stretch")
+right.altair_chart(boot_chart, width="stretch")
+tests = [(tr("systems.randomization_p"), fmt_p(c.randomization_p))]
+if c.binary:
+    tests.insert(0, (tr("systems.mcnemar_p"), fmt_p(c.mcnemar_p)))
+else:
+    tests.append((tr("systems.ttest_p"), fmt_p(c.ttest_p)))
+    tests.append((tr("systems.cohens_dz"), "n/a" if c.cohens_dz is None else f"{c.cohens_dz:.2f}"))
+tests_table = pd.DataFrame(tests, columns=[tr("systems.col_test"), tr("systems.col_value")])
+st.table(tests_table)
+
+# ----------------------------------------------------------------------------- many systems
+many = None
+sections_many = []
+if len(methods) >= 3:
+    st.subheader(tr("systems.many_title", n=len(methods)))
+    mc1, mc2 = st.columns(2)
+    mode = mc1.radio(tr("systems.mode"), ["all", "baseline"], horizontal=True,
+                     format_func=lambda m: tr(f"systems.mode_{m}"), key="systems_mode")
+    baseline = None
+    if mode == "baseline":
+        baseline = mc2.selectbox(tr("systems.baseline"), methods, key="systems_baseline")
+    try:
+        with st.spinner(tr("systems.computing")):
+            many = _many(scores, mode, baseline, resamples, float(confidence), seed)
+    except InputError as exc:
+        show_error(exc)
+        st.stop()
+    st.caption(tr("systems.holm_note", m=len(many.pairs), alpha=f"{many.alpha:.2f}",
+                  level=level))
+    chart = matrix_chart(many, title=tr("systems.matrix_title", metric=key),
+                         legend=tr("systems.matrix_legend"))
+    st.altair_chart(chart, width="stretch")
+    pairs_table = many.table()
+    pairs_table["verdict"] = pairs_table["verdict"].map(lambda v: tr(f"systems.verdict_{v}"))
+    st.dataframe(pairs_table, hide_index=True, width="stretch",
+                 column_config={c_: st.column_config.NumberColumn(format="%.4f")
+                                for c_ in ("mean_a", "mean_b", "mean", "ci_low", "ci_high",
+                                           "p", "p_holm", "cohens_dz")})
+    sections_many = [Section(tr("systems.many_title", n=len(methods)),
+                             tr("systems.holm_note", m=len(many.pairs),
+                                alpha=f"{many.alpha:.2f}", level=level),
+                             table=many.table(), chart=chart)]
+
+# ----------------------------------------------------------------------------- drill-down
+st.subheader(tr("systems.drill_title", a=a, b=b))
+dis = disagreements(scores, a, b, text=text)
+if len(dis):
+    st.dataframe(dis.head(MAX_DRILL), hide_index=True, width="stretch")
+    case = st.selectbox(tr("systems.case"), dis["case_id"].head(MAX_DRILL).tolist(),
+                        key="systems_case")
+    if source == "lists":
+        side = list_side_by_side(ls, case, a, b, k)
+    else:
+        side = trec_side_by_side(ts, case, a, b, 10)
+    st.caption(tr("systems.side_caption", case=case, k=len(side)))
+    st.dataframe(side, hide_index=True, width="stretch")
+else:
+    st.caption(tr("systems.no_disagreement"))
+
+# ----------------------------------------------------------------------------- report
+st.subheader(tr("systems.report_title"))
+summary = result.to_dict()
+summary.update(params)
+summary["metrics"] = {m_: means[m_].to_dict() for m_ in means.columns}
+if many is not None:
+    summary["pairs"] = [p.to_dict() for p in many.pairs]
+    summary["multiple"] = {k_: v for k_, v in many.to_dict().items() if k_ != "pairs"}
+sections = [
+    Section(tr("systems.means_title"), "\n".join(notes), table=means.reset_index(names="method")),
+    Section(tr("systems.pair_title", metric=key), verdict_text, table=tests_table),
+    Section(tr("systems.chart_means", level=level), chart=rates_chart),
+    Section(tr("systems.chart_bootstrap", resamples=f"{bs.resamples:,}"), chart=boot_chart),
+    *sections_many,
+    Section(tr("systems.drill_title", a=a, b=b), table=dis.head(MAX_DRILL) if len(dis) else None),
+]
+report_downloads("systems", tr("systems.title"), sections, inputs=inputs, params=params,
+                 per_case=scores.reset_index(), summary=summary, verdict=verdict_text)
+
+how_to_read("systems.how_to_read", level=level)
