@@ -68,4 +68,4 @@ def interval_chart(rows: pd.DataFrame, *, x_title: str = "rate (%)",
         x="mean:Q", y=y, tooltip=["name:N", alt.Tooltip("mean:Q", format=".1f"),
                                   alt.Tooltip("ci_low:Q", format=".1f"),
                                   alt.Tooltip("ci_high:Q", format=".1f")])
-    return alt.layer(bars, dots).properties(title=title, height=40 + 40 * len(df))
+    return alt.layer(bars, dots).properties(title=title, height=alt.Step(44))
