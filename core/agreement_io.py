@@ -345,12 +345,17 @@ def _read_rank_table(data: bytes, file: str) -> dict:
     return {qq: g["d"].tolist() for qq, g in df.groupby("q", sort=False)}
 
 
+def _run_label(file: str) -> str:
+    """``runs/bm25.run.gz`` -> ``bm25`` (``core.trec.run_name``), ``sys.csv`` -> ``sys``."""
+    return re.sub(r"\.(csv|tsv|xlsx|xlsm)$", "", run_name(file), flags=re.I) or file
+
+
 def load_run(data: bytes, file: str = "run", *, name: str | None = None) -> Run:
     """A TREC run file (plain or .gz; read by ``core.trec.read_run``) or a
     ``query_id, doc_id, rank`` table -> Run (name from the file name)."""
     if not isinstance(data, (bytes, bytearray)) or len(data) == 0:
         raise InputError("empty_file", file=file)
-    name = name or run_name(file)
+    name = name or _run_label(file)
     raw = gunzip(bytes(data), file)
     is_xlsx = raw[:4] == b"PK\x03\x04" or file.lower().endswith((".xlsx", ".xlsm"))
     if not is_xlsx:
@@ -366,7 +371,7 @@ def load_runs(files: list[tuple[bytes, str]]) -> list[Run]:
     """Several runs; names are file stems, made unique with a suffix when two collide."""
     runs, seen = [], {}
     for data, file in files:
-        base = run_name(file)
+        base = _run_label(file)
         seen[base] = seen.get(base, 0) + 1
         runs.append(load_run(data, file, name=base if seen[base] == 1 else f"{base}#{seen[base]}"))
     return runs
