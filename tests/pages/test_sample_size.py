@@ -1,0 +1,134 @@
+"""The Sample size page under AppTest: defaults from the loaded golden set, numbers equal to
+core.sample_size, Korean text, and a clear error for impossible inputs."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.golden import compare_golden, load_golden
+from core.sample_size import (n_continuous_ci, n_continuous_power, n_mcnemar, n_normal,
+                              n_paired_ci, n_wilson, wilson_half_width)
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "sample_size.py")
+DEMO = ROOT / "data" / "demo_golden.csv"
+
+
+def _metrics(at) -> dict:
+    return {m.label: m.value for m in at.metric}
+
+
+def _num(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+@pytest.fixture(scope="module")
+def demo_comparison():
+    gs = load_golden(DEMO.read_bytes(), "demo_golden.csv")
+    return gs, compare_golden(gs, resamples=2000)
+
+
+def _run(golden=None, comparison=None, lang="en"):
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state["lang"] = lang
+    if golden is not None:
+        at.session_state["golden_set"] = golden
+        at.session_state["golden_comparison"] = comparison
+    return at.run()
+
+
+def test_no_data_uses_general_defaults():
+    at = _run()
+    assert not at.exception and not at.error
+    assert at.number_input(key="sample_size_rate").value == 80.0
+    assert at.number_input(key="sample_size_discordance").value == 20.0
+    assert at.number_input(key="sample_size_sigma").value == 0.3
+    m = _metrics(at)
+    assert _num(m["Cases needed"]) == n_wilson(0.8, 0.05)
+    assert _num(m["Quick formula gives"]) == n_normal(0.8, 0.05)
+    assert _num(m["Cases to detect 3.0 %p with 80% power"]) == n_mcnemar(0.2, 0.03)
+    assert any("No golden set loaded" in i.value for i in at.info)
+    assert any("general default" in c.value for c in at.caption)
+
+
+def test_defaults_from_loaded_demo_comparison(demo_comparison):
+    gs, comp = demo_comparison
+    at = _run(gs, comp)
+    assert not at.exception and not at.error
+    c = comp.comparison
+    assert at.number_input(key="sample_size_rate").value == pytest.approx(83.9)
+    assert at.number_input(key="sample_size_discordance").value == pytest.approx(
+        round(100 * c.discordance, 1))
+    assert at.number_input(key="sample_size_diff").value == pytest.approx(6.5)
+    sd = float(np.std(comp.a_values - comp.b_values, ddof=1))
+    assert at.number_input(key="sample_size_sigma").value == pytest.approx(round(sd, 3))
+    assert any("demo_golden.csv" in i.value and "31 paired cases" in i.value for i in at.info)
+    m = _metrics(at)
+    assert _num(m["Cases needed"]) == n_wilson(0.839, 0.05)
+    hw = wilson_half_width(0.839, 31)
+    warnings = " ".join(w.value for w in at.warning)
+    assert f"current n = 31, the interval is ±{100 * hw:.1f} %p" in warnings
+    # demo: 8 of 31 cases disagree; only an 8-0 split is significant (exact McNemar p = 0.008)
+    assert "must reach 25.8 %p (8 of them going one way, 0 the other)" in warnings
+    assert _num(m["Cases for a ±5 %p interval of A − B"]) == n_paired_ci(
+        round(100 * c.discordance, 1) / 100, 0.065, 0.05)
+
+
+def test_changing_widgets_recomputes(demo_comparison):
+    gs, comp = demo_comparison
+    at = _run(gs, comp)
+    at.slider(key="sample_size_target").set_value(2.0)
+    at.sidebar.slider(key="sample_size_power").set_value(90)
+    at.number_input(key="sample_size_diff").set_value(3.0)
+    at.number_input(key="sample_size_discordance").set_value(20.0)
+    at.number_input(key="sample_size_sigma").set_value(0.3)
+    at.number_input(key="sample_size_cdiff").set_value(3.0)
+    at.run()
+    assert not at.exception and not at.error
+    m = _metrics(at)
+    assert _num(m["Cases needed"]) == n_wilson(0.839, 0.02)
+    assert _num(m["Cases for a ±2 %p interval of A − B"]) == n_paired_ci(0.2, 0.03, 0.02)
+    assert _num(m["Cases to detect 3.0 %p with 90% power"]) == n_mcnemar(0.2, 0.03, power=0.9)
+    assert _num(m["Cases for a ±2 point interval of A − B"]) == n_continuous_ci(0.3, 0.02)
+    assert _num(m["Cases to detect 3.0 points with 90% power"]) == n_continuous_power(
+        0.03, 0.3, power=0.9)
+
+
+def test_difference_larger_than_discordance_shows_error(demo_comparison):
+    gs, comp = demo_comparison
+    at = _run(gs, comp)
+    at.number_input(key="sample_size_discordance").set_value(2.0)
+    at.number_input(key="sample_size_diff").set_value(5.0)
+    at.run()
+    assert not at.exception
+    assert any("larger than the discordance" in e.value for e in at.error)
+    assert "Cases needed" in _metrics(at)  # the other tabs still work
+
+
+def test_continuous_golden_set_defaults(tmp_path):
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0.2, 0.9, 40)
+    b = np.clip(a - 0.05 + rng.normal(0, 0.1, 40), 0, 1)
+    text = "case_id,A,B\n" + "".join(f"q{i},{x:.4f},{y:.4f}\n" for i, (x, y) in
+                                     enumerate(zip(a, b)))
+    gs = load_golden(text.encode(), "ndcg.csv")
+    comp = compare_golden(gs, resamples=1000)
+    at = _run(gs, comp)
+    assert not at.exception and not at.error
+    d = comp.a_values - comp.b_values
+    assert at.number_input(key="sample_size_sigma").value == pytest.approx(
+        round(float(np.std(d, ddof=1)), 3))
+    assert at.number_input(key="sample_size_cdiff").value == pytest.approx(
+        round(100 * abs(d.mean()), 1))
+    assert at.number_input(key="sample_size_rate").value == 80.0  # scores are not a rate
+    assert any("(scores)" in i.value for i in at.info)
+
+
+def test_korean(demo_comparison):
+    gs, comp = demo_comparison
+    at = _run(gs, comp, lang="ko")
+    assert not at.exception and not at.error
+    assert at.title[0].value.startswith("표본 크기")
+    assert "필요한 케이스 수" in _metrics(at)
+    assert any("필요한 케이스 수" in md.value and "검정력" in md.value for md in at.markdown)
