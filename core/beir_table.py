@@ -634,7 +634,7 @@ def tally_chart(result: TableTally, *, labels: dict, title: str = "") -> alt.Cha
         x=alt.X("start:Q", title=None, axis=alt.Axis(tickMinStep=1, labelExpr="abs(datum.value)")),
         x2="end:Q", color=colour, tooltip=["model:N", "part:N", "count:Q"])
     zero = alt.Chart(pd.DataFrame({"x": [0]})).mark_rule(color="black").encode(x="x:Q")
-    return alt.layer(bars, zero).properties(title=title, height=32 * len(result.rows) + 30)
+    return alt.layer(bars, zero).properties(title=title, height=alt.Step(30))
 
 
 def scifact_chart(ranking: pd.DataFrame, *, source_labels: dict, title: str = "") -> alt.Chart:
@@ -648,4 +648,4 @@ def scifact_chart(ranking: pd.DataFrame, *, source_labels: dict, title: str = ""
         color=alt.Color("source_label:N", title=None, legend=alt.Legend(orient="bottom")),
         tooltip=["rank:Q", "name:N", "source_label:N",
                  alt.Tooltip("ndcg@10:Q", format=".3f")]).properties(
-        title=title, height=26 * len(df) + 30)
+        title=title, height=alt.Step(26))

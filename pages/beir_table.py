@@ -38,7 +38,8 @@ def _tally_frame(result, wins_label: str) -> pd.DataFrame:
         wins_label: [r.baseline_wins for r in result.rows],
         tr("beir_table.col_model_wins"): [r.model_wins for r in result.rows],
         tr("beir_table.col_ties"): [r.ties for r in result.rows],
-        tr("beir_table.col_rel"): [r.mean_relative_diff_pct for r in result.rows],
+        tr("beir_table.col_rel"): [None if r.mean_relative_diff_pct is None
+                                   else round(r.mean_relative_diff_pct, 1) for r in result.rows],
         tr("beir_table.col_p"): [fmt_p(r.sign_test_p) for r in result.rows],
     })
 
