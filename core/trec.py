@@ -342,9 +342,13 @@ def score_runs(runs, qrels: dict, measures, *, qrels_file: str = "qrels") -> Tre
     return TrecScores(values, tuple(runs), qrels, qrels_file, missing, unjudged, no_rel)
 
 
+def _grade(judged: dict, doc: str) -> str:
+    return str(judged[doc]) if doc and doc in judged else ""
+
+
 def side_by_side(scores: TrecScores, query_id: str, a: str, b: str, k: int = 10) -> pd.DataFrame:
     """Top-k of runs ``a`` and ``b`` for one query, side by side, with each doc's judgement
-    (blank = not judged)."""
+    as text (blank = not judged)."""
     runs = {r.name: r for r in scores.runs}
     for name in (a, b):
         if name not in runs:
@@ -355,6 +359,6 @@ def side_by_side(scores: TrecScores, query_id: str, a: str, b: str, k: int = 10)
     for i in range(max(len(la), len(lb))):
         da = la[i][0] if i < len(la) else ""
         db = lb[i][0] if i < len(lb) else ""
-        rows.append({"rank": i + 1, a: da, f"{a} rel": judged.get(da, "") if da else "",
-                     b: db, f"{b} rel": judged.get(db, "") if db else ""})
+        rows.append({"rank": i + 1, a: da, f"{a} rel": _grade(judged, da),
+                     b: db, f"{b} rel": _grade(judged, db)})
     return pd.DataFrame(rows, columns=["rank", a, f"{a} rel", b, f"{b} rel"])

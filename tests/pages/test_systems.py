@@ -1,0 +1,123 @@
+"""The ranked-lists & many-systems page under AppTest: both demos, uploads, bad uploads."""
+import gzip
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.lists import load_lists, score_lists
+from core.trec import read_qrels, read_run, score_runs
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "systems.py")
+DEMO_TREC = ROOT / "data" / "demo_trec"
+
+
+def _page(resamples=1000):
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["systems_resamples"] = resamples
+    return at.run()
+
+
+def _texts(at):
+    return [e.value for kind in (at.warning, at.success, at.info, at.caption) for e in kind]
+
+
+def test_lists_demo_reaches_a_verdict_and_a_matrix():
+    at = _page()
+    assert not at.exception and not at.error
+    texts = _texts(at)
+    assert any("bm25" in t and "dense" in t and ("No significant" in t or "better" in t)
+               for t in texts)
+    assert any("Holm" in t for t in texts)
+    # the means table is the data's: same numbers as core.lists
+    ref = score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
+                                 "demo_lists.csv"), 10).means()
+    shown = at.dataframe[0].value
+    assert shown.loc["hybrid", "ndcg@10"] == f"{ref.at['hybrid', 'ndcg@10']:.3f}"
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["bm25"] == f"{ref.at['bm25', 'ndcg@10']:.3f}"
+    # pairs table: 3 pairs with Holm p >= raw p
+    pairs = next(d.value for d in at.dataframe if "p_holm" in d.value.columns)
+    assert len(pairs) == 3 and (pairs["p_holm"] >= pairs["p"] - 1e-12).all()
+    # drill-down: side-by-side lists for the first disagreement
+    side = at.dataframe[-1].value
+    assert list(side.columns) == ["rank", "bm25", "bm25 rel", "dense", "dense rel"]
+
+
+def test_lists_metric_k_and_baseline_mode():
+    at = _page()
+    at.selectbox(key="systems_metric").set_value("hit")
+    at.number_input(key="systems_k").set_value(3)
+    at.radio(key="systems_mode").set_value("baseline")
+    at.run()
+    assert not at.exception and not at.error
+    at.selectbox(key="systems_baseline").set_value("hybrid").run()
+    pairs = next(d.value for d in at.dataframe if "p_holm" in d.value.columns)
+    assert set(pairs["b"]) == {"hybrid"} and len(pairs) == 2
+    # hit@3 is binary: Wilson intervals
+    assert any("wilson" in c for c in _texts(at))
+
+
+def test_trec_demo_reports_missing_and_unjudged_queries():
+    at = _page()
+    at.segmented_control(key="systems_source").set_value("trec").run()
+    assert not at.exception and not at.error
+    texts = _texts(at)
+    assert any("'dense' has no results for 1 judged" in t and "q50" in t for t in texts)
+    assert any("'hybrid' has 1 quer(ies) that are not in the qrels" in t for t in texts)
+    qrels = read_qrels((DEMO_TREC / "qrels.txt").read_bytes(), "qrels.txt")
+    runs = [read_run((DEMO_TREC / n).read_bytes(), n) for n in ("bm25.run", "dense.run",
+                                                                  "hybrid.run")]
+    ref = score_runs(runs, qrels, ["nDCG@10"]).means()
+    assert at.dataframe[0].value.loc["hybrid", "nDCG@10"] == f"{ref.at['hybrid', 'nDCG@10']:.3f}"
+    at.selectbox(key="systems_measure").set_value("R@100").run()
+    assert not at.exception and not at.error
+
+
+def test_trec_upload_gz_two_runs_and_korean():
+    qrels = b"q1 0 a 1\nq1 0 b 0\nq2 0 c 2\nq3 0 d 1\nq4 0 e 1\n"
+    good = "".join(f"{q} Q0 {d} 1 2.0 good\n" for q, d in
+                   [("q1", "a"), ("q2", "c"), ("q3", "d"), ("q4", "e")]).encode()
+    bad = "".join(f"{q} Q0 x{q} 1 2.0 bad\n" for q in ("q1", "q2", "q3", "q4")).encode()
+    at = _page()
+    at.segmented_control(key="systems_source").set_value("trec").run()
+    at.file_uploader(key="systems_qrels_upload").set_value(("q.txt", qrels, "text/plain"))
+    at.file_uploader(key="systems_runs_upload").set_value(
+        [("good.run.gz", gzip.compress(good), "application/gzip"),
+         ("bad.run", bad, "text/plain")])
+    at.run()
+    assert not at.exception and not at.error
+    # nDCG@10 is 1 or 0 on every query here, so the page treats it as binary (Wilson)
+    assert at.metric[0].label == "good" and at.metric[0].value == "100.0% (4/4)"
+    assert any("good is better than bad" in t for t in _texts(at))
+    at.session_state["lang"] = "ko"
+    at.run()
+    assert not at.exception
+    assert any("케이스" in t or "구별" in t or "좋습니다" in t for t in _texts(at))
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b"case_id,query,gold_ids,A,B\nq1,x,d1,\"[\"\"d1\"\",\",d2\nq2,y,d2,d2,d3\n",
+     "row 2, column 'A'"),
+    (b"case_id,query,A,B\nq1,x,d1,d2\nq2,y,d2,d3\n", "no reference column"),
+])
+def test_bad_lists_upload_names_the_place(content, needle):
+    at = _page()
+    at.file_uploader(key="systems_lists_upload").set_value(("bad.csv", content, "text/csv"))
+    at.run()
+    assert not at.exception
+    assert any(needle in e.value for e in at.error)
+
+
+def test_bad_run_line_names_file_and_line():
+    at = _page()
+    at.segmented_control(key="systems_source").set_value("trec").run()
+    at.file_uploader(key="systems_qrels_upload").set_value(("q.txt", b"q1 0 a 1\n",
+                                                            "text/plain"))
+    at.file_uploader(key="systems_runs_upload").set_value(
+        [("r.run", b"q1 Q0 a 1 2.0 t\nq1 Q0 b 2 oops t\n", "text/plain")])
+    at.run()
+    assert not at.exception
+    assert any("r.run, row 2, column 'score'" in e.value for e in at.error)
+
