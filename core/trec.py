@@ -7,7 +7,8 @@ Formats (whitespace-separated, one judgement or retrieved document per line)::
 
 Per-query values come from ``ir_measures`` with its pytrec_eval provider (Van Gysel &
 de Rijke 2018; MacAvaney et al. 2022), i.e. trec_eval's definitions: a run is ordered by
-score (descending), ties by doc id (descending). Measures are ir_measures strings
+score (descending), ties by doc id (descending). Measures pytrec_eval lacks (``RR@10``) go
+through ir_measures' default pipeline, exactly as ``ir_measures.iter_calc`` does. Measures are ir_measures strings
 (``nDCG@10``, ``R@100``, ``RR@10``, ``P@10``, ``AP``), parsed as data, never evaluated.
 
 Nothing is dropped silently: queries judged in the qrels but absent from a run score 0 (as
@@ -237,7 +238,7 @@ def read_qrels(data: bytes, file: str) -> dict[str, dict[str, int]]:
 
 # ----------------------------------------------------------------------------- measures
 def parse_measures(texts) -> list:
-    """ir_measures strings -> measure objects pytrec_eval can compute; ``InputError`` else."""
+    """ir_measures strings -> measure objects ir_measures can compute; ``InputError`` else."""
     if isinstance(texts, str):
         texts = [t for t in re.split(r"[,\s]+", texts) if t]
     out = []
@@ -247,7 +248,7 @@ def parse_measures(texts) -> list:
         except (ValueError, SyntaxError, NameError, TypeError, AttributeError):
             raise InputError("systems.err_measure", measure=str(text)[:40],
                              examples=", ".join(COMMON_MEASURES)) from None
-        if not ir_measures.pytrec_eval.supports(m):
+        if not ir_measures.DefaultPipeline.supports(m):
             raise InputError("systems.err_measure", measure=str(text)[:40],
                              examples=", ".join(COMMON_MEASURES))
         out.append(m)
@@ -306,6 +307,15 @@ def unique_names(runs) -> list[Run]:
     return out
 
 
+def _provider(ms):
+    """pytrec_eval (trec_eval's code) when it computes every measure; otherwise ir_measures'
+    default pipeline, which picks a provider per measure (e.g. ``RR@10`` from its msmarco
+    provider, as ``ir_measures.iter_calc`` would)."""
+    if all(ir_measures.pytrec_eval.supports(m) for m in ms):
+        return ir_measures.pytrec_eval
+    return ir_measures.DefaultPipeline
+
+
 def score_runs(runs, qrels: dict, measures, *, qrels_file: str = "qrels") -> TrecScores:
     """Per-query values of each measure for each run, from ``ir_measures`` (pytrec_eval).
 
@@ -332,7 +342,7 @@ def score_runs(runs, qrels: dict, measures, *, qrels_file: str = "qrels") -> Tre
             unjudged[r.name] = tuple(extra)
         run_docs = r.docs if not extra else {q: d for q, d in r.docs.items() if q in judged}
         cols = {str(m): {} for m in ms}
-        for res in ir_measures.pytrec_eval.iter_calc(ms, qrels, run_docs):
+        for res in _provider(ms).iter_calc(ms, qrels, run_docs):
             cols[str(res.measure)][res.query_id] = res.value
         for m, col in cols.items():
             if col:
