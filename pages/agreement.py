@@ -178,9 +178,8 @@ src_table = pd.DataFrame([{
     tr("agreement.col_wkappa"): round(r.weighted_kappa.value, 3),
     tr("agreement.col_mae"): round(r.mae.value, 3),
     tr("agreement.col_pairwise"): round(r.pairwise_accuracy.value, 3)} for r in rep.ranking])
-left, right = st.columns([3, 2])
-left.dataframe(src_table, hide_index=True, width="stretch")
-right.altair_chart(src_chart, width="stretch")
+st.dataframe(src_table, hide_index=True, width="stretch")
+st.altair_chart(src_chart, width="stretch")
 
 st.markdown(f"**{tr('agreement.split_title')}**")
 sh = rep.split
@@ -204,10 +203,17 @@ if not rep.queries:
 else:
     if not up_runs and up_labels is None:
         st.caption(tr("agreement.demo_runs_note"))
-    for c in rep.coverage:
-        st.caption(tr("agreement.coverage", run=c.run, unlabelled=c.unlabelled,
-                      retrieved=c.retrieved, extra=c.extra_queries,
-                      missing=c.missing_queries, repeated=c.repeated))
+    st.caption(tr("agreement.coverage_summary",
+                  unlabelled=f"{sum(c.unlabelled for c in rep.coverage):,}",
+                  retrieved=f"{sum(c.retrieved for c in rep.coverage):,}"))
+    with st.expander(tr("agreement.coverage_title")):
+        st.dataframe(pd.DataFrame([{
+            tr("agreement.col_run"): c.run, tr("agreement.col_retrieved"): c.retrieved,
+            tr("agreement.col_unlabelled"): c.unlabelled,
+            tr("agreement.col_extra"): c.extra_queries,
+            tr("agreement.col_missing"): c.missing_queries,
+            tr("agreement.col_repeated"): c.repeated} for c in rep.coverage]),
+            hide_index=True, width="stretch")
     run_names = [x.run for x in rep.queries]
     qrun = st.selectbox(tr("agreement.query_run"), run_names, key="agreement_query_run")
     q = next(x for x in rep.queries if x.run == qrun)
