@@ -30,7 +30,7 @@ def _user(data: bytes, name: str):
     return column, tally_user(_grid(), column, YOURS)
 
 
-def _tally_frame(result, wins_label: str) -> pd.DataFrame:
+def _tally_frame(result, wins_label: str, rel_label: str) -> pd.DataFrame:
     """The tally rows with translated headers (numbers untouched, p formatted)."""
     return pd.DataFrame({
         tr("beir_table.col_model"): [r.model for r in result.rows],
@@ -38,15 +38,15 @@ def _tally_frame(result, wins_label: str) -> pd.DataFrame:
         wins_label: [r.baseline_wins for r in result.rows],
         tr("beir_table.col_model_wins"): [r.model_wins for r in result.rows],
         tr("beir_table.col_ties"): [r.ties for r in result.rows],
-        tr("beir_table.col_rel"): [None if r.mean_relative_diff_pct is None
+        rel_label: [None if r.mean_relative_diff_pct is None
                                    else round(r.mean_relative_diff_pct, 1) for r in result.rows],
         tr("beir_table.col_p"): [fmt_p(r.sign_test_p) for r in result.rows],
     })
 
 
-def _show_tally(frame: pd.DataFrame) -> None:
+def _show_tally(frame: pd.DataFrame, rel_label: str) -> None:
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
-        tr("beir_table.col_rel"): st.column_config.NumberColumn(format="%+.1f")})
+        rel_label: st.column_config.NumberColumn(format="%+.1f")})
 
 
 def _listed(items) -> str:
@@ -66,8 +66,10 @@ n = result.n_datasets
 
 # ---------------------------------------------------------------- the tally
 st.subheader(tr("beir_table.tally_title", baseline=baseline, n=n))
-tally_table = _tally_frame(result, tr("beir_table.col_baseline_wins", baseline=baseline))
-_show_tally(tally_table)
+rel_label = tr("beir_table.col_rel")
+tally_table = _tally_frame(result, tr("beir_table.col_baseline_wins", baseline=baseline),
+                           rel_label)
+_show_tally(tally_table, rel_label)
 st.caption(tr("beir_table.caution"))
 st.caption(tr("beir_table.rule_line"))
 labels = {"baseline_wins": tr("beir_table.part_baseline_wins", baseline=baseline),
@@ -150,8 +152,9 @@ else:
         st.markdown(covers)
         st.markdown("**" + tr("beir_table.upload_tally_title", name=upload.name,
                               n=own.n_datasets) + "**")
-        own_table = _tally_frame(own, tr("beir_table.col_your_wins", name=upload.name))
-        _show_tally(own_table)
+        own_rel = tr("beir_table.col_rel_vs", name=upload.name)
+        own_table = _tally_frame(own, tr("beir_table.col_your_wins", name=upload.name), own_rel)
+        _show_tally(own_table, own_rel)
         own_first = tr("beir_table.upload_first_line", name=upload.name,
                        count=len(own.baseline_first), n=own.n_datasets,
                        datasets=_listed(own.baseline_first))
