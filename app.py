@@ -27,10 +27,14 @@ page_setup()
 
 
 def _set_lang() -> None:
+    """The toggle changed: switch the whole app's language and keep ``?lang=`` in sync.
+    Clicking the selected option again deselects it; keep the current language then."""
     choice = st.session_state.get("app_lang_choice")
     if choice in LANGS:
         st.session_state["lang"] = choice
         st.query_params["lang"] = choice
+    else:
+        st.session_state["app_lang_choice"] = st.session_state["lang"]
 
 
 with st.sidebar:

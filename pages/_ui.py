@@ -35,8 +35,21 @@ def current_lang() -> str:
     return q if q in LANGS else DEFAULT_LANG
 
 
+def _leave_legacy_pages_mode() -> None:
+    """A deep link (``/golden``) as the very first request after the server starts makes
+    Streamlit run the page file on its own in its legacy ``pages/`` mode, skipping app.py
+    (no language toggle, every file in pages/ listed) until someone opens ``/``. Switch the
+    server to ``st.navigation`` mode and rerun, so app.py runs and shows the same page."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory and st.runtime.exists():
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def page_setup() -> str:
     """Set session defaults (idempotent) and return the current language."""
+    _leave_legacy_pages_mode()
     for key, value in SESSION_DEFAULTS.items():
         st.session_state.setdefault(key, value)
     if st.session_state["lang"] not in LANGS:
