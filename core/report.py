@@ -22,6 +22,7 @@ import pandas as pd
 import core
 from core.i18n import LANGS, catalog, t
 
+CHART_WIDTH = 640
 PACKAGES = ("numpy", "scipy", "pandas", "altair", "vl-convert-python", "streamlit", "openpyxl")
 
 _CSS = """
@@ -79,9 +80,12 @@ def _is_number(value) -> bool:
 
 
 def _show_index(df: pd.DataFrame, index: bool | None) -> bool:
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"df must be a pandas DataFrame, got {type(df).__name__}")
     if index is not None:
         return index
-    return not (isinstance(df.index, pd.RangeIndex) and df.index.name is None)
+    # an unnamed integer index is row numbering (often shuffled by a sort): not data
+    return df.index.name is not None or not pd.api.types.is_integer_dtype(df.index.dtype)
 
 
 def _rows(df: pd.DataFrame, index: bool) -> tuple[list[str], list[list], list[bool]]:
@@ -101,7 +105,7 @@ def _rows(df: pd.DataFrame, index: bool) -> tuple[list[str], list[list], list[bo
 
 def to_markdown(df: pd.DataFrame, *, index: bool | None = None) -> str:
     """A GitHub-flavoured Markdown table. The index is shown when it carries labels
-    (``index=None``: anything but an unnamed RangeIndex). ``|`` is escaped, newlines
+    (``index=None``: anything but an unnamed integer index). ``|`` is escaped, newlines
     become spaces, numeric columns are right-aligned."""
     header, rows, numeric = _rows(df, _show_index(df, index))
 
@@ -153,7 +157,10 @@ def chart_svg(chart: alt.TopLevelMixin) -> str:
 
     if not isinstance(chart, alt.TopLevelMixin):
         raise ValueError(f"chart must be an altair chart, got {type(chart).__name__}")
-    svg = vl_convert.vegalite_to_svg(chart.to_dict())
+    spec = chart.to_dict()
+    if isinstance(chart, (alt.Chart, alt.LayerChart)) and "width" not in spec:
+        spec["width"] = CHART_WIDTH  # pages stretch charts to the column; a file needs a size
+    svg = vl_convert.vegalite_to_svg(spec)
     return svg[svg.index("<svg"):] if "<svg" in svg else svg
 
 

@@ -89,7 +89,7 @@ for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
     count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
     col.metric(mname, f"{pct(r.mean)}{count}",
                help=tr("golden.interval_help_" + r.interval, level=level))
-    col.caption(tr("golden.interval_line", level=level, kind=r.interval,
+    col.caption(tr("golden.interval_line", level=level, kind=tr("golden.kind_" + r.interval),
                    lo=pct(r.ci_low), hi=pct(r.ci_high), step=f"{100 / r.n:.1f}"))
 m3.metric(tr("golden.difference", a=c.a, b=c.b), pp(bs.mean))
 m3.caption(tr("golden.difference_ci", level=level, lo=pp(bs.ci_low), hi=pp(bs.ci_high)))
@@ -126,7 +126,7 @@ if c.table is not None:
         columns=[tr("golden.right", m=c.a), tr("golden.wrong", m=c.a)]).T
     st.table(table_2x2)
 
-disc = result.discordant()
+disc = result.discordant().reset_index(drop=True)
 st.subheader(tr("golden.discordant_title", n=len(disc)))
 if len(disc):
     st.dataframe(disc, hide_index=True, width="stretch")
@@ -141,7 +141,7 @@ rate_rows = pd.DataFrame([
     for n_, r in ((c.a, c.rate_a), (c.b, c.rate_b))])
 diff_rows = pd.DataFrame(
     [(tr("golden.difference", a=c.a, b=c.b), pp(bs.mean)),
-     (tr("golden.difference_ci", level=level, lo=pp(bs.ci_low), hi=pp(bs.ci_high)), ""),
+     (tr("golden.ci_label", level=level), f"[{pp(bs.ci_low)}, {pp(bs.ci_high)}]"),
      *rows], columns=[tr("golden.col_test"), tr("golden.col_value")])
 paired_cases = pd.DataFrame({"case_id": list(result.case_ids), c.a: result.a_values,
                              c.b: result.b_values,

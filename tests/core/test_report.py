@@ -13,7 +13,7 @@ import pytest
 import core
 from core.charts import bootstrap_histogram, interval_chart
 from core.golden import compare_golden, load_golden
-from core.report import Section, build_report, latex_escape, package_versions, to_latex, \
+from core.report import CHART_WIDTH, Section, build_report, latex_escape, package_versions, to_latex, \
     to_markdown
 from core.verdicts import comparison_verdict
 
@@ -86,6 +86,10 @@ def test_markdown_shows_labelled_index_only():
     assert _md_cells(lines[2]) == ["A right", "3", "1"]
     plain = to_markdown(df.reset_index(drop=True)).split("\n")
     assert _md_cells(plain[0]) == ["B right", "B wrong"]
+    shuffled = df.reset_index(drop=True).sort_values("B right")  # index 1, 0: row numbers
+    assert _md_cells(to_markdown(shuffled).split("\n")[0]) == ["B right", "B wrong"]
+    named = df.rename_axis("A")
+    assert _md_cells(to_markdown(named).split("\n")[0]) == ["A", "B right", "B wrong"]
     assert to_markdown(df, index=False).split("\n")[0] == plain[0]
 
 
@@ -162,6 +166,8 @@ def test_report_is_self_contained(golden_result):
     assert not re.search(r"""(src|href)\s*=\s*["'](?!#)""", out, re.I)
     assert "@import" not in out and "url(" not in out
     assert out.count("<svg") == 2  # both charts inline
+    widths = [int(w) for w in re.findall(r'<svg[^>]*?\bwidth="(\d+)"', out)]
+    assert len(widths) == 2 and all(w >= CHART_WIDTH for w in widths), widths
 
 
 def test_report_tables_hold_the_data(golden_result):
