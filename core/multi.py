@@ -206,8 +206,9 @@ def matrix_chart(mc: ManyComparison, *, title: str = "", legend: str = "row − 
                    zip(df["diff"], df["significant"])]
     lim = float(np.max(np.abs(df["diff"]))) if len(df) else 1.0
     lim = lim or 1.0
+    df["dark"] = np.abs(df["diff"]) > 0.55 * lim  # white text on the deepest colours
     order = list(mc.systems)
-    x = alt.X("col:N", sort=order, title=None)
+    x = alt.X("col:N", sort=order, title=None, axis=alt.Axis(labelAngle=0, orient="top"))
     y = alt.Y("row:N", sort=order, title=None)
     rect = alt.Chart(df).mark_rect().encode(
         x=x, y=y,
@@ -215,6 +216,8 @@ def matrix_chart(mc: ManyComparison, *, title: str = "", legend: str = "row − 
                         scale=alt.Scale(scheme="redblue", domain=[-lim, lim], domainMid=0)),
         tooltip=["row:N", "col:N", alt.Tooltip("diff:Q", format=f"+.{digits}f"),
                  alt.Tooltip("p_holm:Q", format=".4f"), "significant:N"])
-    text = alt.Chart(df).mark_text(fontSize=12).encode(x=x, y=y, text="label:N")
+    text = alt.Chart(df).mark_text(fontSize=12).encode(
+        x=x, y=y, text="label:N",
+        color=alt.condition(alt.datum.dark, alt.value("white"), alt.value("black")))
     side = 60 * max(len(set(df["row"])), 1) + 40
     return alt.layer(rect, text).properties(title=title, height=side)
