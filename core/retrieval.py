@@ -329,16 +329,18 @@ def rrf(rankings: Sequence[Ranking], *, k: int = RRF_K, depth: int = RRF_DEPTH,
     for r in rankings[1:]:
         if r.query_ids != qids:
             raise ValueError("all rankings must cover the same queries in the same order")
-    width = min(top, sum(min(depth, r.depth) for r in rankings))
-    idx_out = np.full((len(qids), width), -1, dtype=np.int64)
-    sc_out = np.zeros((len(qids), width))
+    fused_rows = []
     for i in range(len(qids)):
         fused: dict[int, float] = {}
         for r in rankings:
             for rank, j in enumerate(r.doc_index[i, :depth], start=1):
                 if j >= 0:
                     fused[int(j)] = fused.get(int(j), 0.0) + 1.0 / (k + rank)
-        best = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:width]
+        fused_rows.append(sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:top])
+    width = max((len(row) for row in fused_rows), default=0)
+    idx_out = np.full((len(qids), width), -1, dtype=np.int64)
+    sc_out = np.zeros((len(qids), width))
+    for i, best in enumerate(fused_rows):
         idx_out[i, :len(best)] = [j for j, _ in best]
         sc_out[i, :len(best)] = [s for _, s in best]
     return Ranking(name, qids, idx_out, sc_out)

@@ -94,7 +94,7 @@ def evaluate(data: BeirData, rankings: dict[str, Ranking]) -> dict[str, pd.DataF
 
 
 def subsample(query_ids: Sequence[str], n: int | None, *, seed: int = 0) -> tuple[str, ...]:
-    """A seeded random subset of ``n`` query ids (sorted). The subsets are nested: for one
+    """A seeded random subset of ``n`` query ids, in the order of ``query_ids``. The subsets are nested: for one
     seed, the first n of one fixed permutation, so shrinking n only removes queries."""
     ids = tuple(query_ids)
     if n is None or n == len(ids):

@@ -1,0 +1,306 @@
+"""scifact live: BM25 vs dense vs hybrid on a BEIR folder -> core.scifact -> draw.
+
+Nothing is computed here: retrieval is core.retrieval, metrics core.metrics, the paired
+bootstrap and verdict core.stats, through core.scifact.
+"""
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from core.beir import CORPUS, ENV_VAR, QRELS_DIR, QUERIES, download_beir, load_beir, resolve_dir
+from core.charts import bootstrap_histogram
+from core.errors import InputError
+from core.retrieval import (CACHE_DIR, TOKENIZERS, BM25Params, bm25_search, dense_search,
+                            encode_texts, is_cached, load_model, resolve_model, rrf)
+from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIEVERS, ci_by_n,
+                          ci_by_n_chart, compare_retrievers, disagreements, evaluate, means,
+                          scatter_chart, side_by_side, subsample)
+from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
+from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
+
+NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
+BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
+SMALL_N = 30
+
+page_setup()
+
+
+def _stamp(path: str) -> tuple:
+    """Size and modification time of the three files: edits invalidate the caches."""
+    p = Path(path)
+    out = []
+    for rel in (CORPUS, QUERIES, f"{QRELS_DIR}/test.tsv"):
+        try:
+            s = (p / rel).stat()
+            out.append((rel, s.st_size, s.st_mtime_ns))
+        except OSError:
+            out.append((rel, None, None))
+    return tuple(out)
+
+
+@st.cache_resource(show_spinner=False)
+def _model(name: str):
+    """The sentence-transformers model, loaded once per process."""
+    return load_model(name or None)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _load(path: str, stamp: tuple):
+    return load_beir(path)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _bm25(path: str, stamp: tuple, k1: float, b: float, tokenizer: str):
+    data = _load(path, stamp)
+    return bm25_search(data.texts, data.query_ids, [data.queries[q] for q in data.query_ids],
+                       BM25Params(k1, b, tokenizer))
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _dense(path: str, stamp: tuple, model: str):
+    data = _load(path, stamp)
+    qtexts = [data.queries[q] for q in data.query_ids]
+    kw = dict(model_name=model or None, get_model=lambda: _model(model))
+    docs = encode_texts(data.texts, kind="corpus", content_hash=data.content_hash, **kw)
+    queries = encode_texts(qtexts, kind="queries", **kw)
+    return dense_search(data.query_ids, queries.embeddings, docs.embeddings)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _tables(path: str, stamp: tuple, k1: float, b: float, tokenizer: str, model: str):
+    data = _load(path, stamp)
+    rankings = {"bm25": _bm25(path, stamp, k1, b, tokenizer), "dense": _dense(path, stamp, model)}
+    rankings["hybrid"] = rrf([rankings["bm25"], rankings["dense"]])
+    return rankings, evaluate(data, rankings)
+
+
+def _eta(seconds: float | None) -> str:
+    if seconds is None:
+        return "…"
+    seconds = int(round(seconds))
+    return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
+
+
+def _encode_with_progress(data, model: str) -> None:
+    """Fill the disk cache with a visible progress bar (only when it is empty)."""
+    label = model or "all-MiniLM-L6-v2"
+    bar = st.progress(0.0, text=tr("scifact.encoding_start", total=f"{data.n_docs:,}",
+                                   model=label))
+
+    def progress(done: int, total: int, eta: float | None) -> None:
+        bar.progress(done / total if total else 1.0,
+                     text=tr("scifact.encoding", total=f"{total:,}", model=label,
+                             done=f"{done:,}", eta=_eta(eta)))
+
+    with st.spinner(tr("scifact.loading_model")):
+        _model(model)
+    enc = encode_texts(data.texts, model_name=model or None, get_model=lambda: _model(model),
+                       kind="corpus", content_hash=data.content_hash, progress=progress)
+    bar.empty()
+    if not enc.from_cache:
+        st.success(tr("scifact.encoding_done", total=f"{data.n_docs:,}",
+                      seconds=f"{enc.seconds:.0f}", rate=f"{enc.per_second:.0f}"))
+
+
+st.title(tr("scifact.title"))
+st.caption(tr("scifact.subtitle"))
+
+# ----------------------------------------------------------------------------- the folder
+default_path, _ = resolve_dir(None)
+typed = st.text_input(tr("scifact.path_label"), value=str(default_path), key="scifact_path",
+                      help=tr("scifact.path_help", env=ENV_VAR)).strip()
+folder, source = resolve_dir(typed if typed and typed != str(default_path) else None)
+st.caption(tr(f"scifact.source_{source}", env=ENV_VAR))
+
+if source == "default" and not folder.exists():
+    st.info(tr("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
+    if st.button(tr("scifact.download_button"), key="scifact_download"):
+        try:
+            with st.spinner(tr("scifact.downloading")):
+                download_beir(folder)
+            st.success(tr("scifact.downloaded", path=str(folder)))
+        except InputError as exc:
+            show_error(exc)
+            st.stop()
+    else:
+        st.stop()
+
+path = str(folder)
+stamp = _stamp(path)
+try:
+    with st.spinner(tr("scifact.loading")):
+        data = _load(path, stamp)
+except InputError as exc:
+    show_error(exc)
+    if exc.code in ("scifact.err_no_folder", "scifact.err_missing_file"):
+        st.info(tr("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
+    st.stop()
+
+st.markdown(tr("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
+               queries=f"{data.n_queries:,}", judgements=f"{data.n_judgements:,}",
+               split=data.split))
+
+# ----------------------------------------------------------------------------- settings
+with st.sidebar:
+    st.subheader(tr("common.settings"))
+    k1 = st.number_input(tr("scifact.k1"), 0.0, 10.0, 1.5, step=0.1, key="scifact_k1",
+                         help=tr("scifact.k1_help"))
+    b = st.number_input(tr("scifact.b"), 0.0, 1.0, 0.75, step=0.05, key="scifact_b",
+                        help=tr("scifact.b_help"))
+    tokenizer = st.selectbox(tr("scifact.tokenizer"), TOKENIZERS, key="scifact_tokenizer",
+                             format_func=lambda tk: tr(f"scifact.tok_{tk}"))
+    model = st.text_input(tr("scifact.model"), "", key="scifact_model",
+                          help=tr("scifact.model_help")).strip()
+    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
+                              format_func=lambda c: f"{100 * c:g}%", key="scifact_confidence")
+    resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
+                                DEFAULT_RESAMPLES, step=1_000, key="scifact_resamples")
+    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="scifact_seed")
+
+col_a, col_b, col_m = st.columns(3)
+a = col_a.selectbox(tr("scifact.retriever_a"), RETRIEVERS, index=0, key="scifact_a",
+                    format_func=NAMES.get)
+b_name = col_b.selectbox(tr("scifact.retriever_b"), RETRIEVERS, index=1, key="scifact_b_name",
+                         format_func=NAMES.get)
+metric = col_m.selectbox(tr("scifact.metric"), MEASURES, index=0, key="scifact_metric")
+
+n_all = data.n_queries
+low = min(10, n_all)
+if n_all > low:
+    n_used = st.slider(tr("scifact.subsample"), low, n_all, n_all, key="scifact_queries",
+                       help=tr("scifact.subsample_help"))
+else:
+    n_used = n_all
+
+# ----------------------------------------------------------------------------- running
+try:
+    BM25Params(float(k1), float(b), tokenizer)
+    if not is_cached(data.texts, model_name=model or None, kind="corpus",
+                     content_hash=data.content_hash, cache_dir=CACHE_DIR):
+        _encode_with_progress(data, model)
+    with st.spinner(tr("scifact.running_bm25")):
+        rankings, tables = _tables(path, stamp, float(k1), float(b), tokenizer, model)
+    qids = subsample(data.query_ids, int(n_used), seed=int(seed))
+    comp = compare_retrievers(tables, a, b_name, metric, queries=qids, resamples=int(resamples),
+                              confidence=float(confidence), seed=int(seed))
+except (InputError, ValueError, OSError) as exc:
+    show_error(exc)
+    st.stop()
+
+lang = st.session_state["lang"]
+verdict_text = comp.sentence(lang, names=NAMES)
+(st.warning if comp.verdict == "no_difference" else st.success)(verdict_text)
+
+# ----------------------------------------------------------------------------- means
+sub_means = means(tables, qids)
+means_df = pd.DataFrame(sub_means).T.rename(index=NAMES)
+means_df.index.name = tr("scifact.col_retriever")
+st.subheader(tr("scifact.means_title", n=comp.n))
+st.dataframe(means_df.style.format("{:.4f}"), width="stretch")
+if data.name.lower() == "scifact":
+    st.caption(tr("scifact.paper_note", paper=f"{PAPER_BM25_NDCG10:.3f}"))
+    if st.button(tr("scifact.send_button"), key="scifact_send"):
+        st.session_state["scifact_measured"] = means(tables)
+        st.success(tr("scifact.sent"))
+
+# ----------------------------------------------------------------------------- the difference
+level = f"{100 * confidence:g}%"
+bs = comp.bootstrap
+m1, m2, m3 = st.columns(3)
+m1.metric(NAMES[a], f"{comp.mean_a:.4f}")
+m2.metric(NAMES[b_name], f"{comp.mean_b:.4f}")
+m3.metric(tr("scifact.difference", a=NAMES[a], b=NAMES[b_name], metric=metric),
+          f"{bs.mean:+.4f}")
+m3.caption(tr("scifact.difference_ci", level=level, lo=f"{bs.ci_low:+.4f}",
+              hi=f"{bs.ci_high:+.4f}"))
+
+w1, w2, w3 = st.columns(3)
+w1.metric(tr("scifact.wins_a", name=NAMES[a]), comp.a_wins)
+w2.metric(tr("scifact.wins_b", name=NAMES[b_name]), comp.b_wins)
+w3.metric(tr("scifact.ties"), comp.ties)
+
+h = comp.hits
+hits_df = pd.DataFrame([[h["both"], h["a_only"]], [h["b_only"], h["neither"]]],
+                       index=[tr("scifact.hit_yes", name=NAMES[a]),
+                              tr("scifact.hit_no", name=NAMES[a])],
+                       columns=[tr("scifact.hit_yes", name=NAMES[b_name]),
+                                tr("scifact.hit_no", name=NAMES[b_name])])
+st.subheader(tr("scifact.hits_title"))
+st.table(hits_df)
+
+left, right = st.columns(2)
+scatter = scatter_chart(comp, title=tr("scifact.chart_scatter", a=NAMES[a], b=NAMES[b_name],
+                                       metric=metric),
+                        a_title=f"{NAMES[a]} {metric}", b_title=f"{NAMES[b_name]} {metric}")
+left.altair_chart(scatter, width="stretch")
+by_n = ci_by_n(tables, a, b_name, metric, [n for n in BY_N if n <= n_all] + [int(n_used)],
+               resamples=int(resamples), confidence=float(confidence), seed=int(seed))
+by_n_chart = ci_by_n_chart(by_n, int(n_used), title=tr("scifact.chart_by_n", a=NAMES[a],
+                                                        b=NAMES[b_name]),
+                           x_title=tr("scifact.axis_n"),
+                           y_title=tr("scifact.axis_diff", a=NAMES[a], b=NAMES[b_name],
+                                      metric=metric))
+right.altair_chart(by_n_chart, width="stretch")
+st.altair_chart(bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
+                                    title=tr("scifact.chart_bootstrap",
+                                             resamples=f"{bs.resamples:,}"),
+                                    x_title=tr("scifact.axis_diff_pp", a=NAMES[a],
+                                               b=NAMES[b_name])),
+                width="stretch")
+
+# ----------------------------------------------------------------------------- drill-down
+disc = disagreements(comp)
+st.subheader(tr("scifact.drill_title", n=len(disc)))
+if len(disc):
+    options = list(disc["query_id"])
+    diffs = dict(zip(disc["query_id"], disc["diff"]))
+    qid = st.selectbox(tr("scifact.drill_pick"), options, key="scifact_drill",
+                       format_func=lambda q: f"{q} ({diffs[q]:+.3f}): "
+                                             f"{data.queries[q][:90]}")
+    st.markdown(tr("scifact.drill_query", qid=qid, text=data.queries[qid]))
+    relevant = [d for d, s in data.qrels[qid].items() if s > 0]
+    st.caption(tr("scifact.drill_relevant", ids=", ".join(relevant)))
+    sbs = side_by_side(data, rankings, qid, a, b_name)
+    shown = pd.DataFrame({
+        tr("scifact.col_rank"): sbs["rank"],
+        tr("scifact.col_rel", name=NAMES[a]): sbs["a_relevant"].map({True: "✅", False: ""}),
+        tr("scifact.col_doc", name=NAMES[a]): sbs["a_doc"],
+        tr("scifact.col_title", name=NAMES[a]): sbs["a_title"],
+        tr("scifact.col_rel", name=NAMES[b_name]): sbs["b_relevant"].map({True: "✅",
+                                                                          False: ""}),
+        tr("scifact.col_doc", name=NAMES[b_name]): sbs["b_doc"],
+        tr("scifact.col_title", name=NAMES[b_name]): sbs["b_title"],
+    })
+    st.dataframe(shown, hide_index=True, width="stretch")
+else:
+    st.caption(tr("scifact.drill_none"))
+
+# ----------------------------------------------------------------------------- report
+per_case = comp.frame()
+per_case.insert(1, "query", [data.queries[q] for q in per_case["query_id"]])
+counts_df = pd.DataFrame([{"a_wins": comp.a_wins, "b_wins": comp.b_wins, "ties": comp.ties,
+                           **{f"hit@10 {k}": v for k, v in h.items()}}])
+report_disc = disc.copy()
+report_disc.insert(1, "query", [data.queries[q] for q in report_disc["query_id"]])
+sections = [Section(tr("scifact.report_means"), table=means_df.reset_index().round(4)),
+            Section(tr("scifact.report_counts"), table=counts_df),
+            Section(tr("scifact.report_scatter"), chart=scatter),
+            Section(tr("scifact.report_by_n"), table=by_n.round(4), chart=by_n_chart),
+            Section(tr("scifact.drill_title", n=len(disc)),
+                    table=report_disc.round(4) if len(disc) else None)]
+root = Path(path)
+inputs = {rel: (root / rel).read_bytes() for rel in (QUERIES, f"{QRELS_DIR}/test.tsv")}
+summary = {"collection": data.to_dict(), "scores": sub_means, "comparison": comp.to_dict(),
+           "settings": {"bm25": BM25Params(float(k1), float(b), tokenizer).to_dict(),
+                        "model": resolve_model(model or None)[1], "rrf_k": 60,
+                        "rrf_depth": 100, "queries": int(n_used), "seed": int(seed)}}
+report_downloads("scifact", tr("scifact.title"), sections, inputs=inputs,
+                 params={"a": a, "b": b_name, "metric": metric, "queries": int(n_used),
+                         "k1": float(k1), "bm25_b": float(b), "tokenizer": tokenizer,
+                         "model": resolve_model(model or None)[1],
+                         "corpus_sha256": data.content_hash, "resamples": int(resamples),
+                         "seed": int(seed), "confidence": level},
+                 per_case=per_case, summary=summary, verdict=verdict_text)
+
+how_to_read("scifact.how_to_read", n_small=SMALL_N)

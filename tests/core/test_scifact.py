@@ -1,0 +1,183 @@
+"""core.scifact: which retrievers run, the paired comparison (against core.stats and hand
+counts), the query subsample, the drill-down, and the CLI JSON end to end."""
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.__main__ import main
+from core.beir import load_beir
+from core.errors import InputError
+from core.retrieval import BM25Params, CACHE_DIR, is_cached, load_model
+from core.scifact import (MEASURES, ci_by_n, compare_retrievers, disagreements, evaluate, means,
+                          needed, run_retrievers, run_scifact, side_by_side, subsample)
+from core.stats import paired_bootstrap, verdict
+from core.verdicts import verdict_sentence
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ROOT / "tests" / "fixtures" / "beir_tiny"
+SHARED = Path(os.environ.get("NOISEFLOOR_SHARED_BEIR") or ROOT.parent / "shared" / "beir" / "scifact")
+
+
+def test_needed():
+    assert needed(["bm25", "dense"]) == ("bm25", "dense")
+    assert needed(["bm25", "hybrid"]) == ("bm25", "dense", "hybrid")
+    assert needed(["bm25"]) == ("bm25",)
+    with pytest.raises(ValueError, match="one of bm25, dense, hybrid"):
+        needed(["splade"])
+
+
+def _tables(a, b, hit_a=None, hit_b=None):
+    idx = pd.Index([f"q{i:03d}" for i in range(len(a))], name="query_id")
+    out = {}
+    for name, vals, hits in (("bm25", a, hit_a), ("dense", b, hit_b)):
+        vals = np.asarray(vals, float)
+        hits = (vals > 0).astype(float) if hits is None else np.asarray(hits, float)
+        out[name] = pd.DataFrame({m: vals for m in MEASURES}, index=idx)
+        out[name]["hit@10"] = hits
+    return out
+
+
+def test_comparison_counts_and_bootstrap_match_core_stats():
+    a = [1.0, 0.5, 0.0, 0.3, 1.0, 0.0, 0.63, 0.2]
+    b = [1.0, 0.0, 0.5, 0.3, 0.4, 0.0, 0.5, 0.9]
+    c = compare_retrievers(_tables(a, b), "bm25", "dense", "ndcg@10", resamples=2000, seed=3)
+    assert (c.a_wins, c.b_wins, c.ties) == (3, 2, 3)
+    assert c.hits == {"a_only": 1, "b_only": 1, "both": 5, "neither": 1}
+    ref = paired_bootstrap(a, b, resamples=2000, seed=3)
+    assert (c.bootstrap.ci_low, c.bootstrap.ci_high) == (ref.ci_low, ref.ci_high)
+    assert c.bootstrap.mean == pytest.approx(np.mean(np.subtract(a, b)), abs=1e-12)
+    assert c.verdict == verdict(ref.ci_low, ref.ci_high)
+    d = c.to_dict()
+    assert d["mean_diff"] == ref.mean and d["verdict"] in ("no_difference", "a_better",
+                                                           "b_better")
+    # the golden-case page's wording
+    assert c.sentence("en") == verdict_sentence(c.verdict, a="bm25", b="dense", mean=ref.mean,
+                                                ci_low=ref.ci_low, ci_high=ref.ci_high, n=8,
+                                                confidence=0.95, lang="en")
+
+
+def test_clear_difference_and_errors():
+    rng = np.random.default_rng(1)
+    b = rng.random(300) * 0.5
+    a = np.clip(b + 0.2, 0, 1)
+    assert compare_retrievers(_tables(a, b), "bm25", "dense").verdict == "a_better"
+    assert compare_retrievers(_tables(b, a), "bm25", "dense").verdict == "b_better"
+    with pytest.raises(InputError):
+        compare_retrievers(_tables(a, b), "bm25", "bm25")
+    with pytest.raises(ValueError, match="metric"):
+        compare_retrievers(_tables(a, b), "bm25", "dense", "ndcg@5")
+    with pytest.raises(ValueError, match="run it first"):
+        compare_retrievers(_tables(a, b), "bm25", "hybrid")
+
+
+def test_subsample_is_seeded_nested_and_checked():
+    ids = tuple(f"q{i}" for i in range(300))
+    s50 = subsample(ids, 50, seed=7)
+    assert len(s50) == 50 == len(set(s50)) and list(s50) == [q for q in ids if q in set(s50)]
+    assert s50 == subsample(ids, 50, seed=7) and s50 != subsample(ids, 50, seed=8)
+    assert set(subsample(ids, 20, seed=7)) <= set(s50)
+    assert subsample(ids, None) == ids and subsample(ids, 300) == ids
+    for bad in (0, 301, 2.5, True):
+        with pytest.raises(ValueError, match="queries must"):
+            subsample(ids, bad)
+
+
+def test_interval_widens_as_queries_shrink():
+    rng = np.random.default_rng(0)
+    a, b = rng.random(300), rng.random(300)
+    rows = ci_by_n(_tables(a, b), "bm25", "dense", "ndcg@10", [10, 30, 100, 300, 1, 999],
+                   resamples=2000)
+    assert rows["n"].tolist() == [10, 30, 100, 300]
+    width = (rows["ci_high"] - rows["ci_low"]).to_numpy()
+    assert np.all(np.diff(width) < 0)
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    model = load_model(None)
+    cache = tmp_path_factory.mktemp("cache")
+    data = load_beir(TINY)
+    rankings = run_retrievers(data, ["bm25", "hybrid"], get_model=lambda: model,
+                              cache_dir=cache)
+    return data, rankings, evaluate(data, rankings), model, cache
+
+
+def test_run_and_evaluate_tiny(tiny_run):
+    data, rankings, tables, _, _ = tiny_run
+    assert set(rankings) == {"bm25", "dense", "hybrid"}
+    for name, tab in tables.items():
+        assert list(tab.index) == list(data.query_ids) and list(tab.columns) == list(MEASURES)
+        assert tab.to_numpy().min() >= 0 and tab.to_numpy().max() <= 1
+    m = means(tables)
+    assert m["bm25"]["ndcg@10"] == pytest.approx(tables["bm25"]["ndcg@10"].mean())
+
+
+def test_drill_down(tiny_run):
+    data, rankings, tables, _, _ = tiny_run
+    c = compare_retrievers(tables, "bm25", "dense", resamples=1000)
+    dis = disagreements(c)
+    assert len(dis) == c.a_wins + c.b_wins
+    assert list(dis["diff"].abs()) == sorted(dis["diff"].abs(), reverse=True)
+    qid = data.query_ids[0]
+    sbs = side_by_side(data, rankings, qid, "bm25", "dense")
+    assert len(sbs) == 10 and sbs["rank"].tolist() == list(range(1, 11))
+    rel = {d for d, s in data.qrels[qid].items() if s > 0}
+    assert sbs["a_relevant"].tolist() == [d in rel for d in sbs["a_doc"]]
+    titles = dict(zip(data.doc_ids, data.titles))
+    assert sbs["b_title"].tolist() == [titles[d] for d in sbs["b_doc"]]
+    with pytest.raises(ValueError, match="no judgements"):
+        side_by_side(data, rankings, "q13", "bm25", "dense")
+
+
+def test_run_scifact_json_shape(tiny_run):
+    data, _, _, model, cache = tiny_run
+    res = run_scifact(data, "bm25", "hybrid", "mrr@10", queries=10, resamples=1000, seed=2,
+                      cache_dir=cache, get_model=lambda: model,
+                      bm25=BM25Params(1.2, 0.6, "en_stem"))
+    d = json.loads(json.dumps(res.to_dict()))
+    assert d["n_queries"] == 10 and d["n_docs"] == 25
+    assert set(d["scores"]) == {"bm25", "dense", "hybrid"}
+    assert set(d["scores"]["bm25"]) == set(MEASURES)
+    comp = d["comparison"]
+    assert {"a", "b", "metric", "a_wins", "b_wins", "ties", "hits", "mean_diff", "ci_low",
+            "ci_high", "verdict"} <= set(comp)
+    assert comp["a_wins"] + comp["b_wins"] + comp["ties"] == 10
+    assert sum(comp["hits"].values()) == 10
+    assert d["settings"]["bm25"] == {"k1": 1.2, "b": 0.6, "tokenizer": "en_stem"}
+
+
+def test_cli_end_to_end_on_the_fixture(capsys):
+    """Real model, default cache (data/cache, git-ignored): the same path the app uses."""
+    assert main(["scifact", "--data", str(TINY), "--a", "dense", "--b", "bm25", "--json",
+                 "--resamples", "1000"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n_queries"] == 12 and out["comparison"]["a"] == "dense"
+    assert set(out["scores"]) == {"bm25", "dense"}  # only what is needed
+    with pytest.raises(SystemExit) as ei:
+        main(["scifact", "--data", str(TINY), "--metric", "nope"])
+    assert ei.value.code == 2
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SHARED / "corpus.jsonl").is_file(), reason="shared scifact copy absent")
+def test_full_scifact_reproduction_when_embeddings_are_cached(capsys):
+    """BM25 vs dense on all 5,183 documents and 300 queries. Encoding takes minutes on 2
+    cores, so this runs when ``python -m core scifact --data <shared copy>`` has filled the
+    cache (or NOISEFLOOR_FULL_DENSE=1 asks for the encode)."""
+    data = load_beir(SHARED)
+    if not (is_cached(data.texts, content_hash=data.content_hash, cache_dir=CACHE_DIR)
+            or os.environ.get("NOISEFLOOR_FULL_DENSE") == "1"):
+        pytest.skip("full dense encode not cached; run `python -m core scifact --data "
+                    f"{SHARED}` once or set NOISEFLOOR_FULL_DENSE=1")
+    assert main(["scifact", "--data", str(SHARED), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["n_queries"], out["n_docs"]) == (300, 5183)
+    assert out["scores"]["bm25"]["ndcg@10"] == pytest.approx(0.665, abs=0.01)
+    # all-MiniLM-L6-v2 on scifact is reported near 0.64-0.65 nDCG@10 (BEIR leaderboard / MTEB)
+    assert 0.60 < out["scores"]["dense"]["ndcg@10"] < 0.70
+    c = out["comparison"]
+    assert c["a_wins"] + c["b_wins"] + c["ties"] == 300
