@@ -219,5 +219,5 @@ def matrix_chart(mc: ManyComparison, *, title: str = "", legend: str = "row − 
     text = alt.Chart(df).mark_text(fontSize=12).encode(
         x=x, y=y, text="label:N",
         color=alt.condition(alt.datum.dark, alt.value("white"), alt.value("black")))
-    side = 60 * max(len(set(df["row"])), 1) + 40
+    side = max(60 * len(set(df["row"])) + 40, 240)  # room for the colour legend
     return alt.layer(rect, text).properties(title=title, height=side)

@@ -210,3 +210,24 @@ def test_metric_names():
         parse_metric("bleu@4")
     with pytest.raises(ValueError):
         parse_metric("ndcg@0")
+
+
+def test_cli_lists_json(capsys):
+    import json
+    from pathlib import Path
+
+    from core.__main__ import main
+
+    demo = Path(__file__).resolve().parents[2] / "data" / "demo_lists.csv"
+    assert main(["compare", str(demo), "--format", "lists", "--measure", "hit", "--k", "5",
+                 "--resamples", "1000", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["measure"] == "hit@5" and d["binary"] is True
+    assert d["methods"]["bm25"]["interval"] == "wilson"
+    ref = score_lists(load_lists(demo.read_bytes(), "demo_lists.csv"), 5).means()
+    for metric, by_method in d["metrics"].items():
+        for method, v in by_method.items():
+            assert v == pytest.approx(ref.at[method, metric], abs=1e-12)
+    assert len(d["pairs"]) == 3 and {"p_holm", "verdict"} <= set(d["pairs"][0])
+    assert main(["compare", str(demo), str(demo), "--format", "lists"]) == 2
+    assert "exactly one file" in capsys.readouterr().err

@@ -147,3 +147,54 @@ def test_measures_are_parsed_as_data():
     for bad in ["foo@10", "__import__('os')", "nDCG@x", ""]:
         with pytest.raises(InputError):
             parse_measures(bad)
+
+
+def test_cli_trec_three_runs_json(capsys, tmp_path):
+    import json
+    from pathlib import Path
+
+    from core.__main__ import main
+
+    demo = Path(__file__).resolve().parents[2] / "data" / "demo_trec"
+    gz = tmp_path / "hybrid.run.gz"
+    gz.write_bytes(gzip.compress((demo / "hybrid.run").read_bytes()))
+    args = ["compare", "--format", "trec", "--qrels", str(demo / "qrels.txt"),
+            str(demo / "bm25.run"), str(demo / "dense.run"), str(gz),
+            "--measure", "nDCG@10", "--resamples", "1000", "--json"]
+    assert main(args) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert set(d) >= {"n_cases", "methods", "difference", "resolution", "excluded", "verdict",
+                      "pairs", "metrics", "queries"}
+    assert d["n_cases"] == 50 and list(d["methods"]) == ["bm25", "dense"]
+    assert [(p["a"], p["b"]) for p in d["pairs"]] == [("bm25", "dense"), ("bm25", "hybrid"),
+                                                      ("dense", "hybrid")]
+    for p in d["pairs"]:
+        assert set(p) >= {"a", "b", "mean", "ci_low", "ci_high", "p", "p_holm", "verdict"}
+        assert p["p_holm"] >= p["p"]
+    assert d["queries"]["missing_from_run"] == {"dense": ["q50"]}
+    assert d["queries"]["without_qrels"] == {"hybrid": ["q99"]}
+    qrels = read_qrels((demo / "qrels.txt").read_bytes(), "q")
+    ref = _reference((demo / "bm25.run").read_text(), (demo / "qrels.txt").read_text(),
+                     "nDCG@10")
+    assert d["metrics"]["nDCG@10"]["bm25"] == pytest.approx(
+        sum(ref.get(q, 0.0) for q in qrels) / len(qrels), abs=1e-12)
+    # baseline mode, and text output
+    assert main(args[:-1] + ["--baseline", "bm25"]) == 0
+    out = capsys.readouterr().out
+    assert "Holm-Bonferroni" in out and "hybrid - bm25" in out and "q50" in out
+
+
+@pytest.mark.parametrize("extra,needle", [
+    ([], "--qrels"),
+    (["--qrels", "QRELS", "--measure", "bogus@1"], "bogus@1"),
+])
+def test_cli_trec_errors(capsys, extra, needle):
+    from pathlib import Path
+
+    from core.__main__ import main
+
+    demo = Path(__file__).resolve().parents[2] / "data" / "demo_trec"
+    extra = [str(demo / "qrels.txt") if x == "QRELS" else x for x in extra]
+    assert main(["compare", "--format", "trec", str(demo / "bm25.run"), *extra]) == 2
+    err = capsys.readouterr().err
+    assert needle in err and len(err.strip().splitlines()) == 1
