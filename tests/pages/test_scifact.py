@@ -1,0 +1,87 @@
+"""The scifact page, driven with AppTest on the tiny synthetic BEIR folder (real BM25, real
+MiniLM on 25 documents)."""
+import shutil
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.beir import load_beir
+from core.scifact import evaluate, means, run_retrievers
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "scifact.py")
+TINY = ROOT / "tests" / "fixtures" / "beir_tiny"
+TIMEOUT = 240
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """A copy of the fixture in a folder named 'scifact', found through the env var."""
+    dest = tmp_path / "scifact"
+    shutil.copytree(TINY, dest)
+    monkeypatch.setenv("NOISEFLOOR_BEIR_DIR", str(dest))
+    return dest
+
+
+def _run(lang="en"):
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.session_state["lang"] = lang
+    return at.run()
+
+
+def test_page_end_to_end(folder):
+    at = _run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "scifact live: BM25 vs dense vs hybrid"
+    assert any("25 documents, 12 judged queries, 14 judgements" in m.value for m in at.markdown)
+    verdicts = [*at.warning, *at.success]
+    assert any("12-case" in v.value or "better than" in v.value for v in verdicts)
+    # the numbers on screen are core.scifact's numbers
+    data = load_beir(folder)
+    expect = means(evaluate(data, run_retrievers(data, ["bm25", "dense"])))
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["BM25"] == f"{expect['bm25']['ndcg@10']:.4f}"
+    assert shown["Dense"] == f"{expect['dense']['ndcg@10']:.4f}"
+    assert len(at.table) == 1  # the Hit@10 2x2
+    # send the measured means to the BEIR Table 2 page
+    at.button(key="scifact_send").click().run()
+    sent = at.session_state["scifact_measured"]
+    assert set(sent) == {"bm25", "dense", "hybrid"}
+    assert sent["bm25"]["ndcg@10"] == pytest.approx(expect["bm25"]["ndcg@10"], abs=1e-12)
+    assert set(sent["hybrid"]) == {"ndcg@10", "recall@100", "hit@10", "mrr@10"}
+
+
+def test_slider_drill_down_and_settings(folder):
+    at = _run()
+    at.slider(key="scifact_queries").set_value(10).run()
+    assert not at.exception, at.exception
+    assert any(h.value == "Mean over 10 queries" for h in at.subheader)
+    at.selectbox(key="scifact_b_name").set_value("hybrid")
+    at.selectbox(key="scifact_metric").set_value("mrr@10")
+    at.selectbox(key="scifact_tokenizer").set_value("char_bigram")
+    at.number_input(key="scifact_k1").set_value(1.2)
+    at.run()
+    assert not at.exception, at.exception
+    assert "Hybrid (RRF)" in {m.label for m in at.metric}
+    if at.selectbox(key="scifact_drill") is not None and at.selectbox(key="scifact_drill").options:
+        assert any(m.value.startswith("Query q") for m in at.markdown)
+
+
+def test_same_retriever_and_bad_folder(folder, tmp_path):
+    at = _run()
+    at.selectbox(key="scifact_b_name").set_value("bm25").run()
+    assert not at.exception and at.error  # A and B must differ
+    at.text_input(key="scifact_path").set_value(str(tmp_path / "nope")).run()
+    assert not at.exception
+    assert any("folder not found" in e.value for e in at.error)
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\tghost\t1\n")
+    at.text_input(key="scifact_path").set_value(str(folder)).run()
+    assert any("row 2" in e.value and "ghost" in e.value for e in at.error)
+
+
+def test_korean(folder):
+    at = _run("ko")
+    assert not at.exception, at.exception
+    assert at.title[0].value.startswith("scifact 실측")
+    assert any("문서 25개" in m.value for m in at.markdown)
