@@ -80,7 +80,8 @@ def _timed(fn, *args):
 
 
 def main(argv: list[str] | None = None) -> dict:
-    argv = sys.argv[1:] if argv is None else argv
+    """Print the figures; ``argv`` = [queries, docs] (default 7,000 x 1,000)."""
+    argv = argv or []
     n_q = int(argv[0]) if argv else 7_000
     n_d = int(argv[1]) if len(argv) > 1 else 1_000
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,4 +114,4 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
