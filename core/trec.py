@@ -18,6 +18,7 @@ Uploads are parsed as text, never executed.
 """
 from __future__ import annotations
 
+import csv
 import io
 import re
 import zlib
@@ -114,14 +115,16 @@ def _read_columns(raw: bytes, file: str, names: tuple[str, ...], use: list[int],
         try:
             frame = pd.read_csv(io.BytesIO(raw), sep=" ", header=None, names=list(names),
                                 usecols=cols, dtype={names[i]: t for i, t in dtypes.items()},
-                                engine="c", skip_blank_lines=True, na_filter=False)
+                                engine="c", skip_blank_lines=True, na_filter=False,
+                                quoting=csv.QUOTE_NONE)
             if raw.count(b" ") == (n_fields - 1) * len(frame) and len(frame):
                 return frame
         except (pd.errors.ParserError, ValueError, UnicodeDecodeError):
             pass
     try:
         frame = pd.read_csv(io.BytesIO(raw), sep=r"\s+", header=None, names=list(names),
-                            dtype=str, engine="c", skip_blank_lines=True, na_filter=False)
+                            dtype=str, engine="c", skip_blank_lines=True, na_filter=False,
+                            quoting=csv.QUOTE_NONE)
     except (pd.errors.ParserError, ValueError, UnicodeDecodeError):
         raise _locate_bad_line(raw, file, n_fields, numeric, kind) from None
     if frame.empty:

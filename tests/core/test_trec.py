@@ -198,3 +198,10 @@ def test_cli_trec_errors(capsys, extra, needle):
     assert main(["compare", "--format", "trec", str(demo / "bm25.run"), *extra]) == 2
     err = capsys.readouterr().err
     assert needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_ids_with_quotes_commas_and_hashes_are_kept_verbatim():
+    data = b'q1 Q0 "abc 1 2.0 t\nq1 Q0 d,e 2 1.0 t\nq1 Q0 #x 3 0.5 t\n'
+    assert read_run(data, "r").docs == {"q1": {'"abc': 2.0, "d,e": 1.0, "#x": 0.5}}
+    assert read_run(data.replace(b" ", b"\t"), "r").docs == read_run(data, "r").docs
+    assert read_qrels(b'q1 0 "abc 1\n', "q") == {"q1": {'"abc': 1}}
