@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from core.golden import compare_golden, load_golden
-from core.i18n import t
+from core.i18n import catalog, t
 from core.verdicts import comparison_verdict
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -47,6 +47,11 @@ def _page_order() -> list[str]:
             stems = [stem for stem, _icon in ast.literal_eval(node.value)]
             return [s for s in stems if (ROOT / "pages" / f"{s}.py").exists()]
     raise AssertionError("app.py has no PAGE_ORDER")
+
+
+def _url(base: str, stem: str, query: str = "") -> str:
+    """The default page (golden) lives at ``/``; the others at ``/<stem>``."""
+    return f"{base}/{'' if stem == 'golden' else stem}{query}"
 
 
 def _need_browser() -> None:
@@ -77,11 +82,12 @@ def server(tmp_path_factory):
     port = _free_port()
     log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
     log = open(log_path, "wb")
+    env = {k: v for k, v in os.environ.items() if k != "NOISEFLOOR_BEIR_DIR"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
          "--server.headless", "true", "--server.address", "127.0.0.1",
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -131,16 +137,25 @@ def page(browser):
     context.close()
 
 
+_BUSY = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return !app || app.getAttribute('data-test-script-state') !== 'notRunning'
+        || !!document.querySelector('[data-stale="true"], [data-testid="stSkeleton"],'
+                                    + ' [data-testid="stSpinner"]');
+}"""
+
+
 def _settle(pg) -> None:
-    """Wait until the app has rendered a page and the script is no longer running."""
-    pg.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]',
-                         timeout=TIMEOUT_MS)
+    """Wait until a page has rendered and the script has stayed finished for a moment
+    (a page may rerun right after its first run, e.g. when ``?lang=`` is written)."""
     pg.wait_for_selector('[data-testid="stMain"] h1', timeout=TIMEOUT_MS)
-    pg.wait_for_function(
-        """() => !document.querySelector('[data-stale="true"]')
-               && !document.querySelector('[data-testid="stSpinner"]')""",
-        timeout=TIMEOUT_MS, polling=200)
-    pg.wait_for_timeout(400)  # let charts finish their layout before a screenshot
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    quiet = 0
+    while quiet < 4:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{pg.url} did not finish running within {TIMEOUT_MS} ms")
+        quiet = 0 if pg.evaluate(_BUSY) else quiet + 1
+        pg.wait_for_timeout(250)
 
 
 def _errors(pg) -> list[str]:
@@ -178,21 +193,37 @@ def _through_app_py(pg) -> None:
     assert "ui" not in nav.split(), nav
 
 
+def _page_problems(pg, stem: str, lang: str) -> list[str]:
+    """What is wrong with the rendered page (empty list: nothing)."""
+    problems = []
+    if pg.get_by_text("Page not found").count():
+        problems.append(f"{stem}: 'Page not found'")
+    if _errors(pg):
+        problems.append(f"{stem} ({lang}): error box {_errors(pg)}")
+    title = pg.locator('[data-testid="stMain"] h1').first.inner_text().strip()
+    key = f"{stem}.title"
+    if key in catalog(lang) and title != t(key, lang):
+        problems.append(f"{stem} ({lang}): title {title!r} is not {t(key, lang)!r}")
+    if f"lang={lang}" not in pg.url:
+        problems.append(f"{stem}: URL {pg.url} lost lang={lang}")
+    if pg.get_by_text(t("common.how_to_read", lang), exact=True).count() == 0:
+        problems.append(f"{stem} ({lang}): no '{t('common.how_to_read', lang)}' box")
+    return problems
+
+
 def test_every_page_renders_without_error(server, page):
     """The first request after the server starts is a deep link (``/<stem>``): the page
     must still run through app.py (see ``pages._ui._leave_legacy_pages_mode``)."""
     stems = _page_order()
     assert "golden" in stems
-    for stem in stems:
-        page.goto(f"{server}/{stem}")
+    problems = []
+    for stem in sorted(stems, key=lambda s: s == "golden"):  # a deep link first, "/" last
+        page.goto(_url(server, stem))
         _settle(page)
         _shot(page, f"{stem}_en.png")
         _through_app_py(page)
-        assert not _errors(page), f"{stem}: {_errors(page)}"
-        title = page.locator('[data-testid="stMain"] h1').first.inner_text()
-        assert title.strip(), f"{stem} has an empty title"
-        assert page.get_by_text(t("common.how_to_read", "en"), exact=True).count() >= 1, \
-            f"{stem} has no 'How to read this' box"
+        problems += _page_problems(page, stem, "en")
+    assert not problems, "\n".join(problems)
 
 
 def test_golden_upload_report_and_korean(server, page, tmp_path):
@@ -243,15 +274,21 @@ def test_golden_upload_report_and_korean(server, page, tmp_path):
     assert not _errors(page), _errors(page)
     _shot(page, "golden_ko.png", readme=True)
 
-    # Other pages stay in Korean and keep ?lang=ko.
-    for stem in _page_order():
-        page.goto(f"{server}/{stem}?lang=ko")
+    # The sidebar's page links keep ?lang=ko; every other page renders in Korean.
+    others = [s for s in _page_order() if s != "golden"]
+    problems = []
+    if others:
+        page.locator('[data-testid="stSidebarNav"] a',
+                     has_text=t(f"nav.{others[0]}", "ko")).click()
+        page.wait_for_url(re.compile(rf"/{others[0]}\b"), timeout=TIMEOUT_MS)
+        _settle(page)
+        problems += _page_problems(page, others[0], "ko")
+    for stem in others:
+        page.goto(_url(server, stem, "?lang=ko"))
         _settle(page)
         _shot(page, f"{stem}_ko.png")
-        assert "lang=ko" in page.url, page.url
-        assert not _errors(page), f"{stem} (ko): {_errors(page)}"
-        assert page.get_by_text(t("common.how_to_read", "ko"), exact=True).count() >= 1, \
-            f"{stem} (ko) has no 'How to read this' box"
+        problems += _page_problems(page, stem, "ko")
+    assert not problems, "\n".join(problems)
 
 
 def test_bad_upload_shows_a_clear_error_and_app_keeps_running(server, page, tmp_path):
