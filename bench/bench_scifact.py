@@ -1,0 +1,146 @@
+"""scifact speed, measured as ratios in one process (no timed assertions anywhere).
+
+1. Warm run: load the BEIR folder + BM25 + dense (embeddings cached) + per-query metrics +
+   paired bootstrap over 300 queries, end to end, against the 3 s target.
+2. Cold encode: ``core.retrieval.encode_texts`` (progress, cache off) against a bare
+   ``SentenceTransformer.encode`` of the same documents in the same process; target <= 1.1x.
+   Uses the first ``--docs`` documents (default 500: the full corpus takes minutes on 2 cores;
+   ``--docs 0`` = all). Reports documents per second.
+3. BM25 index + retrieve: ``core.retrieval.bm25_search`` against bm25s alone (its README
+   flow: ``bm25s.tokenize(stopwords="en")``, ``index``, ``retrieve(k=100)``).
+
+Data: $NOISEFLOOR_SHARED_BEIR, else ../shared/beir/scifact beside the repository, else
+$NOISEFLOOR_BEIR_DIR / data/beir/scifact. Run: ``python bench/bench_scifact.py [--docs N]``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+WARM_TARGET_S = 3.0
+ENCODE_TARGET = 1.1
+
+
+def _data_dir() -> Path | None:
+    from core.beir import is_beir_dir, resolve_dir
+
+    for cand in (os.environ.get("NOISEFLOOR_SHARED_BEIR"), ROOT.parent / "shared" / "beir" / "scifact",
+                 resolve_dir(None)[0]):
+        if cand and is_beir_dir(cand):
+            return Path(cand)
+    return None
+
+
+def _best(fn, repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def bench_bm25(data, repeats: int = 3) -> dict:
+    import bm25s
+    import numpy as np
+
+    from core.retrieval import bm25_search
+
+    qids = data.query_ids
+    qtexts = [data.queries[q] for q in qids]
+
+    def ours():
+        return bm25_search(data.texts, qids, qtexts)
+
+    def alone():
+        model = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
+        model.index(bm25s.tokenize(list(data.texts), stopwords="en", show_progress=False),
+                    show_progress=False)
+        return model.retrieve(bm25s.tokenize(qtexts, stopwords="en", show_progress=False),
+                              k=100, show_progress=False)
+
+    ours(), alone()  # warm imports and numba/scipy paths
+    t_ours, t_alone = _best(ours, repeats), _best(alone, repeats)
+    same = bool(np.array_equal(np.sort(ours().doc_index, axis=1),
+                               np.sort(np.asarray(alone()[0]), axis=1)))
+    return {"ours_s": t_ours, "bm25s_s": t_alone, "ratio": t_ours / t_alone,
+            "same_top100": same}
+
+
+def bench_encode(data, docs: int) -> dict:
+    from core.retrieval import encode_texts, load_model
+
+    texts = list(data.texts[:docs] if docs else data.texts)
+    model = load_model(None)
+    model.encode(texts[:64], batch_size=32, normalize_embeddings=True)  # warm-up
+    t0 = time.perf_counter()
+    model.encode(texts, batch_size=32, normalize_embeddings=True, show_progress_bar=False)
+    bare = time.perf_counter() - t0
+    ticks = []
+    enc = encode_texts(texts, get_model=lambda: model, cache_dir=None,
+                       progress=lambda d, t, e: ticks.append(d))
+    ours = enc.seconds
+    return {"docs": len(texts), "bare_s": bare, "ours_s": ours, "ratio": ours / bare,
+            "docs_per_s": len(texts) / ours, "progress_updates": len(ticks)}
+
+
+def bench_warm(path: Path) -> dict:
+    from core.beir import load_beir
+    from core.retrieval import CACHE_DIR, encode_texts, is_cached
+    from core.scifact import run_scifact
+
+    data = load_beir(path)
+    filled = None
+    if not is_cached(data.texts, content_hash=data.content_hash, cache_dir=CACHE_DIR):
+        t0 = time.perf_counter()  # first run ever: fill the cache (the cold path)
+        encode_texts(data.texts, content_hash=data.content_hash)
+        filled = time.perf_counter() - t0
+    run_scifact(data, "bm25", "dense")  # queries cached too; numba kernels compiled
+
+    def warm():
+        d = load_beir(path)
+        return run_scifact(d, "bm25", "dense", resamples=10_000, seed=0)
+
+    t = _best(warm, 3)
+    return {"warm_s": t, "target_s": WARM_TARGET_S, "ratio_to_target": t / WARM_TARGET_S,
+            "n_queries": data.n_queries, "cache_fill_s": filled}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--docs", type=int, default=500,
+                   help="documents for the cold encode comparison (0 = all)")
+    args = p.parse_args(argv)
+    path = _data_dir()
+    if path is None:
+        print("bench_scifact: no BEIR scifact folder found (set NOISEFLOOR_SHARED_BEIR); skipped")
+        return 0
+    from core.beir import load_beir
+
+    data = load_beir(path)
+    print(f"bench_scifact on {path} ({data.n_docs:,} documents, {data.n_queries} queries)")
+    bm = bench_bm25(data)
+    print(f"  BM25 index+retrieve: NoiseFloor {bm['ours_s']:.2f} s vs bm25s alone "
+          f"{bm['bm25s_s']:.2f} s -> ratio {bm['ratio']:.2f}x (same top-100: {bm['same_top100']})")
+    enc = bench_encode(data, args.docs)
+    print(f"  cold encode of {enc['docs']:,} documents: NoiseFloor {enc['ours_s']:.1f} s vs bare "
+          f"SentenceTransformer.encode {enc['bare_s']:.1f} s -> ratio {enc['ratio']:.3f}x "
+          f"(target <= {ENCODE_TARGET}x); {enc['docs_per_s']:.1f} documents/s, "
+          f"{enc['progress_updates']} progress updates")
+    warm = bench_warm(path)
+    if warm["cache_fill_s"] is not None:
+        print(f"  (first run: encoded the whole corpus in {warm['cache_fill_s']:.0f} s)")
+    print(f"  warm run (BM25 + dense from cache + metrics + 10,000-resample bootstrap, "
+          f"{warm['n_queries']} queries): {warm['warm_s']:.2f} s -> "
+          f"{warm['ratio_to_target']:.2f}x of the {WARM_TARGET_S:g} s target")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
