@@ -67,10 +67,18 @@ def reference(run_path: Path, qrels_path: Path) -> dict:
     return out
 
 
+PARTS: dict[str, float] = {}
+
+
 def noisefloor(run_path: Path, qrels_path: Path):
+    t = time.perf_counter()
     qrels = read_qrels(qrels_path.read_bytes(), str(qrels_path))
     run = read_run(run_path.read_bytes(), str(run_path))
-    return score_runs([run], qrels, list(MEASURES), qrels_file=str(qrels_path))
+    PARTS["parse"] = time.perf_counter() - t
+    t = time.perf_counter()
+    out = score_runs([run], qrels, list(MEASURES), qrels_file=str(qrels_path))
+    PARTS["score"] = time.perf_counter() - t
+    return out
 
 
 def _timed(fn, *args):
@@ -107,6 +115,8 @@ def main(argv: list[str] | None = None) -> dict:
           f"{t_ref:.2f}s  (runs: {t_ref1:.2f}s, {t_ref2:.2f}s)")
     print(f"  NoiseFloor (read_run + read_qrels + score_runs):            "
           f"{t_nf:.2f}s  (runs: {t_nf1:.2f}s, {t_nf2:.2f}s)")
+    print(f"    of which (last run) parse {PARTS['parse']:.2f}s, ir_measures scoring "
+          f"{PARTS['score']:.2f}s")
     print(f"  ratio NoiseFloor / ir_measures = {ratio:.2f}x  (target <= {TARGET}x)  "
           f"{'OK' if ratio <= TARGET else 'OVER TARGET'}")
     print(f"  largest per-query difference from ir_measures: {worst:.2e}")
