@@ -126,7 +126,8 @@ if c.table is not None:
         columns=[tr("golden.right", m=c.a), tr("golden.wrong", m=c.a)]).T
     st.table(table_2x2)
 
-disc = result.discordant().reset_index(drop=True)
+disc = result.discordant().reset_index(drop=True).rename(
+    columns={"difference": tr("golden.col_difference", a=c.a, b=c.b)})
 st.subheader(tr("golden.discordant_title", n=len(disc)))
 if len(disc):
     st.dataframe(disc, hide_index=True, width="stretch")
@@ -145,7 +146,7 @@ diff_rows = pd.DataFrame(
      *rows], columns=[tr("golden.col_test"), tr("golden.col_value")])
 paired_cases = pd.DataFrame({"case_id": list(result.case_ids), c.a: result.a_values,
                              c.b: result.b_values,
-                             "difference": result.a_values - result.b_values})
+                             "difference": result.a_values - result.b_values})  # a data file
 sections = [
     Section(tr("golden.rates_title"), tr("golden.resolution_text", n=result.n_cases,
                                          step=f"{100 / result.n_cases:.1f}"), table=rate_rows),

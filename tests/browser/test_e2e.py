@@ -168,6 +168,8 @@ def _errors(pg) -> list[str]:
 def _shot(pg, name: str, readme: bool = False) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / name
+    pg.locator('[data-testid="stMain"] h1').first.scroll_into_view_if_needed()
+    pg.wait_for_timeout(200)
     pg.screenshot(path=str(path), full_page=False)
     assert path.stat().st_size > 10_000, f"{name} looks blank"
     if readme and os.environ.get("NOISEFLOOR_SCREENSHOTS") == "1":
@@ -257,7 +259,9 @@ def test_golden_upload_report_and_korean(server, page, tmp_path):
         rp.goto(report_path.as_uri())
         assert rp.locator(".verdict").inner_text() == expected["en"]
         assert rp.locator("svg").count() == 2
-        rp.screenshot(path=str(ARTIFACTS / "golden_report.png"), full_page=True)
+        rp.screenshot(path=str(ARTIFACTS / "golden_report.png"))
+        if os.environ.get("NOISEFLOOR_SCREENSHOTS") == "1":
+            shutil.copyfile(ARTIFACTS / "golden_report.png", SHOTS / "golden_report.png")
     finally:
         offline.close()
 
