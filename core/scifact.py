@@ -339,7 +339,8 @@ def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | 
                  "queries:Q"])
     diag = alt.Chart(pd.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})).mark_line(
         color="#e45756", strokeDash=[4, 3]).encode(x="x:Q", y="y:Q")
-    return alt.layer(diag, dots).properties(title=title, height=340)
+    lines = title.split("\n") if "\n" in title else title
+    return alt.layer(diag, dots).properties(title=alt.TitleParams(lines), height=340)
 
 
 def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
@@ -357,4 +358,5 @@ def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
                                   alt.Tooltip("ci_high:Q", format="+.3f"), "verdict:N"])
     zero = alt.Chart(pd.DataFrame({"y": [0.0]})).mark_rule(color="#e45756",
                                                            strokeDash=[4, 3]).encode(y="y:Q")
-    return alt.layer(band, dots, zero).properties(title=title, height=260)
+    lines = title.split("\n") if "\n" in title else title
+    return alt.layer(band, dots, zero).properties(title=alt.TitleParams(lines), height=340)

@@ -242,7 +242,8 @@ by_n_chart = ci_by_n_chart(by_n, int(n_used), title=tr("scifact.chart_by_n", a=N
                            y_title=tr("scifact.axis_diff", a=NAMES[a], b=NAMES[b_name],
                                       metric=metric))
 right.altair_chart(by_n_chart, width="stretch")
-st.altair_chart(bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
+# round away float noise so equal resampled means share one bar
+st.altair_chart(bootstrap_histogram(bs.distribution.round(12), bs.ci_low, bs.ci_high,
                                     title=tr("scifact.chart_bootstrap",
                                              resamples=f"{bs.resamples:,}"),
                                     x_title=tr("scifact.axis_diff_pp", a=NAMES[a],
