@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -252,6 +253,16 @@ def test_golden_upload_report_and_korean(server, page, tmp_path):
     assert expected["en"] in report
     assert hashlib.sha256(FIXTURE.read_bytes()).hexdigest() in report
     assert "golden_upload.csv" in report and report.count("<svg") == 2
+    with page.expect_download(timeout=TIMEOUT_MS) as dl:
+        page.get_by_role("button", name=t("report.download_cases", "en")).click()
+    raw = Path(dl.value.path()).read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf"), "CSV without a BOM: Korean Excel garbles it"
+    lines = raw.decode("utf-8-sig").splitlines()
+    assert lines[0] == "case_id,baseline,reranker,difference" and len(lines) == 41
+    with page.expect_download(timeout=TIMEOUT_MS) as dl:
+        page.get_by_role("button", name=t("report.download_summary", "en")).click()
+    summary = json.loads(Path(dl.value.path()).read_text(encoding="utf-8"))
+    assert summary["n_cases"] == 40 and summary["verdict"] == "b_better"
     offline = page.context.browser.new_context(offline=True, java_script_enabled=False,
                                                viewport={"width": 1100, "height": 1400})
     try:
