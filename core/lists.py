@@ -20,8 +20,12 @@ Per case, with ``top`` = the first k retrieved items and ``ref`` = the reference
   precision style): sum_i (precision@i * v_i) / sum_i v_i, v_i = 1 when retrieved item i is
   relevant, 0 when no item is relevant.
 
-Text variant (Ragas docs, "Context Precision" / "Context Recall", non-LLM versions, with
-``NonLLMStringSimilarity`` = 1 - rapidfuzz ``Levenshtein.normalized_distance``):
+Sources: Ragas documentation, "Context Precision" and "Context Recall"
+(docs.ragas.io/en/stable/concepts/metrics/available_metrics/context_precision/ and
+.../context_recall/), sections "Non LLM Based Context Precision/Recall" and "ID Based".
+
+Text variant (Ragas' non-LLM versions, with ``NonLLMStringSimilarity`` =
+1 - rapidfuzz ``Levenshtein.normalized_distance`` = 1 - edit distance / max length):
 retrieved passage i is relevant when max_j sim(i, ref_j) >= 0.5 (precision metrics);
 reference j is recalled when max_i sim(i, ref_j) > 0.5 (``context_recall``). The ranking
 metrics treat passage i as reference argmax_j sim(i, ref_j) when it is relevant.

@@ -8,8 +8,9 @@ Formats (whitespace-separated, one judgement or retrieved document per line)::
 Per-query values come from ``ir_measures`` with its pytrec_eval provider (Van Gysel &
 de Rijke 2018; MacAvaney et al. 2022), i.e. trec_eval's definitions: a run is ordered by
 score (descending), ties by doc id (descending). Measures pytrec_eval lacks (``RR@10``) go
-through ir_measures' default pipeline, exactly as ``ir_measures.iter_calc`` does. Measures are ir_measures strings
-(``nDCG@10``, ``R@100``, ``RR@10``, ``P@10``, ``AP``), parsed as data, never evaluated.
+through ir_measures' default pipeline, exactly as ``ir_measures.iter_calc`` does. Measures
+are ir_measures strings (``nDCG@10``, ``R@100``, ``RR@10``, ``P@10``, ``AP``), parsed as
+data, never evaluated.
 
 Nothing is dropped silently: queries judged in the qrels but absent from a run score 0 (as
 ``trec_eval -c``) and are listed; run queries without judgements are listed and ignored;

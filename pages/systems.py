@@ -202,7 +202,8 @@ for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
     value = pct(r.mean) + count if c.binary else f"{r.mean:.3f}"
     lo, hi = (pct(r.ci_low), pct(r.ci_high)) if c.binary else (_fmt(r.ci_low), _fmt(r.ci_high))
     col.metric(mname, value)
-    col.caption(tr("systems.interval_line", level=level, kind=r.interval, lo=lo, hi=hi))
+    kind_text = tr(f"systems.interval_{r.interval}")
+    col.caption(tr("systems.interval_line", level=level, kind=kind_text, lo=lo, hi=hi))
 m3.metric(tr("systems.difference", a=c.a, b=c.b), f"{bs.mean:+.3f}")
 m3.caption(tr("systems.difference_ci", level=level, lo=f"{bs.ci_low:+.3f}",
               hi=f"{bs.ci_high:+.3f}"))

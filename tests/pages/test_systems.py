@@ -56,7 +56,7 @@ def test_lists_metric_k_and_baseline_mode():
     pairs = next(d.value for d in at.dataframe if "p_holm" in d.value.columns)
     assert set(pairs["b"]) == {"hybrid"} and len(pairs) == 2
     # hit@3 is binary: Wilson intervals
-    assert any("wilson" in c for c in _texts(at))
+    assert any("Wilson" in c for c in _texts(at))
 
 
 def test_trec_demo_reports_missing_and_unjudged_queries():
