@@ -37,7 +37,8 @@ def bin_distribution(values, bins: int = 60) -> pd.DataFrame:
 
 
 def bootstrap_histogram(dist, ci_low: float, ci_high: float, *, title: str = "",
-                        x_title: str = "A - B (%p)", bins: int = 60) -> alt.LayerChart:
+                        x_title: str = "A - B (%p)", y_title: str = "resamples",
+                        bins: int = 60) -> alt.LayerChart:
     """Histogram of a bootstrap distribution (in %p) with the CI band and 0 marked."""
     h = bin_distribution(dist, bins)
     h[["start", "end"]] *= 100
@@ -45,7 +46,7 @@ def bootstrap_histogram(dist, ci_low: float, ci_high: float, *, title: str = "",
     zero = pd.DataFrame({"x": [0.0]})
     base_x = alt.X("start:Q", title=x_title)
     bars = alt.Chart(h).mark_rect(color="#4c78a8").encode(
-        x=base_x, x2="end:Q", y=alt.Y("count:Q", title="resamples"),
+        x=base_x, x2="end:Q", y=alt.Y("count:Q", title=y_title),
         tooltip=[alt.Tooltip("start:Q", format=".1f"), alt.Tooltip("end:Q", format=".1f"),
                  "count:Q"])
     ci = alt.Chart(band).mark_rect(opacity=0.15, color="#f58518").encode(x="lo:Q", x2="hi:Q")

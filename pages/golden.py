@@ -101,7 +101,8 @@ rates_chart = interval_chart(rates, title=tr("golden.chart_rates", level=level),
                              x_title=tr("golden.axis_rate"))
 boot_chart = bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
                                  title=tr("golden.chart_bootstrap", resamples=f"{bs.resamples:,}"),
-                                 x_title=tr("golden.axis_diff", a=c.a, b=c.b))
+                                 x_title=tr("golden.axis_diff", a=c.a, b=c.b),
+                                 y_title=tr("common.axis_resamples"))
 left.altair_chart(rates_chart, width="stretch")
 right.altair_chart(boot_chart, width="stretch")
 
