@@ -29,6 +29,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from core.beir import REPO_ROOT
+from core.errors import InputError
 
 CACHE_DIR = REPO_ROOT / "data" / "cache"
 TOKENIZERS = ("en", "en_stem", "char_bigram")
@@ -194,11 +195,19 @@ def resolve_model(name: str | None = None) -> tuple[str, str]:
 
 
 def load_model(name: str | None = None, device: str = "cpu"):
-    """A ``SentenceTransformer`` for ``name`` (see ``resolve_model``)."""
+    """A ``SentenceTransformer`` for ``name`` (see ``resolve_model``). A path that does not
+    exist, or a model that cannot be loaded, raises ``InputError`` naming it."""
     from sentence_transformers import SentenceTransformer
 
+    if isinstance(name, str) and name.startswith(("/", ".", "~")) and \
+            not Path(name).expanduser().exists():
+        raise InputError("scifact.err_model_missing", file=name)
     source, _ = resolve_model(name)
-    return SentenceTransformer(source, device=device)
+    try:
+        return SentenceTransformer(source, device=device)
+    except Exception as exc:  # noqa: BLE001 - hub, file and config errors all become one line
+        detail = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+        raise InputError("scifact.err_model_load", file=source, detail=detail) from None
 
 
 def texts_hash(texts: Sequence[str]) -> str:

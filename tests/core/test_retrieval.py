@@ -228,3 +228,15 @@ def test_dense_on_a_scifact_slice(model, tmp_path):
     bm25 = mean_scores(per_query(bm.to_run(ids), qrels, ["ndcg@10"]))["ndcg@10"]
     # a 300-document pool is far easier than 5,183; both must find most answers
     assert dense > 0.7 and bm25 > 0.7
+
+
+def test_missing_model_path_is_an_input_error(tmp_path):
+    from core.errors import InputError
+
+    with pytest.raises(InputError) as ei:
+        load_model(str(tmp_path / "no-model"))
+    assert ei.value.code == "scifact.err_model_missing"
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError) as ei:  # a folder that is not a model: no hub call
+        load_model(str(tmp_path / "empty"))
+    assert ei.value.code == "scifact.err_model_load"
