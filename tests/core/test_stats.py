@@ -85,7 +85,9 @@ def test_batching_does_not_change_the_result():
     d = a - b
     seeds = seeds_for(3, 4_000)
     whole = _kernels.bootstrap_means(d, seeds)
-    for batch in (1, 7, 1_000, 3_999):
+    assert np.array_equal(np.concatenate([_kernels.bootstrap_means(d, seeds[i:i + 1])
+                                          for i in range(50)]), whole[:50])
+    for batch in (7, 1_000, 3_999):
         parts = [_kernels.bootstrap_means(d, seeds[i:i + batch])
                  for i in range(0, seeds.size, batch)]
         assert np.array_equal(np.concatenate(parts), whole)
