@@ -348,7 +348,9 @@ def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
     """The CI of A - B at each subset size; the chosen size highlighted, 0 marked."""
     df = rows.copy()
     df["chosen"] = df["n"] == current
-    x = alt.X("n:Q", title=x_title, scale=alt.Scale(type="log"))
+    x = alt.X("n:Q", title=x_title, scale=alt.Scale(type="log", nice=False,
+                                                     domain=[float(df["n"].min()) * 0.9,
+                                                             float(df["n"].max()) * 1.1]))
     band = alt.Chart(df).mark_rule(strokeWidth=3).encode(
         x=x, y=alt.Y("ci_low:Q", title=y_title), y2="ci_high:Q",
         color=alt.condition("datum.chosen", alt.value("#f58518"), alt.value("#4c78a8")))

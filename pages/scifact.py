@@ -263,17 +263,15 @@ if len(disc):
     relevant = [d for d, s in data.qrels[qid].items() if s > 0]
     st.caption(tr("scifact.drill_relevant", ids=", ".join(relevant)))
     sbs = side_by_side(data, rankings, qid, a, b_name)
-    shown = pd.DataFrame({
-        tr("scifact.col_rank"): sbs["rank"],
-        tr("scifact.col_rel", name=NAMES[a]): sbs["a_relevant"].map({True: "✅", False: ""}),
-        tr("scifact.col_doc", name=NAMES[a]): sbs["a_doc"],
-        tr("scifact.col_title", name=NAMES[a]): sbs["a_title"],
-        tr("scifact.col_rel", name=NAMES[b_name]): sbs["b_relevant"].map({True: "✅",
+    for col, side, name in zip(st.columns(2), ("a", "b"), (a, b_name)):
+        col.markdown(f"**{NAMES[name]}**")
+        col.dataframe(pd.DataFrame({
+            tr("scifact.col_rank"): sbs["rank"],
+            tr("scifact.col_rel"): sbs[f"{side}_relevant"].map({True: "✅",
                                                                           False: ""}),
-        tr("scifact.col_doc", name=NAMES[b_name]): sbs["b_doc"],
-        tr("scifact.col_title", name=NAMES[b_name]): sbs["b_title"],
-    })
-    st.dataframe(shown, hide_index=True, width="stretch")
+            tr("scifact.col_doc"): sbs[f"{side}_doc"],
+            tr("scifact.col_title"): sbs[f"{side}_title"],
+        }), hide_index=True, width="stretch")
 else:
     st.caption(tr("scifact.drill_none"))
 
