@@ -181,3 +181,32 @@ def test_full_scifact_reproduction_when_embeddings_are_cached(capsys):
     assert 0.60 < out["scores"]["dense"]["ndcg@10"] < 0.70
     c = out["comparison"]
     assert c["a_wins"] + c["b_wins"] + c["ties"] == 300
+
+
+def test_korean_collection_with_char_bigrams(tmp_path, capsys):
+    """A team's own Korean corpus in BEIR layout: whitespace tokens miss compounds,
+    character bigrams find them."""
+    docs = {"k2": ("점심", "오늘 점심 메뉴는 김치찌개였다."),
+            "k3": ("날씨", "내일은 맑고 따뜻하겠다."),
+            "k4": ("임베딩", "문장 임베딩은 의미가 비슷한 문장을 가깝게 놓는다."),
+            "k1": ("검색엔진", "검색엔진의 성능은 질의마다 다르다.")}  # last: ties go first
+    queries = {"q1": "검색 엔진 성능", "q2": "김치찌개 점심", "q3": "문장 임베딩"}
+    qrels = [("q1", "k1"), ("q2", "k2"), ("q3", "k4")]
+    root = tmp_path / "우리_코퍼스"
+    (root / "qrels").mkdir(parents=True)
+    (root / "corpus.jsonl").write_text("".join(
+        json.dumps({"_id": k, "title": t, "text": x}, ensure_ascii=False) + "\n"
+        for k, (t, x) in docs.items()), encoding="utf-8")
+    (root / "queries.jsonl").write_text("".join(
+        json.dumps({"_id": k, "text": x}, ensure_ascii=False) + "\n"
+        for k, x in queries.items()), encoding="utf-8")
+    (root / "qrels" / "test.tsv").write_text(
+        "query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t1\n" for q, d in qrels))
+    scores = {}
+    for tok in ("en", "char_bigram"):
+        assert main(["scifact", "--data", str(root), "--tokenizer", tok, "--json",
+                     "--resamples", "1000"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["collection"] == "우리_코퍼스" and out["n_docs"] == 4
+        scores[tok] = out["scores"]["bm25"]["mrr@10"]
+    assert scores["char_bigram"] == 1.0 > scores["en"]
