@@ -89,7 +89,7 @@ class GoldenSet:
     scores: pd.DataFrame
     text: pd.DataFrame
     source: str
-    layout: str  # "wide" or "long"
+    layout: str  # "wide", "long", "lists" (retrieval lists) or "trec" (per-query run scores)
     duplicates: tuple[str, ...] = ()
     missing: dict = field(default_factory=dict)
     encoding: str = ""
@@ -97,6 +97,11 @@ class GoldenSet:
     @property
     def methods(self) -> list[str]:
         return list(self.scores.columns)
+
+    @property
+    def unit(self) -> str:
+        """What one row is, for the verdict's wording: "queries" for TREC runs, else "cases"."""
+        return "queries" if self.layout == "trec" else "cases"
 
     def is_binary(self, method: str) -> bool:
         col = self.scores[method].dropna()

@@ -105,6 +105,7 @@ def _encode_with_progress(data, model: str) -> None:
 
 st.title(tr("scifact.title"))
 st.caption(tr("scifact.subtitle"))
+how_to_read("scifact.how_to_read", n_small=SMALL_N)
 
 # ----------------------------------------------------------------------------- the folder
 default_path, _ = resolve_dir(None)
@@ -302,4 +303,3 @@ report_downloads("scifact", tr("scifact.title"), sections, inputs=inputs,
                          "seed": int(seed), "confidence": level},
                  per_case=per_case, summary=summary, verdict=verdict_text)
 
-how_to_read("scifact.how_to_read", n_small=SMALL_N)

@@ -41,9 +41,9 @@ def _trec(qrels: bytes, qrels_name: str, runs: tuple, measure: str):
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _pair(scores: pd.DataFrame, text: pd.DataFrame, source: str, a: str, b: str,
+def _pair(scores: pd.DataFrame, text: pd.DataFrame, source: str, layout: str, a: str, b: str,
           resamples: int, confidence: float, seed: int):
-    gs = GoldenSet(scores, text, source, "systems")
+    gs = GoldenSet(scores, text, source, layout)
     return compare_golden(gs, a, b, resamples=resamples, confidence=confidence, seed=seed)
 
 
@@ -183,7 +183,7 @@ a = col_a.selectbox(tr("systems.method_a"), methods, index=0, key="systems_a")
 b = col_b.selectbox(tr("systems.method_b"), methods, index=1, key="systems_b")
 try:
     with st.spinner(tr("systems.computing")):
-        result = _pair(scores, text, f"{key}", a, b, resamples, float(confidence), seed)
+        result = _pair(scores, text, f"{key}", source, a, b, resamples, float(confidence), seed)
 except InputError as exc:
     show_error(exc)
     st.stop()

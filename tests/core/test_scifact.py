@@ -57,7 +57,7 @@ def test_comparison_counts_and_bootstrap_match_core_stats():
     # the golden-case page's wording
     assert c.sentence("en") == verdict_sentence(c.verdict, a="bm25", b="dense", mean=ref.mean,
                                                 ci_low=ref.ci_low, ci_high=ref.ci_high, n=8,
-                                                confidence=0.95, lang="en")
+                                                confidence=0.95, lang="en", unit="queries")
 
 
 def test_clear_difference_and_errors():
