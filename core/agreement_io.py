@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import InputError
-from core.tables import decode_text, read_table
+from core.tables import decode_text, find_column, norm_header, read_table
 from core.trec import gunzip, read_run, run_name
 
 QUERY_NAMES = ("query_id", "queryid", "qid", "query", "topic", "topic_id", "q_id", "질의id",
@@ -46,13 +46,13 @@ MISSING = -1  # "not labelled" in the integer label arrays
 MAX_SHOWN = 20
 
 
-def _norm(name: str) -> str:
-    return re.sub(r"[\s\-]+", "_", str(name).strip().lower())
-
-
-def _find(columns, names) -> str | None:
-    wanted = {_norm(n) for n in names}
-    return next((c for c in columns if _norm(c) in wanted), None)
+def _no_blank_keys(frame: pd.DataFrame, cols, file: str) -> None:
+    """Every row needs its query and document id: name the first blank one."""
+    for col in cols:
+        blank = frame.index[frame[col] == ""]
+        if len(blank):
+            raise InputError("agreement.err_blank_key", file=file, row=int(blank[0]),
+                             column=col, count=len(blank))
 
 
 def _stem(file: str) -> str:
@@ -151,16 +151,12 @@ def _table(data: bytes, file: str) -> tuple[pd.DataFrame, bool]:
 
 
 def _key_columns(frame: pd.DataFrame, file: str) -> tuple[str, str]:
-    q = _find(frame.columns, QUERY_NAMES)
-    d = _find(frame.columns, DOC_NAMES)
+    q = find_column(frame.columns, QUERY_NAMES)
+    d = find_column(frame.columns, DOC_NAMES)
     if q is None or d is None:
         raise InputError("agreement.err_no_keys", file=file,
                          columns=", ".join(map(str, frame.columns[:10])))
-    for col in (q, d):
-        blank = frame.index[frame[col] == ""]
-        if len(blank):
-            raise InputError("agreement.err_blank_key", file=file, row=int(blank[0]),
-                             column=col, count=len(blank))
+    _no_blank_keys(frame, (q, d), file)
     dup = frame.duplicated(subset=[q, d], keep=False)
     if dup.any():
         rows = frame.index[dup]
@@ -171,12 +167,12 @@ def _key_columns(frame: pd.DataFrame, file: str) -> tuple[str, str]:
 
 
 def _label_columns(frame: pd.DataFrame, keys: tuple[str, str]) -> tuple[list, list]:
-    text_hints = {_norm(h) for h in TEXT_HINTS}
+    text_hints = {norm_header(h) for h in TEXT_HINTS}
     labels, ignored = [], []
     for col in frame.columns:
         if col in keys:
             continue
-        (ignored if _norm(col) in text_hints else labels).append(col)
+        (ignored if norm_header(col) in text_hints else labels).append(col)
     return labels, ignored
 
 
@@ -196,7 +192,7 @@ def load_labels(data: bytes, file: str = "upload", *, gold: str | None = None) -
         raise InputError("agreement.err_qrels_single", file=file)
     q, d = _key_columns(frame, file)
     cols, ignored = _label_columns(frame, (q, d))
-    gold_col = gold if gold is not None else _find(cols, GOLD_NAMES)
+    gold_col = gold if gold is not None else find_column(cols, GOLD_NAMES)
     if gold_col is None or gold_col not in cols:
         raise InputError("agreement.err_no_gold", file=file, columns=", ".join(cols[:10]))
     others = [c for c in cols if c != gold_col]
@@ -226,7 +222,7 @@ def _side(data: bytes, file: str, *, want_gold: bool) -> tuple[pd.DataFrame, dic
     if not cols:
         raise InputError("agreement.err_no_sources", file=file, gold="")
     if want_gold:
-        col = _find(cols, GOLD_NAMES) or _find(cols, LABEL_NAMES) or (cols[0] if len(cols) == 1
+        col = find_column(cols, GOLD_NAMES) or find_column(cols, LABEL_NAMES) or (cols[0] if len(cols) == 1
                                                                      else None)
         if col is None:
             raise InputError("agreement.err_no_gold", file=file, columns=", ".join(cols[:10]))
@@ -319,16 +315,12 @@ def _run_dups(df: pd.DataFrame, file: str) -> None:
 
 def _read_rank_table(data: bytes, file: str) -> dict:
     frame = read_table(data, file).frame
-    q, d = _find(frame.columns, QUERY_NAMES), _find(frame.columns, DOC_NAMES)
-    r = _find(frame.columns, RANK_NAMES)
+    q, d = find_column(frame.columns, QUERY_NAMES), find_column(frame.columns, DOC_NAMES)
+    r = find_column(frame.columns, RANK_NAMES)
     if q is None or d is None or r is None:
         raise InputError("agreement.err_run_columns", file=file,
                          columns=", ".join(map(str, frame.columns[:10])))
-    for col in (q, d):
-        blank = frame.index[frame[col] == ""]
-        if len(blank):
-            raise InputError("agreement.err_blank_key", file=file, row=int(blank[0]),
-                             column=col, count=len(blank))
+    _no_blank_keys(frame, (q, d), file)
     ranks = pd.to_numeric(frame[r], errors="coerce")
     bad = frame.index[ranks.isna() | (ranks < 1) | (ranks != ranks.round())]
     if len(bad):

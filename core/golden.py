@@ -7,7 +7,6 @@ Values: 0/1, true/false, yes/no, O/X (and Korean 예/아니오, 정답/오답), 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,7 +14,7 @@ import pandas as pd
 
 from core.errors import InputError
 from core.stats import PairedComparison, compare_paired, resolution
-from core.tables import RawTable, read_table
+from core.tables import RawTable, find_column, norm_header, read_table
 
 CASE_ID_NAMES = ("case_id", "caseid", "case", "id", "qid", "query_id", "queryid", "case id",
                  "케이스", "케이스id", "케이스_id", "사례", "사례id", "번호", "질문id", "질의id")
@@ -30,18 +29,6 @@ TRUE_WORDS = {"1", "1.0", "true", "t", "yes", "y", "o", "○", "예", "네", "�
 FALSE_WORDS = {"0", "0.0", "false", "f", "no", "n", "x", "×", "아니오", "아니요", "오답", "틀림",
                "거짓"}
 MAX_SHOWN_IDS = 20
-
-
-def _norm(name: str) -> str:
-    return re.sub(r"[\s\-]+", "_", name.strip().lower())
-
-
-def _find(columns, names) -> str | None:
-    wanted = {_norm(n) for n in names}
-    for col in columns:
-        if _norm(col) in wanted:
-            return col
-    return None
 
 
 def parse_value(cell: str) -> float | None:
@@ -151,15 +138,15 @@ def _column_values(frame: pd.DataFrame, col: str) -> pd.Series:
 def from_table(raw: RawTable) -> GoldenSet:
     """Interpret a parsed table as golden-case results (long if it has method+score columns)."""
     frame, file = raw.frame, raw.file
-    id_col = _find(frame.columns, CASE_ID_NAMES)
+    id_col = find_column(frame.columns, CASE_ID_NAMES)
     if id_col is None:
         raise InputError("no_case_id", file=file, columns=", ".join(frame.columns[:10]))
     blank_ids = [int(r) for r in frame.index[frame[id_col] == ""]]
     if blank_ids:
         raise InputError("blank_case_id", file=file, row=blank_ids[0], column=id_col,
                          count=len(blank_ids))
-    method_col = _find(frame.columns, METHOD_NAMES)
-    score_col = _find(frame.columns, SCORE_NAMES)
+    method_col = find_column(frame.columns, METHOD_NAMES)
+    score_col = find_column(frame.columns, SCORE_NAMES)
     if method_col and score_col:
         return _from_long(raw, id_col, method_col, score_col)
     return _from_wide(raw, id_col)
@@ -172,7 +159,7 @@ def _from_wide(raw: RawTable, id_col: str) -> GoldenSet:
         if col == id_col:
             continue
         nonblank = frame[col][frame[col] != ""]
-        if _norm(col) in {_norm(h) for h in TEXT_HINTS} or len(nonblank) == 0:
+        if norm_header(col) in {norm_header(h) for h in TEXT_HINTS} or len(nonblank) == 0:
             text_cols.append(col)
             continue
         bad = _bad_cells(frame, col)

@@ -49,7 +49,7 @@ from rapidfuzz.distance import Levenshtein
 from core.errors import InputError
 from core.golden import CASE_ID_NAMES, TEXT_HINTS, GoldenSet
 from core.metrics import Measure, query_score
-from core.tables import RawTable, read_table
+from core.tables import RawTable, find_column, norm_header, read_table
 
 GOLD_NAMES = ("gold_ids", "gold", "gold_id", "golds", "reference_ids", "reference_id",
               "reference_contexts", "reference_context_ids", "references", "relevant",
@@ -64,15 +64,6 @@ PRECISION_THRESHOLD = 0.5  # sim >= 0.5: relevant retrieved passage (Ragas preci
 RECALL_THRESHOLD = 0.5     # sim > 0.5: recalled reference (Ragas recall)
 KINDS = ("auto", "ids", "text")
 MAX_K = 10_000
-
-
-def _norm(name: str) -> str:
-    return re.sub(r"[\s\-]+", "_", name.strip().lower())
-
-
-def _find(columns, names) -> str | None:
-    wanted = {_norm(n) for n in names}
-    return next((c for c in columns if _norm(c) in wanted), None)
 
 
 def split_cell(cell: str) -> list[str]:
@@ -164,10 +155,10 @@ def from_table(raw: RawTable, *, kind: str = "auto") -> ListSet:
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     frame, file = raw.frame, raw.file
-    id_col = _find(frame.columns, CASE_ID_NAMES)
+    id_col = find_column(frame.columns, CASE_ID_NAMES)
     if id_col is None:
         raise InputError("no_case_id", file=file, columns=", ".join(frame.columns[:10]))
-    gold_col = _find(frame.columns, GOLD_NAMES)
+    gold_col = find_column(frame.columns, GOLD_NAMES)
     if gold_col is None:
         raise InputError("systems.err_no_gold", file=file,
                          columns=", ".join(frame.columns[:10]))
@@ -175,10 +166,10 @@ def from_table(raw: RawTable, *, kind: str = "auto") -> ListSet:
     if blank_ids:
         raise InputError("blank_case_id", file=file, row=blank_ids[0], column=id_col,
                          count=len(blank_ids))
-    hints = {_norm(h) for h in TEXT_HINTS + QUERY_NAMES + ("response", "reference",
+    hints = {norm_header(h) for h in TEXT_HINTS + QUERY_NAMES + ("response", "reference",
                                                           "answer", "ground_truth")}
     methods = [c for c in frame.columns if c not in (id_col, gold_col)
-               and _norm(c) not in hints]
+               and norm_header(c) not in hints]
     text_cols = [c for c in frame.columns if c not in (id_col, gold_col) and c not in methods]
     if not methods:
         raise InputError("systems.err_no_method_lists", file=file,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 from dataclasses import dataclass
 
@@ -17,6 +18,18 @@ import pandas as pd
 from core.errors import InputError
 
 MAX_BYTES = 20 * 1024 * 1024
+
+
+def norm_header(name) -> str:
+    """A header as matched: trimmed, lower-case, runs of spaces/hyphens -> '_'."""
+    return re.sub(r"[\s\-]+", "_", str(name).strip().lower())
+
+
+def find_column(columns, names) -> str | None:
+    """The first of ``columns`` whose normalised name is one of ``names`` (case-insensitive,
+    spaces/hyphens/underscores alike; Korean names match as written), else None."""
+    wanted = {norm_header(n) for n in names}
+    return next((c for c in columns if norm_header(c) in wanted), None)
 ENCODINGS = ("utf-8-sig", "cp949")  # cp949 is a superset of EUC-KR (Korean Excel "CSV")
 DELIMITERS = (",", "\t", ";")
 

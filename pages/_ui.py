@@ -7,16 +7,13 @@ Pages import from here; every page calls ``page_setup()`` first so it also runs 
 from __future__ import annotations
 
 import hashlib
-import json
-import math
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
 from core.i18n import DEFAULT_LANG, LANGS, t
-from core.report import Section, build_report, to_latex, to_markdown
+from core.report import Section, build_report, to_json, to_latex, to_markdown
 
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
 SESSION_DEFAULTS = {
@@ -80,22 +77,9 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _json_safe(value):
-    """Summary values -> plain JSON types (numpy scalars unwrapped, NaN/inf -> null)."""
-    if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
 def summary_json(summary: dict) -> str:
     """The page's summary dict as pretty UTF-8 JSON (Korean kept readable)."""
-    return json.dumps(_json_safe(summary), ensure_ascii=False, indent=2, allow_nan=False)
+    return to_json(summary)
 
 
 def report_downloads(page: str, title: str, sections: list[Section], *,

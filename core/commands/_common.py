@@ -1,14 +1,11 @@
 """Helpers shared by CLI commands: reading input files, printing JSON."""
 from __future__ import annotations
 
-import json
-import math
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from core.errors import InputError
+from core.report import to_json
 
 
 def read_bytes(path: str) -> bytes:
@@ -19,23 +16,6 @@ def read_bytes(path: str) -> bytes:
     if p.is_dir():
         raise InputError("is_directory", file=path)
     return p.read_bytes()
-
-
-def _clean(obj):
-    if isinstance(obj, dict):
-        return {str(k): _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    if isinstance(obj, np.generic):
-        obj = obj.item()
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
-
-
-def to_json(obj) -> str:
-    """JSON text with NaN/inf as null and numpy scalars as Python numbers."""
-    return json.dumps(_clean(obj), ensure_ascii=False, indent=2)
 
 
 def print_json(obj) -> None:

@@ -5,7 +5,7 @@ import sys
 import time
 
 from core.beir import ENV_VAR, find_or_download, load_beir
-from core.commands._common import print_json
+from core.commands._common import add_stat_args, print_json
 from core.retrieval import BM25Params, TOKENIZERS
 from core.scifact import DEFAULT_RESAMPLES, MEASURES, RETRIEVERS, result_text, run_scifact
 
@@ -31,12 +31,7 @@ def register(p) -> None:
                         "all-MiniLM-L6-v2)")
     p.add_argument("--queries", type=int, default=None, metavar="N",
                    help="compare on a seeded random subset of N judged queries")
-    p.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES,
-                   help=f"bootstrap resamples (default {DEFAULT_RESAMPLES:,})")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--confidence", type=float, default=0.95,
-                   help="confidence level, e.g. 0.90, 0.95, 0.99 (default 0.95)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_stat_args(p, resamples=DEFAULT_RESAMPLES)
 
 
 def _progress(done: int, total: int, eta: float | None) -> None:
