@@ -13,6 +13,7 @@ import streamlit as st
 
 from core.errors import InputError
 from core.i18n import DEFAULT_LANG, LANGS, t
+from core.verdicts import fmt_p, pct
 from core.report import Section, build_report, to_json, to_latex, to_markdown
 
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
@@ -71,6 +72,21 @@ def how_to_read(key: str, **params) -> None:
     """The page's 'How to read this' box for non-engineers (markdown from i18n)."""
     with st.expander(tr("common.how_to_read"), expanded=False):
         st.markdown(tr(key, **params))
+
+
+def second_opinions(c) -> pd.DataFrame:
+    """The paired tests beside the bootstrap CI of a ``core.stats.PairedComparison``:
+    McNemar + discordance (binary) or paired t + Cohen's d_z (continuous), and the
+    randomization p-value; translated labels."""
+    rows = [(tr("golden.randomization_p"), fmt_p(c.randomization_p))]
+    if c.binary:
+        rows.insert(0, (tr("golden.mcnemar_p"), fmt_p(c.mcnemar_p)))
+        rows.append((tr("golden.discordance"), pct(c.discordance)))
+    else:
+        rows.append((tr("golden.ttest_p"), fmt_p(c.ttest_p)))
+        rows.append((tr("golden.cohens_dz"),
+                     "n/a" if c.cohens_dz is None else f"{c.cohens_dz:.2f}"))
+    return pd.DataFrame(rows, columns=[tr("golden.col_test"), tr("golden.col_value")])
 
 
 def sha256(data: bytes) -> str:

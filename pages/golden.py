@@ -8,8 +8,9 @@ from core.charts import bootstrap_histogram, interval_chart
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
-from core.verdicts import comparison_verdict, fmt_p, pct, pp
-from pages._ui import (Section, how_to_read, page_setup, report_downloads, sha256, show_error,
+from core.verdicts import comparison_verdict, pct, pp
+from pages._ui import (Section, how_to_read, page_setup, report_downloads, second_opinions,
+                       sha256, show_error,
                        tr)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_golden.csv"
@@ -107,14 +108,7 @@ left.altair_chart(rates_chart, width="stretch")
 right.altair_chart(boot_chart, width="stretch")
 
 st.subheader(tr("golden.second_opinions"))
-rows = [(tr("golden.randomization_p"), fmt_p(c.randomization_p))]
-if c.binary:
-    rows.insert(0, (tr("golden.mcnemar_p"), fmt_p(c.mcnemar_p)))
-    rows.append((tr("golden.discordance"), pct(c.discordance)))
-else:
-    rows.append((tr("golden.ttest_p"), fmt_p(c.ttest_p)))
-    rows.append((tr("golden.cohens_dz"), "n/a" if c.cohens_dz is None else f"{c.cohens_dz:.2f}"))
-tests_table = pd.DataFrame(rows, columns=[tr("golden.col_test"), tr("golden.col_value")])
+tests_table = second_opinions(c)
 st.table(tests_table)
 
 table_2x2 = None
@@ -144,7 +138,8 @@ rate_rows = pd.DataFrame([
 diff_rows = pd.DataFrame(
     [(tr("golden.difference", a=c.a, b=c.b), pp(bs.mean)),
      (tr("golden.ci_label", level=level), f"[{pp(bs.ci_low)}, {pp(bs.ci_high)}]"),
-     *rows], columns=[tr("golden.col_test"), tr("golden.col_value")])
+     *tests_table.itertuples(index=False, name=None)],
+    columns=[tr("golden.col_test"), tr("golden.col_value")])
 paired_cases = pd.DataFrame({"case_id": list(result.case_ids), c.a: result.a_values,
                              c.b: result.b_values,
                              "difference": result.a_values - result.b_values})  # a data file

@@ -15,8 +15,9 @@ from core.multi import compare_many, disagreements, matrix_chart
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
-from core.verdicts import comparison_verdict, fmt_p, pct
-from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error, tr)
+from core.verdicts import comparison_verdict, pct
+from pages._ui import (Section, how_to_read, page_setup, report_downloads, second_opinions,
+                       show_error, tr)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LISTS = DATA / "demo_lists.csv"
@@ -219,13 +220,7 @@ boot_chart = bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
                                  x_title=tr("systems.axis_diff", a=c.a, b=c.b))
 left.altair_chart(rates_chart, width="stretch")
 right.altair_chart(boot_chart, width="stretch")
-tests = [(tr("systems.randomization_p"), fmt_p(c.randomization_p))]
-if c.binary:
-    tests.insert(0, (tr("systems.mcnemar_p"), fmt_p(c.mcnemar_p)))
-else:
-    tests.append((tr("systems.ttest_p"), fmt_p(c.ttest_p)))
-    tests.append((tr("systems.cohens_dz"), "n/a" if c.cohens_dz is None else f"{c.cohens_dz:.2f}"))
-tests_table = pd.DataFrame(tests, columns=[tr("systems.col_test"), tr("systems.col_value")])
+tests_table = second_opinions(c)
 st.table(tests_table)
 
 # ----------------------------------------------------------------------------- many systems
