@@ -34,6 +34,7 @@ from scipy import stats as _st
 from core.agreement_io import MISSING, LabelSet, Run
 from core.errors import InputError
 from core.metrics import Measure, parse_measure, per_query
+from core.stats import check_confidence, percentile_ci
 
 Weights = Literal["linear", "quadratic"]
 WEIGHTS: tuple[str, ...] = ("linear", "quadratic")
@@ -63,12 +64,6 @@ def _check_int(name: str, v, lo: int, hi: int) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= int(v) <= hi:
         raise ValueError(f"{name} must be a whole number in [{lo:,}, {hi:,}], got {v!r}")
     return int(v)
-
-
-def _check_confidence(c) -> float:
-    if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0.5 <= float(c) < 1:
-        raise ValueError(f"confidence must be a number in [0.5, 1), got {c!r}")
-    return float(c)
 
 
 def _check_labels(name: str, x) -> np.ndarray:
@@ -256,9 +251,8 @@ def _percentile(dist: np.ndarray, confidence: float) -> tuple[float, float, int]
     undefined = int(dist.size - ok.size)
     if ok.size == 0:
         return float("nan"), float("nan"), undefined
-    a = 1 - confidence
-    lo, hi = np.percentile(ok, [100 * a / 2, 100 * (1 - a / 2)])
-    return float(lo), float(hi), undefined
+    lo, hi = percentile_ci(ok, confidence)
+    return lo, hi, undefined
 
 
 # ----------------------------------------------------------------------------- levels 1-2 result
@@ -335,7 +329,7 @@ def source_agreement(labels: LabelSet, source: str, *, weights: str = "linear",
     """
     _check_weights(weights)
     resamples = _check_int("resamples", resamples, 1, 1_000_000)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     seed = _check_int("seed", seed, 0, 2**63 - 1)
     batch = _check_int("batch", batch, 1, 1_000_000)
     ok, g, o = _source_arrays(labels, source)

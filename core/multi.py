@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import InputError
-from core.stats import (_check_confidence, _check_resamples, cohens_dz, paired_bootstrap,
+from core.stats import (check_confidence, check_resamples, cohens_dz, paired_bootstrap,
                         randomization_p)
 
 MODES = ("all", "baseline")
@@ -138,8 +138,8 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
         raise ValueError("scores must be a pandas DataFrame (cases x systems)")
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    confidence = _check_confidence(confidence)
-    resamples = _check_resamples(resamples)
+    confidence = check_confidence(confidence)
+    resamples = check_resamples(resamples)
     systems = tuple(str(c) for c in scores.columns)
     if len(systems) < 2:
         raise InputError("need_two_methods", methods=", ".join(systems))

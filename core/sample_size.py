@@ -28,7 +28,7 @@ import pandas as pd
 from scipy import stats as _st
 
 from core.errors import InputError
-from core.stats import _check_confidence, mcnemar_exact, z_value
+from core.stats import check_confidence, mcnemar_exact, z_value
 
 MAX_N = 100_000_000  # searches stop here: a plan beyond 10^8 cases is not a plan
 
@@ -147,7 +147,7 @@ def n_wilson(rate: float, half_width: float, confidence: float = 0.95) -> int:
     """Smallest n with ``wilson_half_width(rate, n) <= half_width``, by search over n
     (``smallest_n``: the half-width is monotone in n, see ``wilson_half_width``)."""
     p, e = _check_rate(rate), _check_half_width(half_width)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     return smallest_n(lambda n: wilson_half_width(p, n, confidence) <= e)
 
 
@@ -183,7 +183,7 @@ def plan_rate(rate: float, half_width: float, confidence: float = 0.95, *,
               current_n: int | None = None) -> RatePlan:
     """Wilson and normal-approximation n for one rate, and the half-width at ``current_n``."""
     p, e = _check_rate(rate), _check_half_width(half_width)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     cur = None if current_n is None else _check_n(current_n, name="current_n")
     return RatePlan(p, e, confidence, n_wilson(p, e, confidence), n_normal(p, e, confidence),
                     cur, None if cur is None else wilson_half_width(p, cur, confidence))
@@ -250,7 +250,7 @@ def n_paired_ci(discordance: float, diff: float, half_width: float,
     equals ceil(z^2 (d - Delta^2) / E^2))."""
     d, delta = _check_discordance(discordance, diff)
     e = _check_half_width(half_width)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     return smallest_n(lambda n: paired_half_width(d, delta, n, confidence) <= e * (1 + 1e-12))
 
 
@@ -363,7 +363,7 @@ def plan_paired(discordance: float, diff: float, half_width: float, *,
     the approximate power and ``min_significant_diff``."""
     d, delta = _check_discordance(discordance, diff)
     e = _check_half_width(half_width)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     alpha, power = _check_level("alpha", alpha), _check_level("power", power)
     cur = None if current_n is None else _check_n(current_n, name="current_n")
     n_pow = None if delta == 0 else n_mcnemar(d, delta, alpha=alpha, power=power)
@@ -380,7 +380,7 @@ def t_half_width(sigma: float, n, confidence: float = 0.95):
     """Half-width of the t interval of a mean paired difference: t(1-a/2, n-1) sigma / sqrt(n),
     with a = 1 - confidence (n >= 2). Decreasing in n (both factors are)."""
     s = _check_sigma(sigma)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     n = np.asarray(n, dtype=float)
     if np.any(n < 2):
         raise ValueError("n must be >= 2 for a t interval")
@@ -393,7 +393,7 @@ def n_continuous_ci(sigma: float, half_width: float, confidence: float = 0.95) -
     19:256-283): the smallest n >= 2 with t(1-alpha/2, n-1) * sigma / sqrt(n) <= E, by search
     over n (Sakai's guess-and-check with sigma as the variance estimate)."""
     s, e = _check_sigma(sigma), _check_half_width(half_width)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     return smallest_n(lambda n: t_half_width(s, n, confidence) <= e, start=2)
 
 
@@ -449,7 +449,7 @@ def plan_continuous(sigma: float, half_width: float, *, diff: float = 0.0,
     power at ``current_n`` (n >= 2)."""
     s, e = _check_sigma(sigma), _check_half_width(half_width)
     delta = _number("diff", diff)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     alpha, power = _check_level("alpha", alpha), _check_level("power", power)
     cur = None if current_n is None else _check_n(current_n, name="current_n", min_n=2)
     return ContinuousPlan(

@@ -20,13 +20,15 @@ MIN_RESAMPLES, MAX_RESAMPLES = 1_000, 100_000
 
 
 # ----------------------------------------------------------------------------- validation
-def _check_confidence(confidence: float) -> float:
+def check_confidence(confidence: float) -> float:
+    """A confidence level in [0.5, 1), or ``ValueError`` naming it."""
     if not isinstance(confidence, (int, float)) or not 0.5 <= float(confidence) < 1.0:
         raise ValueError(f"confidence must be a number in [0.5, 1), got {confidence!r}")
     return float(confidence)
 
 
-def _check_resamples(resamples: int) -> int:
+def check_resamples(resamples: int) -> int:
+    """A whole number of resamples in [1, 10,000,000], or ``ValueError`` naming it."""
     if isinstance(resamples, bool) or not isinstance(resamples, (int, np.integer)):
         raise ValueError(f"resamples must be a whole number, got {resamples!r}")
     if not 1 <= int(resamples) <= 10_000_000:
@@ -61,7 +63,7 @@ def is_binary(values) -> bool:
 
 def z_value(confidence: float) -> float:
     """Two-sided standard-normal quantile: z such that P(|Z| <= z) = confidence."""
-    return float(_st.norm.ppf(0.5 + _check_confidence(confidence) / 2))
+    return float(_st.norm.ppf(0.5 + check_confidence(confidence) / 2))
 
 
 def resolution(n: int) -> float:
@@ -75,7 +77,7 @@ def seeds_for(seed: int, resamples: int) -> np.ndarray:
     """One independent 64-bit stream seed per resample, from ``numpy.random.SeedSequence``."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative whole number, got {seed!r}")
-    return np.random.SeedSequence(int(seed)).generate_state(_check_resamples(resamples), np.uint64)
+    return np.random.SeedSequence(int(seed)).generate_state(check_resamples(resamples), np.uint64)
 
 
 def verdict(ci_low: float, ci_high: float) -> Verdict:
@@ -157,7 +159,9 @@ class BootstrapResult:
         return float(np.std(self.distribution, ddof=1)) if self.resamples > 1 else float("nan")
 
 
-def _percentile_ci(dist: np.ndarray, confidence: float) -> tuple[float, float]:
+def percentile_ci(dist: np.ndarray, confidence: float) -> tuple[float, float]:
+    """The (alpha/2, 1 - alpha/2) percentiles of a bootstrap distribution (Efron &
+    Tibshirani 1993, ch. 13), numpy's linear interpolation as in scipy."""
     alpha = 1 - confidence
     lo, hi = np.percentile(dist, [100 * alpha / 2, 100 * (1 - alpha / 2)])
     return float(lo), float(hi)
@@ -182,8 +186,8 @@ def bootstrap_mean(values, *, resamples: int = 20_000, confidence: float = 0.95,
     distribution from one binomial draw per resample (``method="cells"``).
     """
     x = _check_values("values", values)
-    confidence = _check_confidence(confidence)
-    resamples = _check_resamples(resamples)
+    confidence = check_confidence(confidence)
+    resamples = check_resamples(resamples)
     n = x.size
     if is_binary(x):
         rng = np.random.default_rng(seed)
@@ -192,7 +196,7 @@ def bootstrap_mean(values, *, resamples: int = 20_000, confidence: float = 0.95,
     else:
         dist = _kernels.bootstrap_means(x, seeds_for(seed, resamples))
         method = "resample"
-    lo, hi = _percentile_ci(dist, confidence)
+    lo, hi = percentile_ci(dist, confidence)
     return BootstrapResult(float(x.mean()), lo, hi, confidence, resamples, int(seed), method, dist)
 
 
@@ -212,8 +216,8 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
     case in compiled code (``method="resample"``); memory stays O(n + resamples).
     """
     a, b = _check_pair(a, b)
-    confidence = _check_confidence(confidence)
-    resamples = _check_resamples(resamples)
+    confidence = check_confidence(confidence)
+    resamples = check_resamples(resamples)
     n = a.size
     d = a - b
     if is_binary(a) and is_binary(b):
@@ -228,7 +232,7 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
     else:
         dist = _kernels.bootstrap_means(d, seeds_for(seed, resamples))
         method = "resample"
-    lo, hi = _percentile_ci(dist, confidence)
+    lo, hi = percentile_ci(dist, confidence)
     return BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed), method, dist)
 
 
@@ -257,7 +261,7 @@ def randomization_p(a, b, *, resamples: int = 20_000, seed: int = 0) -> float:
     only the m discordant pairs move: n*T* = 2*Binomial(m, 1/2) - m, drawn directly.
     """
     a, b = _check_pair(a, b)
-    resamples = _check_resamples(resamples)
+    resamples = check_resamples(resamples)
     d = a - b
     n = d.size
     observed = abs(d.mean())
