@@ -26,7 +26,11 @@ def main(argv: list[str]) -> int:
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         t0 = time.perf_counter()
-        mod.main()
+        saved, sys.argv = sys.argv, [str(path)]  # each bench parses its own (empty) options
+        try:
+            mod.main()
+        finally:
+            sys.argv = saved
         print(f"--- {name}: {time.perf_counter() - t0:.1f} s wall", flush=True)
     return 0
 

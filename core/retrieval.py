@@ -104,10 +104,11 @@ def char_bigrams(text: str) -> list[str]:
     return out
 
 
-def tokenize(texts: Sequence[str], tokenizer: str = "en") -> list[list[str]]:
+def tokenize(texts: Sequence[str], tokenizer: str = "en", *, as_ids: bool = False):
     """Token lists for BM25. ``en``: bm25s's regex tokenizer, lower case, English stopwords;
     ``en_stem``: the same plus the Snowball English stemmer (PyStemmer); ``char_bigram``:
-    ``char_bigrams`` of each text."""
+    ``char_bigrams`` of each text. ``as_ids`` (bm25s tokenizers only) returns bm25s's
+    ``Tokenized`` ids + vocabulary, which bm25s indexes faster than token strings."""
     if tokenizer not in TOKENIZERS:
         raise ValueError(f"tokenizer must be one of {TOKENIZERS}, got {tokenizer!r}")
     if tokenizer == "char_bigram":
@@ -119,7 +120,7 @@ def tokenize(texts: Sequence[str], tokenizer: str = "en") -> list[list[str]]:
         import Stemmer
 
         stemmer = Stemmer.Stemmer("english")
-    return bm25s.tokenize(list(texts), stopwords="en", stemmer=stemmer, return_ids=False,
+    return bm25s.tokenize(list(texts), stopwords="en", stemmer=stemmer, return_ids=as_ids,
                           show_progress=False)
 
 
@@ -155,7 +156,7 @@ def bm25_search(doc_texts: Sequence[str], query_ids: Sequence[str], query_texts:
         raise ValueError("doc_texts must hold at least one document")
     k = _check_k(k, len(doc_texts))
     model = bm25s.BM25(method="lucene", k1=float(params.k1), b=float(params.b))
-    model.index(tokenize(doc_texts, params.tokenizer), show_progress=False)
+    model.index(tokenize(doc_texts, params.tokenizer, as_ids=True), show_progress=False)
     q_tokens = tokenize(query_texts, params.tokenizer)
     # bm25s cannot score an empty query; give it a token that matches nothing.
     q_tokens = [t if t else ["\x00"] for t in q_tokens]
