@@ -39,7 +39,8 @@ def test_upload_with_a_clear_winner_and_korean():
 
 
 @pytest.mark.parametrize("payload", [b"", b"case_id,A,B\n", b"\x00\x01binary" * 10,
-                                     b"case_id,A,B\nq1,1,0\nq2,maybe,1\n"])
+                                     b"case_id,A,B\nq1,1,0\nq2,maybe,1\n",
+                                     b"case_id,A,B\n" + b"q,1,0\n" * (3 * 2**20 + 1)])
 def test_bad_upload_shows_an_error_and_keeps_running(payload):
     at = _page()
     at.file_uploader(key="golden_upload").set_value(("bad.csv", payload, "text/csv")).run()
