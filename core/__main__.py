@@ -23,15 +23,22 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_modules() -> list[str]:
+    return sorted(m.name for m in pkgutil.iter_modules(commands.__path__)
+                  if not m.name.startswith("_"))
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every command, or with just ``only`` (a module name), so that running
+    one command does not import the others' libraries."""
     parser = _Parser(prog="python -m core",
                      description="NoiseFloor: is the difference real, or the noise of n cases?")
     parser.add_argument("--version", action="version", version=f"NoiseFloor {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
+    for name in _command_modules():
+        if only is not None and name != only:
             continue
-        mod = importlib.import_module(f"core.commands.{info.name}")
+        mod = importlib.import_module(f"core.commands.{name}")
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
         mod.register(p)
         p.set_defaults(_run=mod.run)
@@ -39,7 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    first = argv[0].replace("-", "_") if argv and not argv[0].startswith("-") else None
+    only = first if first in _command_modules() else None
+    args = build_parser(only).parse_args(argv)
     try:
         return int(args._run(args) or EXIT_OK)
     except InputError as exc:
