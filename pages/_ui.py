@@ -38,9 +38,11 @@ def _leave_legacy_pages_mode() -> None:
     Streamlit run the page file on its own in its legacy ``pages/`` mode, skipping app.py
     (no language toggle, every file in pages/ listed) until someone opens ``/``. Switch the
     server to ``st.navigation`` mode and rerun, so app.py runs and shows the same page."""
-    from streamlit.runtime.pages_manager import PagesManager
-
-    if PagesManager.uses_pages_directory and st.runtime.exists():
+    try:  # a Streamlit internal (pinned 1.67); without it, keep the legacy behaviour
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:
+        return
+    if getattr(PagesManager, "uses_pages_directory", False) and st.runtime.exists():
         PagesManager.uses_pages_directory = False
         st.rerun()
 
