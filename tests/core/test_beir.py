@@ -1,6 +1,5 @@
 """core.beir: loading and checking BEIR folders, where they come from, and the download."""
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -11,12 +10,7 @@ from core.beir import (BeirData, check_dir, download_beir, find_or_download, loa
                        resolve_dir)
 from core.errors import InputError
 
-ROOT = Path(__file__).resolve().parents[2]
-TINY = ROOT / "tests" / "fixtures" / "beir_tiny"
-SHARED = Path(os.environ.get("NOISEFLOOR_SHARED_BEIR") or ROOT.parent / "shared" / "beir" / "scifact")
-needs_shared = pytest.mark.skipif(not (SHARED / "corpus.jsonl").is_file(),
-                                  reason=f"shared BEIR scifact copy not found at {SHARED} "
-                                         "(set NOISEFLOOR_SHARED_BEIR)")
+from tests.shared_data import SHARED, TINY, needs_shared
 
 
 def _copy_tiny(dest: Path) -> Path:

@@ -1,7 +1,6 @@
 """core.retrieval: BM25 against the Lucene formula and the BEIR paper, dense against a bare
 SentenceTransformer.encode, the embedding cache, and RRF against hand computation."""
 import math
-import os
 from collections import Counter
 from pathlib import Path
 
@@ -14,12 +13,7 @@ from core.retrieval import (BM25Params, Ranking, bm25_search, cache_file, char_b
                             dense_search, encode_texts, is_cached, load_model, resolve_model,
                             rrf, tokenize, top_k)
 
-ROOT = Path(__file__).resolve().parents[2]
-TINY = ROOT / "tests" / "fixtures" / "beir_tiny"
-SHARED = Path(os.environ.get("NOISEFLOOR_SHARED_BEIR") or ROOT.parent / "shared" / "beir" / "scifact")
-needs_shared = pytest.mark.skipif(not (SHARED / "corpus.jsonl").is_file(),
-                                  reason=f"shared BEIR scifact copy not found at {SHARED} "
-                                         "(set NOISEFLOOR_SHARED_BEIR)")
+from tests.shared_data import SHARED, TINY, needs_shared
 
 
 @pytest.fixture(scope="module")

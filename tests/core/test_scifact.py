@@ -2,7 +2,6 @@
 counts), the query subsample, the drill-down, and the CLI JSON end to end."""
 import json
 import os
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -17,9 +16,7 @@ from core.scifact import (MEASURES, ci_by_n, compare_retrievers, disagreements, 
 from core.stats import paired_bootstrap, verdict
 from core.verdicts import verdict_sentence
 
-ROOT = Path(__file__).resolve().parents[2]
-TINY = ROOT / "tests" / "fixtures" / "beir_tiny"
-SHARED = Path(os.environ.get("NOISEFLOOR_SHARED_BEIR") or ROOT.parent / "shared" / "beir" / "scifact")
+from tests.shared_data import SHARED, TINY, needs_shared
 
 
 def test_needed():
@@ -163,7 +160,7 @@ def test_cli_end_to_end_on_the_fixture(capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (SHARED / "corpus.jsonl").is_file(), reason="shared scifact copy absent")
+@needs_shared
 def test_full_scifact_reproduction_when_embeddings_are_cached(capsys):
     """BM25 vs dense on all 5,183 documents and 300 queries. Encoding takes minutes on 2
     cores, so this runs when ``python -m core scifact --data <shared copy>`` has filled the
