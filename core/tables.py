@@ -123,7 +123,18 @@ def read_table(data: bytes, file: str = "upload") -> RawTable:
     return RawTable(frame, file, enc, delim)
 
 
+MAX_XLSX_UNZIPPED = 200 * 1024 * 1024  # a workbook is a zip: cap what it may inflate to
+
+
 def _read_xlsx(data: bytes, file: str) -> RawTable:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            inflated = sum(info.file_size for info in zf.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise InputError("bad_xlsx", file=file, detail=str(exc)[:200])
+    if inflated > MAX_XLSX_UNZIPPED:
+        raise InputError("xlsx_too_large", file=file, size_mb=f"{inflated / 2**20:.0f}",
+                         limit_mb=f"{MAX_XLSX_UNZIPPED / 2**20:.0f}")
     try:
         frame = pd.read_excel(io.BytesIO(data), sheet_name=0, dtype=str, engine="openpyxl",
                               keep_default_na=False, header=None)

@@ -162,6 +162,16 @@ def test_bad_files_raise_clear_input_errors(data, code):
     assert e.value.message("ko") != e.value.message("en")
 
 
+def test_xlsx_that_would_inflate_too_far_is_refused():
+    import zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("xl/worksheets/sheet1.xml", b"\0" * (201 * 2**20))  # compresses to ~200 KB
+    with pytest.raises(InputError) as e:
+        load_golden(buf.getvalue(), "bomb.xlsx")
+    assert e.value.code == "xlsx_too_large" and "201 MB" in str(e.value)
+
+
 def test_too_large_file_is_refused_before_parsing():
     with pytest.raises(InputError) as e:
         load_golden(b"a" * (MAX_BYTES + 1), "big.csv")
