@@ -306,6 +306,11 @@ class MinSignificant:
         return {**asdict(self), "diff": self.diff}
 
 
+def discordant_count(n: int, discordance: float) -> int:
+    """The number of discordant cases a share ``discordance`` of ``n`` cases means: round(d n)."""
+    return int(round(discordance * n))
+
+
 def min_significant_diff(n: int, discordance: float, *,
                          alpha: float = 0.05) -> MinSignificant | None:
     """With m = round(d n) discordant cases, the most even split (a_only >= b_only) whose exact
@@ -319,7 +324,7 @@ def min_significant_diff(n: int, discordance: float, *,
     if not 0.0 <= d <= 1.0:
         raise InputError("sample_size.err_discordance", value=f"{d:g}")
     alpha = _check_level("alpha", alpha)
-    m = int(round(d * n))
+    m = discordant_count(n, d)
     if m == 0 or mcnemar_exact(m, 0) >= alpha:
         return None
     lo, hi = (m + 1) // 2 - 1, m  # p(lo) >= alpha (or below range), p(hi) < alpha

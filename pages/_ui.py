@@ -21,6 +21,7 @@ SESSION_DEFAULTS = {
     "lang": None,                # "en" | "ko"; from ?lang= on first load
     "golden_set": None,          # core.golden.GoldenSet loaded on the golden page
     "golden_comparison": None,   # core.golden.GoldenComparison last shown there
+    "golden_source": None,       # {"name", "sha256"} of the file behind golden_set (reports)
     "scifact_measured": None,    # {"retriever": {"ndcg@10": ...}} from the scifact page
 }
 

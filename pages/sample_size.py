@@ -7,8 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.sample_size import (defaults_from, half_width_chart, half_width_curve, plan_continuous,
-                              plan_paired, plan_rate)
+from core.sample_size import (defaults_from, discordant_count, half_width_chart,
+                              half_width_curve, plan_continuous, plan_paired, plan_rate)
 from core.stats import CONFIDENCE_LEVELS
 from core.verdicts import fmt_p, pct
 from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
@@ -143,7 +143,7 @@ with tab_paired:
                 st.write(tr("sample_size.paired_current", n=cur_n, hw=_p1(pp_.current_half_width),
                             diff=f"{_p1(pp_.diff)} %p", power=pct(pp_.current_power, 0)))
             ms = pp_.min_significant
-            m = int(round(pp_.discordance * cur_n))
+            m = discordant_count(cur_n, pp_.discordance)
             if ms is None:
                 st.warning(tr("sample_size.min_sig_none", n=cur_n, m=m, alpha=f"{alpha:g}"))
             else:
