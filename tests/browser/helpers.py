@@ -1,0 +1,194 @@
+"""Shared pieces of the real-browser tests: a ``streamlit run app.py`` server on a free port,
+headless Chromium (Debian's ``/usr/bin/chromium`` through Playwright; Playwright's own browser
+download is never used), and helpers to wait for a page, read its errors and take screenshots.
+
+Test modules import the helpers from here; ``conftest.py`` re-exports the fixtures so pytest
+supplies them (``server``, ``browser``, ``page``) by name.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from core.i18n import catalog, t
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+FIXTURE = ROOT / "tests" / "fixtures" / "golden_upload.csv"
+SHOTS = ROOT / "docs" / "screenshots"
+ARTIFACTS = SHOTS / "tmp"
+TIMEOUT_MS = 60_000
+
+
+def _page_order() -> list[str]:
+    """Stems in app.py's PAGE_ORDER whose page file exists (read without running app.py)."""
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(tg, "id", None) == "PAGE_ORDER"
+                                                for tg in node.targets):
+            stems = [stem for stem, _icon in ast.literal_eval(node.value)]
+            return [s for s in stems if (ROOT / "pages" / f"{s}.py").exists()]
+    raise AssertionError("app.py has no PAGE_ORDER")
+
+
+def _url(base: str, stem: str, query: str = "") -> str:
+    """The default page (golden) lives at ``/``; the others at ``/<stem>``."""
+    return f"{base}/{'' if stem == 'golden' else stem}{query}"
+
+
+def _need_browser() -> None:
+    """Missing Chromium or Playwright: a failure on CI (which installs them), else a skip."""
+    problem = None
+    if not CHROMIUM.exists():
+        problem = f"{CHROMIUM} is missing (apt-get install -y chromium)"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            problem = "the Python package playwright is not installed"
+    if problem:
+        if os.environ.get("CI"):
+            pytest.fail(f"browser test cannot run on CI: {problem}")
+        pytest.skip(f"browser test skipped: {problem}")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    _need_browser()
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
+    log = open(log_path, "wb")
+    env = {k: v for k, v in os.environ.items() if k != "NOISEFLOOR_BEIR_DIR"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.headless", "true", "--server.address", "127.0.0.1",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"streamlit exited with {proc.returncode}:\n"
+                            + log_path.read_text(errors="replace")[-3000:])
+            try:
+                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("streamlit did not answer /_stcore/health within 60 s")
+            time.sleep(0.3)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True,
+                                  locale="en-US")
+    pg = context.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    yield pg
+    context.close()
+
+
+_BUSY = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return !app || app.getAttribute('data-test-script-state') !== 'notRunning'
+        || !!document.querySelector('[data-stale="true"], [data-testid="stSkeleton"],'
+                                    + ' [data-testid="stSpinner"]');
+}"""
+
+
+def _settle(pg) -> None:
+    """Wait until a page has rendered and the script has stayed finished for a moment
+    (a page may rerun right after its first run, e.g. when ``?lang=`` is written)."""
+    pg.wait_for_selector('[data-testid="stMain"] h1', timeout=TIMEOUT_MS)
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    quiet = 0
+    while quiet < 4:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{pg.url} did not finish running within {TIMEOUT_MS} ms")
+        quiet = 0 if pg.evaluate(_BUSY) else quiet + 1
+        pg.wait_for_timeout(250)
+
+
+def _errors(pg) -> list[str]:
+    """Texts of exception boxes and st.error boxes on the page."""
+    boxes = pg.locator('[data-testid="stException"], '
+                       '[data-testid="stAlertContentError"]')
+    return [boxes.nth(i).inner_text() for i in range(boxes.count())]
+
+
+def _shot(pg, name: str, readme: bool = False) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / name
+    pg.locator('[data-testid="stMain"] h1').first.scroll_into_view_if_needed()
+    pg.wait_for_timeout(200)
+    pg.screenshot(path=str(path), full_page=False)
+    assert path.stat().st_size > 10_000, f"{name} looks blank"
+    if readme and os.environ.get("NOISEFLOOR_SCREENSHOTS") == "1":
+        shutil.copyfile(path, SHOTS / name)
+
+
+def _through_app_py(pg) -> None:
+    """app.py ran (not the page file alone): the language toggle and PAGE_ORDER's nav."""
+    sidebar = pg.locator('[data-testid="stSidebar"]')
+    assert sidebar.locator("button", has_text="한국어").count() == 1, "no language toggle"
+    nav = pg.locator('[data-testid="stSidebarNav"]').inner_text()
+    assert "ui" not in nav.split(), nav
+
+
+def _page_problems(pg, stem: str, lang: str) -> list[str]:
+    """What is wrong with the rendered page (empty list: nothing)."""
+    problems = []
+    if pg.get_by_text("Page not found").count():
+        problems.append(f"{stem}: 'Page not found'")
+    if _errors(pg):
+        problems.append(f"{stem} ({lang}): error box {_errors(pg)}")
+    title = pg.locator('[data-testid="stMain"] h1').first.inner_text().strip()
+    key = f"{stem}.title"
+    if key in catalog(lang) and title != t(key, lang):
+        problems.append(f"{stem} ({lang}): title {title!r} is not {t(key, lang)!r}")
+    if f"lang={lang}" not in pg.url:
+        problems.append(f"{stem}: URL {pg.url} lost lang={lang}")
+    if pg.get_by_text(t("common.how_to_read", lang), exact=True).count() == 0:
+        problems.append(f"{stem} ({lang}): no '{t('common.how_to_read', lang)}' box")
+    return problems
