@@ -40,7 +40,7 @@ from core.errors import InputError
 from core.i18n import catalog, t
 from core.stats import mcnemar_exact
 from core.tables import read_table
-from core.verdicts import fmt_p
+from core.views.format import fmt_p
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "beir_table2.csv"
 DEFAULT_BASELINE = "BM25"

@@ -27,6 +27,7 @@ from core.retrieval import (BM25Params, CACHE_DIR, Progress, Ranking, bm25_searc
                             encode_texts, rrf)
 from core.stats import BootstrapResult, Verdict, paired_bootstrap, verdict
 from core.verdicts import verdict_sentence
+from core.views.format import level as fmt_level
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
 MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
@@ -315,7 +316,7 @@ def result_text(res: ScifactResult, lang: str = "en") -> str:
     lines.append(f"  {c.metric}: {c.a} wins {c.a_wins}, {c.b} wins {c.b_wins}, ties {c.ties}")
     lines.append(f"  hit@10: {c.a} only {h['a_only']}, {c.b} only {h['b_only']}, both "
                  f"{h['both']}, neither {h['neither']}")
-    lines.append(f"  {c.a} - {c.b}: {bs.mean:+.4f}  {100 * bs.confidence:g}% paired bootstrap "
+    lines.append(f"  {c.a} - {c.b}: {bs.mean:+.4f}  {fmt_level(bs.confidence)} paired bootstrap "
                  f"CI [{bs.ci_low:+.4f}, {bs.ci_high:+.4f}] ({bs.resamples:,} resamples, "
                  f"seed {bs.seed})")
     lines.append(c.sentence(lang))

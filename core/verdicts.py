@@ -3,23 +3,9 @@ from __future__ import annotations
 
 from core.i18n import t
 from core.stats import Verdict
+from core.views.format import fmt_p, level as fmt_level, pct, pp
 
-
-def pct(x: float | None, digits: int = 1) -> str:
-    """0.8387 -> '83.9%'."""
-    return "n/a" if x is None else f"{100 * x:.{digits}f}%"
-
-
-def pp(x: float | None, digits: int = 1) -> str:
-    """A difference of shares in percentage points: 0.0645 -> '6.5 %p' (signed)."""
-    return "n/a" if x is None else f"{100 * x:+.{digits}f} %p"
-
-
-def fmt_p(p: float | None) -> str:
-    """p-values: 3 significant digits, '<0.001' below that, 'n/a' when not applicable."""
-    if p is None:
-        return "n/a"
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
+__all__ = ["comparison_text", "comparison_verdict", "fmt_p", "pct", "pp", "verdict_sentence"]
 
 
 def verdict_sentence(verdict: Verdict, *, a: str, b: str, mean: float, ci_low: float,
@@ -30,7 +16,7 @@ def verdict_sentence(verdict: Verdict, *, a: str, b: str, mean: float, ci_low: f
     (or B), in ``lang``."""
     if unit not in ("cases", "queries"):
         raise ValueError(f"unit must be 'cases' or 'queries', got {unit!r}")
-    level = f"{100 * confidence:g}%"
+    level = fmt_level(confidence)
     if verdict == "no_difference":
         key = "verdicts.no_difference" + ("_queries" if unit == "queries" else "")
         return t(key, lang, level=level, n=n, a=a, b=b)
@@ -54,7 +40,7 @@ def comparison_text(result, lang: str = "en") -> str:
     """Readable multi-line summary of a ``GoldenComparison`` (the CLI's default output)."""
     c = result.comparison
     bs = c.bootstrap
-    level = f"{100 * bs.confidence:g}%"
+    level = fmt_level(bs.confidence)
     lines = [f"{result.golden.source}: {result.n_cases} paired cases "
              f"(one case = {100 / result.n_cases:.1f} %p)"]
     for name, r in ((c.a, c.rate_a), (c.b, c.rate_b)):

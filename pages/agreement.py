@@ -11,7 +11,7 @@ from core.agreement_io import load_label_files, load_labels, load_runs
 from core.charts import interval_chart
 from core.errors import InputError
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
-from core.verdicts import pct
+from core.views.format import level as fmt_level, pct
 from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error, tr)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -90,7 +90,7 @@ with st.sidebar:
     baseline = (st.selectbox(tr("agreement.baseline"), labels.names, key="agreement_baseline")
                 if len(labels.names) > 1 else None)
     confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
-                              format_func=lambda c: f"{100 * c:g}%", key="agreement_confidence")
+                              format_func=fmt_level, key="agreement_confidence")
     resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
                                 DEFAULT_RESAMPLES, step=1_000, key="agreement_resamples")
     splits = st.number_input(tr("agreement.splits"), 100, 10_000, DEFAULT_SPLITS, step=100,
@@ -106,7 +106,7 @@ except (InputError, ValueError) as exc:
     st.stop()
 
 m = rep.main
-level = f"{100 * confidence:g}%"
+level = fmt_level(confidence)
 summ = labels.summary()
 st.caption(tr("agreement.loaded", n_pairs=summ["n_pairs"], n_queries=summ["n_queries"],
               sources=", ".join(labels.names)))

@@ -6,7 +6,7 @@ from core.beir_table import (ALPHA, DATA, DEFAULT_BASELINE, heatmap_chart, load_
                              parse_user_column, scifact_chart, scifact_ranking, story, tally,
                              tally_chart, tally_user)
 from core.errors import InputError
-from core.verdicts import fmt_p
+from core.views.format import fmt_p
 from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error,
                        tr)
 

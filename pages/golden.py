@@ -8,7 +8,8 @@ from core.charts import bootstrap_histogram, interval_chart
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
-from core.verdicts import comparison_verdict, pct, pp
+from core.verdicts import comparison_verdict
+from core.views.format import level as fmt_level, pct, pp
 from pages._ui import (Section, how_to_read, page_setup, report_downloads, second_opinions,
                        sha256, show_error,
                        tr)
@@ -57,7 +58,7 @@ if len(methods) < 2:
 with st.sidebar:
     st.subheader(tr("common.settings"))
     confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
-                              format_func=lambda c: f"{100 * c:g}%", key="golden_confidence")
+                              format_func=fmt_level, key="golden_confidence")
     resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES, 20_000,
                                 step=1_000, key="golden_resamples")
     seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="golden_seed")
@@ -84,7 +85,7 @@ if ex.total:
                   ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                        | set(ex.blank))[:20])))
 
-level = f"{100 * confidence:g}%"
+level = fmt_level(confidence)
 m1, m2, m3 = st.columns(3)
 for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
     count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
@@ -157,7 +158,7 @@ sections.append(Section(tr("golden.discordant_title", n=len(disc)),
                         table=disc if len(disc) else None))
 report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": int(resamples), "seed": int(seed),
-                         "confidence": f"{100 * confidence:g}%"},
+                         "confidence": fmt_level(confidence)},
                  per_case=paired_cases, summary=result.to_dict(), verdict=lang_verdict)
 
 how_to_read("golden.how_to_read", n=result.n_cases, step=f"{100 / result.n_cases:.1f}",

@@ -10,7 +10,7 @@ from core.errors import InputError
 from core.sample_size import (defaults_from, discordant_count, half_width_chart,
                               half_width_curve, plan_continuous, plan_paired, plan_rate)
 from core.stats import CONFIDENCE_LEVELS
-from core.verdicts import fmt_p, pct
+from core.views.format import fmt_p, level as fmt_level, pct
 from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
 
 page_setup()
@@ -61,7 +61,7 @@ def _origin(from_data: bool) -> str:
 with st.sidebar:
     st.subheader(tr("common.settings"))
     confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
-                              format_func=lambda c: f"{100 * c:g}%", key="sample_size_confidence")
+                              format_func=fmt_level, key="sample_size_confidence")
     alpha = st.selectbox(tr("sample_size.alpha"), ALPHAS, index=1, format_func=lambda a: f"{a:g}",
                          key="sample_size_alpha")
     power = st.slider(tr("sample_size.power"), 50, 99, 80, step=1, format="%d%%",
@@ -71,7 +71,7 @@ target_pp = st.slider(tr("sample_size.target"), 0.5, 15.0, 5.0, step=0.5, format
                       help=tr("sample_size.target_help"), key="sample_size_target")
 target = target_pp / 100
 cur_n = dflt.current_n
-level = f"{100 * confidence:g}%"
+level = fmt_level(confidence)
 
 rp = pp_ = cp = rate_chart = None
 tab_single, tab_paired, tab_cont = st.tabs([tr("sample_size.tab_single"),
@@ -215,7 +215,7 @@ if rate_chart is not None:
 summary = {"defaults": dflt.__dict__, "rate": None if rp is None else rp.to_dict(),
            "paired": None if pp_ is None else pp_.to_dict(),
            "continuous": None if cp is None else cp.to_dict()}
-params = {"confidence": f"{100 * confidence:g}%", "alpha": alpha, "power": f"{power:.0%}",
+params = {"confidence": fmt_level(confidence), "alpha": alpha, "power": f"{power:.0%}",
           "target_half_width": f"{target_pp:g} %p"}
 source = st.session_state.get("golden_source")
 if dflt.source != "none" and isinstance(source, dict):

@@ -17,6 +17,7 @@ from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIE
                           ci_by_n_chart, compare_retrievers, disagreements, evaluate, means,
                           scatter_chart, side_by_side, subsample)
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
+from core.views.format import level as fmt_level
 from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
 
 NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
@@ -154,7 +155,7 @@ with st.sidebar:
     model = st.text_input(tr("scifact.model"), "", key="scifact_model",
                           help=tr("scifact.model_help")).strip()
     confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
-                              format_func=lambda c: f"{100 * c:g}%", key="scifact_confidence")
+                              format_func=fmt_level, key="scifact_confidence")
     resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
                                 DEFAULT_RESAMPLES, step=1_000, key="scifact_resamples")
     seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="scifact_seed")
@@ -206,7 +207,7 @@ if data.name.lower() == "scifact":
         st.success(tr("scifact.sent"))
 
 # ----------------------------------------------------------------------------- the difference
-level = f"{100 * confidence:g}%"
+level = fmt_level(confidence)
 bs = comp.bootstrap
 m1, m2, m3 = st.columns(3)
 m1.metric(NAMES[a], f"{comp.mean_a:.4f}")

@@ -15,7 +15,8 @@ from core.multi import compare_many, disagreements, matrix_chart
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
-from core.verdicts import comparison_verdict, pct
+from core.verdicts import comparison_verdict
+from core.views.format import level as fmt_level, pct
 from pages._ui import (Section, how_to_read, page_setup, report_downloads, second_opinions,
                        show_error, tr)
 
@@ -69,11 +70,11 @@ source = st.segmented_control(tr("systems.source_label"), ["lists", "trec"], def
 with st.sidebar:
     st.subheader(tr("common.settings"))
     confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
-                              format_func=lambda c: f"{100 * c:g}%", key="systems_confidence")
+                              format_func=fmt_level, key="systems_confidence")
     resamples = int(st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
                                     20_000, step=1_000, key="systems_resamples"))
     seed = int(st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="systems_seed"))
-level = f"{100 * confidence:g}%"
+level = fmt_level(confidence)
 
 inputs: dict[str, bytes] = {}
 notes: list[str] = []

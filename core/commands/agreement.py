@@ -10,7 +10,7 @@ from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, QUERY_P, SYSTEM_P
                             analyse)
 from core.agreement_io import load_label_files, load_labels, load_runs
 from core.commands._common import add_stat_args, print_json, read_bytes
-from core.verdicts import pct
+from core.views.format import level as fmt_level, pct
 
 NAME = "agreement"
 HELP = "label agreement: a label source (crowd, heuristic, LLM) against gold labels"
@@ -49,7 +49,7 @@ def _ci(lo, hi) -> str:
 def text(report) -> str:
     """Readable summary (the default output)."""
     d = report.to_dict()
-    level = f"{100 * d['confidence']:g}%"
+    level = fmt_level(d["confidence"])
     lines = [f"{d['file']}: '{d['source']}' vs '{d['gold']}' on {d['n_pairs']} pairs, "
              f"{d['n_queries']} queries ({d['n_excluded']} pairs left out: a blank label)",
              f"  1. kappa (binary) {d['kappa']:.3f} {level} CI {_ci(*d['kappa_ci'])}; "

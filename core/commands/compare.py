@@ -18,7 +18,8 @@ from __future__ import annotations
 from core.commands._common import add_stat_args, print_json, read_bytes
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
-from core.verdicts import comparison_text, fmt_p
+from core.verdicts import comparison_text
+from core.views.format import level as fmt_level, fmt_p
 
 NAME = "compare"
 HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lists) or TREC "
@@ -131,7 +132,7 @@ def run(args) -> int:
                   f"{', '.join(ids[:10])}")
     print(comparison_text(result))
     if many is not None:
-        level = f"{100 * args.confidence:g}%"
+        level = fmt_level(args.confidence)
         print(f"\nAll {'pairs' if many.mode == 'all' else 'systems vs ' + str(many.baseline)}"
               f" ({len(many.pairs)} comparisons; Holm-Bonferroni adjusted p, "
               f"alpha = {many.alpha:.2f}; {level} paired bootstrap CIs):")
