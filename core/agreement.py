@@ -31,10 +31,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
+from core import checks
 from core.agreement_io import MISSING, LabelSet, Run
 from core.errors import InputError
 from core.metrics import Measure, parse_measure, per_query
-from core.stats import check_confidence, percentile_ci
+from core.stats import percentile_ci
 
 Weights = Literal["linear", "quadratic"]
 WEIGHTS: tuple[str, ...] = ("linear", "quadratic")
@@ -47,38 +48,10 @@ BOTTOM_N, TOP_N = 5, 3
 _BATCH = 2_048  # bootstrap resamples per batch: memory O(batch * queries)
 
 
-# ----------------------------------------------------------------------------- validation
-def _check_weights(weights) -> str:
-    if weights not in WEIGHTS:
-        raise ValueError(f"weights must be one of {WEIGHTS}, got {weights!r}")
-    return weights
-
-
-def _check_p(name: str, p) -> float:
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < float(p) < 1:
-        raise ValueError(f"{name} must be a number strictly between 0 and 1, got {p!r}")
-    return float(p)
-
-
-def _check_int(name: str, v, lo: int, hi: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= int(v) <= hi:
-        raise ValueError(f"{name} must be a whole number in [{lo:,}, {hi:,}], got {v!r}")
-    return int(v)
-
-
-def _check_labels(name: str, x) -> np.ndarray:
-    a = np.asarray(x)
-    if a.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {a.shape}")
-    if a.size and not np.isin(a, (0, 1, 2)).all():
-        raise ValueError(f"{name} must hold labels 0, 1 or 2 only")
-    return a.astype(np.int64)
-
-
 # ----------------------------------------------------------------------------- level 1 formulas
 def confusion(gold, other, levels: int = LEVELS) -> np.ndarray:
     """Confusion matrix C[i, j] = #pairs with gold label i and other label j (i, j in 0..2)."""
-    g, o = _check_labels("gold", gold), _check_labels("other", other)
+    g, o = checks.labels("gold", gold), checks.labels("other", other)
     if g.shape != o.shape:
         raise ValueError(f"gold and other must be paired (same length), got {g.size} and {o.size}")
     return np.bincount(g * levels + o, minlength=levels * levels).reshape(levels, levels)
@@ -102,7 +75,7 @@ def weight_matrix(k: int, weights: str | None) -> np.ndarray:
     i, j = np.indices((k, k))
     if weights is None:
         return (i != j).astype(float)
-    _check_weights(weights)
+    checks.choice("weights", weights, WEIGHTS)
     d = np.abs(i - j).astype(float)
     return d if weights == "linear" else d * d
 
@@ -200,7 +173,7 @@ def pairwise_accuracy(query_ids, gold, other) -> float:
     """Share of same-query pairs with different gold labels that ``other`` orders the same
     way (ties count 1/2); NaN when no query has two documents with different gold labels."""
     qi = pd.factorize(np.asarray(query_ids))[0]
-    cq = _per_query_confusion(qi, _check_labels("gold", gold), _check_labels("other", other),
+    cq = _per_query_confusion(qi, checks.labels("gold", gold), checks.labels("other", other),
                               int(qi.max()) + 1 if qi.size else 0)
     credit, pairs = preference_counts(cq)
     total = pairs.sum()
@@ -327,11 +300,8 @@ def source_agreement(labels: LabelSet, source: str, *, weights: str = "linear",
     queries with replacement; its confusion matrix is sum_q w_q C_q (w_q = times query q was
     drawn), from which kappa, weighted kappa, MAE and pairwise accuracy follow.
     """
-    _check_weights(weights)
-    resamples = _check_int("resamples", resamples, 1, 1_000_000)
-    confidence = check_confidence(confidence)
-    seed = _check_int("seed", seed, 0, 2**63 - 1)
-    batch = _check_int("batch", batch, 1, 1_000_000)
+    weights, resamples, confidence, seed, batch = checks.agreement_iv(
+        weights, resamples, confidence, seed, batch, weight_options=WEIGHTS)
     ok, g, o = _source_arrays(labels, source)
     if ok.sum() < 2:
         raise InputError("agreement.err_too_few_pairs", file=labels.source, name=source,
@@ -416,6 +386,7 @@ def split_half(labels: LabelSet, baseline: str | None = None, *,
     (floor(n/2) pairs in A, the rest in B) with ``numpy.random.default_rng(seed)``. A kappa
     undefined on a half counts as losing. Needs at least two sources.
     """
+    splits, seed, batch = checks.split_half_iv(splits, seed, batch)
     names = labels.names
     if len(names) < 2:
         raise InputError("agreement.err_split_one_source", file=labels.source)
@@ -423,9 +394,6 @@ def split_half(labels: LabelSet, baseline: str | None = None, *,
     if baseline not in names:
         raise InputError("agreement.err_unknown_source", file=labels.source, name=baseline,
                          names=", ".join(names))
-    splits = _check_int("splits", splits, 1, 100_000)
-    seed = _check_int("seed", seed, 0, 2**63 - 1)
-    batch = _check_int("batch", batch, 1, 100_000)
     complete = labels.gold != MISSING
     for s in names:
         complete &= labels.sources[s] != MISSING
@@ -545,7 +513,7 @@ def rbo(s: Sequence, t: Sequence, p: float = 0.9) -> RBOResult:
     other tie treatments.) ``p`` is the persistence: an observer looks about 1 / (1 - p) items
     deep (p = 0.9: about 10).
     """
-    p = _check_p("p", p)
+    p = checks.share("p", p)
     gs, gt = _groups(s), _groups(t)
     ls, lt = sum(map(len, gs)), sum(map(len, gt))
     depth = max(ls, lt)

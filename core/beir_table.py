@@ -36,6 +36,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from core import checks
 from core.errors import InputError
 from core.i18n import catalog, t
 from core.stats import mcnemar_exact
@@ -99,12 +100,11 @@ def sign_test_p(model_wins: int, baseline_wins: int) -> float | None:
     p = ``scipy.stats.binomtest(model_wins, model_wins + baseline_wins, 0.5).pvalue``
     (Dixon & Mood 1946); ``None`` when there is no decided duel.
     """
-    for name, v in (("model_wins", model_wins), ("baseline_wins", baseline_wins)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-            raise ValueError(f"{name} must be a non-negative whole number, got {v!r}")
+    model_wins, baseline_wins = checks.counts_iv(model_wins=model_wins,
+                                                 baseline_wins=baseline_wins)
     if model_wins + baseline_wins == 0:
         return None
-    return mcnemar_exact(int(model_wins), int(baseline_wins))
+    return mcnemar_exact(model_wins, baseline_wins)
 
 
 # ----------------------------------------------------------------------------- the grid
@@ -266,8 +266,7 @@ class TallyRow:
     def standing(self, alpha: float = ALPHA) -> str:
         """behind_clear / behind / even / ahead / ahead_clear: who wins more duels, and
         "clear" when the sign test p is below ``alpha``."""
-        if not 0 < alpha < 1:
-            raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+        alpha = checks.share("alpha", alpha)
         if self.model_wins == self.baseline_wins:
             return "even"
         clear = self.sign_test_p is not None and self.sign_test_p < alpha

@@ -46,6 +46,7 @@ import pandas as pd
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from core import checks
 from core.errors import InputError
 from core.golden import CASE_ID_NAMES, TEXT_HINTS, GoldenSet
 from core.metrics import Measure, query_score
@@ -103,9 +104,7 @@ def parse_metric(text: str, k: int | None = None) -> tuple[str, int]:
 
 
 def check_k(k) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_K:
-        raise ValueError(f"k must be a whole number between 1 and {MAX_K:,}, got {k!r}")
-    return int(k)
+    return checks.whole("k", k, lo=1, hi=MAX_K)
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from core import checks
 from core.errors import InputError
-from core.stats import (check_confidence, check_resamples, cohens_dz, paired_bootstrap,
-                        randomization_p)
+from core.stats import cohens_dz, paired_bootstrap, randomization_p
 
 MODES = ("all", "baseline")
 
@@ -136,10 +136,8 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
     """
     if not isinstance(scores, pd.DataFrame):
         raise ValueError("scores must be a pandas DataFrame (cases x systems)")
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    confidence = check_confidence(confidence)
-    resamples = check_resamples(resamples)
+    checks.choice("mode", mode, MODES)
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     systems = tuple(str(c) for c in scores.columns)
     if len(systems) < 2:
         raise InputError("need_two_methods", methods=", ".join(systems))

@@ -28,6 +28,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from core import checks
 from core.beir import REPO_ROOT
 from core.errors import InputError
 
@@ -67,9 +68,7 @@ class Ranking:
 
 
 def _check_k(k: int, n_docs: int) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k must be a whole number >= 1, got {k!r}")
-    return min(int(k), n_docs)
+    return min(checks.whole("k", k, lo=1), n_docs)
 
 
 def top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

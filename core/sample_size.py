@@ -27,67 +27,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
+from core import checks
 from core.errors import InputError
-from core.stats import check_confidence, mcnemar_exact, z_value
+from core.stats import mcnemar_exact, z_value
 
 MAX_N = 100_000_000  # searches stop here: a plan beyond 10^8 cases is not a plan
-
-
-# ----------------------------------------------------------------------------- validation
-def _number(name: str, x) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name} must be a number, got {x!r}")
-    x = float(x)
-    if not math.isfinite(x):
-        raise InputError("sample_size.err_not_finite", name=name)
-    return x
-
-
-def _check_rate(rate) -> float:
-    p = _number("rate", rate)
-    if not 0.0 < p < 1.0:
-        raise InputError("sample_size.err_rate", value=f"{p:g}")
-    return p
-
-
-def _check_half_width(half_width) -> float:
-    e = _number("half_width", half_width)
-    if not 0.0 < e < 1.0:
-        raise InputError("sample_size.err_half_width", value=f"{e:g}")
-    return e
-
-
-def _check_level(name: str, x) -> float:
-    v = _number(name, x)
-    if not 0.0 < v < 1.0:
-        raise InputError("sample_size.err_level", name=name, value=f"{v:g}")
-    return v
-
-
-def _check_discordance(discordance, diff) -> tuple[float, float]:
-    d = _number("discordance", discordance)
-    delta = _number("diff", diff)
-    if not 0.0 < d <= 1.0:
-        raise InputError("sample_size.err_discordance", value=f"{d:g}")
-    if abs(delta) > d + 1e-12:
-        raise InputError("sample_size.err_diff_gt_discordance", diff=f"{delta:g}",
-                         discordance=f"{d:g}")
-    if d - delta * delta <= 0.0:
-        raise InputError("sample_size.err_no_variance", diff=f"{delta:g}", discordance=f"{d:g}")
-    return d, delta
-
-
-def _check_sigma(sigma) -> float:
-    s = _number("sigma", sigma)
-    if not s > 0.0:
-        raise InputError("sample_size.err_sigma", value=f"{s:g}")
-    return s
-
-
-def _check_n(n, *, name: str = "n", min_n: int = 1) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < min_n:
-        raise ValueError(f"{name} must be a whole number >= {min_n}, got {n!r}")
-    return int(n)
 
 
 def _ceil(x: float) -> int:
@@ -102,7 +46,7 @@ def smallest_n(ok: Callable[[int], bool], *, start: int = 1, limit: int = MAX_N)
     Doubling from ``start`` until ``ok`` holds, then bisection between the last false and the
     first true n: about 2*log2(n) calls. Raises ``InputError`` when n would exceed ``limit``.
     """
-    start, limit = _check_n(start, name="start"), _check_n(limit, name="limit")
+    start, limit = checks.plan_n(start, name="start"), checks.plan_n(limit, name="limit")
     if ok(start):
         return start
     lo, hi = start, start  # ok(lo) is false
@@ -146,14 +90,13 @@ def wilson_half_width(rate, n, confidence: float = 0.95):
 def n_wilson(rate: float, half_width: float, confidence: float = 0.95) -> int:
     """Smallest n with ``wilson_half_width(rate, n) <= half_width``, by search over n
     (``smallest_n``: the half-width is monotone in n, see ``wilson_half_width``)."""
-    p, e = _check_rate(rate), _check_half_width(half_width)
-    confidence = check_confidence(confidence)
+    p, e, confidence = checks.rate_plan_iv(rate, half_width, confidence)
     return smallest_n(lambda n: wilson_half_width(p, n, confidence) <= e)
 
 
 def n_normal(rate: float, half_width: float, confidence: float = 0.95) -> int:
     """Normal-approximation (Wald) sample size: n = ceil(z^2 p(1-p) / E^2)."""
-    p, e = _check_rate(rate), _check_half_width(half_width)
+    p, e = checks.plan_rate(rate), checks.plan_half_width(half_width)
     z = z_value(confidence)
     return max(1, _ceil(z * z * p * (1 - p) / (e * e)))
 
@@ -182,9 +125,8 @@ class RatePlan:
 def plan_rate(rate: float, half_width: float, confidence: float = 0.95, *,
               current_n: int | None = None) -> RatePlan:
     """Wilson and normal-approximation n for one rate, and the half-width at ``current_n``."""
-    p, e = _check_rate(rate), _check_half_width(half_width)
-    confidence = check_confidence(confidence)
-    cur = None if current_n is None else _check_n(current_n, name="current_n")
+    p, e, confidence = checks.rate_plan_iv(rate, half_width, confidence)
+    cur = checks.current_n_iv(current_n)
     return RatePlan(p, e, confidence, n_wilson(p, e, confidence), n_normal(p, e, confidence),
                     cur, None if cur is None else wilson_half_width(p, cur, confidence))
 
@@ -193,8 +135,8 @@ def half_width_curve(rate: float, confidence: float = 0.95, *, n_max: int,
                      points: int = 160) -> pd.DataFrame:
     """Wilson half-width against n on a log grid 1..n_max (at most ``points`` rows):
     columns ``n`` and ``half_width`` (share)."""
-    p = _check_rate(rate)
-    n_max = _check_n(n_max, name="n_max")
+    p = checks.plan_rate(rate)
+    n_max = checks.plan_n(n_max, name="n_max")
     grid = np.unique(np.round(np.geomspace(1, max(n_max, 2), points)).astype(int))
     return pd.DataFrame({"n": grid, "half_width": wilson_half_width(p, grid, confidence)})
 
@@ -238,7 +180,7 @@ def paired_half_width(discordance: float, diff: float, n, confidence: float = 0.
     This is what ``core.stats.paired_bootstrap``'s percentile CI approaches for large n
     (checked by simulation in the tests). Decreasing in n.
     """
-    d, delta = _check_discordance(discordance, diff)
+    d, delta = checks.plan_discordance(discordance, diff)
     n = np.asarray(n, dtype=float)
     half = z_value(confidence) * np.sqrt((d - delta * delta) / n)
     return float(half) if half.ndim == 0 else half
@@ -248,9 +190,9 @@ def n_paired_ci(discordance: float, diff: float, half_width: float,
                 confidence: float = 0.95) -> int:
     """Smallest n with ``paired_half_width(d, Delta, n) <= half_width`` (search over n;
     equals ceil(z^2 (d - Delta^2) / E^2))."""
-    d, delta = _check_discordance(discordance, diff)
-    e = _check_half_width(half_width)
-    confidence = check_confidence(confidence)
+    d, delta = checks.plan_discordance(discordance, diff)
+    e = checks.plan_half_width(half_width)
+    confidence = checks.confidence(confidence)
     return smallest_n(lambda n: paired_half_width(d, delta, n, confidence) <= e * (1 + 1e-12))
 
 
@@ -265,8 +207,8 @@ def n_mcnemar(discordance: float, diff: float, *, alpha: float = 0.05,
 
     (the McNemar z statistic without continuity correction; the exact test needs a few more).
     """
-    d, delta = _check_discordance(discordance, diff)
-    alpha, power = _check_level("alpha", alpha), _check_level("power", power)
+    d, delta = checks.plan_discordance(discordance, diff)
+    alpha, power = checks.power_plan_iv(alpha, power)
     if delta == 0.0:
         raise InputError("sample_size.err_zero_diff")
     za, zb = _st.norm.ppf(1 - alpha / 2), _st.norm.ppf(power)
@@ -279,9 +221,9 @@ def n_mcnemar(discordance: float, diff: float, *, alpha: float = 0.05,
 def mcnemar_power(n: int, discordance: float, diff: float, *, alpha: float = 0.05) -> float:
     """Approximate power of the two-sided McNemar test at n cases: Connor's (1987) formula
     solved for power, Phi((|Delta| sqrt(n) - z(1-alpha/2) sqrt(d)) / sqrt(d - Delta^2))."""
-    n = _check_n(n)
-    d, delta = _check_discordance(discordance, diff)
-    alpha = _check_level("alpha", alpha)
+    n = checks.plan_n(n)
+    d, delta = checks.plan_discordance(discordance, diff)
+    alpha = checks.plan_level("alpha", alpha)
     za = _st.norm.ppf(1 - alpha / 2)
     return float(_st.norm.cdf((abs(delta) * math.sqrt(n) - za * math.sqrt(d))
                               / math.sqrt(d - delta * delta)))
@@ -319,11 +261,11 @@ def min_significant_diff(n: int, discordance: float, *,
     The two-sided exact p-value falls as the split gets more lopsided, so a bisection over
     a_only in [ceil(m/2), m] finds it in log2(m) tests.
     """
-    n = _check_n(n)
-    d = _number("discordance", discordance)
+    n = checks.plan_n(n)
+    d = checks.plan_number("discordance", discordance)
     if not 0.0 <= d <= 1.0:
         raise InputError("sample_size.err_discordance", value=f"{d:g}")
-    alpha = _check_level("alpha", alpha)
+    alpha = checks.plan_level("alpha", alpha)
     m = discordant_count(n, d)
     if m == 0 or mcnemar_exact(m, 0) >= alpha:
         return None
@@ -366,11 +308,11 @@ def plan_paired(discordance: float, diff: float, half_width: float, *,
                 current_n: int | None = None) -> PairedPlan:
     """``n_paired_ci``, ``n_mcnemar`` (Connor 1987) and, at ``current_n``, the CI half-width,
     the approximate power and ``min_significant_diff``."""
-    d, delta = _check_discordance(discordance, diff)
-    e = _check_half_width(half_width)
-    confidence = check_confidence(confidence)
-    alpha, power = _check_level("alpha", alpha), _check_level("power", power)
-    cur = None if current_n is None else _check_n(current_n, name="current_n")
+    d, delta = checks.plan_discordance(discordance, diff)
+    e = checks.plan_half_width(half_width)
+    confidence = checks.confidence(confidence)
+    alpha, power = checks.power_plan_iv(alpha, power)
+    cur = checks.current_n_iv(current_n)
     n_pow = None if delta == 0 else n_mcnemar(d, delta, alpha=alpha, power=power)
     return PairedPlan(
         d, delta, e, confidence, alpha, power, n_paired_ci(d, delta, e, confidence), n_pow,
@@ -384,8 +326,8 @@ def plan_paired(discordance: float, diff: float, half_width: float, *,
 def t_half_width(sigma: float, n, confidence: float = 0.95):
     """Half-width of the t interval of a mean paired difference: t(1-a/2, n-1) sigma / sqrt(n),
     with a = 1 - confidence (n >= 2). Decreasing in n (both factors are)."""
-    s = _check_sigma(sigma)
-    confidence = check_confidence(confidence)
+    s = checks.plan_sigma(sigma)
+    confidence = checks.confidence(confidence)
     n = np.asarray(n, dtype=float)
     if np.any(n < 2):
         raise ValueError("n must be >= 2 for a t interval")
@@ -397,8 +339,8 @@ def n_continuous_ci(sigma: float, half_width: float, confidence: float = 0.95) -
     """Sakai's (2016) CI-based design ("Topic set size design", Information Retrieval Journal
     19:256-283): the smallest n >= 2 with t(1-alpha/2, n-1) * sigma / sqrt(n) <= E, by search
     over n (Sakai's guess-and-check with sigma as the variance estimate)."""
-    s, e = _check_sigma(sigma), _check_half_width(half_width)
-    confidence = check_confidence(confidence)
+    s, e = checks.plan_sigma(sigma), checks.plan_half_width(half_width)
+    confidence = checks.confidence(confidence)
     return smallest_n(lambda n: t_half_width(s, n, confidence) <= e, start=2)
 
 
@@ -408,9 +350,9 @@ def paired_t_power(n: int, diff: float, sigma: float, *, alpha: float = 0.05) ->
     lambda = |diff| sqrt(n) / sigma and c = t(1-alpha/2, df),
     power = P(T' > c) + P(T' < -c), T' ~ noncentral t(df, lambda). Equals
     ``statsmodels.stats.power.TTestPower().power`` (tested)."""
-    n = _check_n(n, min_n=2)
-    delta, s = _number("diff", diff), _check_sigma(sigma)
-    alpha = _check_level("alpha", alpha)
+    n = checks.plan_n(n, min_n=2)
+    delta, s = checks.plan_number("diff", diff), checks.plan_sigma(sigma)
+    alpha = checks.plan_level("alpha", alpha)
     df, nc = n - 1, abs(delta) * math.sqrt(n) / s
     c = _st.t.ppf(1 - alpha / 2, df)
     return float(_st.nct.sf(c, df, nc) + _st.nct.cdf(-c, df, nc))
@@ -420,8 +362,8 @@ def n_continuous_power(diff: float, sigma: float, *, alpha: float = 0.05,
                        power: float = 0.8) -> int:
     """Sakai's (2016) t-test-based design, computed exactly: the smallest n >= 2 whose
     ``paired_t_power`` reaches ``power`` (search over n; power rises with n)."""
-    delta, s = _number("diff", diff), _check_sigma(sigma)
-    alpha, power = _check_level("alpha", alpha), _check_level("power", power)
+    delta, s = checks.plan_number("diff", diff), checks.plan_sigma(sigma)
+    alpha, power = checks.power_plan_iv(alpha, power)
     if delta == 0.0:
         raise InputError("sample_size.err_zero_diff")
     return smallest_n(lambda n: paired_t_power(n, delta, s, alpha=alpha) >= power, start=2)
@@ -452,11 +394,11 @@ def plan_continuous(sigma: float, half_width: float, *, diff: float = 0.0,
                     current_n: int | None = None) -> ContinuousPlan:
     """``n_continuous_ci`` and ``n_continuous_power`` (Sakai 2016), and the t half-width and
     power at ``current_n`` (n >= 2)."""
-    s, e = _check_sigma(sigma), _check_half_width(half_width)
-    delta = _number("diff", diff)
-    confidence = check_confidence(confidence)
-    alpha, power = _check_level("alpha", alpha), _check_level("power", power)
-    cur = None if current_n is None else _check_n(current_n, name="current_n", min_n=2)
+    s, e = checks.plan_sigma(sigma), checks.plan_half_width(half_width)
+    delta = checks.plan_number("diff", diff)
+    confidence = checks.confidence(confidence)
+    alpha, power = checks.power_plan_iv(alpha, power)
+    cur = checks.current_n_iv(current_n, min_n=2)
     return ContinuousPlan(
         s, e, confidence, delta, alpha, power, n_continuous_ci(s, e, confidence),
         None if delta == 0 else n_continuous_power(delta, s, alpha=alpha, power=power),

@@ -20,6 +20,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from core import checks
 from core.beir import BeirData
 from core.errors import InputError
 from core.metrics import per_query
@@ -39,9 +40,7 @@ TIE_TOL = 1e-12
 
 
 def check_retriever(name: str, arg: str = "retriever") -> str:
-    if name not in RETRIEVERS:
-        raise ValueError(f"{arg} must be one of {', '.join(RETRIEVERS)}, got {name!r}")
-    return name
+    return checks.choice(arg, name, RETRIEVERS)
 
 
 def check_metric(metric: str) -> str:
@@ -100,9 +99,8 @@ def subsample(query_ids: Sequence[str], n: int | None, *, seed: int = 0) -> tupl
     ids = tuple(query_ids)
     if n is None or n == len(ids):
         return ids
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= len(ids):
-        raise ValueError(f"queries must be a whole number between 1 and {len(ids)}, got {n!r}")
-    perm = np.random.default_rng(seed).permutation(len(ids))[:int(n)]
+    n = checks.whole("queries", n, lo=1, hi=len(ids))
+    perm = np.random.default_rng(checks.seed(seed)).permutation(len(ids))[:n]
     return tuple(ids[i] for i in sorted(perm))
 
 

@@ -1,6 +1,7 @@
 """Statistics for small golden sets: Wilson intervals, the paired bootstrap, paired tests.
 
-Every function validates its arguments first and raises ``ValueError`` naming the argument.
+Every function validates its arguments first (``core.checks``) and raises ``ValueError``
+naming the argument.
 Seeds are explicit keyword arguments; the same seed gives identical output.
 """
 from __future__ import annotations
@@ -12,47 +13,11 @@ from typing import Literal
 import numpy as np
 from scipy import stats as _st
 
-from core import _kernels
+from core import _kernels, checks
 
 Verdict = Literal["no_difference", "a_better", "b_better"]
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
 MIN_RESAMPLES, MAX_RESAMPLES = 1_000, 100_000
-
-
-# ----------------------------------------------------------------------------- validation
-def check_confidence(confidence: float) -> float:
-    """A confidence level in [0.5, 1), or ``ValueError`` naming it."""
-    if not isinstance(confidence, (int, float)) or not 0.5 <= float(confidence) < 1.0:
-        raise ValueError(f"confidence must be a number in [0.5, 1), got {confidence!r}")
-    return float(confidence)
-
-
-def check_resamples(resamples: int) -> int:
-    """A whole number of resamples in [1, 10,000,000], or ``ValueError`` naming it."""
-    if isinstance(resamples, bool) or not isinstance(resamples, (int, np.integer)):
-        raise ValueError(f"resamples must be a whole number, got {resamples!r}")
-    if not 1 <= int(resamples) <= 10_000_000:
-        raise ValueError(f"resamples must be between 1 and 10,000,000, got {resamples}")
-    return int(resamples)
-
-
-def _check_values(name: str, values, *, min_n: int = 1) -> np.ndarray:
-    arr = np.asarray(values, dtype=float)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    if arr.size < min_n:
-        raise ValueError(f"{name} needs at least {min_n} values, got {arr.size}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or infinite values; drop or fix them first")
-    return arr
-
-
-def _check_pair(a, b, *, min_n: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    a = _check_values("a", a, min_n=min_n)
-    b = _check_values("b", b, min_n=min_n)
-    if a.shape != b.shape:
-        raise ValueError(f"a and b must be paired (same length), got {a.size} and {b.size}")
-    return a, b
 
 
 def is_binary(values) -> bool:
@@ -63,21 +28,18 @@ def is_binary(values) -> bool:
 
 def z_value(confidence: float) -> float:
     """Two-sided standard-normal quantile: z such that P(|Z| <= z) = confidence."""
-    return float(_st.norm.ppf(0.5 + check_confidence(confidence) / 2))
+    return float(_st.norm.ppf(0.5 + checks.confidence(confidence) / 2))
 
 
 def resolution(n: int) -> float:
     """One case as a share of ``n`` cases (1/n); times 100 it is the %p step of a rate."""
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
-    return 1.0 / n
+    return 1.0 / checks.whole("n", n, lo=1)
 
 
 def seeds_for(seed: int, resamples: int) -> np.ndarray:
     """One independent 64-bit stream seed per resample, from ``numpy.random.SeedSequence``."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative whole number, got {seed!r}")
-    return np.random.SeedSequence(int(seed)).generate_state(check_resamples(resamples), np.uint64)
+    resamples, seed = checks.resampling_iv(resamples, seed)
+    return np.random.SeedSequence(seed).generate_state(resamples, np.uint64)
 
 
 def verdict(ci_low: float, ci_high: float) -> Verdict:
@@ -100,12 +62,8 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
 
     Equals ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")`` (tested to 1e-9).
     """
-    if isinstance(n, bool) or int(n) != n or n < 1:
-        raise ValueError(f"n must be a whole number >= 1, got {n!r}")
-    if isinstance(successes, bool) or int(successes) != successes or not 0 <= successes <= n:
-        raise ValueError(f"successes must be a whole number in [0, n={n}], got {successes!r}")
+    successes, n, confidence = checks.wilson_iv(successes, n, confidence)
     z = z_value(confidence)
-    n = int(n)
     p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -169,7 +127,7 @@ def percentile_ci(dist: np.ndarray, confidence: float) -> tuple[float, float]:
 
 def cells(a, b) -> tuple[int, int, int, int]:
     """2x2 table of paired binary outcomes: (both right, A only, B only, both wrong)."""
-    a, b = _check_pair(a, b)
+    a, b = checks.pair(a, b)
     if not (is_binary(a) and is_binary(b)):
         raise ValueError("cells needs binary (0/1) outcomes in a and b")
     a1, b1 = a == 1, b == 1
@@ -185,9 +143,8 @@ def bootstrap_mean(values, *, resamples: int = 20_000, confidence: float = 0.95,
     read the CI off the (alpha/2, 1-alpha/2) percentiles. Binary values take the same
     distribution from one binomial draw per resample (``method="cells"``).
     """
-    x = _check_values("values", values)
-    confidence = check_confidence(confidence)
-    resamples = check_resamples(resamples)
+    x = checks.values("values", values)
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     n = x.size
     if is_binary(x):
         rng = np.random.default_rng(seed)
@@ -215,9 +172,8 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
     the cost does not grow with n (``method="cells"``). Continuous values are resampled case by
     case in compiled code (``method="resample"``); memory stays O(n + resamples).
     """
-    a, b = _check_pair(a, b)
-    confidence = check_confidence(confidence)
-    resamples = check_resamples(resamples)
+    a, b = checks.pair(a, b)
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     n = a.size
     d = a - b
     if is_binary(a) and is_binary(b):
@@ -243,13 +199,11 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
     Under H0 the a_only discordant cases among the m = a_only + b_only discordant pairs are
     Binomial(m, 1/2); p = ``scipy.stats.binomtest(a_only, m, 0.5).pvalue``; p = 1 when m = 0.
     """
-    for name, v in (("a_only", a_only), ("b_only", b_only)):
-        if isinstance(v, bool) or int(v) != v or v < 0:
-            raise ValueError(f"{name} must be a non-negative whole number, got {v!r}")
-    m = int(a_only) + int(b_only)
+    a_only, b_only = checks.counts_iv(a_only=a_only, b_only=b_only)
+    m = a_only + b_only
     if m == 0:
         return 1.0
-    return float(_st.binomtest(int(a_only), m, 0.5).pvalue)
+    return float(_st.binomtest(a_only, m, 0.5).pvalue)
 
 
 def randomization_p(a, b, *, resamples: int = 20_000, seed: int = 0) -> float:
@@ -260,8 +214,8 @@ def randomization_p(a, b, *, resamples: int = 20_000, seed: int = 0) -> float:
     Phipson & Smyth (2010) that keeps a Monte-Carlo p-value from being 0. For binary outcomes
     only the m discordant pairs move: n*T* = 2*Binomial(m, 1/2) - m, drawn directly.
     """
-    a, b = _check_pair(a, b)
-    resamples = check_resamples(resamples)
+    a, b = checks.pair(a, b)
+    resamples, seed = checks.resampling_iv(resamples, seed)
     d = a - b
     n = d.size
     observed = abs(d.mean())
@@ -279,7 +233,7 @@ def randomization_p(a, b, *, resamples: int = 20_000, seed: int = 0) -> float:
 def paired_ttest_p(a, b) -> float | None:
     """Two-sided paired t-test p-value (``scipy.stats.ttest_rel``); None when undefined
     (fewer than 2 cases or all differences equal)."""
-    a, b = _check_pair(a, b)
+    a, b = checks.pair(a, b)
     d = a - b
     if d.size < 2 or np.all(d == d[0]):
         return None
@@ -288,7 +242,7 @@ def paired_ttest_p(a, b) -> float | None:
 
 def cohens_dz(a, b) -> float | None:
     """Paired Cohen's d (d_z = mean(d) / sd(d), sd with n-1; Cohen 1988); None if sd = 0."""
-    a, b = _check_pair(a, b)
+    a, b = checks.pair(a, b)
     d = a - b
     if d.size < 2:
         return None
@@ -342,7 +296,8 @@ class PairedComparison:
 def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,
                   seed: int = 0, binary: bool | None = None) -> RateEstimate:
     """A method's rate with a Wilson interval (binary) or its mean with a bootstrap CI."""
-    x = _check_values("values", values)
+    x = checks.values("values", values)
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     if binary is None:
         binary = is_binary(x)
     if binary:
@@ -360,7 +315,8 @@ def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int
     Binary data when both vectors are 0/1 (Wilson intervals, McNemar, 2x2 table); otherwise
     continuous (bootstrap CIs of each mean, paired t-test, Cohen's d_z).
     """
-    a, b = _check_pair(a, b, min_n=2)
+    a, b = checks.pair(a, b, min_n=2)
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     binary = is_binary(a) and is_binary(b)
     kw = dict(confidence=confidence, resamples=resamples, seed=seed, binary=binary)
     table = cells(a, b) if binary else None

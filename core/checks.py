@@ -1,0 +1,236 @@
+"""Argument checks for every public function, in one place (scipy's ``_iv`` style).
+
+scipy validates each public function once, at the door, in a private "input validation"
+helper (``stats/_resampling.py``: ``bootstrap`` -> ``_bootstrap_iv``). Here the helpers live
+in one module so the rules are the same everywhere:
+
+* a **whole number** is an ``int`` or a numpy integer (``operator.index`` semantics, as numpy
+  and scipy use): ``5.0``, ``"5"`` and ``True`` are refused, whatever the function;
+* a **number** is an ``int`` or ``float`` (numpy ones too), never a ``bool`` or a string;
+* a **seed** is a whole number in [0, 2^63 - 1] on every path (binary and continuous);
+* a **confidence** level is a number in [0.5, 1).
+
+Primitive checks (``whole``, ``number``, ``share``, ``choice``, ``values``, ``pair``,
+``confidence``, ``resamples``, ``seed``) raise ``ValueError`` naming the argument; one
+``*_iv`` function per family of public functions (``bootstrap_iv``, ``counts_iv``,
+``rate_plan_iv``, ...) combines them. A programming mistake (wrong type, out-of-range
+argument) is a ``ValueError``; an impossible *user* input (a planning target no sample size
+can meet) is a ``core.errors.InputError`` with a translatable code.
+"""
+from __future__ import annotations
+
+import math
+import operator
+
+import numpy as np
+
+from core.errors import InputError
+
+MAX_RESAMPLES = 10_000_000
+MAX_SEED = 2**63 - 1
+
+
+# ----------------------------------------------------------------------------- primitives
+def whole(name: str, v, *, lo: int | None = None, hi: int | None = None) -> int:
+    """``v`` as an ``int`` when it is a whole number in [lo, hi] (either bound optional)."""
+    if isinstance(v, (bool, np.bool_)):
+        raise ValueError(f"{name} must be a whole number, got {v!r}")
+    try:
+        x = operator.index(v)
+    except TypeError:
+        raise ValueError(f"{name} must be a whole number, got {v!r}") from None
+    if (lo is not None and x < lo) or (hi is not None and x > hi):
+        if hi is None:
+            what = "a non-negative whole number" if lo == 0 else f"a whole number >= {lo:,}"
+        elif lo is None:
+            what = f"a whole number <= {hi:,}"
+        else:
+            what = f"a whole number between {lo:,} and {hi:,}"
+        raise ValueError(f"{name} must be {what}, got {v!r}")
+    return int(x)
+
+
+def number(name: str, v, *, finite: bool = True) -> float:
+    """``v`` as a ``float`` when it is a real number (``bool`` and strings refused)."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(
+            v, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a number, got {v!r}")
+    x = float(v)
+    if finite and not math.isfinite(x):
+        raise ValueError(f"{name} must be a finite number, got {v!r}")
+    return x
+
+
+def share(name: str, v) -> float:
+    """A number strictly between 0 and 1 (a probability, persistence, level)."""
+    x = number(name, v, finite=False)
+    if not 0.0 < x < 1.0:
+        raise ValueError(f"{name} must be a number strictly between 0 and 1, got {v!r}")
+    return x
+
+
+def choice(name: str, v, options) -> object:
+    """``v`` when it is one of ``options``; the message lists them."""
+    if v not in tuple(options):
+        raise ValueError(f"{name} must be one of {', '.join(map(str, options))}, got {v!r}")
+    return v
+
+
+def confidence(c) -> float:
+    """A confidence level in [0.5, 1)."""
+    if isinstance(c, (bool, np.bool_)) or not isinstance(
+            c, (int, float, np.integer, np.floating)) or not 0.5 <= float(c) < 1.0:
+        raise ValueError(f"confidence must be a number in [0.5, 1), got {c!r}")
+    return float(c)
+
+
+def resamples(r, *, hi: int = MAX_RESAMPLES) -> int:
+    """A whole number of resamples in [1, hi]."""
+    return whole("resamples", r, lo=1, hi=hi)
+
+
+def seed(s) -> int:
+    """A whole-number seed in [0, 2^63 - 1]: the same rule on every random path."""
+    return whole("seed", s, lo=0, hi=MAX_SEED)
+
+
+def values(name: str, x, *, min_n: int = 1) -> np.ndarray:
+    """A one-dimensional float array of at least ``min_n`` finite values."""
+    arr = np.asarray(x, dtype=float)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size < min_n:
+        raise ValueError(f"{name} needs at least {min_n} values, got {arr.size}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite values; drop or fix them first")
+    return arr
+
+
+def pair(a, b, *, min_n: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Two paired value vectors (``values``) of the same length."""
+    a = values("a", a, min_n=min_n)
+    b = values("b", b, min_n=min_n)
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must be paired (same length), got {a.size} and {b.size}")
+    return a, b
+
+
+def labels(name: str, x) -> np.ndarray:
+    """A one-dimensional vector of relevance labels 0, 1 or 2 (as int64)."""
+    a = np.asarray(x)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {a.shape}")
+    if a.size and not np.isin(a, (0, 1, 2)).all():
+        raise ValueError(f"{name} must hold labels 0, 1 or 2 only")
+    return a.astype(np.int64)
+
+
+# ----------------------------------------------------------------------------- core.stats
+def wilson_iv(successes, n, conf) -> tuple[int, int, float]:
+    """``wilson_interval``: n >= 1 cases, 0 <= successes <= n, a confidence level."""
+    n = whole("n", n, lo=1)
+    successes = whole("successes", successes)
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be a whole number in [0, n={n}], got {successes!r}")
+    return successes, n, confidence(conf)
+
+
+def bootstrap_iv(n_resamples, conf, s) -> tuple[int, float, int]:
+    """Bootstrap and resampling functions: resamples, confidence, seed."""
+    return resamples(n_resamples), confidence(conf), seed(s)
+
+
+def resampling_iv(n_resamples, s) -> tuple[int, int]:
+    """Randomization tests: resamples and seed."""
+    return resamples(n_resamples), seed(s)
+
+
+def counts_iv(**counts) -> tuple[int, ...]:
+    """Exact tests on counts (``mcnemar_exact``, ``sign_test_p``): non-negative whole numbers,
+    the same rule for both (``mcnemar_exact(5.0, 3)`` and ``sign_test_p(5.0, 3)`` both refuse)."""
+    return tuple(whole(name, v, lo=0) for name, v in counts.items())
+
+
+# ----------------------------------------------------------------------------- core.sample_size
+def plan_number(name: str, x) -> float:
+    """A number for the planner; a non-finite one is an ``InputError`` the page translates."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(
+            x, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a number, got {x!r}")
+    x = float(x)
+    if not math.isfinite(x):
+        raise InputError("sample_size.err_not_finite", name=name)
+    return x
+
+
+def plan_rate(rate) -> float:
+    p = plan_number("rate", rate)
+    if not 0.0 < p < 1.0:
+        raise InputError("sample_size.err_rate", value=f"{p:g}")
+    return p
+
+
+def plan_half_width(half_width) -> float:
+    e = plan_number("half_width", half_width)
+    if not 0.0 < e < 1.0:
+        raise InputError("sample_size.err_half_width", value=f"{e:g}")
+    return e
+
+
+def plan_level(name: str, x) -> float:
+    v = plan_number(name, x)
+    if not 0.0 < v < 1.0:
+        raise InputError("sample_size.err_level", name=name, value=f"{v:g}")
+    return v
+
+
+def plan_discordance(discordance, diff) -> tuple[float, float]:
+    d = plan_number("discordance", discordance)
+    delta = plan_number("diff", diff)
+    if not 0.0 < d <= 1.0:
+        raise InputError("sample_size.err_discordance", value=f"{d:g}")
+    if abs(delta) > d + 1e-12:
+        raise InputError("sample_size.err_diff_gt_discordance", diff=f"{delta:g}",
+                         discordance=f"{d:g}")
+    if d - delta * delta <= 0.0:
+        raise InputError("sample_size.err_no_variance", diff=f"{delta:g}", discordance=f"{d:g}")
+    return d, delta
+
+
+def plan_sigma(sigma) -> float:
+    s = plan_number("sigma", sigma)
+    if not s > 0.0:
+        raise InputError("sample_size.err_sigma", value=f"{s:g}")
+    return s
+
+
+def plan_n(n, *, name: str = "n", min_n: int = 1) -> int:
+    return whole(name, n, lo=min_n)
+
+
+def current_n_iv(current_n, *, min_n: int = 1) -> int | None:
+    return None if current_n is None else plan_n(current_n, name="current_n", min_n=min_n)
+
+
+def rate_plan_iv(rate, half_width, conf) -> tuple[float, float, float]:
+    """One binary rate: 0 < rate < 1, 0 < half_width < 1, a confidence level."""
+    return plan_rate(rate), plan_half_width(half_width), confidence(conf)
+
+
+def power_plan_iv(alpha, power) -> tuple[float, float]:
+    """Test designs: 0 < alpha < 1 and 0 < power < 1."""
+    return plan_level("alpha", alpha), plan_level("power", power)
+
+
+# ----------------------------------------------------------------------------- core.agreement
+def agreement_iv(weights, n_resamples, conf, s, batch, *, weight_options) -> tuple:
+    """``source_agreement`` and ``rank_sources``."""
+    choice("weights", weights, weight_options)
+    return (weights, whole("resamples", n_resamples, lo=1, hi=1_000_000), confidence(conf),
+            seed(s), whole("batch", batch, lo=1, hi=1_000_000))
+
+
+def split_half_iv(splits, s, batch) -> tuple[int, int, int]:
+    """``split_half``: splits, seed, batch."""
+    return (whole("splits", splits, lo=1, hi=100_000), seed(s),
+            whole("batch", batch, lo=1, hi=100_000))

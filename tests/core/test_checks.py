@@ -1,0 +1,121 @@
+"""core.checks: one set of argument rules for every public function."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core import checks
+from core.agreement import source_agreement, split_half
+from core.beir_table import sign_test_p
+from core.multi import compare_many
+from core.sample_size import plan_paired, plan_rate
+from core.stats import (bootstrap_mean, compare_paired, mcnemar_exact, paired_bootstrap,
+                        randomization_p, rate_estimate, resolution, seeds_for, wilson_interval)
+
+BIN_A, BIN_B = [1, 0, 1, 1, 0, 1], [0, 0, 1, 0, 0, 1]
+CONT_A, CONT_B = [0.1, 0.5, 0.3, 0.9], [0.2, 0.4, 0.3, 0.5]
+
+
+@pytest.mark.parametrize("v", [5.0, "5", True, np.float64(5.0), None, 2.5])
+def test_whole_refuses_anything_but_integers(v):
+    with pytest.raises(ValueError, match="count must be a whole number"):
+        checks.whole("count", v)
+
+
+def test_whole_accepts_python_and_numpy_integers():
+    assert checks.whole("count", 5) == 5
+    assert checks.whole("count", np.int64(5), lo=0, hi=5) == 5
+    with pytest.raises(ValueError, match="count must be a whole number between 0 and 4"):
+        checks.whole("count", 5, lo=0, hi=4)
+    with pytest.raises(ValueError, match="count must be a non-negative whole number"):
+        checks.whole("count", -1, lo=0)
+
+
+@pytest.mark.parametrize("call", [lambda a, b: mcnemar_exact(a, b),
+                                  lambda a, b: sign_test_p(a, b)])
+@pytest.mark.parametrize("a,name", [(5.0, None), (-1, None), (True, None)])
+def test_exact_tests_on_counts_follow_one_rule(call, a, name):
+    with pytest.raises(ValueError, match="must be a (non-negative )?whole number"):
+        call(a, 3)
+
+
+def test_exact_tests_agree_on_whole_numbers():
+    assert mcnemar_exact(5, 3) == sign_test_p(5, 3)
+    assert mcnemar_exact(np.int64(5), 3) == sign_test_p(np.int64(5), 3)
+
+
+SEEDED = [
+    lambda s: paired_bootstrap(BIN_A, BIN_B, resamples=1000, seed=s),
+    lambda s: paired_bootstrap(CONT_A, CONT_B, resamples=1000, seed=s),
+    lambda s: bootstrap_mean(BIN_A, resamples=1000, seed=s),
+    lambda s: bootstrap_mean(CONT_A, resamples=1000, seed=s),
+    lambda s: randomization_p(BIN_A, BIN_B, resamples=1000, seed=s),
+    lambda s: randomization_p(CONT_A, CONT_B, resamples=1000, seed=s),
+    lambda s: rate_estimate(BIN_A, seed=s),
+    lambda s: rate_estimate(CONT_A, resamples=1000, seed=s),
+    lambda s: compare_paired(BIN_A, BIN_B, resamples=1000, seed=s),
+    lambda s: compare_paired(CONT_A, CONT_B, resamples=1000, seed=s),
+    lambda s: seeds_for(s, 10),
+]
+
+
+@pytest.mark.parametrize("call", SEEDED)
+@pytest.mark.parametrize("seed", ["x", True, 1.0, -1, None])
+def test_seed_is_checked_on_every_path(call, seed):
+    with pytest.raises(ValueError, match="seed must be"):
+        call(seed)
+
+
+def test_seed_is_checked_in_other_modules():
+    import pandas as pd
+    df = pd.DataFrame({"a": CONT_A, "b": CONT_B})
+    with pytest.raises(ValueError, match="seed must be"):
+        compare_many(df, resamples=1000, seed="x")
+    with pytest.raises(ValueError, match="seed must be"):
+        compare_many(df, resamples=1000, seed=True)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(resamples=2.5), "resamples must be a whole number"),
+    (dict(resamples=0), "resamples must be a whole number between 1"),
+    (dict(confidence=1.0), "confidence must be a number in"),
+    (dict(confidence=True), "confidence must be a number in"),
+    (dict(confidence="0.95"), "confidence must be a number in"),
+])
+def test_bootstrap_family_messages(kwargs, match):
+    for call in (lambda: paired_bootstrap(CONT_A, CONT_B, **kwargs),
+                 lambda: bootstrap_mean(CONT_A, **kwargs),
+                 lambda: compare_paired(BIN_A, BIN_B, **kwargs)):
+        with pytest.raises(ValueError, match=match):
+            call()
+
+
+def test_wilson_and_resolution_use_the_whole_number_rule():
+    with pytest.raises(ValueError, match="successes must be a whole number"):
+        wilson_interval(5.0, 10)
+    with pytest.raises(ValueError, match="n must be a whole number"):
+        wilson_interval(5, 10.0)
+    with pytest.raises(ValueError, match="n must be a whole number >= 1"):
+        resolution(0)
+    assert wilson_interval(np.int64(5), 10) == wilson_interval(5, 10)
+
+
+def test_planner_rules():
+    with pytest.raises(ValueError, match="current_n must be a whole number"):
+        plan_rate(0.8, 0.05, current_n=30.0)
+    with pytest.raises(ValueError, match="rate must be a number"):
+        plan_rate(True, 0.05)
+    with pytest.raises(ValueError, match="current_n must be a whole number >= 1"):
+        plan_paired(0.2, 0.05, 0.05, current_n=0)
+
+
+def test_agreement_rules():
+    from core.agreement_io import load_labels
+    data = b"query_id,doc_id,gold,crowd\nq1,d1,1,1\nq1,d2,0,0\nq2,d1,2,1\nq2,d2,0,1\n"
+    labels = load_labels(data, "l.csv")
+    with pytest.raises(ValueError, match="seed must be"):
+        source_agreement(labels, "crowd", resamples=100, seed="x")
+    with pytest.raises(ValueError, match="weights must be one of linear, quadratic"):
+        source_agreement(labels, "crowd", weights="cubic")
+    with pytest.raises(ValueError, match="splits must be a whole number"):
+        split_half(labels, splits=2.0)
