@@ -22,7 +22,6 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Callable
 
-import altair as alt
 import numpy as np
 import pandas as pd
 from scipy import stats as _st
@@ -139,33 +138,6 @@ def half_width_curve(rate: float, confidence: float = 0.95, *, n_max: int,
     n_max = checks.plan_n(n_max, name="n_max")
     grid = np.unique(np.round(np.geomspace(1, max(n_max, 2), points)).astype(int))
     return pd.DataFrame({"n": grid, "half_width": wilson_half_width(p, grid, confidence)})
-
-
-def half_width_chart(curve: pd.DataFrame, *, target: float, current_n: int | None,
-                     planned_n: int, title: str = "", x_title: str = "cases (n, log scale)",
-                     y_title: str = "half-width (%p)", target_label: str = "target",
-                     current_label: str = "current", planned_label: str = "planned"
-                     ) -> alt.LayerChart:
-    """Half-width (in %p) against n on a log axis, with the target (horizontal), the planned n
-    and the current golden-set size (vertical) marked."""
-    df = curve.assign(hw=100 * curve["half_width"])
-    x = alt.X("n:Q", title=x_title, scale=alt.Scale(type="log"))
-    line = alt.Chart(df).mark_line(color="#4c78a8", strokeWidth=2).encode(
-        x=x, y=alt.Y("hw:Q", title=y_title),
-        tooltip=[alt.Tooltip("n:Q", format=","), alt.Tooltip("hw:Q", format=".2f")])
-    target_df = pd.DataFrame({"y": [100 * target], "label": [target_label]})
-    rule_t = alt.Chart(target_df).mark_rule(color="#e45756", strokeDash=[4, 3]).encode(
-        y="y:Q", tooltip=["label:N", alt.Tooltip("y:Q", format=".2f")])
-    marks = [(planned_n, planned_label, "#54a24b")]
-    if current_n is not None:
-        marks.append((current_n, current_label, "#f58518"))
-    vdf = pd.DataFrame({"n": [m[0] for m in marks], "label": [m[1] for m in marks],
-                        "color": [m[2] for m in marks]})
-    rules = alt.Chart(vdf).mark_rule(strokeWidth=2).encode(
-        x="n:Q", color=alt.Color("color:N", scale=None), tooltip=["label:N", "n:Q"])
-    text = alt.Chart(vdf).mark_text(align="left", dx=4, dy=-6, baseline="bottom").encode(
-        x="n:Q", y=alt.value(12), text="label:N", color=alt.Color("color:N", scale=None))
-    return alt.layer(line, rule_t, rules, text).properties(title=title, height=300)
 
 
 # ----------------------------------------------------------------------------- paired binary

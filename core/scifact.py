@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-import altair as alt
 import numpy as np
 import pandas as pd
 
@@ -24,15 +23,12 @@ from core import checks
 from core.beir import BeirData
 from core.errors import InputError
 from core.metrics import per_query
-from core.retrieval import (BM25Params, CACHE_DIR, Progress, Ranking, bm25_search, dense_search,
-                            encode_texts, rrf)
+from core.retrieval import (BM25Params, CACHE_DIR, DEFAULT_MODEL, RRF_DEPTH, RRF_K, Progress,
+                            Ranking, bm25_search, dense_search, encode_texts, rrf)
 from core.stats import BootstrapResult, Verdict, paired_bootstrap, verdict
-from core.verdicts import verdict_sentence
-from core.views.format import level as fmt_level
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
 MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
-LABELS = {"bm25": "BM25", "dense": "Dense (MiniLM)", "hybrid": "Hybrid (RRF)"}
 DEFAULT_RESAMPLES = 10_000
 MIN_QUERIES = 10
 PAPER_BM25_NDCG10 = 0.665  # Thakur et al. 2021, Table 2, scifact, BM25 (Anserini)
@@ -83,8 +79,24 @@ def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = B
                                cache_dir=cache_dir)
         out["dense"] = dense_search(qids, queries.embeddings, docs.embeddings)
     if "hybrid" in todo:
-        out["hybrid"] = rrf([out["bm25"], out["dense"]])
+        out = with_hybrid(out)
     return out
+
+
+def with_hybrid(rankings: dict[str, Ranking]) -> dict[str, Ranking]:
+    """``rankings`` plus ``hybrid``: reciprocal rank fusion of ``bm25`` and ``dense``
+    (``core.retrieval.rrf`` with its RRF_K and RRF_DEPTH)."""
+    for name in ("bm25", "dense"):
+        if name not in rankings:
+            raise ValueError(f"rankings must hold {name!r} to build the hybrid")
+    return {**rankings, "hybrid": rrf([rankings["bm25"], rankings["dense"]])}
+
+
+def run_settings(bm25: BM25Params, model: str, *, seed: int, queries: int | None) -> dict:
+    """The settings a result depends on, as the CLI's JSON and the page's summary show them:
+    BM25 parameters, the dense model, RRF's k and depth, the seed and the query subset."""
+    return {"bm25": bm25.to_dict(), "model": model, "rrf_k": RRF_K, "rrf_depth": RRF_DEPTH,
+            "seed": seed, "queries": queries}
 
 
 def evaluate(data: BeirData, rankings: dict[str, Ranking]) -> dict[str, pd.DataFrame]:
@@ -167,15 +179,6 @@ class RetrieverComparison:
     @property
     def verdict(self) -> Verdict:
         return verdict(self.bootstrap.ci_low, self.bootstrap.ci_high)
-
-    def sentence(self, lang: str = "en", names: dict | None = None) -> str:
-        """The golden-case page's verdict wording (``core.verdicts.verdict_sentence``)."""
-        names = names or {}
-        bs = self.bootstrap
-        return verdict_sentence(self.verdict, a=names.get(self.a, self.a),
-                                b=names.get(self.b, self.b), mean=bs.mean, ci_low=bs.ci_low,
-                                ci_high=bs.ci_high, n=self.n, confidence=bs.confidence,
-                                lang=lang, unit="queries")
 
     def frame(self) -> pd.DataFrame:
         """One row per query: query_id, value of A, value of B, A - B."""
@@ -296,68 +299,5 @@ def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str =
     qids = subsample(data.query_ids, queries, seed=seed)
     comp = compare_retrievers(tables, a, b, metric, queries=qids, resamples=resamples,
                               confidence=confidence, seed=seed)
-    settings = {"bm25": bm25.to_dict(), "model": model or "sentence-transformers/all-MiniLM-L6-v2",
-                "rrf_k": 60, "rrf_depth": 100, "seed": seed, "queries": queries}
+    settings = run_settings(bm25, model or DEFAULT_MODEL, seed=seed, queries=queries)
     return ScifactResult(data.to_dict(), means(tables, qids), comp, settings)
-
-
-def result_text(res: ScifactResult, lang: str = "en") -> str:
-    """Readable summary (the CLI's default output)."""
-    c = res.comparison
-    bs = c.bootstrap
-    col = res.collection
-    lines = [f"{col['name']}: {col['n_docs']:,} documents, {c.n} of {col['n_queries']} judged "
-             f"queries"]
-    for name, sc in res.scores.items():
-        lines.append(f"  {name:7s} " + "  ".join(f"{m} {v:.4f}" for m, v in sc.items()))
-    h = c.hits
-    lines.append(f"  {c.metric}: {c.a} wins {c.a_wins}, {c.b} wins {c.b_wins}, ties {c.ties}")
-    lines.append(f"  hit@10: {c.a} only {h['a_only']}, {c.b} only {h['b_only']}, both "
-                 f"{h['both']}, neither {h['neither']}")
-    lines.append(f"  {c.a} - {c.b}: {bs.mean:+.4f}  {fmt_level(bs.confidence)} paired bootstrap "
-                 f"CI [{bs.ci_low:+.4f}, {bs.ci_high:+.4f}] ({bs.resamples:,} resamples, "
-                 f"seed {bs.seed})")
-    lines.append(c.sentence(lang))
-    return "\n".join(lines)
-
-
-# ----------------------------------------------------------------------------- charts
-def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | None = None,
-                  b_title: str | None = None) -> alt.LayerChart:
-    """Per-query A vs B (one point per distinct pair, sized by how many queries share it),
-    with the diagonal y = x: points below it are queries A wins."""
-    f = pd.DataFrame({"a": comp.values_a.round(6), "b": comp.values_b.round(6)})
-    pts = f.groupby(["a", "b"]).size().reset_index(name="queries")
-    a_title = a_title or f"{comp.a} {comp.metric}"
-    b_title = b_title or f"{comp.b} {comp.metric}"
-    dots = alt.Chart(pts).mark_circle(opacity=0.6, color="#4c78a8").encode(
-        x=alt.X("a:Q", title=a_title, scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("b:Q", title=b_title, scale=alt.Scale(domain=[0, 1])),
-        size=alt.Size("queries:Q", title="queries", scale=alt.Scale(range=[30, 600])),
-        tooltip=[alt.Tooltip("a:Q", format=".3f"), alt.Tooltip("b:Q", format=".3f"),
-                 "queries:Q"])
-    diag = alt.Chart(pd.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})).mark_line(
-        color="#e45756", strokeDash=[4, 3]).encode(x="x:Q", y="y:Q")
-    lines = title.split("\n") if "\n" in title else title
-    return alt.layer(diag, dots).properties(title=alt.TitleParams(lines), height=340)
-
-
-def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
-                  x_title: str = "queries (n)", y_title: str = "A - B") -> alt.LayerChart:
-    """The CI of A - B at each subset size; the chosen size highlighted, 0 marked."""
-    df = rows.copy()
-    df["chosen"] = df["n"] == current
-    x = alt.X("n:Q", title=x_title, scale=alt.Scale(type="log", nice=False,
-                                                     domain=[float(df["n"].min()) * 0.9,
-                                                             float(df["n"].max()) * 1.1]))
-    band = alt.Chart(df).mark_rule(strokeWidth=3).encode(
-        x=x, y=alt.Y("ci_low:Q", title=y_title), y2="ci_high:Q",
-        color=alt.condition("datum.chosen", alt.value("#f58518"), alt.value("#4c78a8")))
-    dots = alt.Chart(df).mark_point(filled=True, size=70, color="#1f3b73").encode(
-        x=x, y="mean:Q", tooltip=["n:Q", alt.Tooltip("mean:Q", format="+.3f"),
-                                  alt.Tooltip("ci_low:Q", format="+.3f"),
-                                  alt.Tooltip("ci_high:Q", format="+.3f"), "verdict:N"])
-    zero = alt.Chart(pd.DataFrame({"y": [0.0]})).mark_rule(color="#e45756",
-                                                           strokeDash=[4, 3]).encode(y="y:Q")
-    lines = title.split("\n") if "\n" in title else title
-    return alt.layer(band, dots, zero).properties(title=alt.TitleParams(lines), height=340)

@@ -8,7 +8,7 @@ import streamlit as st
 from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, METRICS, WEIGHTS, analyse,
                             disagreements, kappa_band)
 from core.agreement_io import load_label_files, load_labels, load_runs
-from core.charts import interval_chart
+from core.views.charts import interval_chart
 from core.errors import InputError
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.format import level as fmt_level, pct

@@ -4,7 +4,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from core.charts import bootstrap_histogram, interval_chart
+from core.views.charts import bootstrap_histogram, interval_chart
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES

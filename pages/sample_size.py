@@ -7,10 +7,11 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.sample_size import (defaults_from, discordant_count, half_width_chart,
-                              half_width_curve, plan_continuous, plan_paired, plan_rate)
+from core.sample_size import (defaults_from, discordant_count, half_width_curve,
+                              plan_continuous, plan_paired, plan_rate)
 from core.stats import CONFIDENCE_LEVELS
 from core.views.format import fmt_p, level as fmt_level, pct
+from core.views.sample_size import half_width_chart
 from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
 
 page_setup()

@@ -9,18 +9,18 @@ import pandas as pd
 import streamlit as st
 
 from core.beir import CORPUS, ENV_VAR, QRELS_DIR, QUERIES, download_beir, load_beir, resolve_dir
-from core.charts import bootstrap_histogram
+from core.views.charts import bootstrap_histogram
 from core.errors import InputError
-from core.retrieval import (CACHE_DIR, TOKENIZERS, BM25Params, bm25_search, dense_search,
-                            encode_texts, is_cached, load_model, resolve_model, rrf)
+from core.retrieval import (CACHE_DIR, TOKENIZERS, BM25Params, encode_texts, is_cached,
+                            load_model, resolve_model)
 from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIEVERS, ci_by_n,
-                          ci_by_n_chart, compare_retrievers, disagreements, evaluate, means,
-                          scatter_chart, side_by_side, subsample)
+                          compare_retrievers, disagreements, evaluate, means, run_retrievers,
+                          run_settings, side_by_side, subsample, with_hybrid)
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.format import level as fmt_level
+from core.views.scifact import NAMES, ci_by_n_chart, comparison_sentence, scatter_chart
 from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
 
-NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
 
@@ -54,25 +54,21 @@ def _load(path: str, stamp: tuple):
 @st.cache_data(show_spinner=False, max_entries=8)
 def _bm25(path: str, stamp: tuple, k1: float, b: float, tokenizer: str):
     data = _load(path, stamp)
-    return bm25_search(data.texts, data.query_ids, [data.queries[q] for q in data.query_ids],
-                       BM25Params(k1, b, tokenizer))
+    return run_retrievers(data, ["bm25"], bm25=BM25Params(k1, b, tokenizer))["bm25"]
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
 def _dense(path: str, stamp: tuple, model: str):
     data = _load(path, stamp)
-    qtexts = [data.queries[q] for q in data.query_ids]
-    kw = dict(model_name=model or None, get_model=lambda: _model(model))
-    docs = encode_texts(data.texts, kind="corpus", content_hash=data.content_hash, **kw)
-    queries = encode_texts(qtexts, kind="queries", **kw)
-    return dense_search(data.query_ids, queries.embeddings, docs.embeddings)
+    return run_retrievers(data, ["dense"], model=model or None,
+                          get_model=lambda: _model(model))["dense"]
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _tables(path: str, stamp: tuple, k1: float, b: float, tokenizer: str, model: str):
     data = _load(path, stamp)
-    rankings = {"bm25": _bm25(path, stamp, k1, b, tokenizer), "dense": _dense(path, stamp, model)}
-    rankings["hybrid"] = rrf([rankings["bm25"], rankings["dense"]])
+    rankings = with_hybrid({"bm25": _bm25(path, stamp, k1, b, tokenizer),
+                            "dense": _dense(path, stamp, model)})
     return rankings, evaluate(data, rankings)
 
 
@@ -191,7 +187,7 @@ except (InputError, ValueError, OSError) as exc:
     st.stop()
 
 lang = st.session_state["lang"]
-verdict_text = comp.sentence(lang, names=NAMES)
+verdict_text = comparison_sentence(comp, lang, names=NAMES)
 (st.warning if comp.verdict == "no_difference" else st.success)(verdict_text)
 
 # ----------------------------------------------------------------------------- means
@@ -293,9 +289,9 @@ sections = [Section(tr("scifact.report_means"), table=means_df.reset_index().rou
 root = Path(path)
 inputs = {rel: (root / rel).read_bytes() for rel in (QUERIES, f"{QRELS_DIR}/test.tsv")}
 summary = {"collection": data.to_dict(), "scores": sub_means, "comparison": comp.to_dict(),
-           "settings": {"bm25": BM25Params(float(k1), float(b), tokenizer).to_dict(),
-                        "model": resolve_model(model or None)[1], "rrf_k": 60,
-                        "rrf_depth": 100, "queries": int(n_used), "seed": int(seed)}}
+           "settings": run_settings(BM25Params(float(k1), float(b), tokenizer),
+                                    resolve_model(model or None)[1], seed=int(seed),
+                                    queries=int(n_used))}
 report_downloads("scifact", tr("scifact.title"), sections, inputs=inputs,
                  params={"a": a, "b": b_name, "metric": metric, "queries": int(n_used),
                          "k1": float(k1), "bm25_b": float(b), "tokenizer": tokenizer,

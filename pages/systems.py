@@ -6,17 +6,18 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from core.charts import bootstrap_histogram, interval_chart
+from core.views.charts import bootstrap_histogram, interval_chart
 from core.errors import InputError
 from core.golden import GoldenSet, compare_golden
 from core.lists import LIST_METRICS, load_lists, metric_key, score_lists
 from core.lists import side_by_side as list_side_by_side
-from core.multi import compare_many, disagreements, matrix_chart
+from core.multi import compare_many, disagreements
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
 from core.verdicts import comparison_verdict
 from core.views.format import level as fmt_level, pct
+from core.views.multi import matrix_chart
 from pages._ui import (Section, how_to_read, page_setup, report_downloads, second_opinions,
                        show_error, tr)
 

@@ -7,7 +7,8 @@ import time
 from core.beir import ENV_VAR, find_or_download, load_beir
 from core.commands._common import add_stat_args, print_json
 from core.retrieval import BM25Params, TOKENIZERS
-from core.scifact import DEFAULT_RESAMPLES, MEASURES, RETRIEVERS, result_text, run_scifact
+from core.scifact import DEFAULT_RESAMPLES, MEASURES, RETRIEVERS, run_scifact
+from core.views.scifact import result_text
 
 NAME = "scifact"
 HELP = "re-measure BM25 vs dense vs hybrid on a BEIR folder (default: scifact) with a paired verdict"

@@ -5,7 +5,8 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 
 from core.errors import InputError
-from core.multi import compare_many, disagreements, holm, matrix_chart
+from core.multi import compare_many, disagreements, holm
+from core.views.multi import matrix_chart
 from core.stats import cohens_dz, paired_bootstrap, randomization_p
 
 

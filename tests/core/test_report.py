@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import core
-from core.charts import bootstrap_histogram, interval_chart
+from core.views.charts import bootstrap_histogram, interval_chart
 from core.golden import compare_golden, load_golden
 from core.report import CHART_WIDTH, Section, build_report, latex_escape, package_versions, to_latex, \
     to_markdown

@@ -15,6 +15,7 @@ from core.scifact import (MEASURES, ci_by_n, compare_retrievers, disagreements, 
                           needed, run_retrievers, run_scifact, side_by_side, subsample)
 from core.stats import paired_bootstrap, verdict
 from core.verdicts import verdict_sentence
+from core.views.scifact import comparison_sentence
 
 from tests.shared_data import SHARED, TINY, needs_shared
 
@@ -52,7 +53,7 @@ def test_comparison_counts_and_bootstrap_match_core_stats():
     assert d["mean_diff"] == ref.mean and d["verdict"] in ("no_difference", "a_better",
                                                            "b_better")
     # the golden-case page's wording
-    assert c.sentence("en") == verdict_sentence(c.verdict, a="bm25", b="dense", mean=ref.mean,
+    assert comparison_sentence(c, "en") == verdict_sentence(c.verdict, a="bm25", b="dense", mean=ref.mean,
                                                 ci_low=ref.ci_low, ci_high=ref.ci_high, n=8,
                                                 confidence=0.95, lang="en", unit="queries")
 

@@ -9,6 +9,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
+
 MAX_BINS = 200
 
 
@@ -45,12 +47,12 @@ def bootstrap_histogram(dist, ci_low: float, ci_high: float, *, title: str = "",
     band = pd.DataFrame({"lo": [100 * ci_low], "hi": [100 * ci_high]})
     zero = pd.DataFrame({"x": [0.0]})
     base_x = alt.X("start:Q", title=x_title)
-    bars = alt.Chart(h).mark_rect(color="#4c78a8").encode(
+    bars = alt.Chart(h).mark_rect(color=PRIMARY).encode(
         x=base_x, x2="end:Q", y=alt.Y("count:Q", title=y_title),
         tooltip=[alt.Tooltip("start:Q", format=".1f"), alt.Tooltip("end:Q", format=".1f"),
                  "count:Q"])
-    ci = alt.Chart(band).mark_rect(opacity=0.15, color="#f58518").encode(x="lo:Q", x2="hi:Q")
-    rule = alt.Chart(zero).mark_rule(color="#e45756", strokeWidth=2, strokeDash=[4, 3]) \
+    ci = alt.Chart(band).mark_rect(opacity=0.15, color=HIGHLIGHT).encode(x="lo:Q", x2="hi:Q")
+    rule = alt.Chart(zero).mark_rule(color=REFERENCE, strokeWidth=2, strokeDash=[4, 3]) \
         .encode(x="x:Q")
     return alt.layer(ci, bars, rule).properties(title=title, height=260)
 
@@ -63,9 +65,9 @@ def interval_chart(rows: pd.DataFrame, *, x_title: str = "rate (%)",
     for col in ("mean", "ci_low", "ci_high"):
         df[col] = 100 * df[col]
     y = alt.Y("name:N", title=None, sort=None)
-    bars = alt.Chart(df).mark_rule(strokeWidth=3, color="#4c78a8").encode(
+    bars = alt.Chart(df).mark_rule(strokeWidth=3, color=PRIMARY).encode(
         x=alt.X("ci_low:Q", title=x_title, scale=alt.Scale(zero=False)), x2="ci_high:Q", y=y)
-    dots = alt.Chart(df).mark_point(filled=True, size=120, color="#1f3b73").encode(
+    dots = alt.Chart(df).mark_point(filled=True, size=120, color=DARK).encode(
         x="mean:Q", y=y, tooltip=["name:N", alt.Tooltip("mean:Q", format=".1f"),
                                   alt.Tooltip("ci_low:Q", format=".1f"),
                                   alt.Tooltip("ci_high:Q", format=".1f")])

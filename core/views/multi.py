@@ -1,0 +1,33 @@
+"""Charts of several systems compared pairwise (``core.multi``)."""
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+
+from core.multi import ManyComparison
+
+
+def matrix_chart(mc: ManyComparison, *, title: str = "", legend: str = "row − column",
+                 digits: int = 3) -> alt.LayerChart:
+    """Heatmap: colour = mean(row - column) on a diverging scale centred at 0; text = the
+    difference, with ``*`` where significant after Holm's adjustment."""
+    df = mc.matrix()
+    df["label"] = [f"{d:+.{digits}f}{' *' if s else ''}" for d, s in
+                   zip(df["diff"], df["significant"])]
+    lim = float(np.max(np.abs(df["diff"]))) if len(df) else 1.0
+    lim = lim or 1.0
+    df["dark"] = np.abs(df["diff"]) > 0.55 * lim  # white text on the deepest colours
+    order = list(mc.systems)
+    x = alt.X("col:N", sort=order, title=None, axis=alt.Axis(labelAngle=0, orient="top"))
+    y = alt.Y("row:N", sort=order, title=None)
+    rect = alt.Chart(df).mark_rect().encode(
+        x=x, y=y,
+        color=alt.Color("diff:Q", title=legend,
+                        scale=alt.Scale(scheme="redblue", domain=[-lim, lim], domainMid=0)),
+        tooltip=["row:N", "col:N", alt.Tooltip("diff:Q", format=f"+.{digits}f"),
+                 alt.Tooltip("p_holm:Q", format=".4f"), "significant:N"])
+    text = alt.Chart(df).mark_text(fontSize=12).encode(
+        x=x, y=y, text="label:N",
+        color=alt.condition(alt.datum.dark, alt.value("white"), alt.value("black")))
+    side = max(60 * len(set(df["row"])) + 40, 240)  # room for the colour legend
+    return alt.layer(rect, text).properties(title=title, height=side)

@@ -1,0 +1,34 @@
+"""Charts of the sample-size planner (``core.sample_size``)."""
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from core.views.palette import HIGHLIGHT, POSITIVE, PRIMARY, REFERENCE
+
+
+def half_width_chart(curve: pd.DataFrame, *, target: float, current_n: int | None,
+                     planned_n: int, title: str = "", x_title: str = "cases (n, log scale)",
+                     y_title: str = "half-width (%p)", target_label: str = "target",
+                     current_label: str = "current", planned_label: str = "planned"
+                     ) -> alt.LayerChart:
+    """Half-width (in %p) against n on a log axis, with the target (horizontal), the planned n
+    and the current golden-set size (vertical) marked."""
+    df = curve.assign(hw=100 * curve["half_width"])
+    x = alt.X("n:Q", title=x_title, scale=alt.Scale(type="log"))
+    line = alt.Chart(df).mark_line(color=PRIMARY, strokeWidth=2).encode(
+        x=x, y=alt.Y("hw:Q", title=y_title),
+        tooltip=[alt.Tooltip("n:Q", format=","), alt.Tooltip("hw:Q", format=".2f")])
+    target_df = pd.DataFrame({"y": [100 * target], "label": [target_label]})
+    rule_t = alt.Chart(target_df).mark_rule(color=REFERENCE, strokeDash=[4, 3]).encode(
+        y="y:Q", tooltip=["label:N", alt.Tooltip("y:Q", format=".2f")])
+    marks = [(planned_n, planned_label, POSITIVE)]
+    if current_n is not None:
+        marks.append((current_n, current_label, HIGHLIGHT))
+    vdf = pd.DataFrame({"n": [m[0] for m in marks], "label": [m[1] for m in marks],
+                        "color": [m[2] for m in marks]})
+    rules = alt.Chart(vdf).mark_rule(strokeWidth=2).encode(
+        x="n:Q", color=alt.Color("color:N", scale=None), tooltip=["label:N", "n:Q"])
+    text = alt.Chart(vdf).mark_text(align="left", dx=4, dy=-6, baseline="bottom").encode(
+        x="n:Q", y=alt.value(12), text="label:N", color=alt.Color("color:N", scale=None))
+    return alt.layer(line, rule_t, rules, text).properties(title=title, height=300)

@@ -1,0 +1,86 @@
+"""What the scifact page and ``python -m core scifact`` show (``core.scifact``): display names,
+the verdict sentence, the CLI text and the charts."""
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from core.scifact import RetrieverComparison, ScifactResult
+from core.verdicts import verdict_sentence
+from core.views.format import level as fmt_level
+from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
+
+NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
+
+
+def comparison_sentence(comp: RetrieverComparison, lang: str = "en",
+                        names: dict | None = None) -> str:
+    """The golden-case page's verdict wording (``core.verdicts.verdict_sentence``) for a
+    retriever comparison, with display ``names`` for the retrievers."""
+    names = names or {}
+    bs = comp.bootstrap
+    return verdict_sentence(comp.verdict, a=names.get(comp.a, comp.a),
+                            b=names.get(comp.b, comp.b), mean=bs.mean, ci_low=bs.ci_low,
+                            ci_high=bs.ci_high, n=comp.n, confidence=bs.confidence,
+                            lang=lang, unit="queries")
+
+
+def result_text(res: ScifactResult, lang: str = "en") -> str:
+    """Readable summary (the CLI's default output)."""
+    c = res.comparison
+    bs = c.bootstrap
+    col = res.collection
+    lines = [f"{col['name']}: {col['n_docs']:,} documents, {c.n} of {col['n_queries']} judged "
+             f"queries"]
+    for name, sc in res.scores.items():
+        lines.append(f"  {name:7s} " + "  ".join(f"{m} {v:.4f}" for m, v in sc.items()))
+    h = c.hits
+    lines.append(f"  {c.metric}: {c.a} wins {c.a_wins}, {c.b} wins {c.b_wins}, ties {c.ties}")
+    lines.append(f"  hit@10: {c.a} only {h['a_only']}, {c.b} only {h['b_only']}, both "
+                 f"{h['both']}, neither {h['neither']}")
+    lines.append(f"  {c.a} - {c.b}: {bs.mean:+.4f}  {fmt_level(bs.confidence)} paired bootstrap "
+                 f"CI [{bs.ci_low:+.4f}, {bs.ci_high:+.4f}] ({bs.resamples:,} resamples, "
+                 f"seed {bs.seed})")
+    lines.append(comparison_sentence(c, lang))
+    return "\n".join(lines)
+
+
+def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | None = None,
+                  b_title: str | None = None) -> alt.LayerChart:
+    """Per-query A vs B (one point per distinct pair, sized by how many queries share it),
+    with the diagonal y = x: points below it are queries A wins."""
+    f = pd.DataFrame({"a": comp.values_a.round(6), "b": comp.values_b.round(6)})
+    pts = f.groupby(["a", "b"]).size().reset_index(name="queries")
+    a_title = a_title or f"{comp.a} {comp.metric}"
+    b_title = b_title or f"{comp.b} {comp.metric}"
+    dots = alt.Chart(pts).mark_circle(opacity=0.6, color=PRIMARY).encode(
+        x=alt.X("a:Q", title=a_title, scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("b:Q", title=b_title, scale=alt.Scale(domain=[0, 1])),
+        size=alt.Size("queries:Q", title="queries", scale=alt.Scale(range=[30, 600])),
+        tooltip=[alt.Tooltip("a:Q", format=".3f"), alt.Tooltip("b:Q", format=".3f"),
+                 "queries:Q"])
+    diag = alt.Chart(pd.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})).mark_line(
+        color=REFERENCE, strokeDash=[4, 3]).encode(x="x:Q", y="y:Q")
+    lines = title.split("\n") if "\n" in title else title
+    return alt.layer(diag, dots).properties(title=alt.TitleParams(lines), height=340)
+
+
+def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
+                  x_title: str = "queries (n)", y_title: str = "A - B") -> alt.LayerChart:
+    """The CI of A - B at each subset size; the chosen size highlighted, 0 marked."""
+    df = rows.copy()
+    df["chosen"] = df["n"] == current
+    x = alt.X("n:Q", title=x_title, scale=alt.Scale(type="log", nice=False,
+                                                     domain=[float(df["n"].min()) * 0.9,
+                                                             float(df["n"].max()) * 1.1]))
+    band = alt.Chart(df).mark_rule(strokeWidth=3).encode(
+        x=x, y=alt.Y("ci_low:Q", title=y_title), y2="ci_high:Q",
+        color=alt.condition("datum.chosen", alt.value(HIGHLIGHT), alt.value(PRIMARY)))
+    dots = alt.Chart(df).mark_point(filled=True, size=70, color=DARK).encode(
+        x=x, y="mean:Q", tooltip=["n:Q", alt.Tooltip("mean:Q", format="+.3f"),
+                                  alt.Tooltip("ci_low:Q", format="+.3f"),
+                                  alt.Tooltip("ci_high:Q", format="+.3f"), "verdict:N"])
+    zero = alt.Chart(pd.DataFrame({"y": [0.0]})).mark_rule(color=REFERENCE,
+                                                           strokeDash=[4, 3]).encode(y="y:Q")
+    lines = title.split("\n") if "\n" in title else title
+    return alt.layer(band, dots, zero).properties(title=alt.TitleParams(lines), height=340)
