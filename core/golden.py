@@ -14,7 +14,7 @@ import pandas as pd
 
 from core.errors import InputError
 from core.stats import PairedComparison, compare_paired, resolution
-from core.tables import RawTable, find_column, norm_header, read_table
+from core.tables import RawTable, find_column, norm_header, parse_number, read_table
 
 CASE_ID_NAMES = ("case_id", "caseid", "case", "id", "qid", "query_id", "queryid", "case id",
                  "케이스", "케이스id", "케이스_id", "사례", "사례id", "번호", "질문id", "질의id")
@@ -42,7 +42,7 @@ def parse_value(cell: str) -> float | None:
     if low in FALSE_WORDS:
         return 0.0
     try:
-        x = float(s.replace(",", ".")) if s.count(",") == 1 and "." not in s else float(s)
+        x = parse_number(s)
     except ValueError:
         raise ValueError(s) from None
     if not math.isfinite(x) or not 0.0 <= x <= 1.0:

@@ -25,11 +25,20 @@ def norm_header(name) -> str:
     return re.sub(r"[\s\-]+", "_", str(name).strip().lower())
 
 
-def find_column(columns, names) -> str | None:
+def find_column(columns, names, *, key=norm_header) -> str | None:
     """The first of ``columns`` whose normalised name is one of ``names`` (case-insensitive,
-    spaces/hyphens/underscores alike; Korean names match as written), else None."""
-    wanted = {norm_header(n) for n in names}
-    return next((c for c in columns if norm_header(c) in wanted), None)
+    spaces/hyphens/underscores alike; Korean names match as written), else None. ``key`` is
+    the normaliser (default ``norm_header``; the BEIR upload passes its more lenient
+    ``core.beir_grid.norm_name``)."""
+    wanted = {key(n) for n in names}
+    return next((c for c in columns if key(c) in wanted), None)
+
+
+def parse_number(text: str) -> float:
+    """A number as people type it in a cell: ``0.75``, ``1e-3``, or with one decimal comma
+    (``0,75``, European Excel). ``ValueError`` otherwise. Range checks are the caller's."""
+    s = str(text).strip()
+    return float(s.replace(",", ".")) if s.count(",") == 1 and "." not in s else float(s)
 ENCODINGS = ("utf-8-sig", "cp949")  # cp949 is a superset of EUC-KR (Korean Excel "CSV")
 DELIMITERS = (",", "\t", ";")
 

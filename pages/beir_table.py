@@ -2,10 +2,11 @@
 import pandas as pd
 import streamlit as st
 
-from core.beir_table import (ALPHA, DATA, DEFAULT_BASELINE, heatmap_chart, load_grid,
-                             parse_user_column, scifact_chart, scifact_ranking, story, tally,
-                             tally_chart, tally_user)
+from core.beir_grid import DATA, load_grid
+from core.beir_table import ALPHA, DEFAULT_BASELINE, scifact_ranking, tally
+from core.beir_upload import parse_user_column, tally_user
 from core.errors import InputError
+from core.views.beir_table import heatmap_chart, scifact_chart, story, tally_chart
 from core.views.format import fmt_p
 from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error,
                        tr)

@@ -10,9 +10,10 @@ import pytest
 from scipy.stats import binomtest
 
 from core.__main__ import main
-from core.beir_table import (DATA, Grid, heatmap_chart, load_grid, norm_name, parse_grid,
-                             parse_user_column, scifact_ranking, sign_test_p, story, tally,
-                             tally_chart, tally_text, tally_user, to_milli, user_column_name)
+from core.beir_grid import DATA, Grid, load_grid, norm_name, parse_grid, to_milli
+from core.beir_table import scifact_ranking, sign_test_p, tally
+from core.beir_upload import parse_user_column, tally_user, user_column_name
+from core.views.beir_table import heatmap_chart, story, tally_chart, tally_text
 from core.errors import InputError
 from core.i18n import catalog
 

@@ -4,7 +4,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from core.beir_table import load_grid, tally
+from core.beir_grid import load_grid
+from core.beir_table import tally
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "beir_table.py")
