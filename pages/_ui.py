@@ -13,8 +13,9 @@ import streamlit as st
 
 from core.errors import InputError
 from core.i18n import DEFAULT_LANG, LANGS, t
+from core.serialize import to_json
 from core.views.format import fmt_p, pct
-from core.report import Section, build_report, to_json, to_latex, to_markdown
+from core.views.report import Section, build_report, to_latex, to_markdown
 
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
 SESSION_DEFAULTS = {

@@ -1,7 +1,6 @@
 """Label agreement: load labels (+ runs) -> core.agreement.analyse -> draw. Nothing computed here."""
 from pathlib import Path
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -11,6 +10,7 @@ from core.agreement_io import load_label_files, load_labels, load_runs
 from core.views.charts import interval_chart
 from core.errors import InputError
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
+from core.views.agreement import query_scatter
 from core.views.format import level as fmt_level, pct
 from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error, tr)
 
@@ -232,18 +232,10 @@ else:
             [round(x["score"], 3) for x in q.bottom_other]})
     st.markdown(f"**{tr('agreement.bottom_title', n=n_b)}**")
     st.dataframe(bottom, hide_index=True, width="stretch")
-    pts = q.scores.reset_index()
-    scatter = alt.Chart(pts).mark_circle(size=70, opacity=0.7, color="#4c78a8").encode(
-        x=alt.X("gold:Q", title=tr("agreement.axis_gold", measure=q.measure),
-                scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("other:Q", title=tr("agreement.axis_other", measure=q.measure, source=m.name),
-                scale=alt.Scale(domain=[0, 1])),
-        tooltip=["query_id:N", alt.Tooltip("gold:Q", format=".3f"),
-                 alt.Tooltip("other:Q", format=".3f")])
-    diag = alt.Chart(pd.DataFrame({"x": [0, 1], "y": [0, 1]})).mark_line(
-        color="#e45756", strokeDash=[4, 3]).encode(x="x:Q", y="y:Q")
-    scatter = alt.layer(diag, scatter).properties(
-        title=tr("agreement.scatter_title", measure=q.measure, source=m.name), height=320)
+    scatter = query_scatter(
+        q.scores, x_title=tr("agreement.axis_gold", measure=q.measure),
+        y_title=tr("agreement.axis_other", measure=q.measure, source=m.name),
+        title=tr("agreement.scatter_title", measure=q.measure, source=m.name))
     st.altair_chart(scatter, width="stretch")
 
 # ----------------------------------------------------------------------------- level 4

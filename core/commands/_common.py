@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from core.errors import InputError
-from core.report import to_json
+from core.serialize import to_json
 
 
 def read_bytes(path: str) -> bytes:

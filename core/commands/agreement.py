@@ -10,7 +10,7 @@ from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, QUERY_P, SYSTEM_P
                             analyse)
 from core.agreement_io import load_label_files, load_labels, load_runs
 from core.commands._common import add_stat_args, print_json, read_bytes
-from core.views.format import level as fmt_level, pct
+from core.views.agreement import text
 
 NAME = "agreement"
 HELP = "label agreement: a label source (crowd, heuristic, LLM) against gold labels"
@@ -40,44 +40,6 @@ def register(p) -> None:
     p.add_argument("--system-p", type=float, default=SYSTEM_P,
                    help=f"RBO persistence for system ordering (default {SYSTEM_P})")
     add_stat_args(p, resamples=DEFAULT_RESAMPLES)
-
-
-def _ci(lo, hi) -> str:
-    return f"[{lo:.3f}, {hi:.3f}]"
-
-
-def text(report) -> str:
-    """Readable summary (the default output)."""
-    d = report.to_dict()
-    level = fmt_level(d["confidence"])
-    lines = [f"{d['file']}: '{d['source']}' vs '{d['gold']}' on {d['n_pairs']} pairs, "
-             f"{d['n_queries']} queries ({d['n_excluded']} pairs left out: a blank label)",
-             f"  1. kappa (binary) {d['kappa']:.3f} {level} CI {_ci(*d['kappa_ci'])}; "
-             f"weighted kappa ({d['weights']}) {d['weighted_kappa']:.3f} "
-             f"{_ci(*d['weighted_kappa_ci'])}; MAE {d['mae']:.3f} {_ci(*d['mae_ci'])}",
-             f"  2. pairwise accuracy {pct(d['pairwise_accuracy'])} over "
-             f"{d['n_preference_pairs']:,} pairs {_ci(*d['pairwise_accuracy_ci'])}"]
-    if d["query_run"]:
-        q = report.query()
-        lines.append(f"  3. query ordering ({d['measure']}, run {q.run}): RBO "
-                     f"{q.rbo.normalized:.3f} (p={q.rbo.p}), Kendall tau {q.tau:.3f}")
-    if d["system_ordering"]:
-        s = d["system_ordering"]
-        lines.append(f"  4. system ordering: RBO {s['rbo']:.3f} (p={s['rbo_p']}), Kendall tau "
-                     f"{s['tau']:.3f}; top {len(s['top_gold'])} gold {s['top_gold']} vs "
-                     f"{s['top_other']} ({'same' if s['top_same_order'] else 'different'})")
-    for c in d["runs"]:
-        lines.append(f"  run {c['run']}: {c['unlabelled']} of {c['retrieved']} retrieved "
-                     "documents have no label (counted as not relevant)")
-    lines.append("  sources by kappa: " + "; ".join(
-        f"{r['source']} {r['kappa']:.3f} {_ci(*r['kappa_ci'])}" for r in d["sources"]))
-    if d["split_half"]:
-        h = d["split_half"]
-        lines.append(f"  split-half: the best source on one half beat '{h['baseline']}' on the "
-                     f"other half in {h['wins']} of {h['splits']} splits "
-                     f"({pct(h['win_rate'])}); '{h['baseline']}' itself was best "
-                     f"{h['baseline_best']} times")
-    return "\n".join(lines)
 
 
 def run(args) -> int:

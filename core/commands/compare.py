@@ -18,8 +18,7 @@ from __future__ import annotations
 from core.commands._common import add_stat_args, print_json, read_bytes
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
-from core.verdicts import comparison_text
-from core.views.format import level as fmt_level, fmt_p
+from core.views.golden import compare_text
 
 NAME = "compare"
 HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lists) or TREC "
@@ -116,28 +115,5 @@ def run(args) -> int:
                             for p in many.to_dict()["pairs"]]
         print_json(out)
         return 0
-    if extra.get("metrics") and args.format == "lists":
-        print(f"{extra['measure']} is compared; means of every metric (k={extra['k']}):")
-        for metric, by_method in extra["metrics"].items():
-            vals = "  ".join(f"{m}={v:.3f}" for m, v in by_method.items())
-            print(f"  {metric:<28} {vals}")
-    if args.format == "trec":
-        q = extra["queries"]
-        print(f"{q['judged']} judged queries; {extra['measure']} per query from ir_measures")
-        for r, ids in q["missing_from_run"].items():
-            print(f"  {r}: {len(ids)} judged quer(ies) missing from the run, scored 0: "
-                  f"{', '.join(ids[:10])}")
-        for r, ids in q["without_qrels"].items():
-            print(f"  {r}: {len(ids)} run quer(ies) without qrels, ignored: "
-                  f"{', '.join(ids[:10])}")
-    print(comparison_text(result))
-    if many is not None:
-        level = fmt_level(args.confidence)
-        print(f"\nAll {'pairs' if many.mode == 'all' else 'systems vs ' + str(many.baseline)}"
-              f" ({len(many.pairs)} comparisons; Holm-Bonferroni adjusted p, "
-              f"alpha = {many.alpha:.2f}; {level} paired bootstrap CIs):")
-        for p in many.pairs:
-            mark = "*" if p.significant else " "
-            print(f" {mark} {p.a} - {p.b}: {p.mean:+.4f} [{p.ci_low:+.4f}, {p.ci_high:+.4f}]"
-                  f"  p = {fmt_p(p.p)}  p_holm = {fmt_p(p.p_holm)}  {p.verdict}")
+    print(compare_text(result, extra, many, args.format))
     return 0

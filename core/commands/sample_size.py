@@ -6,6 +6,7 @@ from core.commands._common import print_json
 from core.errors import InputError
 from core.sample_size import (n_continuous_ci, n_continuous_power, n_mcnemar, n_normal,
                               n_paired_ci, n_wilson)
+from core.views.sample_size import plan_text
 
 NAME = "sample-size"
 HELP = "how many golden cases make an interval narrow enough or a difference detectable"
@@ -60,22 +61,10 @@ def plan(args) -> dict:
     return out
 
 
-LABELS = {"n_wilson": "one rate, Wilson interval (search over n)",
-          "n_normal": "one rate, normal approximation z^2 p(1-p)/E^2",
-          "n_paired_ci": "paired binary, CI of A - B",
-          "n_paired_power": "paired binary, McNemar test power (Connor 1987)",
-          "n_continuous_ci": "continuous, t interval (Sakai 2016)",
-          "n_continuous_power": "continuous, paired t-test power"}
-
-
 def run(args) -> int:
     result = plan(args)
     if args.json:
         print_json(result)
         return 0
-    shown = {k: v for k, v in result["inputs"].items() if v is not None}
-    print("inputs: " + ", ".join(f"{k}={v:g}" for k, v in shown.items()))
-    for key, label in LABELS.items():
-        if key in result:
-            print(f"  {key:<19} {result[key]:>12,}  {label}")
+    print(plan_text(result))
     return 0

@@ -2,7 +2,8 @@
 the "generations" story, the CLI text and the charts. Every number comes from a tally."""
 from __future__ import annotations
 
-import altair as alt
+from typing import TYPE_CHECKING
+
 import pandas as pd
 
 from core.beir_grid import Grid, norm_name
@@ -10,6 +11,9 @@ from core.beir_table import ALPHA, STANDINGS, TableTally, TallyRow
 from core.i18n import catalog, t
 from core.views.format import fmt_p
 from core.views.palette import MUTED, PRIMARY, REFERENCE
+
+if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
+    import altair as alt
 
 
 def _fmt_rel(x: float | None) -> str:
@@ -87,6 +91,7 @@ def heatmap_chart(grid: Grid, baseline: str, *, mode: str = "value", title: str 
                   value_title: str = "nDCG@10", diff_title: str = "") -> alt.LayerChart:
     """Datasets x models; colour = nDCG@10 (``mode="value"``) or value - baseline
     (``mode="diff"``, diverging around 0). Each cell is labelled with its value."""
+    import altair as alt
     if mode not in ("value", "diff"):
         raise ValueError(f"mode must be 'value' or 'diff', got {mode!r}")
     base = grid.model(baseline)
@@ -119,6 +124,7 @@ def heatmap_chart(grid: Grid, baseline: str, *, mode: str = "value", title: str 
 def tally_chart(result: TableTally, *, labels: dict, title: str = "") -> alt.Chart:
     """Diverging bars per model: baseline wins to the left, model wins to the right, ties in
     the middle. ``labels`` names the three parts: keys baseline_wins, model_wins, ties."""
+    import altair as alt
     for k in ("baseline_wins", "model_wins", "ties"):
         if k not in labels:
             raise ValueError(f"labels needs the key {k!r}")
@@ -146,6 +152,7 @@ def tally_chart(result: TableTally, *, labels: dict, title: str = "") -> alt.Cha
 
 def scifact_chart(ranking: pd.DataFrame, *, source_labels: dict, title: str = "") -> alt.Chart:
     """Horizontal bars of the ranked SciFact list, coloured paper vs measured."""
+    import altair as alt
     df = ranking.copy()
     df["source_label"] = df["source"].map(source_labels).fillna(df["source"])
     df["label"] = df["name"] + " (" + df["source_label"] + ")"

@@ -1,10 +1,15 @@
-"""Charts of the sample-size planner (``core.sample_size``)."""
+"""What the sample-size page and ``python -m core sample-size`` show (``core.sample_size``):
+the half-width chart and the CLI text."""
 from __future__ import annotations
 
-import altair as alt
+from typing import TYPE_CHECKING
+
 import pandas as pd
 
 from core.views.palette import HIGHLIGHT, POSITIVE, PRIMARY, REFERENCE
+
+if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
+    import altair as alt
 
 
 def half_width_chart(curve: pd.DataFrame, *, target: float, current_n: int | None,
@@ -14,6 +19,7 @@ def half_width_chart(curve: pd.DataFrame, *, target: float, current_n: int | Non
                      ) -> alt.LayerChart:
     """Half-width (in %p) against n on a log axis, with the target (horizontal), the planned n
     and the current golden-set size (vertical) marked."""
+    import altair as alt
     df = curve.assign(hw=100 * curve["half_width"])
     x = alt.X("n:Q", title=x_title, scale=alt.Scale(type="log"))
     line = alt.Chart(df).mark_line(color=PRIMARY, strokeWidth=2).encode(
@@ -32,3 +38,21 @@ def half_width_chart(curve: pd.DataFrame, *, target: float, current_n: int | Non
     text = alt.Chart(vdf).mark_text(align="left", dx=4, dy=-6, baseline="bottom").encode(
         x="n:Q", y=alt.value(12), text="label:N", color=alt.Color("color:N", scale=None))
     return alt.layer(line, rule_t, rules, text).properties(title=title, height=300)
+
+
+LABELS = {"n_wilson": "one rate, Wilson interval (search over n)",
+          "n_normal": "one rate, normal approximation z^2 p(1-p)/E^2",
+          "n_paired_ci": "paired binary, CI of A - B",
+          "n_paired_power": "paired binary, McNemar test power (Connor 1987)",
+          "n_continuous_ci": "continuous, t interval (Sakai 2016)",
+          "n_continuous_power": "continuous, paired t-test power"}
+
+
+def plan_text(result: dict) -> str:
+    """The ``sample-size`` command's readable output: the inputs, then one line per n."""
+    shown = {k: v for k, v in result["inputs"].items() if v is not None}
+    lines = ["inputs: " + ", ".join(f"{k}={v:g}" for k, v in shown.items())]
+    for key, label in LABELS.items():
+        if key in result:
+            lines.append(f"  {key:<19} {result[key]:>12,}  {label}")
+    return "\n".join(lines)

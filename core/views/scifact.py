@@ -2,13 +2,17 @@
 the verdict sentence, the CLI text and the charts."""
 from __future__ import annotations
 
-import altair as alt
+from typing import TYPE_CHECKING
+
 import pandas as pd
 
 from core.scifact import RetrieverComparison, ScifactResult
 from core.verdicts import verdict_sentence
 from core.views.format import level as fmt_level
 from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
+
+if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
+    import altair as alt
 
 NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
 
@@ -49,6 +53,7 @@ def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | 
                   b_title: str | None = None) -> alt.LayerChart:
     """Per-query A vs B (one point per distinct pair, sized by how many queries share it),
     with the diagonal y = x: points below it are queries A wins."""
+    import altair as alt
     f = pd.DataFrame({"a": comp.values_a.round(6), "b": comp.values_b.round(6)})
     pts = f.groupby(["a", "b"]).size().reset_index(name="queries")
     a_title = a_title or f"{comp.a} {comp.metric}"
@@ -68,6 +73,7 @@ def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | 
 def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
                   x_title: str = "queries (n)", y_title: str = "A - B") -> alt.LayerChart:
     """The CI of A - B at each subset size; the chosen size highlighted, 0 marked."""
+    import altair as alt
     df = rows.copy()
     df["chosen"] = df["n"] == current
     x = alt.X("n:Q", title=x_title, scale=alt.Scale(type="log", nice=False,

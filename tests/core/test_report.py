@@ -1,4 +1,4 @@
-"""core.report: offline HTML report, Markdown and LaTeX tables."""
+"""core.views.report: offline HTML report, Markdown and LaTeX tables."""
 import hashlib
 import json
 import re
@@ -13,7 +13,7 @@ import pytest
 import core
 from core.views.charts import bootstrap_histogram, interval_chart
 from core.golden import compare_golden, load_golden
-from core.report import CHART_WIDTH, Section, build_report, latex_escape, package_versions, to_latex, \
+from core.views.report import CHART_WIDTH, Section, build_report, latex_escape, package_versions, to_latex, \
     to_markdown
 from core.verdicts import comparison_verdict
 

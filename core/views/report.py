@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import json
 import math
 import platform
 from dataclasses import dataclass
@@ -42,25 +41,6 @@ footer{margin-top:2.5rem;border-top:1px solid #ccc;font-size:.85rem;color:#444}
 footer code{word-break:break-all}
 """
 
-
-
-def json_safe(value):
-    """Plain JSON types: numpy scalars unwrapped, tuples as lists, NaN/inf -> null."""
-    if isinstance(value, dict):
-        return {str(k): json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
-def to_json(obj) -> str:
-    """Pretty UTF-8 JSON (Korean kept readable) of ``json_safe(obj)``; the CLI's and the
-    pages' one serializer."""
-    return json.dumps(json_safe(obj), ensure_ascii=False, indent=2, allow_nan=False)
 
 @dataclass(frozen=True)
 class Section:
@@ -234,7 +214,7 @@ def build_report(title: str, sections: list[Section], *, inputs: dict[str, bytes
     if not isinstance(title, str) or not title.strip():
         raise ValueError("title must be a non-empty string")
     if not all(isinstance(s, Section) for s in sections):
-        raise ValueError("sections must be a list of core.report.Section")
+        raise ValueError("sections must be a list of core.views.report.Section")
     if not isinstance(inputs, dict) or not all(isinstance(v, (bytes, bytearray))
                                                for v in inputs.values()):
         raise ValueError("inputs must map a file name to its bytes")

@@ -1,0 +1,68 @@
+"""What the golden-case page and ``python -m core compare`` print as text (``core.golden``)."""
+from __future__ import annotations
+
+from core.verdicts import comparison_verdict
+from core.views.format import fmt_p, level as fmt_level, pct, pp
+
+
+def comparison_text(result, lang: str = "en") -> str:
+    """Readable multi-line summary of a ``GoldenComparison`` (the CLI's default output)."""
+    c = result.comparison
+    bs = c.bootstrap
+    level = fmt_level(bs.confidence)
+    lines = [f"{result.golden.source}: {result.n_cases} paired cases "
+             f"(one case = {100 / result.n_cases:.1f} %p)"]
+    for name, r in ((c.a, c.rate_a), (c.b, c.rate_b)):
+        count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
+        lines.append(f"  {name}: {pct(r.mean)}{count}  {level} {r.interval} "
+                     f"[{pct(r.ci_low)}, {pct(r.ci_high)}]")
+    lines.append(f"  {c.a} - {c.b}: {pp(bs.mean)}  {level} paired bootstrap CI "
+                 f"[{pp(bs.ci_low)}, {pp(bs.ci_high)}]  ({bs.resamples:,} resamples, "
+                 f"seed {bs.seed})")
+    tests = [f"randomization p = {fmt_p(c.randomization_p)}"]
+    if c.mcnemar_p is not None:
+        tests.insert(0, f"McNemar exact p = {fmt_p(c.mcnemar_p)}")
+    if c.ttest_p is not None:
+        tests.append(f"paired t-test p = {fmt_p(c.ttest_p)}")
+    lines.append("  " + "; ".join(tests))
+    ex = result.excluded
+    if ex.total:
+        lines.append(f"  left out: {len(ex.missing)} missing, {len(ex.duplicates)} duplicate, "
+                     f"{len(ex.blank)} blank")
+    lines.append(comparison_verdict(result, lang))
+    return "\n".join(lines)
+
+
+def compare_text(result, extra: dict, many, fmt: str) -> str:
+    """The ``compare`` command's readable output: list-metric means (lists), query coverage
+    (TREC), the A vs B summary (``comparison_text``) and, with three or more systems, every
+    Holm-adjusted pair of a ``core.multi.ManyComparison``."""
+    lines: list[str] = []
+    if extra.get("metrics") and fmt == "lists":
+        lines.append(f"{extra['measure']} is compared; means of every metric (k={extra['k']}):")
+        for metric, by_method in extra["metrics"].items():
+            vals = "  ".join(f"{m}={v:.3f}" for m, v in by_method.items())
+            lines.append(f"  {metric:<28} {vals}")
+    if fmt == "trec":
+        q = extra["queries"]
+        lines.append(f"{q['judged']} judged queries; {extra['measure']} per query from "
+                     "ir_measures")
+        for r, ids in q["missing_from_run"].items():
+            lines.append(f"  {r}: {len(ids)} judged quer(ies) missing from the run, scored 0: "
+                         f"{', '.join(ids[:10])}")
+        for r, ids in q["without_qrels"].items():
+            lines.append(f"  {r}: {len(ids)} run quer(ies) without qrels, ignored: "
+                         f"{', '.join(ids[:10])}")
+    lines.append(comparison_text(result))
+    if many is not None:
+        level = fmt_level(many.confidence)
+        who = "pairs" if many.mode == "all" else f"systems vs {many.baseline}"
+        lines.append(f"\nAll {who}"
+                     f" ({len(many.pairs)} comparisons; Holm-Bonferroni adjusted p, "
+                     f"alpha = {many.alpha:.2f}; {level} paired bootstrap CIs):")
+        for p in many.pairs:
+            mark = "*" if p.significant else " "
+            lines.append(f" {mark} {p.a} - {p.b}: {p.mean:+.4f} [{p.ci_low:+.4f}, "
+                         f"{p.ci_high:+.4f}]"
+                         f"  p = {fmt_p(p.p)}  p_holm = {fmt_p(p.p_holm)}  {p.verdict}")
+    return "\n".join(lines)
