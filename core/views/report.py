@@ -21,6 +21,7 @@ import pandas as pd
 
 import core
 from core.i18n import LANGS, catalog, t
+from core.views.palette import TABLE_HEADER, TEXT, TONES
 
 CHART_WIDTH = 640
 PACKAGES = ("numpy", "scipy", "pandas", "altair", "vl-convert-python", "streamlit", "openpyxl")
@@ -28,18 +29,19 @@ PACKAGES = ("numpy", "scipy", "pandas", "altair", "vl-convert-python", "streamli
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans KR","Malgun Gothic",
 "Apple SD Gothic Neo",sans-serif;max-width:1000px;margin:2rem auto;padding:0 1rem;
-color:#1f2430;line-height:1.5}
+color:@TEXT@;line-height:1.5}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;
 border-bottom:1px solid #ddd;padding-bottom:.2rem}
-.verdict{padding:.8rem 1rem;border-left:5px solid #2e7d32;background:#eef7ee;
+.verdict{padding:.8rem 1rem;border-left:5px solid @ACCENT@;background:@BACKGROUND@;
 font-weight:600;margin:1rem 0}
 table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
 th,td{border:1px solid #ccc;padding:.25rem .6rem;text-align:left;vertical-align:top}
-th{background:#f3f4f6}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:@HEADER@}td.num{text-align:right;font-variant-numeric:tabular-nums}
 figure{margin:.8rem 0}figure svg{max-width:100%;height:auto}
 footer{margin-top:2.5rem;border-top:1px solid #ccc;font-size:.85rem;color:#444}
 footer code{word-break:break-all}
-"""
+""".replace("@TEXT@", TEXT).replace("@ACCENT@", TONES["better"][0]) \
+    .replace("@BACKGROUND@", TONES["better"][1]).replace("@HEADER@", TABLE_HEADER)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,80 @@
+"""The shape of the house: computation in ``core``, presentation in ``core/views``.
+
+These tests read the source (``ast``), so a new module that breaks a rule fails here.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CORE = ROOT / "core"
+VIEWS = CORE / "views"
+HEX = re.compile(r"#[0-9a-fA-F]{6}\b")
+
+
+def _modules(folder: Path):
+    return sorted(p for p in folder.rglob("*.py") if ".venv" not in p.parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Top-level package names a module imports, anywhere in it (lazy imports included)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def _imported_modules(path: Path) -> set[str]:
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+    return out
+
+
+def test_no_domain_module_imports_altair():
+    offenders = [str(p.relative_to(ROOT)) for p in _modules(CORE)
+                 if VIEWS not in p.parents and "altair" in _imports(p)]
+    assert offenders == [], f"altair belongs in core/views only: {offenders}"
+
+
+def test_core_never_imports_streamlit_or_pages():
+    offenders = [str(p.relative_to(ROOT)) for p in _modules(CORE)
+                 if {"streamlit", "pages"} & _imports(p)]
+    assert offenders == []
+
+
+def test_domain_modules_do_not_import_views():
+    """Imports run downward: views may use the domain modules, never the other way round
+    (commands, the CLI shell, may use both). ``core.verdicts`` holds the verdict sentences
+    (words, not numbers) and re-exports the formatters of ``core.views.format``."""
+    offenders = [str(p.relative_to(ROOT)) for p in _modules(CORE)
+                 if VIEWS not in p.parents and (CORE / "commands") not in p.parents
+                 and p != CORE / "verdicts.py"
+                 and any(m.startswith("core.views") for m in _imported_modules(p))]
+    assert offenders == [], offenders
+
+
+def test_colours_come_from_the_palette():
+    offenders = []
+    for p in _modules(CORE) + _modules(ROOT / "pages") + [ROOT / "app.py"]:
+        if p == VIEWS / "palette.py":
+            continue
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+            if HEX.search(line):
+                offenders.append(f"{p.relative_to(ROOT)}:{i}")
+    assert offenders == [], f"use core.views.palette: {offenders}"
+
+
+def test_the_confidence_label_is_written_once():
+    pattern = re.compile(r":g\}%")
+    offenders = [f"{p.relative_to(ROOT)}" for p in _modules(CORE) + _modules(ROOT / "pages")
+                 if p != VIEWS / "format.py" and pattern.search(p.read_text(encoding="utf-8"))]
+    assert offenders == [], f"use core.views.format.level: {offenders}"
