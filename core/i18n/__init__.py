@@ -3,17 +3,40 @@
 A key is ``"<namespace>.<name>"``: ``t("golden.title", "ko")`` reads ``ko/golden.json``'s
 ``"title"``. Templates use ``str.format`` fields (``{n}``). A key missing in a language falls
 back to English, then to the key itself; ``tests/core/test_i18n.py`` checks both languages
-carry the same keys and the same fields.
+carry the same keys and the same fields, and every key the code builds at run time.
+
+Strict mode (``NOISEFLOOR_STRICT_I18N=1``, set for the whole test suite by
+``tests/conftest.py``): an unknown key, a missing ``{field}`` or a template with fields
+called without any raises ``TranslationError`` instead of showing the raw template, so a
+user can never see "{n}" without a test failing first.
 """
 from __future__ import annotations
 
 import json
+import os
+import string
 from functools import lru_cache
 from pathlib import Path
 
 LANGS: tuple[str, ...] = ("en", "ko")
 DEFAULT_LANG = "en"
+STRICT_ENV = "NOISEFLOOR_STRICT_I18N"
 _DIR = Path(__file__).parent
+
+
+class TranslationError(KeyError):
+    """An unknown key or a template that cannot be filled (strict mode only)."""
+
+
+def strict() -> bool:
+    """True when ``NOISEFLOOR_STRICT_I18N`` is ``1`` (the test suite sets it)."""
+    return os.environ.get(STRICT_ENV, "") == "1"
+
+
+@lru_cache(maxsize=4096)
+def fields(template: str) -> frozenset[str]:
+    """The ``{field}`` names of a template (``{{`` escapes excluded)."""
+    return frozenset(f for _, f, _, _ in string.Formatter().parse(template) if f is not None)
 
 
 @lru_cache(maxsize=None)
@@ -33,10 +56,21 @@ def t(key: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
     """The template for ``key`` in ``lang``, filled with ``params``."""
     if lang not in LANGS:
         lang = DEFAULT_LANG
-    template = catalog(lang).get(key) or catalog(DEFAULT_LANG).get(key) or key
+    template = catalog(lang).get(key) or catalog(DEFAULT_LANG).get(key)
+    if template is None:
+        if strict():
+            raise TranslationError(f"no translation for {key!r} (core/i18n/{lang}/)")
+        return key
     if not params:
-        return template
+        if fields(template):
+            if strict():
+                raise TranslationError(f"{key!r} needs {sorted(fields(template))}, got none")
+            return template
+        return template.format() if "{" in template or "}" in template else template  # {{ -> {
     try:
         return template.format(**params)
-    except (KeyError, IndexError, ValueError):
+    except (KeyError, IndexError, ValueError) as exc:
+        if strict():
+            raise TranslationError(f"{key!r} in {lang} cannot be filled with "
+                                   f"{sorted(params)}: {exc!r}") from None
         return template

@@ -1,5 +1,7 @@
-"""Translations: both languages carry the same keys and {fields}, nothing is empty, and every
-key the code names literally exists."""
+"""Translations: both languages carry the same keys and {fields}, nothing is empty, every key
+the code names literally exists, and every key the code builds at run time (an f-string such
+as ``tr(f"systems.verdict_{v}")``) exists for every value it can take."""
+import ast
 import json
 import re
 import string
@@ -7,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.i18n import DEFAULT_LANG, LANGS, catalog, t
+from core.i18n import DEFAULT_LANG, LANGS, STRICT_ENV, TranslationError, catalog, strict, t
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "core" / "i18n"
@@ -99,7 +101,126 @@ def test_every_key_used_in_code_exists():
     assert not missing, f"keys used in code but not in core/i18n/en: {missing}"
 
 
-def test_fallback_and_fields():
+def test_fallback_and_fields(monkeypatch):
+    monkeypatch.delenv(STRICT_ENV, raising=False)  # what a user gets: the key, never a crash
     assert t("golden.title", "ko") == catalog("ko")["golden.title"]
     assert t("no.such_key", "ko") == "no.such_key"
     assert "31" in t("verdicts.no_difference", "ko", level="95%", n=31, a="A", b="B")
+
+
+def test_strict_mode_is_on_in_tests_and_raises():
+    assert strict()
+    with pytest.raises(TranslationError, match="no.such_key"):
+        t("no.such_key", "ko")
+    with pytest.raises(TranslationError, match="verdicts.no_difference"):
+        t("verdicts.no_difference", "en", level="95%")  # n, a, b missing
+    with pytest.raises(TranslationError, match="needs"):
+        t("verdicts.no_difference", "en")
+
+
+def test_escaped_braces_are_unescaped_without_params():
+    assert "{{" not in t("scifact.err_not_object", "en")
+    assert '{"_id"' in t("scifact.err_not_object", "en")
+
+
+def test_non_strict_mode_falls_back_to_the_template(monkeypatch):
+    monkeypatch.setenv(STRICT_ENV, "0")
+    assert t("verdicts.no_difference", "en", level="95%") == catalog("en")["verdicts.no_difference"]
+
+
+# ----------------------------------------------------------------------------- run-time keys
+def _page_order() -> tuple[str, ...]:
+    """The page stems of ``app.PAGE_ORDER``, read without running the app."""
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "PAGE_ORDER":
+            return tuple(e.elts[0].value for e in node.value.elts)
+    raise AssertionError("app.py has no PAGE_ORDER")
+
+
+def _runtime_domains() -> dict[str, tuple]:
+    """Every key pattern the code builds at run time -> the values its ``*`` can take, read
+    from the constants the code itself uses (so a new value needs its translation)."""
+    from core.agreement import kappa_band
+    from core.beir_grid import KINDS
+    from core.beir_table import STANDINGS
+    from core.lists import KINDS as MATCH_KINDS, LIST_METRICS
+    from core.multi import MODES
+    from core.retrieval import TOKENIZERS
+
+    bands = tuple({kappa_band(k) for k in (-0.5, 0.1, 0.3, 0.5, 0.7, 0.9)})
+    return {
+        "beir_table.story_*": STANDINGS,
+        "beir_table.kind_*": KINDS,
+        "systems.err_*_fields": ("run", "qrels"),
+        "systems.err_*_number": ("run", "qrels"),
+        "agreement.band_*": bands,
+        "systems.source_*": ("lists", "trec"),
+        "systems.metric_*": LIST_METRICS,
+        "systems.match_*": MATCH_KINDS,
+        "systems.interval_*": ("wilson", "bootstrap"),
+        "systems.mode_*": MODES,
+        "systems.verdict_*": ("a_better", "b_better", "no_difference"),
+        "scifact.source_*": ("explicit", "env", "default"),
+        "scifact.tok_*": TOKENIZERS,
+        "nav.*": _page_order(),
+    }
+
+
+# Keys built at run time that are optional by design: the code checks the catalog first.
+OPTIONAL = {"beir_table.note_*", "report.param_*", "errors.*"}
+
+
+def _pattern(node) -> str | None:
+    """``f"ns.key_{x}"`` -> ``"ns.key_*"``; None for anything that is not an f-string key."""
+    if not isinstance(node, ast.JoinedStr):
+        return None
+    out = "".join(v.value if isinstance(v, ast.Constant) else "*" for v in node.values)
+    return out if re.fullmatch(r"[A-Za-z_]\w*\.[\w*]+", out) else None
+
+
+def _runtime_patterns() -> set[tuple[str, str]]:
+    """(file, pattern) of every f-string that names a translation key: the first argument of
+    t / tr / InputError, or an f-string assigned and then passed to one of them."""
+    found = set()
+    for path in SOURCES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            pat = None
+            if isinstance(node, ast.Call) and node.args:
+                name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+                if name in ("t", "tr", "InputError"):
+                    pat = _pattern(node.args[0])
+            elif isinstance(node, ast.Assign):
+                pat = _pattern(node.value)
+                if pat and not pat.split(".")[0] in _namespaces("en"):
+                    pat = None
+            if pat:
+                found.add((path.relative_to(ROOT).as_posix(), pat))
+    return found
+
+
+def test_runtime_key_scan_finds_what_it_should():
+    pats = {p for _, p in _runtime_patterns()}
+    assert {"systems.verdict_*", "beir_table.story_*", "nav.*", "beir_table.note_*"} <= pats
+
+
+def test_every_runtime_key_is_declared():
+    domains = _runtime_domains()
+    unknown = sorted((f, p) for f, p in _runtime_patterns()
+                     if p not in domains and p not in OPTIONAL)
+    assert not unknown, ("keys built at run time need their values listed in "
+                         f"_runtime_domains (or OPTIONAL when the code checks first): {unknown}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_runtime_key_exists(lang):
+    cat = catalog(lang)
+    missing = sorted(p.replace("*", str(v)) for p, values in _runtime_domains().items()
+                     for v in values if p.replace("*", str(v)) not in cat)
+    assert not missing, f"{lang}: {missing}"
+
+
+def test_the_queries_variant_of_the_verdict_exists():
+    for lang in LANGS:
+        assert "verdicts.no_difference_queries" in catalog(lang)
