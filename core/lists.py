@@ -49,7 +49,7 @@ from rapidfuzz.distance import Levenshtein
 from core import checks
 from core.errors import InputError
 from core.golden import CASE_ID_NAMES, TEXT_HINTS, GoldenSet
-from core.metrics import Measure, query_score
+from core.metrics import Measure, UnknownMeasure, parse_measure, query_score
 from core.tables import RawTable, find_column, norm_header, read_table
 
 GOLD_NAMES = ("gold_ids", "gold", "gold_id", "golds", "reference_ids", "reference_id",
@@ -91,16 +91,15 @@ def split_cell(cell: str) -> list[str]:
 
 
 def parse_metric(text: str, k: int | None = None) -> tuple[str, int]:
-    """``'ndcg@10'`` or (``'ndcg'``, k) -> (name, k); ``InputError`` naming the valid ones."""
-    m = re.fullmatch(r"\s*([A-Za-z_]+)\s*(?:@\s*(\d+))?\s*", str(text))
-    alias = {"r": "recall", "rr": "mrr", "success": "hit", "precision": "p", "p": "p"}
-    name = m.group(1).lower() if m else ""
-    name = alias.get(name, name)
-    if name not in LIST_METRICS:
+    """``'ndcg@10'`` or (``'ndcg'``, k) -> (name, k), through the metric registry
+    (``core.metrics.parse_measure``); ``InputError`` naming the valid ones."""
+    default_k = check_k(10 if k is None else k)
+    try:
+        m = parse_measure(str(text), allowed=LIST_METRICS, default_k=default_k)
+    except UnknownMeasure:
         raise InputError("systems.err_list_metric", metric=str(text)[:40],
-                         metrics=", ".join(LIST_METRICS))
-    kk = int(m.group(2)) if m.group(2) else k
-    return name, check_k(10 if kk is None else kk)
+                         metrics=", ".join(LIST_METRICS)) from None
+    return m.name, check_k(m.k)
 
 
 def check_k(k) -> int:
@@ -269,7 +268,8 @@ def case_values(retrieved, reference, k: int, kind: str = "ids") -> dict[str, fl
 
 
 def metric_key(name: str, k: int) -> str:
-    return f"{name}@{k}"
+    """The column key of a list metric at k: ``str(Measure(name, k))``, e.g. 'ndcg@10'."""
+    return str(Measure(name, k))
 
 
 @dataclass(frozen=True)

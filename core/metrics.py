@@ -1,6 +1,8 @@
 """Per-query ranking metrics from ranked lists and relevance judgements (qrels).
 
-Measure names are data, parsed into a ``Measure`` (never evaluated): ``ndcg@10``,
+Measure names are data: ``REGISTRY`` declares every metric (name, aliases, cutoff rule,
+ir_measures spelling, display name, citation) and ``parse_measure`` is the only parser of
+metric strings in the codebase, giving a ``Measure`` (never evaluated): ``ndcg@10``,
 ``recall@100`` (``R@100``), ``hit@10`` (``Success@10``), ``mrr@10`` (``RR@10``), ``p@10``,
 ``ap@100`` (``AP``). Definitions follow trec_eval / ir_measures (tests compare to
 ``ir_measures`` within 1e-9), with a document relevant when its judgement is > 0:
@@ -25,10 +27,47 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-_ALIASES = {"ndcg": "ndcg", "recall": "recall", "r": "recall", "hit": "hit",
-            "success": "hit", "mrr": "mrr", "rr": "mrr", "p": "p", "precision": "p",
-            "ap": "ap", "map": "ap"}
-_NEEDS_K = {"ndcg", "recall", "hit", "mrr", "p"}
+# ----------------------------------------------------------------------------- the registry
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric, as data: every spelling, its cutoff rule, how ir_measures and people write
+    it, and where its definition comes from. ``REGISTRY`` is the only place metric names are
+    read (``parse_measure``); ``core.lists``, ``core.trec``, ``core.scifact`` and
+    ``core.agreement`` all go through it."""
+
+    name: str                   # canonical, lower case: "ndcg"
+    aliases: tuple[str, ...]    # other accepted spellings (case-insensitive)
+    display: str                # how people write it: "nDCG"
+    ir_measures: str | None     # ir_measures / trec_eval spelling, None when it has none
+    cutoff: str                 # "required" or "optional" (None = the whole ranking)
+    kind: str                   # "rank": ``core.metrics``; "context": ``core.lists`` (Ragas)
+    binary: bool                # per-query values are 0 or 1
+    citation: str
+
+
+REGISTRY: dict[str, MetricSpec] = {s.name: s for s in (
+    MetricSpec("ndcg", (), "nDCG", "nDCG", "optional", "rank", False,
+               "Järvelin & Kekäläinen 2002, ACM TOIS 20(4); trec_eval ndcg_cut"),
+    MetricSpec("recall", ("r",), "Recall", "R", "required", "rank", False,
+               "trec_eval recall (Voorhees & Harman 2005, TREC)"),
+    MetricSpec("hit", ("success",), "Hit", "Success", "required", "rank", True,
+               "ir_measures Success@k (success_k of trec_eval)"),
+    MetricSpec("mrr", ("rr",), "MRR", "RR", "optional", "rank", False,
+               "Voorhees 1999, TREC-8 QA track; ir_measures RR"),
+    MetricSpec("p", ("precision",), "P", "P", "required", "rank", False,
+               "trec_eval P_k (Voorhees & Harman 2005, TREC)"),
+    MetricSpec("ap", ("map",), "AP", "AP", "optional", "rank", False,
+               "trec_eval map (Voorhees & Harman 2005, TREC)"),
+    MetricSpec("context_precision", (), "Context precision", None, "optional", "context",
+               False, "Ragas IDBasedContextPrecision / NonLLMContextPrecision (docs.ragas.io)"),
+    MetricSpec("context_recall", (), "Context recall", None, "optional", "context", False,
+               "Ragas IDBasedContextRecall / NonLLMContextRecall (docs.ragas.io)"),
+    MetricSpec("context_precision_ranked", (), "Context precision (ranked)", None, "optional",
+               "context", False, "Ragas NonLLMContextPrecisionWithReference (docs.ragas.io)"),
+)}
+_BY_SPELLING = {n: s.name for s in REGISTRY.values() for n in (s.name, *s.aliases)}
+RANK_MEASURES = tuple(n for n, s in REGISTRY.items() if s.kind == "rank")
+_NAME = re.compile(r"\s*([A-Za-z_]+)\s*(?:@\s*(\d+))?\s*")
 
 
 @dataclass(frozen=True)
@@ -41,22 +80,57 @@ class Measure:
     def __str__(self) -> str:
         return self.name if self.k is None else f"{self.name}@{self.k}"
 
+    @property
+    def spec(self) -> MetricSpec:
+        return REGISTRY[self.name]
 
-def parse_measure(text: str) -> Measure:
-    """'nDCG@10' -> Measure('ndcg', 10). Raises ValueError listing the valid names."""
+    @property
+    def display(self) -> str:
+        """'nDCG@10', 'MRR@10', 'AP'."""
+        d = self.spec.display
+        return d if self.k is None else f"{d}@{self.k}"
+
+    @property
+    def ir_measures(self) -> str | None:
+        """The ir_measures spelling ('nDCG@10', 'RR@10', 'Success@10'), or None."""
+        base = self.spec.ir_measures
+        if base is None:
+            return None
+        return base if self.k is None else f"{base}@{self.k}"
+
+
+class UnknownMeasure(ValueError):
+    """A metric name the registry does not know (or not allowed where it is asked for)."""
+
+
+def parse_measure(text: str, *, allowed=RANK_MEASURES, default_k: int | None = None) -> Measure:
+    """'nDCG@10' -> Measure('ndcg', 10): the one parser of metric names (``REGISTRY``).
+
+    Names are matched case-insensitively with their aliases (``R@100`` = ``recall@100``,
+    ``RR@10`` = ``mrr@10``, ``Success@10`` = ``hit@10``); only names in ``allowed`` (default:
+    the ranking metrics of this module) are accepted. ``default_k`` is the cutoff when the
+    text has none. Raises ``UnknownMeasure`` (a ``ValueError``) naming the valid spellings, or
+    ``ValueError`` for a bad cutoff.
+    """
     if not isinstance(text, str):
         raise ValueError(f"measure must be a string like 'ndcg@10', got {text!r}")
-    m = re.fullmatch(r"\s*([A-Za-z]+)\s*(?:@\s*(\d+))?\s*", text)
-    name = _ALIASES.get(m.group(1).lower()) if m else None
-    if name is None:
-        raise ValueError(f"unknown measure {text!r}; use one of ndcg@k, recall@k (R@k), "
-                         "hit@k, mrr@k (RR@k), p@k, ap or ap@k")
-    k = int(m.group(2)) if m.group(2) else None
+    m = _NAME.fullmatch(text)
+    name = _BY_SPELLING.get(m.group(1).lower()) if m else None
+    if name is None or name not in allowed:
+        raise UnknownMeasure(f"unknown measure {text!r}; use one of "
+                         + ", ".join(_spelling(REGISTRY[n]) for n in allowed))
+    k = int(m.group(2)) if m.group(2) else default_k
     if k is not None and k < 1:
         raise ValueError(f"the cutoff in {text!r} must be at least 1")
-    if k is None and name in _NEEDS_K - {"ndcg", "mrr"}:
+    if k is None and REGISTRY[name].cutoff == "required":
         raise ValueError(f"measure {text!r} needs a cutoff, e.g. {name}@10")
     return Measure(name, k)
+
+
+def _spelling(spec: MetricSpec) -> str:
+    base = spec.name + ("@k" if spec.cutoff == "required" else " or " + spec.name + "@k")
+    alias = [a.upper() if len(a) <= 2 else a for a in spec.aliases]
+    return base + (f" ({', '.join(a + '@k' for a in alias)})" if alias else "")
 
 
 def _gains(ranked: Sequence[str], judged: Mapping[str, int], k: int | None) -> np.ndarray:

@@ -22,7 +22,7 @@ import pandas as pd
 from core import checks
 from core.beir import BeirData
 from core.errors import InputError
-from core.metrics import per_query
+from core.metrics import parse_measure, per_query
 from core.retrieval import (BM25Params, CACHE_DIR, DEFAULT_MODEL, RRF_DEPTH, RRF_K, Progress,
                             Ranking, bm25_search, dense_search, encode_texts, rrf)
 from core.stats import BootstrapResult, Verdict, paired_bootstrap, verdict
@@ -40,7 +40,12 @@ def check_retriever(name: str, arg: str = "retriever") -> str:
 
 
 def check_metric(metric: str) -> str:
-    m = str(metric).strip().lower()
+    """One of ``MEASURES``, read through the metric registry (``core.metrics.parse_measure``:
+    'nDCG@10' and 'RR@10' are 'ndcg@10' and 'mrr@10')."""
+    try:
+        m = str(parse_measure(str(metric)))
+    except ValueError:
+        m = None
     if m not in MEASURES:
         raise ValueError(f"metric must be one of {', '.join(MEASURES)}, got {metric!r}")
     return m

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import InputError
+from core.metrics import parse_measure
 
 MAX_UNCOMPRESSED = 2 * 1024 ** 3  # a .gz that inflates beyond 2 GiB is refused
 MAX_SHOWN = 20
@@ -242,13 +243,23 @@ def read_qrels(data: bytes, file: str) -> dict[str, dict[str, int]]:
 
 # ----------------------------------------------------------------------------- measures
 def parse_measures(texts) -> list:
-    """ir_measures strings -> measure objects ir_measures can compute; ``InputError`` else."""
+    """Measure names -> measure objects ir_measures can compute; ``InputError`` else.
+
+    Names the metric registry knows (``core.metrics.parse_measure``: ``ndcg@10``,
+    ``mrr@10``, ``hit@10``, ...) are turned into their ir_measures spelling (``nDCG@10``,
+    ``RR@10``, ``Success@10``); anything else is ir_measures' own measure grammar
+    (``P(rel=2)@10``, ``Judged@10``, ...)."""
     if isinstance(texts, str):
         texts = [t for t in re.split(r"[,\s]+", texts) if t]
     out = []
     for text in texts:
+        text = str(text).strip()
         try:
-            m = ir_measures.parse_measure(str(text).strip())
+            text = parse_measure(text).ir_measures or text
+        except ValueError:
+            pass  # not a registry name: ir_measures' grammar decides below
+        try:
+            m = ir_measures.parse_measure(text)
         except (ValueError, SyntaxError, NameError, TypeError, AttributeError):
             raise InputError("systems.err_measure", measure=str(text)[:40],
                              examples=", ".join(COMMON_MEASURES)) from None
