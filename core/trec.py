@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import InputError
+from core.golden import GoldenSet
 from core.metrics import parse_measure
 
 MAX_UNCOMPRESSED = 2 * 1024 ** 3  # a .gz that inflates beyond 2 GiB is refused
@@ -301,6 +302,17 @@ class TrecScores:
     def means(self) -> pd.DataFrame:
         """Mean over judged queries: one row per run, one column per measure."""
         return pd.DataFrame({m: v.mean() for m, v in self.values.items()})
+
+    def golden(self, measure: str | None = None) -> GoldenSet:
+        """One measure's per-query values (default: the first) as a ``GoldenSet`` for
+        ``core.golden.compare_golden``: queries are the cases, runs the methods."""
+        measure = self.measures[0] if measure is None else measure
+        if measure not in self.values:
+            raise InputError("systems.err_measure", measure=str(measure)[:40],
+                             examples=", ".join(self.measures))
+        scores = self.values[measure].copy()
+        return GoldenSet(scores, pd.DataFrame(index=scores.index),
+                         f"{self.qrels_file} [{measure}]", "trec")
 
     def report(self) -> dict:
         return {"judged": len(next(iter(self.values.values()))),

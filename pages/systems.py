@@ -19,7 +19,7 @@ from core.verdicts import comparison_verdict
 from core.views.format import level as fmt_level, pct
 from core.views.multi import matrix_chart
 from pages._ui import (Section, how_to_read, page_setup, report_downloads, second_opinions,
-                       show_error, tr)
+                       sha256, show_error, tr)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LISTS = DATA / "demo_lists.csv"
@@ -44,10 +44,12 @@ def _trec(qrels: bytes, qrels_name: str, runs: tuple, measure: str):
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _pair(scores: pd.DataFrame, text: pd.DataFrame, source: str, layout: str, a: str, b: str,
-          resamples: int, confidence: float, seed: int):
-    gs = GoldenSet(scores, text, source, layout)
-    return compare_golden(gs, a, b, resamples=resamples, confidence=confidence, seed=seed)
+def _pair(_gs: GoldenSet, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
+          seed: int):
+    """``compare_golden`` on the GoldenSet core built (``ListScores.golden`` /
+    ``TrecScores.golden``); ``data_key`` (inputs' digests and the settings that shaped the
+    scores) stands in for the unhashed GoldenSet in the cache key."""
+    return compare_golden(_gs, a, b, resamples=resamples, confidence=confidence, seed=seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -101,7 +103,8 @@ try:
             ls_scores = _lists(data, name, kind, k)
         ls = ls_scores.lists
         key = metric_key(metric, k)
-        scores, text = ls_scores.values[key], ls.text
+        gs = ls_scores.golden(key)
+        scores, text = gs.scores, gs.text
         st.caption(tr("systems.lists_loaded", n=len(ls.cases), methods=len(ls.methods),
                       kind=tr(f"systems.match_{ls.kind}")))
         means = ls_scores.means()
@@ -143,8 +146,8 @@ try:
         with st.spinner(tr("systems.computing")):
             ts = _trec(qrels_data, qrels_name, runs, str(measure))
         key = ts.measures[0]
-        scores = ts.values[key]
-        text = pd.DataFrame(index=scores.index)
+        gs = ts.golden(key)
+        scores, text = gs.scores, gs.text
         means = ts.means()
         k = 10
         st.caption(tr("systems.trec_loaded", n=len(scores), runs=len(ts.runs),
@@ -186,7 +189,9 @@ a = col_a.selectbox(tr("systems.method_a"), methods, index=0, key="systems_a")
 b = col_b.selectbox(tr("systems.method_b"), methods, index=1, key="systems_b")
 try:
     with st.spinner(tr("systems.computing")):
-        result = _pair(scores, text, f"{key}", source, a, b, resamples, float(confidence), seed)
+        data_key = (source, key, tuple(sorted(params.items(), key=str)),
+                    tuple((n, sha256(v)) for n, v in inputs.items()))
+        result = _pair(gs, data_key, a, b, resamples, float(confidence), seed)
 except InputError as exc:
     show_error(exc)
     st.stop()

@@ -73,9 +73,7 @@ def _lists(args):
 
 
 def _trec(args):
-    from core.golden import GoldenSet
     from core.trec import read_qrels, read_run, score_runs
-    import pandas as pd
 
     if not args.qrels:
         raise InputError("systems.err_need_qrels")
@@ -84,8 +82,7 @@ def _trec(args):
     runs = [read_run(read_bytes(f), f) for f in args.files]
     ts = score_runs(runs, qrels, [measure], qrels_file=args.qrels)
     key = ts.measures[0]
-    gs = GoldenSet(ts.values[key].copy(), pd.DataFrame(index=ts.values[key].index),
-                   f"{args.qrels} [{key}]", "trec")
+    gs = ts.golden(key)
     extra = {"format": "trec", "measure": key, "qrels": args.qrels,
              "runs": {r.name: r.file for r in ts.runs},
              "metrics": {key: ts.means()[key].to_dict()}, "queries": ts.report()}
