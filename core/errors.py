@@ -37,7 +37,10 @@ class InputError(ValueError):
 
     def message(self, lang: str = "en") -> str:
         key = self.code if "." in self.code else f"errors.{self.code}"
-        text = t(key, lang, **self.params)
+        # a template may name its location too ("column number {column}")
+        loc = {k: v for k, v in (("file", self.file), ("row", self.row),
+                                 ("column", self.column)) if v is not None}
+        text = t(key, lang, **{**loc, **self.params})
         where = self.where(lang)
         return f"{where}: {text}" if where else text
 

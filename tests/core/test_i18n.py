@@ -224,3 +224,36 @@ def test_every_runtime_key_exists(lang):
 def test_the_queries_variant_of_the_verdict_exists():
     for lang in LANGS:
         assert "verdicts.no_difference_queries" in catalog(lang)
+
+
+def _calls_with_literal_keys():
+    """(file, line, key, keyword names or None when ``**params`` is passed) of every t / tr /
+    InputError call whose key is a literal."""
+    out = []
+    for path in SOURCES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and node.args):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            first = node.args[0]
+            if name not in ("t", "tr", "InputError") or not (
+                    isinstance(first, ast.Constant) and isinstance(first.value, str)):
+                continue
+            key = first.value
+            if name == "InputError":
+                key = key if "." in key else f"errors.{key}"
+            kws = None if any(k.arg is None for k in node.keywords) else \
+                {k.arg for k in node.keywords}
+            out.append((path.relative_to(ROOT).as_posix(), node.lineno, key, kws))
+    return out
+
+
+def test_every_literal_call_fills_its_template():
+    """A call that names its key literally passes every {field} the template has (strict
+    mode would raise at run time; this finds it without running the page)."""
+    en = catalog("en")
+    bad = [(f, line, key, sorted(_fields(en[key]) - kws))
+           for f, line, key, kws in _calls_with_literal_keys()
+           if kws is not None and key in en and _fields(en[key]) - kws]
+    assert not bad, bad
