@@ -61,6 +61,14 @@ def number(name: str, v, *, finite: bool = True) -> float:
     return x
 
 
+def between(name: str, v, lo: float, hi: float) -> float:
+    """A real number in [lo, hi]."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(
+            v, (int, float, np.integer, np.floating)) or not lo <= float(v) <= hi:
+        raise ValueError(f"{name} must be a number in [{lo:g}, {hi:g}], got {v!r}")
+    return float(v)
+
+
 def share(name: str, v) -> float:
     """A number strictly between 0 and 1 (a probability, persistence, level)."""
     x = number(name, v, finite=False)

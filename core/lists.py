@@ -150,8 +150,7 @@ def _detect_kind(gold_lists) -> str:
 
 def from_table(raw: RawTable, *, kind: str = "auto") -> ListSet:
     """A parsed table -> ``ListSet``; ``InputError`` with row and column on a bad cell."""
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    checks.choice("kind", kind, KINDS)
     frame, file = raw.frame, raw.file
     id_col = find_column(frame.columns, CASE_ID_NAMES)
     if id_col is None:

@@ -108,8 +108,7 @@ def tokenize(texts: Sequence[str], tokenizer: str = "en", *, as_ids: bool = Fals
     ``en_stem``: the same plus the Snowball English stemmer (PyStemmer); ``char_bigram``:
     ``char_bigrams`` of each text. ``as_ids`` (bm25s tokenizers only) returns bm25s's
     ``Tokenized`` ids + vocabulary, which bm25s indexes faster than token strings."""
-    if tokenizer not in TOKENIZERS:
-        raise ValueError(f"tokenizer must be one of {TOKENIZERS}, got {tokenizer!r}")
+    checks.choice("tokenizer", tokenizer, TOKENIZERS)
     if tokenizer == "char_bigram":
         return [char_bigrams(t) for t in texts]
     import bm25s
@@ -132,12 +131,9 @@ class BM25Params:
     tokenizer: str = "en"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.k1, (int, float)) or not 0 <= float(self.k1) <= 10:
-            raise ValueError(f"k1 must be a number in [0, 10], got {self.k1!r}")
-        if not isinstance(self.b, (int, float)) or not 0 <= float(self.b) <= 1:
-            raise ValueError(f"b must be a number in [0, 1], got {self.b!r}")
-        if self.tokenizer not in TOKENIZERS:
-            raise ValueError(f"tokenizer must be one of {TOKENIZERS}, got {self.tokenizer!r}")
+        checks.between("k1", self.k1, 0, 10)
+        checks.between("b", self.b, 0, 1)
+        checks.choice("tokenizer", self.tokenizer, TOKENIZERS)
 
     def to_dict(self) -> dict:
         return {"k1": float(self.k1), "b": float(self.b), "tokenizer": self.tokenizer}
@@ -330,10 +326,8 @@ def rrf(rankings: Sequence[Ranking], *, k: int = RRF_K, depth: int = RRF_DEPTH,
     ``top``; equal fused scores are ordered by corpus position."""
     if len(rankings) < 1:
         raise ValueError("rankings must hold at least one Ranking")
-    if isinstance(k, bool) or not isinstance(k, (int, float)) or k < 0:
-        raise ValueError(f"k must be a non-negative number, got {k!r}")
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-        raise ValueError(f"depth must be a whole number >= 1, got {depth!r}")
+    checks.between("k", k, 0, float("inf"))
+    depth = checks.whole("depth", depth, lo=1)
     qids = rankings[0].query_ids
     for r in rankings[1:]:
         if r.query_ids != qids:
