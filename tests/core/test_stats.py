@@ -7,7 +7,7 @@ from scipy import stats
 
 from core import _kernels
 from core.stats import (bootstrap_mean, cells, cohens_dz, compare_paired, mcnemar_exact,
-                        paired_bootstrap, paired_ttest_p, randomization_p, seeds_for, verdict,
+                        paired_bootstrap, paired_ttest_p, randomization_p, stream_key, verdict,
                         wilson_interval)
 
 
@@ -79,25 +79,42 @@ def test_same_seed_same_output_other_seed_differs(make):
 
 
 def test_batching_does_not_change_the_result():
-    """Each resample has its own stream: computing the resamples in any batches (or threads)
-    gives exactly the same distribution as computing them at once."""
+    """Each resample has its own counter-based stream (a hash of seed and resample index):
+    computing the resamples in any batches (or threads) gives exactly the same distribution
+    as computing them at once."""
     a, b = _continuous_pair(200)
     d = a - b
-    seeds = seeds_for(3, 4_000)
-    whole = _kernels.bootstrap_means(d, seeds)
-    assert np.array_equal(np.concatenate([_kernels.bootstrap_means(d, seeds[i:i + 1])
+    key, R = stream_key(3), 4_000
+    whole = _kernels.bootstrap_means(d, key, 0, R)
+    assert np.array_equal(np.concatenate([_kernels.bootstrap_means(d, key, i, 1)
                                           for i in range(50)]), whole[:50])
     for batch in (7, 1_000, 3_999):
-        parts = [_kernels.bootstrap_means(d, seeds[i:i + batch])
-                 for i in range(0, seeds.size, batch)]
+        parts = [_kernels.bootstrap_means(d, key, i, min(batch, R - i))
+                 for i in range(0, R, batch)]
         assert np.array_equal(np.concatenate(parts), whole)
+        fused = np.concatenate([_kernels.paired_means(a, b, key, i, min(batch, R - i))
+                                for i in range(0, R, batch)])
+        assert np.array_equal(fused[:, 2], whole)
+        flips = np.concatenate([_kernels.signflip_sums(d, key, i, min(batch, R - i))
+                                for i in range(0, R, batch)])
+        assert np.array_equal(flips, _kernels.signflip_sums(d, key, 0, R))
     assert np.array_equal(paired_bootstrap(a, b, resamples=4_000, seed=3).distribution, whole)
+    c = compare_paired(a, b, resamples=4_000, seed=3)
+    assert np.array_equal(c.bootstrap.distribution, whole)
+    assert (c.rate_a.ci_low, c.rate_a.ci_high) == (
+        bootstrap_mean(a, resamples=4_000, seed=3).ci_low,
+        bootstrap_mean(a, resamples=4_000, seed=3).ci_high)
+
+
+def test_stream_keys_differ_by_seed_and_stream():
+    keys = {int(stream_key(s, k)) for s in range(100) for k in (0, 1)}
+    assert len(keys) == 200
 
 
 def test_kernel_draws_are_uniform_over_cases():
     """Resampling one-hot vectors: each case should be drawn n/n = 1 time per resample."""
     n, R = 7, 40_000
-    counts = np.array([_kernels.bootstrap_means(np.eye(n)[i], seeds_for(i, R)).mean() * n
+    counts = np.array([_kernels.bootstrap_means(np.eye(n)[i], stream_key(i), 0, R).mean() * n
                        for i in range(n)])
     assert np.allclose(counts, 1.0, atol=0.02)
 
@@ -106,7 +123,7 @@ def test_binary_cells_distribution_matches_row_resampling():
     """The multinomial-cells shortcut has the same distribution as resampling rows."""
     a, b = _binary_pair(40, seed=5)
     cellwise = paired_bootstrap(a, b, resamples=40_000, seed=0).distribution
-    rows = _kernels.bootstrap_means(a - b, seeds_for(1, 40_000))
+    rows = _kernels.bootstrap_means(a - b, stream_key(1), 0, 40_000)
     assert cellwise.mean() == pytest.approx(rows.mean(), abs=0.003)
     assert cellwise.std() == pytest.approx(rows.std(), rel=0.03)
     assert np.percentile(cellwise, 2.5) == pytest.approx(np.percentile(rows, 2.5), abs=1 / 40)
