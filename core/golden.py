@@ -278,7 +278,7 @@ class GoldenComparison:
 
 def compare_golden(gs: GoldenSet, a: str | None = None, b: str | None = None, *,
                    resamples: int = 20_000, confidence: float = 0.95,
-                   seed: int = 0) -> GoldenComparison:
+                   seed: int = 0, interval: str = "percentile") -> GoldenComparison:
     """Pair A and B by case id, drop (and report) incomplete cases, and compare them."""
     if a is None and b is None:
         a, b = default_pair(gs)
@@ -293,5 +293,5 @@ def compare_golden(gs: GoldenSet, a: str | None = None, b: str | None = None, *,
         raise InputError("too_few_paired", file=gs.source, n=len(kept), a=a, b=b)
     av, bv = kept[a].to_numpy(float), kept[b].to_numpy(float)
     comp = compare_paired(av, bv, name_a=a, name_b=b, resamples=resamples,
-                          confidence=confidence, seed=seed)
+                          confidence=confidence, seed=seed, interval=interval)
     return GoldenComparison(gs, comp, excluded, tuple(kept.index), av, bv)

@@ -547,7 +547,7 @@ def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float) -
     if not isinstance(test, PairedTest):
         raise ValueError(f"test must be a PairedTest, got {type(test).__name__}")
     confidence = check_confidence(confidence)
-    alpha = 1 - confidence
+    alpha = round(1 - confidence, 12)
     by_ci = verdict(ci_low, ci_high)
     reason = None
     if by_ci == "no_difference" or not test.p < alpha:

@@ -41,6 +41,30 @@ def verdict_sentence(verdict: Verdict, *, a: str, b: str, mean: float, ci_low: f
              diff=f"{-100 * mean:.1f}", lo=f"{-100 * ci_high:.1f}", hi=f"{-100 * ci_low:.1f}")
 
 
+def reason_sentence(decision, lang: str = "en") -> str | None:
+    """Why a verdict is ``no_difference`` although it might look otherwise, or None: too few
+    discordant cases / non-zero differences for the exact test ever to reach alpha (with the
+    smallest possible p), or a CI that excludes 0 while the exact test does not agree. A
+    ``core.stats.Decision``; None for "better" and for a plain CI that contains 0."""
+    if decision.reason in (None, "ci_includes_zero"):
+        return None
+    alpha = f"{decision.alpha:.2g}"
+    if decision.reason in ("too_few_discordant", "too_few_nonzero"):
+        return t(f"verdicts.reason_{decision.reason}", lang, m=decision.nonzero,
+                 min_p=f"{decision.min_p:.3g}", alpha=alpha)
+    return t("verdicts.reason_test_disagrees", lang, test=t(f"verdicts.test_{decision.test}", lang),
+             p=fmt_p(decision.p), alpha=alpha)
+
+
+def degenerate_note(bootstrap, lang: str = "en") -> str | None:
+    """A note for beside the CI when the bootstrap distribution is degenerate
+    (``core.stats.BootstrapResult.degenerate``), else None."""
+    kind = bootstrap.degenerate
+    if kind is None:
+        return None
+    return t(f"verdicts.degenerate_{kind}", lang, k=bootstrap.distinct)
+
+
 def comparison_verdict(result, lang: str = "en") -> str:
     """The verdict sentence of a ``GoldenComparison``."""
     c = result.comparison
@@ -62,9 +86,13 @@ def comparison_text(result, lang: str = "en") -> str:
         lines.append(f"  {name}: {pct(r.mean)}{count}  {level} {r.interval} "
                      f"[{pct(r.ci_low)}, {pct(r.ci_high)}]")
     lines.append(f"  {c.a} - {c.b}: {pp(bs.mean)}  {level} paired bootstrap CI "
-                 f"[{pp(bs.ci_low)}, {pp(bs.ci_high)}]  ({bs.resamples:,} resamples, "
-                 f"seed {bs.seed})")
-    tests = [f"randomization p = {fmt_p(c.randomization_p)}"]
+                 f"({bs.interval}) [{pp(bs.ci_low)}, {pp(bs.ci_high)}]  ({bs.resamples:,} "
+                 f"resamples, seed {bs.seed})")
+    note = degenerate_note(bs, lang)
+    if note:
+        lines.append(f"  {note}")
+    exact = " (exact)" if c.test is not None and c.test.exact else ""
+    tests = [f"randomization p = {fmt_p(c.randomization_p)}{exact}"]
     if c.mcnemar_p is not None:
         tests.insert(0, f"McNemar exact p = {fmt_p(c.mcnemar_p)}")
     if c.ttest_p is not None:
@@ -75,4 +103,7 @@ def comparison_text(result, lang: str = "en") -> str:
         lines.append(f"  left out: {len(ex.missing)} missing, {len(ex.duplicates)} duplicate, "
                      f"{len(ex.blank)} blank")
     lines.append(comparison_verdict(result, lang))
+    why = reason_sentence(c.decision, lang)
+    if why:
+        lines.append(why)
     return "\n".join(lines)

@@ -31,7 +31,7 @@ def register(p) -> None:
                         "all-MiniLM-L6-v2)")
     p.add_argument("--queries", type=int, default=None, metavar="N",
                    help="compare on a seeded random subset of N judged queries")
-    add_stat_args(p, resamples=DEFAULT_RESAMPLES)
+    add_stat_args(p, resamples=DEFAULT_RESAMPLES, interval=True)
 
 
 def _progress(done: int, total: int, eta: float | None) -> None:
@@ -50,7 +50,8 @@ def run(args) -> int:
     res = run_scifact(data, args.a, args.b, args.metric,
                       bm25=BM25Params(args.k1, args.bm25_b, args.tokenizer), model=args.model,
                       queries=args.queries, resamples=args.resamples,
-                      confidence=args.confidence, seed=args.seed, progress=_progress)
+                      confidence=args.confidence, seed=args.seed, interval=args.interval,
+                      progress=_progress)
     if args.json:
         out = res.to_dict()
         out["seconds"] = round(time.perf_counter() - t0, 3)
