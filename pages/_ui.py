@@ -140,3 +140,27 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
                 md_tab, tex_tab = st.tabs([tr("report.markdown"), tr("report.latex")])
                 md_tab.code(to_markdown(s.table), language="markdown")
                 tex_tab.code(to_latex(s.table), language="latex")
+
+
+def interval_choice(key: str) -> str:
+    """Sidebar choice of the bootstrap interval of A - B: ``percentile`` or ``bca``."""
+    from core.stats import INTERVALS
+
+    return st.radio(tr("verdicts.interval_label"), INTERVALS, index=0, key=key,
+                    format_func=lambda k: tr(f"verdicts.interval_{k}"),
+                    help=tr("verdicts.interval_help"))
+
+
+def verdict_notes(decision, bootstrap, ci_column=None) -> None:
+    """Under the verdict line: why it is ``no_difference`` when the CI alone might suggest
+    otherwise (``core.verdicts.reason_sentence``); beside the CI (``ci_column``): the
+    degenerate-bootstrap note (``core.verdicts.degenerate_note``)."""
+    from core.verdicts import degenerate_note, reason_sentence
+
+    lang = st.session_state.get("lang", DEFAULT_LANG)
+    why = reason_sentence(decision, lang)
+    if why:
+        st.info(why, icon="🔎")
+    note = degenerate_note(bootstrap, lang)
+    if note:
+        (ci_column or st).caption(f"⚠️ {note}")

@@ -9,9 +9,8 @@ from core.errors import InputError
 from core.golden import compare_golden, load_golden
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.verdicts import comparison_verdict, pct, pp
-from pages._ui import (Section, how_to_read, page_setup, report_downloads, second_opinions,
-                       sha256, show_error,
-                       tr)
+from pages._ui import (Section, how_to_read, interval_choice, page_setup, report_downloads,
+                       second_opinions, sha256, show_error, tr, verdict_notes)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_golden.csv"
 
@@ -25,9 +24,9 @@ def _load(data: bytes, name: str):
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _compare(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
-             seed: int):
+             seed: int, interval: str = "percentile"):
     return compare_golden(_load(data, name), a, b, resamples=resamples,
-                          confidence=confidence, seed=seed)
+                          confidence=confidence, seed=seed, interval=interval)
 
 
 st.title(tr("golden.title"))
@@ -61,6 +60,7 @@ with st.sidebar:
     resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES, 20_000,
                                 step=1_000, key="golden_resamples")
     seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="golden_seed")
+    interval = interval_choice("golden_interval")
 
 col_a, col_b = st.columns(2)
 a = col_a.selectbox(tr("golden.method_a"), methods, index=0, key="golden_a")
@@ -68,7 +68,8 @@ b = col_b.selectbox(tr("golden.method_b"), methods, index=1, key="golden_b")
 
 try:
     with st.spinner(tr("golden.computing")):
-        result = _compare(data, name, a, b, int(resamples), float(confidence), int(seed))
+        result = _compare(data, name, a, b, int(resamples), float(confidence), int(seed),
+                          interval)
 except InputError as exc:
     show_error(exc)
     st.stop()
@@ -76,6 +77,7 @@ st.session_state["golden_comparison"] = result
 c, bs = result.comparison, result.comparison.bootstrap
 lang_verdict = comparison_verdict(result, st.session_state["lang"])
 (st.warning if c.verdict == "no_difference" else st.success)(lang_verdict)
+reason_slot = st.container()
 
 ex = result.excluded
 if ex.total:
@@ -94,6 +96,8 @@ for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
                    lo=pct(r.ci_low), hi=pct(r.ci_high), step=f"{100 / r.n:.1f}"))
 m3.metric(tr("golden.difference", a=c.a, b=c.b), pp(bs.mean))
 m3.caption(tr("golden.difference_ci", level=level, lo=pp(bs.ci_low), hi=pp(bs.ci_high)))
+with reason_slot:
+    verdict_notes(c.decision, bs, m3)
 
 left, right = st.columns(2)
 rates = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low, "ci_high": r.ci_high}

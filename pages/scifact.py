@@ -17,7 +17,8 @@ from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIE
                           ci_by_n_chart, compare_retrievers, disagreements, evaluate, means,
                           scatter_chart, side_by_side, subsample)
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
-from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
+from pages._ui import (Section, how_to_read, interval_choice, page_setup, report_downloads,
+                       show_error, tr, verdict_notes)
 
 NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
@@ -158,6 +159,7 @@ with st.sidebar:
     resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
                                 DEFAULT_RESAMPLES, step=1_000, key="scifact_resamples")
     seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="scifact_seed")
+    interval = interval_choice("scifact_interval")
 
 col_a, col_b, col_m = st.columns(3)
 a = col_a.selectbox(tr("scifact.retriever_a"), RETRIEVERS, index=0, key="scifact_a",
@@ -184,7 +186,7 @@ try:
         rankings, tables = _tables(path, stamp, float(k1), float(b), tokenizer, model)
     qids = subsample(data.query_ids, int(n_used), seed=int(seed))
     comp = compare_retrievers(tables, a, b_name, metric, queries=qids, resamples=int(resamples),
-                              confidence=float(confidence), seed=int(seed))
+                              confidence=float(confidence), seed=int(seed), interval=interval)
 except (InputError, ValueError, OSError) as exc:
     show_error(exc)
     st.stop()
@@ -192,6 +194,7 @@ except (InputError, ValueError, OSError) as exc:
 lang = st.session_state["lang"]
 verdict_text = comp.sentence(lang, names=NAMES)
 (st.warning if comp.verdict == "no_difference" else st.success)(verdict_text)
+reason_slot = st.container()
 
 # ----------------------------------------------------------------------------- means
 sub_means = means(tables, qids)
@@ -215,6 +218,8 @@ m3.metric(tr("scifact.difference", a=NAMES[a], b=NAMES[b_name], metric=metric),
           f"{bs.mean:+.4f}")
 m3.caption(tr("scifact.difference_ci", level=level, lo=f"{bs.ci_low:+.4f}",
               hi=f"{bs.ci_high:+.4f}"))
+with reason_slot:
+    verdict_notes(comp.decision, bs, m3)
 
 w1, w2, w3 = st.columns(3)
 w1.metric(tr("scifact.wins_a", name=NAMES[a]), comp.a_wins)
@@ -236,7 +241,8 @@ scatter = scatter_chart(comp, title=tr("scifact.chart_scatter", a=NAMES[a], b=NA
                         a_title=f"{NAMES[a]} {metric}", b_title=f"{NAMES[b_name]} {metric}")
 left.altair_chart(scatter, width="stretch")
 by_n = ci_by_n(tables, a, b_name, metric, [n for n in BY_N if n <= n_all] + [int(n_used)],
-               resamples=int(resamples), confidence=float(confidence), seed=int(seed))
+               resamples=int(resamples), confidence=float(confidence), seed=int(seed),
+               interval=interval)
 by_n_chart = ci_by_n_chart(by_n, int(n_used), title=tr("scifact.chart_by_n", a=NAMES[a],
                                                         b=NAMES[b_name]),
                            x_title=tr("scifact.axis_n"),

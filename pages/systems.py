@@ -16,8 +16,8 @@ from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
 from core.verdicts import comparison_verdict, pct
-from pages._ui import (Section, how_to_read, page_setup, report_downloads, second_opinions,
-                       show_error, tr)
+from pages._ui import (Section, how_to_read, interval_choice, page_setup, report_downloads,
+                       second_opinions, show_error, tr, verdict_notes)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LISTS = DATA / "demo_lists.csv"
@@ -43,16 +43,17 @@ def _trec(qrels: bytes, qrels_name: str, runs: tuple, measure: str):
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _pair(scores: pd.DataFrame, text: pd.DataFrame, source: str, layout: str, a: str, b: str,
-          resamples: int, confidence: float, seed: int):
+          resamples: int, confidence: float, seed: int, interval: str = "percentile"):
     gs = GoldenSet(scores, text, source, layout)
-    return compare_golden(gs, a, b, resamples=resamples, confidence=confidence, seed=seed)
+    return compare_golden(gs, a, b, resamples=resamples, confidence=confidence, seed=seed,
+                          interval=interval)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _many(scores: pd.DataFrame, mode: str, baseline, resamples: int, confidence: float,
-          seed: int):
+          seed: int, interval: str = "percentile"):
     return compare_many(scores, mode=mode, baseline=baseline, resamples=resamples,
-                        confidence=confidence, seed=seed)
+                        confidence=confidence, seed=seed, interval=interval)
 
 
 def _fmt(x) -> str:
@@ -73,6 +74,7 @@ with st.sidebar:
     resamples = int(st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
                                     20_000, step=1_000, key="systems_resamples"))
     seed = int(st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="systems_seed"))
+    interval = interval_choice("systems_interval")
 level = f"{100 * confidence:g}%"
 
 inputs: dict[str, bytes] = {}
@@ -184,13 +186,15 @@ a = col_a.selectbox(tr("systems.method_a"), methods, index=0, key="systems_a")
 b = col_b.selectbox(tr("systems.method_b"), methods, index=1, key="systems_b")
 try:
     with st.spinner(tr("systems.computing")):
-        result = _pair(scores, text, f"{key}", source, a, b, resamples, float(confidence), seed)
+        result = _pair(scores, text, f"{key}", source, a, b, resamples, float(confidence), seed,
+                       interval)
 except InputError as exc:
     show_error(exc)
     st.stop()
 c, bs = result.comparison, result.comparison.bootstrap
 verdict_text = comparison_verdict(result, st.session_state["lang"])
 (st.warning if c.verdict == "no_difference" else st.success)(verdict_text)
+reason_slot = st.container()
 ex = result.excluded
 if ex.total:
     st.warning(tr("systems.excluded", total=ex.total,
@@ -208,6 +212,8 @@ for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
 m3.metric(tr("systems.difference", a=c.a, b=c.b), f"{bs.mean:+.3f}")
 m3.caption(tr("systems.difference_ci", level=level, lo=f"{bs.ci_low:+.3f}",
               hi=f"{bs.ci_high:+.3f}"))
+with reason_slot:
+    verdict_notes(c.decision, bs, m3)
 
 left, right = st.columns(2)
 rates = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low, "ci_high": r.ci_high}
@@ -236,7 +242,7 @@ if len(methods) >= 3:
         baseline = mc2.selectbox(tr("systems.baseline"), methods, key="systems_baseline")
     try:
         with st.spinner(tr("systems.computing")):
-            many = _many(scores, mode, baseline, resamples, float(confidence), seed)
+            many = _many(scores, mode, baseline, resamples, float(confidence), seed, interval)
     except InputError as exc:
         show_error(exc)
         st.stop()
