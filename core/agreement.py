@@ -4,14 +4,15 @@ A second label source (a crowd, a heuristic, an LLM run elsewhere) is judged aga
 labels at the four levels of Thomas, Spielman, Craswell & Mitra, "Large Language Models can
 Accurately Predict Searcher Preferences", SIGIR 2024:
 
-1. Document labels: the confusion matrix; Cohen's kappa on binary labels (1 and 2 merged into
-   "relevant"; Cohen 1960); weighted kappa on the graded labels (Cohen 1968); mean absolute
-   error with labels scaled to [0, 1].
+1. Document labels: the confusion matrix; Cohen's kappa (Cohen 1960) on the graded labels
+   (``kappa``, equal to ``sklearn.metrics.cohen_kappa_score``) and on binary labels (1 and 2
+   merged into "relevant"; ``kappa_binary``); weighted kappa on the graded labels (Cohen
+   1968); mean absolute error with labels scaled to [0, 1].
 2. Document preference: pairwise accuracy over same-query document pairs whose gold labels
    differ.
 3. Query ordering (needs a run): a per-query metric under gold vs other labels; queries
-   ordered worst first; agreement by normalised rank-biased overlap (Webber, Moffat & Zobel
-   2010) and Kendall's tau-b.
+   ordered worst first; agreement by rank-biased overlap (Webber, Moffat & Zobel 2010:
+   RBO_ext, and the rescaled prefix RBO@k; ``core.rank_similarity``) and Kendall's tau-b.
 4. System ordering (needs >= 3 runs): systems ordered by mean metric; RBO, tau, top 3.
 
 Levels 1-2 carry percentile bootstrap CIs that resample *queries* (the clusters of the data;
@@ -29,11 +30,11 @@ from typing import Literal, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
 from core.agreement_io import MISSING, LabelSet, Run
 from core.errors import InputError
 from core.metrics import Measure, parse_measure, per_query
+from core.rank_similarity import RBOResult, kendall_tau, rbo, tie_groups  # noqa: F401
 from core.stats import check_confidence, percentile_ci
 
 Weights = Literal["linear", "quadratic"]
@@ -52,12 +53,6 @@ def _check_weights(weights) -> str:
     if weights not in WEIGHTS:
         raise ValueError(f"weights must be one of {WEIGHTS}, got {weights!r}")
     return weights
-
-
-def _check_p(name: str, p) -> float:
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < float(p) < 1:
-        raise ValueError(f"{name} must be a number strictly between 0 and 1, got {p!r}")
-    return float(p)
 
 
 def _check_int(name: str, v, lo: int, hi: int) -> int:
@@ -269,7 +264,7 @@ class SourceAgreement:
     graded: bool
     scale: float
     weights: str
-    kappa: Estimate            # binary (1, 2 -> relevant)
+    kappa_binary: Estimate     # Cohen's kappa on binary labels (1, 2 -> relevant)
     weighted_kappa: Estimate   # graded 0/1/2 with ``weights``
     mae: Estimate
     pairwise_accuracy: Estimate
@@ -278,6 +273,7 @@ class SourceAgreement:
     resamples: int
     seed: int
     distributions: dict = field(repr=False)  # statistic -> resampled values
+    kappa: Estimate | None = None  # unweighted Cohen's kappa on the graded labels
 
     @property
     def binary_confusion(self) -> np.ndarray:
@@ -291,6 +287,8 @@ class SourceAgreement:
                 "label_values": levels, "confusion": c.tolist(),
                 "binary_confusion": self.binary_confusion.tolist(),
                 "kappa": self.kappa.value, "kappa_ci": [self.kappa.ci_low, self.kappa.ci_high],
+                "kappa_binary": self.kappa_binary.value,
+                "kappa_binary_ci": [self.kappa_binary.ci_low, self.kappa_binary.ci_high],
                 "weighted_kappa": self.weighted_kappa.value,
                 "weighted_kappa_ci": [self.weighted_kappa.ci_low, self.weighted_kappa.ci_high],
                 "weights": self.weights,
@@ -304,7 +302,8 @@ class SourceAgreement:
                 "confidence": self.confidence, "resamples": self.resamples, "seed": self.seed}
 
     def _estimates(self) -> dict:
-        return {"kappa": self.kappa, "weighted_kappa": self.weighted_kappa, "mae": self.mae,
+        return {"kappa": self.kappa, "kappa_binary": self.kappa_binary,
+                "weighted_kappa": self.weighted_kappa, "mae": self.mae,
                 "pairwise_accuracy": self.pairwise_accuracy}
 
 
@@ -325,7 +324,8 @@ def source_agreement(labels: LabelSet, source: str, *, weights: str = "linear",
     Pairs where gold or the source is blank are left out (counted in ``n_excluded``). The
     MAE scale is 2 when any label in the file is 2 (graded), else 1. A resample draws the
     queries with replacement; its confusion matrix is sum_q w_q C_q (w_q = times query q was
-    drawn), from which kappa, weighted kappa, MAE and pairwise accuracy follow.
+    drawn), from which kappa (graded and binary), weighted kappa, MAE and pairwise accuracy
+    follow.
     """
     _check_weights(weights)
     resamples = _check_int("resamples", resamples, 1, 1_000_000)
@@ -343,33 +343,36 @@ def source_agreement(labels: LabelSet, source: str, *, weights: str = "linear",
     credit_q, pairs_q = preference_counts(cq)                # (Q,), (Q,)
     total = cq.sum(0)
     flat = cq.reshape(nq, -1).astype(float)
-    dists = {k: [] for k in ("kappa", "weighted_kappa", "mae", "pairwise_accuracy")}
+    dists = {k: [] for k in ("kappa", "kappa_binary", "weighted_kappa", "mae",
+                             "pairwise_accuracy")}
     for w in query_weights(nq, resamples, seed, batch=batch):
         wf = w.astype(float)
         c = (wf @ flat).reshape(-1, LEVELS, LEVELS)
-        dists["kappa"].append(kappa_from_confusion(binarize(c)))
+        dists["kappa"].append(kappa_from_confusion(c))
+        dists["kappa_binary"].append(kappa_from_confusion(binarize(c)))
         dists["weighted_kappa"].append(kappa_from_confusion(c, weights))
         dists["mae"].append(mae_from_confusion(c, scale))
         with np.errstate(invalid="ignore", divide="ignore"):
             dists["pairwise_accuracy"].append((wf @ credit_q) / (wf @ pairs_q))
     dists = {k: np.concatenate(v) for k, v in dists.items()}
     n_pref = int(pairs_q.sum())
-    point = {"kappa": kappa_from_confusion(binarize(total)),
+    point = {"kappa": kappa_from_confusion(total),
+             "kappa_binary": kappa_from_confusion(binarize(total)),
              "weighted_kappa": kappa_from_confusion(total, weights),
              "mae": mae_from_confusion(total, scale),
              "pairwise_accuracy": float(credit_q.sum() / n_pref) if n_pref else float("nan")}
     est = {k: Estimate(float(point[k]), *_percentile(dists[k], confidence)) for k in point}
     return SourceAgreement(source, labels.gold_name, int(ok.sum()), nq, int((~ok).sum()), total,
-                           labels.graded, scale, weights, est["kappa"], est["weighted_kappa"],
-                           est["mae"], est["pairwise_accuracy"], n_pref, confidence, resamples,
-                           seed, dists)
+                           labels.graded, scale, weights, est["kappa_binary"],
+                           est["weighted_kappa"], est["mae"], est["pairwise_accuracy"], n_pref,
+                           confidence, resamples, seed, dists, est["kappa"])
 
 
 def rank_sources(labels: LabelSet, **kw) -> list[SourceAgreement]:
     """Every source against gold (same settings), best binary kappa first (NaN last)."""
     res = [source_agreement(labels, s, **kw) for s in labels.names]
-    return sorted(res, key=lambda r: (-r.kappa.value if math.isfinite(r.kappa.value)
-                                      else math.inf))
+    return sorted(res, key=lambda r: (-r.kappa_binary.value
+                                      if math.isfinite(r.kappa_binary.value) else math.inf))
 
 
 def disagreements(labels: LabelSet, source: str) -> pd.DataFrame:
@@ -464,125 +467,6 @@ def split_half(labels: LabelSet, baseline: str | None = None, *,
         done += b
     return SplitHalf(baseline, splits, n, wins, base_best,
                      {s: int(c) for s, c in zip(names, picked)}, seed)
-
-
-# ----------------------------------------------------------------------------- RBO
-def _groups(ranking: Sequence) -> list[list]:
-    out = []
-    for el in ranking:
-        out.append(list(el) if isinstance(el, (list, set, frozenset)) else [el])
-    return [g for g in out if g]
-
-
-def _membership(groups: list[list], depth: int) -> dict:
-    """item -> (start rank a, group size m); item's share of the top-d prefix is
-    clip((d - a + 1) / m, 0, 1)."""
-    pos, start = {}, 1
-    for g in groups:
-        for item in g:
-            if item in pos:
-                raise ValueError(f"item {item!r} appears twice in a ranking")
-            pos[item] = (start, len(g))
-        start += len(g)
-    return pos
-
-
-def _shares(pos: dict, items: list, depth: int) -> np.ndarray:
-    """(len(items), depth) array f[i, d-1] = share of item i in the top-d prefix."""
-    d = np.arange(1, depth + 1, dtype=float)
-    out = np.zeros((len(items), depth))
-    for r, item in enumerate(items):
-        if item in pos:
-            a, m = pos[item]
-            out[r] = np.clip((d - a + 1) / m, 0.0, 1.0)
-    return out
-
-
-@dataclass(frozen=True)
-class RBOResult:
-    """Rank-biased overlap of two finite rankings, raw and normalised to [0, 1]."""
-
-    rbo: float          # prefix RBO at depth k = max(len(S), len(T))
-    rbo_min: float      # smallest attainable for rankings of these lengths and items
-    rbo_max: float      # largest attainable
-    normalized: float   # (rbo - rbo_min) / (rbo_max - rbo_min); NaN when max = min
-    p: float
-    depth: int
-
-    def to_dict(self) -> dict:
-        return {"rbo": self.normalized, "rbo_raw": self.rbo, "rbo_min": self.rbo_min,
-                "rbo_max": self.rbo_max, "rbo_p": self.p, "rbo_depth": self.depth}
-
-
-def rbo(s: Sequence, t: Sequence, p: float = 0.9) -> RBOResult:
-    """Rank-biased overlap (Webber, Moffat & Zobel 2010, ACM TOIS 28(4):20), normalised.
-
-    Prefix RBO at depth k = max(|S|, |T|), with A_d = X_d / d the agreement at depth d and
-    X_d the overlap of the top-d prefixes (a list shorter than d contributes all its items)::
-
-        RBO@k = (1 - p) * sum_{d=1..k} p^(d-1) * X_d / d
-
-    The user-facing value is normalised to [0, 1] between the smallest and largest RBO@k any
-    rearrangement of the two lists can reach, keeping their lengths |S| = s, |T| = t and the
-    c items they share. With d_s = min(d, s), d_t = min(d, t)::
-
-        max X_d = min(d_s, d_t, c)                      (shared items first, same order)
-        min X_d = max(0, a + b - c), a = max(0, d_s - (s - c)), b = max(0, d_t - (t - c))
-                                                        (shared items last, opposite orders)
-
-    Both bounds are attained by one arrangement at every depth at once (tests check them by
-    enumerating all permutations). For two orderings of the same n items, min X_d =
-    max(0, 2d - n) (one list reversed) and max X_d = d, so 1 means identical and 0 reversed.
-
-    Ties: an element of ``s`` or ``t`` that is a list, set or frozenset is a group of tied
-    items. A group of m items starting at rank a fills the prefix gradually: at depth d each
-    member counts as f = clip((d - a + 1) / m, 0, 1) of an item (its chance of being in the
-    top d if the tie were broken at random), and the overlap of two such fractional
-    prefixes is X_d = sum_i min(f_S(i, d), f_T(i, d)) (the fuzzy-set intersection). Without
-    ties this is Webber et al.'s RBO exactly; identical rankings, ties included, reach the
-    maximum; and the value stays between the bounds above, so the normalisation still holds.
-    A tie is therefore never counted as disagreement. (Corsi & Urbano, SIGIR 2024, survey
-    other tie treatments.) ``p`` is the persistence: an observer looks about 1 / (1 - p) items
-    deep (p = 0.9: about 10).
-    """
-    p = _check_p("p", p)
-    gs, gt = _groups(s), _groups(t)
-    ls, lt = sum(map(len, gs)), sum(map(len, gt))
-    depth = max(ls, lt)
-    if depth == 0:
-        raise ValueError("s and t are both empty; RBO needs at least one ranked item")
-    ps, pt = _membership(gs, depth), _membership(gt, depth)
-    items = list(dict.fromkeys([*ps, *pt]))
-    fs, ft = _shares(ps, items, depth), _shares(pt, items, depth)
-    x = np.minimum(fs, ft).sum(0)
-    d = np.arange(1, depth + 1, dtype=float)
-    wts = (1 - p) * p ** (d - 1) / d
-    c = len(set(ps) & set(pt))
-    ds, dt = np.minimum(d, ls), np.minimum(d, lt)
-    xmax = np.minimum(np.minimum(ds, dt), c)
-    a = np.maximum(0, ds - (ls - c))
-    b = np.maximum(0, dt - (lt - c))
-    xmin = np.maximum(0, a + b - c)
-    raw, lo, hi = float(wts @ x), float(wts @ xmin), float(wts @ xmax)
-    norm = (raw - lo) / (hi - lo) if hi - lo > 1e-12 else float("nan")
-    if math.isfinite(norm):
-        norm = min(1.0, max(0.0, norm))
-    return RBOResult(raw, lo, hi, norm, p, depth)
-
-
-def tie_groups(ids: Sequence, values: Sequence[float], *, descending: bool) -> list[list]:
-    """Items ordered by value (descending or ascending), equal values grouped as ties;
-    within a group, ids in sorted order (for display only: RBO treats the group as a tie)."""
-    df = pd.DataFrame({"id": list(ids), "v": np.asarray(values, dtype=float)})
-    df = df.sort_values(["v", "id"], ascending=[not descending, True], kind="stable")
-    return [g["id"].tolist() for _, g in df.groupby("v", sort=False)]
-
-
-def kendall_tau(x, y) -> tuple[float, float]:
-    """Kendall's tau-b and its two-sided p-value (``scipy.stats.kendalltau``); NaN when one
-    side is constant."""
-    res = _st.kendalltau(np.asarray(x, float), np.asarray(y, float))
-    return float(res.statistic), float(res.pvalue)
 
 
 # ----------------------------------------------------------------------------- levels 3-4
@@ -744,6 +628,8 @@ class AgreementReport:
         out.update({k: m[k] for k in m if k not in ("source", "gold", "n_pairs", "n_queries")})
         out["sources"] = [{"source": r.name, "n_pairs": r.n_pairs, "kappa": r.kappa.value,
                            "kappa_ci": [r.kappa.ci_low, r.kappa.ci_high],
+                           "kappa_binary": r.kappa_binary.value,
+                           "kappa_binary_ci": [r.kappa_binary.ci_low, r.kappa_binary.ci_high],
                            "weighted_kappa": r.weighted_kappa.value,
                            "mae": r.mae.value, "pairwise_accuracy": r.pairwise_accuracy.value}
                           for r in self.ranking]
@@ -751,11 +637,13 @@ class AgreementReport:
         out["measure"] = self.measure
         q = self.query()
         out["query_run"] = self.query_run
-        out["query_rbo"] = q.rbo.normalized if q else None
+        out["query_rbo"] = q.rbo.ext if q else None
+        out["query_rbo_prefix"] = q.rbo.normalized if q else None
         out["query_tau"] = q.tau if q else None
         out["query_ordering"] = [x.to_dict() for x in self.queries]
         s = self.systems
-        out["system_rbo"] = s.rbo.normalized if s else None
+        out["system_rbo"] = s.rbo.ext if s else None
+        out["system_rbo_prefix"] = s.rbo.normalized if s else None
         out["system_tau"] = s.tau if s else None
         out["system_ordering"] = s.to_dict() if s else None
         out["runs"] = [c.to_dict() for c in self.coverage]

@@ -123,17 +123,19 @@ if any(summ["unmatched"].values()):
 if labels.ignored_columns:
     st.caption(tr("agreement.ignored_columns", columns=", ".join(labels.ignored_columns)))
 
-band = kappa_band(m.kappa.value)
-headline = (tr("agreement.headline", source=m.name, kappa=_f(m.kappa.value), level=level,
-               lo=_f(m.kappa.ci_low), hi=_f(m.kappa.ci_high), band=tr(f"agreement.band_{band}"))
+band = kappa_band(m.kappa_binary.value)
+headline = (tr("agreement.headline", source=m.name, kappa=_f(m.kappa_binary.value), level=level,
+               lo=_f(m.kappa_binary.ci_low), hi=_f(m.kappa_binary.ci_high),
+               band=tr(f"agreement.band_{band}"))
             if band else tr("agreement.headline_nan", source=m.name))
 (st.success if band in ("substantial", "almost_perfect") else st.warning)(headline)
 st.caption(tr("agreement.band_note"))
 
 # ----------------------------------------------------------------------------- level 1
 st.subheader(tr("agreement.level1_title"))
-cols = st.columns(4)
-cards = [(tr("agreement.kappa_label"), m.kappa, tr("agreement.kappa_help"), _f),
+cols = st.columns(5)
+cards = [(tr("agreement.kappa_label"), m.kappa_binary, tr("agreement.kappa_help"), _f),
+         (tr("agreement.kappa_graded_label"), m.kappa, tr("agreement.kappa_graded_help"), _f),
          (tr("agreement.wkappa_label", weights=m.weights), m.weighted_kappa,
           tr("agreement.wkappa_help"), _f),
          (tr("agreement.mae_label"), m.mae, tr("agreement.mae_help", scale=f"{m.scale:g}"), _f),
@@ -142,7 +144,8 @@ cards = [(tr("agreement.kappa_label"), m.kappa, tr("agreement.kappa_help"), _f),
 for col, (label, est, helptext, fmt) in zip(cols, cards):
     col.metric(label, fmt(est.value), help=helptext)
     col.caption(tr("agreement.ci_line", level=level, lo=fmt(est.ci_low), hi=fmt(est.ci_high)))
-undefined = max(e.undefined for e in (m.kappa, m.weighted_kappa, m.mae, m.pairwise_accuracy))
+undefined = max(e.undefined for e in (m.kappa_binary, m.kappa, m.weighted_kappa, m.mae,
+                                       m.pairwise_accuracy))
 if undefined:
     st.caption(tr("agreement.undefined_note", n=undefined))
 
@@ -167,14 +170,17 @@ else:
 
 # ----------------------------------------------------------------------------- all sources
 st.subheader(tr("agreement.sources_title"))
-src_rows = pd.DataFrame([{"name": r.name, "mean": r.kappa.value, "ci_low": r.kappa.ci_low,
-                          "ci_high": r.kappa.ci_high} for r in rep.ranking])
+src_rows = pd.DataFrame([{"name": r.name, "mean": r.kappa_binary.value,
+                          "ci_low": r.kappa_binary.ci_low, "ci_high": r.kappa_binary.ci_high}
+                         for r in rep.ranking])
 src_chart = interval_chart(src_rows, x_title=tr("agreement.axis_kappa"),
                            title=tr("agreement.sources_chart", level=level))
 src_table = pd.DataFrame([{
     tr("agreement.col_source"): r.name, tr("agreement.col_pairs"): r.n_pairs,
-    tr("agreement.col_kappa"): round(r.kappa.value, 3),
-    tr("agreement.col_ci", level=level): f"[{_f(r.kappa.ci_low)}, {_f(r.kappa.ci_high)}]",
+    tr("agreement.col_kappa"): round(r.kappa_binary.value, 3),
+    tr("agreement.col_ci", level=level):
+        f"[{_f(r.kappa_binary.ci_low)}, {_f(r.kappa_binary.ci_high)}]",
+    tr("agreement.col_kappa_graded"): round(r.kappa.value, 3),
     tr("agreement.col_wkappa"): round(r.weighted_kappa.value, 3),
     tr("agreement.col_mae"): round(r.mae.value, 3),
     tr("agreement.col_pairwise"): round(r.pairwise_accuracy.value, 3)} for r in rep.ranking])
@@ -218,8 +224,9 @@ else:
     qrun = st.selectbox(tr("agreement.query_run"), run_names, key="agreement_query_run")
     q = next(x for x in rep.queries if x.run == qrun)
     a, b = st.columns(2)
-    a.metric(tr("agreement.rbo_label", p=q.rbo.p), _f(q.rbo.normalized),
+    a.metric(tr("agreement.rbo_label", p=q.rbo.p), _f(q.rbo.ext),
              help=tr("agreement.rbo_help", p=q.rbo.p, depth=round(1 / (1 - q.rbo.p))))
+    a.caption(tr("agreement.rbo_prefix_line", depth=q.rbo.depth, value=_f(q.rbo.normalized)))
     b.metric(tr("agreement.tau_label"), _f(q.tau), help=tr("agreement.tau_help"))
     n_b = max(len(q.bottom_gold), len(q.bottom_other))
     bottom = pd.DataFrame({
@@ -255,8 +262,9 @@ if s is None:
     st.info(tr("agreement.need_three_runs", n=len(rep.queries)))
 else:
     a, b = st.columns(2)
-    a.metric(tr("agreement.rbo_label", p=s.rbo.p), _f(s.rbo.normalized),
+    a.metric(tr("agreement.rbo_label", p=s.rbo.p), _f(s.rbo.ext),
              help=tr("agreement.rbo_help", p=s.rbo.p, depth=round(1 / (1 - s.rbo.p))))
+    a.caption(tr("agreement.rbo_prefix_line", depth=s.rbo.depth, value=_f(s.rbo.normalized)))
     b.metric(tr("agreement.tau_label"), _f(s.tau), help=tr("agreement.tau_help"))
     means = s.means
     sys_table = pd.DataFrame({
@@ -290,11 +298,11 @@ sections = [Section(tr("agreement.level1_title"), headline + "\n" + level_text, 
                     chart=src_chart)]
 if q is not None:
     sections.append(Section(tr("agreement.level3_title"),
-                            f"{q.run}: RBO {_f(q.rbo.normalized)}, τ {_f(q.tau)}",
+                            f"{q.run}: RBO {_f(q.rbo.ext)}, τ {_f(q.tau)}",
                             table=bottom, chart=scatter))
 if sys_table is not None:
     sections.append(Section(tr("agreement.level4_title"),
-                            f"RBO {_f(s.rbo.normalized)}, τ {_f(s.tau)}. {top_text}",
+                            f"RBO {_f(s.rbo.ext)}, τ {_f(s.tau)}. {top_text}",
                             table=sys_table))
 inputs = {name: data}
 if other is not None:
@@ -305,7 +313,8 @@ report_downloads("agreement", tr("agreement.title"), sections, inputs=inputs,
                          "baseline": baseline, "confidence": confidence,
                          "resamples": int(resamples), "splits": int(splits), "seed": int(seed)},
                  per_case=dis, summary=rep.to_dict(),
-                 verdict=tr("agreement.report_summary", source=m.name, kappa=_f(m.kappa.value),
+                 verdict=tr("agreement.report_summary", source=m.name,
+                            kappa=_f(m.kappa_binary.value),
                             wkappa=_f(m.weighted_kappa.value), mae=_f(m.mae.value),
                             pairwise=pct(pa.value)))
 

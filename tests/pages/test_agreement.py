@@ -30,9 +30,9 @@ def test_demo_shows_all_four_levels():
     assert not at.exception and not at.error
     m = _metrics(at)
     assert m["Cohen's κ (binary)"] == "0.638" and m["Pairwise accuracy"] == "84.4%"
-    assert "RBO (normalised, φ = 0.9)" in m and "RBO (normalised, φ = 0.7)" in m
+    assert "RBO (φ = 0.9)" in m and "RBO (φ = 0.7)" in m and "Cohen's κ (0/1/2)" in m
     text = _texts(at)
-    assert "'llm_basic' agrees with gold with κ = 0.638" in text
+    assert "'llm_basic' agrees with gold with binary κ = 0.638" in text
     assert "The top 3 systems are the same" in text
     assert "have no label and count as not relevant" in text
     sources = next(df.value for df in at.dataframe if "Source" in df.value.columns)
@@ -84,7 +84,7 @@ def test_two_files_and_runs_upload():
     assert not at.exception and not at.error
     text = _texts(at)
     assert "1 only in the gold file" in text
-    assert "RBO (normalised, φ = 0.7)" in _metrics(at)
+    assert "RBO (φ = 0.7)" in _metrics(at)
 
 
 @pytest.mark.parametrize("payload,needle", [
