@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 
-import altair as alt
 import numpy as np
 import pandas as pd
 
@@ -69,7 +68,7 @@ class Section:
     title: str
     text: str = ""
     table: pd.DataFrame | None = None
-    chart: alt.TopLevelMixin | None = None
+    chart: "alt.TopLevelMixin | None" = None  # altair, imported only where charts are drawn
 
 
 def _check_lang(lang: str) -> str:
@@ -171,8 +170,10 @@ def _html_table(df: pd.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def chart_svg(chart: alt.TopLevelMixin) -> str:
+def chart_svg(chart: "alt.TopLevelMixin") -> str:
     """An altair chart as a standalone SVG string (rendered offline by vl-convert)."""
+    import altair as alt  # lazy: the CLI's to_json path never needs altair
+
     import vl_convert
 
     if not isinstance(chart, alt.TopLevelMixin):

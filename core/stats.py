@@ -9,8 +9,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
+from statistics import NormalDist
+
 import numpy as np
-from scipy import special as _sp
 
 Verdict = Literal["no_difference", "a_better", "b_better"]
 Interval = Literal["percentile", "bca"]
@@ -26,6 +27,44 @@ def _kernels():
     """The numba kernels, imported on first use (numba is only needed for continuous data)."""
     from core import _kernels as k
     return k
+
+
+# Cheap special functions: importing scipy.special / scipy.stats costs more than the whole
+# binary computation, so the normal quantile and cdf come from the standard library
+# (``statistics.NormalDist``: Wichura's AS241, ~1e-16) and small binomial tails are summed
+# exactly; scipy.special is imported only for large tails and the t distribution.
+_NORMAL = NormalDist()
+
+
+def _ndtri(q: float) -> float:
+    """Standard-normal quantile; -inf / inf at 0 / 1."""
+    if q <= 0:
+        return -math.inf
+    if q >= 1:
+        return math.inf
+    return _NORMAL.inv_cdf(q)
+
+
+def _ndtr(x: float) -> float:
+    """Standard-normal cdf."""
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
+def _binom_half_cdf(k: int, m: int) -> float:
+    """P(X <= k) for X ~ Binomial(m, 1/2): an exact integer sum for m <= 2000, else
+    ``scipy.special.bdtr``."""
+    if k < 0:
+        return 0.0
+    if k >= m:
+        return 1.0
+    if m <= 2000:
+        total, term = 0, 1
+        for i in range(k + 1):
+            total += term
+            term = term * (m - i) // (i + 1)
+        return total / (1 << m)
+    from scipy.special import bdtr
+    return float(bdtr(k, m, 0.5))
 
 
 # ----------------------------------------------------------------------------- validation
@@ -79,7 +118,7 @@ def check_interval(interval: str) -> str:
 
 def z_value(confidence: float) -> float:
     """Two-sided standard-normal quantile: z such that P(|Z| <= z) = confidence."""
-    return float(_sp.ndtri(0.5 + check_confidence(confidence) / 2))
+    return float(_ndtri(0.5 + check_confidence(confidence) / 2))
 
 
 def is_constant(values) -> bool:
@@ -263,7 +302,7 @@ def bca_ci(dist, values, confidence: float) -> tuple[float, float] | None:
     confidence = check_confidence(confidence)
     theta = float(x.mean())
     share = (np.count_nonzero(dist < theta) + np.count_nonzero(dist <= theta)) / (2 * dist.size)
-    z0 = float(_sp.ndtri(share))
+    z0 = _ndtri(share)
     n = x.size
     jack = (x.sum() - x) / (n - 1)
     u = (n - 1) * (jack.mean() - jack)
@@ -271,9 +310,9 @@ def bca_ci(dist, values, confidence: float) -> tuple[float, float] | None:
     if den <= 0 or not math.isfinite(z0):
         return None
     acc = float(np.sum(u ** 3)) / (6 * den ** 1.5)
-    z_lo = float(_sp.ndtri((1 - confidence) / 2))
-    a1 = float(_sp.ndtr(z0 + (z0 + z_lo) / (1 - acc * (z0 + z_lo))))
-    a2 = float(_sp.ndtr(z0 + (z0 - z_lo) / (1 - acc * (z0 - z_lo))))
+    z_lo = _ndtri((1 - confidence) / 2)
+    a1 = _ndtr(z0 + (z0 + z_lo) / (1 - acc * (z0 + z_lo)))
+    a2 = _ndtr(z0 + (z0 - z_lo) / (1 - acc * (z0 - z_lo)))
     if not (math.isfinite(a1) and math.isfinite(a2)):
         return None
     lo, hi = np.percentile(dist, [100 * a1, 100 * a2])
@@ -386,7 +425,7 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
     m = int(a_only) + int(b_only)
     if m == 0:
         return 1.0
-    return float(min(1.0, 2 * _sp.bdtr(min(int(a_only), int(b_only)), m, 0.5)))
+    return float(min(1.0, 2 * _binom_half_cdf(min(int(a_only), int(b_only)), m)))
 
 
 def min_exact_p(nonzero: int) -> float:
@@ -496,8 +535,10 @@ def paired_ttest_p(a, b) -> float | None:
     if d.size < 2 or is_constant(d):
         return None
     n = d.size
+    from scipy.special import stdtr  # continuous data only
+
     t = float(d.mean() / (np.std(d, ddof=1) / math.sqrt(n)))
-    return float(min(1.0, 2 * _sp.stdtr(n - 1, -abs(t))))
+    return float(min(1.0, 2 * stdtr(n - 1, -abs(t))))
 
 
 def cohens_dz(a, b) -> float | None:
