@@ -70,11 +70,12 @@ def bootstrap_means(values, key, start, count):
 
 
 @njit(parallel=True, cache=True)
-def paired_means(a, b, key, start, count):
-    """One fused pass: for each resample the same n drawn cases give mean(A), mean(B) and
-    mean(A - B) (columns 0, 1, 2). Column 2 equals ``bootstrap_means(a - b, ...)`` exactly
-    (same draws, same summation order)."""
-    n = a.shape[0]
+def paired_means(ab, key, start, count):
+    """One fused pass over the (n, 2) array ``ab`` of paired values (A and B of a case side
+    by side, so one drawn case is one cache line): for each resample the same n drawn cases
+    give mean(A), mean(B) and mean(A - B) (columns 0, 1, 2). Column 2 equals
+    ``bootstrap_means(a - b, ...)`` exactly (same draws, same summation order)."""
+    n = ab.shape[0]
     out = np.empty((count, 3))
     nn = uint64(n)
     thresh = (uint64(4294967296) - nn) % nn
@@ -89,8 +90,8 @@ def paired_means(a, b, key, start, count):
             m = (word & _LOW32) * nn
             if (m & _LOW32) >= thresh:
                 k = m >> uint64(32)
-                x = a[k]
-                y = b[k]
+                x = ab[k, 0]
+                y = ab[k, 1]
                 sa += x
                 sb += y
                 sd += x - y
@@ -99,8 +100,8 @@ def paired_means(a, b, key, start, count):
                 m = (word >> uint64(32)) * nn
                 if (m & _LOW32) >= thresh:
                     k = m >> uint64(32)
-                    x = a[k]
-                    y = b[k]
+                    x = ab[k, 0]
+                    y = ab[k, 1]
                     sa += x
                     sb += y
                     sd += x - y
@@ -126,10 +127,8 @@ def signflip_sums(values, key, start, count):
             if left == 0:
                 state, bits = _splitmix(state)
                 left = 64
-            if bits & uint64(1):
-                total += values[i]
-            else:
-                total -= values[i]
+            # branch-free: a random sign bit would defeat branch prediction
+            total += values[i] * (2.0 * float(bits & uint64(1)) - 1.0)
             bits = bits >> uint64(1)
             left -= 1
         out[j] = total

@@ -705,7 +705,7 @@ def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int
     else:
         table = None
         key = stream_key(seed)
-        means = _kernels().paired_means(a, b, key, 0, resamples)
+        means = _kernels().paired_means(np.column_stack((a, b)), key, 0, resamples)
         rate_a = _rate_from_dist(a, means[:, 0], confidence, "percentile")
         rate_b = _rate_from_dist(b, means[:, 1], confidence, "percentile")
         dist = np.ascontiguousarray(means[:, 2])

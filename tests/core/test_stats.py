@@ -92,7 +92,8 @@ def test_batching_does_not_change_the_result():
         parts = [_kernels.bootstrap_means(d, key, i, min(batch, R - i))
                  for i in range(0, R, batch)]
         assert np.array_equal(np.concatenate(parts), whole)
-        fused = np.concatenate([_kernels.paired_means(a, b, key, i, min(batch, R - i))
+        fused = np.concatenate([_kernels.paired_means(np.column_stack((a, b)), key, i,
+                                                     min(batch, R - i))
                                 for i in range(0, R, batch)])
         assert np.array_equal(fused[:, 2], whole)
         flips = np.concatenate([_kernels.signflip_sums(d, key, i, min(batch, R - i))
