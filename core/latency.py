@@ -531,13 +531,19 @@ def detect_warmup(groups, *, method: str = "", permutations: int = WARMUP_PERMUT
         return WarmupCheck(method, 0, 1.0, None, geo, cnt)
     slow = float(np.exp(np.average(profile[:k], weights=counts[:k])
                         - np.average(profile[k:], weights=counts[k:])))
+    if slow < min_slowdown:  # could never be accepted: skip the permutations
+        return WarmupCheck(method, 0, slow, None, geo, cnt)
     rng = np.random.default_rng(seed)
     valid = ~np.isnan(m)
+    full = bool(valid.all())
     exceed = 0
     for _ in range(check_resamples(permutations)):
-        keys = rng.random(m.shape)
-        keys[~valid] = np.inf  # runs are contiguous from index 0: padding stays on the right
-        perm = np.take_along_axis(m, np.argsort(keys, axis=1), axis=1)
+        if full:
+            perm = rng.permuted(m, axis=1)
+        else:
+            keys = rng.random(m.shape)
+            keys[~valid] = np.inf  # runs are contiguous from index 0: padding stays right
+            perm = np.take_along_axis(m, np.argsort(keys, axis=1), axis=1)
         pprof = np.nanmean(perm[:, :runs], axis=0)
         if _best_split(pprof, counts.astype(float), max_k)[1] >= stat - 1e-12:
             exceed += 1
@@ -703,9 +709,15 @@ class LatencyComparison:
 
 # ----------------------------------------------------------------------------- analysis
 def _groups(sub: pd.DataFrame, queries) -> list[np.ndarray]:
-    by = {q: g.sort_values("run")["latency_ms"].to_numpy(float)
-          for q, g in sub.groupby("query", sort=False)}
-    return [by[q] for q in queries]
+    """Each of ``queries``' latencies in run order (one sort, then slices)."""
+    s = sub.sort_values(["query", "run"], kind="stable")
+    qv, vals = s["query"].to_numpy(), s["latency_ms"].to_numpy(float)
+    if qv.size == 0:
+        raise KeyError("no timings")
+    starts = np.concatenate([[0], np.flatnonzero(qv[1:] != qv[:-1]) + 1])
+    ends = np.concatenate([starts[1:], [qv.size]])
+    where = {qv[st]: (st, en) for st, en in zip(starts, ends)}
+    return [vals[slice(*where[q])] for q in queries]
 
 
 def _ratio(frame: pd.DataFrame, a: str, b: str, queries: list[str], *, resamples: int,
