@@ -229,79 +229,108 @@ def _below(state, n):
     return state, int((word >> uint64(11)) * _U53 * n)
 
 
-@njit(cache=True)
-def _select(x, k):
-    """The k-th smallest value of ``x`` (0-based), partially sorting ``x`` in place
-    (Hoare's quickselect, median-of-three pivot): afterwards x[k] holds it and every value
-    right of k is >= it."""
-    lo, hi = 0, x.shape[0] - 1
-    while hi > lo:
-        mid = (lo + hi) // 2
-        a, b, c = x[lo], x[mid], x[hi]
-        pivot = max(min(a, b), min(max(a, b), c))
-        i, j = lo, hi
-        while i <= j:
-            while x[i] < pivot:
-                i += 1
-            while x[j] > pivot:
-                j -= 1
-            if i <= j:
-                x[i], x[j] = x[j], x[i]
-                i += 1
-                j -= 1
-        if k <= j:
-            hi = j
-        elif k >= i:
-            lo = i
-        else:
-            break
-    return x[k]
-
-
-@njit(cache=True)
-def _quantile(x, p):
-    """numpy's default (linear) quantile of ``x`` at ``p``: h = (n-1)p, x[floor h] +
-    (h - floor h)(x[floor h + 1] - x[floor h]) on the sorted values. Reorders ``x``."""
-    n = x.shape[0]
-    h = (n - 1) * p
-    lo = int(math.floor(h))
-    v = _select(x, lo)
-    if h > lo and lo + 1 < n:
-        nxt = x[lo + 1]
-        for i in range(lo + 2, n):
-            if x[i] < nxt:
-                nxt = x[i]
-        return v + (h - lo) * (nxt - v)
-    return v
+@njit(cache=True, inline="always")
+def _bin(n, p):
+    """Binomial(n, p) with the edge cases numba's sampler rejects handled."""
+    if n <= 0 or p <= 0.0:
+        return 0
+    if p >= 1.0:
+        return n
+    return np.random.binomial(n, p)
 
 
 @njit(parallel=True, cache=True)
-def _nested_quantiles(values, offsets, probs, seeds):
-    """Two-stage bootstrap of pooled quantiles: draw len(offsets)-1 queries with replacement,
-    then for each drawn query draw its k runs with replacement from its own runs; the
-    quantiles ``probs`` of the pooled draws, once per seed."""
-    nq = offsets.shape[0] - 1
+def _nested_walk(sv, sq, k, starts, below, probs, seeds):
+    """Two-stage bootstrap of pooled quantiles without drawing every timing.
+
+    ``sv`` is one method's sorted timings, ``sq`` the query of each, ``k`` the runs per query,
+    and for quantile j ``starts[j]`` its observed position and ``below[j, q]`` query q's runs
+    before it. A resample draws each query's copy count w_q (queries with replacement); the
+    D_q = w_q k_q run draws of query q are Multinomial(D_q; 1/k_q, ...) over its runs. The
+    order statistic is found by walking in sorted order from the observed quantile, drawing
+    only the counts the walk needs, each from its exact conditional law: the draws of q before
+    the start are Binomial(D_q, b_q/k_q); a count at the edge of the visited stretch is
+    Binomial(remaining draws of q on that side, 1 / remaining runs of q on that side).
+    Each quantile gets its own within-query draws (its marginal law is the nested bootstrap's).
+    numba's generator is seeded from ``seeds[r]`` at the start of resample r, so the output
+    does not depend on threads.
+    """
+    N = sv.shape[0]
+    nq = k.shape[0]
     R = seeds.shape[0]
-    out = np.empty((R, probs.shape[0]))
+    P = probs.shape[0]
+    out = np.empty((R, P))
     for r in prange(R):
-        state = uint64(seeds[r])
-        qs = np.empty(nq, np.int64)
-        total = 0
-        for i in range(nq):
-            state, q = _below(state, nq)
-            qs[i] = q
-            total += offsets[q + 1] - offsets[q]
-        buf = np.empty(total)
-        pos = 0
-        for i in range(nq):
-            start = offsets[qs[i]]
-            k = offsets[qs[i] + 1] - start
-            for _ in range(k):
-                state, j = _below(state, k)
-                buf[pos] = values[start + j]
-                pos += 1
-        for pi in range(probs.shape[0]):
-            out[r, pi] = _quantile(buf, probs[pi])
+        np.random.seed(seeds[r])
+        w = np.zeros(nq, np.int64)
+        for _ in range(nq):
+            w[np.random.randint(0, nq)] += 1
+        T = 0
+        for q in range(nq):
+            T += w[q] * k[q]
+        cnt = np.zeros(N, np.int64)
+        L = np.empty(nq, np.int64)
+        U = np.empty(nq, np.int64)
+        lb = np.empty(nq, np.int64)
+        ub = np.empty(nq, np.int64)
+        for j in range(P):
+            p0 = starts[j]
+            c = 0
+            for q in range(nq):
+                d = w[q] * k[q]
+                lb[q] = below[j, q]
+                ub[q] = k[q] - lb[q]
+                x = _bin(d, lb[q] / k[q])
+                L[q] = x
+                U[q] = d - x
+                c += x
+            lo = p0
+            hi = p0  # visited stretch [lo, hi); c = weight before p
+            h = (T - 1) * probs[j]
+            rank = int(math.floor(h))
+            p = p0
+            while c > rank:
+                p -= 1
+                if p < lo:
+                    q = sq[p]
+                    x = _bin(L[q], 1.0 / lb[q])
+                    L[q] -= x
+                    lb[q] -= 1
+                    cnt[p] = x
+                    lo = p
+                c -= cnt[p]
+            while True:
+                if p >= hi:
+                    q = sq[p]
+                    x = _bin(U[q], 1.0 / ub[q])
+                    U[q] -= x
+                    ub[q] -= 1
+                    cnt[p] = x
+                    hi = p + 1
+                if c + cnt[p] > rank:
+                    break
+                c += cnt[p]
+                p += 1
+            v = sv[p]
+            if h > rank:
+                c2 = c + cnt[p]
+                p2 = p
+                if rank + 1 >= c2:  # the next order statistic lies further up
+                    p2 = p + 1
+                    while True:
+                        if p2 >= hi:
+                            q = sq[p2]
+                            x = _bin(U[q], 1.0 / ub[q])
+                            U[q] -= x
+                            ub[q] -= 1
+                            cnt[p2] = x
+                            hi = p2 + 1
+                        if c2 + cnt[p2] > rank + 1:
+                            break
+                        c2 += cnt[p2]
+                        p2 += 1
+                v = v + (h - rank) * (sv[p2] - v)
+            out[r, j] = v
     return out
 
 
@@ -397,9 +426,14 @@ def nested_bootstrap_quantiles(groups, probs, *, resamples: int = DEFAULT_QUANTI
     p = np.asarray(probs, dtype=float).ravel()
     if p.size == 0 or np.any((p < 0) | (p > 1)):
         raise ValueError(f"probs must be numbers in [0, 1], got {probs!r}")
-    offsets = np.concatenate([[0], np.cumsum([a.size for a in arrays])]).astype(np.int64)
-    return _nested_quantiles(np.concatenate(arrays), offsets, p,
-                             seeds_for(seed, check_resamples(resamples)))
+    k = np.array([a.size for a in arrays], np.int64)
+    values = np.concatenate(arrays)
+    order = np.argsort(values, kind="stable")
+    sv, sq = values[order], np.repeat(np.arange(k.size), k)[order]
+    starts = np.floor((sv.size - 1) * p).astype(np.int64)
+    below = np.stack([np.bincount(sq[:s], minlength=k.size) for s in starts]).astype(np.int64)
+    seeds = (seeds_for(seed, check_resamples(resamples)) >> np.uint64(33)).astype(np.int64)
+    return _nested_walk(sv, sq.astype(np.int64), k, starts, below, p, seeds)
 
 
 def paired_median_ratio_bootstrap(a_values, a_query, b_values, b_query, nq: int, *,
