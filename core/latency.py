@@ -191,6 +191,7 @@ def load_timings(data: bytes, file: str = "upload") -> TimingLog:
             raise InputError("header_only", file=file)
         extra = f.loc[long["row"].to_numpy()]
         blank = tuple(blank)
+    long = long.astype({"query": object, "method": object})
     long["cache"] = (_cache_cells(extra[ccol], file=file, column=ccol) if ccol
                      else np.full(len(long), np.nan))
     stamps = _time_cells(extra[tcol], file=file, column=tcol) if tcol else None
@@ -762,8 +763,7 @@ def _ratio(frame: pd.DataFrame, a: str, b: str, queries: list[str], *, resamples
            confidence: float, seed: int, drop: int) -> tuple[RatioEstimate, PerQuery]:
     ga, gb = _groups(frame[frame["method"] == a], queries), \
         _groups(frame[frame["method"] == b], queries)
-    med_a = np.array([np.median(g) for g in ga])
-    med_b = np.array([np.median(g) for g in gb])
+    med_a, med_b = _group_medians(ga), _group_medians(gb)
     log_a, log_b = np.log(med_a), np.log(med_b)
     geo = bootstrap_mean(log_b - log_a, resamples=resamples, confidence=confidence, seed=seed)
     p = randomization_p(log_b, log_a, resamples=resamples, seed=seed)
@@ -782,9 +782,21 @@ def _ratio(frame: pd.DataFrame, a: str, b: str, queries: list[str], *, resamples
     return est, per
 
 
+def _group_medians(groups) -> np.ndarray:
+    """numpy's median of every group, vectorised: sort within groups, average the middles."""
+    k = np.array([g.size for g in groups])
+    values = np.concatenate(groups)
+    gid = np.repeat(np.arange(k.size), k)
+    v = values[np.lexsort((values, gid))]
+    start = np.concatenate([[0], np.cumsum(k)[:-1]])
+    return 0.5 * (v[start + (k - 1) // 2] + v[start + k // 2])
+
+
 def _paired_queries(frame: pd.DataFrame, a: str, b: str):
-    qa = list(dict.fromkeys(frame.loc[frame["method"] == a, "query"]))
-    qb = set(frame.loc[frame["method"] == b, "query"])
+    method = frame["method"].to_numpy(dtype=object)
+    query = frame["query"].to_numpy(dtype=object)
+    qa = list(pd.unique(query[method == a]))
+    qb = set(pd.unique(query[method == b]))
     sa = set(qa)
     paired = [q for q in qa if q in qb]
     only_a = [q for q in qa if q not in qb]
@@ -938,7 +950,8 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
     def analyse(k: int):
         kept = full[full["run"] > k]
         queries, _, _ = _paired_queries(kept, a, b)
-        queries = [q for q in paired_all if q in set(queries)]
+        keep = set(queries)
+        queries = [q for q in paired_all if q in keep]
         if len(queries) < 2:
             raise InputError("latency.err_drop_too_many", file=log.source, k=k,
                              n=len(queries))
