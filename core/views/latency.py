@@ -34,6 +34,8 @@ def latency_bins(distributions: dict, bins: int = 40) -> pd.DataFrame:
     if hi - lo < 1e-9:
         lo, hi = lo - 0.05, hi + 0.05
     edges = np.logspace(lo, hi, bins + 1)
+    edges[0], edges[-1] = min(edges[0], allv.min()), max(edges[-1], allv.max())  # 10**log10(x)
+    # can round below x, and np.histogram would then drop the largest timing
     rows = []
     for m, v in arrays.items():
         counts, _ = np.histogram(v, bins=edges)

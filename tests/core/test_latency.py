@@ -380,3 +380,27 @@ def test_demo_story_warmup_and_cache_found():
     assert codes.count("warmup") == 2 and "cache_column" in codes
     assert res.suggested_warmup == 2 and res.alternative is not None
     assert res.plan is not None and res.plan.n_queries > res.plan.n_queries_floor >= 2
+
+
+# ----------------------------------------------------------------------------- charts
+def test_charts_are_aggregated():
+    from core.views import latency as V
+    rng = np.random.default_rng(0)
+    d = {"A": rng.lognormal(3, 1, 20_000), "B": rng.lognormal(2, 0.5, 5_000)}
+    bins = V.latency_bins(d, bins=40)
+    assert len(bins) == 80
+    for m, x in d.items():
+        part = bins[bins["method"] == m]
+        assert part["count"].sum() == x.size and part["share"].sum() == pytest.approx(1)
+    thin = V.thin_sorted(rng.lognormal(0, 1, 10_000))
+    assert len(thin) <= V.MAX_POINTS and thin["value"].is_monotonic_increasing
+    assert thin["rank"].iloc[0] == pytest.approx(0.5 / 10_000)
+    log = L.load_timings(DEMO.read_bytes(), "demo.csv")
+    res = L.compare_latency(log, "bm25", "hybrid", resamples=1000, quantile_resamples=200)
+    for chart in (V.distribution_chart(res.distributions), V.ratio_chart(res.per_query.ratio),
+                  V.runs_chart(res.warmup, k=res.suggested_warmup)):
+        spec = chart.to_dict()
+        rows = sum(len(v) for v in spec.get("datasets", {}).values())
+        assert 0 < rows <= 2 * V.MAX_POINTS
+    with pytest.raises(ValueError, match="above 0"):
+        V.latency_bins({"A": np.array([0.0, 1.0])})
