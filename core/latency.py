@@ -859,7 +859,11 @@ def _fairness(log: TimingLog, frame: pd.DataFrame, a: str, b: str, per: PerQuery
                     "method": m, "share": f"{100 * share:.0f}", "fast": _fmt_ms(fast),
                     "slow": _fmt_ms(slow), "d": f"{d:.1f}", "bc": f"{bc:.2f}"}))
     diff = per.runs_a != per.runs_b
-    if diff.any() or len(set(per.runs_a) | set(per.runs_b)) > 1:
+    lo_runs = int(min(per.runs_a.min(), per.runs_b.min()))
+    hi_runs = int(max(per.runs_a.max(), per.runs_b.max()))
+    if not diff.any() and hi_runs > lo_runs:
+        out.append(FairnessWarning("uneven_runs", {"min_runs": lo_runs, "max_runs": hi_runs}))
+    if diff.any():
         idx = np.flatnonzero(diff)
         examples = [f"{per.queries[i]}: {per.runs_a[i]} vs {per.runs_b[i]}" for i in idx[:3]]
         out.append(FairnessWarning("unequal_runs", {

@@ -404,3 +404,11 @@ def test_charts_are_aggregated():
         assert 0 < rows <= 2 * V.MAX_POINTS
     with pytest.raises(ValueError, match="above 0"):
         V.latency_bins({"A": np.array([0.0, 1.0])})
+
+
+def test_uneven_runs_across_queries():
+    text = "query_id,A,B\nq1,10,5\nq1,11,6\nq2,20,9\nq3,30,14\n"
+    res = L.compare_latency(L.load_timings(text.encode(), "e.csv"), "A", "B", resamples=1000,
+                            quantile_resamples=200)
+    assert [w.code for w in res.warnings] == ["uneven_runs"]
+    assert res.warnings[0].params == {"min_runs": 1, "max_runs": 2}
