@@ -46,6 +46,8 @@ RUN_NAMES = ("run", "rep", "repetition", "iteration", "trial", "회차", "반복
 CACHE_NAMES = ("cache", "cache_hit", "cached", "캐시")
 TIME_NAMES = ("timestamp", "time", "ts", "started_at", "start_time", "시각", "시간")
 HIT_WORDS = {"hit", "true", "t", "1", "yes", "y", "warm", "cached", "적중", "예"}
+TEXT_NAMES = ("query", "query_text", "question", "text", "note", "notes", "comment", "질문",
+              "질의", "쿼리", "메모", "비고")  # wide logs: text beside the timings, not a method
 MISS_WORDS = {"miss", "false", "f", "0", "no", "n", "cold", "미스", "아니오"}
 
 DEFAULT_RESAMPLES, DEFAULT_QUANTILE_RESAMPLES = 20_000, 2_000
@@ -142,7 +144,8 @@ def load_timings(data: bytes, file: str = "upload") -> TimingLog:
     """Parse a timing log (CSV/TSV/XLSX bytes, as ``core.tables.read_table``).
 
     Long when a method column and a latency column are found, else wide (every column other
-    than the query id, run, cache and timestamp columns is a method). Latencies must be
+    than the query id, run, cache, timestamp and query-text columns is a method). The query id
+    column is the first of ``QUERY_NAMES`` present (``query_id`` before ``query``). Latencies must be
     numbers above 0 (ms); a blank latency cell is left out and listed in ``blank``.
     Repetitions are ranked 1, 2, ... within each query and method by the ``run`` column,
     else by timestamp, else by row order.
@@ -150,7 +153,7 @@ def load_timings(data: bytes, file: str = "upload") -> TimingLog:
     raw = read_table(data, file)
     f = raw.frame
     cols = list(f.columns)
-    qcol = find_column(cols, QUERY_NAMES)
+    qcol = next((c for n in QUERY_NAMES if (c := find_column(cols, [n])) is not None), None)
     if qcol is None:
         raise InputError("latency.err_no_query", file=file, columns=", ".join(cols)[:300])
     mcol, lcol = find_column(cols, METHOD_NAMES), find_column(cols, LATENCY_NAMES)
@@ -172,7 +175,7 @@ def load_timings(data: bytes, file: str = "upload") -> TimingLog:
         extra = body
     else:
         layout = "wide"
-        skip = {qcol, rcol, ccol, tcol}
+        skip = {qcol, rcol, ccol, tcol, *(c for c in cols if find_column([c], TEXT_NAMES))}
         methods = [c for c in cols if c not in skip]
         if len(methods) < 1:
             raise InputError("latency.err_no_methods", file=file, columns=", ".join(cols)[:300])

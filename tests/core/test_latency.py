@@ -412,3 +412,9 @@ def test_uneven_runs_across_queries():
                             quantile_resamples=200)
     assert [w.code for w in res.warnings] == ["uneven_runs"]
     assert res.warnings[0].params == {"min_runs": 1, "max_runs": 2}
+
+
+def test_wide_log_with_a_query_text_column():
+    text = "query,query_id,A,B\nhow to reset,q1,10,5\nrefund policy,q2,20,9\n"
+    log = L.load_timings(text.encode(), "w.csv")
+    assert log.methods == ("A", "B") and set(log.frame["query"]) == {"q1", "q2"}
