@@ -19,6 +19,7 @@ PAGE_ORDER = [  # (file stem, icon)
     ("beir_table", "📊"),
     ("sample_size", "📐"),
     ("agreement", "🤝"),
+    ("latency", "⏱️"),
 ]
 LANG_NAMES = {"en": "English", "ko": "한국어"}
 
