@@ -14,7 +14,8 @@ import streamlit as st
 from core.errors import InputError
 from core.i18n import DEFAULT_LANG, LANGS, t
 from core.verdicts import fmt_p, pct
-from core.report import Section, build_report, to_json, to_latex, to_markdown
+from core.report import (Section, build_report, to_csv_bytes, to_json, to_latex,
+                         to_markdown)
 
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
 SESSION_DEFAULTS = {
@@ -123,7 +124,7 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
                                 on_click="ignore", icon="📄", type="primary")
     if per_case is not None:
         cols[1].download_button(tr("report.download_cases"),
-                                per_case.to_csv(index=False).encode("utf-8-sig"),
+                                to_csv_bytes(per_case),
                                 file_name=f"noisefloor_{page}_cases.csv", mime="text/csv",
                                 key=f"{page}_report_csv", on_click="ignore")
     if summary is not None:
