@@ -90,8 +90,9 @@ def csv_safe(df: pd.DataFrame) -> pd.DataFrame:
 
 def to_csv_bytes(df: pd.DataFrame, *, index: bool = False) -> bytes:
     """The one CSV export: ``csv_safe(df)`` as UTF-8 with BOM (Excel opens Korean text
-    correctly). Every CSV download goes through here."""
-    return csv_safe(df).to_csv(index=index).encode("utf-8-sig")
+    correctly) and CRLF line ends, so a cell holding a bare CR or LF is quoted. Every CSV
+    download goes through here."""
+    return csv_safe(df).to_csv(index=index, lineterminator="\r\n").encode("utf-8-sig")
 
 
 def to_json(obj) -> str:
