@@ -3,12 +3,14 @@
 Nothing is computed here: retrieval is core.retrieval, metrics core.metrics, the paired
 bootstrap and verdict core.stats, through core.scifact.
 """
+import os
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
-from core.beir import CORPUS, ENV_VAR, QRELS_DIR, QUERIES, download_beir, load_beir, resolve_dir
+from core.beir import (ANY_PATH_ENV, CORPUS, ENV_VAR, QRELS_DIR, QUERIES, beir_folders,
+                       download_beir, load_beir, resolve_dir)
 from core.charts import bootstrap_histogram
 from core.errors import InputError
 from core.retrieval import (CACHE_DIR, TOKENIZERS, BM25Params, bm25_search, dense_search,
@@ -109,9 +111,18 @@ how_to_read("scifact.how_to_read", n_small=SMALL_N)
 
 # ----------------------------------------------------------------------------- the folder
 default_path, _ = resolve_dir(None)
-typed = st.text_input(tr("scifact.path_label"), value=str(default_path), key="scifact_path",
-                      help=tr("scifact.path_help", env=ENV_VAR)).strip()
-folder, source = resolve_dir(typed if typed and typed != str(default_path) else None)
+if os.environ.get(ANY_PATH_ENV) == "1":  # free path field only when the operator allows it
+    typed = st.text_input(tr("scifact.path_label"), value=str(default_path),
+                          key="scifact_path", help=tr("scifact.path_help", env=ENV_VAR)).strip()
+    folder, source = resolve_dir(typed if typed and typed != str(default_path) else None)
+else:
+    choices = [str(f) for f in beir_folders()] or [str(default_path)]
+    picked = st.selectbox(tr("scifact.folder_label"), choices, key="scifact_folder",
+                          help=tr("scifact.folder_help", env=ENV_VAR))
+    folder, source = resolve_dir(picked if picked != str(default_path) else None)
+    if source == "explicit":
+        env_dir = os.environ.get(ENV_VAR, "").strip()
+        source = "env" if env_dir and Path(picked) == Path(env_dir).expanduser() else "listed"
 st.caption(tr(f"scifact.source_{source}", env=ENV_VAR))
 
 if source == "default" and not folder.exists():
