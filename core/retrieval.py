@@ -436,6 +436,36 @@ def encode_pair(doc_texts: Sequence[str], query_texts: Sequence[str], *,
     return docs, queries
 
 
+@dataclass(frozen=True)
+class EncodeEstimate:
+    """How long encoding ``n_docs`` documents should take, from a timed sample."""
+
+    n_docs: int
+    sample: int
+    per_second: float
+    seconds: float
+
+
+def estimate_encode(texts: Sequence[str], model, *, sample: int = 64,
+                    batch_size: int = ENCODE_BATCH) -> EncodeEstimate:
+    """Encode ``sample`` evenly spaced texts with ``model``, time it, and extrapolate:
+    seconds = len(texts) / (sample / elapsed). Evenly spaced so long and short documents
+    are both represented; the estimate is shown before a long encode, never cached."""
+    if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
+        raise ValueError(f"sample must be a whole number >= 1, got {sample!r}")
+    n = len(texts)
+    if n == 0:
+        raise ValueError("texts must hold at least one text")
+    k = min(sample, n)
+    picks = [texts[i] for i in np.linspace(0, n - 1, k).round().astype(int)]
+    t0 = time.perf_counter()
+    model.encode(picks, batch_size=batch_size, normalize_embeddings=True,
+                 convert_to_numpy=True, show_progress_bar=False)
+    elapsed = max(time.perf_counter() - t0, 1e-9)
+    rate = k / elapsed
+    return EncodeEstimate(n, k, rate, n / rate)
+
+
 def is_cached(texts: Sequence[str], *, model_name: str | None = None, kind: str = "corpus",
               content_hash: str | None = None, cache_dir: Path | str = CACHE_DIR) -> bool:
     """True when ``encode_texts`` would read these embeddings from disk (a valid entry)."""

@@ -181,7 +181,7 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
     if tables:
         with st.expander(tr("report.copy_tables")):
             for s in tables:
-                st.markdown(f"**{s.title}**")
+                st.markdown(f"**{esc(s.title)}**")
                 md_tab, tex_tab = st.tabs([tr("report.markdown"), tr("report.latex")])
                 md_tab.code(to_markdown(s.table), language="markdown")
                 tex_tab.code(to_latex(s.table), language="latex")

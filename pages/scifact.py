@@ -14,7 +14,8 @@ from core.beir import (ANY_PATH_ENV, CORPUS, ENV_VAR, QRELS_DIR, QUERIES, beir_f
 from core.charts import bootstrap_histogram
 from core.errors import InputError
 from core.retrieval import (CACHE_DIR, TOKENIZERS, BM25Params, bm25_search, dense_search,
-                            encode_texts, is_cached, load_model, resolve_model, rrf)
+                            encode_pair, encode_texts, estimate_encode, is_cached, load_model,
+                            resolve_model, rrf)
 from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIEVERS, ci_by_n,
                           ci_by_n_chart, compare_retrievers, disagreements, evaluate, means,
                           scatter_chart, side_by_side, subsample)
@@ -24,6 +25,7 @@ from pages._ui import Section, how_to_read, page_setup, report_downloads, show_e
 NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
+CONFIRM_SECONDS = 60  # an encode expected to take longer than this waits for a click
 
 page_setup()
 
@@ -63,18 +65,19 @@ def _bm25(path: str, stamp: tuple, k1: float, b: float, tokenizer: str):
 def _dense(path: str, stamp: tuple, model: str):
     data = _load(path, stamp)
     qtexts = [data.queries[q] for q in data.query_ids]
-    kw = dict(model_name=model or None, get_model=lambda: _model(model))
-    docs = encode_texts(data.texts, kind="corpus", content_hash=data.content_hash, **kw)
-    queries = encode_texts(qtexts, kind="queries", **kw)
-    return dense_search(data.query_ids, queries.embeddings, docs.embeddings)
+    docs, queries = encode_pair(data.texts, qtexts, content_hash=data.content_hash,
+                                model_name=model or None, get_model=lambda: _model(model))
+    return dense_search(data.query_ids, queries.embeddings, docs.embeddings), \
+        docs.notes + queries.notes
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _tables(path: str, stamp: tuple, k1: float, b: float, tokenizer: str, model: str):
     data = _load(path, stamp)
-    rankings = {"bm25": _bm25(path, stamp, k1, b, tokenizer), "dense": _dense(path, stamp, model)}
+    dense, notes = _dense(path, stamp, model)
+    rankings = {"bm25": _bm25(path, stamp, k1, b, tokenizer), "dense": dense}
     rankings["hybrid"] = rrf([rankings["bm25"], rankings["dense"]])
-    return rankings, evaluate(data, rankings)
+    return rankings, evaluate(data, rankings), notes
 
 
 def _eta(seconds: float | None) -> str:
@@ -96,13 +99,31 @@ def _encode_with_progress(data, model: str) -> None:
                              done=f"{done:,}", eta=_eta(eta)))
 
     with st.spinner(tr("scifact.loading_model")):
-        _model(model)
+        loaded = _model(model)
+    est = estimate_encode(data.texts, loaded)
+    if est.seconds > CONFIRM_SECONDS and \
+            st.session_state.get("scifact_confirmed") != (data.content_hash, model):
+        bar.empty()
+        st.warning(tr("scifact.confirm_text", total=f"{data.n_docs:,}", eta=_eta(est.seconds),
+                      rate=f"{est.per_second:.0f}", sample=est.sample), icon="⏱️")
+        if st.button(tr("scifact.confirm_button", eta=_eta(est.seconds)),
+                     key="scifact_confirm", type="primary"):
+            st.session_state["scifact_confirmed"] = (data.content_hash, model)
+            st.rerun()
+        st.stop()
     enc = encode_texts(data.texts, model_name=model or None, get_model=lambda: _model(model),
                        kind="corpus", content_hash=data.content_hash, progress=progress)
     bar.empty()
+    _notes(enc.notes)
     if not enc.from_cache:
         st.success(tr("scifact.encoding_done", total=f"{data.n_docs:,}",
                       seconds=f"{enc.seconds:.0f}", rate=f"{enc.per_second:.0f}"))
+
+
+def _notes(notes) -> None:
+    """Cache notes from core.retrieval (rejected entries, unwritable folder): one line each."""
+    for code, params in notes:
+        st.caption(tr(f"scifact.note_{code}", **params))
 
 
 st.title(tr("scifact.title"))
@@ -192,7 +213,9 @@ try:
                      content_hash=data.content_hash, cache_dir=CACHE_DIR):
         _encode_with_progress(data, model)
     with st.spinner(tr("scifact.running_bm25")):
-        rankings, tables = _tables(path, stamp, float(k1), float(b), tokenizer, model)
+        rankings, tables, cache_notes = _tables(path, stamp, float(k1), float(b), tokenizer,
+                                                model)
+    _notes(cache_notes)
     qids = subsample(data.query_ids, int(n_used), seed=int(seed))
     comp = compare_retrievers(tables, a, b_name, metric, queries=qids, resamples=int(resamples),
                               confidence=float(confidence), seed=int(seed))

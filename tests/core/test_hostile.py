@@ -193,3 +193,90 @@ def test_long_layout_unicode_merge_reported():
     gs = load_golden(body.encode(), "l.csv")
     assert gs.unicode_merged == {b: (2, 3)}
     assert b in gs.duplicates
+
+
+# ----------------------------------------------------------------------------- 3. BEIR folder
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from core.__main__ import main  # noqa: E402
+from core.beir import beir_folders, check_dir, excerpt, load_beir  # noqa: E402
+from tests.shared_data import ROOT, TINY  # noqa: E402
+
+SECRET = "TOP-SECRET\tpassword\thunter2-do-not-print"
+
+
+@pytest.fixture
+def linked(tmp_path):
+    """A BEIR folder whose qrels file is a symlink to a secret file outside it."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text(SECRET + "\n")
+    folder = tmp_path / "col"
+    shutil.copytree(TINY, folder)
+    (folder / "qrels" / "test.tsv").unlink()
+    (folder / "qrels" / "test.tsv").symlink_to(secret)
+    return folder
+
+
+def test_file_linked_out_of_the_folder_is_refused_unread(linked):
+    with pytest.raises(InputError) as err:
+        load_beir(linked)
+    e = err.value
+    assert e.code == "scifact.err_outside" and "qrels/test.tsv" in str(e)
+    assert "SECRET" not in str(e) and "hunter2" not in str(e)
+
+
+def test_cli_with_linked_file_exits_2_without_the_secret(linked, capsys):
+    assert main(["scifact", "--data", str(linked), "--a", "bm25", "--b", "hybrid"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "outside this folder" in err
+    assert "SECRET" not in err and "hunter2" not in err
+
+
+def test_symlinked_folder_itself_and_inner_links_are_fine(tmp_path):
+    real = tmp_path / "real"
+    shutil.copytree(TINY, real)
+    (tmp_path / "alias").symlink_to(real, target_is_directory=True)
+    assert check_dir(tmp_path / "alias") == real.resolve()
+    (real / "queries.jsonl").rename(real / "q_orig.jsonl")
+    (real / "queries.jsonl").symlink_to(real / "q_orig.jsonl")  # stays inside
+    assert load_beir(tmp_path / "alias").n_queries == 12
+
+
+def test_file_content_quoted_in_errors_is_a_short_excerpt(tmp_path):
+    folder = tmp_path / "col"
+    shutil.copytree(TINY, folder)
+    long_id = "x" * 500 + "\x1b[31m"
+    (folder / "qrels" / "test.tsv").write_text(f"query-id\tcorpus-id\tscore\nq1\t{long_id}\t1\n")
+    with pytest.raises(InputError) as err:
+        load_beir(folder)
+    msg = str(err.value)
+    assert "x" * 39 + "…" in msg and "x" * 41 not in msg and "\x1b" not in msg
+    assert excerpt("a\nb\tc") == "a b c"
+
+
+def test_page_folder_choices(tmp_path, monkeypatch):
+    monkeypatch.setenv("NOISEFLOOR_BEIR_DIR", str(tmp_path / "mine"))
+    found = beir_folders()
+    assert found[0] == tmp_path / "mine"
+    assert all(f.parent.name == "beir" for f in found[1:])
+
+
+# ----------------------------------------------------------------------------- 4. --max-docs
+def test_cli_max_docs_refuses_big_collections_before_encoding(capsys, monkeypatch):
+    def no_encoding(*a, **kw):
+        raise AssertionError("nothing may be encoded above --max-docs")
+
+    monkeypatch.setattr("core.scifact.run_retrievers", no_encoding)
+    assert main(["scifact", "--data", str(TINY), "--max-docs", "24"]) == 2
+    err = capsys.readouterr().err
+    assert "25 documents" in err and "limit is 24" in err and "--max-docs" in err
+
+
+def test_cli_max_docs_default_is_50000():
+    p = subprocess.run([sys.executable, "-m", "core", "scifact", "--help"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert "--max-docs" in p.stdout and "50,000" in p.stdout
+    assert main(["scifact", "--data", str(TINY), "--max-docs", "0"]) == 2
