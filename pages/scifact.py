@@ -25,7 +25,8 @@ from pages._ui import Section, how_to_read, page_setup, report_downloads, show_e
 NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
-CONFIRM_SECONDS = 60  # an encode expected to take longer than this waits for a click
+# an encode expected to take longer than this waits for a click (operators may change it)
+CONFIRM_SECONDS = float(os.environ.get("NOISEFLOOR_CONFIRM_SECONDS") or 60)
 
 page_setup()
 
@@ -66,7 +67,8 @@ def _dense(path: str, stamp: tuple, model: str):
     data = _load(path, stamp)
     qtexts = [data.queries[q] for q in data.query_ids]
     docs, queries = encode_pair(data.texts, qtexts, content_hash=data.content_hash,
-                                model_name=model or None, get_model=lambda: _model(model))
+                                model_name=model or None, get_model=lambda: _model(model),
+                                cache_dir=CACHE_DIR)
     return dense_search(data.query_ids, queries.embeddings, docs.embeddings), \
         docs.notes + queries.notes
 
@@ -112,7 +114,8 @@ def _encode_with_progress(data, model: str) -> None:
             st.rerun()
         st.stop()
     enc = encode_texts(data.texts, model_name=model or None, get_model=lambda: _model(model),
-                       kind="corpus", content_hash=data.content_hash, progress=progress)
+                       kind="corpus", content_hash=data.content_hash, progress=progress,
+                       cache_dir=CACHE_DIR)
     bar.empty()
     _notes(enc.notes)
     if not enc.from_cache:

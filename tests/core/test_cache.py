@@ -190,3 +190,17 @@ sys.exit(main(["scifact", "--data", {str(TINY)!r}, "--resamples", "200"]))
     assert proc.returncode != 0
     leftovers = list(cache.rglob("*")) if cache.exists() else []
     assert leftovers == [], leftovers
+
+
+def test_encode_estimate_extrapolates_a_timed_sample():
+    from core.retrieval import estimate_encode
+
+    model = FakeModel(delay=0.2)
+    texts = [f"t{i}" for i in range(1000)]
+    est = estimate_encode(texts, model, sample=50)
+    assert est.sample == 50 and est.n_docs == 1000 and model.calls == 1
+    # one 0.2 s call for 50 texts -> about 250 texts a second -> about 4 s for 1,000
+    assert 100 < est.per_second <= 250.0 + 1e-9
+    assert est.seconds == pytest.approx(1000 / est.per_second)
+    with pytest.raises(ValueError, match="sample"):
+        estimate_encode(texts, model, sample=0)

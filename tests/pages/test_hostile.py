@@ -142,3 +142,22 @@ def test_free_path_needs_the_operator_switch(linked, monkeypatch):
     monkeypatch.setenv("NOISEFLOOR_ALLOW_ANY_PATH", "1")
     at = AppTest.from_file(SCIFACT, default_timeout=180).run()
     assert at.text_input(key="scifact_path") is not None
+
+
+def test_scifact_asks_before_a_long_encode(tmp_path, monkeypatch):
+    folder = tmp_path / "scifact"
+    shutil.copytree(TINY, folder)
+    monkeypatch.setenv("NOISEFLOOR_BEIR_DIR", str(folder))
+    monkeypatch.setenv("NOISEFLOOR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("NOISEFLOOR_CONFIRM_SECONDS", "0")  # every encode counts as long
+    import core.retrieval
+
+    monkeypatch.setattr(core.retrieval, "CACHE_DIR", tmp_path / "cache")
+    at = AppTest.from_file(SCIFACT, default_timeout=240).run()
+    assert not at.exception
+    assert any("should take about" in w.value for w in at.warning)
+    assert not at.metric  # nothing encoded, nothing compared yet
+    assert not (tmp_path / "cache").exists()
+    at.button(key="scifact_confirm").click().run()
+    assert not at.exception, at.exception
+    assert at.metric and list((tmp_path / "cache").glob("emb-corpus-*.npy"))
