@@ -72,14 +72,22 @@ def tr(key: str, **params) -> str:
 _MD_SPECIAL = re.compile(r"([\\`*{}\[\]()<>#!|~:$&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
 
 
+# GFM turns bare URLs and e-mail addresses into links after parsing, whatever the escapes;
+# an invisible word joiner (U+2060) after the scheme, "www" or "@" keeps them plain text.
+_AUTOLINK = re.compile(r"(?i)(\b(?:https?|ftp|mailto|file)(?=:)|\bwww(?=\.)|@)")
+WORD_JOINER = "\u2060"
+
+
 def esc(text) -> str:
     """User text (a method or case id, a file or column name) made literal for anything that
     renders Markdown: ``st.markdown``, ``st.caption``, alert boxes, widget and metric labels,
     ``st.table`` cells, tabs and expanders. Markdown-special characters are
     backslash-escaped (CommonMark: any ASCII punctuation may be) and line breaks become
     spaces, so ``**x**``, ``![](http://host/x.png)``, ``:red[x]`` and ``<img>`` show as
-    typed and no image or link is ever fetched."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).splitlines()))
+    typed and no image or link is ever fetched. Bare URLs get an invisible word joiner so
+    they are not turned into links."""
+    text = _AUTOLINK.sub(lambda m: m.group(1) + WORD_JOINER, " ".join(str(text).splitlines()))
+    return _MD_SPECIAL.sub(r"\\\1", text)
 
 
 def tr_md(key: str, **params) -> str:
@@ -100,10 +108,10 @@ def esc_frame(df: pd.DataFrame) -> pd.DataFrame:
     names and index labels escaped with ``esc``; numbers untouched."""
     out = df.copy()
     for col in out.columns:
-        if out[col].dtype == object:
+        if not pd.api.types.is_numeric_dtype(out[col]):
             out[col] = out[col].map(lambda v: esc(v) if isinstance(v, str) else v)
     out.columns = [esc(c) if isinstance(c, str) else c for c in out.columns]
-    if out.index.dtype == object:
+    if not pd.api.types.is_numeric_dtype(out.index):
         out.index = [esc(i) if isinstance(i, str) else i for i in out.index]
     return out
 
