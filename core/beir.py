@@ -183,7 +183,8 @@ def read_corpus(path: Path) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str
     for lineno, rec in _jsonl(path, ("_id", "text")):
         did = str(rec["_id"])
         if did in seen:
-            raise InputError("scifact.err_duplicate_id", file=str(path), row=lineno, id=excerpt(did),
+            raise InputError("scifact.err_duplicate_id", file=str(path), row=lineno,
+                             id=excerpt(did),
                              first=seen[did])
         seen[did] = lineno
         title = _text(rec.get("title"), path, lineno, "title")
@@ -202,7 +203,8 @@ def read_queries(path: Path) -> dict[str, str]:
     for lineno, rec in _jsonl(path, ("_id", "text")):
         qid = str(rec["_id"])
         if qid in out:
-            raise InputError("scifact.err_duplicate_id", file=str(path), row=lineno, id=excerpt(qid),
+            raise InputError("scifact.err_duplicate_id", file=str(path), row=lineno,
+                             id=excerpt(qid),
                              first=lines[qid])
         out[qid] = _text(rec["text"], path, lineno, "text").strip()
         lines[qid] = lineno

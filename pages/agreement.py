@@ -12,7 +12,7 @@ from core.charts import interval_chart
 from core.errors import InputError
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.verdicts import pct
-from pages._ui import (Section, esc, esc_frame, how_to_read, page_setup, report_downloads,
+from pages._ui import (Section, esc_frame, how_to_read, page_setup, report_downloads,
                        show_error, tr, tr_md)
 
 DATA = Path(__file__).resolve().parent.parent / "data"

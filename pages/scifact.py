@@ -20,7 +20,8 @@ from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIE
                           ci_by_n_chart, compare_retrievers, disagreements, evaluate, means,
                           scatter_chart, side_by_side, subsample)
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
-from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
+from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error, tr,
+                       tr_md)
 
 NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
@@ -126,7 +127,7 @@ def _encode_with_progress(data, model: str) -> None:
 def _notes(notes) -> None:
     """Cache notes from core.retrieval (rejected entries, unwritable folder): one line each."""
     for code, params in notes:
-        st.caption(tr(f"scifact.note_{code}", **params))
+        st.caption(tr_md(f"scifact.note_{code}", **params))
 
 
 st.title(tr("scifact.title"))
@@ -155,7 +156,7 @@ if source == "default" and not folder.exists():
         try:
             with st.spinner(tr("scifact.downloading")):
                 download_beir(folder)
-            st.success(tr("scifact.downloaded", path=str(folder)))
+            st.success(tr_md("scifact.downloaded", path=str(folder)))
         except InputError as exc:
             show_error(exc)
             st.stop()
@@ -173,7 +174,7 @@ except InputError as exc:
         st.info(tr("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
     st.stop()
 
-st.markdown(tr("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
+st.markdown(tr_md("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
                queries=f"{data.n_queries:,}", judgements=f"{data.n_judgements:,}",
                split=data.split))
 
@@ -297,9 +298,9 @@ if len(disc):
     qid = st.selectbox(tr("scifact.drill_pick"), options, key="scifact_drill",
                        format_func=lambda q: f"{q} ({diffs[q]:+.3f}): "
                                              f"{data.queries[q][:90]}")
-    st.markdown(tr("scifact.drill_query", qid=qid, text=data.queries[qid]))
+    st.markdown(tr_md("scifact.drill_query", qid=qid, text=data.queries[qid]))
     relevant = [d for d, s in data.qrels[qid].items() if s > 0]
-    st.caption(tr("scifact.drill_relevant", ids=", ".join(relevant)))
+    st.caption(tr_md("scifact.drill_relevant", ids=", ".join(relevant)))
     sbs = side_by_side(data, rankings, qid, a, b_name)
     for col, side, name in zip(st.columns(2), ("a", "b"), (a, b_name)):
         col.markdown(f"**{NAMES[name]}**")

@@ -16,7 +16,7 @@ import pytest
 
 import core.retrieval as retrieval
 from core.beir import load_beir
-from core.retrieval import (cache_file, dense_search, encode_pair, encode_texts, is_cached,
+from core.retrieval import (dense_search, encode_pair, encode_texts, is_cached,
                             read_cache, sidecar)
 from tests.shared_data import ROOT, TINY
 

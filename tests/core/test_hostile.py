@@ -199,7 +199,6 @@ def test_long_layout_unicode_merge_reported():
 import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 from core.__main__ import main  # noqa: E402
 from core.beir import beir_folders, check_dir, excerpt, load_beir  # noqa: E402
