@@ -30,8 +30,11 @@ from typing import Callable
 from core.errors import InputError
 
 ENV_VAR = "NOISEFLOOR_BEIR_DIR"
+ANY_PATH_ENV = "NOISEFLOOR_ALLOW_ANY_PATH"  # "1": the page offers a free path field
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DIR = REPO_ROOT / "data" / "beir" / "scifact"
+BEIR_ROOT = REPO_ROOT / "data" / "beir"
+DEFAULT_DIR = BEIR_ROOT / "scifact"
+EXCERPT = 40  # characters of a file's own text quoted in an error message, at most
 CORPUS, QUERIES, QRELS_DIR = "corpus.jsonl", "queries.jsonl", "qrels"
 
 
@@ -94,17 +97,45 @@ def is_beir_dir(path: str | os.PathLike, split: str = "test") -> bool:
         (p / QRELS_DIR / f"{split}.tsv").is_file()
 
 
+def excerpt(value) -> str:
+    """A short, printable excerpt of text from a data file for an error message: control
+    characters removed, at most ``EXCERPT`` characters (never a whole line of a file)."""
+    text = "".join(ch if ch.isprintable() else " " for ch in str(value)).strip()
+    return text if len(text) <= EXCERPT else text[:EXCERPT - 1] + "…"
+
+
 def check_dir(path: str | os.PathLike, split: str = "test") -> Path:
-    """``path`` as a Path, or ``InputError`` naming the first missing piece."""
+    """``path`` resolved once (symlinks followed for the folder itself), or ``InputError``
+    naming the first missing piece. Each file of the layout must resolve to a place inside
+    that folder: a symlink pointing out of it (to a secret file, say) is refused unread."""
     p = Path(path)
     if not p.exists():
         raise InputError("scifact.err_no_folder", file=str(p), env=ENV_VAR)
     if not p.is_dir():
         raise InputError("scifact.err_not_folder", file=str(p))
+    root = p.resolve()
     for rel in (CORPUS, QUERIES, f"{QRELS_DIR}/{split}.tsv"):
-        if not (p / rel).is_file():
+        target = (root / rel).resolve()
+        if not target.is_relative_to(root):
+            raise InputError("scifact.err_outside", file=str(p), name=rel)
+        if not target.is_file():
             raise InputError("scifact.err_missing_file", file=str(p), name=rel)
-    return p
+    return root
+
+
+def beir_folders(split: str = "test") -> list[Path]:
+    """The folders the page offers: every subfolder of ``data/beir/`` in the BEIR layout,
+    then ``$NOISEFLOOR_BEIR_DIR`` when set (whether or not it is complete, so its problem
+    can be shown)."""
+    out = []
+    if BEIR_ROOT.is_dir():
+        out = [d for d in sorted(BEIR_ROOT.iterdir()) if d.is_dir() and is_beir_dir(d, split)]
+    env = os.environ.get(ENV_VAR, "").strip()
+    if env:
+        e = Path(env).expanduser()
+        if all(e.resolve() != d.resolve() for d in out):
+            out.insert(0, e)
+    return out
 
 
 # ----------------------------------------------------------------------------- reading
@@ -123,7 +154,7 @@ def _jsonl(path: Path, required: tuple[str, ...]):
                     rec = json.loads(line)
                 except json.JSONDecodeError as exc:
                     raise InputError("scifact.err_bad_json", file=str(path), row=lineno,
-                                     detail=exc.msg) from None
+                                     detail=excerpt(exc.msg)) from None
                 if not isinstance(rec, dict):
                     raise InputError("scifact.err_not_object", file=str(path), row=lineno)
                 for key in required:
@@ -152,7 +183,8 @@ def read_corpus(path: Path) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str
     for lineno, rec in _jsonl(path, ("_id", "text")):
         did = str(rec["_id"])
         if did in seen:
-            raise InputError("scifact.err_duplicate_id", file=str(path), row=lineno, id=did,
+            raise InputError("scifact.err_duplicate_id", file=str(path), row=lineno,
+                             id=excerpt(did),
                              first=seen[did])
         seen[did] = lineno
         title = _text(rec.get("title"), path, lineno, "title")
@@ -171,7 +203,8 @@ def read_queries(path: Path) -> dict[str, str]:
     for lineno, rec in _jsonl(path, ("_id", "text")):
         qid = str(rec["_id"])
         if qid in out:
-            raise InputError("scifact.err_duplicate_id", file=str(path), row=lineno, id=qid,
+            raise InputError("scifact.err_duplicate_id", file=str(path), row=lineno,
+                             id=excerpt(qid),
                              first=lines[qid])
         out[qid] = _text(rec["text"], path, lineno, "text").strip()
         lines[qid] = lineno
@@ -205,19 +238,21 @@ def read_qrels(path: Path, doc_ids, query_ids) -> dict[str, dict[str, int]]:
             if is_first:
                 continue  # the header line (query-id, corpus-id, score)
             raise InputError("scifact.err_qrels_score", file=str(path), row=lineno,
-                             value=score) from None
+                             value=excerpt(score)) from None
         if not as_float.is_integer():
             raise InputError("scifact.err_qrels_score", file=str(path), row=lineno,
-                             value=score)
+                             value=excerpt(score))
         value = int(as_float)
         if did not in docs:
-            raise InputError("scifact.err_unknown_doc", file=str(path), row=lineno, id=did)
+            raise InputError("scifact.err_unknown_doc", file=str(path), row=lineno,
+                             id=excerpt(did))
         if qid not in queries:
-            raise InputError("scifact.err_unknown_query", file=str(path), row=lineno, id=qid)
+            raise InputError("scifact.err_unknown_query", file=str(path), row=lineno,
+                             id=excerpt(qid))
         judged = out.setdefault(qid, {})
         if did in judged:
             raise InputError("scifact.err_duplicate_qrel", file=str(path), row=lineno,
-                             query=qid, doc=did)
+                             query=excerpt(qid), doc=excerpt(did))
         judged[did] = value
     if not out:
         raise InputError("scifact.err_no_qrels", file=str(path))

@@ -25,7 +25,7 @@ from core.beir import BeirData
 from core.errors import InputError
 from core.metrics import per_query
 from core.retrieval import (BM25Params, CACHE_DIR, Progress, Ranking, bm25_search, dense_search,
-                            encode_texts, rrf)
+                            encode_pair, rrf)
 from core.stats import (BootstrapResult, Decision, PairedTest, Verdict, decide,
                         paired_bootstrap, paired_test)
 from core.verdicts import verdict_sentence
@@ -63,13 +63,15 @@ def needed(names: Sequence[str]) -> tuple[str, ...]:
 # ----------------------------------------------------------------------------- running
 def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = BM25Params(),
                    model: str | None = None, get_model=None, cache_dir=CACHE_DIR,
-                   progress: Progress | None = None) -> dict[str, Ranking]:
+                   progress: Progress | None = None, notes: list | None = None
+                   ) -> dict[str, Ranking]:
     """Rankings (top 100) of every judged query for ``needed(names)``.
 
     Dense embeddings of documents and queries come from the disk cache when present (see
     ``core.retrieval.encode_texts``); the model is loaded only on a miss, through
     ``get_model`` when given (the page passes its ``st.cache_resource`` loader).
-    ``progress(done, total, eta)`` follows the document encoding.
+    ``progress(done, total, eta)`` follows the document encoding. Cache notes
+    (``core.retrieval.Encoded.notes``) are appended to ``notes`` when given.
     """
     todo = needed(names)
     qids = data.query_ids
@@ -78,11 +80,11 @@ def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = B
     if "bm25" in todo:
         out["bm25"] = bm25_search(data.texts, qids, qtexts, bm25)
     if "dense" in todo:
-        docs = encode_texts(data.texts, model_name=model, get_model=get_model, kind="corpus",
-                            content_hash=data.content_hash, cache_dir=cache_dir,
-                            progress=progress)
-        queries = encode_texts(qtexts, model_name=model, get_model=get_model, kind="queries",
-                               cache_dir=cache_dir)
+        docs, queries = encode_pair(data.texts, qtexts, content_hash=data.content_hash,
+                                    model_name=model, get_model=get_model,
+                                    cache_dir=cache_dir, progress=progress)
+        if notes is not None:
+            notes.extend(docs.notes + queries.notes)
         out["dense"] = dense_search(qids, queries.embeddings, docs.embeddings)
     if "hybrid" in todo:
         out["hybrid"] = rrf([out["bm25"], out["dense"]])
@@ -300,16 +302,18 @@ def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str =
                 queries: int | None = None, resamples: int = DEFAULT_RESAMPLES,
                 confidence: float = 0.95, seed: int = 0, interval: str = "percentile",
                 cache_dir=CACHE_DIR,
-                progress: Progress | None = None, get_model=None) -> ScifactResult:
+                progress: Progress | None = None, get_model=None,
+                notes: list | None = None) -> ScifactResult:
     """Run what A and B need, score every judged query, compare on a seeded subset of
-    ``queries`` of them (all when None). Means in ``scores`` are over the same subset."""
+    ``queries`` of them (all when None). Means in ``scores`` are over the same subset.
+    Cache notes go to ``notes`` (see ``run_retrievers``)."""
     check_retriever(a, "a")
     check_retriever(b, "b")
     metric = check_metric(metric)
     if a == b:
         raise InputError("same_method", method=a)
     rankings = run_retrievers(data, needed([a, b]), bm25=bm25, model=model, cache_dir=cache_dir,
-                              progress=progress, get_model=get_model)
+                              progress=progress, get_model=get_model, notes=notes)
     tables = evaluate(data, rankings)
     qids = subsample(data.query_ids, queries, seed=seed)
     comp = compare_retrievers(tables, a, b, metric, queries=qids, resamples=resamples,

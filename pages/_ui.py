@@ -7,14 +7,16 @@ Pages import from here; every page calls ``page_setup()`` first so it also runs 
 from __future__ import annotations
 
 import hashlib
+import re
 
 import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
 from core.i18n import DEFAULT_LANG, LANGS, t
-from core.verdicts import fmt_p, pct
-from core.report import Section, build_report, to_json, to_latex, to_markdown
+from core.verdicts import fmt_p, pct, verdict_sentence
+from core.report import (Section, build_report, to_csv_bytes, to_json, to_latex,
+                         to_markdown)
 
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
 SESSION_DEFAULTS = {
@@ -63,12 +65,63 @@ def tr(key: str, **params) -> str:
     return t(key, current_lang(), **params)
 
 
+# Characters that start Markdown inline syntax (emphasis, code, links, images, HTML,
+# tables, strikethrough), Streamlit's directives (:red[...], :material/x:, :emoji:) and
+# LaTeX ($). An underscore inside a word (llm_basic) never starts emphasis (CommonMark), so
+# it is left alone and names read as typed in AppTest and screen readers.
+_MD_SPECIAL = re.compile(r"([\\`*{}\[\]()<>#!|~:$&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
+
+
+# GFM turns bare URLs and e-mail addresses into links after parsing, whatever the escapes;
+# an invisible word joiner (U+2060) after the scheme, "www" or "@" keeps them plain text.
+_AUTOLINK = re.compile(r"(?i)(\b(?:https?|ftp|mailto|file)(?=:)|\bwww(?=\.)|@)")
+WORD_JOINER = "\u2060"
+
+
+def esc(text) -> str:
+    """User text (a method or case id, a file or column name) made literal for anything that
+    renders Markdown: ``st.markdown``, ``st.caption``, alert boxes, widget and metric labels,
+    ``st.table`` cells, tabs and expanders. Markdown-special characters are
+    backslash-escaped (CommonMark: any ASCII punctuation may be) and line breaks become
+    spaces, so ``**x**``, ``![](http://host/x.png)``, ``:red[x]`` and ``<img>`` show as
+    typed and no image or link is ever fetched. Bare URLs get an invisible word joiner so
+    they are not turned into links."""
+    text = _AUTOLINK.sub(lambda m: m.group(1) + WORD_JOINER, " ".join(str(text).splitlines()))
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def tr_md(key: str, **params) -> str:
+    """``tr`` for text shown as Markdown: every parameter goes through ``esc``."""
+    return tr(key, **{k: esc(v) for k, v in params.items()})
+
+
+def verdict_md(result, lang: str) -> str:
+    """``core.verdicts.comparison_verdict`` for display: the method names escaped."""
+    c, bs = result.comparison, result.comparison.bootstrap
+    return verdict_sentence(c.verdict, a=esc(c.a), b=esc(c.b), mean=bs.mean, ci_low=bs.ci_low,
+                            ci_high=bs.ci_high, n=result.n_cases, confidence=bs.confidence,
+                            lang=lang, unit=result.golden.unit)
+
+
+def esc_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``df`` for ``st.table`` (which renders Markdown): string cells, column
+    names and index labels escaped with ``esc``; numbers untouched."""
+    out = df.copy()
+    for col in out.columns:
+        if not pd.api.types.is_numeric_dtype(out[col]):
+            out[col] = out[col].map(lambda v: esc(v) if isinstance(v, str) else v)
+    out.columns = [esc(c) if isinstance(c, str) else c for c in out.columns]
+    if not pd.api.types.is_numeric_dtype(out.index):
+        out.index = [esc(i) if isinstance(i, str) else i for i in out.index]
+    return out
+
+
 def show_error(exc: Exception) -> None:
     """A clear error box; the page keeps running."""
     if isinstance(exc, InputError):
-        st.error(exc.message(current_lang()), icon="⚠️")
+        st.error(esc(exc.message(current_lang())), icon="⚠️")
     else:
-        st.error(f"{type(exc).__name__}: {exc}", icon="⚠️")
+        st.error(esc(f"{type(exc).__name__}: {exc}"), icon="⚠️")
 
 
 def how_to_read(key: str, **params) -> None:
@@ -123,7 +176,7 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
                                 on_click="ignore", icon="📄", type="primary")
     if per_case is not None:
         cols[1].download_button(tr("report.download_cases"),
-                                per_case.to_csv(index=False).encode("utf-8-sig"),
+                                to_csv_bytes(per_case),
                                 file_name=f"noisefloor_{page}_cases.csv", mime="text/csv",
                                 key=f"{page}_report_csv", on_click="ignore")
     if summary is not None:
@@ -136,7 +189,7 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
     if tables:
         with st.expander(tr("report.copy_tables")):
             for s in tables:
-                st.markdown(f"**{s.title}**")
+                st.markdown(f"**{esc(s.title)}**")
                 md_tab, tex_tab = st.tabs([tr("report.markdown"), tr("report.latex")])
                 md_tab.code(to_markdown(s.table), language="markdown")
                 tex_tab.code(to_latex(s.table), language="latex")

@@ -12,7 +12,8 @@ from core.charts import interval_chart
 from core.errors import InputError
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.verdicts import pct
-from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error, tr)
+from pages._ui import (Section, esc_frame, how_to_read, page_setup, report_downloads,
+                       show_error, tr, tr_md)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LABELS = DATA / "demo_labels.csv"
@@ -108,26 +109,26 @@ except (InputError, ValueError) as exc:
 m = rep.main
 level = f"{100 * confidence:g}%"
 summ = labels.summary()
-st.caption(tr("agreement.loaded", n_pairs=summ["n_pairs"], n_queries=summ["n_queries"],
+st.caption(tr_md("agreement.loaded", n_pairs=summ["n_pairs"], n_queries=summ["n_queries"],
               sources=", ".join(labels.names)))
 if sum(summ["blank_labels"].values()):
-    st.caption(tr("agreement.blank_counts", counts=", ".join(
+    st.caption(tr_md("agreement.blank_counts", counts=", ".join(
         f"{k}: {v}" for k, v in summ["blank_labels"].items())))
 if m.n_excluded:
-    st.warning(tr("agreement.excluded", n=m.n_excluded, name=m.name))
+    st.warning(tr_md("agreement.excluded", n=m.n_excluded, name=m.name))
 if any(summ["unmatched"].values()):
     ex = summ["unmatched_examples"]
-    st.warning(tr("agreement.unmatched", gold_only=summ["unmatched"]["gold_only"],
+    st.warning(tr_md("agreement.unmatched", gold_only=summ["unmatched"]["gold_only"],
                   other_only=summ["unmatched"]["other_only"],
                   examples=", ".join(ex["gold_only"][:5] + ex["other_only"][:5])))
 if labels.ignored_columns:
-    st.caption(tr("agreement.ignored_columns", columns=", ".join(labels.ignored_columns)))
+    st.caption(tr_md("agreement.ignored_columns", columns=", ".join(labels.ignored_columns)))
 
 band = kappa_band(m.kappa_binary.value)
-headline = (tr("agreement.headline", source=m.name, kappa=_f(m.kappa_binary.value), level=level,
-               lo=_f(m.kappa_binary.ci_low), hi=_f(m.kappa_binary.ci_high),
-               band=tr(f"agreement.band_{band}"))
-            if band else tr("agreement.headline_nan", source=m.name))
+headline = (tr_md("agreement.headline", source=m.name, kappa=_f(m.kappa_binary.value),
+                  level=level, lo=_f(m.kappa_binary.ci_low), hi=_f(m.kappa_binary.ci_high),
+                  band=tr(f"agreement.band_{band}"))
+            if band else tr_md("agreement.headline_nan", source=m.name))
 (st.success if band in ("substantial", "almost_perfect") else st.warning)(headline)
 st.caption(tr("agreement.band_note"))
 
@@ -153,8 +154,8 @@ k = 3 if m.graded else 2
 conf = pd.DataFrame(m.confusion[:k, :k],
                     index=[tr("agreement.cell_gold", v=v) for v in range(k)],
                     columns=[tr("agreement.cell_other", name=m.name, v=v) for v in range(k)])
-st.markdown(f"**{tr('agreement.confusion_title', source=m.name)}**")
-st.table(conf)
+st.markdown(f"**{tr_md('agreement.confusion_title', source=m.name)}**")
+st.table(esc_frame(conf))
 dis = disagreements(labels, m.name)
 with st.expander(tr("agreement.disagreements_title", n=len(dis))):
     st.dataframe(dis, hide_index=True, width="stretch")
@@ -163,7 +164,7 @@ with st.expander(tr("agreement.disagreements_title", n=len(dis))):
 st.subheader(tr("agreement.level2_title"))
 pa = m.pairwise_accuracy
 if m.n_preference_pairs:
-    st.write(tr("agreement.level2_text", n=f"{m.n_preference_pairs:,}", source=m.name,
+    st.write(tr_md("agreement.level2_text", n=f"{m.n_preference_pairs:,}", source=m.name,
                 acc=pct(pa.value), level=level, lo=pct(pa.ci_low), hi=pct(pa.ci_high)))
 else:
     st.info(tr("agreement.level2_none"))
@@ -286,7 +287,7 @@ else:
         top_text = tr("agreement.top_same_set", n=n_top)
         st.warning(top_text)
     else:
-        top_text = tr("agreement.top_differ", n=n_top, gold=", ".join(s.top_gold),
+        top_text = tr_md("agreement.top_differ", n=n_top, gold=", ".join(s.top_gold),
                       other=", ".join(s.top_other), source=m.name)
         st.error(top_text)
 

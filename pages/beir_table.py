@@ -8,7 +8,7 @@ from core.beir_table import (ALPHA, DATA, DEFAULT_BASELINE, heatmap_chart, load_
 from core.errors import InputError
 from core.verdicts import fmt_p
 from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error,
-                       tr)
+                       tr, tr_md)
 
 lang = page_setup()
 YOURS = "yours"
@@ -149,8 +149,9 @@ else:
         inputs[upload.name] = upload.getvalue()
         covers = tr("beir_table.upload_covers", name=upload.name, n=column.n_datasets,
                     total=len(grid.datasets), datasets=_listed(column.values))
-        st.markdown(covers)
-        st.markdown("**" + tr("beir_table.upload_tally_title", name=upload.name,
+        st.markdown(tr_md("beir_table.upload_covers", name=upload.name, n=column.n_datasets,
+                          total=len(grid.datasets), datasets=_listed(column.values)))
+        st.markdown("**" + tr_md("beir_table.upload_tally_title", name=upload.name,
                               n=own.n_datasets) + "**")
         own_rel = tr("beir_table.col_rel_vs", name=upload.name)
         own_table = _tally_frame(own, tr("beir_table.col_your_wins", name=upload.name), own_rel)
@@ -158,7 +159,9 @@ else:
         own_first = tr("beir_table.upload_first_line", name=upload.name,
                        count=len(own.baseline_first), n=own.n_datasets,
                        datasets=_listed(own.baseline_first))
-        st.caption(own_first)
+        st.caption(tr_md("beir_table.upload_first_line", name=upload.name,
+                         count=len(own.baseline_first), n=own.n_datasets,
+                         datasets=_listed(own.baseline_first)))
         user_sections = [Section(tr("beir_table.upload_tally_title", name=upload.name,
                                     n=own.n_datasets), f"{covers}\n\n{own_first}",
                                  table=own_table)]

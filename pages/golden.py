@@ -9,8 +9,9 @@ from core.errors import InputError
 from core.golden import compare_golden, load_golden
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.verdicts import comparison_verdict, pct, pp
-from pages._ui import (Section, how_to_read, interval_choice, page_setup, report_downloads,
-                       second_opinions, sha256, show_error, tr, verdict_notes)
+from pages._ui import (Section, esc, esc_frame, how_to_read, interval_choice, page_setup,
+                       report_downloads, second_opinions, sha256, show_error, tr, tr_md,
+                       verdict_md, verdict_notes)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_golden.csv"
 
@@ -46,6 +47,13 @@ except InputError as exc:
     show_error(exc)
     st.stop()
 
+if golden.sheet is not None:
+    st.caption(tr_md("golden.sheet_read", sheet=golden.sheet,
+                     others=", ".join(golden.other_sheets) or "—"))
+if golden.unicode_merged:
+    st.warning(tr_md("golden.unicode_merged", n=len(golden.unicode_merged),
+                     ids=", ".join(f"{cid} ({', '.join(map(str, rows))})" for cid, rows in
+                                   list(golden.unicode_merged.items())[:10])), icon="⚠️")
 st.session_state["golden_set"] = golden
 st.session_state["golden_source"] = {"name": name, "sha256": sha256(data)}
 methods = golden.methods
@@ -76,12 +84,13 @@ except InputError as exc:
 st.session_state["golden_comparison"] = result
 c, bs = result.comparison, result.comparison.bootstrap
 lang_verdict = comparison_verdict(result, st.session_state["lang"])
-(st.warning if c.verdict == "no_difference" else st.success)(lang_verdict)
+(st.warning if c.verdict == "no_difference" else st.success)(
+    verdict_md(result, st.session_state["lang"]))
 reason_slot = st.container()
 
 ex = result.excluded
 if ex.total:
-    st.warning(tr("golden.excluded", total=ex.total, missing=len(ex.missing),
+    st.warning(tr_md("golden.excluded", total=ex.total, missing=len(ex.missing),
                   duplicates=len(ex.duplicates), blank=len(ex.blank),
                   ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                        | set(ex.blank))[:20])))
@@ -90,11 +99,11 @@ level = f"{100 * confidence:g}%"
 m1, m2, m3 = st.columns(3)
 for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
     count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
-    col.metric(mname, f"{pct(r.mean)}{count}",
+    col.metric(esc(mname), f"{pct(r.mean)}{count}",
                help=tr("golden.interval_help_" + r.interval, level=level))
     col.caption(tr("golden.interval_line", level=level, kind=tr("golden.kind_" + r.interval),
                    lo=pct(r.ci_low), hi=pct(r.ci_high), step=f"{100 / r.n:.1f}"))
-m3.metric(tr("golden.difference", a=c.a, b=c.b), pp(bs.mean))
+m3.metric(tr_md("golden.difference", a=c.a, b=c.b), pp(bs.mean))
 m3.caption(tr("golden.difference_ci", level=level, lo=pp(bs.ci_low), hi=pp(bs.ci_high)))
 with reason_slot:
     verdict_notes(c.decision, bs, m3)
@@ -123,7 +132,7 @@ if c.table is not None:
         [[both, a_only], [b_only, neither]],
         index=[tr("golden.right", m=c.b), tr("golden.wrong", m=c.b)],
         columns=[tr("golden.right", m=c.a), tr("golden.wrong", m=c.a)]).T
-    st.table(table_2x2)
+    st.table(esc_frame(table_2x2))
 
 disc = result.discordant().reset_index(drop=True).rename(
     columns={"difference": tr("golden.col_difference", a=c.a, b=c.b)})

@@ -11,7 +11,8 @@ from core.sample_size import (defaults_from, discordant_count, half_width_chart,
                               half_width_curve, plan_continuous, plan_paired, plan_rate)
 from core.stats import CONFIDENCE_LEVELS
 from core.verdicts import fmt_p, pct
-from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
+from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error, tr,
+                       tr_md)
 
 page_setup()
 ALPHAS = (0.01, 0.05, 0.10)
@@ -45,10 +46,10 @@ if st.session_state.get("sample_size_signature") != signature:
 
 kind = tr("sample_size.kind_binary" if dflt.binary else "sample_size.kind_continuous")
 if dflt.source == "comparison":
-    st.info(tr("sample_size.source_loaded", source=dflt.name, a=dflt.a, b=dflt.b,
+    st.info(tr_md("sample_size.source_loaded", source=dflt.name, a=dflt.a, b=dflt.b,
                n=dflt.current_n, kind=kind), icon="ℹ️")
 elif dflt.source == "golden_set":
-    st.info(tr("sample_size.source_set_only", source=dflt.name, n=dflt.current_n, a=dflt.a),
+    st.info(tr_md("sample_size.source_set_only", source=dflt.name, n=dflt.current_n, a=dflt.a),
             icon="ℹ️")
 else:
     st.info(tr("sample_size.source_none"), icon="ℹ️")

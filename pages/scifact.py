@@ -3,26 +3,31 @@
 Nothing is computed here: retrieval is core.retrieval, metrics core.metrics, the paired
 bootstrap and verdict core.stats, through core.scifact.
 """
+import os
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
-from core.beir import CORPUS, ENV_VAR, QRELS_DIR, QUERIES, download_beir, load_beir, resolve_dir
+from core.beir import (ANY_PATH_ENV, CORPUS, ENV_VAR, QRELS_DIR, QUERIES, beir_folders,
+                       download_beir, load_beir, resolve_dir)
 from core.charts import bootstrap_histogram
 from core.errors import InputError
 from core.retrieval import (CACHE_DIR, TOKENIZERS, BM25Params, bm25_search, dense_search,
-                            encode_texts, is_cached, load_model, resolve_model, rrf)
+                            encode_pair, encode_texts, estimate_encode, is_cached, load_model,
+                            resolve_model, rrf)
 from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIEVERS, ci_by_n,
                           ci_by_n_chart, compare_retrievers, disagreements, evaluate, means,
                           scatter_chart, side_by_side, subsample)
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from pages._ui import (Section, how_to_read, interval_choice, page_setup, report_downloads,
-                       show_error, tr, verdict_notes)
+                       show_error, tr, tr_md, verdict_notes)
 
 NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
+# an encode expected to take longer than this waits for a click (operators may change it)
+CONFIRM_SECONDS = float(os.environ.get("NOISEFLOOR_CONFIRM_SECONDS") or 60)
 
 page_setup()
 
@@ -62,18 +67,20 @@ def _bm25(path: str, stamp: tuple, k1: float, b: float, tokenizer: str):
 def _dense(path: str, stamp: tuple, model: str):
     data = _load(path, stamp)
     qtexts = [data.queries[q] for q in data.query_ids]
-    kw = dict(model_name=model or None, get_model=lambda: _model(model))
-    docs = encode_texts(data.texts, kind="corpus", content_hash=data.content_hash, **kw)
-    queries = encode_texts(qtexts, kind="queries", **kw)
-    return dense_search(data.query_ids, queries.embeddings, docs.embeddings)
+    docs, queries = encode_pair(data.texts, qtexts, content_hash=data.content_hash,
+                                model_name=model or None, get_model=lambda: _model(model),
+                                cache_dir=CACHE_DIR)
+    return dense_search(data.query_ids, queries.embeddings, docs.embeddings), \
+        docs.notes + queries.notes
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _tables(path: str, stamp: tuple, k1: float, b: float, tokenizer: str, model: str):
     data = _load(path, stamp)
-    rankings = {"bm25": _bm25(path, stamp, k1, b, tokenizer), "dense": _dense(path, stamp, model)}
+    dense, notes = _dense(path, stamp, model)
+    rankings = {"bm25": _bm25(path, stamp, k1, b, tokenizer), "dense": dense}
     rankings["hybrid"] = rrf([rankings["bm25"], rankings["dense"]])
-    return rankings, evaluate(data, rankings)
+    return rankings, evaluate(data, rankings), notes
 
 
 def _eta(seconds: float | None) -> str:
@@ -95,13 +102,32 @@ def _encode_with_progress(data, model: str) -> None:
                              done=f"{done:,}", eta=_eta(eta)))
 
     with st.spinner(tr("scifact.loading_model")):
-        _model(model)
+        loaded = _model(model)
+    est = estimate_encode(data.texts, loaded)
+    if est.seconds > CONFIRM_SECONDS and \
+            st.session_state.get("scifact_confirmed") != (data.content_hash, model):
+        bar.empty()
+        st.warning(tr("scifact.confirm_text", total=f"{data.n_docs:,}", eta=_eta(est.seconds),
+                      rate=f"{est.per_second:.0f}", sample=est.sample), icon="⏱️")
+        if st.button(tr("scifact.confirm_button", eta=_eta(est.seconds)),
+                     key="scifact_confirm", type="primary"):
+            st.session_state["scifact_confirmed"] = (data.content_hash, model)
+            st.rerun()
+        st.stop()
     enc = encode_texts(data.texts, model_name=model or None, get_model=lambda: _model(model),
-                       kind="corpus", content_hash=data.content_hash, progress=progress)
+                       kind="corpus", content_hash=data.content_hash, progress=progress,
+                       cache_dir=CACHE_DIR)
     bar.empty()
+    _notes(enc.notes)
     if not enc.from_cache:
         st.success(tr("scifact.encoding_done", total=f"{data.n_docs:,}",
                       seconds=f"{enc.seconds:.0f}", rate=f"{enc.per_second:.0f}"))
+
+
+def _notes(notes) -> None:
+    """Cache notes from core.retrieval (rejected entries, unwritable folder): one line each."""
+    for code, params in notes:
+        st.caption(tr_md(f"scifact.note_{code}", **params))
 
 
 st.title(tr("scifact.title"))
@@ -110,9 +136,18 @@ how_to_read("scifact.how_to_read", n_small=SMALL_N)
 
 # ----------------------------------------------------------------------------- the folder
 default_path, _ = resolve_dir(None)
-typed = st.text_input(tr("scifact.path_label"), value=str(default_path), key="scifact_path",
-                      help=tr("scifact.path_help", env=ENV_VAR)).strip()
-folder, source = resolve_dir(typed if typed and typed != str(default_path) else None)
+if os.environ.get(ANY_PATH_ENV) == "1":  # free path field only when the operator allows it
+    typed = st.text_input(tr("scifact.path_label"), value=str(default_path),
+                          key="scifact_path", help=tr("scifact.path_help", env=ENV_VAR)).strip()
+    folder, source = resolve_dir(typed if typed and typed != str(default_path) else None)
+else:
+    choices = [str(f) for f in beir_folders()] or [str(default_path)]
+    picked = st.selectbox(tr("scifact.folder_label"), choices, key="scifact_folder",
+                          help=tr("scifact.folder_help", env=ENV_VAR))
+    folder, source = resolve_dir(picked if picked != str(default_path) else None)
+    if source == "explicit":
+        env_dir = os.environ.get(ENV_VAR, "").strip()
+        source = "env" if env_dir and Path(picked) == Path(env_dir).expanduser() else "listed"
 st.caption(tr(f"scifact.source_{source}", env=ENV_VAR))
 
 if source == "default" and not folder.exists():
@@ -121,7 +156,7 @@ if source == "default" and not folder.exists():
         try:
             with st.spinner(tr("scifact.downloading")):
                 download_beir(folder)
-            st.success(tr("scifact.downloaded", path=str(folder)))
+            st.success(tr_md("scifact.downloaded", path=str(folder)))
         except InputError as exc:
             show_error(exc)
             st.stop()
@@ -139,7 +174,7 @@ except InputError as exc:
         st.info(tr("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
     st.stop()
 
-st.markdown(tr("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
+st.markdown(tr_md("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
                queries=f"{data.n_queries:,}", judgements=f"{data.n_judgements:,}",
                split=data.split))
 
@@ -183,7 +218,9 @@ try:
                      content_hash=data.content_hash, cache_dir=CACHE_DIR):
         _encode_with_progress(data, model)
     with st.spinner(tr("scifact.running_bm25")):
-        rankings, tables = _tables(path, stamp, float(k1), float(b), tokenizer, model)
+        rankings, tables, cache_notes = _tables(path, stamp, float(k1), float(b), tokenizer,
+                                                model)
+    _notes(cache_notes)
     qids = subsample(data.query_ids, int(n_used), seed=int(seed))
     comp = compare_retrievers(tables, a, b_name, metric, queries=qids, resamples=int(resamples),
                               confidence=float(confidence), seed=int(seed), interval=interval)
@@ -266,9 +303,9 @@ if len(disc):
     qid = st.selectbox(tr("scifact.drill_pick"), options, key="scifact_drill",
                        format_func=lambda q: f"{q} ({diffs[q]:+.3f}): "
                                              f"{data.queries[q][:90]}")
-    st.markdown(tr("scifact.drill_query", qid=qid, text=data.queries[qid]))
+    st.markdown(tr_md("scifact.drill_query", qid=qid, text=data.queries[qid]))
     relevant = [d for d, s in data.qrels[qid].items() if s > 0]
-    st.caption(tr("scifact.drill_relevant", ids=", ".join(relevant)))
+    st.caption(tr_md("scifact.drill_relevant", ids=", ".join(relevant)))
     sbs = side_by_side(data, rankings, qid, a, b_name)
     for col, side, name in zip(st.columns(2), ("a", "b"), (a, b_name)):
         col.markdown(f"**{NAMES[name]}**")

@@ -16,8 +16,9 @@ from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
 from core.verdicts import comparison_verdict, pct
-from pages._ui import (Section, how_to_read, interval_choice, page_setup, report_downloads,
-                       second_opinions, show_error, tr, verdict_notes)
+from pages._ui import (Section, esc, how_to_read, interval_choice, page_setup,
+                       report_downloads, second_opinions, show_error, tr, tr_md,
+                       verdict_md, verdict_notes)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LISTS = DATA / "demo_lists.csv"
@@ -106,10 +107,10 @@ try:
                       kind=tr(f"systems.match_{ls.kind}")))
         means = ls_scores.means()
         if ls.no_reference:
-            notes.append(tr("systems.no_reference", count=len(ls.no_reference),
+            notes.append(tr_md("systems.no_reference", count=len(ls.no_reference),
                             ids=", ".join(ls.no_reference[:20])))
         if ls.duplicates:
-            notes.append(tr("systems.duplicates", count=len(ls.duplicates),
+            notes.append(tr_md("systems.duplicates", count=len(ls.duplicates),
                             ids=", ".join(ls.duplicates[:20])))
         for meth, ids in ls.empty_cells.items():
             notes.append(tr("systems.empty_cells", method=meth, count=len(ids),
@@ -150,17 +151,17 @@ try:
         st.caption(tr("systems.trec_loaded", n=len(scores), runs=len(ts.runs),
                       lines=f"{sum(r.lines for r in ts.runs):,}"))
         for run, ids in ts.missing.items():
-            notes.append(tr("systems.missing_from_run", run=run, count=len(ids),
+            notes.append(tr_md("systems.missing_from_run", run=run, count=len(ids),
                             ids=", ".join(ids[:20])))
         for run, ids in ts.unjudged.items():
-            notes.append(tr("systems.without_qrels", run=run, count=len(ids),
+            notes.append(tr_md("systems.without_qrels", run=run, count=len(ids),
                             ids=", ".join(ids[:20])))
         if ts.no_relevant:
-            notes.append(tr("systems.no_relevant", count=len(ts.no_relevant),
+            notes.append(tr_md("systems.no_relevant", count=len(ts.no_relevant),
                             ids=", ".join(ts.no_relevant[:20])))
         for r in ts.runs:
             if r.repeated:
-                notes.append(tr("systems.repeated", run=r.name, count=r.repeated))
+                notes.append(tr_md("systems.repeated", run=r.name, count=r.repeated))
         params = {"format": "trec", "measure": key, "qrels": qrels_name,
                   "runs": ", ".join(r.name for r in ts.runs)}
 except InputError as exc:
@@ -193,11 +194,12 @@ except InputError as exc:
     st.stop()
 c, bs = result.comparison, result.comparison.bootstrap
 verdict_text = comparison_verdict(result, st.session_state["lang"])
-(st.warning if c.verdict == "no_difference" else st.success)(verdict_text)
+(st.warning if c.verdict == "no_difference" else st.success)(
+    verdict_md(result, st.session_state["lang"]))
 reason_slot = st.container()
 ex = result.excluded
 if ex.total:
-    st.warning(tr("systems.excluded", total=ex.total,
+    st.warning(tr_md("systems.excluded", total=ex.total,
                   ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                        | set(ex.blank))[:20])), icon="⚠️")
 
@@ -206,10 +208,10 @@ for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
     count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
     value = pct(r.mean) + count if c.binary else f"{r.mean:.3f}"
     lo, hi = (pct(r.ci_low), pct(r.ci_high)) if c.binary else (_fmt(r.ci_low), _fmt(r.ci_high))
-    col.metric(mname, value)
+    col.metric(esc(mname), value)
     kind_text = tr(f"systems.interval_{r.interval}")
     col.caption(tr("systems.interval_line", level=level, kind=kind_text, lo=lo, hi=hi))
-m3.metric(tr("systems.difference", a=c.a, b=c.b), f"{bs.mean:+.3f}")
+m3.metric(tr_md("systems.difference", a=c.a, b=c.b), f"{bs.mean:+.3f}")
 m3.caption(tr("systems.difference_ci", level=level, lo=f"{bs.ci_low:+.3f}",
               hi=f"{bs.ci_high:+.3f}"))
 with reason_slot:
@@ -263,7 +265,7 @@ if len(methods) >= 3:
                              table=many.table(), chart=chart)]
 
 # ----------------------------------------------------------------------------- drill-down
-st.subheader(tr("systems.drill_title", a=a, b=b))
+st.subheader(tr_md("systems.drill_title", a=a, b=b))
 dis = disagreements(scores, a, b, text=text)
 if len(dis):
     st.dataframe(dis.head(MAX_DRILL), hide_index=True, width="stretch")
@@ -273,7 +275,7 @@ if len(dis):
         side = list_side_by_side(ls, case, a, b, k)
     else:
         side = trec_side_by_side(ts, case, a, b, 10)
-    st.caption(tr("systems.side_caption", case=case, k=len(side)))
+    st.caption(tr_md("systems.side_caption", case=case, k=len(side)))
     st.dataframe(side, hide_index=True, width="stretch")
 else:
     st.caption(tr("systems.no_disagreement"))

@@ -6,9 +6,12 @@ import time
 
 from core.beir import ENV_VAR, find_or_download, load_beir
 from core.commands._common import add_stat_args, print_json
+from core.errors import InputError
+from core.i18n import t
 from core.retrieval import BM25Params, TOKENIZERS
 from core.scifact import DEFAULT_RESAMPLES, MEASURES, RETRIEVERS, result_text, run_scifact
 
+MAX_DOCS = 50_000
 NAME = "scifact"
 HELP = "re-measure BM25 vs dense vs hybrid on a BEIR folder (default: scifact) with a paired verdict"
 
@@ -31,6 +34,9 @@ def register(p) -> None:
                         "all-MiniLM-L6-v2)")
     p.add_argument("--queries", type=int, default=None, metavar="N",
                    help="compare on a seeded random subset of N judged queries")
+    p.add_argument("--max-docs", type=int, default=MAX_DOCS, metavar="N",
+                   help=f"refuse collections of more than N documents before encoding "
+                        f"(default {MAX_DOCS:,}; dense encoding takes minutes per 10,000)")
     add_stat_args(p, resamples=DEFAULT_RESAMPLES, interval=True)
 
 
@@ -44,14 +50,23 @@ def _progress(done: int, total: int, eta: float | None) -> None:
 
 
 def run(args) -> int:
+    if args.max_docs < 1:
+        raise ValueError(f"--max-docs must be at least 1, got {args.max_docs}")
     folder = find_or_download(args.data)
     data = load_beir(folder)
+    if data.n_docs > args.max_docs:
+        raise InputError("scifact.err_too_many_docs", file=str(folder),
+                         n=f"{data.n_docs:,}", limit=f"{args.max_docs:,}")
     t0 = time.perf_counter()
+    notes: list = []
     res = run_scifact(data, args.a, args.b, args.metric,
                       bm25=BM25Params(args.k1, args.bm25_b, args.tokenizer), model=args.model,
                       queries=args.queries, resamples=args.resamples,
                       confidence=args.confidence, seed=args.seed, interval=args.interval,
-                      progress=_progress)
+                      progress=_progress,
+                      notes=notes)
+    for code, params in notes:
+        sys.stderr.write("note: " + t(f"scifact.note_{code}", "en", **params) + "\n")
     if args.json:
         out = res.to_dict()
         out["seconds"] = round(time.perf_counter() - t0, 3)

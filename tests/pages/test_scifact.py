@@ -68,7 +68,8 @@ def test_slider_drill_down_and_settings(folder):
         assert any(m.value.startswith("Query q") for m in at.markdown)
 
 
-def test_same_retriever_and_bad_folder(folder, tmp_path):
+def test_same_retriever_and_bad_folder(folder, tmp_path, monkeypatch):
+    monkeypatch.setenv("NOISEFLOOR_ALLOW_ANY_PATH", "1")  # the free path field (issue 12)
     at = _run()
     at.selectbox(key="scifact_b_name").set_value("bm25").run()
     assert not at.exception and at.error  # A and B must differ
