@@ -34,7 +34,7 @@ from core.errors import InputError
 from core.i18n import t
 from core.sample_size import n_continuous_ci
 from core.stats import (bootstrap_mean, check_confidence, check_resamples, percentile_ci,
-                        randomization_p, seeds_for)
+                        randomization_p, resample_seeds)
 from core.tables import find_column, read_table
 
 QUERY_NAMES = ("query_id", "queryid", "qid", "query", "case_id", "id", "질의id", "쿼리id",
@@ -436,7 +436,7 @@ def nested_bootstrap_quantiles(groups, probs, *, resamples: int = DEFAULT_QUANTI
     sv, sq = values[order], np.repeat(np.arange(k.size), k)[order]
     starts = np.floor((sv.size - 1) * p).astype(np.int64)
     below = np.stack([np.bincount(sq[:s], minlength=k.size) for s in starts]).astype(np.int64)
-    seeds = (seeds_for(seed, check_resamples(resamples)) >> np.uint64(33)).astype(np.int64)
+    seeds = (resample_seeds(seed, resamples) >> np.uint64(33)).astype(np.int64)
     return _nested_walk(sv, sq.astype(np.int64), k, starts, below, p, seeds)
 
 
@@ -455,7 +455,7 @@ def paired_median_ratio_bootstrap(a_values, a_query, b_values, b_query, nq: int,
     if np.any(a <= 0) or np.any(b <= 0):
         raise ValueError("latencies must be above 0")
     ia, ib = _sorted_index(a, qa, nq), _sorted_index(b, qb, nq)
-    dist = _paired_median_ratio(*ia, *ib, seeds_for(seed, check_resamples(resamples)))
+    dist = _paired_median_ratio(*ia, *ib, resample_seeds(seed, resamples))
     return float(np.log(np.median(b)) - np.log(np.median(a))), dist
 
 

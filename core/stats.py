@@ -158,6 +158,20 @@ def stream_key(seed: int, stream: int = STREAM_BOOTSTRAP) -> np.uint64:
     return np.uint64(_mix64((int(seed) * 2 + int(stream) + 0x9E3779B97F4A7C15) & _MASK64))
 
 
+def resample_seeds(seed: int, resamples: int, stream: int = STREAM_BOOTSTRAP) -> np.ndarray:
+    """One 64-bit seed per resample for kernels that seed a generator per resample (the
+    latency bootstraps): seed r = mix64(key + (r + 1) * golden), the same counter-based start
+    state ``core._kernels`` gives resample r of the run keyed by ``stream_key(seed, stream)``
+    (splitmix64, Steele, Lea & Flood 2014). Vectorised, no ``SeedSequence``; resample r's seed
+    does not depend on how many resamples are asked for."""
+    key = stream_key(seed, stream)
+    z = (np.arange(1, check_resamples(resamples) + 1, dtype=np.uint64)
+         * np.uint64(0x9E3779B97F4A7C15) + key)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
 def verdict(ci_low: float, ci_high: float, p: float | None = None, *,
             confidence: float | None = None) -> Verdict:
     """``a_better`` if the CI of A - B lies above 0, ``b_better`` if below, else no difference.

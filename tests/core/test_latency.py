@@ -10,7 +10,7 @@ from scipy import stats
 
 from core import latency as L
 from core.errors import InputError
-from core.stats import bootstrap_mean, percentile_ci, seeds_for
+from core.stats import bootstrap_mean, percentile_ci, resample_seeds
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "data" / "demo_latency.csv"
@@ -106,7 +106,7 @@ def test_paired_median_ratio_kernel_equals_brute_force():
                                                 nq, resamples=300, seed=7)
     assert obs == pytest.approx(np.log(np.median(np.concatenate(b)))
                                 - np.log(np.median(np.concatenate(a))), abs=1e-12)
-    for r, s in enumerate(seeds_for(7, 300)):
+    for r, s in enumerate(resample_seeds(7, 300)):
         w = L.draw_query_counts(s, nq)
         A = np.concatenate([np.tile(a[q], w[q]) for q in range(nq)])
         B = np.concatenate([np.tile(b[q], w[q]) for q in range(nq)])
