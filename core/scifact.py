@@ -28,7 +28,7 @@ from core.retrieval import (BM25Params, CACHE_DIR, Progress, Ranking, bm25_searc
                             encode_pair, rrf)
 from core.stats import (BootstrapResult, Decision, PairedTest, Verdict, decide,
                         paired_bootstrap, paired_test)
-from core.verdicts import verdict_sentence
+from core.verdicts import degenerate_note, fmt_p, reason_sentence, verdict_sentence
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
 MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
@@ -337,9 +337,18 @@ def result_text(res: ScifactResult, lang: str = "en") -> str:
     lines.append(f"  hit@10: {c.a} only {h['a_only']}, {c.b} only {h['b_only']}, both "
                  f"{h['both']}, neither {h['neither']}")
     lines.append(f"  {c.a} - {c.b}: {bs.mean:+.4f}  {100 * bs.confidence:g}% paired bootstrap "
-                 f"CI [{bs.ci_low:+.4f}, {bs.ci_high:+.4f}] ({bs.resamples:,} resamples, "
-                 f"seed {bs.seed})")
+                 f"CI ({bs.interval}) [{bs.ci_low:+.4f}, {bs.ci_high:+.4f}] ({bs.resamples:,} "
+                 f"resamples, seed {bs.seed})")
+    note = degenerate_note(bs, lang)
+    if note:
+        lines.append(f"  {note}")
+    if c.test is not None:
+        exact = "exact" if c.test.exact else f"{c.test.resamples:,} random sign flips"
+        lines.append(f"  {c.test.name} p = {fmt_p(c.test.p)} ({exact})")
     lines.append(c.sentence(lang))
+    why = reason_sentence(c.decision, lang)
+    if why:
+        lines.append(why)
     return "\n".join(lines)
 
 

@@ -199,9 +199,9 @@ def interval_choice(key: str) -> str:
     """Sidebar choice of the bootstrap interval of A - B: ``percentile`` or ``bca``."""
     from core.stats import INTERVALS
 
+    labels = {k: tr(f"verdicts.interval_{k}") for k in INTERVALS}  # bound in this run's language
     return st.radio(tr("verdicts.interval_label"), INTERVALS, index=0, key=key,
-                    format_func=lambda k: tr(f"verdicts.interval_{k}"),
-                    help=tr("verdicts.interval_help"))
+                    format_func=labels.get, help=tr("verdicts.interval_help"))
 
 
 def verdict_notes(decision, bootstrap, ci_column=None) -> None:
