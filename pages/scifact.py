@@ -8,7 +8,8 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from core.beir import CORPUS, ENV_VAR, QRELS_DIR, QUERIES, download_beir, load_beir, resolve_dir
+from core.beir import (CORPUS, ENV_VAR, QRELS_DIR, QUERIES, download_beir, is_beir_dir, load_beir,
+                       resolve_dir, unpack_bundle)
 from core.charts import bootstrap_histogram
 from core.errors import InputError
 from core.retrieval import (CACHE_DIR, TOKENIZERS, BM25Params, bm25_search, dense_search,
@@ -113,6 +114,13 @@ typed = st.text_input(tr("scifact.path_label"), value=str(default_path), key="sc
                       help=tr("scifact.path_help", env=ENV_VAR)).strip()
 folder, source = resolve_dir(typed if typed and typed != str(default_path) else None)
 st.caption(tr(f"scifact.source_{source}", env=ENV_VAR))
+
+if source == "default" and not is_beir_dir(folder):
+    try:  # the scifact copy shipped in data/beir/scifact.tar.gz, unpacked on first use
+        with st.spinner(tr("scifact.unpacking")):
+            unpack_bundle(folder)
+    except InputError as exc:
+        show_error(exc)
 
 if source == "default" and not folder.exists():
     st.info(tr("scifact.missing_help", env=ENV_VAR), icon="ℹ️")

@@ -85,3 +85,21 @@ def test_korean(folder):
     assert not at.exception, at.exception
     assert at.title[0].value.startswith("scifact 실측")
     assert any("문서 25개" in m.value for m in at.markdown)
+
+
+def test_fresh_machine_uses_the_shipped_copy(tmp_path, monkeypatch):
+    """No folder, no env var, no network: the default folder is unpacked from the archive
+    shipped in data/beir/ (here a tiny one) and the page shows results with no other step."""
+    import core.beir as beir
+
+    digest = beir.pack_beir(TINY, tmp_path / "bundle.tar.gz")
+    monkeypatch.delenv("NOISEFLOOR_BEIR_DIR", raising=False)
+    monkeypatch.setattr(beir, "DEFAULT_DIR", tmp_path / "beir" / "scifact")
+    monkeypatch.setattr(beir, "BUNDLE", tmp_path / "bundle.tar.gz")
+    monkeypatch.setattr(beir, "BUNDLE_SHA256", digest)
+    at = _run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert beir.is_beir_dir(tmp_path / "beir" / "scifact")
+    assert any("25 documents, 12 judged queries" in m.value for m in at.markdown)
+    assert all(btn.key != "scifact_download" for btn in at.button)
