@@ -176,7 +176,7 @@ class RetrieverComparison:
         return verdict_sentence(self.verdict, a=names.get(self.a, self.a),
                                 b=names.get(self.b, self.b), mean=bs.mean, ci_low=bs.ci_low,
                                 ci_high=bs.ci_high, n=self.n, confidence=bs.confidence,
-                                lang=lang, unit="queries")
+                                lang=lang, unit="queries", kind="score")
 
     def frame(self) -> pd.DataFrame:
         """One row per query: query_id, value of A, value of B, A - B."""

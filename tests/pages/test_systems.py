@@ -1,4 +1,5 @@
 """The ranked-lists & many-systems page under AppTest: both demos, uploads, bad uploads."""
+import html
 import gzip
 from pathlib import Path
 
@@ -20,7 +21,8 @@ def _page(resamples=1000):
 
 
 def _texts(at):
-    return [e.value for kind in (at.warning, at.success, at.info, at.caption) for e in kind]
+    return [html.unescape(e.value) for kind in (at.warning, at.success, at.info, at.caption,
+                                                at.markdown) for e in kind]
 
 
 def test_lists_demo_reaches_a_verdict_and_a_matrix():
