@@ -74,7 +74,7 @@ def test_trec_demo_reports_missing_and_unjudged_queries():
     assert not at.exception and not at.error
     texts = _texts(at)
     assert any("'dense' has no results for 1 judged" in t and "q50" in t for t in texts)
-    assert any("'hybrid' has 1 quer(ies) that are not in the qrels" in t for t in texts)
+    assert any("'hybrid' has 1 query that is not in the qrels" in t for t in texts)
     qrels = read_qrels((DEMO_TREC / "qrels.txt").read_bytes(), "qrels.txt")
     runs = [read_run((DEMO_TREC / n).read_bytes(), n) for n in ("bm25.run", "dense.run",
                                                                   "hybrid.run")]
