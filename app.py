@@ -9,7 +9,7 @@ from pathlib import Path
 import streamlit as st
 
 from core.i18n import LANGS
-from pages._ui import PRESENT_CSS, page_setup, presenting, tr
+from pages._ui import PRESENT_CSS, page_setup, presenting, tr, uploader_css
 
 ROOT = Path(__file__).parent
 PAGE_ORDER = [  # (file stem, icon)
@@ -54,6 +54,8 @@ with st.sidebar:
     st.session_state.setdefault("app_present", st.query_params.get("view") == "present")
     st.toggle(tr("common.present_view"), key="app_present", on_change=_set_view,
               help=tr("common.present_help"))
+if uploader_css(st.session_state["lang"]):
+    st.markdown(uploader_css(st.session_state["lang"]), unsafe_allow_html=True)
 if presenting():
     st.query_params["view"] = "present"
     st.markdown(PRESENT_CSS, unsafe_allow_html=True)

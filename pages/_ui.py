@@ -149,12 +149,34 @@ PRESENT_CSS = """<style>
 /* presentation view (?view=present): settings and uploads hidden, larger type */
 [data-testid="stFileUploader"], [data-testid="stSidebarUserContent"] [data-testid="stHeading"],
 [data-testid="stSidebarUserContent"] [class*="st-key-"]:not([class*="st-key-app_"]),
-[data-testid="stMain"] [data-testid="stAlertContainer"] {display: none !important;}
+[data-testid="stMain"] [data-testid="stAlertContainer"],
+[data-testid="stMain"] [data-testid="stMetric"],
+[data-testid="stMain"] [data-testid="stCaptionContainer"] {display: none !important;}
 [data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label,
 [data-testid="stMain"] [data-baseweb="select"] {font-size: 1.25rem !important;}
 [data-testid="stMain"] h1 {font-size: 2.2rem !important; padding-top: 0 !important;}
 [data-testid="stMainBlockContainer"] {padding-top: 2.2rem !important;}
 </style>"""
+
+
+def uploader_css(lang: str) -> str:
+    """Streamlit's file uploader writes 'Upload' and 'NN MB per file' in English whatever the
+    app's language, and has no argument to change them: in Korean, hide those two texts and
+    show translated ones in their place (CSS only; the label and help are the page's)."""
+    if lang == "en":
+        return ""
+    mb = int(st.get_option("server.maxUploadSize"))
+    button = t("common.uploader_button", lang).replace('"', "")
+    limit = t("common.uploader_limit", lang, mb=mb).replace('"', "")
+    return ("<style>"
+            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p'
+            "{display:none}"
+            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"]'
+            f'::after{{content:"{button}"}}'
+            '[data-testid="stFileUploaderDropzoneInstructions"] span{display:none}'
+            '[data-testid="stFileUploaderDropzoneInstructions"] > div'
+            f'::after{{content:"{limit}"}}'
+            "</style>")
 
 
 def presenting() -> bool:
