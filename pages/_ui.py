@@ -149,7 +149,7 @@ PRESENT_CSS = """<style>
 /* presentation view (?view=present): settings and uploads hidden, larger type */
 [data-testid="stFileUploader"], [data-testid="stSidebarUserContent"] [data-testid="stHeading"],
 [data-testid="stSidebarUserContent"] [class*="st-key-"]:not([class*="st-key-app_"]),
-[data-testid="stMain"] [data-testid="stAlertContainer"],
+[data-testid="stMain"] [data-testid="stAlert"]:has([data-testid="stAlertContentInfo"]),
 [data-testid="stMain"] [data-testid="stMetric"],
 [data-testid="stMain"] [data-testid="stCaptionContainer"] {display: none !important;}
 [data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label,

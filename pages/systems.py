@@ -246,10 +246,11 @@ for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
     kind_text = tr(f"systems.interval_{r.interval}")
     col.caption(tr("systems.interval_line", level=level, kind=kind_text,
                    lo=fmt.value(r.ci_low, kind), hi=fmt.value(r.ci_high, kind)))
-m3.metric(tr("systems.difference", a=c.a, b=c.b), fmt.diff(bs.mean, kind),
+# B − A ("does B beat A"), as on the verdict card
+m3.metric(tr("systems.difference", a=c.b, b=c.a), fmt.diff(-bs.mean, kind),
           help=tr("glossary.bootstrap"))
-m3.caption(tr("systems.difference_ci", level=level, lo=fmt.diff(bs.ci_low, kind),
-              hi=fmt.diff(bs.ci_high, kind)))
+m3.caption(tr("systems.difference_ci", level=level, lo=fmt.diff(-bs.ci_high, kind),
+              hi=fmt.diff(-bs.ci_low, kind)))
 
 left, right = st.columns(2)
 rates = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low, "ci_high": r.ci_high}
@@ -257,10 +258,10 @@ rates = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low, "ci_high"
 rates_chart = interval_chart(rates, title=tr("systems.chart_means", level=level),
                              x_title=tr("systems.axis_metric", metric=key) + fmt.axis_unit(kind),
                              scale=fmt.scale(kind))
-boot_chart = bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
+boot_chart = bootstrap_histogram(-bs.distribution, -bs.ci_high, -bs.ci_low,
                                  title=tr("systems.chart_bootstrap",
                                           resamples=f"{bs.resamples:,}"),
-                                 x_title=tr("common.axis_diff", a=c.a, b=c.b)
+                                 x_title=tr("common.axis_diff", a=c.b, b=c.a)
                                  + fmt.axis_unit(kind, difference=True),
                                  y_title=tr("common.axis_resamples"), scale=fmt.scale(kind))
 draw_chart(rates_chart, left)

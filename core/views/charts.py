@@ -10,6 +10,7 @@ TITLE_CHARS = 46     # a chart title line longer than this is wrapped onto the n
 PRESENT_LABEL = 20   # px: axis labels and legend labels in the presentation view
 PRESENT_TITLE = 22   # px: axis and legend titles
 PRESENT_HEADING = 24  # px: chart titles
+PRESENT_PADDING = {"left": 8, "top": 8, "right": 8, "bottom": 8}  # px: large glyphs never clipped
 
 
 def wrap_title(text: str, width: int = TITLE_CHARS) -> alt.TitleParams | str:
@@ -29,7 +30,7 @@ def enlarge(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     ``PRESENT_LABEL`` px, their titles ``PRESENT_TITLE`` px, the title ``PRESENT_HEADING``."""
     if not isinstance(chart, alt.TopLevelMixin):
         raise ValueError(f"chart must be an altair chart, got {type(chart).__name__}")
-    return (chart.copy(deep=True)
+    return (chart.copy(deep=True).properties(padding=PRESENT_PADDING)
             .configure_axis(labelFontSize=PRESENT_LABEL, titleFontSize=PRESENT_TITLE,
                             labelLimit=0, titleLimit=0)
             .configure_legend(labelFontSize=PRESENT_LABEL, titleFontSize=PRESENT_TITLE,
