@@ -240,7 +240,7 @@ draw_chart(by_n_chart, left)
 draw_chart(boot_chart, right)
 url_state = dict(a=a, b=b_name, metric=metric, n=int(n_used),
                  confidence=f"{100 * confidence:g}", resamples=int(resamples), seed=int(seed))
-keep_in_url(**url_state)
+keep_in_url(**url_state, query=st.query_params.get("query"))  # the drill-down's, below
 end_of_presentation()
 
 # ----------------------------------------------------------------------------- means
