@@ -16,7 +16,7 @@ from core.i18n import DEFAULT_LANG, LANGS, t
 from core.verdicts import fmt_p, pct
 from core.report import Section, build_report, to_json, to_latex, to_markdown
 from core.views.cards import card_html
-from core.views.charts import enlarge
+from core.views.charts import enlarge, pad
 
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
 SESSION_DEFAULTS = {
@@ -193,7 +193,8 @@ def show_card(card) -> None:
 
 def draw_chart(chart, where=None) -> None:
     """An altair chart stretched to its column; axis labels ≥ 20 px when presenting."""
-    (where or st).altair_chart(enlarge(chart) if presenting() else chart, width="stretch")
+    shown = enlarge(chart) if presenting() else pad(chart)
+    (where or st).altair_chart(shown, width="stretch")
 
 
 def end_of_presentation() -> None:

@@ -25,12 +25,20 @@ def wrap_title(text: str, width: int = TITLE_CHARS) -> alt.TitleParams | str:
                            limit=0)
 
 
+def pad(chart: alt.TopLevelMixin, padding: dict | None = None) -> alt.TopLevelMixin:
+    """A copy of ``chart`` with room around it (``PRESENT_PADDING`` px): Vega places a rotated
+    axis title by an estimate of its glyphs, and at the chart's edge a few pixels were cut."""
+    if not isinstance(chart, alt.TopLevelMixin):
+        raise ValueError(f"chart must be an altair chart, got {type(chart).__name__}")
+    return chart.copy(deep=True).properties(padding=padding or PRESENT_PADDING)
+
+
 def enlarge(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     """A copy of ``chart`` with presentation-size type: axis and legend labels
     ``PRESENT_LABEL`` px, their titles ``PRESENT_TITLE`` px, the title ``PRESENT_HEADING``."""
     if not isinstance(chart, alt.TopLevelMixin):
         raise ValueError(f"chart must be an altair chart, got {type(chart).__name__}")
-    return (chart.copy(deep=True).properties(padding=PRESENT_PADDING)
+    return (pad(chart)
             .configure_axis(labelFontSize=PRESENT_LABEL, titleFontSize=PRESENT_TITLE,
                             labelLimit=0, titleLimit=0)
             .configure_legend(labelFontSize=PRESENT_LABEL, titleFontSize=PRESENT_TITLE,
