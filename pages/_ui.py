@@ -94,6 +94,11 @@ def second_opinions(c) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[tr("golden.col_test"), tr("golden.col_value")])
 
 
+def glossary(*terms: str) -> str:
+    """Hover help: one plain sentence per technical term (``core/i18n/*/glossary.json``)."""
+    return "\n\n".join(tr(f"glossary.{term}") for term in terms)
+
+
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 

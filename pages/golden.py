@@ -11,7 +11,8 @@ from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.verdicts import comparison_verdict
 from core.views import format as fmt
 from core.views.cards import paired_card
-from pages._ui import (Section, draw_chart, end_of_presentation, how_to_read, keep_in_url,
+from pages._ui import (Section, draw_chart, end_of_presentation, glossary, how_to_read,
+                       keep_in_url,
                        page_setup, report_downloads, second_opinions, sha256, show_card,
                        show_error, tr, url_index, url_number)
 
@@ -113,7 +114,7 @@ for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
                    step=f"{100 / r.n:.1f}"))
 # the difference reads "does B (new) beat A (baseline)": B − A, as on the verdict card
 m3.metric(tr("golden.difference", a=c.b, b=c.a), fmt.diff(-bs.mean, kind),
-          help=tr("glossary.bootstrap"))
+          help=glossary("bootstrap", "pp"))
 m3.caption(tr("golden.difference_ci", level=level, lo=fmt.diff(-bs.ci_high, kind),
               hi=fmt.diff(-bs.ci_low, kind)))
 
@@ -132,7 +133,8 @@ draw_chart(rates_chart, left)
 draw_chart(boot_chart, right)
 end_of_presentation()
 
-st.subheader(tr("golden.second_opinions"))
+st.subheader(tr("golden.second_opinions"),
+             help=glossary("mcnemar", "discordant", "randomization", "ttest", "cohens_dz"))
 tests_table = second_opinions(c)
 st.table(tests_table)
 

@@ -95,6 +95,8 @@ with tab_single:
         c2.metric(tr("sample_size.n_normal"), _n(rp.n_normal), help=tr("sample_size.n_normal_help"))
         c3.metric(tr("sample_size.resolution"),
                   tr("sample_size.resolution_value", step=f"{100 * rp.resolution:.2g}"))
+        st.caption(tr("sample_size.which_to_use", wilson=_n(rp.n_wilson),
+                      normal=_n(rp.n_normal)))
         if rp.current_n is None:
             st.caption(tr("sample_size.no_current"))
         elif rp.current_half_width <= target:

@@ -18,7 +18,8 @@ from core.trec import side_by_side as trec_side_by_side
 from core.verdicts import comparison_verdict, fmt_p
 from core.views import format as fmt
 from core.views.cards import paired_card
-from pages._ui import (Section, draw_chart, end_of_presentation, how_to_read, keep_in_url,
+from pages._ui import (Section, draw_chart, end_of_presentation, glossary, how_to_read,
+                       keep_in_url,
                        page_setup, report_downloads, second_opinions, show_card, show_error,
                        tr, url_index, url_number)
 
@@ -268,6 +269,8 @@ draw_chart(rates_chart, left)
 draw_chart(boot_chart, right)
 end_of_presentation()
 tests_table = second_opinions(c)
+st.markdown(f"**{tr('golden.second_opinions')}**",
+            help=glossary("mcnemar", "discordant", "randomization", "ttest", "cohens_dz"))
 st.table(tests_table)
 
 # ----------------------------------------------------------------------------- many systems
