@@ -295,7 +295,7 @@ if len(methods) >= 3:
     chart = matrix_chart(many, title=tr("systems.matrix_title", metric=key),
                          legend=tr("systems.matrix_legend"))
     draw_chart(chart)
-    st.dataframe(pairs_display(many.table(), kind, level), hide_index=True, width="stretch")
+    st.table(pairs_display(many.table(), kind, level).set_index("A"))  # wraps: fits the page
     sections_many = [Section(tr("systems.many_title", n=len(methods)),
                              tr("systems.holm_note", m=len(many.pairs),
                                 alpha=f"{many.alpha:.2f}", level=level),

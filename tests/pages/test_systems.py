@@ -42,7 +42,7 @@ def test_lists_demo_reaches_a_verdict_and_a_matrix():
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["bm25"] == f"{ref.at['bm25', 'ndcg@10']:.3f}"
     # pairs table: 3 pairs, translated headers, core.multi's Holm p-values in one unit
-    pairs = next(d.value for d in at.dataframe if "p (Holm)" in d.value.columns)
+    pairs = next(d.value.reset_index() for d in at.table if "p (Holm)" in d.value.columns)
     many = compare_many(score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
                                                "demo_lists.csv"), 10).values["ndcg@10"],
                         mode="all", baseline=None, resamples=1000, confidence=0.95, seed=0)
@@ -62,7 +62,7 @@ def test_lists_metric_k_and_baseline_mode():
     at.run()
     assert not at.exception and not at.error
     at.selectbox(key="systems_baseline").set_value("hybrid").run()
-    pairs = next(d.value for d in at.dataframe if "p (Holm)" in d.value.columns)
+    pairs = next(d.value.reset_index() for d in at.table if "p (Holm)" in d.value.columns)
     assert set(pairs["B"]) == {"hybrid"} and len(pairs) == 2
     # hit@3 is binary: Wilson intervals
     assert any("Wilson" in c for c in _texts(at))
