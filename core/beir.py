@@ -14,15 +14,26 @@ an unknown document or query raises ``InputError`` with the file and its 1-based
 
 Where the folder comes from: an explicit path (``--data DIR`` or the page's path field), else
 the ``NOISEFLOOR_BEIR_DIR`` environment variable, else ``data/beir/scifact/`` in the repository
-(git-ignored). When that default is missing, ``download_beir`` fetches it with the ``datasets``
-library (``BeIR/scifact`` configs ``corpus`` and ``queries``; ``BeIR/scifact-qrels`` split
-``test``) and writes it in the layout above.
+(git-ignored). The repository ships scifact compressed as ``data/beir/scifact.tar.gz``
+(SciFact, Wadden et al. 2020, CC BY-NC 2.0, in BEIR's packaging; see ``data/beir/README.md``):
+``unpack_bundle`` checks its SHA-256 against ``BUNDLE_SHA256`` and unpacks it into the default
+folder on first use, so the scifact page works on a fresh offline machine. Other BEIR sets:
+``download_beir`` fetches them with the ``datasets`` library (``BeIR/<name>`` configs
+``corpus`` and ``queries``; ``BeIR/<name>-qrels`` split ``test``) after a quick check that
+the hub answers, so an offline machine gets one clear message within seconds.
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
+import io
 import json
 import os
+import shutil
+import socket
+import tarfile
+import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -36,6 +47,11 @@ BEIR_ROOT = REPO_ROOT / "data" / "beir"
 DEFAULT_DIR = BEIR_ROOT / "scifact"
 EXCERPT = 40  # characters of a file's own text quoted in an error message, at most
 CORPUS, QUERIES, QRELS_DIR = "corpus.jsonl", "queries.jsonl", "qrels"
+BUNDLE = REPO_ROOT / "data" / "beir" / "scifact.tar.gz"
+BUNDLE_MEMBERS = (CORPUS, f"{QRELS_DIR}/test.tsv", QUERIES)  # sorted, as packed
+BUNDLE_SHA256 = "28adc1adc0e7e2c79f3e8c9475d2f8dfcba9b2c5108aed776f6b15eb956a8bbf"
+HUB_HOST = "huggingface.co"
+HUB_TIMEOUT = 2.5  # seconds; the whole offline check stays under 3 s
 
 
 @dataclass(frozen=True)
@@ -285,21 +301,149 @@ def load_beir(path: str | os.PathLike, split: str = "test") -> BeirData:
                     content_hash=content_hash(ids, texts))
 
 
+# ----------------------------------------------------------------------------- the bundle
+def pack_beir(src: str | os.PathLike, dest: str | os.PathLike) -> str:
+    """Write ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/test.tsv`` of ``src`` as a
+    reproducible ``.tar.gz`` at ``dest`` and return its SHA-256: names sorted, mtime 0,
+    uid/gid 0, mode 0644, no user names, gzip header mtime 0 (same input, same bytes)."""
+    src = check_dir(src)
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        for rel in sorted(BUNDLE_MEMBERS):
+            data = (src / rel).read_bytes()
+            info = tarfile.TarInfo(rel)
+            info.size, info.mtime, info.mode = len(data), 0, 0o644
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            tar.addfile(info, io.BytesIO(data))
+    out = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=out, compresslevel=9, mtime=0) as gz:
+        gz.write(buf.getvalue())
+    blob = out.getvalue()
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(dest.name + ".part")
+    tmp.write_bytes(blob)
+    tmp.replace(dest)
+    return hashlib.sha256(blob).hexdigest()
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def unpack_bundle(dest: str | os.PathLike | None = None, *,
+                  bundle: str | os.PathLike | None = None,
+                  sha256: str | None = None) -> Path | None:
+    """Unpack the shipped archive into ``dest`` when ``dest`` is not a BEIR folder yet.
+
+    Returns ``dest`` when it holds the collection afterwards, ``None`` when there is no
+    archive. The archive's SHA-256 must equal ``sha256`` (else ``InputError``
+    ``scifact.err_bundle_checksum``); only the three expected regular files are read (no
+    links, no paths outside). Files go to a temporary folder beside ``dest`` that is renamed
+    into place, so an interrupted unpack never leaves a half folder that looks complete, and
+    two processes unpacking at once both end with one complete folder.
+    """
+    dest = Path(dest) if dest is not None else DEFAULT_DIR
+    bundle = Path(bundle) if bundle is not None else BUNDLE
+    sha256 = BUNDLE_SHA256 if sha256 is None else sha256
+    if is_beir_dir(dest):
+        return dest
+    if not bundle.is_file():
+        return None
+    if not isinstance(sha256, str) or len(sha256) != 64:
+        raise ValueError(f"sha256 must be 64 hex digits, got {sha256!r}")
+    got = file_sha256(bundle)
+    if got != sha256:
+        raise InputError("scifact.err_bundle_checksum", file=str(bundle), expected=sha256,
+                         got=got)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}-", dir=dest.parent))
+    try:
+        with tarfile.open(bundle, mode="r:gz") as tar:
+            for rel in BUNDLE_MEMBERS:
+                try:
+                    member = tar.getmember(rel)
+                except KeyError:
+                    raise InputError("scifact.err_bundle_member", file=str(bundle),
+                                     name=rel) from None
+                if not member.isfile():
+                    raise InputError("scifact.err_bundle_member", file=str(bundle), name=rel)
+                target = tmp / rel
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with tar.extractfile(member) as fh, target.open("wb") as out:
+                    shutil.copyfileobj(fh, out)
+        if dest.exists() and not any(dest.iterdir()):
+            dest.rmdir()  # an empty leftover folder: take its place
+        try:
+            tmp.rename(dest)
+        except OSError:
+            if not is_beir_dir(dest):  # not another process winning the race: a real error
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return dest
+
+
+def ensure_default(dest: str | os.PathLike | None = None) -> Path:
+    """The default folder, unpacked from the shipped archive if needed (see
+    ``unpack_bundle``); the folder may still be missing when there is no archive."""
+    dest = Path(dest) if dest is not None else DEFAULT_DIR
+    unpack_bundle(dest)
+    return dest
+
+
 # ----------------------------------------------------------------------------- download
+def hub_reachable(host: str | None = None, *, port: int = 443,
+                  timeout: float = HUB_TIMEOUT) -> bool:
+    """True when a TCP connection to the dataset hub opens within ``timeout`` seconds
+    (name lookup included: the check runs in a thread that is abandoned at the deadline)."""
+    if not timeout > 0:
+        raise ValueError(f"timeout must be positive, got {timeout!r}")
+    if host is None:
+        endpoint = os.environ.get("HF_ENDPOINT", "").strip()
+        host = endpoint.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0] or HUB_HOST
+    ok = []
+
+    def probe() -> None:
+        try:
+            with socket.create_connection((host, port), timeout=timeout):
+                ok.append(True)
+        except OSError:
+            pass
+
+    worker = threading.Thread(target=probe, daemon=True)
+    worker.start()
+    worker.join(timeout)
+    return bool(ok)
+
+
 def download_beir(dest: str | os.PathLike = DEFAULT_DIR, *, name: str = "scifact",
-                  split: str = "test", loader: Callable | None = None) -> Path:
+                  split: str = "test", loader: Callable | None = None,
+                  reachable: Callable[[], bool] | None = None) -> Path:
     """Fetch ``BeIR/<name>`` (configs ``corpus``, ``queries``) and ``BeIR/<name>-qrels``
     (split ``split``) with ``datasets.load_dataset`` and write the BEIR layout to ``dest``.
 
     ``loader`` replaces ``datasets.load_dataset`` (tests pass a fake). Files are written to a
     temporary name and renamed, so an interrupted download never leaves a half folder that
-    looks complete. Network or hub failures raise ``InputError("scifact.err_download")``
+    looks complete. Without a ``loader``, ``reachable`` (default ``hub_reachable``) is asked
+    first: offline, ``InputError("scifact.err_offline")`` comes within 3 s instead of the
+    hub client's retries. Network or hub failures raise ``InputError("scifact.err_download")``
     explaining how to point the app at a local folder instead.
     """
     if not isinstance(name, str) or not name.replace("-", "").replace("_", "").isalnum():
         raise ValueError(f"name must be a BEIR dataset name like 'scifact', got {name!r}")
     dest = Path(dest)
     if loader is None:
+        if not (reachable or hub_reachable)():
+            raise InputError("scifact.err_offline", file=str(dest), host=HUB_HOST,
+                             env=ENV_VAR)
+        os.environ.setdefault("HF_HUB_ETAG_TIMEOUT", "5")
+        os.environ.setdefault("HF_HUB_DOWNLOAD_TIMEOUT", "10")
         try:
             from datasets import load_dataset as loader
         except ImportError as exc:  # pragma: no cover - datasets is in requirements
@@ -336,8 +480,11 @@ def download_beir(dest: str | os.PathLike = DEFAULT_DIR, *, name: str = "scifact
 def find_or_download(explicit: str | os.PathLike | None = None, *, split: str = "test",
                      download: bool = True, loader: Callable | None = None) -> Path:
     """The folder to load: an explicit or env path must exist (no download); the default
-    ``data/beir/scifact/`` is downloaded when missing and ``download`` is true."""
+    ``data/beir/scifact/`` is unpacked from the shipped archive when missing, else
+    downloaded when ``download`` is true."""
     path, source = resolve_dir(explicit)
+    if source == "default" and split == "test":
+        unpack_bundle(path)
     if source != "default" or is_beir_dir(path, split):
         return check_dir(path, split)
     if not download:

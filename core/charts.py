@@ -9,6 +9,9 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from core.views.charts import wrap_title
+from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
+
 MAX_BINS = 200
 
 
@@ -36,37 +39,50 @@ def bin_distribution(values, bins: int = 60) -> pd.DataFrame:
                          "share": counts / x.size})
 
 
+def _check_scale(scale: float) -> float:
+    if scale not in (1, 100):
+        raise ValueError(f"scale must be 1 (a score on its own scale) or 100 (a rate in %), "
+                         f"got {scale!r}")
+    return float(scale)
+
+
 def bootstrap_histogram(dist, ci_low: float, ci_high: float, *, title: str = "",
                         x_title: str = "A - B (%p)", y_title: str = "resamples",
-                        bins: int = 60) -> alt.LayerChart:
-    """Histogram of a bootstrap distribution (in %p) with the CI band and 0 marked."""
+                        bins: int = 60, scale: float = 100) -> alt.LayerChart:
+    """Histogram of a bootstrap distribution with the CI band and 0 marked; values are
+    multiplied by ``scale`` (100: rates in %p; 1: scores on their own scale, see
+    ``core.views.format``)."""
+    scale = _check_scale(scale)
+    fmt = ".1f" if scale == 100 else ".3f"
     h = bin_distribution(dist, bins)
-    h[["start", "end"]] *= 100
-    band = pd.DataFrame({"lo": [100 * ci_low], "hi": [100 * ci_high]})
+    h[["start", "end"]] *= scale
+    band = pd.DataFrame({"lo": [scale * ci_low], "hi": [scale * ci_high]})
     zero = pd.DataFrame({"x": [0.0]})
     base_x = alt.X("start:Q", title=x_title)
-    bars = alt.Chart(h).mark_rect(color="#4c78a8").encode(
+    bars = alt.Chart(h).mark_rect(color=PRIMARY).encode(
         x=base_x, x2="end:Q", y=alt.Y("count:Q", title=y_title),
-        tooltip=[alt.Tooltip("start:Q", format=".1f"), alt.Tooltip("end:Q", format=".1f"),
+        tooltip=[alt.Tooltip("start:Q", format=fmt), alt.Tooltip("end:Q", format=fmt),
                  "count:Q"])
-    ci = alt.Chart(band).mark_rect(opacity=0.15, color="#f58518").encode(x="lo:Q", x2="hi:Q")
-    rule = alt.Chart(zero).mark_rule(color="#e45756", strokeWidth=2, strokeDash=[4, 3]) \
+    ci = alt.Chart(band).mark_rect(opacity=0.15, color=HIGHLIGHT).encode(x="lo:Q", x2="hi:Q")
+    rule = alt.Chart(zero).mark_rule(color=REFERENCE, strokeWidth=2, strokeDash=[4, 3]) \
         .encode(x="x:Q")
-    return alt.layer(ci, bars, rule).properties(title=title, height=260)
+    return alt.layer(ci, bars, rule).properties(title=wrap_title(title), height=260)
 
 
 def interval_chart(rows: pd.DataFrame, *, x_title: str = "rate (%)",
-                   title: str = "") -> alt.LayerChart:
+                   title: str = "", scale: float = 100) -> alt.LayerChart:
     """Point + interval per row; ``rows`` has ``name``, ``mean``, ``ci_low``, ``ci_high``
-    as shares in [0, 1]."""
+    (shares in [0, 1] with ``scale=100``, shown in %; scores with ``scale=1``)."""
+    scale = _check_scale(scale)
+    fmt = ".1f" if scale == 100 else ".3f"
     df = rows.copy()
     for col in ("mean", "ci_low", "ci_high"):
-        df[col] = 100 * df[col]
+        df[col] = scale * df[col]
     y = alt.Y("name:N", title=None, sort=None)
-    bars = alt.Chart(df).mark_rule(strokeWidth=3, color="#4c78a8").encode(
+    bars = alt.Chart(df).mark_rule(strokeWidth=3, color=PRIMARY).encode(
         x=alt.X("ci_low:Q", title=x_title, scale=alt.Scale(zero=False)), x2="ci_high:Q", y=y)
-    dots = alt.Chart(df).mark_point(filled=True, size=120, color="#1f3b73").encode(
-        x="mean:Q", y=y, tooltip=["name:N", alt.Tooltip("mean:Q", format=".1f"),
-                                  alt.Tooltip("ci_low:Q", format=".1f"),
-                                  alt.Tooltip("ci_high:Q", format=".1f")])
-    return alt.layer(bars, dots).properties(title=title, height=alt.Step(44))
+    dots = alt.Chart(df).mark_point(filled=True, size=120, color=DARK).encode(
+        x="mean:Q", y=y, tooltip=["name:N", alt.Tooltip("mean:Q", format=fmt),
+                                  alt.Tooltip("ci_low:Q", format=fmt),
+                                  alt.Tooltip("ci_high:Q", format=fmt)])
+    return alt.layer(bars, dots).properties(title=wrap_title(title), height=alt.Step(44))

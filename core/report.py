@@ -21,6 +21,8 @@ import pandas as pd
 
 import core
 from core.i18n import LANGS, catalog, t
+from core.views.cards import VerdictCard, card_html
+from core.views.palette import TONES
 
 CHART_WIDTH = 640
 PACKAGES = ("numpy", "scipy", "pandas", "altair", "vl-convert-python", "streamlit", "openpyxl")
@@ -31,8 +33,6 @@ body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans KR","Malgun Gothi
 color:#1f2430;line-height:1.5}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;
 border-bottom:1px solid #ddd;padding-bottom:.2rem}
-.verdict{padding:.8rem 1rem;border-left:5px solid #2e7d32;background:#eef7ee;
-font-weight:600;margin:1rem 0}
 table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
 th,td{border:1px solid #ccc;padding:.25rem .6rem;text-align:left;vertical-align:top}
 th{background:#f3f4f6}td.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -223,6 +223,27 @@ def chart_svg(chart: "alt.TopLevelMixin") -> str:
     return svg[svg.index("<svg"):] if "<svg" in svg else svg
 
 
+def _title_text(title) -> str:
+    """The text of an altair title (a string, a list of lines, or TitleParams)."""
+    if isinstance(title, dict):
+        title = title.get("text", "")
+    elif hasattr(title, "to_dict"):
+        title = title.to_dict().get("text", "")
+    if isinstance(title, (list, tuple)):
+        title = " ".join(str(x) for x in title)
+    return " ".join(str(title or "").split())
+
+
+def _without_title(chart: alt.TopLevelMixin, heading: str) -> alt.TopLevelMixin:
+    """``chart`` without its title when the title repeats ``heading`` (shown once)."""
+    title = getattr(chart, "title", alt.Undefined)
+    if title is alt.Undefined or _title_text(title) != " ".join(heading.split()):
+        return chart
+    out = chart.copy(deep=True)
+    out.title = alt.Undefined
+    return out
+
+
 def _text_html(text: str) -> str:
     paras = [p.strip() for p in text.split("\n\n") if p.strip()]
     return "".join("<p>" + html.escape(p).replace("\n", "<br>") + "</p>" for p in paras)
@@ -266,9 +287,13 @@ def _footer(inputs: dict[str, bytes], params: dict, lang: str, generated: str) -
 
 
 def build_report(title: str, sections: list[Section], *, inputs: dict[str, bytes],
-                 params: dict, lang: str = "en", verdict: str | None = None) -> str:
-    """One self-contained HTML document (no scripts, no external files): title, verdict,
-    each section's text, table and chart (inline SVG), and a reproducibility footer."""
+                 params: dict, lang: str = "en", verdict: str | None = None,
+                 card=None) -> str:
+    """One self-contained HTML document (no scripts, no external files): title, the verdict
+    card (``card``, a ``core.views.cards.VerdictCard``, coloured by its tone as in the app;
+    or the plain ``verdict`` sentence on the neutral tone), each section's text, table and
+    chart (inline SVG; a chart's own title is left out when it repeats the section's
+    heading), and a reproducibility footer."""
     _check_lang(lang)
     if not isinstance(title, str) or not title.strip():
         raise ValueError("title must be a non-empty string")
@@ -281,8 +306,15 @@ def build_report(title: str, sections: list[Section], *, inputs: dict[str, bytes
         raise ValueError("params must be a dict")
     parts = [f"<h1>{html.escape(title)}</h1>",
              f"<p>{html.escape(t('report.subtitle', lang))}</p>"]
-    if verdict:
-        parts.append(f'<div class="verdict">{html.escape(verdict)}</div>')
+    if card is not None:
+        if not isinstance(card, VerdictCard):
+            raise ValueError("card must be a core.views.cards.VerdictCard")
+        parts.append(card_html(card))
+    elif verdict:
+        accent, background = TONES["neutral"]
+        parts.append(f'<div class="verdict" style="padding:.8rem 1rem;border-left:5px solid '
+                     f'{accent};background:{background};font-weight:600;margin:1rem 0">'
+                     f"{html.escape(verdict)}</div>")
     for s in sections:
         parts.append(f"<section><h2>{html.escape(s.title)}</h2>")
         if s.text:
@@ -291,7 +323,7 @@ def build_report(title: str, sections: list[Section], *, inputs: dict[str, bytes
             parts.append(_html_table(s.table))
         if s.chart is not None:
             parts.append(f'<figure role="img" aria-label="{html.escape(s.title)}">'
-                         f"{chart_svg(s.chart)}</figure>")
+                         f"{chart_svg(_without_title(s.chart, s.title))}</figure>")
         parts.append("</section>")
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts.append(_footer(inputs, params, lang, generated))

@@ -29,6 +29,8 @@ from core.retrieval import (BM25Params, CACHE_DIR, Progress, Ranking, bm25_searc
 from core.stats import (BootstrapResult, Decision, PairedTest, Verdict, decide,
                         paired_bootstrap, paired_test)
 from core.verdicts import degenerate_note, fmt_p, reason_sentence, verdict_sentence
+from core.views.charts import wrap_title
+from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
 MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
@@ -186,7 +188,7 @@ class RetrieverComparison:
         return verdict_sentence(self.verdict, a=names.get(self.a, self.a),
                                 b=names.get(self.b, self.b), mean=bs.mean, ci_low=bs.ci_low,
                                 ci_high=bs.ci_high, n=self.n, confidence=bs.confidence,
-                                lang=lang, unit="queries")
+                                lang=lang, unit="queries", kind="score")
 
     def frame(self) -> pd.DataFrame:
         """One row per query: query_id, value of A, value of B, A - B."""
@@ -354,23 +356,22 @@ def result_text(res: ScifactResult, lang: str = "en") -> str:
 
 # ----------------------------------------------------------------------------- charts
 def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | None = None,
-                  b_title: str | None = None) -> alt.LayerChart:
+                  b_title: str | None = None, size_title: str = "queries") -> alt.LayerChart:
     """Per-query A vs B (one point per distinct pair, sized by how many queries share it),
     with the diagonal y = x: points below it are queries A wins."""
     f = pd.DataFrame({"a": comp.values_a.round(6), "b": comp.values_b.round(6)})
     pts = f.groupby(["a", "b"]).size().reset_index(name="queries")
     a_title = a_title or f"{comp.a} {comp.metric}"
     b_title = b_title or f"{comp.b} {comp.metric}"
-    dots = alt.Chart(pts).mark_circle(opacity=0.6, color="#4c78a8").encode(
+    dots = alt.Chart(pts).mark_circle(opacity=0.6, color=PRIMARY).encode(
         x=alt.X("a:Q", title=a_title, scale=alt.Scale(domain=[0, 1])),
         y=alt.Y("b:Q", title=b_title, scale=alt.Scale(domain=[0, 1])),
-        size=alt.Size("queries:Q", title="queries", scale=alt.Scale(range=[30, 600])),
+        size=alt.Size("queries:Q", title=size_title, scale=alt.Scale(range=[30, 600])),
         tooltip=[alt.Tooltip("a:Q", format=".3f"), alt.Tooltip("b:Q", format=".3f"),
                  "queries:Q"])
     diag = alt.Chart(pd.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})).mark_line(
-        color="#e45756", strokeDash=[4, 3]).encode(x="x:Q", y="y:Q")
-    lines = title.split("\n") if "\n" in title else title
-    return alt.layer(diag, dots).properties(title=alt.TitleParams(lines), height=340)
+        color=REFERENCE, strokeDash=[4, 3]).encode(x="x:Q", y="y:Q")
+    return alt.layer(diag, dots).properties(title=_title(title), height=340)
 
 
 def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
@@ -383,12 +384,23 @@ def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
                                                              float(df["n"].max()) * 1.1]))
     band = alt.Chart(df).mark_rule(strokeWidth=3).encode(
         x=x, y=alt.Y("ci_low:Q", title=y_title), y2="ci_high:Q",
-        color=alt.condition("datum.chosen", alt.value("#f58518"), alt.value("#4c78a8")))
-    dots = alt.Chart(df).mark_point(filled=True, size=70, color="#1f3b73").encode(
+        color=alt.condition("datum.chosen", alt.value(HIGHLIGHT), alt.value(PRIMARY)))
+    dots = alt.Chart(df).mark_point(filled=True, size=70, color=DARK).encode(
         x=x, y="mean:Q", tooltip=["n:Q", alt.Tooltip("mean:Q", format="+.3f"),
                                   alt.Tooltip("ci_low:Q", format="+.3f"),
                                   alt.Tooltip("ci_high:Q", format="+.3f"), "verdict:N"])
-    zero = alt.Chart(pd.DataFrame({"y": [0.0]})).mark_rule(color="#e45756",
+    zero = alt.Chart(pd.DataFrame({"y": [0.0]})).mark_rule(color=REFERENCE,
                                                            strokeDash=[4, 3]).encode(y="y:Q")
-    lines = title.split("\n") if "\n" in title else title
-    return alt.layer(band, dots, zero).properties(title=alt.TitleParams(lines), height=340)
+    return alt.layer(band, dots, zero).properties(title=_title(title), height=340)
+
+
+def _title(title: str):
+    """Each given line wrapped so no line is wider than the chart (``wrap_title``)."""
+    lines = [ln for part in title.split("\n") for ln in
+             ([part] if not part else _wrap(part))]
+    return alt.TitleParams(text=lines if len(lines) > 1 else title, anchor="start", limit=0)
+
+
+def _wrap(text: str) -> list[str]:
+    t_ = wrap_title(text)
+    return list(t_.text) if isinstance(t_.text, list) else [t_.text]

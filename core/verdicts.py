@@ -24,21 +24,28 @@ def fmt_p(p: float | None) -> str:
 
 def verdict_sentence(verdict: Verdict, *, a: str, b: str, mean: float, ci_low: float,
                      ci_high: float, n: int, confidence: float, lang: str = "en",
-                     unit: str = "cases") -> str:
+                     unit: str = "cases", kind: str = "rate") -> str:
     """'No significant difference at 95%: this 31-case golden set cannot tell them apart' (or
     'these 300 queries cannot …' with ``unit="queries"``), or 'A is better by x %p [lo, hi]'
-    (or B), in ``lang``."""
+    (or B), in ``lang``. ``kind="score"`` states the difference on the measure's own scale
+    ('by 0.031 [0.010, 0.052]', see ``core.views.format``) instead of in %p."""
     if unit not in ("cases", "queries"):
         raise ValueError(f"unit must be 'cases' or 'queries', got {unit!r}")
+    if kind not in ("rate", "score"):
+        raise ValueError(f"kind must be 'rate' or 'score', got {kind!r}")
     level = f"{100 * confidence:g}%"
     if verdict == "no_difference":
         key = "verdicts.no_difference" + ("_queries" if unit == "queries" else "")
         return t(key, lang, level=level, n=n, a=a, b=b)
+    if kind == "rate":
+        key, f = "verdicts.better", (lambda x: f"{100 * x:.1f}")
+    else:
+        key, f = "verdicts.better_score", (lambda x: f"{x:.3f}")
     if verdict == "a_better":
-        return t("verdicts.better", lang, winner=a, loser=b, level=level,
-                 diff=f"{100 * mean:.1f}", lo=f"{100 * ci_low:.1f}", hi=f"{100 * ci_high:.1f}")
-    return t("verdicts.better", lang, winner=b, loser=a, level=level,
-             diff=f"{-100 * mean:.1f}", lo=f"{-100 * ci_high:.1f}", hi=f"{-100 * ci_low:.1f}")
+        return t(key, lang, winner=a, loser=b, level=level,
+                 diff=f(mean), lo=f(ci_low), hi=f(ci_high))
+    return t(key, lang, winner=b, loser=a, level=level,
+             diff=f(-mean), lo=f(-ci_high), hi=f(-ci_low))
 
 
 def reason_sentence(decision, lang: str = "en") -> str | None:
@@ -71,7 +78,8 @@ def comparison_verdict(result, lang: str = "en") -> str:
     bs = c.bootstrap
     return verdict_sentence(c.verdict, a=c.a, b=c.b, mean=bs.mean, ci_low=bs.ci_low,
                             ci_high=bs.ci_high, n=result.n_cases, confidence=bs.confidence,
-                            lang=lang, unit=result.golden.unit)
+                            lang=lang, unit=result.golden.unit,
+                            kind="rate" if c.binary else "score")
 
 
 def comparison_text(result, lang: str = "en") -> str:

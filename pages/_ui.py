@@ -17,6 +17,8 @@ from core.i18n import DEFAULT_LANG, LANGS, t
 from core.verdicts import fmt_p, pct, verdict_sentence
 from core.report import (Section, build_report, to_csv_bytes, to_json, to_latex,
                          to_markdown)
+from core.views.cards import card_html
+from core.views.charts import enlarge, pad
 
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
 SESSION_DEFAULTS = {
@@ -145,6 +147,11 @@ def second_opinions(c) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[tr("golden.col_test"), tr("golden.col_value")])
 
 
+def glossary(*terms: str) -> str:
+    """Hover help: one plain sentence per technical term (``core/i18n/*/glossary.json``)."""
+    return "\n\n".join(tr(f"glossary.{term}") for term in terms)
+
+
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -157,14 +164,14 @@ def summary_json(summary: dict) -> str:
 def report_downloads(page: str, title: str, sections: list[Section], *,
                      inputs: dict[str, bytes], params: dict,
                      per_case: pd.DataFrame | None = None, summary: dict | None = None,
-                     verdict: str | None = None) -> None:
+                     verdict: str | None = None, card=None) -> None:
     """'Download report' (one offline HTML file), per-case CSV, summary JSON, and the
     sections' tables as copyable Markdown and LaTeX. Keys are prefixed with ``page``."""
     lang = current_lang()
     try:
         with st.spinner(tr("report.building")):
             report = build_report(title, sections, inputs=inputs, params=params, lang=lang,
-                                  verdict=verdict)
+                                  verdict=verdict, card=card)
     except (ValueError, RuntimeError) as exc:
         st.error(tr("report.error", detail=f"{type(exc).__name__}: {exc}"), icon="⚠️")
         report = None
@@ -204,16 +211,108 @@ def interval_choice(key: str) -> str:
                     format_func=labels.get, help=tr("verdicts.interval_help"))
 
 
-def verdict_notes(decision, bootstrap, ci_column=None) -> None:
+def verdict_notes(decision, bootstrap, ci_column=None, *, reason: bool = True) -> None:
     """Under the verdict line: why it is ``no_difference`` when the CI alone might suggest
     otherwise (``core.verdicts.reason_sentence``); beside the CI (``ci_column``): the
-    degenerate-bootstrap note (``core.verdicts.degenerate_note``)."""
+    degenerate-bootstrap note (``core.verdicts.degenerate_note``). ``reason=False`` when the
+    verdict card already carries the reason."""
     from core.verdicts import degenerate_note, reason_sentence
 
     lang = st.session_state.get("lang", DEFAULT_LANG)
-    why = reason_sentence(decision, lang)
+    why = reason_sentence(decision, lang) if reason else None
     if why:
         st.info(why, icon="🔎")
     note = degenerate_note(bootstrap, lang)
     if note:
         (ci_column or st).caption(f"⚠️ {note}")
+
+
+# ----------------------------------------------------------------------------- presenting
+PRESENT_CSS = """<style>
+/* presentation view (?view=present): settings and uploads hidden, larger type */
+[data-testid="stFileUploader"], [data-testid="stSidebarUserContent"] [data-testid="stHeading"],
+[data-testid="stSidebarUserContent"] [class*="st-key-"]:not([class*="st-key-app_"]),
+[data-testid="stMain"] [data-testid="stAlert"]:has([data-testid="stAlertContentInfo"]),
+[data-testid="stMain"] [data-testid="stMetric"],
+[data-testid="stMain"] [data-testid="stCaptionContainer"] {display: none !important;}
+[data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label,
+[data-testid="stMain"] [data-baseweb="select"] {font-size: 1.25rem !important;}
+[data-testid="stMain"] h1 {font-size: 2.2rem !important; padding-top: 0 !important;}
+[data-testid="stMainBlockContainer"] {padding-top: 2.2rem !important;}
+</style>"""
+
+
+def uploader_css(lang: str) -> str:
+    """Streamlit's file uploader writes 'Upload' and 'NN MB per file' in English whatever the
+    app's language, and has no argument to change them: in Korean, hide those two texts and
+    show translated ones in their place (CSS only; the label and help are the page's)."""
+    if lang == "en":
+        return ""
+    mb = int(st.get_option("server.maxUploadSize"))
+    button = t("common.uploader_button", lang).replace('"', "")
+    limit = t("common.uploader_limit", lang, mb=mb).replace('"', "")
+    return ("<style>"
+            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p'
+            "{display:none}"
+            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"]'
+            f'::after{{content:"{button}"}}'
+            '[data-testid="stFileUploaderDropzoneInstructions"] span{display:none}'
+            '[data-testid="stFileUploaderDropzoneInstructions"] > div'
+            f'::after{{content:"{limit}"}}'
+            "</style>")
+
+
+def presenting() -> bool:
+    """True in the presentation view (the sidebar toggle, remembered as ``?view=present``)."""
+    if "app_present" in st.session_state:
+        return bool(st.session_state["app_present"])
+    return st.query_params.get("view") == "present"
+
+
+def show_card(card) -> None:
+    """The verdict card (``core.views.cards``), larger in the presentation view."""
+    st.markdown(card_html(card, large=presenting()), unsafe_allow_html=True)
+
+
+def draw_chart(chart, where=None) -> None:
+    """An altair chart stretched to its column; axis labels ≥ 20 px when presenting."""
+    shown = enlarge(chart) if presenting() else pad(chart)
+    (where or st).altair_chart(shown, width="stretch")
+
+
+def end_of_presentation() -> None:
+    """The presentation view shows one screen per result: stop after the headline charts."""
+    if presenting():
+        st.stop()
+
+
+# ----------------------------------------------------------------------------- URL state
+def url_index(param: str, options, default: int = 0, to_str=str) -> int:
+    """The index of ``?param=`` among ``options`` (compared as ``to_str(option)``), else
+    ``default``: a shared link reopens the same choice. Keyed widgets keep their own state
+    after the first run, so this only matters when the page opens."""
+    wanted = st.query_params.get(param)
+    if wanted is not None:
+        for i, opt in enumerate(options):
+            if to_str(opt) == wanted:
+                return i
+    return default
+
+
+def url_number(param: str, lo, hi, default, cast=int):
+    """``?param=`` as a number within [lo, hi], else ``default``."""
+    raw = st.query_params.get(param)
+    try:
+        x = cast(raw)
+    except (TypeError, ValueError):
+        return default
+    return x if lo <= x <= hi else default
+
+
+def keep_in_url(**params) -> None:
+    """Write the page's current choices into the URL (keeping ``lang`` and ``view``), so the
+    address bar is a link to this exact view. Other pages' choices are dropped."""
+    want = {k: st.query_params[k] for k in ("lang", "view") if k in st.query_params}
+    want.update({k: str(v) for k, v in params.items() if v is not None})
+    if dict(st.query_params) != want:
+        st.query_params.from_dict(want)

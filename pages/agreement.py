@@ -1,4 +1,5 @@
 """Label agreement: load labels (+ runs) -> core.agreement.analyse -> draw. Nothing computed here."""
+from dataclasses import replace
 from pathlib import Path
 
 import altair as alt
@@ -12,8 +13,10 @@ from core.charts import interval_chart
 from core.errors import InputError
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.verdicts import pct
-from pages._ui import (Section, esc_frame, how_to_read, page_setup, report_downloads,
-                       show_error, tr, tr_md)
+from core.views.cards import agreement_card
+from pages._ui import (Section, draw_chart, end_of_presentation, esc_frame, how_to_read,
+                       keep_in_url, page_setup, report_downloads, show_card, show_error,
+                       tr, tr_md, url_index, url_number)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LABELS = DATA / "demo_labels.csv"
@@ -49,6 +52,7 @@ def _f(x, digits=3):
 
 st.title(tr("agreement.title"))
 st.caption(tr("agreement.subtitle"))
+guide = st.container()  # "How to read this", at the top; filled once the numbers are known
 
 c1, c2 = st.columns(2)
 up_labels = c1.file_uploader(tr("agreement.upload_labels"),
@@ -84,19 +88,30 @@ except InputError as exc:
 with st.sidebar:
     st.subheader(tr("common.settings"))
     source = st.selectbox(tr("agreement.source"), labels.names, key="agreement_source",
+                          index=url_index("source", labels.names, 0),
                           help=tr("agreement.source_help"))
-    metric = st.selectbox(tr("agreement.metric"), METRICS, key="agreement_metric")
+    metric = st.selectbox(tr("agreement.metric"), METRICS, key="agreement_metric",
+                          index=url_index("metric", METRICS, 0))
     weights = st.selectbox(tr("agreement.weights"), WEIGHTS, key="agreement_weights",
+                           index=url_index("weights", WEIGHTS, 0),
+                           format_func=lambda w: tr(f"agreement.weights_{w}"),
                            help=tr("agreement.weights_help"))
     baseline = (st.selectbox(tr("agreement.baseline"), labels.names, key="agreement_baseline")
                 if len(labels.names) > 1 else None)
-    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
+    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
+                              index=url_index("confidence", CONFIDENCE_LEVELS, 1,
+                                              lambda c: f"{100 * c:g}"),
                               format_func=lambda c: f"{100 * c:g}%", key="agreement_confidence")
     resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
-                                DEFAULT_RESAMPLES, step=1_000, key="agreement_resamples")
+                                url_number("resamples", MIN_RESAMPLES, MAX_RESAMPLES,
+                                           DEFAULT_RESAMPLES),
+                                step=1_000, key="agreement_resamples")
     splits = st.number_input(tr("agreement.splits"), 100, 10_000, DEFAULT_SPLITS, step=100,
                              key="agreement_splits")
-    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="agreement_seed")
+    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, url_number("seed", 0, 2**31 - 1, 0),
+                           key="agreement_seed")
+keep_in_url(source=source, metric=metric, weights=weights,
+            confidence=f"{100 * confidence:g}", resamples=int(resamples), seed=int(seed))
 
 try:
     with st.spinner(tr("agreement.computing")):
@@ -125,19 +140,25 @@ if labels.ignored_columns:
     st.caption(tr_md("agreement.ignored_columns", columns=", ".join(labels.ignored_columns)))
 
 band = kappa_band(m.kappa_binary.value)
-headline = (tr_md("agreement.headline", source=m.name, kappa=_f(m.kappa_binary.value),
-                  level=level, lo=_f(m.kappa_binary.ci_low), hi=_f(m.kappa_binary.ci_high),
-                  band=tr(f"agreement.band_{band}"))
-            if band else tr_md("agreement.headline_nan", source=m.name))
-(st.success if band in ("substantial", "almost_perfect") else st.warning)(headline)
+headline = (tr("agreement.headline", source=m.name, kappa=_f(m.kappa_binary.value), level=level,
+               lo=_f(m.kappa_binary.ci_low), hi=_f(m.kappa_binary.ci_high), band=tr(f"agreement.band_{band}"))
+            if band else tr("agreement.headline_nan", source=m.name))
+card = agreement_card(band, label=tr("agreement.card_label", source=m.name),
+                      kappa=m.kappa_binary.value, ci_low=m.kappa_binary.ci_low, ci_high=m.kappa_binary.ci_high,
+                      confidence=float(confidence), sentence=headline,
+                      ci_label=tr("common.ci_short"))
+show_card(card)
 st.caption(tr("agreement.band_note"))
+with guide:
+    how_to_read("agreement.how_to_read", source=m.name, level=level)
 
 # ----------------------------------------------------------------------------- level 1
 st.subheader(tr("agreement.level1_title"))
 cols = st.columns(5)
 cards = [(tr("agreement.kappa_label"), m.kappa_binary, tr("agreement.kappa_help"), _f),
          (tr("agreement.kappa_graded_label"), m.kappa, tr("agreement.kappa_graded_help"), _f),
-         (tr("agreement.wkappa_label", weights=m.weights), m.weighted_kappa,
+         (tr("agreement.wkappa_label", weights=tr(f"agreement.weights_{m.weights}")),
+          m.weighted_kappa,
           tr("agreement.wkappa_help"), _f),
          (tr("agreement.mae_label"), m.mae, tr("agreement.mae_help", scale=f"{m.scale:g}"), _f),
          (tr("agreement.pairwise_label"), m.pairwise_accuracy, tr("agreement.pairwise_help"),
@@ -175,7 +196,7 @@ src_rows = pd.DataFrame([{"name": r.name, "mean": r.kappa_binary.value,
                           "ci_low": r.kappa_binary.ci_low, "ci_high": r.kappa_binary.ci_high}
                          for r in rep.ranking])
 src_chart = interval_chart(src_rows, x_title=tr("agreement.axis_kappa"),
-                           title=tr("agreement.sources_chart", level=level))
+                           title=tr("agreement.sources_chart", level=level), scale=1)
 src_table = pd.DataFrame([{
     tr("agreement.col_source"): r.name, tr("agreement.col_pairs"): r.n_pairs,
     tr("agreement.col_kappa"): round(r.kappa_binary.value, 3),
@@ -186,7 +207,8 @@ src_table = pd.DataFrame([{
     tr("agreement.col_mae"): round(r.mae.value, 3),
     tr("agreement.col_pairwise"): round(r.pairwise_accuracy.value, 3)} for r in rep.ranking])
 st.dataframe(src_table, hide_index=True, width="stretch")
-st.altair_chart(src_chart, width="stretch")
+draw_chart(src_chart)
+end_of_presentation()
 
 st.markdown(f"**{tr('agreement.split_title')}**")
 sh = rep.split
@@ -252,7 +274,7 @@ else:
         color="#e45756", strokeDash=[4, 3]).encode(x="x:Q", y="y:Q")
     scatter = alt.layer(diag, scatter).properties(
         title=tr("agreement.scatter_title", measure=q.measure, source=m.name), height=320)
-    st.altair_chart(scatter, width="stretch")
+    draw_chart(scatter)
 
 # ----------------------------------------------------------------------------- level 4
 st.subheader(tr("agreement.level4_title"))
@@ -314,9 +336,7 @@ report_downloads("agreement", tr("agreement.title"), sections, inputs=inputs,
                          "baseline": baseline, "confidence": confidence,
                          "resamples": int(resamples), "splits": int(splits), "seed": int(seed)},
                  per_case=dis, summary=rep.to_dict(),
-                 verdict=tr("agreement.report_summary", source=m.name,
-                            kappa=_f(m.kappa_binary.value),
-                            wkappa=_f(m.weighted_kappa.value), mae=_f(m.mae.value),
-                            pairwise=pct(pa.value)))
-
-how_to_read("agreement.how_to_read", source=m.name, level=level)
+                 card=replace(card, reason=tr("agreement.report_summary", source=m.name,
+                                              kappa=_f(m.kappa_binary.value),
+                                              wkappa=_f(m.weighted_kappa.value),
+                                              mae=_f(m.mae.value), pairwise=pct(pa.value))))

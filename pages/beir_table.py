@@ -7,7 +7,7 @@ from core.beir_table import (ALPHA, DATA, DEFAULT_BASELINE, heatmap_chart, load_
                              tally_chart, tally_user)
 from core.errors import InputError
 from core.verdicts import fmt_p
-from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error,
+from pages._ui import (Section, draw_chart, how_to_read, page_setup, report_downloads, show_error,
                        tr, tr_md)
 
 lang = page_setup()
@@ -75,7 +75,7 @@ st.caption(tr("beir_table.rule_line"))
 labels = {"baseline_wins": tr("beir_table.part_baseline_wins", baseline=baseline),
           "model_wins": tr("beir_table.part_model_wins"), "ties": tr("beir_table.part_ties")}
 bars = tally_chart(result, labels=labels, title=tr("beir_table.chart_tally", baseline=baseline))
-st.altair_chart(bars, width="stretch")
+draw_chart(bars)
 
 # ---------------------------------------------------------------- who is first
 left, right = st.columns(2)
@@ -106,7 +106,7 @@ mode = st.radio(tr("beir_table.color_label"), list(modes), format_func=modes.get
                 horizontal=True, key="beir_table_color")
 heat = heatmap_chart(grid, baseline, mode=mode, value_title=grid.metric,
                      diff_title=tr("beir_table.diff_title", baseline=baseline))
-st.altair_chart(heat, width="stretch")
+draw_chart(heat)
 
 # ---------------------------------------------------------------- scifact
 st.subheader(tr("beir_table.scifact_title"))
@@ -130,7 +130,7 @@ sc_left, sc_right = st.columns(2)
 sc_left.dataframe(scifact_table, hide_index=True, width="stretch", column_config={
     tr("beir_table.col_value"): st.column_config.NumberColumn(format="%.3f")})
 sc_chart = scifact_chart(ranking, source_labels=sources, title=tr("beir_table.scifact_chart"))
-sc_right.altair_chart(sc_chart, width="stretch")
+draw_chart(sc_chart, sc_right)
 
 # ---------------------------------------------------------------- your column
 st.subheader(tr("beir_table.upload_title"))

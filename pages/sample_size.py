@@ -11,8 +11,8 @@ from core.sample_size import (defaults_from, discordant_count, half_width_chart,
                               half_width_curve, plan_continuous, plan_paired, plan_rate)
 from core.stats import CONFIDENCE_LEVELS
 from core.verdicts import fmt_p, pct
-from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error, tr,
-                       tr_md)
+from pages._ui import (Section, draw_chart, how_to_read, page_setup, report_downloads,
+                       show_error, tr, tr_md)
 
 page_setup()
 ALPHAS = (0.01, 0.05, 0.10)
@@ -95,6 +95,8 @@ with tab_single:
         c2.metric(tr("sample_size.n_normal"), _n(rp.n_normal), help=tr("sample_size.n_normal_help"))
         c3.metric(tr("sample_size.resolution"),
                   tr("sample_size.resolution_value", step=f"{100 * rp.resolution:.2g}"))
+        st.caption(tr("sample_size.which_to_use", wilson=_n(rp.n_wilson),
+                      normal=_n(rp.n_normal)))
         if rp.current_n is None:
             st.caption(tr("sample_size.no_current"))
         elif rp.current_half_width <= target:
@@ -112,7 +114,7 @@ with tab_single:
             target_label=tr("sample_size.mark_target"),
             current_label=tr("sample_size.mark_current", n=cur_n),
             planned_label=tr("sample_size.mark_planned", n=_n(rp.n_wilson)))
-        st.altair_chart(rate_chart, width="stretch")
+        draw_chart(rate_chart)
 
 # ----------------------------------------------------------------------------- paired binary
 with tab_paired:

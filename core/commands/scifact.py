@@ -19,7 +19,8 @@ HELP = "re-measure BM25 vs dense vs hybrid on a BEIR folder (default: scifact) w
 def register(p) -> None:
     p.add_argument("--data", metavar="DIR",
                    help=f"BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv); default: "
-                        f"${ENV_VAR}, else data/beir/scifact (downloaded when missing)")
+                        f"${ENV_VAR}, else data/beir/scifact (unpacked from the shipped "
+                        f"copy on first use)")
     p.add_argument("--a", default="bm25", choices=RETRIEVERS, help="retriever A (default bm25)")
     p.add_argument("--b", default="dense", choices=RETRIEVERS, help="retriever B (default dense)")
     p.add_argument("--metric", default="ndcg@10", type=str.lower, choices=MEASURES,

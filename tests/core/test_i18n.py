@@ -103,3 +103,19 @@ def test_fallback_and_fields():
     assert t("golden.title", "ko") == catalog("ko")["golden.title"]
     assert t("no.such_key", "ko") == "no.such_key"
     assert "31" in t("verdicts.no_difference", "ko", level="95%", n=31, a="A", b="B")
+
+
+def test_english_plurals_follow_the_count():
+    from core.i18n import plurals
+    assert plurals("1 row(s) have no id") == "1 row has no id"
+    assert plurals("2 row(s) have no id") == "2 rows have no id"
+    assert plurals("1 judged quer(ies) that are new") == "1 judged query that is new"
+    assert plurals("1,200 quer(ies)") == "1,200 queries"
+    assert plurals("0 duplicate id(s)") == "0 duplicate ids"
+    assert t("systems.without_qrels", "en", run="r", count=1, ids="q") == \
+        "'r' has 1 query that is not in the qrels; they are ignored: q"
+    assert "(s)" not in t("golden.excluded", "en", total=1, missing=1, duplicates=0, blank=0,
+                          ids="q1")
+    # Korean has no plural forms to fix: its text is left as it is
+    assert t("systems.without_qrels", "ko", run="r", count=1, ids="q") == \
+        catalog("ko")["systems.without_qrels"].format(run="r", count=1, ids="q")

@@ -1,5 +1,6 @@
 """The label-agreement page under AppTest: demo (all four levels), settings, uploads, bad
 uploads, Korean."""
+import html
 from pathlib import Path
 
 import pytest
@@ -21,8 +22,9 @@ def _metrics(at):
 
 
 def _texts(at):
-    return "\n".join(e.value for kind in (at.success, at.warning, at.info, at.error, at.caption,
-                                          at.markdown) for e in kind)
+    return "\n".join(html.unescape(e.value)  # the verdict card is escaped HTML
+                     for kind in (at.success, at.warning, at.info, at.error, at.caption,
+                                  at.markdown) for e in kind)
 
 
 def test_demo_shows_all_four_levels():

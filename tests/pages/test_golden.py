@@ -1,4 +1,5 @@
 """The golden-case page under AppTest: demo, uploads, bad uploads, settings."""
+import html
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,8 @@ def _page():
 
 
 def _texts(at):
-    return [e.value for kind in (at.warning, at.success, at.info) for e in kind]
+    return [html.unescape(e.value) for kind in (at.warning, at.success, at.info, at.markdown)
+            for e in kind]  # the verdict card is markdown (escaped HTML)
 
 
 def test_demo_shows_the_story():
