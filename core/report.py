@@ -234,8 +234,10 @@ def _title_text(title) -> str:
     return " ".join(str(title or "").split())
 
 
-def _without_title(chart: alt.TopLevelMixin, heading: str) -> alt.TopLevelMixin:
+def _without_title(chart: "alt.TopLevelMixin", heading: str) -> "alt.TopLevelMixin":
     """``chart`` without its title when the title repeats ``heading`` (shown once)."""
+    import altair as alt  # lazy, as in chart_svg
+
     title = getattr(chart, "title", alt.Undefined)
     if title is alt.Undefined or _title_text(title) != " ".join(heading.split()):
         return chart

@@ -2,6 +2,7 @@
 literally, the workbook sheet and NFC merges reported, caps, the per-case CSV neutralised, and
 the scifact folder choices (symlinks out of the folder refused, no free path by default)."""
 import csv
+import html
 import io
 import re
 import shutil
@@ -35,12 +36,26 @@ def hostile_golden() -> bytes:
     return buf.getvalue().encode()
 
 
+def _cards(at) -> list[str]:
+    """The verdict cards: one HTML block each (``core.views.cards.card_html``), where user
+    text is HTML-escaped and, inside a raw HTML block, never read as Markdown."""
+    return [e.value for e in at.markdown if 'class="verdict-card' in e.value]
+
+
 def _markdown_texts(at) -> list[str]:
-    """Everything AppTest sees that Streamlit renders as Markdown."""
+    """Everything else AppTest sees that Streamlit renders as Markdown."""
     out = [e.value for kind in (at.markdown, at.caption, at.warning, at.success, at.info,
-                                at.error, at.subheader) for e in kind]
+                                at.error, at.subheader) for e in kind
+           if 'class="verdict-card' not in e.value]
     out += [m.label for m in at.metric]
     return out
+
+
+def _card_is_escaped(card: str, *names: str) -> None:
+    assert card.lstrip().startswith("<div") and "\n\n" not in card  # one HTML block
+    for name in names:
+        assert html.escape(name) in card, name
+    assert "<img" not in card and "<a " not in card
 
 
 def _upload(page: str, key: str, name: str, data: bytes, mime="text/csv"):
@@ -58,8 +73,9 @@ def test_markdown_in_method_names_is_escaped_on_the_golden_page():
     for raw in ("**bold**", "![x](", ":red[", "[link]("):
         assert raw not in joined, raw  # never reaches Markdown unescaped
     assert not re.search(r"(?<!\\)<img", joined)
-    verdict = [*at.warning, *at.success][0].value
-    assert esc(A) in verdict
+    cards = _cards(at)
+    assert len(cards) == 1
+    _card_is_escaped(cards[0], A, B)
     # the per-case CSV download neutralises the formula-like ids
     from core.golden import compare_golden, load_golden
     from core.report import to_csv_bytes
@@ -83,6 +99,8 @@ def test_markdown_in_names_is_escaped_on_the_systems_page():
     assert not at.exception
     joined = "\n".join(_markdown_texts(at))
     assert "![s](" not in joined
+    for card in _cards(at):
+        _card_is_escaped(card, name)
 
 
 def test_workbook_sheet_and_unicode_merge_are_reported():

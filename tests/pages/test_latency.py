@@ -26,7 +26,7 @@ def test_demo_shows_verdict_warnings_and_warmup_button():
     assert any("faster than" in t for t in _texts(at))
     assert any(t.startswith("Warm-up in bm25") for t in _texts(at))
     assert any(t.startswith("Cache:") for t in _texts(at))
-    assert any(t.startswith("If the first 2 run(s)") for t in _texts(at))
+    assert any(t.startswith("If the first 2 runs") for t in _texts(at))
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["bm25: median"].endswith(" ms") and "Ratio of medians hybrid/bm25" in metrics
     at.button(key="latency_apply_warmup").click().run()
