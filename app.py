@@ -9,7 +9,7 @@ from pathlib import Path
 import streamlit as st
 
 from core.i18n import LANGS
-from pages._ui import page_setup, tr
+from pages._ui import PRESENT_CSS, page_setup, presenting, tr, uploader_css
 
 ROOT = Path(__file__).parent
 PAGE_ORDER = [  # (file stem, icon)
@@ -19,6 +19,7 @@ PAGE_ORDER = [  # (file stem, icon)
     ("beir_table", "📊"),
     ("sample_size", "📐"),
     ("agreement", "🤝"),
+    ("latency", "⏱️"),
 ]
 LANG_NAMES = {"en": "English", "ko": "한국어"}
 
@@ -37,12 +38,28 @@ def _set_lang() -> None:
         st.session_state["app_lang_choice"] = st.session_state["lang"]
 
 
+def _set_view() -> None:
+    """The presentation toggle changed: keep ``?view=present`` in sync."""
+    if st.session_state.get("app_present"):
+        st.query_params["view"] = "present"
+    else:
+        st.query_params.pop("view", None)
+
+
 with st.sidebar:
     st.session_state.setdefault("app_lang_choice", st.session_state["lang"])
     st.segmented_control("Language / 언어", options=list(LANGS), key="app_lang_choice",
                          format_func=LANG_NAMES.get, on_change=_set_lang)
     if st.query_params.get("lang") != st.session_state["lang"]:
         st.query_params["lang"] = st.session_state["lang"]
+    st.session_state.setdefault("app_present", st.query_params.get("view") == "present")
+    st.toggle(tr("common.present_view"), key="app_present", on_change=_set_view,
+              help=tr("common.present_help"))
+if uploader_css(st.session_state["lang"]):
+    st.markdown(uploader_css(st.session_state["lang"]), unsafe_allow_html=True)
+if presenting():
+    st.query_params["view"] = "present"
+    st.markdown(PRESENT_CSS, unsafe_allow_html=True)
 
 pages = [
     st.Page(str(ROOT / "pages" / f"{stem}.py"), title=tr(f"nav.{stem}"), icon=icon,

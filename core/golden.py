@@ -41,13 +41,26 @@ def parse_value(cell: str) -> float | None:
         return 1.0
     if low in FALSE_WORDS:
         return 0.0
+    scale = 1.0
+    if s.endswith("%"):  # "85%" and "85 %" (Excel's percent shown as text) -> 0.85
+        s, scale = s[:-1].rstrip(), 100.0
     try:
         x = parse_number(s)
     except ValueError:
-        raise ValueError(s) from None
+        raise ValueError(cell.strip()) from None
+    x /= scale
     if not math.isfinite(x) or not 0.0 <= x <= 1.0:
-        raise ValueError(s)
+        raise ValueError(cell.strip())
     return x
+
+
+def _is_number(cell: str) -> bool:
+    s = cell.strip().rstrip("%").strip().replace(",", ".")
+    try:
+        float(s)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -80,6 +93,10 @@ class GoldenSet:
     duplicates: tuple[str, ...] = ()
     missing: dict = field(default_factory=dict)
     encoding: str = ""
+    sheet: str | None = None            # the worksheet read (xlsx)
+    other_sheets: tuple[str, ...] = ()  # the workbook's other worksheets
+    # ids that only became equal after Unicode NFC normalisation: {id: (row, row, ...)}
+    unicode_merged: dict = field(default_factory=dict)
 
     @property
     def methods(self) -> list[str]:
@@ -111,7 +128,8 @@ class GoldenSet:
     def with_scores(self, scores: pd.DataFrame, source: str | None = None) -> "GoldenSet":
         """A copy with other per-case scores (same case ids); for derived metrics."""
         return GoldenSet(scores, self.text, source or self.source, self.layout,
-                         self.duplicates, dict(self.missing), self.encoding)
+                         self.duplicates, dict(self.missing), self.encoding, self.sheet,
+                         self.other_sheets, dict(self.unicode_merged))
 
 
 def _bad_cells(frame: pd.DataFrame, col: str) -> list[int]:
@@ -124,11 +142,23 @@ def _bad_cells(frame: pd.DataFrame, col: str) -> list[int]:
     return bad
 
 
-def _raise_bad(frame, col, rows, file):
+def _raise_bad(frame, col, rows, file, code="bad_value"):
     first = rows[0]
-    raise InputError("bad_value", file=file, row=int(first), column=col,
+    raise InputError(code, file=file, row=int(first), column=col,
                      value=frame.at[first, col][:40], count=len(rows),
                      rows=", ".join(str(r) for r in rows[:5]))
+
+
+def _merged(raw: RawTable, ids: pd.Series) -> dict:
+    """Ids that several rows share only because NFC normalisation made them equal."""
+    changed = set(raw.normalized.get(ids.name, ()))
+    if not changed:
+        return {}
+    out = {}
+    for cid, rows in ids.groupby(ids).groups.items():
+        if len(rows) > 1 and changed & {int(r) for r in rows}:
+            out[str(cid)] = tuple(int(r) for r in rows)
+    return out
 
 
 def _column_values(frame: pd.DataFrame, col: str) -> pd.Series:
@@ -163,12 +193,16 @@ def _from_wide(raw: RawTable, id_col: str) -> GoldenSet:
             text_cols.append(col)
             continue
         bad = _bad_cells(frame, col)
-        if len(bad) * 2 > len(nonblank):  # mostly not outcomes: a text column
-            text_cols.append(col)
-        elif bad:
-            _raise_bad(frame, col, bad, file)
-        else:
+        if not bad:
             methods.append(col)
+        elif nonblank.map(_is_number).any():
+            # numbers mixed with unreadable cells: a method with bad cells, never text
+            _raise_bad(frame, col, bad, file,
+                       "bad_values_column" if len(bad) * 2 > len(nonblank) else "bad_value")
+        elif len(bad) * 2 > len(nonblank):  # words, mostly not outcomes: plainly text
+            text_cols.append(col)
+        else:
+            _raise_bad(frame, col, bad, file)
     if not methods:
         raise InputError("no_methods", file=file, columns=", ".join(frame.columns[:10]))
     ids = frame[id_col]
@@ -180,7 +214,8 @@ def _from_wide(raw: RawTable, id_col: str) -> GoldenSet:
     text = pd.DataFrame({c: keep[c].to_numpy() for c in text_cols},
                         index=scores.index)
     _check_size(scores, file)
-    return GoldenSet(scores, text, file, "wide", duplicates, {}, raw.encoding)
+    return GoldenSet(scores, text, file, "wide", duplicates, {}, raw.encoding, raw.sheet,
+                     raw.other_sheets, _merged(raw, ids))
 
 
 def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> GoldenSet:
@@ -213,7 +248,15 @@ def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> G
             .set_index(id_col).reindex(all_ids))
     text.index.name = "case_id"
     _check_size(scores, file)
-    return GoldenSet(scores, text, file, "long", duplicates, missing, raw.encoding)
+    pairs = frame[id_col] + "\x00" + frame[method_col]
+    merged = _merged(RawTable(frame, file, raw.encoding, raw.delimiter,
+                              normalized={"k": tuple(sorted(
+                                  set(raw.normalized.get(id_col, ()))
+                                  | set(raw.normalized.get(method_col, ()))))}),
+                     pairs.rename("k"))
+    merged = {k.split("\x00")[0]: rows for k, rows in merged.items()}
+    return GoldenSet(scores, text, file, "long", duplicates, missing, raw.encoding, raw.sheet,
+                     raw.other_sheets, merged)
 
 
 def _check_size(scores: pd.DataFrame, file: str) -> None:
@@ -223,7 +266,7 @@ def _check_size(scores: pd.DataFrame, file: str) -> None:
 
 def load_golden(data: bytes, file: str = "upload") -> GoldenSet:
     """Bytes of a CSV/TSV/XLSX upload -> GoldenSet (raises ``InputError`` with row/column)."""
-    return from_table(read_table(data, file))
+    return from_table(read_table(data, file, required=(CASE_ID_NAMES,)))
 
 
 def default_pair(gs: GoldenSet) -> tuple[str, str]:
@@ -278,7 +321,7 @@ class GoldenComparison:
 
 def compare_golden(gs: GoldenSet, a: str | None = None, b: str | None = None, *,
                    resamples: int = 20_000, confidence: float = 0.95,
-                   seed: int = 0) -> GoldenComparison:
+                   seed: int = 0, interval: str = "percentile") -> GoldenComparison:
     """Pair A and B by case id, drop (and report) incomplete cases, and compare them."""
     if a is None and b is None:
         a, b = default_pair(gs)
@@ -293,5 +336,5 @@ def compare_golden(gs: GoldenSet, a: str | None = None, b: str | None = None, *,
         raise InputError("too_few_paired", file=gs.source, n=len(kept), a=a, b=b)
     av, bv = kept[a].to_numpy(float), kept[b].to_numpy(float)
     comp = compare_paired(av, bv, name_a=a, name_b=b, resamples=resamples,
-                          confidence=confidence, seed=seed)
+                          confidence=confidence, seed=seed, interval=interval)
     return GoldenComparison(gs, comp, excluded, tuple(kept.index), av, bv)

@@ -10,8 +10,11 @@ multiple test procedure", Scand. J. Statist. 6:65-70): sort p_(1) <= ... <= p_(m
 
 which controls the family-wise error rate at alpha = 1 - confidence. A pair is
 *significant* when p_holm < alpha; its verdict is then ``a_better`` or ``b_better`` by the
-sign of the mean difference, else ``no_difference``. The CIs shown are per pair (not
-adjusted); the adjusted p-value decides.
+sign of the mean difference, provided the pair's CI also excludes 0 on that side (as in
+``core.stats.decide``: a verdict never contradicts its own CI), else ``no_difference``. The
+CIs shown are per pair (not adjusted). The p-value is the paired exact test of
+``core.stats.paired_test`` (exact McNemar for 0/1 outcomes; sign-flip randomization, exact
+up to 20 non-zero differences).
 
 Effect sizes: paired Cohen's d_z (``core.stats.cohens_dz``) and win/tie/loss counts.
 """
@@ -24,7 +27,7 @@ import pandas as pd
 
 from core import checks
 from core.errors import InputError
-from core.stats import cohens_dz, paired_bootstrap, randomization_p
+from core.stats import check_interval, cohens_dz, paired_bootstrap, randomization_p
 
 MODES = ("all", "baseline")
 
@@ -87,6 +90,7 @@ class ManyComparison:
     resamples: int
     seed: int
     excluded: dict = field(default_factory=dict)  # "a vs b" -> case ids left out (NaN)
+    interval: str = "percentile"
 
     @property
     def alpha(self) -> float:
@@ -114,7 +118,7 @@ class ManyComparison:
     def to_dict(self) -> dict:
         return {"mode": self.mode, "baseline": self.baseline, "adjustment": "holm",
                 "alpha": self.alpha, "confidence": self.confidence,
-                "resamples": self.resamples, "seed": self.seed,
+                "resamples": self.resamples, "seed": self.seed, "interval": self.interval,
                 "pairs": [p.to_dict() for p in self.pairs]}
 
 
@@ -127,7 +131,7 @@ def _pairs(systems, mode, baseline):
 
 def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | None = None,
                  resamples: int = 20_000, confidence: float = 0.95,
-                 seed: int = 0) -> ManyComparison:
+                 seed: int = 0, interval: str = "percentile") -> ManyComparison:
     """Compare the columns of ``scores`` (cases x systems) pairwise or against ``baseline``.
 
     Per pair, cases where either value is NaN are left out (listed in ``excluded``); every
@@ -137,6 +141,7 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
         raise ValueError("scores must be a pandas DataFrame (cases x systems)")
     checks.choice("mode", mode, MODES)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    interval = check_interval(interval)
     systems = tuple(str(c) for c in scores.columns)
     if len(systems) < 2:
         raise InputError("need_two_methods", methods=", ".join(systems))
@@ -156,7 +161,8 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
         if len(kept) < 2:
             raise InputError("too_few_paired", n=len(kept), a=a, b=b)
         av, bv = kept[a].to_numpy(float), kept[b].to_numpy(float)
-        bs = paired_bootstrap(av, bv, resamples=resamples, confidence=confidence, seed=seed)
+        bs = paired_bootstrap(av, bv, resamples=resamples, confidence=confidence, seed=seed,
+                              interval=interval)
         p = randomization_p(av, bv, resamples=resamples, seed=seed)
         d = av - bv
         raw.append((a, b, len(kept), bs, p, cohens_dz(av, bv), int(np.sum(d > 0)),
@@ -167,11 +173,13 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
     pairs = []
     for (a, b, n, bs, p, dz, w, t, lo, ma, mb), ph in zip(raw, adjusted):
         sig = bool(ph < alpha) and bs.mean != 0
-        verdict = ("a_better" if bs.mean > 0 else "b_better") if sig else "no_difference"
+        ci_side = bs.ci_low > 0 if bs.mean > 0 else bs.ci_high < 0
+        verdict = (("a_better" if bs.mean > 0 else "b_better") if sig and ci_side
+                   else "no_difference")
         pairs.append(PairResult(a, b, n, bs.mean, bs.ci_low, bs.ci_high, p, float(ph), sig,
                                 verdict, dz, w, t, lo, ma, mb))
     return ManyComparison(systems, tuple(pairs), mode, baseline, confidence, resamples,
-                          int(seed), excluded)
+                          int(seed), excluded, interval)
 
 
 def disagreements(scores: pd.DataFrame, a: str, b: str, top: int | None = None,

@@ -19,8 +19,11 @@ Hybrid: Reciprocal Rank Fusion (Cormack, Clarke & Buettcher 2009, SIGIR), over t
 from __future__ import annotations
 
 import hashlib
+import io
+import json
 import os
 import re
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +35,9 @@ from core import checks
 from core.beir import REPO_ROOT
 from core.errors import InputError
 
-CACHE_DIR = REPO_ROOT / "data" / "cache"
+CACHE_ENV = "NOISEFLOOR_CACHE_DIR"
+CACHE_DIR = Path(os.environ.get(CACHE_ENV) or REPO_ROOT / "data" / "cache")
+CACHE_VERSION = "v2"  # v2: every .npy has a .json sidecar (checksum, model, corpus, shape)
 TOKENIZERS = ("en", "en_stem", "char_bigram")
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 RRF_K, RRF_DEPTH, TOP_K = 60, 100, 100
@@ -217,31 +222,143 @@ def texts_hash(texts: Sequence[str]) -> str:
 def cache_file(model_key: str, content_hash: str, *, kind: str,
                cache_dir: Path | str = CACHE_DIR) -> Path:
     """Where the embeddings of one text set live: a hash of the model key, the content hash
-    and the settings (normalised, float32, the model's own maximum sequence length)."""
+    and the settings (normalised, float32, the model's own maximum sequence length). The
+    sidecar ``<same name>.json`` describes the file (see ``encode_texts``)."""
     key = "|".join([model_key, content_hash, kind, "normalized", "float32", "v1"])
     digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
     return Path(cache_dir) / f"emb-{kind}-{digest}.npy"
 
 
+def sidecar(path: Path) -> Path:
+    return path.with_suffix(".json")
+
+
+def _model_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("sentence-transformers")
+    except Exception:  # noqa: BLE001 - metadata missing: still a stable string
+        return "unknown"
+
+
 @dataclass(frozen=True)
 class Encoded:
-    """Embeddings of a text set and how they were obtained."""
+    """Embeddings of a text set and how they were obtained. ``notes`` are one-line codes
+    (i18n keys of ``scifact``) with their parameters: a cache entry rejected and
+    recomputed, or a cache folder that could not be written."""
 
     embeddings: np.ndarray = field(repr=False)
     from_cache: bool
     seconds: float
     path: str
+    notes: tuple = ()
 
     @property
     def per_second(self) -> float | None:
         return None if self.from_cache or self.seconds <= 0 else len(self.embeddings) / self.seconds
 
+    @property
+    def width(self) -> int:
+        return int(self.embeddings.shape[1])
+
+
+def read_cache(path: Path, *, model_key: str, content_hash: str, n: int,
+               width: int | None = None) -> tuple[np.ndarray | None, str | None]:
+    """(embeddings, None) when ``path`` and its sidecar agree on everything, else
+    (None, reason): "missing", "no_sidecar", "damaged", "checksum", "model", "corpus",
+    "shape", "width" or "not_finite". Nothing in the file is trusted before the checksum."""
+    if not path.is_file():
+        return None, "missing"
+    try:
+        meta = json.loads(sidecar(path).read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None, "no_sidecar"
+    except (OSError, ValueError):
+        return None, "damaged"
+    if not isinstance(meta, dict) or meta.get("version") != CACHE_VERSION:
+        return None, "damaged"
+    if meta.get("sha256") != hashlib.sha256(raw).hexdigest():
+        return None, "checksum"
+    if meta.get("model") != model_key or meta.get("model_version") != _model_version():
+        return None, "model"
+    if meta.get("content_hash") != content_hash:
+        return None, "corpus"
+    try:
+        emb = np.load(io.BytesIO(raw), allow_pickle=False)
+    except (OSError, ValueError):
+        return None, "damaged"
+    if emb.dtype != np.float32 or emb.ndim != 2 or list(emb.shape) != meta.get("shape") \
+            or emb.shape[0] != n:
+        return None, "shape"
+    if width is not None and emb.shape[1] != width:
+        return None, "width"
+    if not np.isfinite(emb).all():
+        return None, "not_finite"
+    return emb, None
+
+
+_UNWRITABLE_WARNED: set[str] = set()
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path`` and rename it over ``path``
+    (``os.replace`` is atomic); the temporary file is removed on any failure, Ctrl-C
+    included, so an interrupted write leaves nothing behind."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_cache(path: Path, emb: np.ndarray, *, model_key: str, content_hash: str,
+                kind: str) -> tuple | None:
+    """Store ``emb`` and its sidecar atomically. Returns None, or the note
+    ``("cache_unwritable", {...})`` the first time a folder cannot be written (the run goes
+    on without caching)."""
+    buf = io.BytesIO()
+    np.save(buf, np.ascontiguousarray(emb, dtype=np.float32), allow_pickle=False)
+    raw = buf.getvalue()
+    meta = {"version": CACHE_VERSION, "sha256": hashlib.sha256(raw).hexdigest(),
+            "model": model_key, "model_version": _model_version(),
+            "content_hash": content_hash, "kind": kind, "shape": list(emb.shape),
+            "dtype": "float32"}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _atomic_write(path, raw)
+        _atomic_write(sidecar(path), json.dumps(meta, indent=1).encode("utf-8"))
+    except OSError as exc:
+        folder = str(path.parent)
+        if folder in _UNWRITABLE_WARNED:
+            return None
+        _UNWRITABLE_WARNED.add(folder)
+        return ("cache_unwritable", {"folder": folder,
+                                     "detail": exc.strerror or type(exc).__name__})
+    return None
+
 
 def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
                  get_model: Callable[[], object] | None = None, kind: str = "corpus",
                  content_hash: str | None = None, cache_dir: Path | str | None = CACHE_DIR,
-                 batch_size: int = ENCODE_BATCH, progress: Progress | None = None) -> Encoded:
-    """Normalised embeddings (float32, one row per text), from the disk cache when present.
+                 batch_size: int = ENCODE_BATCH, progress: Progress | None = None,
+                 width: int | None = None) -> Encoded:
+    """Normalised embeddings (float32, one row per text), from the disk cache when valid.
+
+    A cache entry is used only when its sidecar matches: SHA-256 of the file, model key and
+    sentence-transformers version, content hash, shape (and ``width`` when given), and
+    every value is finite; anything else is recomputed with a note
+    (``("cache_rejected", {"reason": ...})``). A cache folder that cannot be written gives
+    one ``cache_unwritable`` note and the run goes on. Files are written atomically.
 
     The model is only loaded (``get_model()``, default ``load_model(model_name)``) on a cache
     miss. Texts are sorted by length once, as ``SentenceTransformer.encode`` does, then
@@ -253,19 +370,21 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
         raise ValueError(f"batch_size must be a whole number >= 1, got {batch_size!r}")
     if kind not in ("corpus", "queries"):
         raise ValueError(f"kind must be 'corpus' or 'queries', got {kind!r}")
+    if width is not None and (not isinstance(width, int) or width < 1):
+        raise ValueError(f"width must be a whole number >= 1, got {width!r}")
     _, model_key = resolve_model(model_name)
     chash = content_hash or texts_hash(texts)
     path = None
+    notes: list = []
     if cache_dir is not None:
         path = cache_file(model_key, chash, kind=kind, cache_dir=cache_dir)
-        if path.is_file():
-            t0 = time.perf_counter()
-            try:
-                emb = np.load(path, allow_pickle=False)
-            except (OSError, ValueError):
-                emb = None  # a damaged cache file is simply recomputed
-            if emb is not None and emb.ndim == 2 and emb.shape[0] == len(texts):
-                return Encoded(emb, True, time.perf_counter() - t0, str(path))
+        t0 = time.perf_counter()
+        emb, reason = read_cache(path, model_key=model_key, content_hash=chash, n=len(texts),
+                                 width=width)
+        if emb is not None:
+            return Encoded(emb, True, time.perf_counter() - t0, str(path))
+        if reason != "missing":
+            notes.append(("cache_rejected", {"reason": reason, "kind": kind}))
     model = get_model() if get_model is not None else load_model(model_name)
     t0 = time.perf_counter()
     n = len(texts)
@@ -287,20 +406,69 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
             elapsed = time.perf_counter() - t0
             progress(done, n, elapsed / done * (n - done))
     seconds = time.perf_counter() - t0
+    if not np.isfinite(out).all():
+        raise InputError("scifact.err_not_finite", file=str(model_name or DEFAULT_MODEL))
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + f".{os.getpid()}.tmp.npy")
-        np.save(tmp, out)
-        tmp.replace(path)
-    return Encoded(out, False, seconds, str(path) if path else "")
+        note = write_cache(path, out, model_key=model_key, content_hash=chash, kind=kind)
+        if note:
+            notes.append(note)
+    return Encoded(out, False, seconds, str(path) if path else "", tuple(notes))
+
+
+def encode_pair(doc_texts: Sequence[str], query_texts: Sequence[str], *,
+                content_hash: str | None = None, **kw) -> tuple[Encoded, Encoded]:
+    """Documents and queries encoded by one model. When the two disagree in width (a cache
+    written by another model under the same key), both are recomputed, with a
+    ``cache_width`` note, instead of failing in ``dense_search``."""
+    docs = encode_texts(doc_texts, kind="corpus", content_hash=content_hash, **kw)
+    queries = encode_texts(query_texts, kind="queries", width=docs.width, **kw)
+    if queries.width != docs.width:  # the documents' cache had another width
+        again = encode_texts(doc_texts, kind="corpus", content_hash=content_hash,
+                             width=queries.width, **kw)
+        note = ("cache_width", {"cached": docs.width, "model": queries.width})
+        docs = Encoded(again.embeddings, again.from_cache, again.seconds, again.path,
+                       (note,) + tuple(n for n in again.notes if n[0] != "cache_rejected"))
+    return docs, queries
+
+
+@dataclass(frozen=True)
+class EncodeEstimate:
+    """How long encoding ``n_docs`` documents should take, from a timed sample."""
+
+    n_docs: int
+    sample: int
+    per_second: float
+    seconds: float
+
+
+def estimate_encode(texts: Sequence[str], model, *, sample: int = 64,
+                    batch_size: int = ENCODE_BATCH) -> EncodeEstimate:
+    """Encode ``sample`` evenly spaced texts with ``model``, time it, and extrapolate:
+    seconds = len(texts) / (sample / elapsed). Evenly spaced so long and short documents
+    are both represented; the estimate is shown before a long encode, never cached."""
+    if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
+        raise ValueError(f"sample must be a whole number >= 1, got {sample!r}")
+    n = len(texts)
+    if n == 0:
+        raise ValueError("texts must hold at least one text")
+    k = min(sample, n)
+    picks = [texts[i] for i in np.linspace(0, n - 1, k).round().astype(int)]
+    t0 = time.perf_counter()
+    model.encode(picks, batch_size=batch_size, normalize_embeddings=True,
+                 convert_to_numpy=True, show_progress_bar=False)
+    elapsed = max(time.perf_counter() - t0, 1e-9)
+    rate = k / elapsed
+    return EncodeEstimate(n, k, rate, n / rate)
 
 
 def is_cached(texts: Sequence[str], *, model_name: str | None = None, kind: str = "corpus",
               content_hash: str | None = None, cache_dir: Path | str = CACHE_DIR) -> bool:
-    """True when ``encode_texts`` would read these embeddings from disk."""
+    """True when ``encode_texts`` would read these embeddings from disk (a valid entry)."""
     _, model_key = resolve_model(model_name)
-    return cache_file(model_key, content_hash or texts_hash(texts), kind=kind,
-                      cache_dir=cache_dir).is_file()
+    chash = content_hash or texts_hash(texts)
+    emb, _ = read_cache(cache_file(model_key, chash, kind=kind, cache_dir=cache_dir),
+                        model_key=model_key, content_hash=chash, n=len(texts))
+    return emb is not None
 
 
 def dense_search(query_ids: Sequence[str], query_emb: np.ndarray, doc_emb: np.ndarray, *,

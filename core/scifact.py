@@ -7,7 +7,8 @@ Steps (the page and ``python -m core scifact`` call the same functions):
    (equal to ir_measures / pytrec_eval; one implementation in the codebase).
 3. ``compare_retrievers``: on all judged queries or a seeded random subset of n, the mean of
    each, per-query wins / losses / ties, the Hit@10 2x2 overlap, and the paired percentile
-   bootstrap CI of mean(A - B) from ``core.stats.paired_bootstrap`` with ``core.stats.verdict``.
+   bootstrap CI of mean(A - B) from ``core.stats.paired_bootstrap`` (percentile or BCa), the
+   matching exact test (``core.stats.paired_test``) and the verdict of ``core.stats.decide``.
 
 Reference numbers for BEIR scifact (Thakur et al. 2021, Table 2): BM25 (Anserini) nDCG@10 0.665.
 """
@@ -23,9 +24,10 @@ from core import checks
 from core.beir import BeirData
 from core.errors import InputError
 from core.metrics import parse_measure, per_query
-from core.retrieval import (BM25Params, CACHE_DIR, DEFAULT_MODEL, RRF_DEPTH, RRF_K, Progress,
-                            Ranking, bm25_search, dense_search, encode_texts, rrf)
-from core.stats import BootstrapResult, Verdict, paired_bootstrap, verdict
+from core.retrieval import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Progress, RRF_DEPTH, RRF_K,
+                            Ranking, bm25_search, dense_search, encode_pair, rrf)
+from core.stats import (BootstrapResult, Decision, PairedTest, Verdict, decide,
+                        paired_bootstrap, paired_test)
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
 MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
@@ -62,13 +64,15 @@ def needed(names: Sequence[str]) -> tuple[str, ...]:
 # ----------------------------------------------------------------------------- running
 def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = BM25Params(),
                    model: str | None = None, get_model=None, cache_dir=CACHE_DIR,
-                   progress: Progress | None = None) -> dict[str, Ranking]:
+                   progress: Progress | None = None, notes: list | None = None
+                   ) -> dict[str, Ranking]:
     """Rankings (top 100) of every judged query for ``needed(names)``.
 
     Dense embeddings of documents and queries come from the disk cache when present (see
     ``core.retrieval.encode_texts``); the model is loaded only on a miss, through
     ``get_model`` when given (the page passes its ``st.cache_resource`` loader).
-    ``progress(done, total, eta)`` follows the document encoding.
+    ``progress(done, total, eta)`` follows the document encoding. Cache notes
+    (``core.retrieval.Encoded.notes``) are appended to ``notes`` when given.
     """
     todo = needed(names)
     qids = data.query_ids
@@ -77,11 +81,11 @@ def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = B
     if "bm25" in todo:
         out["bm25"] = bm25_search(data.texts, qids, qtexts, bm25)
     if "dense" in todo:
-        docs = encode_texts(data.texts, model_name=model, get_model=get_model, kind="corpus",
-                            content_hash=data.content_hash, cache_dir=cache_dir,
-                            progress=progress)
-        queries = encode_texts(qtexts, model_name=model, get_model=get_model, kind="queries",
-                               cache_dir=cache_dir)
+        docs, queries = encode_pair(data.texts, qtexts, content_hash=data.content_hash,
+                                    model_name=model, get_model=get_model,
+                                    cache_dir=cache_dir, progress=progress)
+        if notes is not None:
+            notes.extend(docs.notes + queries.notes)
         out["dense"] = dense_search(qids, queries.embeddings, docs.embeddings)
     if "hybrid" in todo:
         out = with_hybrid(out)
@@ -144,6 +148,7 @@ class RetrieverComparison:
     hit_a: np.ndarray = field(repr=False)
     hit_b: np.ndarray = field(repr=False)
     bootstrap: BootstrapResult = field(repr=False)
+    test: PairedTest | None = None
 
     @property
     def n(self) -> int:
@@ -182,8 +187,13 @@ class RetrieverComparison:
                 "both": int(np.sum(a & b)), "neither": int(np.sum(~a & ~b))}
 
     @property
+    def decision(self) -> Decision:
+        bs = self.bootstrap
+        return decide(bs.ci_low, bs.ci_high, self.test, bs.confidence)
+
+    @property
     def verdict(self) -> Verdict:
-        return verdict(self.bootstrap.ci_low, self.bootstrap.ci_high)
+        return self.decision.verdict
 
     def frame(self) -> pd.DataFrame:
         """One row per query: query_id, value of A, value of B, A - B."""
@@ -197,18 +207,23 @@ class RetrieverComparison:
                 "b_wins": self.b_wins, "ties": self.ties, "hits": self.hits,
                 "mean_diff": bs.mean, "ci_low": bs.ci_low, "ci_high": bs.ci_high,
                 "confidence": bs.confidence, "resamples": bs.resamples, "seed": bs.seed,
-                "verdict": self.verdict}
+                "verdict": self.verdict, "interval": bs.interval, "degenerate": bs.degenerate,
+                "test": self.test.to_dict() if self.test else None,
+                "decision": self.decision.to_dict()}
 
 
 def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
                        metric: str = "ndcg@10", *, queries: Sequence[str] | None = None,
                        resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
-                       seed: int = 0) -> RetrieverComparison:
+                       seed: int = 0, interval: str = "percentile") -> RetrieverComparison:
     """Paired comparison of A and B over ``queries`` (default: all judged queries).
 
-    Difference d_q = metric_A(q) - metric_B(q); its mean gets a paired percentile bootstrap
-    CI (``core.stats.paired_bootstrap``: queries resampled with replacement, A and B kept
-    together) and the verdict of ``core.stats.verdict`` (CI above 0: A better; below: B).
+    Difference d_q = metric_A(q) - metric_B(q); its mean gets a paired bootstrap CI
+    (``core.stats.paired_bootstrap``: queries resampled with replacement, A and B kept
+    together; ``interval`` percentile or bca), the matching exact test
+    (``core.stats.paired_test``: McNemar for 0/1 metrics such as Hit@10, sign-flip
+    randomization otherwise) and the verdict of ``core.stats.decide`` (better only when the
+    CI excludes 0 and the test's p < 1 - confidence).
     """
     check_retriever(a, "a")
     check_retriever(b, "b")
@@ -223,21 +238,24 @@ def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
         raise InputError("too_few_paired", n=len(qids), a=a, b=b)
     ta, tb = tables[a].loc[list(qids)], tables[b].loc[list(qids)]
     va, vb = ta[metric].to_numpy(float), tb[metric].to_numpy(float)
-    bs = paired_bootstrap(va, vb, resamples=resamples, confidence=confidence, seed=seed)
+    bs = paired_bootstrap(va, vb, resamples=resamples, confidence=confidence, seed=seed,
+                          interval=interval)
+    test = paired_test(va, vb, resamples=resamples, seed=seed)
     return RetrieverComparison(a, b, metric, qids, va, vb, ta["hit@10"].to_numpy(float),
-                               tb["hit@10"].to_numpy(float), bs)
+                               tb["hit@10"].to_numpy(float), bs, test)
 
 
 def ci_by_n(tables: dict[str, pd.DataFrame], a: str, b: str, metric: str, ns: Sequence[int],
             *, resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
-            seed: int = 0) -> pd.DataFrame:
+            seed: int = 0, interval: str = "percentile") -> pd.DataFrame:
     """The CI of mean(A - B) on nested seeded subsets of each size in ``ns``:
     columns n, mean, ci_low, ci_high, verdict."""
     all_ids = tuple(tables[a].index)
     rows = []
     for n in sorted({int(x) for x in ns if 2 <= int(x) <= len(all_ids)}):
         c = compare_retrievers(tables, a, b, metric, queries=subsample(all_ids, n, seed=seed),
-                               resamples=resamples, confidence=confidence, seed=seed)
+                               resamples=resamples, confidence=confidence, seed=seed,
+                               interval=interval)
         rows.append({"n": n, "mean": c.bootstrap.mean, "ci_low": c.bootstrap.ci_low,
                      "ci_high": c.bootstrap.ci_high, "verdict": c.verdict})
     return pd.DataFrame(rows, columns=["n", "mean", "ci_low", "ci_high", "verdict"])
@@ -289,20 +307,23 @@ class ScifactResult:
 def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str = "ndcg@10", *,
                 bm25: BM25Params = BM25Params(), model: str | None = None,
                 queries: int | None = None, resamples: int = DEFAULT_RESAMPLES,
-                confidence: float = 0.95, seed: int = 0, cache_dir=CACHE_DIR,
-                progress: Progress | None = None, get_model=None) -> ScifactResult:
+                confidence: float = 0.95, seed: int = 0, interval: str = "percentile",
+                cache_dir=CACHE_DIR,
+                progress: Progress | None = None, get_model=None,
+                notes: list | None = None) -> ScifactResult:
     """Run what A and B need, score every judged query, compare on a seeded subset of
-    ``queries`` of them (all when None). Means in ``scores`` are over the same subset."""
+    ``queries`` of them (all when None). Means in ``scores`` are over the same subset.
+    Cache notes go to ``notes`` (see ``run_retrievers``)."""
     check_retriever(a, "a")
     check_retriever(b, "b")
     metric = check_metric(metric)
     if a == b:
         raise InputError("same_method", method=a)
     rankings = run_retrievers(data, needed([a, b]), bm25=bm25, model=model, cache_dir=cache_dir,
-                              progress=progress, get_model=get_model)
+                              progress=progress, get_model=get_model, notes=notes)
     tables = evaluate(data, rankings)
     qids = subsample(data.query_ids, queries, seed=seed)
     comp = compare_retrievers(tables, a, b, metric, queries=qids, resamples=resamples,
-                              confidence=confidence, seed=seed)
+                              confidence=confidence, seed=seed, interval=interval)
     settings = run_settings(bm25, model or DEFAULT_MODEL, seed=seed, queries=queries)
     return ScifactResult(data.to_dict(), means(tables, qids), comp, settings)

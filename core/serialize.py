@@ -1,12 +1,14 @@
-"""The one JSON serializer of the CLI and the pages: plain JSON types, NaN -> null, Korean kept
-readable. Kept apart from the HTML report (``core.views.report``) so the CLI never imports a
-chart library to print JSON."""
+"""Serialization of results, the one way each: JSON for the CLI and the pages (``to_json``:
+plain JSON types, NaN -> null, Korean kept readable) and CSV downloads (``to_csv_bytes``:
+spreadsheet formulas neutralised, OWASP "CSV Injection"). Kept apart from the HTML report
+(``core.views.report``) so the CLI never imports a chart library to print JSON."""
 from __future__ import annotations
 
 import json
 import math
 
 import numpy as np
+import pandas as pd
 
 
 def json_safe(value):
@@ -20,6 +22,44 @@ def json_safe(value):
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """One cell as a spreadsheet may safely open it (OWASP, "CSV Injection"): a string that
+    starts with ``=``, ``+``, ``-``, ``@``, tab or carriage return is prefixed with ``'`` so
+    Excel, LibreOffice and Google Sheets show it as text instead of running it as a formula.
+    Numbers (int, float, numpy scalars, bool) are returned unchanged, so ``-2.5`` stays a
+    number; the string ``"-2+3"`` becomes ``"'-2+3"``."""
+    if isinstance(value, str) and value.startswith(CSV_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def csv_safe(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``df`` with every string cell, header and index label passed through
+    ``csv_cell``; numeric columns are untouched. The input frame is not modified."""
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    out = df.copy()
+    for col in out.columns:
+        if not (pd.api.types.is_numeric_dtype(out[col]) or pd.api.types.is_bool_dtype(out[col])):
+            out[col] = out[col].map(csv_cell)
+    out.columns = [csv_cell(c) if isinstance(c, str) else c for c in out.columns]
+    if not pd.api.types.is_numeric_dtype(out.index):
+        out.index = out.index.map(csv_cell)
+        out.index.name = csv_cell(df.index.name) if isinstance(df.index.name, str) \
+            else df.index.name
+    return out
+
+
+def to_csv_bytes(df: pd.DataFrame, *, index: bool = False) -> bytes:
+    """The one CSV export: ``csv_safe(df)`` as UTF-8 with BOM (Excel opens Korean text
+    correctly) and CRLF line ends, so a cell holding a bare CR or LF is quoted. Every CSV
+    download goes through here."""
+    return csv_safe(df).to_csv(index=index, lineterminator="\r\n").encode("utf-8-sig")
 
 
 def to_json(obj) -> str:

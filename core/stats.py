@@ -10,14 +10,64 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
-import numpy as np
-from scipy import stats as _st
+from statistics import NormalDist
 
-from core import _kernels, checks
+import numpy as np
+
+from core import checks
 
 Verdict = Literal["no_difference", "a_better", "b_better"]
+Interval = Literal["percentile", "bca"]
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
+INTERVALS = ("percentile", "bca")
 MIN_RESAMPLES, MAX_RESAMPLES = 1_000, 100_000
+EXACT_MAX_NONZERO = 20     # sign-flip test enumerated exactly up to 2**20 sign patterns
+DEGENERATE_DISTINCT = 10   # fewer distinct resampled means than this: a degenerate bootstrap
+CONSTANT_RTOL = 1e-12      # differences whose spread is below this share of their scale
+
+
+def _kernels():
+    """The numba kernels, imported on first use (numba is only needed for continuous data)."""
+    from core import _kernels as k
+    return k
+
+
+# Cheap special functions: importing scipy.special / scipy.stats costs more than the whole
+# binary computation, so the normal quantile and cdf come from the standard library
+# (``statistics.NormalDist``: Wichura's AS241, ~1e-16) and small binomial tails are summed
+# exactly; scipy.special is imported only for large tails and the t distribution.
+_NORMAL = NormalDist()
+
+
+def _ndtri(q: float) -> float:
+    """Standard-normal quantile; -inf / inf at 0 / 1."""
+    if q <= 0:
+        return -math.inf
+    if q >= 1:
+        return math.inf
+    return _NORMAL.inv_cdf(q)
+
+
+def _ndtr(x: float) -> float:
+    """Standard-normal cdf."""
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
+def _binom_half_cdf(k: int, m: int) -> float:
+    """P(X <= k) for X ~ Binomial(m, 1/2): an exact integer sum for m <= 2000, else
+    ``scipy.special.bdtr``."""
+    if k < 0:
+        return 0.0
+    if k >= m:
+        return 1.0
+    if m <= 2000:
+        total, term = 0, 1
+        for i in range(k + 1):
+            total += term
+            term = term * (m - i) // (i + 1)
+        return total / (1 << m)
+    from scipy.special import bdtr
+    return float(bdtr(k, m, 0.5))
 
 
 def is_binary(values) -> bool:
@@ -26,9 +76,25 @@ def is_binary(values) -> bool:
     return bool(arr.size) and bool(np.all((arr == 0) | (arr == 1)))
 
 
+def check_interval(interval: str) -> str:
+    """``percentile`` or ``bca``, or ``ValueError`` naming the argument."""
+    return checks.choice("interval", interval, INTERVALS)
+
+
 def z_value(confidence: float) -> float:
     """Two-sided standard-normal quantile: z such that P(|Z| <= z) = confidence."""
-    return float(_st.norm.ppf(0.5 + checks.confidence(confidence) / 2))
+    return float(_ndtri(0.5 + checks.confidence(confidence) / 2))
+
+
+def is_constant(values) -> bool:
+    """True when the values are all equal up to rounding: their spread (max - min) is at most
+    ``CONSTANT_RTOL`` (1e-12) of their scale max|x|. So 0.25 stored exactly and 0.25 reached
+    as 0.35 - 0.1 (or 0.250000001 - 1e-9) count the same."""
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return True
+    scale = float(np.max(np.abs(x)))
+    return float(np.ptp(x)) <= CONSTANT_RTOL * scale
 
 
 def resolution(n: int) -> float:
@@ -36,14 +102,50 @@ def resolution(n: int) -> float:
     return 1.0 / checks.whole("n", n, lo=1)
 
 
-def seeds_for(seed: int, resamples: int) -> np.ndarray:
-    """One independent 64-bit stream seed per resample, from ``numpy.random.SeedSequence``."""
-    resamples, seed = checks.resampling_iv(resamples, seed)
-    return np.random.SeedSequence(seed).generate_state(resamples, np.uint64)
+_MASK64 = (1 << 64) - 1
+STREAM_BOOTSTRAP, STREAM_SIGNFLIP = 0, 1
 
 
-def verdict(ci_low: float, ci_high: float) -> Verdict:
-    """``a_better`` if the CI of A - B lies above 0, ``b_better`` if below, else no difference."""
+def _mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def stream_key(seed: int, stream: int = STREAM_BOOTSTRAP) -> np.uint64:
+    """The 64-bit key of a counter-based run of resamples: a splitmix64 hash of (seed, stream).
+    Resample r then draws from a stream started at a hash of (key, r) inside the compiled
+    kernel (``core._kernels``), so no per-resample seed array is built."""
+    seed = checks.seed(seed)
+    return np.uint64(_mix64((int(seed) * 2 + int(stream) + 0x9E3779B97F4A7C15) & _MASK64))
+
+
+def resample_seeds(seed: int, resamples: int, stream: int = STREAM_BOOTSTRAP) -> np.ndarray:
+    """One 64-bit seed per resample for kernels that seed a generator per resample (the
+    latency bootstraps): seed r = mix64(key + (r + 1) * golden), the same counter-based start
+    state ``core._kernels`` gives resample r of the run keyed by ``stream_key(seed, stream)``
+    (splitmix64, Steele, Lea & Flood 2014). Vectorised, no ``SeedSequence``; resample r's seed
+    does not depend on how many resamples are asked for."""
+    key = stream_key(seed, stream)
+    z = (np.arange(1, checks.resamples(resamples) + 1, dtype=np.uint64)
+         * np.uint64(0x9E3779B97F4A7C15) + key)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def verdict(ci_low: float, ci_high: float, p: float | None = None, *,
+            confidence: float | None = None) -> Verdict:
+    """``a_better`` if the CI of A - B lies above 0, ``b_better`` if below, else no difference.
+
+    With the matching exact test's ``p`` (and the ``confidence`` of the CI), "better" also
+    needs p < 1 - confidence; otherwise ``no_difference``. ``decide`` says why.
+    """
+    if p is not None:
+        if confidence is None:
+            raise ValueError("confidence is needed when p is given")
+        if not p < 1 - checks.confidence(confidence):
+            return "no_difference"
     if ci_low > 0:
         return "a_better"
     if ci_high < 0:
@@ -98,9 +200,12 @@ class RateEstimate:
 
 @dataclass(frozen=True)
 class BootstrapResult:
-    """Percentile bootstrap of a mean (Efron & Tibshirani 1993, ch. 13).
+    """Bootstrap of a mean (Efron & Tibshirani 1993): percentile (ch. 13) or BCa (ch. 14)
+    interval.
 
     ``distribution`` holds every resampled mean so pages can plot without recomputing.
+    ``interval`` is the interval actually used (BCa falls back to percentile when it is
+    undefined: all values equal). ``constant``: every value was equal (up to rounding).
     """
 
     mean: float
@@ -111,10 +216,33 @@ class BootstrapResult:
     seed: int
     method: Literal["cells", "resample"]
     distribution: np.ndarray = field(repr=False)
+    interval: Interval = "percentile"
+    constant: bool = False
 
     @property
     def standard_error(self) -> float:
         return float(np.std(self.distribution, ddof=1)) if self.resamples > 1 else float("nan")
+
+    @property
+    def distinct(self) -> int:
+        """Distinct resampled means (equal up to 1e-10 of their scale counted once)."""
+        dist = self.distribution
+        scale = float(np.max(np.abs(dist))) if dist.size else 0.0
+        if scale == 0:
+            return 1 if dist.size else 0
+        return int(np.unique(np.round(dist / scale, 10)).size)
+
+    @property
+    def degenerate(self) -> str | None:
+        """Why this bootstrap cannot be trusted as a distribution, or None: ``"constant"``
+        (all differences equal: every resample gives the same mean) or ``"few_distinct"``
+        (fewer than ``DEGENERATE_DISTINCT`` = 10 distinct resampled means, so the interval
+        endpoints jump between a handful of values)."""
+        if self.constant:
+            return "constant"
+        if self.distinct < DEGENERATE_DISTINCT:
+            return "few_distinct"
+        return None
 
 
 def percentile_ci(dist: np.ndarray, confidence: float) -> tuple[float, float]:
@@ -123,6 +251,54 @@ def percentile_ci(dist: np.ndarray, confidence: float) -> tuple[float, float]:
     alpha = 1 - confidence
     lo, hi = np.percentile(dist, [100 * alpha / 2, 100 * (1 - alpha / 2)])
     return float(lo), float(hi)
+
+
+def bca_ci(dist, values, confidence: float) -> tuple[float, float] | None:
+    """Bias-corrected and accelerated (BCa) bootstrap interval of mean(values) (Efron &
+    Tibshirani 1993, ch. 14.3 and eq. 14.15; DiCiccio & Efron 1996), as
+    ``scipy.stats.bootstrap(method="BCa")`` defines it.
+
+    With theta = mean(values), B resampled means theta*_b and alpha = (1 - confidence)/2::
+
+        z0 = Phi^-1( (#{theta*_b < theta} + #{theta*_b <= theta}) / (2B) )
+        theta_(i) = mean of values without case i (jackknife), U_i = (n - 1)(mean(theta_(.)) - theta_(i))
+        a = sum U_i^3 / (6 (sum U_i^2)^(3/2))
+        alpha_1 = Phi(z0 + (z0 + z_alpha) / (1 - a (z0 + z_alpha)))
+        alpha_2 = Phi(z0 + (z0 + z_(1-alpha)) / (1 - a (z0 + z_(1-alpha))))
+
+    and the interval is the (alpha_1, alpha_2) percentiles of theta*. None when BCa is
+    undefined (all values equal, or every resample on one side of theta).
+    """
+    x = checks.values("values", values, min_n=2)
+    dist = checks.values("dist", dist)
+    confidence = checks.confidence(confidence)
+    theta = float(x.mean())
+    share = (np.count_nonzero(dist < theta) + np.count_nonzero(dist <= theta)) / (2 * dist.size)
+    z0 = _ndtri(share)
+    n = x.size
+    jack = (x.sum() - x) / (n - 1)
+    u = (n - 1) * (jack.mean() - jack)
+    den = float(np.sum(u * u))
+    if den <= 0 or not math.isfinite(z0):
+        return None
+    acc = float(np.sum(u ** 3)) / (6 * den ** 1.5)
+    z_lo = _ndtri((1 - confidence) / 2)
+    a1 = _ndtr(z0 + (z0 + z_lo) / (1 - acc * (z0 + z_lo)))
+    a2 = _ndtr(z0 + (z0 - z_lo) / (1 - acc * (z0 - z_lo)))
+    if not (math.isfinite(a1) and math.isfinite(a2)):
+        return None
+    lo, hi = np.percentile(dist, [100 * a1, 100 * a2])
+    return float(lo), float(hi)
+
+
+def _interval(dist: np.ndarray, values: np.ndarray, confidence: float,
+              interval: str) -> tuple[float, float, str]:
+    if interval == "bca" and values.size >= 2:
+        ci = bca_ci(dist, values, confidence)
+        if ci is not None:
+            return ci[0], ci[1], "bca"
+    lo, hi = percentile_ci(dist, confidence)
+    return lo, hi, "percentile"
 
 
 def cells(a, b) -> tuple[int, int, int, int]:
@@ -136,33 +312,48 @@ def cells(a, b) -> tuple[int, int, int, int]:
 
 
 def bootstrap_mean(values, *, resamples: int = 20_000, confidence: float = 0.95,
-                   seed: int = 0) -> BootstrapResult:
-    """Percentile bootstrap CI of the mean of ``values`` (Efron & Tibshirani 1993).
+                   seed: int = 0, interval: str = "percentile") -> BootstrapResult:
+    """Bootstrap CI of the mean of ``values`` (Efron & Tibshirani 1993).
 
     Resample the n cases with replacement ``resamples`` times, take each resample's mean, and
-    read the CI off the (alpha/2, 1-alpha/2) percentiles. Binary values take the same
-    distribution from one binomial draw per resample (``method="cells"``).
+    read the CI off the (alpha/2, 1-alpha/2) percentiles (or the BCa percentiles, ``bca_ci``).
+    Binary values take the same distribution from one binomial draw per resample
+    (``method="cells"``).
     """
     x = checks.values("values", values)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    interval = check_interval(interval)
+    key = stream_key(seed)
     n = x.size
     if is_binary(x):
         rng = np.random.default_rng(seed)
         dist = rng.binomial(n, x.mean(), size=resamples) / n
         method = "cells"
     else:
-        dist = _kernels.bootstrap_means(x, seeds_for(seed, resamples))
+        dist = _kernels().bootstrap_means(x, key, 0, resamples)
         method = "resample"
-    lo, hi = percentile_ci(dist, confidence)
-    return BootstrapResult(float(x.mean()), lo, hi, confidence, resamples, int(seed), method, dist)
+    lo, hi, used = _interval(dist, x, confidence, interval)
+    return BootstrapResult(float(x.mean()), lo, hi, confidence, resamples, int(seed), method,
+                           dist, used, is_constant(x))
+
+
+def _binary_paired_dist(n: int, n10: int, n01: int, resamples: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    m = n10 + n01
+    # Multinomial cells, drawn hierarchically: discordant count, then its split.
+    disc = rng.binomial(n, m / n, size=resamples)
+    a_only = rng.binomial(disc, n10 / m if m else 0.0)
+    return (2 * a_only - disc) / n
 
 
 def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
-                     seed: int = 0) -> BootstrapResult:
-    """Paired percentile bootstrap of mean(A - B) (Efron & Tibshirani 1993, ch. 13).
+                     seed: int = 0, interval: str = "percentile") -> BootstrapResult:
+    """Paired bootstrap of mean(A - B) (Efron & Tibshirani 1993, ch. 13; BCa: ch. 14).
 
     Cases are resampled with replacement, A and B kept together, so each resample's statistic
-    is the mean of the resampled differences d_i = a_i - b_i.
+    is the mean of the resampled differences d_i = a_i - b_i. ``interval="percentile"`` reads
+    the CI off the (alpha/2, 1 - alpha/2) percentiles; ``"bca"`` off the bias-corrected and
+    accelerated ones (``bca_ci``, scipy's definition).
 
     Binary outcomes: a resample of n cases is fully described by its four 2x2 cell counts,
     which are Multinomial(n; p11, p10, p01, p00) with the observed cell shares; the resampled
@@ -170,26 +361,24 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
     drawn hierarchically: m* ~ Binomial(n, (n10 + n01)/n), n10* ~ Binomial(m*, n10/(n10 + n01)),
     difference = (2 n10* - m*)/n. Two binomial draws per resample replace n index draws, so
     the cost does not grow with n (``method="cells"``). Continuous values are resampled case by
-    case in compiled code (``method="resample"``); memory stays O(n + resamples).
+    case in compiled code with counter-based streams (``method="resample"``; see
+    ``core._kernels``); memory stays O(n + resamples).
     """
     a, b = checks.pair(a, b)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
-    n = a.size
+    interval = check_interval(interval)
+    key = stream_key(seed)
     d = a - b
     if is_binary(a) and is_binary(b):
         _, n10, n01, _ = cells(a, b)
-        rng = np.random.default_rng(seed)
-        m = n10 + n01
-        # Multinomial cells, drawn hierarchically: discordant count, then its split.
-        disc = rng.binomial(n, m / n, size=resamples)
-        a_only = rng.binomial(disc, n10 / m if m else 0.0)
-        dist = (2 * a_only - disc) / n
+        dist = _binary_paired_dist(a.size, n10, n01, resamples, seed)
         method = "cells"
     else:
-        dist = _kernels.bootstrap_means(d, seeds_for(seed, resamples))
+        dist = _kernels().bootstrap_means(d, key, 0, resamples)
         method = "resample"
-    lo, hi = percentile_ci(dist, confidence)
-    return BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed), method, dist)
+    lo, hi, used = _interval(dist, d, confidence, interval)
+    return BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed), method,
+                           dist, used, is_constant(d))
 
 
 # ----------------------------------------------------------------------------- paired tests
@@ -197,57 +386,187 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
     """Exact (binomial) McNemar test, two-sided (McNemar 1947).
 
     Under H0 the a_only discordant cases among the m = a_only + b_only discordant pairs are
-    Binomial(m, 1/2); p = ``scipy.stats.binomtest(a_only, m, 0.5).pvalue``; p = 1 when m = 0.
+    Binomial(m, 1/2); by symmetry the two-sided p is min(1, 2 P(X <= min(a_only, b_only))),
+    equal to ``scipy.stats.binomtest(a_only, m, 0.5).pvalue`` (tested); p = 1 when m = 0.
     """
     a_only, b_only = checks.counts_iv(a_only=a_only, b_only=b_only)
     m = a_only + b_only
     if m == 0:
         return 1.0
-    return float(_st.binomtest(a_only, m, 0.5).pvalue)
+    return float(min(1.0, 2 * _binom_half_cdf(min(int(a_only), int(b_only)), m)))
+
+
+def min_exact_p(nonzero: int) -> float:
+    """The smallest two-sided p an exact sign test (McNemar, or sign-flip randomization) can
+    give with ``nonzero`` discordant pairs / non-zero differences: 2 * (1/2)^m (all of them
+    on one side), 1 when m = 0."""
+    (nonzero,) = checks.counts_iv(nonzero=nonzero)
+    return 1.0 if nonzero == 0 else min(1.0, 2.0 ** (1 - int(nonzero)))
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """The paired test whose p must agree with the CI before a verdict says "better":
+    exact McNemar for binary outcomes, the sign-flip randomization test for scores."""
+
+    name: Literal["mcnemar", "randomization"]
+    p: float
+    nonzero: int      # discordant pairs (binary) or non-zero differences
+    exact: bool
+    resamples: int    # Monte-Carlo sign flips drawn; 0 when exact
+
+    @property
+    def min_p(self) -> float:
+        """The smallest p this test could have given on these data."""
+        return min_exact_p(self.nonzero) if self.exact else 1 / (1 + self.resamples)
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "p": self.p, "nonzero": self.nonzero, "exact": self.exact,
+                "resamples": self.resamples, "min_p": self.min_p}
+
+
+def _signflip_exact_p(nz: np.ndarray) -> float:
+    """Share of all 2^m sign patterns s with |sum s_i d_i| >= |sum d_i| (meet in the middle:
+    the 2^(m/2) signed sums of each half, counted against each other by binary search)."""
+    def signed_sums(v):
+        s = np.zeros(1)
+        for x in v:
+            s = np.concatenate([s + x, s - x])
+        return s
+
+    m = nz.size
+    observed = abs(float(nz.sum()))
+    tol = 1e-12 * max(1.0, float(np.abs(nz).sum()))
+    cut = observed - tol
+    if m == 0 or cut <= 0:
+        return 1.0
+    left, right = signed_sums(nz[: m // 2]), np.sort(signed_sums(nz[m // 2:]))
+    # |l + r| >= cut > 0  <=>  r >= cut - l  or  r <= -cut - l (disjoint)
+    upper = right.size - np.searchsorted(right, cut - left, side="left")
+    lower = np.searchsorted(right, -cut - left, side="right")
+    return int(np.sum(upper + lower)) / 2.0 ** m
+
+
+def paired_test(a, b, *, resamples: int = 20_000, seed: int = 0,
+                binary: bool | None = None) -> PairedTest:
+    """The paired exact test of mean(A - B) = 0, two-sided.
+
+    Binary outcomes: exact McNemar (``mcnemar_exact``), which is also the exact sign-flip
+    randomization p. Scores: the sign-flip randomization test (``randomization_p``), exact
+    when at most ``EXACT_MAX_NONZERO`` (20) differences are non-zero, Monte-Carlo above.
+    """
+    a, b = checks.pair(a, b)
+    resamples, seed = checks.resampling_iv(resamples, seed)
+    if binary is None:
+        binary = is_binary(a) and is_binary(b)
+    d = a - b
+    nz = d[d != 0]
+    if binary:
+        _, n10, n01, _ = cells(a, b)
+        return PairedTest("mcnemar", mcnemar_exact(n10, n01), n10 + n01, True, 0)
+    if nz.size <= EXACT_MAX_NONZERO:
+        return PairedTest("randomization", _signflip_exact_p(nz), int(nz.size), True, 0)
+    key = stream_key(seed, STREAM_SIGNFLIP)
+    null = np.abs(_kernels().signflip_sums(nz, key, 0, resamples))
+    observed = abs(float(nz.sum()))
+    tol = 1e-12 * max(1.0, float(np.abs(nz).sum()))
+    extreme = int(np.count_nonzero(null >= observed - tol))
+    return PairedTest("randomization", (1 + extreme) / (1 + resamples), int(nz.size), False,
+                      resamples)
 
 
 def randomization_p(a, b, *, resamples: int = 20_000, seed: int = 0) -> float:
     """Paired randomization (sign-flip) test of mean(A - B) = 0, two-sided.
 
     Under H0 each difference d_i is as likely to be -d_i, so random signs s_i give the null
-    distribution of mean(s_i d_i). p = (1 + #{|T*| >= |T|}) / (1 + R), the +1 correction of
-    Phipson & Smyth (2010) that keeps a Monte-Carlo p-value from being 0. For binary outcomes
-    only the m discordant pairs move: n*T* = 2*Binomial(m, 1/2) - m, drawn directly.
+    distribution of T = sum(s_i d_i) (zero differences do not move it). With m non-zero
+    differences:
+
+    - m <= 20: exact, p = #{s in {-1, 1}^m : |T(s)| >= |T|} / 2^m (full enumeration);
+    - m > 20: Monte-Carlo, p = (1 + #{|T*| >= |T|}) / (1 + R), the +1 correction of
+      Phipson & Smyth (2010) that keeps a Monte-Carlo p-value from being 0.
+
+    For binary outcomes nT = 2K - m with K ~ Binomial(m, 1/2), and the exact p is the exact
+    McNemar p (``mcnemar_exact``), used at every m.
     """
-    a, b = checks.pair(a, b)
-    resamples, seed = checks.resampling_iv(resamples, seed)
-    d = a - b
-    n = d.size
-    observed = abs(d.mean())
-    if is_binary(a) and is_binary(b):
-        m = int(np.count_nonzero(d))
-        rng = np.random.default_rng(seed)
-        null = np.abs(2 * rng.binomial(m, 0.5, size=resamples) - m) / n
-    else:
-        null = np.abs(_kernels.signflip_means(d, seeds_for(seed, resamples)))
-    tol = 1e-12 * max(1.0, float(np.max(np.abs(d))))
-    extreme = int(np.count_nonzero(null >= observed - tol))
-    return (1 + extreme) / (1 + resamples)
+    return paired_test(a, b, resamples=resamples, seed=seed).p
 
 
 def paired_ttest_p(a, b) -> float | None:
-    """Two-sided paired t-test p-value (``scipy.stats.ttest_rel``); None when undefined
-    (fewer than 2 cases or all differences equal)."""
+    """Two-sided paired t-test p-value (Student 1908; equals ``scipy.stats.ttest_rel``):
+    t = mean(d) / (sd(d) / sqrt(n)), p = 2 P(T_(n-1) >= |t|). None when undefined: fewer
+    than 2 cases or all differences equal (``is_constant``: spread below 1e-12 of their scale,
+    so 0.25 stored exactly and 0.250000001 minus rounding give the same answer)."""
     a, b = checks.pair(a, b)
     d = a - b
-    if d.size < 2 or np.all(d == d[0]):
+    if d.size < 2 or is_constant(d):
         return None
-    return float(_st.ttest_rel(a, b).pvalue)
+    n = d.size
+    from scipy.special import stdtr  # continuous data only
+
+    t = float(d.mean() / (np.std(d, ddof=1) / math.sqrt(n)))
+    return float(min(1.0, 2 * stdtr(n - 1, -abs(t))))
 
 
 def cohens_dz(a, b) -> float | None:
-    """Paired Cohen's d (d_z = mean(d) / sd(d), sd with n-1; Cohen 1988); None if sd = 0."""
+    """Paired Cohen's d (d_z = mean(d) / sd(d), sd with n-1; Cohen 1988); None if the
+    differences are constant (``is_constant``)."""
     a, b = checks.pair(a, b)
     d = a - b
-    if d.size < 2:
+    if d.size < 2 or is_constant(d):
         return None
-    sd = float(np.std(d, ddof=1))
-    return None if sd == 0 else float(d.mean() / sd)
+    return float(d.mean() / np.std(d, ddof=1))
+
+
+# ----------------------------------------------------------------------------- the verdict
+REASONS = ("ci_includes_zero", "too_few_discordant", "too_few_nonzero", "test_disagrees")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The verdict and, when it is ``no_difference``, why (``reason``, one of ``REASONS``):
+
+    - ``too_few_discordant`` / ``too_few_nonzero``: with m discordant pairs (binary) or m
+      non-zero differences (scores) the exact test's smallest possible p, 2 (1/2)^m, is not
+      below alpha: no data this small can show a difference;
+    - ``ci_includes_zero``: the CI of A - B contains 0;
+    - ``test_disagrees``: the CI excludes 0 but the exact test's p is not below alpha.
+    """
+
+    verdict: Verdict
+    reason: str | None
+    test: str
+    p: float
+    min_p: float
+    nonzero: int
+    alpha: float
+    exact: bool
+
+    def to_dict(self) -> dict:
+        return {"verdict": self.verdict, "reason": self.reason, "test": self.test,
+                "p": self.p, "min_p": self.min_p, "nonzero": self.nonzero,
+                "alpha": self.alpha, "exact": self.exact}
+
+
+def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float) -> Decision:
+    """"Better" only when the CI of A - B excludes 0 AND the matching exact test (McNemar for
+    binary outcomes, sign-flip randomization for scores) has p < 1 - confidence; otherwise
+    ``no_difference`` with the reason (see ``Decision``)."""
+    if not isinstance(test, PairedTest):
+        raise ValueError(f"test must be a PairedTest, got {type(test).__name__}")
+    confidence = checks.confidence(confidence)
+    alpha = round(1 - confidence, 12)
+    by_ci = verdict(ci_low, ci_high)
+    reason = None
+    if by_ci == "no_difference" or not test.p < alpha:
+        if test.min_p >= alpha:
+            reason = "too_few_discordant" if test.name == "mcnemar" else "too_few_nonzero"
+        elif by_ci == "no_difference":
+            reason = "ci_includes_zero"
+        else:
+            reason = "test_disagrees"
+    return Decision("no_difference" if reason else by_ci, reason, test.name, test.p,
+                    test.min_p, test.nonzero, alpha, test.exact)
 
 
 # ----------------------------------------------------------------------------- one call
@@ -266,14 +585,20 @@ class PairedComparison:
     ttest_p: float | None
     table: tuple[int, int, int, int] | None  # (both, a_only, b_only, neither)
     cohens_dz: float | None
+    test: PairedTest | None = None   # the exact test the verdict needs (McNemar / sign flip)
 
     @property
     def n(self) -> int:
         return self.rate_a.n
 
     @property
+    def decision(self) -> Decision:
+        bs = self.bootstrap
+        return decide(bs.ci_low, bs.ci_high, self.test, bs.confidence)
+
+    @property
     def verdict(self) -> Verdict:
-        return verdict(self.bootstrap.ci_low, self.bootstrap.ci_high)
+        return self.decision.verdict
 
     @property
     def discordance(self) -> float | None:
@@ -290,7 +615,17 @@ class PairedComparison:
                 "randomization_p": self.randomization_p, "ttest_p": self.ttest_p,
                 "discordance": self.discordance, "cohens_dz": self.cohens_dz,
                 "table": (dict(zip(("both", "a_only", "b_only", "neither"), self.table))
-                          if self.table else None)}
+                          if self.table else None),
+                "interval": bs.interval, "degenerate": bs.degenerate,
+                "distinct_resamples": bs.distinct,
+                "randomization_exact": self.test.exact if self.test else None,
+                "decision": self.decision.to_dict()}
+
+
+def _rate_from_dist(x: np.ndarray, dist: np.ndarray, confidence: float,
+                    interval: str) -> RateEstimate:
+    lo, hi, _ = _interval(dist, x, confidence, interval)
+    return RateEstimate(x.size, float(x.mean()), lo, hi, "bootstrap")
 
 
 def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,
@@ -309,24 +644,45 @@ def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,
 
 
 def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int = 20_000,
-                   confidence: float = 0.95, seed: int = 0) -> PairedComparison:
-    """Rates, the paired bootstrap of A - B, and the paired tests, for two aligned vectors.
+                   confidence: float = 0.95, seed: int = 0,
+                   interval: str = "percentile") -> PairedComparison:
+    """Rates, the paired bootstrap of A - B, the paired tests and the verdict (``decide``),
+    for two aligned vectors.
 
     Binary data when both vectors are 0/1 (Wilson intervals, McNemar, 2x2 table); otherwise
-    continuous (bootstrap CIs of each mean, paired t-test, Cohen's d_z).
+    continuous (bootstrap CIs of each mean, paired t-test, Cohen's d_z). Continuous data take
+    one fused compiled pass (``core._kernels.paired_means``): each resample's n indices are
+    drawn once and give mean(A), mean(B) and mean(A - B), the same numbers as
+    ``bootstrap_mean`` and ``paired_bootstrap`` with this seed. ``interval`` applies to the
+    CI of A - B (the rates keep percentile intervals).
     """
     a, b = checks.pair(a, b, min_n=2)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    interval = check_interval(interval)
     binary = is_binary(a) and is_binary(b)
-    kw = dict(confidence=confidence, resamples=resamples, seed=seed, binary=binary)
-    table = cells(a, b) if binary else None
+    d = a - b
+    if binary:
+        table = cells(a, b)
+        kw = dict(confidence=confidence, resamples=resamples, seed=seed, binary=True)
+        rate_a, rate_b = rate_estimate(a, **kw), rate_estimate(b, **kw)
+        bs = paired_bootstrap(a, b, resamples=resamples, confidence=confidence, seed=seed,
+                              interval=interval)
+        test = paired_test(a, b, binary=True)
+        mcnemar_p = test.p
+    else:
+        table = None
+        key = stream_key(seed)
+        means = _kernels().paired_means(np.column_stack((a, b)), key, 0, resamples)
+        rate_a = _rate_from_dist(a, means[:, 0], confidence, "percentile")
+        rate_b = _rate_from_dist(b, means[:, 1], confidence, "percentile")
+        dist = np.ascontiguousarray(means[:, 2])
+        lo, hi, used = _interval(dist, d, confidence, interval)
+        bs = BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed),
+                             "resample", dist, used, is_constant(d))
+        test = paired_test(a, b, resamples=resamples, seed=seed, binary=False)
+        mcnemar_p = None
     return PairedComparison(
-        a=name_a, b=name_b, binary=binary,
-        rate_a=rate_estimate(a, **kw), rate_b=rate_estimate(b, **kw),
-        bootstrap=paired_bootstrap(a, b, resamples=resamples, confidence=confidence, seed=seed),
-        mcnemar_p=mcnemar_exact(table[1], table[2]) if binary else None,
-        randomization_p=randomization_p(a, b, resamples=resamples, seed=seed),
-        ttest_p=None if binary else paired_ttest_p(a, b),
-        table=table,
-        cohens_dz=None if binary else cohens_dz(a, b),
-    )
+        a=name_a, b=name_b, binary=binary, rate_a=rate_a, rate_b=rate_b, bootstrap=bs,
+        mcnemar_p=mcnemar_p, randomization_p=test.p,
+        ttest_p=None if binary else paired_ttest_p(a, b), table=table,
+        cohens_dz=None if binary else cohens_dz(a, b), test=test)

@@ -10,14 +10,17 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
 from core.errors import InputError
 
 MAX_BYTES = 20 * 1024 * 1024
+MAX_COLUMNS = 1_000       # a golden set has a handful of methods; 10^6 columns is an attack
+MAX_CELLS = 2_000_000     # rows x columns, counted before pandas builds anything
 
 
 def norm_header(name) -> str:
@@ -51,6 +54,10 @@ class RawTable:
     file: str
     encoding: str
     delimiter: str | None  # None for xlsx
+    sheet: str | None = None          # the worksheet read (xlsx)
+    other_sheets: tuple[str, ...] = ()  # the workbook's other worksheets, in order
+    # cells whose text changed under Unicode NFC: {column: (row, ...)} (spreadsheet rows)
+    normalized: dict = field(default_factory=dict)
 
 
 def decode_text(data: bytes, file: str) -> tuple[str, str]:
@@ -77,13 +84,21 @@ def sniff_delimiter(text: str) -> str:
         return best if counts[best] else ","
 
 
-def _clean(frame: pd.DataFrame, file: str) -> pd.DataFrame:
-    """First row -> header (read ourselves, so repeated names are seen, not renamed)."""
+def nfc(text: str) -> str:
+    """Unicode NFC, then stripped: '한' typed as two jamo and as one syllable become equal."""
+    return unicodedata.normalize("NFC", str(text)).strip()
+
+
+def _clean(frame: pd.DataFrame, file: str) -> tuple[pd.DataFrame, dict]:
+    """First row -> header (read ourselves, so repeated names are seen, not renamed).
+    Headers and cells are NFC-normalised and stripped; returns the frame and the
+    ``{column: (row, ...)}`` of cells whose text NFC changed (so callers can say so)."""
     frame = frame.fillna("").astype(str)
     if frame.empty:
         raise InputError("empty_file", file=file)
-    header = [str(c).strip() for c in frame.iloc[0]]
-    body = frame.iloc[1:].reset_index(drop=True).map(str.strip)
+    header = [nfc(c) for c in frame.iloc[0]]
+    raw_body = frame.iloc[1:].reset_index(drop=True).map(str.strip)
+    body = raw_body.map(nfc)
     keep = []
     for pos, name in enumerate(header):
         if name == "":
@@ -101,11 +116,40 @@ def _clean(frame: pd.DataFrame, file: str) -> pd.DataFrame:
     frame.columns = names
     # Drop rows that are blank in every cell (trailing Excel rows); keep numbering stable.
     frame.index = pd.RangeIndex(2, 2 + len(frame))
-    return frame[(frame != "").any(axis=1)]
+    changed = raw_body.iloc[:, keep].to_numpy() != frame.to_numpy()
+    normalized = {names[j]: tuple(int(r) for r in frame.index[changed[:, j]])
+                  for j in range(len(names)) if changed[:, j].any()}
+    return frame[(frame != "").any(axis=1)], normalized
 
 
-def read_table(data: bytes, file: str = "upload") -> RawTable:
-    """Parse CSV/TSV/XLSX bytes into string cells; raise ``InputError`` on anything else."""
+def check_shape(rows, file: str, *, max_columns: int = MAX_COLUMNS,
+                max_cells: int = MAX_CELLS) -> None:
+    """Count fields row by row (``rows``: an iterable of rows, e.g. ``csv.reader``) and stop
+    at the first row past ``max_columns`` fields or once ``max_cells`` cells are passed, so
+    a hostile file is refused before any frame is built."""
+    cells = 0
+    for lineno, row in enumerate(rows, start=1):
+        width = len(row)
+        if width > max_columns:
+            raise InputError("too_many_columns", file=file, row=lineno, count=f"{width:,}",
+                             limit=f"{max_columns:,}")
+        cells += width
+        if cells > max_cells:
+            raise InputError("too_many_cells", file=file, row=lineno, limit=f"{max_cells:,}")
+
+
+def read_table(data: bytes, file: str = "upload", *, required: tuple = (),
+               max_columns: int = MAX_COLUMNS, max_cells: int = MAX_CELLS) -> RawTable:
+    """Parse CSV/TSV/XLSX bytes into string cells; raise ``InputError`` on anything else.
+
+    Cells and headers are NFC-normalised and stripped. At most ``max_columns`` columns and
+    ``max_cells`` cells, checked before parsing. ``required`` (groups of header names, each
+    group as for ``find_column``) picks the worksheet of a workbook: the first sheet whose
+    header has a column of every group (default: the first sheet)."""
+    if not isinstance(max_columns, int) or max_columns < 1:
+        raise ValueError(f"max_columns must be a whole number >= 1, got {max_columns!r}")
+    if not isinstance(max_cells, int) or max_cells < 1:
+        raise ValueError(f"max_cells must be a whole number >= 1, got {max_cells!r}")
     if not isinstance(data, (bytes, bytearray)):
         raise InputError("not_bytes", file=file)
     if len(data) == 0:
@@ -114,11 +158,16 @@ def read_table(data: bytes, file: str = "upload") -> RawTable:
         raise InputError("too_large", file=file, size_mb=f"{len(data) / 2**20:.1f}",
                          limit_mb=f"{MAX_BYTES / 2**20:.0f}")
     if data[:4] == b"PK\x03\x04" or file.lower().endswith((".xlsx", ".xlsm")):
-        return _read_xlsx(bytes(data), file)
+        return _read_xlsx(bytes(data), file, required, max_columns, max_cells)
     text, enc = decode_text(bytes(data), file)
     if not text.strip():
         raise InputError("empty_file", file=file)
     delim = sniff_delimiter(text)
+    try:
+        check_shape(csv.reader(io.StringIO(text), delimiter=delim), file,
+                    max_columns=max_columns, max_cells=max_cells)
+    except csv.Error as exc:
+        raise InputError("csv_parse", file=file, detail=str(exc))
     try:
         frame = pd.read_csv(io.StringIO(text), sep=delim, dtype=str, keep_default_na=False,
                             skip_blank_lines=True, engine="python", header=None)
@@ -126,16 +175,23 @@ def read_table(data: bytes, file: str = "upload") -> RawTable:
         raise InputError("csv_parse", file=file, detail=str(exc).strip().splitlines()[-1])
     except (ValueError, csv.Error) as exc:
         raise InputError("csv_parse", file=file, detail=str(exc))
-    frame = _clean(frame, file)
+    frame, normalized = _clean(frame, file)
     if frame.empty:
         raise InputError("header_only", file=file)
-    return RawTable(frame, file, enc, delim)
+    return RawTable(frame, file, enc, delim, normalized=normalized)
 
 
 MAX_XLSX_UNZIPPED = 200 * 1024 * 1024  # a workbook is a zip: cap what it may inflate to
 
 
-def _read_xlsx(data: bytes, file: str) -> RawTable:
+def _has_columns(header, required) -> bool:
+    return all(find_column(header, group) is not None for group in required)
+
+
+def _read_xlsx(data: bytes, file: str, required: tuple = (), max_columns: int = MAX_COLUMNS,
+               max_cells: int = MAX_CELLS) -> RawTable:
+    """The first worksheet whose header has the ``required`` columns (any sheet's header
+    when nothing is required). Formula cells saved without a computed value are refused."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             inflated = sum(info.file_size for info in zf.infolist())
@@ -144,16 +200,84 @@ def _read_xlsx(data: bytes, file: str) -> RawTable:
     if inflated > MAX_XLSX_UNZIPPED:
         raise InputError("xlsx_too_large", file=file, size_mb=f"{inflated / 2**20:.0f}",
                          limit_mb=f"{MAX_XLSX_UNZIPPED / 2**20:.0f}")
+    import openpyxl
+
     try:
-        frame = pd.read_excel(io.BytesIO(data), sheet_name=0, dtype=str, engine="openpyxl",
-                              keep_default_na=False, header=None)
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError) as exc:
-        raise InputError("bad_xlsx", file=file, detail=str(exc)[:200])
+        values = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        formulas = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except Exception as exc:  # openpyxl raises assorted errors on hostile workbooks
+        detail = str(exc)[:200] if isinstance(exc, (zipfile.BadZipFile, KeyError, ValueError,
+                                                    OSError, TypeError)) else type(exc).__name__
+        raise InputError("bad_xlsx", file=file, detail=detail)
+    try:
+        names = list(values.sheetnames)
+        chosen = None
+        for name in names:
+            ws = values[name]
+            if (ws.max_column or 0) > max_columns:
+                raise InputError("too_many_columns", file=file, row=1,
+                                 count=f"{ws.max_column:,}", limit=f"{max_columns:,}")
+            if (ws.max_row or 0) * (ws.max_column or 0) > max_cells:
+                raise InputError("too_many_cells", file=file, row=ws.max_row,
+                                 limit=f"{max_cells:,}")
+            rows = [["" if v is None else _xlsx_text(v) for v in row]
+                    for row in ws.iter_rows(values_only=True)]
+            while rows and all(v == "" for v in rows[-1]):
+                rows.pop()
+            if not rows:
+                continue
+            header = [nfc(v) for v in rows[0]]
+            if not required or _has_columns(header, required):
+                chosen = name
+                break
+        if chosen is None:
+            if required and any(values[n].max_row for n in names):
+                raise InputError("xlsx_no_sheet", file=file, sheets=", ".join(names))
+            raise InputError("empty_file", file=file)
+        _check_formulas(formulas[chosen], rows, file, chosen)
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - hostile workbooks
         raise InputError("bad_xlsx", file=file, detail=type(exc).__name__)
+    finally:
+        values.close()
+        formulas.close()
+    width = max(len(r) for r in rows)
+    frame = pd.DataFrame([r + [""] * (width - len(r)) for r in rows], dtype=str)
     if frame.shape[1] == 0:
         raise InputError("empty_file", file=file)
-    frame = _clean(frame, file)
+    frame, normalized = _clean(frame, file)
     if frame.empty:
         raise InputError("header_only", file=file)
-    return RawTable(frame, file, "xlsx", None)
+    others = tuple(n for n in names if n != chosen)
+    return RawTable(frame, file, "xlsx", None, chosen, others, normalized)
+
+
+def _xlsx_text(value) -> str:
+    """A cell value as text: whole floats without '.0' (Excel stores 1 as 1.0)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _check_formulas(ws, rows: list[list[str]], file: str, sheet: str) -> None:
+    """A formula cell with no cached value (written by a script, never opened in Excel) reads
+    as blank; say so instead of treating it as a missing value."""
+    for r, row in enumerate(ws.iter_rows(values_only=True)):
+        if r >= len(rows):
+            break
+        for c, v in enumerate(row):
+            if isinstance(v, str) and v.startswith("=") and \
+                    (c >= len(rows[r]) or rows[r][c] == ""):
+                raise InputError("xlsx_formula_no_value", file=file, row=r + 1,
+                                 column=openpyxl_column(c + 1), sheet=sheet,
+                                 formula=v[:40])
+
+
+def openpyxl_column(index: int) -> str:
+    """1 -> 'A', 27 -> 'AA' (the column letters Excel shows)."""
+    from openpyxl.utils import get_column_letter
+
+    return get_column_letter(index)

@@ -5,26 +5,58 @@ from core.i18n import t
 from core.stats import Verdict
 from core.views.format import fmt_p, level as fmt_level, pct, pp
 
-__all__ = ["comparison_verdict", "fmt_p", "pct", "pp", "verdict_sentence"]
+__all__ = ["comparison_verdict", "degenerate_note", "fmt_p", "pct", "pp", "reason_sentence",
+           "verdict_sentence"]
 
 
 def verdict_sentence(verdict: Verdict, *, a: str, b: str, mean: float, ci_low: float,
                      ci_high: float, n: int, confidence: float, lang: str = "en",
-                     unit: str = "cases") -> str:
+                     unit: str = "cases", kind: str = "rate") -> str:
     """'No significant difference at 95%: this 31-case golden set cannot tell them apart' (or
     'these 300 queries cannot …' with ``unit="queries"``), or 'A is better by x %p [lo, hi]'
-    (or B), in ``lang``."""
+    (or B), in ``lang``. ``kind="score"`` states the difference on the measure's own scale
+    ('by 0.031 [0.010, 0.052]', see ``core.views.format``) instead of in %p."""
     if unit not in ("cases", "queries"):
         raise ValueError(f"unit must be 'cases' or 'queries', got {unit!r}")
+    if kind not in ("rate", "score"):
+        raise ValueError(f"kind must be 'rate' or 'score', got {kind!r}")
     level = fmt_level(confidence)
     if verdict == "no_difference":
         key = "verdicts.no_difference" + ("_queries" if unit == "queries" else "")
         return t(key, lang, level=level, n=n, a=a, b=b)
+    if kind == "rate":
+        key, f = "verdicts.better", (lambda x: f"{100 * x:.1f}")
+    else:
+        key, f = "verdicts.better_score", (lambda x: f"{x:.3f}")
     if verdict == "a_better":
-        return t("verdicts.better", lang, winner=a, loser=b, level=level,
-                 diff=f"{100 * mean:.1f}", lo=f"{100 * ci_low:.1f}", hi=f"{100 * ci_high:.1f}")
-    return t("verdicts.better", lang, winner=b, loser=a, level=level,
-             diff=f"{-100 * mean:.1f}", lo=f"{-100 * ci_high:.1f}", hi=f"{-100 * ci_low:.1f}")
+        return t(key, lang, winner=a, loser=b, level=level,
+                 diff=f(mean), lo=f(ci_low), hi=f(ci_high))
+    return t(key, lang, winner=b, loser=a, level=level,
+             diff=f(-mean), lo=f(-ci_high), hi=f(-ci_low))
+
+
+def reason_sentence(decision, lang: str = "en") -> str | None:
+    """Why a verdict is ``no_difference`` although it might look otherwise, or None: too few
+    discordant cases / non-zero differences for the exact test ever to reach alpha (with the
+    smallest possible p), or a CI that excludes 0 while the exact test does not agree. A
+    ``core.stats.Decision``; None for "better" and for a plain CI that contains 0."""
+    if decision.reason in (None, "ci_includes_zero"):
+        return None
+    alpha = f"{decision.alpha:.2g}"
+    if decision.reason in ("too_few_discordant", "too_few_nonzero"):
+        return t(f"verdicts.reason_{decision.reason}", lang, m=decision.nonzero,
+                 min_p=f"{decision.min_p:.3g}", alpha=alpha)
+    return t("verdicts.reason_test_disagrees", lang, test=t(f"verdicts.test_{decision.test}", lang),
+             p=fmt_p(decision.p), alpha=alpha)
+
+
+def degenerate_note(bootstrap, lang: str = "en") -> str | None:
+    """A note for beside the CI when the bootstrap distribution is degenerate
+    (``core.stats.BootstrapResult.degenerate``), else None."""
+    kind = bootstrap.degenerate
+    if kind is None:
+        return None
+    return t(f"verdicts.degenerate_{kind}", lang, k=bootstrap.distinct)
 
 
 def comparison_verdict(result, lang: str = "en") -> str:
@@ -33,4 +65,5 @@ def comparison_verdict(result, lang: str = "en") -> str:
     bs = c.bootstrap
     return verdict_sentence(c.verdict, a=c.a, b=c.b, mean=bs.mean, ci_low=bs.ci_low,
                             ci_high=bs.ci_high, n=result.n_cases, confidence=bs.confidence,
-                            lang=lang, unit=result.golden.unit)
+                            lang=lang, unit=result.golden.unit,
+                            kind="rate" if c.binary else "score")

@@ -7,13 +7,17 @@ Pages import from here; every page calls ``page_setup()`` first so it also runs 
 from __future__ import annotations
 
 import hashlib
+import re
 
 import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
 from core.i18n import DEFAULT_LANG, LANGS, t
-from core.serialize import to_json
+from core.serialize import to_csv_bytes, to_json
+from core.verdicts import verdict_sentence
+from core.views.cards import card_html
+from core.views.charts import enlarge, pad
 from core.views.format import fmt_p, pct
 from core.views.report import Section, build_report, to_latex, to_markdown
 
@@ -64,12 +68,63 @@ def tr(key: str, **params) -> str:
     return t(key, current_lang(), **params)
 
 
+# Characters that start Markdown inline syntax (emphasis, code, links, images, HTML,
+# tables, strikethrough), Streamlit's directives (:red[...], :material/x:, :emoji:) and
+# LaTeX ($). An underscore inside a word (llm_basic) never starts emphasis (CommonMark), so
+# it is left alone and names read as typed in AppTest and screen readers.
+_MD_SPECIAL = re.compile(r"([\\`*{}\[\]()<>#!|~:$&]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
+
+
+# GFM turns bare URLs and e-mail addresses into links after parsing, whatever the escapes;
+# an invisible word joiner (U+2060) after the scheme, "www" or "@" keeps them plain text.
+_AUTOLINK = re.compile(r"(?i)(\b(?:https?|ftp|mailto|file)(?=:)|\bwww(?=\.)|@)")
+WORD_JOINER = "\u2060"
+
+
+def esc(text) -> str:
+    """User text (a method or case id, a file or column name) made literal for anything that
+    renders Markdown: ``st.markdown``, ``st.caption``, alert boxes, widget and metric labels,
+    ``st.table`` cells, tabs and expanders. Markdown-special characters are
+    backslash-escaped (CommonMark: any ASCII punctuation may be) and line breaks become
+    spaces, so ``**x**``, ``![](http://host/x.png)``, ``:red[x]`` and ``<img>`` show as
+    typed and no image or link is ever fetched. Bare URLs get an invisible word joiner so
+    they are not turned into links."""
+    text = _AUTOLINK.sub(lambda m: m.group(1) + WORD_JOINER, " ".join(str(text).splitlines()))
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def tr_md(key: str, **params) -> str:
+    """``tr`` for text shown as Markdown: every parameter goes through ``esc``."""
+    return tr(key, **{k: esc(v) for k, v in params.items()})
+
+
+def verdict_md(result, lang: str) -> str:
+    """``core.verdicts.comparison_verdict`` for display: the method names escaped."""
+    c, bs = result.comparison, result.comparison.bootstrap
+    return verdict_sentence(c.verdict, a=esc(c.a), b=esc(c.b), mean=bs.mean, ci_low=bs.ci_low,
+                            ci_high=bs.ci_high, n=result.n_cases, confidence=bs.confidence,
+                            lang=lang, unit=result.golden.unit)
+
+
+def esc_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``df`` for ``st.table`` (which renders Markdown): string cells, column
+    names and index labels escaped with ``esc``; numbers untouched."""
+    out = df.copy()
+    for col in out.columns:
+        if not pd.api.types.is_numeric_dtype(out[col]):
+            out[col] = out[col].map(lambda v: esc(v) if isinstance(v, str) else v)
+    out.columns = [esc(c) if isinstance(c, str) else c for c in out.columns]
+    if not pd.api.types.is_numeric_dtype(out.index):
+        out.index = [esc(i) if isinstance(i, str) else i for i in out.index]
+    return out
+
+
 def show_error(exc: Exception) -> None:
     """A clear error box; the page keeps running."""
     if isinstance(exc, InputError):
-        st.error(exc.message(current_lang()), icon="⚠️")
+        st.error(esc(exc.message(current_lang())), icon="⚠️")
     else:
-        st.error(f"{type(exc).__name__}: {exc}", icon="⚠️")
+        st.error(esc(f"{type(exc).__name__}: {exc}"), icon="⚠️")
 
 
 def how_to_read(key: str, **params) -> None:
@@ -93,6 +148,11 @@ def second_opinions(c) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[tr("golden.col_test"), tr("golden.col_value")])
 
 
+def glossary(*terms: str) -> str:
+    """Hover help: one plain sentence per technical term (``core/i18n/*/glossary.json``)."""
+    return "\n\n".join(tr(f"glossary.{term}") for term in terms)
+
+
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -105,14 +165,14 @@ def summary_json(summary: dict) -> str:
 def report_downloads(page: str, title: str, sections: list[Section], *,
                      inputs: dict[str, bytes], params: dict,
                      per_case: pd.DataFrame | None = None, summary: dict | None = None,
-                     verdict: str | None = None) -> None:
+                     verdict: str | None = None, card=None) -> None:
     """'Download report' (one offline HTML file), per-case CSV, summary JSON, and the
     sections' tables as copyable Markdown and LaTeX. Keys are prefixed with ``page``."""
     lang = current_lang()
     try:
         with st.spinner(tr("report.building")):
             report = build_report(title, sections, inputs=inputs, params=params, lang=lang,
-                                  verdict=verdict)
+                                  verdict=verdict, card=card)
     except (ValueError, RuntimeError) as exc:
         st.error(tr("report.error", detail=f"{type(exc).__name__}: {exc}"), icon="⚠️")
         report = None
@@ -124,7 +184,7 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
                                 on_click="ignore", icon="📄", type="primary")
     if per_case is not None:
         cols[1].download_button(tr("report.download_cases"),
-                                per_case.to_csv(index=False).encode("utf-8-sig"),
+                                to_csv_bytes(per_case),
                                 file_name=f"noisefloor_{page}_cases.csv", mime="text/csv",
                                 key=f"{page}_report_csv", on_click="ignore")
     if summary is not None:
@@ -137,7 +197,123 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
     if tables:
         with st.expander(tr("report.copy_tables")):
             for s in tables:
-                st.markdown(f"**{s.title}**")
+                st.markdown(f"**{esc(s.title)}**")
                 md_tab, tex_tab = st.tabs([tr("report.markdown"), tr("report.latex")])
                 md_tab.code(to_markdown(s.table), language="markdown")
                 tex_tab.code(to_latex(s.table), language="latex")
+
+
+def interval_choice(key: str) -> str:
+    """Sidebar choice of the bootstrap interval of A - B: ``percentile`` or ``bca``."""
+    from core.stats import INTERVALS
+
+    labels = {k: tr(f"verdicts.interval_{k}") for k in INTERVALS}  # bound in this run's language
+    return st.radio(tr("verdicts.interval_label"), INTERVALS, index=0, key=key,
+                    format_func=labels.get, help=tr("verdicts.interval_help"))
+
+
+def verdict_notes(decision, bootstrap, ci_column=None, *, reason: bool = True) -> None:
+    """Under the verdict line: why it is ``no_difference`` when the CI alone might suggest
+    otherwise (``core.verdicts.reason_sentence``); beside the CI (``ci_column``): the
+    degenerate-bootstrap note (``core.verdicts.degenerate_note``). ``reason=False`` when the
+    verdict card already carries the reason."""
+    from core.verdicts import degenerate_note, reason_sentence
+
+    lang = st.session_state.get("lang", DEFAULT_LANG)
+    why = reason_sentence(decision, lang) if reason else None
+    if why:
+        st.info(why, icon="🔎")
+    note = degenerate_note(bootstrap, lang)
+    if note:
+        (ci_column or st).caption(f"⚠️ {note}")
+
+
+# ----------------------------------------------------------------------------- presenting
+PRESENT_CSS = """<style>
+/* presentation view (?view=present): settings and uploads hidden, larger type */
+[data-testid="stFileUploader"], [data-testid="stSidebarUserContent"] [data-testid="stHeading"],
+[data-testid="stSidebarUserContent"] [class*="st-key-"]:not([class*="st-key-app_"]),
+[data-testid="stMain"] [data-testid="stAlert"]:has([data-testid="stAlertContentInfo"]),
+[data-testid="stMain"] [data-testid="stMetric"],
+[data-testid="stMain"] [data-testid="stCaptionContainer"] {display: none !important;}
+[data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label,
+[data-testid="stMain"] [data-baseweb="select"] {font-size: 1.25rem !important;}
+[data-testid="stMain"] h1 {font-size: 2.2rem !important; padding-top: 0 !important;}
+[data-testid="stMainBlockContainer"] {padding-top: 2.2rem !important;}
+</style>"""
+
+
+def uploader_css(lang: str) -> str:
+    """Streamlit's file uploader writes 'Upload' and 'NN MB per file' in English whatever the
+    app's language, and has no argument to change them: in Korean, hide those two texts and
+    show translated ones in their place (CSS only; the label and help are the page's)."""
+    if lang == "en":
+        return ""
+    mb = int(st.get_option("server.maxUploadSize"))
+    button = t("common.uploader_button", lang).replace('"', "")
+    limit = t("common.uploader_limit", lang, mb=mb).replace('"', "")
+    return ("<style>"
+            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p'
+            "{display:none}"
+            '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"]'
+            f'::after{{content:"{button}"}}'
+            '[data-testid="stFileUploaderDropzoneInstructions"] span{display:none}'
+            '[data-testid="stFileUploaderDropzoneInstructions"] > div'
+            f'::after{{content:"{limit}"}}'
+            "</style>")
+
+
+def presenting() -> bool:
+    """True in the presentation view (the sidebar toggle, remembered as ``?view=present``)."""
+    if "app_present" in st.session_state:
+        return bool(st.session_state["app_present"])
+    return st.query_params.get("view") == "present"
+
+
+def show_card(card) -> None:
+    """The verdict card (``core.views.cards``), larger in the presentation view."""
+    st.markdown(card_html(card, large=presenting()), unsafe_allow_html=True)
+
+
+def draw_chart(chart, where=None) -> None:
+    """An altair chart stretched to its column; axis labels ≥ 20 px when presenting."""
+    shown = enlarge(chart) if presenting() else pad(chart)
+    (where or st).altair_chart(shown, width="stretch")
+
+
+def end_of_presentation() -> None:
+    """The presentation view shows one screen per result: stop after the headline charts."""
+    if presenting():
+        st.stop()
+
+
+# ----------------------------------------------------------------------------- URL state
+def url_index(param: str, options, default: int = 0, to_str=str) -> int:
+    """The index of ``?param=`` among ``options`` (compared as ``to_str(option)``), else
+    ``default``: a shared link reopens the same choice. Keyed widgets keep their own state
+    after the first run, so this only matters when the page opens."""
+    wanted = st.query_params.get(param)
+    if wanted is not None:
+        for i, opt in enumerate(options):
+            if to_str(opt) == wanted:
+                return i
+    return default
+
+
+def url_number(param: str, lo, hi, default, cast=int):
+    """``?param=`` as a number within [lo, hi], else ``default``."""
+    raw = st.query_params.get(param)
+    try:
+        x = cast(raw)
+    except (TypeError, ValueError):
+        return default
+    return x if lo <= x <= hi else default
+
+
+def keep_in_url(**params) -> None:
+    """Write the page's current choices into the URL (keeping ``lang`` and ``view``), so the
+    address bar is a link to this exact view. Other pages' choices are dropped."""
+    want = {k: st.query_params[k] for k in ("lang", "view") if k in st.query_params}
+    want.update({k: str(v) for k, v in params.items() if v is not None})
+    if dict(st.query_params) != want:
+        st.query_params.from_dict(want)

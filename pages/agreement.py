@@ -1,4 +1,5 @@
 """Label agreement: load labels (+ runs) -> core.agreement.analyse -> draw. Nothing computed here."""
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -11,8 +12,11 @@ from core.views.charts import interval_chart
 from core.errors import InputError
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.agreement import query_scatter
+from core.views.cards import agreement_card
 from core.views.format import level as fmt_level, pct
-from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error, tr)
+from pages._ui import (Section, draw_chart, end_of_presentation, esc_frame, how_to_read,
+                       keep_in_url, page_setup, report_downloads, show_card, show_error,
+                       tr, tr_md, url_index, url_number)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LABELS = DATA / "demo_labels.csv"
@@ -48,6 +52,7 @@ def _f(x, digits=3):
 
 st.title(tr("agreement.title"))
 st.caption(tr("agreement.subtitle"))
+guide = st.container()  # "How to read this", at the top; filled once the numbers are known
 
 c1, c2 = st.columns(2)
 up_labels = c1.file_uploader(tr("agreement.upload_labels"),
@@ -83,19 +88,30 @@ except InputError as exc:
 with st.sidebar:
     st.subheader(tr("common.settings"))
     source = st.selectbox(tr("agreement.source"), labels.names, key="agreement_source",
+                          index=url_index("source", labels.names, 0),
                           help=tr("agreement.source_help"))
-    metric = st.selectbox(tr("agreement.metric"), METRICS, key="agreement_metric")
+    metric = st.selectbox(tr("agreement.metric"), METRICS, key="agreement_metric",
+                          index=url_index("metric", METRICS, 0))
     weights = st.selectbox(tr("agreement.weights"), WEIGHTS, key="agreement_weights",
+                           index=url_index("weights", WEIGHTS, 0),
+                           format_func=lambda w: tr(f"agreement.weights_{w}"),
                            help=tr("agreement.weights_help"))
     baseline = (st.selectbox(tr("agreement.baseline"), labels.names, key="agreement_baseline")
                 if len(labels.names) > 1 else None)
-    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
+    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
+                              index=url_index("confidence", CONFIDENCE_LEVELS, 1,
+                                              lambda c: f"{100 * c:g}"),
                               format_func=fmt_level, key="agreement_confidence")
     resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
-                                DEFAULT_RESAMPLES, step=1_000, key="agreement_resamples")
+                                url_number("resamples", MIN_RESAMPLES, MAX_RESAMPLES,
+                                           DEFAULT_RESAMPLES),
+                                step=1_000, key="agreement_resamples")
     splits = st.number_input(tr("agreement.splits"), 100, 10_000, DEFAULT_SPLITS, step=100,
                              key="agreement_splits")
-    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="agreement_seed")
+    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, url_number("seed", 0, 2**31 - 1, 0),
+                           key="agreement_seed")
+keep_in_url(source=source, metric=metric, weights=weights,
+            confidence=f"{100 * confidence:g}", resamples=int(resamples), seed=int(seed))
 
 try:
     with st.spinner(tr("agreement.computing")):
@@ -108,33 +124,41 @@ except (InputError, ValueError) as exc:
 m = rep.main
 level = fmt_level(confidence)
 summ = labels.summary()
-st.caption(tr("agreement.loaded", n_pairs=summ["n_pairs"], n_queries=summ["n_queries"],
+st.caption(tr_md("agreement.loaded", n_pairs=summ["n_pairs"], n_queries=summ["n_queries"],
               sources=", ".join(labels.names)))
 if sum(summ["blank_labels"].values()):
-    st.caption(tr("agreement.blank_counts", counts=", ".join(
+    st.caption(tr_md("agreement.blank_counts", counts=", ".join(
         f"{k}: {v}" for k, v in summ["blank_labels"].items())))
 if m.n_excluded:
-    st.warning(tr("agreement.excluded", n=m.n_excluded, name=m.name))
+    st.warning(tr_md("agreement.excluded", n=m.n_excluded, name=m.name))
 if any(summ["unmatched"].values()):
     ex = summ["unmatched_examples"]
-    st.warning(tr("agreement.unmatched", gold_only=summ["unmatched"]["gold_only"],
+    st.warning(tr_md("agreement.unmatched", gold_only=summ["unmatched"]["gold_only"],
                   other_only=summ["unmatched"]["other_only"],
                   examples=", ".join(ex["gold_only"][:5] + ex["other_only"][:5])))
 if labels.ignored_columns:
-    st.caption(tr("agreement.ignored_columns", columns=", ".join(labels.ignored_columns)))
+    st.caption(tr_md("agreement.ignored_columns", columns=", ".join(labels.ignored_columns)))
 
-band = kappa_band(m.kappa.value)
-headline = (tr("agreement.headline", source=m.name, kappa=_f(m.kappa.value), level=level,
-               lo=_f(m.kappa.ci_low), hi=_f(m.kappa.ci_high), band=tr(f"agreement.band_{band}"))
+band = kappa_band(m.kappa_binary.value)
+headline = (tr("agreement.headline", source=m.name, kappa=_f(m.kappa_binary.value), level=level,
+               lo=_f(m.kappa_binary.ci_low), hi=_f(m.kappa_binary.ci_high), band=tr(f"agreement.band_{band}"))
             if band else tr("agreement.headline_nan", source=m.name))
-(st.success if band in ("substantial", "almost_perfect") else st.warning)(headline)
+card = agreement_card(band, label=tr("agreement.card_label", source=m.name),
+                      kappa=m.kappa_binary.value, ci_low=m.kappa_binary.ci_low, ci_high=m.kappa_binary.ci_high,
+                      confidence=float(confidence), sentence=headline,
+                      ci_label=tr("common.ci_short"))
+show_card(card)
 st.caption(tr("agreement.band_note"))
+with guide:
+    how_to_read("agreement.how_to_read", source=m.name, level=level)
 
 # ----------------------------------------------------------------------------- level 1
 st.subheader(tr("agreement.level1_title"))
-cols = st.columns(4)
-cards = [(tr("agreement.kappa_label"), m.kappa, tr("agreement.kappa_help"), _f),
-         (tr("agreement.wkappa_label", weights=m.weights), m.weighted_kappa,
+cols = st.columns(5)
+cards = [(tr("agreement.kappa_label"), m.kappa_binary, tr("agreement.kappa_help"), _f),
+         (tr("agreement.kappa_graded_label"), m.kappa, tr("agreement.kappa_graded_help"), _f),
+         (tr("agreement.wkappa_label", weights=tr(f"agreement.weights_{m.weights}")),
+          m.weighted_kappa,
           tr("agreement.wkappa_help"), _f),
          (tr("agreement.mae_label"), m.mae, tr("agreement.mae_help", scale=f"{m.scale:g}"), _f),
          (tr("agreement.pairwise_label"), m.pairwise_accuracy, tr("agreement.pairwise_help"),
@@ -142,7 +166,8 @@ cards = [(tr("agreement.kappa_label"), m.kappa, tr("agreement.kappa_help"), _f),
 for col, (label, est, helptext, fmt) in zip(cols, cards):
     col.metric(label, fmt(est.value), help=helptext)
     col.caption(tr("agreement.ci_line", level=level, lo=fmt(est.ci_low), hi=fmt(est.ci_high)))
-undefined = max(e.undefined for e in (m.kappa, m.weighted_kappa, m.mae, m.pairwise_accuracy))
+undefined = max(e.undefined for e in (m.kappa_binary, m.kappa, m.weighted_kappa, m.mae,
+                                       m.pairwise_accuracy))
 if undefined:
     st.caption(tr("agreement.undefined_note", n=undefined))
 
@@ -150,8 +175,8 @@ k = 3 if m.graded else 2
 conf = pd.DataFrame(m.confusion[:k, :k],
                     index=[tr("agreement.cell_gold", v=v) for v in range(k)],
                     columns=[tr("agreement.cell_other", name=m.name, v=v) for v in range(k)])
-st.markdown(f"**{tr('agreement.confusion_title', source=m.name)}**")
-st.table(conf)
+st.markdown(f"**{tr_md('agreement.confusion_title', source=m.name)}**")
+st.table(esc_frame(conf))
 dis = disagreements(labels, m.name)
 with st.expander(tr("agreement.disagreements_title", n=len(dis))):
     st.dataframe(dis, hide_index=True, width="stretch")
@@ -160,26 +185,30 @@ with st.expander(tr("agreement.disagreements_title", n=len(dis))):
 st.subheader(tr("agreement.level2_title"))
 pa = m.pairwise_accuracy
 if m.n_preference_pairs:
-    st.write(tr("agreement.level2_text", n=f"{m.n_preference_pairs:,}", source=m.name,
+    st.write(tr_md("agreement.level2_text", n=f"{m.n_preference_pairs:,}", source=m.name,
                 acc=pct(pa.value), level=level, lo=pct(pa.ci_low), hi=pct(pa.ci_high)))
 else:
     st.info(tr("agreement.level2_none"))
 
 # ----------------------------------------------------------------------------- all sources
 st.subheader(tr("agreement.sources_title"))
-src_rows = pd.DataFrame([{"name": r.name, "mean": r.kappa.value, "ci_low": r.kappa.ci_low,
-                          "ci_high": r.kappa.ci_high} for r in rep.ranking])
+src_rows = pd.DataFrame([{"name": r.name, "mean": r.kappa_binary.value,
+                          "ci_low": r.kappa_binary.ci_low, "ci_high": r.kappa_binary.ci_high}
+                         for r in rep.ranking])
 src_chart = interval_chart(src_rows, x_title=tr("agreement.axis_kappa"),
-                           title=tr("agreement.sources_chart", level=level))
+                           title=tr("agreement.sources_chart", level=level), scale=1)
 src_table = pd.DataFrame([{
     tr("agreement.col_source"): r.name, tr("agreement.col_pairs"): r.n_pairs,
-    tr("agreement.col_kappa"): round(r.kappa.value, 3),
-    tr("agreement.col_ci", level=level): f"[{_f(r.kappa.ci_low)}, {_f(r.kappa.ci_high)}]",
+    tr("agreement.col_kappa"): round(r.kappa_binary.value, 3),
+    tr("agreement.col_ci", level=level):
+        f"[{_f(r.kappa_binary.ci_low)}, {_f(r.kappa_binary.ci_high)}]",
+    tr("agreement.col_kappa_graded"): round(r.kappa.value, 3),
     tr("agreement.col_wkappa"): round(r.weighted_kappa.value, 3),
     tr("agreement.col_mae"): round(r.mae.value, 3),
     tr("agreement.col_pairwise"): round(r.pairwise_accuracy.value, 3)} for r in rep.ranking])
 st.dataframe(src_table, hide_index=True, width="stretch")
-st.altair_chart(src_chart, width="stretch")
+draw_chart(src_chart)
+end_of_presentation()
 
 st.markdown(f"**{tr('agreement.split_title')}**")
 sh = rep.split
@@ -218,8 +247,9 @@ else:
     qrun = st.selectbox(tr("agreement.query_run"), run_names, key="agreement_query_run")
     q = next(x for x in rep.queries if x.run == qrun)
     a, b = st.columns(2)
-    a.metric(tr("agreement.rbo_label", p=q.rbo.p), _f(q.rbo.normalized),
+    a.metric(tr("agreement.rbo_label", p=q.rbo.p), _f(q.rbo.ext),
              help=tr("agreement.rbo_help", p=q.rbo.p, depth=round(1 / (1 - q.rbo.p))))
+    a.caption(tr("agreement.rbo_prefix_line", depth=q.rbo.depth, value=_f(q.rbo.normalized)))
     b.metric(tr("agreement.tau_label"), _f(q.tau), help=tr("agreement.tau_help"))
     n_b = max(len(q.bottom_gold), len(q.bottom_other))
     bottom = pd.DataFrame({
@@ -236,7 +266,7 @@ else:
         q.scores, x_title=tr("agreement.axis_gold", measure=q.measure),
         y_title=tr("agreement.axis_other", measure=q.measure, source=m.name),
         title=tr("agreement.scatter_title", measure=q.measure, source=m.name))
-    st.altair_chart(scatter, width="stretch")
+    draw_chart(scatter)
 
 # ----------------------------------------------------------------------------- level 4
 st.subheader(tr("agreement.level4_title"))
@@ -247,8 +277,9 @@ if s is None:
     st.info(tr("agreement.need_three_runs", n=len(rep.queries)))
 else:
     a, b = st.columns(2)
-    a.metric(tr("agreement.rbo_label", p=s.rbo.p), _f(s.rbo.normalized),
+    a.metric(tr("agreement.rbo_label", p=s.rbo.p), _f(s.rbo.ext),
              help=tr("agreement.rbo_help", p=s.rbo.p, depth=round(1 / (1 - s.rbo.p))))
+    a.caption(tr("agreement.rbo_prefix_line", depth=s.rbo.depth, value=_f(s.rbo.normalized)))
     b.metric(tr("agreement.tau_label"), _f(s.tau), help=tr("agreement.tau_help"))
     means = s.means
     sys_table = pd.DataFrame({
@@ -270,7 +301,7 @@ else:
         top_text = tr("agreement.top_same_set", n=n_top)
         st.warning(top_text)
     else:
-        top_text = tr("agreement.top_differ", n=n_top, gold=", ".join(s.top_gold),
+        top_text = tr_md("agreement.top_differ", n=n_top, gold=", ".join(s.top_gold),
                       other=", ".join(s.top_other), source=m.name)
         st.error(top_text)
 
@@ -282,11 +313,11 @@ sections = [Section(tr("agreement.level1_title"), headline + "\n" + level_text, 
                     chart=src_chart)]
 if q is not None:
     sections.append(Section(tr("agreement.level3_title"),
-                            f"{q.run}: RBO {_f(q.rbo.normalized)}, τ {_f(q.tau)}",
+                            f"{q.run}: RBO {_f(q.rbo.ext)}, τ {_f(q.tau)}",
                             table=bottom, chart=scatter))
 if sys_table is not None:
     sections.append(Section(tr("agreement.level4_title"),
-                            f"RBO {_f(s.rbo.normalized)}, τ {_f(s.tau)}. {top_text}",
+                            f"RBO {_f(s.rbo.ext)}, τ {_f(s.tau)}. {top_text}",
                             table=sys_table))
 inputs = {name: data}
 if other is not None:
@@ -297,8 +328,7 @@ report_downloads("agreement", tr("agreement.title"), sections, inputs=inputs,
                          "baseline": baseline, "confidence": confidence,
                          "resamples": int(resamples), "splits": int(splits), "seed": int(seed)},
                  per_case=dis, summary=rep.to_dict(),
-                 verdict=tr("agreement.report_summary", source=m.name, kappa=_f(m.kappa.value),
-                            wkappa=_f(m.weighted_kappa.value), mae=_f(m.mae.value),
-                            pairwise=pct(pa.value)))
-
-how_to_read("agreement.how_to_read", source=m.name, level=level)
+                 card=replace(card, reason=tr("agreement.report_summary", source=m.name,
+                                              kappa=_f(m.kappa_binary.value),
+                                              wkappa=_f(m.weighted_kappa.value),
+                                              mae=_f(m.mae.value), pairwise=pct(pa.value))))

@@ -8,8 +8,8 @@ from core.beir_upload import parse_user_column, tally_user
 from core.errors import InputError
 from core.views.beir_table import heatmap_chart, scifact_chart, story, tally_chart
 from core.views.format import fmt_p
-from pages._ui import (Section, how_to_read, page_setup, report_downloads, show_error,
-                       tr)
+from pages._ui import (Section, draw_chart, how_to_read, page_setup, report_downloads, show_error,
+                       tr, tr_md)
 
 lang = page_setup()
 YOURS = "yours"
@@ -76,7 +76,7 @@ st.caption(tr("beir_table.rule_line"))
 labels = {"baseline_wins": tr("beir_table.part_baseline_wins", baseline=baseline),
           "model_wins": tr("beir_table.part_model_wins"), "ties": tr("beir_table.part_ties")}
 bars = tally_chart(result, labels=labels, title=tr("beir_table.chart_tally", baseline=baseline))
-st.altair_chart(bars, width="stretch")
+draw_chart(bars)
 
 # ---------------------------------------------------------------- who is first
 left, right = st.columns(2)
@@ -107,7 +107,7 @@ mode = st.radio(tr("beir_table.color_label"), list(modes), format_func=modes.get
                 horizontal=True, key="beir_table_color")
 heat = heatmap_chart(grid, baseline, mode=mode, value_title=grid.metric,
                      diff_title=tr("beir_table.diff_title", baseline=baseline))
-st.altair_chart(heat, width="stretch")
+draw_chart(heat)
 
 # ---------------------------------------------------------------- scifact
 st.subheader(tr("beir_table.scifact_title"))
@@ -131,7 +131,7 @@ sc_left, sc_right = st.columns(2)
 sc_left.dataframe(scifact_table, hide_index=True, width="stretch", column_config={
     tr("beir_table.col_value"): st.column_config.NumberColumn(format="%.3f")})
 sc_chart = scifact_chart(ranking, source_labels=sources, title=tr("beir_table.scifact_chart"))
-sc_right.altair_chart(sc_chart, width="stretch")
+draw_chart(sc_chart, sc_right)
 
 # ---------------------------------------------------------------- your column
 st.subheader(tr("beir_table.upload_title"))
@@ -150,8 +150,9 @@ else:
         inputs[upload.name] = upload.getvalue()
         covers = tr("beir_table.upload_covers", name=upload.name, n=column.n_datasets,
                     total=len(grid.datasets), datasets=_listed(column.values))
-        st.markdown(covers)
-        st.markdown("**" + tr("beir_table.upload_tally_title", name=upload.name,
+        st.markdown(tr_md("beir_table.upload_covers", name=upload.name, n=column.n_datasets,
+                          total=len(grid.datasets), datasets=_listed(column.values)))
+        st.markdown("**" + tr_md("beir_table.upload_tally_title", name=upload.name,
                               n=own.n_datasets) + "**")
         own_rel = tr("beir_table.col_rel_vs", name=upload.name)
         own_table = _tally_frame(own, tr("beir_table.col_your_wins", name=upload.name), own_rel)
@@ -159,7 +160,9 @@ else:
         own_first = tr("beir_table.upload_first_line", name=upload.name,
                        count=len(own.baseline_first), n=own.n_datasets,
                        datasets=_listed(own.baseline_first))
-        st.caption(own_first)
+        st.caption(tr_md("beir_table.upload_first_line", name=upload.name,
+                         count=len(own.baseline_first), n=own.n_datasets,
+                         datasets=_listed(own.baseline_first)))
         user_sections = [Section(tr("beir_table.upload_tally_title", name=upload.name,
                                     n=own.n_datasets), f"{covers}\n\n{own_first}",
                                  table=own_table)]

@@ -12,7 +12,8 @@ from core.sample_size import (defaults_from, discordant_count, half_width_curve,
 from core.stats import CONFIDENCE_LEVELS
 from core.views.format import fmt_p, level as fmt_level, pct
 from core.views.sample_size import half_width_chart
-from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
+from pages._ui import (Section, draw_chart, how_to_read, page_setup, report_downloads,
+                       show_error, tr, tr_md)
 
 page_setup()
 ALPHAS = (0.01, 0.05, 0.10)
@@ -46,10 +47,10 @@ if st.session_state.get("sample_size_signature") != signature:
 
 kind = tr("sample_size.kind_binary" if dflt.binary else "sample_size.kind_continuous")
 if dflt.source == "comparison":
-    st.info(tr("sample_size.source_loaded", source=dflt.name, a=dflt.a, b=dflt.b,
+    st.info(tr_md("sample_size.source_loaded", source=dflt.name, a=dflt.a, b=dflt.b,
                n=dflt.current_n, kind=kind), icon="ℹ️")
 elif dflt.source == "golden_set":
-    st.info(tr("sample_size.source_set_only", source=dflt.name, n=dflt.current_n, a=dflt.a),
+    st.info(tr_md("sample_size.source_set_only", source=dflt.name, n=dflt.current_n, a=dflt.a),
             icon="ℹ️")
 else:
     st.info(tr("sample_size.source_none"), icon="ℹ️")
@@ -95,6 +96,8 @@ with tab_single:
         c2.metric(tr("sample_size.n_normal"), _n(rp.n_normal), help=tr("sample_size.n_normal_help"))
         c3.metric(tr("sample_size.resolution"),
                   tr("sample_size.resolution_value", step=f"{100 * rp.resolution:.2g}"))
+        st.caption(tr("sample_size.which_to_use", wilson=_n(rp.n_wilson),
+                      normal=_n(rp.n_normal)))
         if rp.current_n is None:
             st.caption(tr("sample_size.no_current"))
         elif rp.current_half_width <= target:
@@ -112,7 +115,7 @@ with tab_single:
             target_label=tr("sample_size.mark_target"),
             current_label=tr("sample_size.mark_current", n=cur_n),
             planned_label=tr("sample_size.mark_planned", n=_n(rp.n_wilson)))
-        st.altair_chart(rate_chart, width="stretch")
+        draw_chart(rate_chart)
 
 # ----------------------------------------------------------------------------- paired binary
 with tab_paired:

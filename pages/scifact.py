@@ -3,26 +3,36 @@
 Nothing is computed here: retrieval is core.retrieval, metrics core.metrics, the paired
 bootstrap and verdict core.stats, through core.scifact.
 """
+import os
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
-from core.beir import CORPUS, ENV_VAR, QRELS_DIR, QUERIES, download_beir, load_beir, resolve_dir
+from core.beir import (ANY_PATH_ENV, CORPUS, ENV_VAR, QRELS_DIR, QUERIES, beir_folders,
+                       download_beir, is_beir_dir, load_beir, resolve_dir, unpack_bundle)
 from core.views.charts import bootstrap_histogram
 from core.errors import InputError
-from core.retrieval import (CACHE_DIR, TOKENIZERS, BM25Params, encode_texts, is_cached,
-                            load_model, resolve_model)
+from core.retrieval import (CACHE_DIR, TOKENIZERS, BM25Params, encode_texts, estimate_encode,
+                            is_cached, load_model, resolve_model)
 from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIEVERS, ci_by_n,
                           compare_retrievers, disagreements, evaluate, means, run_retrievers,
                           run_settings, side_by_side, subsample, with_hybrid)
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
-from core.views.format import level as fmt_level
+from core.verdicts import reason_sentence
+from core.views import format as fmt
+from core.views.cards import paired_card
 from core.views.scifact import NAMES, ci_by_n_chart, comparison_sentence, scatter_chart
-from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
+from core.views.format import level as fmt_level
+from pages._ui import (Section, draw_chart, end_of_presentation, how_to_read,
+                       interval_choice, keep_in_url, page_setup, report_downloads,
+                       show_card, show_error, tr, tr_md, url_index, url_number,
+                       verdict_notes)
 
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
+# an encode expected to take longer than this waits for a click (operators may change it)
+CONFIRM_SECONDS = float(os.environ.get("NOISEFLOOR_CONFIRM_SECONDS") or 60)
 
 page_setup()
 
@@ -60,16 +70,19 @@ def _bm25(path: str, stamp: tuple, k1: float, b: float, tokenizer: str):
 @st.cache_data(show_spinner=False, max_entries=4)
 def _dense(path: str, stamp: tuple, model: str):
     data = _load(path, stamp)
-    return run_retrievers(data, ["dense"], model=model or None,
-                          get_model=lambda: _model(model))["dense"]
+    notes: list = []
+    ranking = run_retrievers(data, ["dense"], model=model or None,
+                             get_model=lambda: _model(model), cache_dir=CACHE_DIR,
+                             notes=notes)["dense"]
+    return ranking, notes
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _tables(path: str, stamp: tuple, k1: float, b: float, tokenizer: str, model: str):
     data = _load(path, stamp)
-    rankings = with_hybrid({"bm25": _bm25(path, stamp, k1, b, tokenizer),
-                            "dense": _dense(path, stamp, model)})
-    return rankings, evaluate(data, rankings)
+    dense, notes = _dense(path, stamp, model)
+    rankings = with_hybrid({"bm25": _bm25(path, stamp, k1, b, tokenizer), "dense": dense})
+    return rankings, evaluate(data, rankings), notes
 
 
 def _eta(seconds: float | None) -> str:
@@ -91,13 +104,32 @@ def _encode_with_progress(data, model: str) -> None:
                              done=f"{done:,}", eta=_eta(eta)))
 
     with st.spinner(tr("scifact.loading_model")):
-        _model(model)
+        loaded = _model(model)
+    est = estimate_encode(data.texts, loaded)
+    if est.seconds > CONFIRM_SECONDS and \
+            st.session_state.get("scifact_confirmed") != (data.content_hash, model):
+        bar.empty()
+        st.warning(tr("scifact.confirm_text", total=f"{data.n_docs:,}", eta=_eta(est.seconds),
+                      rate=f"{est.per_second:.0f}", sample=est.sample), icon="⏱️")
+        if st.button(tr("scifact.confirm_button", eta=_eta(est.seconds)),
+                     key="scifact_confirm", type="primary"):
+            st.session_state["scifact_confirmed"] = (data.content_hash, model)
+            st.rerun()
+        st.stop()
     enc = encode_texts(data.texts, model_name=model or None, get_model=lambda: _model(model),
-                       kind="corpus", content_hash=data.content_hash, progress=progress)
+                       kind="corpus", content_hash=data.content_hash, progress=progress,
+                       cache_dir=CACHE_DIR)
     bar.empty()
+    _notes(enc.notes)
     if not enc.from_cache:
         st.success(tr("scifact.encoding_done", total=f"{data.n_docs:,}",
                       seconds=f"{enc.seconds:.0f}", rate=f"{enc.per_second:.0f}"))
+
+
+def _notes(notes) -> None:
+    """Cache notes from core.retrieval (rejected entries, unwritable folder): one line each."""
+    for code, params in notes:
+        st.caption(tr_md(f"scifact.note_{code}", **params))
 
 
 st.title(tr("scifact.title"))
@@ -106,10 +138,26 @@ how_to_read("scifact.how_to_read", n_small=SMALL_N)
 
 # ----------------------------------------------------------------------------- the folder
 default_path, _ = resolve_dir(None)
-typed = st.text_input(tr("scifact.path_label"), value=str(default_path), key="scifact_path",
-                      help=tr("scifact.path_help", env=ENV_VAR)).strip()
-folder, source = resolve_dir(typed if typed and typed != str(default_path) else None)
+if os.environ.get(ANY_PATH_ENV) == "1":  # free path field only when the operator allows it
+    typed = st.text_input(tr("scifact.path_label"), value=str(default_path),
+                          key="scifact_path", help=tr("scifact.path_help", env=ENV_VAR)).strip()
+    folder, source = resolve_dir(typed if typed and typed != str(default_path) else None)
+else:
+    choices = [str(f) for f in beir_folders()] or [str(default_path)]
+    picked = st.selectbox(tr("scifact.folder_label"), choices, key="scifact_folder",
+                          help=tr("scifact.folder_help", env=ENV_VAR))
+    folder, source = resolve_dir(picked if picked != str(default_path) else None)
+    if source == "explicit":
+        env_dir = os.environ.get(ENV_VAR, "").strip()
+        source = "env" if env_dir and Path(picked) == Path(env_dir).expanduser() else "listed"
 st.caption(tr(f"scifact.source_{source}", env=ENV_VAR))
+
+if source == "default" and not is_beir_dir(folder):
+    try:  # the scifact copy shipped in data/beir/scifact.tar.gz, unpacked on first use
+        with st.spinner(tr("scifact.unpacking")):
+            unpack_bundle(folder)
+    except InputError as exc:
+        show_error(exc)
 
 if source == "default" and not folder.exists():
     st.info(tr("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
@@ -117,7 +165,7 @@ if source == "default" and not folder.exists():
         try:
             with st.spinner(tr("scifact.downloading")):
                 download_beir(folder)
-            st.success(tr("scifact.downloaded", path=str(folder)))
+            st.success(tr_md("scifact.downloaded", path=str(folder)))
         except InputError as exc:
             show_error(exc)
             st.stop()
@@ -135,7 +183,7 @@ except InputError as exc:
         st.info(tr("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
     st.stop()
 
-st.markdown(tr("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
+st.markdown(tr_md("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
                queries=f"{data.n_queries:,}", judgements=f"{data.n_judgements:,}",
                split=data.split))
 
@@ -147,26 +195,36 @@ with st.sidebar:
     b = st.number_input(tr("scifact.b"), 0.0, 1.0, 0.75, step=0.05, key="scifact_b",
                         help=tr("scifact.b_help"))
     tokenizer = st.selectbox(tr("scifact.tokenizer"), TOKENIZERS, key="scifact_tokenizer",
-                             format_func=lambda tk: tr(f"scifact.tok_{tk}"))
+                             format_func=lambda tk: tr(f"scifact.tok_{tk}"),
+                             help=tr("scifact.tokenizer_help"))
     model = st.text_input(tr("scifact.model"), "", key="scifact_model",
                           help=tr("scifact.model_help")).strip()
-    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
+    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
+                              index=url_index("confidence", CONFIDENCE_LEVELS, 1,
+                                              lambda c: f"{100 * c:g}"),
                               format_func=fmt_level, key="scifact_confidence")
     resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
-                                DEFAULT_RESAMPLES, step=1_000, key="scifact_resamples")
-    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="scifact_seed")
+                                url_number("resamples", MIN_RESAMPLES, MAX_RESAMPLES,
+                                           DEFAULT_RESAMPLES),
+                                step=1_000, key="scifact_resamples")
+    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, url_number("seed", 0, 2**31 - 1, 0),
+                           key="scifact_seed")
+    interval = interval_choice("scifact_interval")
 
 col_a, col_b, col_m = st.columns(3)
-a = col_a.selectbox(tr("scifact.retriever_a"), RETRIEVERS, index=0, key="scifact_a",
-                    format_func=NAMES.get)
-b_name = col_b.selectbox(tr("scifact.retriever_b"), RETRIEVERS, index=1, key="scifact_b_name",
-                         format_func=NAMES.get)
-metric = col_m.selectbox(tr("scifact.metric"), MEASURES, index=0, key="scifact_metric")
+a = col_a.selectbox(tr("scifact.retriever_a"), RETRIEVERS, index=url_index("a", RETRIEVERS, 0),
+                    key="scifact_a", format_func=NAMES.get, help=tr("golden.method_a_help"))
+b_name = col_b.selectbox(tr("scifact.retriever_b"), RETRIEVERS,
+                         index=url_index("b", RETRIEVERS, 1), key="scifact_b_name",
+                         format_func=NAMES.get, help=tr("golden.method_b_help"))
+metric = col_m.selectbox(tr("scifact.metric"), MEASURES, index=url_index("metric", MEASURES, 0),
+                         key="scifact_metric")
 
 n_all = data.n_queries
 low = min(10, n_all)
 if n_all > low:
-    n_used = st.slider(tr("scifact.subsample"), low, n_all, n_all, key="scifact_queries",
+    n_used = st.slider(tr("scifact.subsample"), low, n_all, url_number("n", low, n_all, n_all),
+                       key="scifact_queries",
                        help=tr("scifact.subsample_help"))
 else:
     n_used = n_all
@@ -178,24 +236,57 @@ try:
                      content_hash=data.content_hash, cache_dir=CACHE_DIR):
         _encode_with_progress(data, model)
     with st.spinner(tr("scifact.running_bm25")):
-        rankings, tables = _tables(path, stamp, float(k1), float(b), tokenizer, model)
+        rankings, tables, cache_notes = _tables(path, stamp, float(k1), float(b), tokenizer,
+                                                model)
+    _notes(cache_notes)
     qids = subsample(data.query_ids, int(n_used), seed=int(seed))
     comp = compare_retrievers(tables, a, b_name, metric, queries=qids, resamples=int(resamples),
-                              confidence=float(confidence), seed=int(seed))
+                              confidence=float(confidence), seed=int(seed), interval=interval)
 except (InputError, ValueError, OSError) as exc:
     show_error(exc)
     st.stop()
 
 lang = st.session_state["lang"]
 verdict_text = comparison_sentence(comp, lang, names=NAMES)
-(st.warning if comp.verdict == "no_difference" else st.success)(verdict_text)
+bs = comp.bootstrap
+card = paired_card(comp.verdict, a=NAMES[a], b=NAMES[b_name], mean=bs.mean, ci_low=bs.ci_low,
+                   ci_high=bs.ci_high, confidence=bs.confidence, kind="score",
+                   sentence=verdict_text, ci_label=tr("common.ci_short"),
+                   reason=reason_sentence(comp.decision, lang) or "")
+show_card(card)
+level = fmt_level(confidence)
+left, right = st.columns(2)
+# the two intervals (by number of queries) and the bootstrap histogram: the headline charts
+by_n = ci_by_n(tables, a, b_name, metric, [n for n in BY_N if n <= n_all] + [int(n_used)],
+               resamples=int(resamples), confidence=float(confidence), seed=int(seed),
+               interval=interval)
+# the headline reads "does B beat A": B − A on the card and both charts
+by_n_ba = by_n.assign(mean=-by_n["mean"], ci_low=-by_n["ci_high"], ci_high=-by_n["ci_low"])
+by_n_chart = ci_by_n_chart(by_n_ba, int(n_used), title=tr("scifact.chart_by_n", a=NAMES[b_name],
+                                                           b=NAMES[a]),
+                           x_title=tr("scifact.axis_n"),
+                           y_title=tr("scifact.axis_diff", a=NAMES[b_name], b=NAMES[a],
+                                      metric=metric))
+# round away float noise so equal resampled means share one bar
+boot_chart = bootstrap_histogram(-bs.distribution.round(12), -bs.ci_high, -bs.ci_low,
+                                 title=tr("scifact.chart_bootstrap",
+                                          resamples=f"{bs.resamples:,}"),
+                                 x_title=tr("scifact.axis_diff", a=NAMES[b_name], b=NAMES[a],
+                                            metric=metric),
+                                 y_title=tr("common.axis_resamples"), scale=1)
+draw_chart(by_n_chart, left)
+draw_chart(boot_chart, right)
+url_state = dict(a=a, b=b_name, metric=metric, n=int(n_used),
+                 confidence=f"{100 * confidence:g}", resamples=int(resamples), seed=int(seed))
+keep_in_url(**url_state, query=st.query_params.get("query"))  # the drill-down's, below
+end_of_presentation()
 
 # ----------------------------------------------------------------------------- means
 sub_means = means(tables, qids)
 means_df = pd.DataFrame(sub_means).T.rename(index=NAMES)
 means_df.index.name = tr("scifact.col_retriever")
 st.subheader(tr("scifact.means_title", n=comp.n))
-st.dataframe(means_df.style.format("{:.4f}"), width="stretch")
+st.dataframe(means_df.map(lambda x: fmt.value(x, "score")), width="stretch")
 if data.name.lower() == "scifact":
     st.caption(tr("scifact.paper_note", paper=f"{PAPER_BM25_NDCG10:.3f}"))
     if st.button(tr("scifact.send_button"), key="scifact_send"):
@@ -203,15 +294,14 @@ if data.name.lower() == "scifact":
         st.success(tr("scifact.sent"))
 
 # ----------------------------------------------------------------------------- the difference
-level = fmt_level(confidence)
-bs = comp.bootstrap
 m1, m2, m3 = st.columns(3)
-m1.metric(NAMES[a], f"{comp.mean_a:.4f}")
-m2.metric(NAMES[b_name], f"{comp.mean_b:.4f}")
-m3.metric(tr("scifact.difference", a=NAMES[a], b=NAMES[b_name], metric=metric),
-          f"{bs.mean:+.4f}")
-m3.caption(tr("scifact.difference_ci", level=level, lo=f"{bs.ci_low:+.4f}",
-              hi=f"{bs.ci_high:+.4f}"))
+m1.metric(NAMES[a], fmt.value(comp.mean_a, "score"))
+m2.metric(NAMES[b_name], fmt.value(comp.mean_b, "score"))
+m3.metric(tr("scifact.difference", a=NAMES[b_name], b=NAMES[a], metric=metric),
+          fmt.diff(-bs.mean, "score"), help=tr("glossary.bootstrap"))
+m3.caption(tr("scifact.difference_ci", level=level, lo=fmt.diff(-bs.ci_high, "score"),
+              hi=fmt.diff(-bs.ci_low, "score")))
+verdict_notes(comp.decision, bs, m3, reason=False)
 
 w1, w2, w3 = st.columns(3)
 w1.metric(tr("scifact.wins_a", name=NAMES[a]), comp.a_wins)
@@ -227,26 +317,11 @@ hits_df = pd.DataFrame([[h["both"], h["a_only"]], [h["b_only"], h["neither"]]],
 st.subheader(tr("scifact.hits_title"))
 st.table(hits_df)
 
-left, right = st.columns(2)
 scatter = scatter_chart(comp, title=tr("scifact.chart_scatter", a=NAMES[a], b=NAMES[b_name],
                                        metric=metric),
-                        a_title=f"{NAMES[a]} {metric}", b_title=f"{NAMES[b_name]} {metric}")
-left.altair_chart(scatter, width="stretch")
-by_n = ci_by_n(tables, a, b_name, metric, [n for n in BY_N if n <= n_all] + [int(n_used)],
-               resamples=int(resamples), confidence=float(confidence), seed=int(seed))
-by_n_chart = ci_by_n_chart(by_n, int(n_used), title=tr("scifact.chart_by_n", a=NAMES[a],
-                                                        b=NAMES[b_name]),
-                           x_title=tr("scifact.axis_n"),
-                           y_title=tr("scifact.axis_diff", a=NAMES[a], b=NAMES[b_name],
-                                      metric=metric))
-right.altair_chart(by_n_chart, width="stretch")
-# round away float noise so equal resampled means share one bar
-st.altair_chart(bootstrap_histogram(bs.distribution.round(12), bs.ci_low, bs.ci_high,
-                                    title=tr("scifact.chart_bootstrap",
-                                             resamples=f"{bs.resamples:,}"),
-                                    x_title=tr("scifact.axis_diff_pp", a=NAMES[a],
-                                               b=NAMES[b_name])),
-                width="stretch")
+                        a_title=f"{NAMES[a]} {metric}", b_title=f"{NAMES[b_name]} {metric}",
+                        size_title=tr("scifact.legend_queries"))
+draw_chart(scatter)
 
 # ----------------------------------------------------------------------------- drill-down
 disc = disagreements(comp)
@@ -255,23 +330,26 @@ if len(disc):
     options = list(disc["query_id"])
     diffs = dict(zip(disc["query_id"], disc["diff"]))
     qid = st.selectbox(tr("scifact.drill_pick"), options, key="scifact_drill",
+                       index=url_index("query", options, 0),
                        format_func=lambda q: f"{q} ({diffs[q]:+.3f}): "
                                              f"{data.queries[q][:90]}")
-    st.markdown(tr("scifact.drill_query", qid=qid, text=data.queries[qid]))
+    st.markdown(tr_md("scifact.drill_query", qid=qid, text=data.queries[qid]))
     relevant = [d for d, s in data.qrels[qid].items() if s > 0]
-    st.caption(tr("scifact.drill_relevant", ids=", ".join(relevant)))
+    st.caption(tr_md("scifact.drill_relevant", ids=", ".join(relevant)))
     sbs = side_by_side(data, rankings, qid, a, b_name)
     for col, side, name in zip(st.columns(2), ("a", "b"), (a, b_name)):
         col.markdown(f"**{NAMES[name]}**")
-        col.dataframe(pd.DataFrame({
+        col.table(pd.DataFrame({
             tr("scifact.col_rank"): sbs["rank"],
             tr("scifact.col_rel"): sbs[f"{side}_relevant"].map({True: "✅",
                                                                           False: ""}),
             tr("scifact.col_doc"): sbs[f"{side}_doc"],
             tr("scifact.col_title"): sbs[f"{side}_title"],
-        }), hide_index=True, width="stretch")
+        }).set_index(tr("scifact.col_rank")))
 else:
+    qid = None
     st.caption(tr("scifact.drill_none"))
+keep_in_url(**url_state, query=qid)
 
 # ----------------------------------------------------------------------------- report
 per_case = comp.frame()
@@ -280,12 +358,14 @@ counts_df = pd.DataFrame([{"a_wins": comp.a_wins, "b_wins": comp.b_wins, "ties":
                            **{f"hit@10 {k}": v for k, v in h.items()}}])
 report_disc = disc.copy()
 report_disc.insert(1, "query", [data.queries[q] for q in report_disc["query_id"]])
-sections = [Section(tr("scifact.report_means"), table=means_df.reset_index().round(4)),
+sections = [Section(tr("scifact.report_means"), table=means_df.reset_index().round(3)),
             Section(tr("scifact.report_counts"), table=counts_df),
             Section(tr("scifact.report_scatter"), chart=scatter),
-            Section(tr("scifact.report_by_n"), table=by_n.round(4), chart=by_n_chart),
+            Section(tr("scifact.report_by_n"), table=by_n.round(3), chart=by_n_chart),
+            Section(tr("scifact.chart_bootstrap", resamples=f"{bs.resamples:,}"),
+                    chart=boot_chart),
             Section(tr("scifact.drill_title", n=len(disc)),
-                    table=report_disc.round(4) if len(disc) else None)]
+                    table=report_disc.round(3) if len(disc) else None)]
 root = Path(path)
 inputs = {rel: (root / rel).read_bytes() for rel in (QUERIES, f"{QRELS_DIR}/test.tsv")}
 summary = {"collection": data.to_dict(), "scores": sub_means, "comparison": comp.to_dict(),
@@ -298,5 +378,5 @@ report_downloads("scifact", tr("scifact.title"), sections, inputs=inputs,
                          "model": resolve_model(model or None)[1],
                          "corpus_sha256": data.content_hash, "resamples": int(resamples),
                          "seed": int(seed), "confidence": level},
-                 per_case=per_case, summary=summary, verdict=verdict_text)
+                 per_case=per_case, summary=summary, verdict=verdict_text, card=card)
 

@@ -15,11 +15,15 @@ from core.multi import compare_many, disagreements
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
-from core.verdicts import comparison_verdict
-from core.views.format import level as fmt_level, pct
+from core.verdicts import comparison_verdict, reason_sentence
+from core.views import format as fmt
+from core.views.cards import paired_card
+from core.views.format import fmt_p, level as fmt_level
 from core.views.multi import matrix_chart
-from pages._ui import (Section, how_to_read, page_setup, report_downloads, second_opinions,
-                       sha256, show_error, tr)
+from pages._ui import (Section, draw_chart, end_of_presentation, esc, glossary, how_to_read,
+                       interval_choice, keep_in_url, page_setup, report_downloads,
+                       second_opinions, sha256, show_card, show_error, tr, tr_md, url_index,
+                       url_number, verdict_notes)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LISTS = DATA / "demo_lists.csv"
@@ -45,39 +49,68 @@ def _trec(qrels: bytes, qrels_name: str, runs: tuple, measure: str):
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _pair(_gs: GoldenSet, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
-          seed: int):
+          seed: int, interval: str = "percentile"):
     """``compare_golden`` on the GoldenSet core built (``ListScores.golden`` /
     ``TrecScores.golden``); ``data_key`` (inputs' digests and the settings that shaped the
     scores) stands in for the unhashed GoldenSet in the cache key."""
-    return compare_golden(_gs, a, b, resamples=resamples, confidence=confidence, seed=seed)
+    return compare_golden(_gs, a, b, resamples=resamples, confidence=confidence, seed=seed,
+                          interval=interval)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _many(scores: pd.DataFrame, mode: str, baseline, resamples: int, confidence: float,
-          seed: int):
+          seed: int, interval: str = "percentile"):
     return compare_many(scores, mode=mode, baseline=baseline, resamples=resamples,
-                        confidence=confidence, seed=seed)
+                        confidence=confidence, seed=seed, interval=interval)
 
 
 def _fmt(x) -> str:
     return "" if pd.isna(x) else f"{x:.3f}"
 
 
+def pairs_display(table: pd.DataFrame, kind: str, level: str) -> pd.DataFrame:
+    """The all-pairs table as shown: translated headers, one unit (``kind``), the CI and the
+    win/tie/loss counts in one column each so it fits the page."""
+    return pd.DataFrame({
+        "A": table["a"], "B": table["b"], tr("systems.col_n"): table["n"],
+        tr("systems.col_mean_a"): [fmt.value(x, kind) for x in table["mean_a"]],
+        tr("systems.col_mean_b"): [fmt.value(x, kind) for x in table["mean_b"]],
+        tr("systems.col_diff"): [fmt.diff(x, kind) for x in table["mean"]],
+        tr("systems.col_ci", level=level): [fmt.interval(lo, hi, kind, signed=True)
+                                            for lo, hi in zip(table["ci_low"], table["ci_high"])],
+        tr("systems.col_p_holm"): [fmt_p(x) for x in table["p_holm"]],
+        tr("systems.col_verdict"): [tr(f"systems.verdict_{v}") for v in table["verdict"]],
+        tr("systems.col_dz"): ["n/a" if pd.isna(x) else f"{x:.2f}" for x in table["cohens_dz"]],
+        tr("systems.col_wtl"): [f"{w}/{t_}/{l_}" for w, t_, l_ in
+                                zip(table["wins"], table["ties"], table["losses"])]})
+
+
 st.title(tr("systems.title"))
 st.caption(tr("systems.subtitle"))
+guide = st.container()  # "How to read this", at the top; filled once the level is known
 
-source = st.segmented_control(tr("systems.source_label"), ["lists", "trec"], default="lists",
+source = st.segmented_control(tr("systems.source_label"), ["lists", "trec"],
+                              default="trec" if st.query_params.get("source") == "trec"
+                              else "lists",
                               format_func=lambda s: tr(f"systems.source_{s}"),
                               key="systems_source") or "lists"
 
 with st.sidebar:
     st.subheader(tr("common.settings"))
-    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
+    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
+                              index=url_index("confidence", CONFIDENCE_LEVELS, 1,
+                                              lambda c: f"{100 * c:g}"),
                               format_func=fmt_level, key="systems_confidence")
     resamples = int(st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
-                                    20_000, step=1_000, key="systems_resamples"))
-    seed = int(st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="systems_seed"))
+                                    url_number("resamples", MIN_RESAMPLES, MAX_RESAMPLES,
+                                               20_000),
+                                    step=1_000, key="systems_resamples"))
+    seed = int(st.number_input(tr("common.seed"), 0, 2**31 - 1,
+                               url_number("seed", 0, 2**31 - 1, 0), key="systems_seed"))
+    interval = interval_choice("systems_interval")
 level = fmt_level(confidence)
+with guide:
+    how_to_read("systems.how_to_read", level=level)
 
 inputs: dict[str, bytes] = {}
 notes: list[str] = []
@@ -92,10 +125,12 @@ try:
             st.info(tr("systems.demo_lists_note"), icon="ℹ️")
         inputs[name] = data
         c1, c2, c3 = st.columns(3)
-        metric = c1.selectbox(tr("systems.metric"), LIST_METRICS, index=LIST_METRICS.index("ndcg"),
+        metric = c1.selectbox(tr("systems.metric"), LIST_METRICS,
+                              index=url_index("metric", LIST_METRICS, LIST_METRICS.index("ndcg")),
                               format_func=lambda m: tr(f"systems.metric_{m}"),
                               key="systems_metric")
-        k = int(c2.number_input(tr("systems.k"), 1, 1000, 10, key="systems_k",
+        k = int(c2.number_input(tr("systems.k"), 1, 1000, url_number("k", 1, 1000, 10),
+                                key="systems_k",
                                 help=tr("systems.k_help")))
         kind = c3.selectbox(tr("systems.match"), ["auto", "ids", "text"],
                             format_func=lambda m: tr(f"systems.match_{m}"), key="systems_match")
@@ -109,10 +144,10 @@ try:
                       kind=tr(f"systems.match_{ls.kind}")))
         means = ls_scores.means()
         if ls.no_reference:
-            notes.append(tr("systems.no_reference", count=len(ls.no_reference),
+            notes.append(tr_md("systems.no_reference", count=len(ls.no_reference),
                             ids=", ".join(ls.no_reference[:20])))
         if ls.duplicates:
-            notes.append(tr("systems.duplicates", count=len(ls.duplicates),
+            notes.append(tr_md("systems.duplicates", count=len(ls.duplicates),
                             ids=", ".join(ls.duplicates[:20])))
         for meth, ids in ls.empty_cells.items():
             notes.append(tr("systems.empty_cells", method=meth, count=len(ids),
@@ -140,7 +175,8 @@ try:
             st.info(tr("systems.demo_trec_note"), icon="ℹ️")
         inputs[qrels_name] = qrels_data
         inputs.update(dict(runs))
-        measure = st.selectbox(tr("systems.measure"), COMMON_MEASURES, index=0,
+        measure = st.selectbox(tr("systems.measure"), COMMON_MEASURES,
+                               index=url_index("metric", COMMON_MEASURES, 0),
                                accept_new_options=True, key="systems_measure",
                                help=tr("systems.measure_help"))
         with st.spinner(tr("systems.computing")):
@@ -153,17 +189,17 @@ try:
         st.caption(tr("systems.trec_loaded", n=len(scores), runs=len(ts.runs),
                       lines=f"{sum(r.lines for r in ts.runs):,}"))
         for run, ids in ts.missing.items():
-            notes.append(tr("systems.missing_from_run", run=run, count=len(ids),
+            notes.append(tr_md("systems.missing_from_run", run=run, count=len(ids),
                             ids=", ".join(ids[:20])))
         for run, ids in ts.unjudged.items():
-            notes.append(tr("systems.without_qrels", run=run, count=len(ids),
+            notes.append(tr_md("systems.without_qrels", run=run, count=len(ids),
                             ids=", ".join(ids[:20])))
         if ts.no_relevant:
-            notes.append(tr("systems.no_relevant", count=len(ts.no_relevant),
+            notes.append(tr_md("systems.no_relevant", count=len(ts.no_relevant),
                             ids=", ".join(ts.no_relevant[:20])))
         for r in ts.runs:
             if r.repeated:
-                notes.append(tr("systems.repeated", run=r.name, count=r.repeated))
+                notes.append(tr_md("systems.repeated", run=r.name, count=r.repeated))
         params = {"format": "trec", "measure": key, "qrels": qrels_name,
                   "runs": ", ".join(r.name for r in ts.runs)}
 except InputError as exc:
@@ -185,56 +221,74 @@ if len(methods) < 2:
 # ----------------------------------------------------------------------------- A vs B
 st.subheader(tr("systems.pair_title", metric=key))
 col_a, col_b = st.columns(2)
-a = col_a.selectbox(tr("systems.method_a"), methods, index=0, key="systems_a")
-b = col_b.selectbox(tr("systems.method_b"), methods, index=1, key="systems_b")
+a = col_a.selectbox(tr("systems.method_a"), methods, index=url_index("a", methods, 0),
+                    key="systems_a", help=tr("golden.method_a_help"))
+b = col_b.selectbox(tr("systems.method_b"), methods, index=url_index("b", methods, 1),
+                    key="systems_b", help=tr("golden.method_b_help"))
+keep_in_url(source=source, metric=metric if source == "lists" else key,
+            k=k if source == "lists" else None, a=a, b=b,
+            confidence=f"{100 * confidence:g}", resamples=resamples, seed=seed)
 try:
     with st.spinner(tr("systems.computing")):
         data_key = (source, key, tuple(sorted(params.items(), key=str)),
                     tuple((n, sha256(v)) for n, v in inputs.items()))
-        result = _pair(gs, data_key, a, b, resamples, float(confidence), seed)
+        result = _pair(gs, data_key, a, b, resamples, float(confidence), seed, interval)
 except InputError as exc:
     show_error(exc)
     st.stop()
 c, bs = result.comparison, result.comparison.bootstrap
 verdict_text = comparison_verdict(result, st.session_state["lang"])
-(st.warning if c.verdict == "no_difference" else st.success)(verdict_text)
+kind = fmt.kind_of(c.binary)
+card = paired_card(c.verdict, a=c.a, b=c.b, mean=bs.mean, ci_low=bs.ci_low, ci_high=bs.ci_high,
+                   confidence=bs.confidence, kind=kind, sentence=verdict_text,
+                   ci_label=tr("common.ci_short"),
+                   reason=reason_sentence(c.decision, st.session_state["lang"]) or "")
+show_card(card)
 ex = result.excluded
 if ex.total:
-    st.warning(tr("systems.excluded", total=ex.total,
+    st.warning(tr_md("systems.excluded", total=ex.total,
                   ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                        | set(ex.blank))[:20])), icon="⚠️")
 
 m1, m2, m3 = st.columns(3)
 for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
     count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
-    value = pct(r.mean) + count if c.binary else f"{r.mean:.3f}"
-    lo, hi = (pct(r.ci_low), pct(r.ci_high)) if c.binary else (_fmt(r.ci_low), _fmt(r.ci_high))
-    col.metric(mname, value)
+    col.metric(esc(mname), fmt.value(r.mean, kind) + count)
     kind_text = tr(f"systems.interval_{r.interval}")
-    col.caption(tr("systems.interval_line", level=level, kind=kind_text, lo=lo, hi=hi))
-m3.metric(tr("systems.difference", a=c.a, b=c.b), f"{bs.mean:+.3f}")
-m3.caption(tr("systems.difference_ci", level=level, lo=f"{bs.ci_low:+.3f}",
-              hi=f"{bs.ci_high:+.3f}"))
+    col.caption(tr("systems.interval_line", level=level, kind=kind_text,
+                   lo=fmt.value(r.ci_low, kind), hi=fmt.value(r.ci_high, kind)))
+# B − A ("does B beat A"), as on the verdict card
+m3.metric(tr_md("systems.difference", a=c.b, b=c.a), fmt.diff(-bs.mean, kind),
+          help=tr("glossary.bootstrap"))
+m3.caption(tr("systems.difference_ci", level=level, lo=fmt.diff(-bs.ci_high, kind),
+              hi=fmt.diff(-bs.ci_low, kind)))
+verdict_notes(c.decision, bs, m3, reason=False)
 
 left, right = st.columns(2)
 rates = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low, "ci_high": r.ci_high}
                       for n_, r in ((c.a, c.rate_a), (c.b, c.rate_b))])
 rates_chart = interval_chart(rates, title=tr("systems.chart_means", level=level),
-                             x_title=tr("systems.axis_metric", metric=key))
-boot_chart = bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
+                             x_title=tr("systems.axis_metric", metric=key) + fmt.axis_unit(kind),
+                             scale=fmt.scale(kind))
+boot_chart = bootstrap_histogram(-bs.distribution, -bs.ci_high, -bs.ci_low,
                                  title=tr("systems.chart_bootstrap",
                                           resamples=f"{bs.resamples:,}"),
-                                 x_title=tr("systems.axis_diff", a=c.a, b=c.b))
-left.altair_chart(rates_chart, width="stretch")
-right.altair_chart(boot_chart, width="stretch")
+                                 x_title=tr("common.axis_diff", a=c.b, b=c.a)
+                                 + fmt.axis_unit(kind, difference=True),
+                                 y_title=tr("common.axis_resamples"), scale=fmt.scale(kind))
+draw_chart(rates_chart, left)
+draw_chart(boot_chart, right)
+end_of_presentation()
 tests_table = second_opinions(c)
+st.markdown(f"**{tr('golden.second_opinions')}**",
+            help=glossary("mcnemar", "discordant", "randomization", "ttest", "cohens_dz"))
 st.table(tests_table)
 
 # ----------------------------------------------------------------------------- many systems
 many = None
 sections_many = []
 if len(methods) >= 3:
-    st.subheader(tr("systems.many_title", n=len(methods)))
+    st.subheader(tr("systems.many_title", n=len(methods)), help=tr("glossary.holm"))
     mc1, mc2 = st.columns(2)
     mode = mc1.radio(tr("systems.mode"), ["all", "baseline"], horizontal=True,
                      format_func=lambda m: tr(f"systems.mode_{m}"), key="systems_mode")
@@ -243,7 +297,7 @@ if len(methods) >= 3:
         baseline = mc2.selectbox(tr("systems.baseline"), methods, key="systems_baseline")
     try:
         with st.spinner(tr("systems.computing")):
-            many = _many(scores, mode, baseline, resamples, float(confidence), seed)
+            many = _many(scores, mode, baseline, resamples, float(confidence), seed, interval)
     except InputError as exc:
         show_error(exc)
         st.stop()
@@ -251,31 +305,31 @@ if len(methods) >= 3:
                   level=level))
     chart = matrix_chart(many, title=tr("systems.matrix_title", metric=key),
                          legend=tr("systems.matrix_legend"))
-    st.altair_chart(chart, width="stretch")
-    pairs_table = many.table()
-    pairs_table["verdict"] = pairs_table["verdict"].map(lambda v: tr(f"systems.verdict_{v}"))
-    st.dataframe(pairs_table, hide_index=True, width="stretch",
-                 column_config={c_: st.column_config.NumberColumn(format="%.4f")
-                                for c_ in ("mean_a", "mean_b", "mean", "ci_low", "ci_high",
-                                           "p", "p_holm", "cohens_dz")})
+    draw_chart(chart)
+    st.table(pairs_display(many.table(), kind, level).set_index("A"))  # wraps: fits the page
     sections_many = [Section(tr("systems.many_title", n=len(methods)),
                              tr("systems.holm_note", m=len(many.pairs),
                                 alpha=f"{many.alpha:.2f}", level=level),
                              table=many.table(), chart=chart)]
 
 # ----------------------------------------------------------------------------- drill-down
-st.subheader(tr("systems.drill_title", a=a, b=b))
+st.subheader(tr_md("systems.drill_title", a=a, b=b))
 dis = disagreements(scores, a, b, text=text)
 if len(dis):
-    st.dataframe(dis.head(MAX_DRILL), hide_index=True, width="stretch")
+    st.dataframe(dis.head(MAX_DRILL).rename(columns={"difference": tr("common.axis_diff",
+                                                                      a=a, b=b)}),
+                 hide_index=True, width="stretch")
     case = st.selectbox(tr("systems.case"), dis["case_id"].head(MAX_DRILL).tolist(),
                         key="systems_case")
     if source == "lists":
         side = list_side_by_side(ls, case, a, b, k)
     else:
         side = trec_side_by_side(ts, case, a, b, 10)
-    st.caption(tr("systems.side_caption", case=case, k=len(side)))
-    st.dataframe(side, hide_index=True, width="stretch")
+    st.caption(tr_md("systems.side_caption", case=case, k=len(side)))
+    st.dataframe(side.rename(columns={"rank": tr("systems.col_rank"),
+                                      f"{a} rel": tr("systems.col_rel", m=a),
+                                      f"{b} rel": tr("systems.col_rel", m=b)}),
+                 hide_index=True, width="stretch")
 else:
     st.caption(tr("systems.no_disagreement"))
 
@@ -296,6 +350,5 @@ sections = [
     Section(tr("systems.drill_title", a=a, b=b), table=dis.head(MAX_DRILL) if len(dis) else None),
 ]
 report_downloads("systems", tr("systems.title"), sections, inputs=inputs, params=params,
-                 per_case=scores.reset_index(), summary=summary, verdict=verdict_text)
-
-how_to_read("systems.how_to_read", level=level)
+                 per_case=scores.reset_index(), summary=summary, verdict=verdict_text,
+                 card=card)

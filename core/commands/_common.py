@@ -22,11 +22,16 @@ def print_json(obj) -> None:
     sys.stdout.write(to_json(obj) + "\n")
 
 
-def add_stat_args(p, *, resamples: int = 20_000) -> None:
-    """--resamples, --seed, --confidence, --json: the same spelling on every command."""
+def add_stat_args(p, *, resamples: int = 20_000, interval: bool = False) -> None:
+    """--resamples, --seed, --confidence, --json: the same spelling on every command;
+    ``interval=True`` adds --interval percentile|bca (commands with a paired verdict)."""
     p.add_argument("--resamples", type=int, default=resamples,
                    help=f"bootstrap resamples (default {resamples:,})")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--confidence", type=float, default=0.95,
                    help="confidence level, e.g. 0.90, 0.95, 0.99 (default 0.95)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    if interval:
+        p.add_argument("--interval", choices=("percentile", "bca"), default="percentile",
+                       help="bootstrap CI of A - B: percentile (default) or bca "
+                            "(bias-corrected and accelerated, scipy's definition)")

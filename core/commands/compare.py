@@ -42,11 +42,12 @@ def register(p) -> None:
                                       "instead of all pairs")
     p.add_argument("--a", help="method A (default: first method in the file)")
     p.add_argument("--b", help="method B (default: second method in the file)")
-    add_stat_args(p)
+    add_stat_args(p, interval=True)
 
 
 def _stat_kw(args) -> dict:
-    return dict(resamples=args.resamples, confidence=args.confidence, seed=args.seed)
+    return dict(resamples=args.resamples, confidence=args.confidence, seed=args.seed,
+                interval=args.interval)
 
 
 def _golden(args):

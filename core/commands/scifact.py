@@ -6,10 +6,13 @@ import time
 
 from core.beir import ENV_VAR, find_or_download, load_beir
 from core.commands._common import add_stat_args, print_json
+from core.errors import InputError
+from core.i18n import t
 from core.retrieval import BM25Params, TOKENIZERS
 from core.scifact import DEFAULT_RESAMPLES, MEASURES, RETRIEVERS, run_scifact
 from core.views.scifact import result_text
 
+MAX_DOCS = 50_000
 NAME = "scifact"
 HELP = "re-measure BM25 vs dense vs hybrid on a BEIR folder (default: scifact) with a paired verdict"
 
@@ -17,7 +20,8 @@ HELP = "re-measure BM25 vs dense vs hybrid on a BEIR folder (default: scifact) w
 def register(p) -> None:
     p.add_argument("--data", metavar="DIR",
                    help=f"BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv); default: "
-                        f"${ENV_VAR}, else data/beir/scifact (downloaded when missing)")
+                        f"${ENV_VAR}, else data/beir/scifact (unpacked from the shipped "
+                        f"copy on first use)")
     p.add_argument("--a", default="bm25", choices=RETRIEVERS, help="retriever A (default bm25)")
     p.add_argument("--b", default="dense", choices=RETRIEVERS, help="retriever B (default dense)")
     p.add_argument("--metric", default="ndcg@10", type=str.lower, choices=MEASURES,
@@ -32,7 +36,10 @@ def register(p) -> None:
                         "all-MiniLM-L6-v2)")
     p.add_argument("--queries", type=int, default=None, metavar="N",
                    help="compare on a seeded random subset of N judged queries")
-    add_stat_args(p, resamples=DEFAULT_RESAMPLES)
+    p.add_argument("--max-docs", type=int, default=MAX_DOCS, metavar="N",
+                   help=f"refuse collections of more than N documents before encoding "
+                        f"(default {MAX_DOCS:,}; dense encoding takes minutes per 10,000)")
+    add_stat_args(p, resamples=DEFAULT_RESAMPLES, interval=True)
 
 
 def _progress(done: int, total: int, eta: float | None) -> None:
@@ -45,13 +52,23 @@ def _progress(done: int, total: int, eta: float | None) -> None:
 
 
 def run(args) -> int:
+    if args.max_docs < 1:
+        raise ValueError(f"--max-docs must be at least 1, got {args.max_docs}")
     folder = find_or_download(args.data)
     data = load_beir(folder)
+    if data.n_docs > args.max_docs:
+        raise InputError("scifact.err_too_many_docs", file=str(folder),
+                         n=f"{data.n_docs:,}", limit=f"{args.max_docs:,}")
     t0 = time.perf_counter()
+    notes: list = []
     res = run_scifact(data, args.a, args.b, args.metric,
                       bm25=BM25Params(args.k1, args.bm25_b, args.tokenizer), model=args.model,
                       queries=args.queries, resamples=args.resamples,
-                      confidence=args.confidence, seed=args.seed, progress=_progress)
+                      confidence=args.confidence, seed=args.seed, interval=args.interval,
+                      progress=_progress,
+                      notes=notes)
+    for code, params in notes:
+        sys.stderr.write("note: " + t(f"scifact.note_{code}", "en", **params) + "\n")
     if args.json:
         out = res.to_dict()
         out["seconds"] = round(time.perf_counter() - t0, 3)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import string
 from functools import lru_cache
 from pathlib import Path
@@ -68,9 +69,32 @@ def t(key: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
             return template
         return template.format() if "{" in template or "}" in template else template  # {{ -> {
     try:
-        return template.format(**params)
+        text = template.format(**params)
     except (KeyError, IndexError, ValueError) as exc:
         if strict():
             raise TranslationError(f"{key!r} in {lang} cannot be filled with "
                                    f"{sorted(params)}: {exc!r}") from None
         return template
+    return plurals(text) if lang == "en" else text
+
+
+# "3 row(s) have", "1 judged quer(ies) that are": a count, up to two words, a noun with its
+# plural ending in brackets, optionally the verb that agrees with it.
+_PLURAL = re.compile(r"(?<![\w.])(\d[\d,]*)((?:\s+[A-Za-z'-]+){0,2}?\s+)([A-Za-z]+)"
+                     r"\((s|es|ies)\)((?:\s+that)?\s+(?:have|are)\b)?")
+
+
+def plurals(text: str) -> str:
+    """English plural forms after a count: '1 row(s) have' -> '1 row has', '2 quer(ies)' ->
+    '2 queries'. Templates keep the bracket form; the filled-in count decides."""
+    def one(m: re.Match) -> str:
+        singular = m.group(1) == "1"
+        word, ending, verb = m.group(3), m.group(4), m.group(5) or ""
+        if ending == "ies":
+            word += "y" if singular else "ies"
+        elif not singular:
+            word += ending
+        if singular and verb:
+            verb = verb.replace("have", "has").replace("are", "is")
+        return f"{m.group(1)}{m.group(2)}{word}{verb}"
+    return _PLURAL.sub(one, text)

@@ -40,25 +40,29 @@ def text(report) -> str:
     level = fmt_level(d["confidence"])
     lines = [f"{d['file']}: '{d['source']}' vs '{d['gold']}' on {d['n_pairs']} pairs, "
              f"{d['n_queries']} queries ({d['n_excluded']} pairs left out: a blank label)",
-             f"  1. kappa (binary) {d['kappa']:.3f} {level} CI {_ci(*d['kappa_ci'])}; "
-             f"weighted kappa ({d['weights']}) {d['weighted_kappa']:.3f} "
+             f"  1. kappa (binary) {d['kappa_binary']:.3f} {level} CI "
+             f"{_ci(*d['kappa_binary_ci'])}; kappa (0/1/2) {d['kappa']:.3f} "
+             f"{_ci(*d['kappa_ci'])}; weighted kappa ({d['weights']}) {d['weighted_kappa']:.3f} "
              f"{_ci(*d['weighted_kappa_ci'])}; MAE {d['mae']:.3f} {_ci(*d['mae_ci'])}",
              f"  2. pairwise accuracy {pct(d['pairwise_accuracy'])} over "
              f"{d['n_preference_pairs']:,} pairs {_ci(*d['pairwise_accuracy_ci'])}"]
     if d["query_run"]:
         q = report.query()
         lines.append(f"  3. query ordering ({d['measure']}, run {q.run}): RBO "
-                     f"{q.rbo.normalized:.3f} (p={q.rbo.p}), Kendall tau {q.tau:.3f}")
+                     f"{q.rbo.ext:.3f} (RBO_ext, p={q.rbo.p}; rescaled prefix "
+                     f"{q.rbo.normalized:.3f}), Kendall tau {q.tau:.3f}")
     if d["system_ordering"]:
         s = d["system_ordering"]
-        lines.append(f"  4. system ordering: RBO {s['rbo']:.3f} (p={s['rbo_p']}), Kendall tau "
+        lines.append(f"  4. system ordering: RBO {s['rbo']:.3f} (RBO_ext, p={s['rbo_p']}; "
+                     f"rescaled prefix {s['rbo_prefix']:.3f}), Kendall tau "
                      f"{s['tau']:.3f}; top {len(s['top_gold'])} gold {s['top_gold']} vs "
                      f"{s['top_other']} ({'same' if s['top_same_order'] else 'different'})")
     for c in d["runs"]:
         lines.append(f"  run {c['run']}: {c['unlabelled']} of {c['retrieved']} retrieved "
                      "documents have no label (counted as not relevant)")
-    lines.append("  sources by kappa: " + "; ".join(
-        f"{r['source']} {r['kappa']:.3f} {_ci(*r['kappa_ci'])}" for r in d["sources"]))
+    lines.append("  sources by binary kappa: " + "; ".join(
+        f"{r['source']} {r['kappa_binary']:.3f} {_ci(*r['kappa_binary_ci'])}"
+        for r in d["sources"]))
     if d["split_half"]:
         h = d["split_half"]
         lines.append(f"  split-half: the best source on one half beat '{h['baseline']}' on the "

@@ -1,15 +1,66 @@
-"""Altair chart builders shared by the pages and the HTML report (no streamlit here).
+"""Chart builders and helpers shared by the pages and the HTML report (no streamlit here):
+the bootstrap histogram and interval chart, wrapped titles that are never cut, and the
+presentation view's larger type.
 
 Large distributions are binned first (``bin_distribution``): a chart never carries more than
 a few hundred rows, so altair's max-rows limit never triggers.
 """
 from __future__ import annotations
 
-import altair as alt
+from typing import TYPE_CHECKING
+
+import textwrap
+
 import numpy as np
 import pandas as pd
 
 from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
+
+if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
+    import altair as alt
+
+TITLE_CHARS = 46     # a chart title line longer than this is wrapped onto the next line
+PRESENT_LABEL = 20   # px: axis labels and legend labels in the presentation view
+PRESENT_TITLE = 22   # px: axis and legend titles
+PRESENT_HEADING = 24  # px: chart titles
+PRESENT_PADDING = {"left": 8, "top": 8, "right": 8, "bottom": 8}  # px: large glyphs never clipped
+
+
+def wrap_title(text: str, width: int = TITLE_CHARS) -> alt.TitleParams | str:
+    """``text`` as a chart title wrapped onto lines of at most ``width`` characters (Vega
+    never wraps a title; a long one is cut with '…' when it is wider than the chart)."""
+    import altair as alt
+    if not isinstance(width, int) or width < 10:
+        raise ValueError(f"width must be an int ≥ 10, got {width!r}")
+    if not text:
+        return ""
+    lines = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+    return alt.TitleParams(text=lines if len(lines) > 1 else text, anchor="start",
+                           limit=0)
+
+
+def pad(chart: alt.TopLevelMixin, padding: dict | None = None) -> alt.TopLevelMixin:
+    """A copy of ``chart`` with room around it (``PRESENT_PADDING`` px): Vega places a rotated
+    axis title by an estimate of its glyphs, and at the chart's edge a few pixels were cut."""
+    import altair as alt
+    if not isinstance(chart, alt.TopLevelMixin):
+        raise ValueError(f"chart must be an altair chart, got {type(chart).__name__}")
+    return chart.copy(deep=True).properties(padding=padding or PRESENT_PADDING)
+
+
+def enlarge(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+    """A copy of ``chart`` with presentation-size type: axis and legend labels
+    ``PRESENT_LABEL`` px, their titles ``PRESENT_TITLE`` px, the title ``PRESENT_HEADING``."""
+    import altair as alt
+    if not isinstance(chart, alt.TopLevelMixin):
+        raise ValueError(f"chart must be an altair chart, got {type(chart).__name__}")
+    return (pad(chart)
+            .configure_axis(labelFontSize=PRESENT_LABEL, titleFontSize=PRESENT_TITLE,
+                            labelLimit=0, titleLimit=0)
+            .configure_legend(labelFontSize=PRESENT_LABEL, titleFontSize=PRESENT_TITLE,
+                              labelLimit=0, titleLimit=0)
+            .configure_title(fontSize=PRESENT_HEADING, limit=0))
+
 
 MAX_BINS = 200
 
@@ -38,37 +89,52 @@ def bin_distribution(values, bins: int = 60) -> pd.DataFrame:
                          "share": counts / x.size})
 
 
+def _check_scale(scale: float) -> float:
+    if scale not in (1, 100):
+        raise ValueError(f"scale must be 1 (a score on its own scale) or 100 (a rate in %), "
+                         f"got {scale!r}")
+    return float(scale)
+
+
 def bootstrap_histogram(dist, ci_low: float, ci_high: float, *, title: str = "",
                         x_title: str = "A - B (%p)", y_title: str = "resamples",
-                        bins: int = 60) -> alt.LayerChart:
-    """Histogram of a bootstrap distribution (in %p) with the CI band and 0 marked."""
+                        bins: int = 60, scale: float = 100) -> alt.LayerChart:
+    """Histogram of a bootstrap distribution with the CI band and 0 marked; values are
+    multiplied by ``scale`` (100: rates in %p; 1: scores on their own scale, see
+    ``core.views.format``)."""
+    import altair as alt
+    scale = _check_scale(scale)
+    fmt = ".1f" if scale == 100 else ".3f"
     h = bin_distribution(dist, bins)
-    h[["start", "end"]] *= 100
-    band = pd.DataFrame({"lo": [100 * ci_low], "hi": [100 * ci_high]})
+    h[["start", "end"]] *= scale
+    band = pd.DataFrame({"lo": [scale * ci_low], "hi": [scale * ci_high]})
     zero = pd.DataFrame({"x": [0.0]})
     base_x = alt.X("start:Q", title=x_title)
     bars = alt.Chart(h).mark_rect(color=PRIMARY).encode(
         x=base_x, x2="end:Q", y=alt.Y("count:Q", title=y_title),
-        tooltip=[alt.Tooltip("start:Q", format=".1f"), alt.Tooltip("end:Q", format=".1f"),
+        tooltip=[alt.Tooltip("start:Q", format=fmt), alt.Tooltip("end:Q", format=fmt),
                  "count:Q"])
     ci = alt.Chart(band).mark_rect(opacity=0.15, color=HIGHLIGHT).encode(x="lo:Q", x2="hi:Q")
     rule = alt.Chart(zero).mark_rule(color=REFERENCE, strokeWidth=2, strokeDash=[4, 3]) \
         .encode(x="x:Q")
-    return alt.layer(ci, bars, rule).properties(title=title, height=260)
+    return alt.layer(ci, bars, rule).properties(title=wrap_title(title), height=260)
 
 
 def interval_chart(rows: pd.DataFrame, *, x_title: str = "rate (%)",
-                   title: str = "") -> alt.LayerChart:
+                   title: str = "", scale: float = 100) -> alt.LayerChart:
     """Point + interval per row; ``rows`` has ``name``, ``mean``, ``ci_low``, ``ci_high``
-    as shares in [0, 1]."""
+    (shares in [0, 1] with ``scale=100``, shown in %; scores with ``scale=1``)."""
+    import altair as alt
+    scale = _check_scale(scale)
+    fmt = ".1f" if scale == 100 else ".3f"
     df = rows.copy()
     for col in ("mean", "ci_low", "ci_high"):
-        df[col] = 100 * df[col]
+        df[col] = scale * df[col]
     y = alt.Y("name:N", title=None, sort=None)
     bars = alt.Chart(df).mark_rule(strokeWidth=3, color=PRIMARY).encode(
         x=alt.X("ci_low:Q", title=x_title, scale=alt.Scale(zero=False)), x2="ci_high:Q", y=y)
     dots = alt.Chart(df).mark_point(filled=True, size=120, color=DARK).encode(
-        x="mean:Q", y=y, tooltip=["name:N", alt.Tooltip("mean:Q", format=".1f"),
-                                  alt.Tooltip("ci_low:Q", format=".1f"),
-                                  alt.Tooltip("ci_high:Q", format=".1f")])
-    return alt.layer(bars, dots).properties(title=title, height=alt.Step(44))
+        x="mean:Q", y=y, tooltip=["name:N", alt.Tooltip("mean:Q", format=fmt),
+                                  alt.Tooltip("ci_low:Q", format=fmt),
+                                  alt.Tooltip("ci_high:Q", format=fmt)])
+    return alt.layer(bars, dots).properties(title=wrap_title(title), height=alt.Step(44))

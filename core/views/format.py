@@ -1,6 +1,78 @@
-"""Number formats shared by the pages, the HTML report and the CLI text: one spelling of a
-rate, a difference in percentage points, a p-value and a confidence level."""
+"""One unit per measure kind, the same in tables, charts and sentences.
+
+- ``"rate"``: a share of cases that passed (binary 0/1 outcomes): shown in percent,
+  ``83.9%``; a difference of two rates in percentage points, ``+6.5 %p``; charts use the
+  percent scale (``scale("rate") == 100``).
+- ``"score"``: a graded measure on its own scale (nDCG, MRR, a continuous golden score in
+  [0, 1], Cohen's kappa): shown with three decimals, ``0.662``; a difference signed,
+  ``+0.031``; charts use the measure's own scale (``scale("score") == 1``).
+
+Plus the fixed formats every page, the HTML report and the CLI text share: ``pct`` (a rate),
+``pp`` (a difference in percentage points), ``fmt_p`` (a p-value) and ``level`` (a confidence
+level, "95%").
+
+Nothing here computes a statistic: these turn numbers into text.
+"""
 from __future__ import annotations
+
+import math
+
+KINDS = ("rate", "score")
+SCORE_DIGITS = 3
+
+
+def _check(kind: str) -> str:
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    return kind
+
+
+def kind_of(binary: bool) -> str:
+    """``"rate"`` for binary outcomes, ``"score"`` otherwise."""
+    return "rate" if binary else "score"
+
+
+def _missing(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def value(x: float | None, kind: str) -> str:
+    """0.8387 -> '83.9%' (rate) or '0.839' (score); 'n/a' when missing."""
+    _check(kind)
+    if _missing(x):
+        return "n/a"
+    return f"{100 * x:.1f}%" if kind == "rate" else f"{x:.{SCORE_DIGITS}f}"
+
+
+def diff(x: float | None, kind: str) -> str:
+    """A signed difference: 0.0645 -> '+6.5 %p' (rate) or '+0.065' (score)."""
+    _check(kind)
+    if _missing(x):
+        return "n/a"
+    return f"{100 * x:+.1f} %p" if kind == "rate" else f"{x:+.{SCORE_DIGITS}f}"
+
+
+def interval(lo: float | None, hi: float | None, kind: str, *, signed: bool = False) -> str:
+    """'[5.0%, 25.0%]', '[+5.0 %p, +25.0 %p]' (``signed``) or '[0.512, 0.640]'."""
+    fmt = diff if signed else value
+    return f"[{fmt(lo, kind)}, {fmt(hi, kind)}]"
+
+
+def scale(kind: str) -> float:
+    """The factor charts multiply by: 100 for rates (percent), 1 for scores."""
+    return 100.0 if _check(kind) == "rate" else 1.0
+
+
+def axis_unit(kind: str, *, difference: bool = False) -> str:
+    """The unit appended to an axis title: ' (%)', ' (%p)' or '' for scores."""
+    if _check(kind) == "rate":
+        return " (%p)" if difference else " (%)"
+    return ""
+
+
+def tooltip_format(kind: str) -> str:
+    """d3 format of a chart value of this kind (after ``scale``)."""
+    return ".1f" if _check(kind) == "rate" else f".{SCORE_DIGITS}f"
 
 
 def pct(x: float | None, digits: int = 1) -> str:

@@ -1,7 +1,7 @@
 """What the golden-case page and ``python -m core compare`` print as text (``core.golden``)."""
 from __future__ import annotations
 
-from core.verdicts import comparison_verdict
+from core.verdicts import comparison_verdict, degenerate_note, reason_sentence
 from core.views.format import fmt_p, level as fmt_level, pct, pp
 
 
@@ -17,9 +17,13 @@ def comparison_text(result, lang: str = "en") -> str:
         lines.append(f"  {name}: {pct(r.mean)}{count}  {level} {r.interval} "
                      f"[{pct(r.ci_low)}, {pct(r.ci_high)}]")
     lines.append(f"  {c.a} - {c.b}: {pp(bs.mean)}  {level} paired bootstrap CI "
-                 f"[{pp(bs.ci_low)}, {pp(bs.ci_high)}]  ({bs.resamples:,} resamples, "
-                 f"seed {bs.seed})")
-    tests = [f"randomization p = {fmt_p(c.randomization_p)}"]
+                 f"({bs.interval}) [{pp(bs.ci_low)}, {pp(bs.ci_high)}]  ({bs.resamples:,} "
+                 f"resamples, seed {bs.seed})")
+    note = degenerate_note(bs, lang)
+    if note:
+        lines.append(f"  {note}")
+    exact = " (exact)" if c.test is not None and c.test.exact else ""
+    tests = [f"randomization p = {fmt_p(c.randomization_p)}{exact}"]
     if c.mcnemar_p is not None:
         tests.insert(0, f"McNemar exact p = {fmt_p(c.mcnemar_p)}")
     if c.ttest_p is not None:
@@ -30,6 +34,9 @@ def comparison_text(result, lang: str = "en") -> str:
         lines.append(f"  left out: {len(ex.missing)} missing, {len(ex.duplicates)} duplicate, "
                      f"{len(ex.blank)} blank")
     lines.append(comparison_verdict(result, lang))
+    why = reason_sentence(c.decision, lang)
+    if why:
+        lines.append(why)
     return "\n".join(lines)
 
 

@@ -5,6 +5,7 @@ import altair as alt
 import numpy as np
 
 from core.multi import ManyComparison
+from core.views.charts import wrap_title
 
 
 def matrix_chart(mc: ManyComparison, *, title: str = "", legend: str = "row − column",
@@ -23,11 +24,14 @@ def matrix_chart(mc: ManyComparison, *, title: str = "", legend: str = "row − 
     rect = alt.Chart(df).mark_rect().encode(
         x=x, y=y,
         color=alt.Color("diff:Q", title=legend,
-                        scale=alt.Scale(scheme="redblue", domain=[-lim, lim], domainMid=0)),
+                        scale=alt.Scale(scheme="redblue", domain=[-lim, lim], domainMid=0),
+                        # below the grid: a side legend's lowest label was clipped
+                        legend=alt.Legend(orient="bottom", direction="horizontal",
+                                          gradientLength=220, titleLimit=0)),
         tooltip=["row:N", "col:N", alt.Tooltip("diff:Q", format=f"+.{digits}f"),
                  alt.Tooltip("p_holm:Q", format=".4f"), "significant:N"])
     text = alt.Chart(df).mark_text(fontSize=12).encode(
         x=x, y=y, text="label:N",
         color=alt.condition(alt.datum.dark, alt.value("white"), alt.value("black")))
-    side = max(60 * len(set(df["row"])) + 40, 240)  # room for the colour legend
-    return alt.layer(rect, text).properties(title=title, height=side)
+    side = max(60 * len(set(df["row"])), 180)
+    return alt.layer(rect, text).properties(title=wrap_title(title), height=side)

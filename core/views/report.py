@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 
-import altair as alt
 import numpy as np
 import pandas as pd
 
 import core
 from core.i18n import LANGS, catalog, t
+from core.views.cards import VerdictCard, card_html
 from core.views.palette import TABLE_HEADER, TEXT, TONES
 
 CHART_WIDTH = 640
@@ -32,16 +32,13 @@ body{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans KR","Malgun Gothi
 color:@TEXT@;line-height:1.5}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;
 border-bottom:1px solid #ddd;padding-bottom:.2rem}
-.verdict{padding:.8rem 1rem;border-left:5px solid @ACCENT@;background:@BACKGROUND@;
-font-weight:600;margin:1rem 0}
 table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
 th,td{border:1px solid #ccc;padding:.25rem .6rem;text-align:left;vertical-align:top}
 th{background:@HEADER@}td.num{text-align:right;font-variant-numeric:tabular-nums}
 figure{margin:.8rem 0}figure svg{max-width:100%;height:auto}
 footer{margin-top:2.5rem;border-top:1px solid #ccc;font-size:.85rem;color:#444}
 footer code{word-break:break-all}
-""".replace("@TEXT@", TEXT).replace("@ACCENT@", TONES["better"][0]) \
-    .replace("@BACKGROUND@", TONES["better"][1]).replace("@HEADER@", TABLE_HEADER)
+""".replace("@TEXT@", TEXT).replace("@HEADER@", TABLE_HEADER)
 
 
 @dataclass(frozen=True)
@@ -51,7 +48,7 @@ class Section:
     title: str
     text: str = ""
     table: pd.DataFrame | None = None
-    chart: alt.TopLevelMixin | None = None
+    chart: "alt.TopLevelMixin | None" = None  # altair, imported only where charts are drawn
 
 
 def _check_lang(lang: str) -> str:
@@ -153,8 +150,10 @@ def _html_table(df: pd.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def chart_svg(chart: alt.TopLevelMixin) -> str:
+def chart_svg(chart: "alt.TopLevelMixin") -> str:
     """An altair chart as a standalone SVG string (rendered offline by vl-convert)."""
+    import altair as alt  # lazy: the CLI's to_json path never needs altair
+
     import vl_convert
 
     if not isinstance(chart, alt.TopLevelMixin):
@@ -164,6 +163,29 @@ def chart_svg(chart: alt.TopLevelMixin) -> str:
         spec["width"] = CHART_WIDTH  # pages stretch charts to the column; a file needs a size
     svg = vl_convert.vegalite_to_svg(spec)
     return svg[svg.index("<svg"):] if "<svg" in svg else svg
+
+
+def _title_text(title) -> str:
+    """The text of an altair title (a string, a list of lines, or TitleParams)."""
+    if isinstance(title, dict):
+        title = title.get("text", "")
+    elif hasattr(title, "to_dict"):
+        title = title.to_dict().get("text", "")
+    if isinstance(title, (list, tuple)):
+        title = " ".join(str(x) for x in title)
+    return " ".join(str(title or "").split())
+
+
+def _without_title(chart: "alt.TopLevelMixin", heading: str) -> "alt.TopLevelMixin":
+    """``chart`` without its title when the title repeats ``heading`` (shown once)."""
+    import altair as alt  # lazy, as in chart_svg
+
+    title = getattr(chart, "title", alt.Undefined)
+    if title is alt.Undefined or _title_text(title) != " ".join(heading.split()):
+        return chart
+    out = chart.copy(deep=True)
+    out.title = alt.Undefined
+    return out
 
 
 def _text_html(text: str) -> str:
@@ -209,9 +231,13 @@ def _footer(inputs: dict[str, bytes], params: dict, lang: str, generated: str) -
 
 
 def build_report(title: str, sections: list[Section], *, inputs: dict[str, bytes],
-                 params: dict, lang: str = "en", verdict: str | None = None) -> str:
-    """One self-contained HTML document (no scripts, no external files): title, verdict,
-    each section's text, table and chart (inline SVG), and a reproducibility footer."""
+                 params: dict, lang: str = "en", verdict: str | None = None,
+                 card=None) -> str:
+    """One self-contained HTML document (no scripts, no external files): title, the verdict
+    card (``card``, a ``core.views.cards.VerdictCard``, coloured by its tone as in the app;
+    or the plain ``verdict`` sentence on the neutral tone), each section's text, table and
+    chart (inline SVG; a chart's own title is left out when it repeats the section's
+    heading), and a reproducibility footer."""
     _check_lang(lang)
     if not isinstance(title, str) or not title.strip():
         raise ValueError("title must be a non-empty string")
@@ -224,8 +250,15 @@ def build_report(title: str, sections: list[Section], *, inputs: dict[str, bytes
         raise ValueError("params must be a dict")
     parts = [f"<h1>{html.escape(title)}</h1>",
              f"<p>{html.escape(t('report.subtitle', lang))}</p>"]
-    if verdict:
-        parts.append(f'<div class="verdict">{html.escape(verdict)}</div>')
+    if card is not None:
+        if not isinstance(card, VerdictCard):
+            raise ValueError("card must be a core.views.cards.VerdictCard")
+        parts.append(card_html(card))
+    elif verdict:
+        accent, background = TONES["neutral"]
+        parts.append(f'<div class="verdict" style="padding:.8rem 1rem;border-left:5px solid '
+                     f'{accent};background:{background};font-weight:600;margin:1rem 0">'
+                     f"{html.escape(verdict)}</div>")
     for s in sections:
         parts.append(f"<section><h2>{html.escape(s.title)}</h2>")
         if s.text:
@@ -234,7 +267,7 @@ def build_report(title: str, sections: list[Section], *, inputs: dict[str, bytes
             parts.append(_html_table(s.table))
         if s.chart is not None:
             parts.append(f'<figure role="img" aria-label="{html.escape(s.title)}">'
-                         f"{chart_svg(s.chart)}</figure>")
+                         f"{chart_svg(_without_title(s.chart, s.title))}</figure>")
         parts.append("</section>")
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts.append(_footer(inputs, params, lang, generated))

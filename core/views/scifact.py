@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from core.scifact import RetrieverComparison, ScifactResult
-from core.verdicts import verdict_sentence
-from core.views.format import level as fmt_level
+from core.verdicts import degenerate_note, reason_sentence, verdict_sentence
+from core.views.charts import wrap_title
+from core.views.format import fmt_p, level as fmt_level
 from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -20,13 +21,14 @@ NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
 def comparison_sentence(comp: RetrieverComparison, lang: str = "en",
                         names: dict | None = None) -> str:
     """The golden-case page's verdict wording (``core.verdicts.verdict_sentence``) for a
-    retriever comparison, with display ``names`` for the retrievers."""
+    retriever comparison, with display ``names`` for the retrievers; the difference is on
+    the measure's own scale (``kind="score"``)."""
     names = names or {}
     bs = comp.bootstrap
     return verdict_sentence(comp.verdict, a=names.get(comp.a, comp.a),
                             b=names.get(comp.b, comp.b), mean=bs.mean, ci_low=bs.ci_low,
                             ci_high=bs.ci_high, n=comp.n, confidence=bs.confidence,
-                            lang=lang, unit="queries")
+                            lang=lang, unit="queries", kind="score")
 
 
 def result_text(res: ScifactResult, lang: str = "en") -> str:
@@ -43,14 +45,23 @@ def result_text(res: ScifactResult, lang: str = "en") -> str:
     lines.append(f"  hit@10: {c.a} only {h['a_only']}, {c.b} only {h['b_only']}, both "
                  f"{h['both']}, neither {h['neither']}")
     lines.append(f"  {c.a} - {c.b}: {bs.mean:+.4f}  {fmt_level(bs.confidence)} paired bootstrap "
-                 f"CI [{bs.ci_low:+.4f}, {bs.ci_high:+.4f}] ({bs.resamples:,} resamples, "
-                 f"seed {bs.seed})")
+                 f"CI ({bs.interval}) [{bs.ci_low:+.4f}, {bs.ci_high:+.4f}] ({bs.resamples:,} "
+                 f"resamples, seed {bs.seed})")
+    note = degenerate_note(bs, lang)
+    if note:
+        lines.append(f"  {note}")
+    if c.test is not None:
+        exact = "exact" if c.test.exact else f"{c.test.resamples:,} random sign flips"
+        lines.append(f"  {c.test.name} p = {fmt_p(c.test.p)} ({exact})")
     lines.append(comparison_sentence(c, lang))
+    why = reason_sentence(c.decision, lang)
+    if why:
+        lines.append(why)
     return "\n".join(lines)
 
 
 def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | None = None,
-                  b_title: str | None = None) -> alt.LayerChart:
+                  b_title: str | None = None, size_title: str = "queries") -> alt.LayerChart:
     """Per-query A vs B (one point per distinct pair, sized by how many queries share it),
     with the diagonal y = x: points below it are queries A wins."""
     import altair as alt
@@ -61,13 +72,12 @@ def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | 
     dots = alt.Chart(pts).mark_circle(opacity=0.6, color=PRIMARY).encode(
         x=alt.X("a:Q", title=a_title, scale=alt.Scale(domain=[0, 1])),
         y=alt.Y("b:Q", title=b_title, scale=alt.Scale(domain=[0, 1])),
-        size=alt.Size("queries:Q", title="queries", scale=alt.Scale(range=[30, 600])),
+        size=alt.Size("queries:Q", title=size_title, scale=alt.Scale(range=[30, 600])),
         tooltip=[alt.Tooltip("a:Q", format=".3f"), alt.Tooltip("b:Q", format=".3f"),
                  "queries:Q"])
     diag = alt.Chart(pd.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})).mark_line(
         color=REFERENCE, strokeDash=[4, 3]).encode(x="x:Q", y="y:Q")
-    lines = title.split("\n") if "\n" in title else title
-    return alt.layer(diag, dots).properties(title=alt.TitleParams(lines), height=340)
+    return alt.layer(diag, dots).properties(title=_title(title), height=340)
 
 
 def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
@@ -88,5 +98,17 @@ def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
                                   alt.Tooltip("ci_high:Q", format="+.3f"), "verdict:N"])
     zero = alt.Chart(pd.DataFrame({"y": [0.0]})).mark_rule(color=REFERENCE,
                                                            strokeDash=[4, 3]).encode(y="y:Q")
-    lines = title.split("\n") if "\n" in title else title
-    return alt.layer(band, dots, zero).properties(title=alt.TitleParams(lines), height=340)
+    return alt.layer(band, dots, zero).properties(title=_title(title), height=340)
+
+
+def _title(title: str):
+    """Each given line wrapped so no line is wider than the chart (``wrap_title``)."""
+    import altair as alt
+    lines = [ln for part in title.split("\n") for ln in
+             ([part] if not part else _wrap(part))]
+    return alt.TitleParams(text=lines if len(lines) > 1 else title, anchor="start", limit=0)
+
+
+def _wrap(text: str) -> list[str]:
+    t_ = wrap_title(text)
+    return list(t_.text) if isinstance(t_.text, list) else [t_.text]

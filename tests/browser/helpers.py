@@ -69,12 +69,15 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, request):
+    """``streamlit run app.py``; a test module may set ``SERVER_ENV`` (a dict) to add
+    environment variables, e.g. ``NOISEFLOOR_BEIR_DIR``."""
     _need_browser()
     port = _free_port()
     log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
     log = open(log_path, "wb")
     env = {k: v for k, v in os.environ.items() if k != "NOISEFLOOR_BEIR_DIR"}
+    env.update(getattr(request.module, "SERVER_ENV", {}))
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
          "--server.headless", "true", "--server.address", "127.0.0.1",

@@ -19,10 +19,15 @@ import pytest
 from core.golden import compare_golden, load_golden
 from core.i18n import t
 from core.verdicts import comparison_verdict
+from tests.shared_data import TINY
 from tests.browser.helpers import (ARTIFACTS, FIXTURE, SHOTS, TIMEOUT_MS, _errors, _page_order,
                                     _page_problems, _settle, _shot, _through_app_py, _url)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# the scifact page reads the tiny fixture (seconds); the shipped copy's first dense encode
+# takes minutes and is covered by test_scifact_offline.py
+SERVER_ENV = {"NOISEFLOOR_BEIR_DIR": str(TINY)}
 
 
 def _expected_verdicts():

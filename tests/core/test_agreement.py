@@ -127,7 +127,9 @@ def test_query_bootstrap_equals_sklearn_with_weights():
         w = weights[r][qi]
         kb = cohen_kappa_score(g > 0, o > 0, sample_weight=w)
         kw = cohen_kappa_score(g, o, weights="linear", labels=[0, 1, 2], sample_weight=w)
-        assert res.distributions["kappa"][r] == pytest.approx(kb, abs=1e-9)
+        assert res.distributions["kappa_binary"][r] == pytest.approx(kb, abs=1e-9)
+        kg = cohen_kappa_score(g, o, labels=[0, 1, 2], sample_weight=w)
+        assert res.distributions["kappa"][r] == pytest.approx(kg, abs=1e-9)
         assert res.distributions["weighted_kappa"][r] == pytest.approx(kw, abs=1e-9)
         mae = np.sum(w * np.abs(g - o)) / (2 * w.sum())
         assert res.distributions["mae"][r] == pytest.approx(mae, abs=1e-12)
@@ -157,9 +159,10 @@ def test_bootstrap_seeded_batch_invariant_and_covers_the_estimate():
     for k in a.distributions:
         assert np.array_equal(a.distributions[k], b.distributions[k], equal_nan=True)
         assert not np.array_equal(a.distributions[k], c.distributions[k])
-    for e in (a.kappa, a.weighted_kappa, a.mae, a.pairwise_accuracy):
+    for e in (a.kappa, a.kappa_binary, a.weighted_kappa, a.mae, a.pairwise_accuracy):
         assert e.ci_low <= e.value <= e.ci_high
-    assert a.kappa.value == pytest.approx(binary_kappa(g, o))
+    assert a.kappa_binary.value == pytest.approx(binary_kappa(g, o))
+    assert a.kappa.value == pytest.approx(cohen_kappa_score(g, o), abs=1e-12)
     assert a.pairwise_accuracy.value == pytest.approx(_pairwise_brute(q, g, o))
 
 
@@ -170,7 +173,8 @@ def test_blank_labels_are_left_out_and_counted():
     ls = _labelset(q, g, other=o)
     res = source_agreement(ls, "other", resamples=100)
     assert res.n_excluded == 7 and res.n_pairs == 93
-    assert res.kappa.value == pytest.approx(binary_kappa(g[7:], o[7:]))
+    assert res.kappa_binary.value == pytest.approx(binary_kappa(g[7:], o[7:]))
+    assert res.kappa.value == pytest.approx(cohen_kappa_score(g[7:], o[7:]), abs=1e-12)
 
 
 def test_argument_checks():
@@ -400,10 +404,20 @@ def test_cli_json_on_the_demo(capsys):
                  "--resamples", "1000", "--splits", "200"])
     assert code == 0
     d = json.loads(capsys.readouterr().out)
-    for key in ("n_pairs", "n_queries", "confusion", "kappa", "kappa_ci", "weighted_kappa",
-                "mae", "pairwise_accuracy", "query_rbo", "query_tau", "system_rbo",
+    for key in ("n_pairs", "n_queries", "confusion", "kappa", "kappa_ci", "kappa_binary",
+                "kappa_binary_ci", "weighted_kappa", "mae", "pairwise_accuracy", "query_rbo",
+                "query_rbo_prefix", "query_tau", "system_rbo", "system_rbo_prefix",
                 "system_tau", "sources", "split_half"):
         assert d[key] is not None, key
+    # kappa is Cohen's kappa on the graded labels, kappa_binary on labels made binary
+    labels = load_labels(DEMO.read_bytes(), file=str(DEMO))
+    src = labels.sources[d["source"]]
+    ok = (labels.gold != MISSING) & (src != MISSING)
+    g, o = labels.gold[ok].astype(int), src[ok].astype(int)
+    assert d["kappa"] == pytest.approx(cohen_kappa_score(g, o), abs=1e-12)
+    assert d["kappa_binary"] == pytest.approx(cohen_kappa_score(g > 0, o > 0), abs=1e-12)
+    assert d["system_ordering"]["rbo"] == d["system_rbo"]
+    assert d["system_ordering"]["rbo_prefix"] == d["system_rbo_prefix"]
     assert d["n_pairs"] == 600 and d["n_queries"] == 40
     assert np.array(d["confusion"]).sum() == 600
 

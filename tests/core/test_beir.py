@@ -172,6 +172,7 @@ def test_download_failure_says_how_to_point_the_app(tmp_path):
 def test_find_or_download(monkeypatch, tmp_path):
     monkeypatch.delenv("NOISEFLOOR_BEIR_DIR", raising=False)
     monkeypatch.setattr(beir, "DEFAULT_DIR", tmp_path / "default" / "scifact")
+    monkeypatch.setattr(beir, "BUNDLE", tmp_path / "no_bundle.tar.gz")  # as without the copy
     hub = FakeHub()
     with pytest.raises(InputError):  # an explicit folder is never downloaded
         find_or_download(tmp_path / "missing", loader=hub)
@@ -192,3 +193,97 @@ def test_cli_exit_2_one_line(tmp_path, capsys):
     assert main(["scifact", "--data", str(p), "--json"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "row 16" in err and "ghost" in err
+
+
+# ----------------------------------------------------------------------------- the shipped copy
+def test_bundle_checksum_matches_the_shipped_file():
+    assert beir.BUNDLE.is_file(), "data/beir/scifact.tar.gz is missing"
+    assert beir.file_sha256(beir.BUNDLE) == beir.BUNDLE_SHA256
+
+
+def test_pack_is_reproducible_and_unpacks_to_the_same_files(tmp_path):
+    src = _copy_tiny(tmp_path / "src")
+    d1 = beir.pack_beir(src, tmp_path / "one.tar.gz")
+    d2 = beir.pack_beir(src, tmp_path / "two.tar.gz")
+    assert d1 == d2 and (tmp_path / "one.tar.gz").read_bytes() == (tmp_path / "two.tar.gz").read_bytes()
+    import tarfile
+    with tarfile.open(tmp_path / "one.tar.gz") as tar:
+        members = tar.getmembers()
+    assert [m.name for m in members] == sorted(beir.BUNDLE_MEMBERS)
+    assert {(m.mtime, m.uid, m.gid, m.uname, m.mode) for m in members} == {(0, 0, 0, "", 0o644)}
+    dest = beir.unpack_bundle(tmp_path / "out" / "tiny", bundle=tmp_path / "one.tar.gz",
+                              sha256=d1)
+    for rel in beir.BUNDLE_MEMBERS:
+        assert (dest / rel).read_bytes() == (src / rel).read_bytes()
+    assert load_beir(dest).content_hash == load_beir(src).content_hash
+    # no temporary folder is left beside it
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["tiny"]
+    # present now: nothing is read again (a wrong checksum would raise otherwise)
+    assert beir.unpack_bundle(dest, bundle=tmp_path / "one.tar.gz", sha256="0" * 64) == dest
+
+
+def test_unpack_refuses_a_damaged_archive(tmp_path):
+    src = _copy_tiny(tmp_path / "src")
+    digest = beir.pack_beir(src, tmp_path / "b.tar.gz")
+    with pytest.raises(InputError) as err:
+        beir.unpack_bundle(tmp_path / "dest", bundle=tmp_path / "b.tar.gz", sha256="f" * 64)
+    assert err.value.code == "scifact.err_bundle_checksum"
+    assert digest in err.value.message("en") and "b.tar.gz" in err.value.message("en")
+    assert not (tmp_path / "dest").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    assert beir.unpack_bundle(tmp_path / "dest", bundle=tmp_path / "none.tar.gz") is None
+
+
+def test_unpack_refuses_links_and_missing_members(tmp_path):
+    import io
+    import tarfile
+    bad = tmp_path / "bad.tar.gz"
+    with tarfile.open(bad, "w:gz") as tar:
+        info = tarfile.TarInfo("corpus.jsonl")
+        info.type, info.linkname = tarfile.SYMTYPE, "/etc/passwd"
+        tar.addfile(info)
+        data = b'{"_id": "q1", "text": "x"}\n'
+        info = tarfile.TarInfo("queries.jsonl")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    with pytest.raises(InputError) as err:
+        beir.unpack_bundle(tmp_path / "dest", bundle=bad, sha256=beir.file_sha256(bad))
+    assert err.value.code == "scifact.err_bundle_member"
+    assert not (tmp_path / "dest").exists()
+
+
+def test_find_or_download_unpacks_the_bundle_without_network(monkeypatch, tmp_path):
+    src = _copy_tiny(tmp_path / "src")
+    digest = beir.pack_beir(src, tmp_path / "bundle.tar.gz")
+    monkeypatch.delenv(beir.ENV_VAR, raising=False)
+    monkeypatch.setattr(beir, "DEFAULT_DIR", tmp_path / "data" / "beir" / "scifact")
+    monkeypatch.setattr(beir, "BUNDLE", tmp_path / "bundle.tar.gz")
+    monkeypatch.setattr(beir, "BUNDLE_SHA256", digest)
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("the shipped copy must not need a download")
+
+    got = find_or_download(None, loader=no_network)
+    assert got == tmp_path / "data" / "beir" / "scifact"
+    assert load_beir(got).n_queries == 12
+
+
+def test_download_fails_fast_and_clearly_when_offline(tmp_path):
+    import time
+    start = time.monotonic()
+    with pytest.raises(InputError) as err:
+        download_beir(tmp_path / "nfcorpus", name="nfcorpus", reachable=lambda: False)
+    assert time.monotonic() - start < 3
+    msg = err.value.message("en")
+    assert err.value.code == "scifact.err_offline" and "huggingface.co" in msg, msg
+    assert "offline" in msg and not (tmp_path / "nfcorpus").exists()
+
+
+def test_hub_reachable_gives_up_within_its_timeout():
+    import time
+    start = time.monotonic()
+    # 192.0.2.1 is TEST-NET-1 (RFC 5737): never answers
+    assert beir.hub_reachable("192.0.2.1", timeout=0.5) is False
+    assert time.monotonic() - start < 1.5
+    with pytest.raises(ValueError, match="timeout"):
+        beir.hub_reachable("example.org", timeout=0)

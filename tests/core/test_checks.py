@@ -10,7 +10,8 @@ from core.beir_table import sign_test_p
 from core.multi import compare_many
 from core.sample_size import plan_paired, plan_rate
 from core.stats import (bootstrap_mean, compare_paired, mcnemar_exact, paired_bootstrap,
-                        randomization_p, rate_estimate, resolution, seeds_for, wilson_interval)
+                        randomization_p, rate_estimate, resample_seeds, resolution,
+                        wilson_interval)
 
 BIN_A, BIN_B = [1, 0, 1, 1, 0, 1], [0, 0, 1, 0, 0, 1]
 CONT_A, CONT_B = [0.1, 0.5, 0.3, 0.9], [0.2, 0.4, 0.3, 0.5]
@@ -55,7 +56,7 @@ SEEDED = [
     lambda s: rate_estimate(CONT_A, resamples=1000, seed=s),
     lambda s: compare_paired(BIN_A, BIN_B, resamples=1000, seed=s),
     lambda s: compare_paired(CONT_A, CONT_B, resamples=1000, seed=s),
-    lambda s: seeds_for(s, 10),
+    lambda s: resample_seeds(s, 10),
 ]
 
 

@@ -257,3 +257,19 @@ def test_every_literal_call_fills_its_template():
            for f, line, key, kws in _calls_with_literal_keys()
            if kws is not None and key in en and _fields(en[key]) - kws]
     assert not bad, bad
+
+
+def test_english_plurals_follow_the_count():
+    from core.i18n import plurals
+    assert plurals("1 row(s) have no id") == "1 row has no id"
+    assert plurals("2 row(s) have no id") == "2 rows have no id"
+    assert plurals("1 judged quer(ies) that are new") == "1 judged query that is new"
+    assert plurals("1,200 quer(ies)") == "1,200 queries"
+    assert plurals("0 duplicate id(s)") == "0 duplicate ids"
+    assert t("systems.without_qrels", "en", run="r", count=1, ids="q") == \
+        "'r' has 1 query that is not in the qrels; they are ignored: q"
+    assert "(s)" not in t("golden.excluded", "en", total=1, missing=1, duplicates=0, blank=0,
+                          ids="q1")
+    # Korean has no plural forms to fix: its text is left as it is
+    assert t("systems.without_qrels", "ko", run="r", count=1, ids="q") == \
+        catalog("ko")["systems.without_qrels"].format(run="r", count=1, ids="q")

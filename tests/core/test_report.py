@@ -206,8 +206,29 @@ def test_report_verdict_and_text(golden_result):
     _, result = golden_result
     out = _demo_report(golden_result)
     verdict = comparison_verdict(result, "en")
-    assert f'<div class="verdict">{verdict}</div>' in out
+    assert re.search(rf'<div class="verdict"[^>]*>{re.escape(verdict)}</div>', out)
     assert "<p>Two methods.</p><p>Second paragraph.</p>" in out
+    # a bare sentence is shown on the neutral tone, never green
+    from core.views.palette import TONES
+    assert TONES["neutral"][0] in out and TONES["better"][0] not in out
+
+
+def test_report_card_takes_the_colour_of_its_tone(golden_result):
+    from core.views.cards import paired_card
+    from core.views.palette import TONES
+    _, result = golden_result
+    c, bs = result.comparison, result.comparison.bootstrap
+    sentence = comparison_verdict(result, "en")
+    for verdict, tone in (("b_better", "better"), ("a_better", "worse"),
+                          ("no_difference", "neutral")):
+        card = paired_card(verdict, a=c.a, b=c.b, mean=bs.mean, ci_low=bs.ci_low,
+                           ci_high=bs.ci_high, confidence=bs.confidence, kind="rate",
+                           sentence=sentence)
+        out = build_report("T", [], inputs={}, params={}, card=card)
+        assert f"verdict-{tone}" in out and TONES[tone][0] in out
+        others = [TONES[t_][0] for t_ in TONES if t_ != tone]
+        assert not any(o in out for o in others)
+        assert f"{-100 * bs.mean:+.1f} %p" in out  # B − A, the headline
 
 
 def test_report_korean(golden_result):

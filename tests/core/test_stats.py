@@ -7,7 +7,7 @@ from scipy import stats
 
 from core import _kernels
 from core.stats import (bootstrap_mean, cells, cohens_dz, compare_paired, mcnemar_exact,
-                        paired_bootstrap, paired_ttest_p, randomization_p, seeds_for, verdict,
+                        paired_bootstrap, paired_ttest_p, randomization_p, stream_key, verdict,
                         wilson_interval)
 
 
@@ -79,25 +79,43 @@ def test_same_seed_same_output_other_seed_differs(make):
 
 
 def test_batching_does_not_change_the_result():
-    """Each resample has its own stream: computing the resamples in any batches (or threads)
-    gives exactly the same distribution as computing them at once."""
+    """Each resample has its own counter-based stream (a hash of seed and resample index):
+    computing the resamples in any batches (or threads) gives exactly the same distribution
+    as computing them at once."""
     a, b = _continuous_pair(200)
     d = a - b
-    seeds = seeds_for(3, 4_000)
-    whole = _kernels.bootstrap_means(d, seeds)
-    assert np.array_equal(np.concatenate([_kernels.bootstrap_means(d, seeds[i:i + 1])
+    key, R = stream_key(3), 4_000
+    whole = _kernels.bootstrap_means(d, key, 0, R)
+    assert np.array_equal(np.concatenate([_kernels.bootstrap_means(d, key, i, 1)
                                           for i in range(50)]), whole[:50])
     for batch in (7, 1_000, 3_999):
-        parts = [_kernels.bootstrap_means(d, seeds[i:i + batch])
-                 for i in range(0, seeds.size, batch)]
+        parts = [_kernels.bootstrap_means(d, key, i, min(batch, R - i))
+                 for i in range(0, R, batch)]
         assert np.array_equal(np.concatenate(parts), whole)
+        fused = np.concatenate([_kernels.paired_means(np.column_stack((a, b)), key, i,
+                                                     min(batch, R - i))
+                                for i in range(0, R, batch)])
+        assert np.array_equal(fused[:, 2], whole)
+        flips = np.concatenate([_kernels.signflip_sums(d, key, i, min(batch, R - i))
+                                for i in range(0, R, batch)])
+        assert np.array_equal(flips, _kernels.signflip_sums(d, key, 0, R))
     assert np.array_equal(paired_bootstrap(a, b, resamples=4_000, seed=3).distribution, whole)
+    c = compare_paired(a, b, resamples=4_000, seed=3)
+    assert np.array_equal(c.bootstrap.distribution, whole)
+    assert (c.rate_a.ci_low, c.rate_a.ci_high) == (
+        bootstrap_mean(a, resamples=4_000, seed=3).ci_low,
+        bootstrap_mean(a, resamples=4_000, seed=3).ci_high)
+
+
+def test_stream_keys_differ_by_seed_and_stream():
+    keys = {int(stream_key(s, k)) for s in range(100) for k in (0, 1)}
+    assert len(keys) == 200
 
 
 def test_kernel_draws_are_uniform_over_cases():
     """Resampling one-hot vectors: each case should be drawn n/n = 1 time per resample."""
     n, R = 7, 40_000
-    counts = np.array([_kernels.bootstrap_means(np.eye(n)[i], seeds_for(i, R)).mean() * n
+    counts = np.array([_kernels.bootstrap_means(np.eye(n)[i], stream_key(i), 0, R).mean() * n
                        for i in range(n)])
     assert np.allclose(counts, 1.0, atol=0.02)
 
@@ -106,7 +124,7 @@ def test_binary_cells_distribution_matches_row_resampling():
     """The multinomial-cells shortcut has the same distribution as resampling rows."""
     a, b = _binary_pair(40, seed=5)
     cellwise = paired_bootstrap(a, b, resamples=40_000, seed=0).distribution
-    rows = _kernels.bootstrap_means(a - b, seeds_for(1, 40_000))
+    rows = _kernels.bootstrap_means(a - b, stream_key(1), 0, 40_000)
     assert cellwise.mean() == pytest.approx(rows.mean(), abs=0.003)
     assert cellwise.std() == pytest.approx(rows.std(), rel=0.03)
     assert np.percentile(cellwise, 2.5) == pytest.approx(np.percentile(rows, 2.5), abs=1 / 40)
@@ -219,3 +237,162 @@ def test_ci_coverage_when_there_is_no_difference(n, binary, capsys):
         print(f"\n  coverage n={n} {'binary' if binary else 'continuous'}: {coverage:.2%} "
               f"of {sets:,} simulated golden sets")
     assert 0.935 <= coverage <= 0.965, f"coverage {coverage:.2%}"
+
+
+# ----------------------------------------------------------------------------- verdict honesty
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from core.stats import (bca_ci, decide, is_constant, min_exact_p, paired_test,  # noqa: E402
+                        PairedTest)
+
+
+@pytest.mark.parametrize("a,b,reason", [
+    ([1, 1], [0, 0], "too_few_discordant"),                       # CI [1, 1], McNemar p 0.5
+    ([1] * 4 + [0] * 6, [0] * 10, "too_few_discordant"),          # CI [0.1, 0.7], p 0.125
+    ([0.5] * 5, [0.25] * 5, "too_few_nonzero"),                   # CI [0.25, 0.25], p 0.0625
+])
+def test_small_n_cases_from_the_issue_give_no_difference(a, b, reason):
+    c = compare_paired(np.array(a, float), np.array(b, float), resamples=5_000)
+    assert c.bootstrap.ci_low > 0  # the CI alone would have said "A is better"
+    assert c.verdict == "no_difference"
+    assert c.decision.reason == reason
+    assert c.decision.p >= 0.05 and c.decision.min_p >= 0.05
+    assert c.decision.min_p == pytest.approx(2 * 0.5 ** c.decision.nonzero)
+
+
+def test_constant_differences_are_flagged_degenerate():
+    c = compare_paired(np.full(5, 0.5), np.full(5, 0.25), resamples=2_000)
+    assert c.bootstrap.degenerate == "constant" and c.bootstrap.distinct == 1
+    c = compare_paired(np.array([1, 1, 0, 0, 1, 0], float), np.array([0, 1, 0, 0, 1, 0], float))
+    assert c.bootstrap.degenerate == "few_distinct" and c.bootstrap.distinct < 10
+    a, b = _continuous_pair(40, seed=1)
+    assert compare_paired(a, b, resamples=2_000).bootstrap.degenerate is None
+
+
+def test_ci_excluding_zero_with_a_test_that_disagrees():
+    t = PairedTest("randomization", 0.07, 25, False, 20_000)
+    dec = decide(0.01, 0.2, t, 0.95)
+    assert (dec.verdict, dec.reason) == ("no_difference", "test_disagrees")
+    ok = decide(0.01, 0.2, PairedTest("randomization", 0.01, 25, False, 20_000), 0.95)
+    assert (ok.verdict, ok.reason) == ("a_better", None)
+    assert decide(-0.1, 0.2, t, 0.95).reason == "ci_includes_zero"
+    assert verdict(0.01, 0.2, 0.07, confidence=0.95) == "no_difference"
+    assert verdict(-0.2, -0.01, 0.01, confidence=0.95) == "b_better"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 40), st.integers(0, 10_000), st.booleans(),
+       st.sampled_from([0.90, 0.95, 0.99]))
+def test_property_better_only_when_the_exact_test_agrees(n, seed, binary, confidence):
+    """Whenever the verdict is "better", the matching exact test's p < 1 - confidence and the
+    CI excludes 0 on that side."""
+    rng = np.random.default_rng(seed)
+    if binary:
+        a = (rng.random(n) < rng.uniform(0.2, 1)).astype(float)
+        b = (rng.random(n) < rng.uniform(0, 0.8)).astype(float)
+    else:
+        a = np.round(rng.random(n) + rng.uniform(0, 0.6), int(rng.integers(1, 4)))
+        b = np.round(rng.random(n), int(rng.integers(1, 4)))
+    c = compare_paired(a, b, resamples=1_000, seed=seed, confidence=confidence)
+    ref = (stats.binomtest(c.table[1], c.table[1] + c.table[2]).pvalue
+           if binary and c.table[1] + c.table[2] else None)
+    if c.verdict != "no_difference":
+        assert c.test.p < 1 - confidence
+        if ref is not None:
+            assert ref < 1 - confidence
+        if c.verdict == "a_better":
+            assert c.bootstrap.ci_low > 0
+        else:
+            assert c.bootstrap.ci_high < 0
+
+
+@pytest.mark.parametrize("m", [0, 1, 3, 8, 13, 20])
+def test_exact_signflip_p_equals_brute_force(m):
+    rng = np.random.default_rng(m)
+    d = np.round(rng.normal(0.1, 0.3, m), 2)  # ties in |d| on purpose
+    d[d == 0] = 0.01
+    a, b = np.concatenate([d, [0.0, 0.0]]) + 0.5, np.full(m + 2, 0.5)
+    t = paired_test(a, b)
+    assert t.exact and t.nonzero == m
+    if m == 0:
+        assert t.p == 1.0
+    elif m <= 13:
+        signs = np.array(list(itertools.product([-1, 1], repeat=m))).reshape(-1, m)
+        sums = np.abs((signs * (a - b)[:m]).sum(axis=1))
+        ref = np.mean(sums >= abs((a - b).sum()) - 1e-9)
+        assert t.p == pytest.approx(ref, abs=1e-12)
+    assert t.p >= min_exact_p(m) - 1e-15
+
+
+def test_binary_randomization_is_the_exact_mcnemar():
+    for seed in range(5):
+        a, b = _binary_pair(60, seed=seed)
+        _, a_only, b_only, _ = cells(a, b)
+        assert randomization_p(a, b) == pytest.approx(
+            stats.binomtest(a_only, a_only + b_only, 0.5).pvalue, abs=1e-12)
+
+
+def test_monte_carlo_above_twenty_nonzero():
+    a, b = _continuous_pair(40, seed=3, shift=0.05)
+    t = paired_test(a, b, resamples=5_000)
+    assert not t.exact and t.resamples == 5_000 and t.nonzero == 40
+    assert t.p == paired_test(a, b, resamples=5_000).p  # same seed, same p
+
+
+def test_bca_equals_scipy_on_the_same_distribution():
+    """scipy computes BCa from our own bootstrap distribution (``bootstrap_result`` with
+    no new resamples): the endpoints must be equal."""
+    for make, n in ((_continuous_pair, 31), (_continuous_pair, 200), (_binary_pair, 60)):
+        a, b = make(n, seed=n)
+        ours = paired_bootstrap(a, b, resamples=5_000, seed=2, interval="bca")
+        assert ours.interval == "bca"
+        prior = stats._resampling.BootstrapResult(
+            confidence_interval=None, bootstrap_distribution=ours.distribution,
+            standard_error=None)
+        ref = stats.bootstrap((a, b), lambda x, y, axis=-1: np.mean(x - y, axis=axis),
+                              paired=True, vectorized=True, n_resamples=0, method="BCa",
+                              bootstrap_result=prior, confidence_level=0.95)
+        assert ours.ci_low == pytest.approx(ref.confidence_interval.low, abs=1e-12)
+        assert ours.ci_high == pytest.approx(ref.confidence_interval.high, abs=1e-12)
+
+
+def test_bca_falls_back_to_percentile_when_undefined():
+    r = paired_bootstrap(np.full(6, 0.75), np.full(6, 0.5), resamples=1_000, interval="bca")
+    assert r.interval == "percentile" and r.ci_low == r.ci_high == pytest.approx(0.25)
+    assert bca_ci(np.full(10, 0.2), np.full(4, 0.2), 0.95) is None
+    with pytest.raises(ValueError, match="interval"):
+        paired_bootstrap([0.1, 0.2], [0.2, 0.3], interval="bcx")
+
+
+def test_ttest_treats_nearly_equal_differences_as_constant():
+    x = np.random.default_rng(0).random(8)
+    assert paired_ttest_p(x + 0.25, x) is None
+    assert paired_ttest_p(x + 0.250000001, x + 1e-9) is None
+    assert is_constant([0.25, 0.25 + 1e-15]) and not is_constant([0.25, 0.2500001])
+    assert paired_ttest_p(x + 0.25 + 1e-3 * x, x) == pytest.approx(
+        stats.ttest_rel(x + 0.25 + 1e-3 * x, x).pvalue, rel=1e-9)
+
+
+@pytest.mark.slow
+def test_bca_coverage_when_there_is_no_difference(capsys):
+    """BCa at n = 31 continuous, the same simulated golden sets as the percentile cell of
+    ``test_ci_coverage_when_there_is_no_difference`` (10,000 sets; Monte-Carlo error of the
+    coverage about 0.25 %p)."""
+    n, sets = 31, 10_000
+    rng = np.random.default_rng(2024 + n)
+    hits = {"percentile": 0, "bca": 0}
+    for s in range(sets):
+        base = rng.uniform(0.2, 0.8, size=n)
+        a = base + rng.normal(0, .1, n)
+        b = base + rng.normal(0, .1, n)
+        r = paired_bootstrap(a, b, resamples=2_000, seed=s, interval="bca")
+        lo, hi = bca_ci(r.distribution, a - b, 0.95)
+        assert (lo, hi) == (r.ci_low, r.ci_high)
+        plo, phi = np.percentile(r.distribution, [2.5, 97.5])
+        hits["bca"] += lo <= 0 <= hi
+        hits["percentile"] += plo <= 0 <= phi
+    cov = {k: v / sets for k, v in hits.items()}
+    with capsys.disabled():
+        print(f"\n  coverage n={n} continuous: BCa {cov['bca']:.2%}, percentile "
+              f"{cov['percentile']:.2%} of {sets:,} simulated golden sets")
+    assert 0.93 <= cov["bca"] <= 0.965, f"BCa coverage {cov['bca']:.2%}"

@@ -1,5 +1,6 @@
 """The label-agreement page under AppTest: demo (all four levels), settings, uploads, bad
 uploads, Korean."""
+import html
 from pathlib import Path
 
 import pytest
@@ -21,8 +22,9 @@ def _metrics(at):
 
 
 def _texts(at):
-    return "\n".join(e.value for kind in (at.success, at.warning, at.info, at.error, at.caption,
-                                          at.markdown) for e in kind)
+    return "\n".join(html.unescape(e.value)  # the verdict card is escaped HTML
+                     for kind in (at.success, at.warning, at.info, at.error, at.caption,
+                                  at.markdown) for e in kind)
 
 
 def test_demo_shows_all_four_levels():
@@ -30,9 +32,9 @@ def test_demo_shows_all_four_levels():
     assert not at.exception and not at.error
     m = _metrics(at)
     assert m["Cohen's κ (binary)"] == "0.638" and m["Pairwise accuracy"] == "84.4%"
-    assert "RBO (normalised, φ = 0.9)" in m and "RBO (normalised, φ = 0.7)" in m
+    assert "RBO (φ = 0.9)" in m and "RBO (φ = 0.7)" in m and "Cohen's κ (0/1/2)" in m
     text = _texts(at)
-    assert "'llm_basic' agrees with gold with κ = 0.638" in text
+    assert "'llm_basic' agrees with gold with binary κ = 0.638" in text
     assert "The top 3 systems are the same" in text
     assert "have no label and count as not relevant" in text
     sources = next(df.value for df in at.dataframe if "Source" in df.value.columns)
@@ -84,7 +86,7 @@ def test_two_files_and_runs_upload():
     assert not at.exception and not at.error
     text = _texts(at)
     assert "1 only in the gold file" in text
-    assert "RBO (normalised, φ = 0.7)" in _metrics(at)
+    assert "RBO (φ = 0.7)" in _metrics(at)
 
 
 @pytest.mark.parametrize("payload,needle", [

@@ -1,4 +1,6 @@
 """app.py under AppTest: the demo verdict, ?lang=ko on first load, the language toggle."""
+import html
+import re
 from pathlib import Path
 
 import pytest
@@ -30,7 +32,8 @@ def _run(query: dict | None = None) -> AppTest:
 
 
 def _alerts(at) -> list[str]:
-    return [e.value for e in (*at.success, *at.warning)]
+    return [html.unescape(m) for e in at.markdown  # the verdict card (escaped HTML)
+            for m in re.findall(r'<div class="verdict"[^>]*>([^<]*)</div>', e.value)]
 
 
 def _labels(at) -> list[str]:

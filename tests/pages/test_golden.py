@@ -1,4 +1,5 @@
 """The golden-case page under AppTest: demo, uploads, bad uploads, settings."""
+import html
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,8 @@ def _page():
 
 
 def _texts(at):
-    return [e.value for kind in (at.warning, at.success, at.info) for e in kind]
+    return [html.unescape(e.value) for kind in (at.warning, at.success, at.info, at.markdown)
+            for e in kind]  # the verdict card is markdown (escaped HTML)
 
 
 def test_demo_shows_the_story():
@@ -63,3 +65,39 @@ def test_three_methods_and_settings():
     c = at.session_state["golden_comparison"].comparison
     assert (c.a, c.b) == ("C", "A")
     assert c.bootstrap.confidence == 0.99 and c.bootstrap.resamples == 5000
+
+
+def test_small_set_says_why_there_is_no_winner_and_notes_a_degenerate_bootstrap():
+    """Issue #11: 2 cases, A right on both, B wrong on both. The CI is [100, 100] %p, but the
+    exact McNemar p is 0.5: no winner, the reason under the verdict, the degenerate note
+    beside the CI; in Korean too."""
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(
+        ("two.csv", b"case_id,A,B\nc1,1,0\nc2,1,0\n", "text/csv")).run()
+    assert not at.exception and not at.error
+    texts = _texts(at)
+    assert any("No significant difference at 95%" in t for t in texts)
+    assert not any("A is better" in t for t in texts)
+    assert any("with 2 discordant pairs the smallest possible p" in t and "0.5" in t
+               for t in texts)
+    captions = [c.value for c in at.caption]
+    assert any("Degenerate bootstrap" in c for c in captions)
+    at.session_state["lang"] = "ko"
+    at.run()
+    assert any("엇갈린 쌍이 2개뿐이면" in t for t in _texts(at))
+    assert any("부트스트랩이 퇴화" in c.value for c in at.caption)
+
+
+def test_bca_interval_option():
+    rows = "".join(f"c{i},{min(1, 0.3 + (i % 7) ** 2 / 40):.3f},{0.2 + (i % 5) / 10:.3f}\n"
+                   for i in range(60))
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(
+        ("mine.csv", ("case_id,new,old\n" + rows).encode(), "text/csv")).run()
+    before = at.session_state["golden_comparison"].comparison.bootstrap
+    at.radio(key="golden_interval").set_value("bca").run()
+    assert not at.exception and not at.error
+    after = at.session_state["golden_comparison"].comparison.bootstrap
+    assert before.interval == "percentile" and after.interval == "bca"
+    assert (after.ci_low, after.ci_high) != (before.ci_low, before.ci_high)
+    assert any("new is better than old" in t for t in _texts(at))

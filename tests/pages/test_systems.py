@@ -1,4 +1,5 @@
 """The ranked-lists & many-systems page under AppTest: both demos, uploads, bad uploads."""
+import html
 import gzip
 from pathlib import Path
 
@@ -6,6 +7,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.lists import load_lists, score_lists
+from core.multi import compare_many
+from core.verdicts import fmt_p
 from core.trec import read_qrels, read_run, score_runs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,7 +23,8 @@ def _page(resamples=1000):
 
 
 def _texts(at):
-    return [e.value for kind in (at.warning, at.success, at.info, at.caption) for e in kind]
+    return [html.unescape(e.value) for kind in (at.warning, at.success, at.info, at.caption,
+                                                at.markdown) for e in kind]
 
 
 def test_lists_demo_reaches_a_verdict_and_a_matrix():
@@ -37,12 +41,17 @@ def test_lists_demo_reaches_a_verdict_and_a_matrix():
     assert shown.loc["hybrid", "ndcg@10"] == f"{ref.at['hybrid', 'ndcg@10']:.3f}"
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["bm25"] == f"{ref.at['bm25', 'ndcg@10']:.3f}"
-    # pairs table: 3 pairs with Holm p >= raw p
-    pairs = next(d.value for d in at.dataframe if "p_holm" in d.value.columns)
-    assert len(pairs) == 3 and (pairs["p_holm"] >= pairs["p"] - 1e-12).all()
+    # pairs table: 3 pairs, translated headers, core.multi's Holm p-values in one unit
+    pairs = next(d.value.reset_index() for d in at.table if "p (Holm)" in d.value.columns)
+    many = compare_many(score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
+                                               "demo_lists.csv"), 10).values["ndcg@10"],
+                        mode="all", baseline=None, resamples=1000, confidence=0.95, seed=0)
+    assert list(pairs["p (Holm)"]) == [fmt_p(p_.p_holm) for p_ in many.pairs]
+    assert list(pairs["A − B"]) == [f"{p_.mean:+.3f}" for p_ in many.pairs]
+    assert "A wins / ties / B wins" in pairs.columns and "p_holm" not in pairs.columns
     # drill-down: side-by-side lists for the first disagreement
     side = at.dataframe[-1].value
-    assert list(side.columns) == ["rank", "bm25", "bm25 rel", "dense", "dense rel"]
+    assert list(side.columns) == ["rank", "bm25", "bm25 relevant", "dense", "dense relevant"]
 
 
 def test_lists_metric_k_and_baseline_mode():
@@ -53,8 +62,8 @@ def test_lists_metric_k_and_baseline_mode():
     at.run()
     assert not at.exception and not at.error
     at.selectbox(key="systems_baseline").set_value("hybrid").run()
-    pairs = next(d.value for d in at.dataframe if "p_holm" in d.value.columns)
-    assert set(pairs["b"]) == {"hybrid"} and len(pairs) == 2
+    pairs = next(d.value.reset_index() for d in at.table if "p (Holm)" in d.value.columns)
+    assert set(pairs["B"]) == {"hybrid"} and len(pairs) == 2
     # hit@3 is binary: Wilson intervals
     assert any("Wilson" in c for c in _texts(at))
 
@@ -65,7 +74,7 @@ def test_trec_demo_reports_missing_and_unjudged_queries():
     assert not at.exception and not at.error
     texts = _texts(at)
     assert any("'dense' has no results for 1 judged" in t and "q50" in t for t in texts)
-    assert any("'hybrid' has 1 quer(ies) that are not in the qrels" in t for t in texts)
+    assert any("'hybrid' has 1 query that is not in the qrels" in t for t in texts)
     qrels = read_qrels((DEMO_TREC / "qrels.txt").read_bytes(), "qrels.txt")
     runs = [read_run((DEMO_TREC / n).read_bytes(), n) for n in ("bm25.run", "dense.run",
                                                                   "hybrid.run")]
@@ -90,11 +99,15 @@ def test_trec_upload_gz_two_runs_and_korean():
     assert not at.exception and not at.error
     # nDCG@10 is 1 or 0 on every query here, so the page treats it as binary (Wilson)
     assert at.metric[0].label == "good" and at.metric[0].value == "100.0% (4/4)"
-    assert any("good is better than bad" in t for t in _texts(at))
+    # 4 of 4 queries for "good": the CI excludes 0, but the exact McNemar p is 0.125 (issue
+    # #11): no winner, and the page says why.
+    assert not any("good is better than bad" in t for t in _texts(at))
+    assert any("No significant difference" in t for t in _texts(at))
+    assert any("with 4 discordant pairs the smallest possible p" in t for t in _texts(at))
     at.session_state["lang"] = "ko"
     at.run()
     assert not at.exception
-    assert any("케이스" in t or "구별" in t or "좋습니다" in t for t in _texts(at))
+    assert any("엇갈린 쌍이 4개뿐이면" in t for t in _texts(at))
 
 
 @pytest.mark.parametrize("content,needle", [

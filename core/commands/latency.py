@@ -1,0 +1,49 @@
+"""``python -m core latency FILE``: is B really faster than A? Per-query timings of two
+methods, paired by query (the same ``core.latency.compare_latency`` as the Latency page).
+
+JSON keys: ``methods{<name>: {median, median_ci, p95, p95_ci, n_queries, n_runs}}``,
+``ratio{median_ratio, ci_low, ci_high, geo_mean_ratio, geo_ci_low, geo_ci_high,
+randomization_p, ...}``, ``warnings[]`` (``code``, ``message`` and the evidence), ``verdict``
+(``a_faster | b_faster | no_difference``), plus ``warmup``, ``alternative`` (the verdict with
+the other warm-up choice) and ``sample_size``.
+"""
+from __future__ import annotations
+
+from core.commands._common import add_stat_args, print_json, read_bytes
+from core.errors import InputError
+from core.latency import (DEFAULT_QUANTILE_RESAMPLES, compare_latency, comparison_text,
+                          load_timings)
+
+NAME = "latency"
+HELP = "compare the latency of two methods from a timing log (paired by query, ratio B/A)"
+
+
+def register(p) -> None:
+    p.add_argument("file", metavar="FILE",
+                   help="timing log: long query_id, method, latency_ms[, run, cache, timestamp] "
+                        "or wide query_id, <method>, <method>, ... (CSV/TSV/XLSX)")
+    p.add_argument("--a", help="method A, the baseline (default: first method in the file)")
+    p.add_argument("--b", help="method B, the new one (default: second method in the file)")
+    p.add_argument("--drop-warmup", type=int, default=0, metavar="K",
+                   help="leave out the first K runs of every query and method (default 0)")
+    p.add_argument("--quantile-resamples", type=int, default=DEFAULT_QUANTILE_RESAMPLES,
+                   help="nested bootstrap resamples for each method's median and p95 "
+                        f"(default {DEFAULT_QUANTILE_RESAMPLES:,})")
+    add_stat_args(p)
+
+
+def run(args) -> int:
+    log = load_timings(read_bytes(args.file), file=args.file)
+    if len(log.methods) < 2:
+        raise InputError("need_two_methods", file=args.file, methods=", ".join(log.methods))
+    a = args.a if args.a is not None else log.methods[0]
+    b = args.b if args.b is not None else next(m for m in log.methods if m != a)
+    res = compare_latency(log, a, b, resamples=args.resamples,
+                          quantile_resamples=args.quantile_resamples,
+                          confidence=args.confidence, seed=args.seed,
+                          drop_warmup=args.drop_warmup)
+    if args.json:
+        print_json(res.to_dict())
+    else:
+        print(comparison_text(res))
+    return 0

@@ -1,0 +1,93 @@
+"""The verdict card: the first thing read on a results page and at the top of the report.
+
+``paired_card`` turns a paired comparison (difference A − B, its CI, the verdict) into a
+``VerdictCard``: the headline difference is read as "does B (the new method) beat A (the
+baseline)", so it is B − A, with its CI, one plain sentence from ``core.verdicts`` under it,
+and an optional second line (a reason, e.g. why the verdict is "no difference"). The tone
+(colour) comes from ``core.views.palette.tone_of``. ``card_html`` renders it as escaped HTML
+with inline styles, the same in the app and in the offline report.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from core.views import format as fmt
+from core.views.palette import TEXT, TONES, tone_of
+
+AGREEMENT_TONES = {"almost_perfect": "better", "substantial": "better", "moderate": "neutral",
+                   "fair": "worse", "slight": "worse", "poor": "worse"}
+
+
+@dataclass(frozen=True)
+class VerdictCard:
+    """What the card shows; every field is plain text (escaped when rendered)."""
+
+    tone: str          # "better" | "worse" | "neutral" (core.views.palette.TONES)
+    label: str         # what the big number is, e.g. "RRF − title-only"
+    value: str         # the big number, e.g. "+15.0 %p"
+    interval: str      # e.g. "95% CI [+5.0 %p, +25.0 %p]"
+    sentence: str      # the verdict in one plain sentence
+    reason: str = ""   # an optional second line
+
+    def __post_init__(self):
+        if self.tone not in TONES:
+            raise ValueError(f"tone must be one of {tuple(TONES)}, got {self.tone!r}")
+
+    def to_dict(self) -> dict:
+        return {"tone": self.tone, "label": self.label, "value": self.value,
+                "interval": self.interval, "sentence": self.sentence, "reason": self.reason}
+
+
+def paired_card(verdict: str, *, a: str, b: str, mean: float, ci_low: float, ci_high: float,
+                confidence: float, kind: str, sentence: str, ci_label: str = "CI",
+                reason: str = "") -> VerdictCard:
+    """The card of a paired comparison whose difference ``mean`` = A − B lies in
+    [``ci_low``, ``ci_high``] (a percentile or BCa bootstrap CI, Efron & Tibshirani 1993).
+    The headline is B − A = −mean with CI [−ci_high, −ci_low], in ``kind``'s unit."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    if not isinstance(sentence, str) or not sentence:
+        raise ValueError("sentence must be a non-empty string")
+    level = f"{100 * confidence:g}%"
+    return VerdictCard(
+        tone=tone_of(verdict), label=f"{b} − {a}", value=fmt.diff(-mean, kind),
+        interval=f"{level} {ci_label} {fmt.interval(-ci_high, -ci_low, kind, signed=True)}",
+        sentence=sentence, reason=reason)
+
+
+def agreement_card(band: str | None, *, label: str, kappa: float, ci_low: float,
+                   ci_high: float, confidence: float, sentence: str,
+                   ci_label: str = "CI") -> VerdictCard:
+    """The card of a label-agreement check: kappa (Cohen 1960) with its bootstrap CI; green
+    from 'substantial' up, amber for 'moderate', red below (Landis & Koch 1977 bands)."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    tone = AGREEMENT_TONES.get(band, "neutral") if band else "neutral"
+    level = f"{100 * confidence:g}%"
+    return VerdictCard(tone=tone, label=label, value=fmt.value(kappa, "score"),
+                       interval=f"{level} {ci_label} "
+                                f"{fmt.interval(ci_low, ci_high, 'score')}",
+                       sentence=sentence)
+
+
+def card_html(card: VerdictCard, *, large: bool = False) -> str:
+    """The card as one escaped HTML block with inline styles (no scripts, no classes the
+    page must define). The sentence sits in an element of class ``verdict``."""
+    accent, background = TONES[card.tone]
+    e = html.escape
+    big = "3.4rem" if large else "2.6rem"
+    reason = (f'<div class="verdict-reason" style="margin-top:.3rem;font-size:1rem;'
+              f'color:{TEXT}">{e(card.reason)}</div>' if card.reason else "")
+    return (
+        f'<div class="verdict-card verdict-{card.tone}" role="status" '
+        f'style="border-left:8px solid {accent};background:{background};color:{TEXT};'
+        f'padding:.9rem 1.2rem;margin:.6rem 0 1rem 0;border-radius:.4rem">'
+        f'<div style="font-size:1rem;font-weight:600;color:{accent}">{e(card.label)}</div>'
+        f'<div style="display:flex;flex-wrap:wrap;align-items:baseline;gap:.2rem 1rem">'
+        f'<span class="verdict-value" style="font-size:{big};font-weight:700;line-height:1.15;'
+        f'color:{accent}">{e(card.value)}</span>'
+        f'<span class="verdict-interval" style="font-size:1.35rem;font-weight:600">'
+        f'{e(card.interval)}</span></div>'
+        f'<div class="verdict" style="font-size:1.15rem;font-weight:600;margin-top:.3rem">'
+        f'{e(card.sentence)}</div>{reason}</div>')

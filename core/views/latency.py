@@ -1,0 +1,115 @@
+"""Charts of the latency page and report (altair specs; nothing is computed here but binning).
+
+Every chart is aggregated before plotting: distributions are binned on a log axis, the
+per-query ratios are thinned to at most ``MAX_POINTS`` evenly spaced order statistics, and the
+run-index chart has one point per run index and method.
+"""
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from core.views.palette import HIGHLIGHT, PRIMARY, REFERENCE, TONES
+
+MAX_POINTS = 400
+METHOD_COLOURS = (PRIMARY, HIGHLIGHT)
+
+
+def _colour_scale(names) -> alt.Scale:
+    names = list(names)
+    return alt.Scale(domain=names, range=list(METHOD_COLOURS[:len(names)]))
+
+
+def latency_bins(distributions: dict, bins: int = 40) -> pd.DataFrame:
+    """Shared log-spaced bins over every method's latencies: ``method``, ``start``, ``end``,
+    ``mid`` (geometric centre, ms), ``count`` and ``share`` (of that method's timings)."""
+    if not distributions or bins < 1:
+        raise ValueError("distributions must be a non-empty dict and bins >= 1")
+    arrays = {m: np.asarray(v, dtype=float) for m, v in distributions.items()}
+    allv = np.concatenate(list(arrays.values()))
+    if allv.size == 0 or np.any(allv <= 0):
+        raise ValueError("latencies must be non-empty and above 0")
+    lo, hi = np.log10(allv.min()), np.log10(allv.max())
+    if hi - lo < 1e-9:
+        lo, hi = lo - 0.05, hi + 0.05
+    edges = np.logspace(lo, hi, bins + 1)
+    edges[0], edges[-1] = min(edges[0], allv.min()), max(edges[-1], allv.max())  # 10**log10(x)
+    # can round below x, and np.histogram would then drop the largest timing
+    rows = []
+    for m, v in arrays.items():
+        counts, _ = np.histogram(v, bins=edges)
+        rows.append(pd.DataFrame({"method": m, "start": edges[:-1], "end": edges[1:],
+                                  "mid": np.sqrt(edges[:-1] * edges[1:]), "count": counts,
+                                  "share": counts / max(v.size, 1)}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def distribution_chart(distributions: dict, *, title: str = "", x_title: str = "latency (ms)",
+                       y_title: str = "share of timings", bins: int = 40) -> alt.Chart:
+    """Per-method histograms (shares) on a shared log-scaled latency axis, as step lines."""
+    df = latency_bins(distributions, bins)
+    return alt.Chart(df).mark_line(interpolate="step", strokeWidth=2, point=False).encode(
+        x=alt.X("mid:Q", title=x_title, scale=alt.Scale(type="log")),
+        y=alt.Y("share:Q", title=y_title, axis=alt.Axis(format="%")),
+        color=alt.Color("method:N", title=None, scale=_colour_scale(distributions)),
+        tooltip=["method:N", alt.Tooltip("start:Q", format=".3g"),
+                 alt.Tooltip("end:Q", format=".3g"), "count:Q",
+                 alt.Tooltip("share:Q", format=".1%")],
+    ).properties(title=title, height=260)
+
+
+def thin_sorted(values, max_points: int = MAX_POINTS) -> pd.DataFrame:
+    """Sorted values with their rank share ((i + 0.5) / n); above ``max_points`` values, the
+    evenly spaced order statistics only (a quantile plot of the same shape)."""
+    x = np.sort(np.asarray(values, dtype=float))
+    n = x.size
+    if n == 0:
+        raise ValueError("values must not be empty")
+    idx = np.arange(n) if n <= max_points else \
+        np.unique(np.round(np.linspace(0, n - 1, max_points)).astype(int))
+    return pd.DataFrame({"rank": (idx + 0.5) / n, "value": x[idx]})
+
+
+def ratio_chart(ratios, *, title: str = "", x_title: str = "queries, sorted",
+                y_title: str = "ratio B/A", faster_label: str = "B faster",
+                slower_label: str = "B slower") -> alt.LayerChart:
+    """Per-query ratios B/A, sorted, on a log axis with the line of no difference at 1;
+    points below 1 (B faster) in the 'better' tone, above in the 'worse' tone."""
+    df = thin_sorted(ratios)
+    df["side"] = np.where(df["value"] < 1, faster_label, slower_label)
+    colours = alt.Scale(domain=[faster_label, slower_label],
+                        range=[TONES["better"][0], TONES["worse"][0]])
+    dots = alt.Chart(df).mark_circle(size=28, opacity=0.85).encode(
+        x=alt.X("rank:Q", title=x_title, axis=alt.Axis(format="%")),
+        y=alt.Y("value:Q", title=y_title, scale=alt.Scale(type="log")),
+        color=alt.Color("side:N", title=None, scale=colours),
+        tooltip=[alt.Tooltip("value:Q", format=".3f", title=y_title)])
+    one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(
+        color=REFERENCE, strokeWidth=2, strokeDash=[4, 3]).encode(y="y:Q")
+    return alt.layer(dots, one).properties(title=title, height=260)
+
+
+def runs_chart(warmups, *, k: int = 0, title: str = "", x_title: str = "run index",
+               y_title: str = "geometric mean latency (ms)",
+               mark_label: str = "warm-up ends") -> alt.LayerChart:
+    """Geometric mean latency at each run index per method (``WarmupCheck.profile``), log
+    axis, with a rule after run ``k`` when warm-up was found."""
+    rows = [{"method": w.method, "run": i + 1, "ms": v, "queries": c}
+            for w in warmups for i, (v, c) in enumerate(zip(w.profile, w.counts))]
+    df = pd.DataFrame(rows, columns=["method", "run", "ms", "queries"])
+    names = [w.method for w in warmups]
+    line = alt.Chart(df).mark_line(point=True, strokeWidth=2).encode(
+        x=alt.X("run:O", title=x_title, axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("ms:Q", title=y_title, scale=alt.Scale(type="log")),
+        color=alt.Color("method:N", title=None, scale=_colour_scale(names)),
+        tooltip=["method:N", "run:O", alt.Tooltip("ms:Q", format=".3g"), "queries:Q"])
+    layers = [line]
+    if k > 0 and len(df):
+        mark = pd.DataFrame({"run": [k], "label": [mark_label]})
+        layers.append(alt.Chart(mark).mark_rule(color=REFERENCE, strokeDash=[4, 3],
+                                                strokeWidth=2).encode(x="run:O"))
+        layers.append(alt.Chart(mark).mark_text(align="left", dx=4, dy=-90,
+                                                color=REFERENCE).encode(x="run:O",
+                                                                        text="label:N"))
+    return alt.layer(*layers).properties(title=title, height=260)

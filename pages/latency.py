@@ -1,0 +1,197 @@
+"""Latency: load a timing log -> core.latency.compare_latency -> draw. Nothing computed here."""
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from core.errors import InputError
+from core.latency import (DEFAULT_QUANTILE_RESAMPLES, alternative_sentence, compare_latency,
+                          load_timings, speed_sentence)
+from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
+from core.verdicts import fmt_p
+from core.views.latency import distribution_chart, ratio_chart, runs_chart
+from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
+
+DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_latency.csv"
+
+page_setup()
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _load(data: bytes, name: str):
+    return load_timings(data, file=name)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _compare(data: bytes, name: str, a: str, b: str, resamples: int, quantile_resamples: int,
+             confidence: float, seed: int, drop: int):
+    return compare_latency(_load(data, name), a, b, resamples=resamples,
+                           quantile_resamples=quantile_resamples, confidence=confidence,
+                           seed=seed, drop_warmup=drop)
+
+
+def _ms(x: float) -> str:
+    return f"{x:.3g}" if x < 100 else f"{x:,.0f}"
+
+
+def _apply_warmup(k: int) -> None:
+    st.session_state["latency_drop_warmup"] = k
+
+
+st.title(tr("latency.title"))
+st.caption(tr("latency.subtitle"))
+
+upload = st.file_uploader(tr("latency.upload_label"), type=["csv", "tsv", "txt", "xlsx"],
+                          key="latency_upload", help=tr("latency.upload_help"))
+if upload is not None:
+    data, name = upload.getvalue(), upload.name
+else:
+    data, name = DEMO.read_bytes(), "demo_latency.csv"
+    st.info(tr("latency.demo_note"), icon="ℹ️")
+
+try:
+    log = _load(data, name)
+except InputError as exc:
+    show_error(exc)
+    st.stop()
+if len(log.methods) < 2:
+    show_error(InputError("need_two_methods", file=name, methods=", ".join(log.methods)))
+    st.stop()
+
+with st.sidebar:
+    st.subheader(tr("common.settings"))
+    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
+                              format_func=lambda c: f"{100 * c:g}%", key="latency_confidence")
+    resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES, 20_000,
+                                step=1_000, key="latency_resamples")
+    q_resamples = st.number_input(tr("latency.quantile_resamples"), MIN_RESAMPLES,
+                                  MAX_RESAMPLES, DEFAULT_QUANTILE_RESAMPLES, step=1_000,
+                                  key="latency_quantile_resamples")
+    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="latency_seed")
+
+col_a, col_b, col_k = st.columns(3)
+a = col_a.selectbox(tr("latency.method_a"), log.methods, index=0, key="latency_a")
+b = col_b.selectbox(tr("latency.method_b"), log.methods, index=1, key="latency_b")
+max_runs = int(log.frame["run"].max())
+st.session_state.setdefault("latency_drop_warmup", 0)
+if st.session_state["latency_drop_warmup"] > max(max_runs - 1, 0):
+    st.session_state["latency_drop_warmup"] = 0
+drop = col_k.number_input(tr("latency.drop_warmup"), 0, max(max_runs - 1, 0), step=1,
+                          key="latency_drop_warmup", help=tr("latency.drop_warmup_help"))
+
+try:
+    with st.spinner(tr("latency.computing")):
+        res = _compare(data, name, a, b, int(resamples), int(q_resamples), float(confidence),
+                       int(seed), int(drop))
+except InputError as exc:
+    show_error(exc)
+    st.stop()
+
+lang = st.session_state["lang"]
+r = res.ratio
+level = f"{100 * confidence:g}%"
+verdict_text = speed_sentence(r, a=a, b=b, lang=lang)
+(st.warning if res.verdict == "no_difference" else st.success)(verdict_text)
+if res.alternative is not None:
+    st.info(alternative_sentence(res.alternative, a=a, b=b, lang=lang), icon="🔁")
+
+m1, m2, m3 = st.columns(3)
+for col, m in ((m1, res.method_a), (m2, res.method_b)):
+    col.metric(tr("latency.metric_median", method=m.name), f"{_ms(m.median)} ms",
+               help=tr("latency.metric_median_help", level=level,
+                       resamples=f"{res.quantile_resamples:,}"))
+    col.caption(tr("latency.metric_ci", level=level, lo=_ms(m.median_ci[0]),
+                   hi=_ms(m.median_ci[1]), p95=_ms(m.p95), p95_lo=_ms(m.p95_ci[0]),
+                   p95_hi=_ms(m.p95_ci[1]), n=m.n_queries, runs=m.n_runs))
+m3.metric(tr("latency.metric_ratio", a=a, b=b), f"{r.median_ratio:.2f}")
+m3.caption(tr("latency.metric_ratio_ci", level=level, lo=f"{r.ci_low:.2f}",
+              hi=f"{r.ci_high:.2f}", geo=f"{r.geo_mean_ratio:.2f}",
+              geo_lo=f"{r.geo_ci_low:.2f}", geo_hi=f"{r.geo_ci_high:.2f}"))
+
+st.subheader(tr("latency.warnings_title"))
+warning_texts = [w.message(lang) for w in res.warnings]
+for text in warning_texts:
+    st.warning(text, icon="⚠️")
+if not warning_texts:
+    st.info(tr("latency.no_warnings"), icon="✅")
+
+st.subheader(tr("latency.warmup_title"))
+if res.suggested_warmup > 0:
+    wc1, wc2 = st.columns([3, 1])
+    wc1.write(tr("latency.warmup_suggest", k=res.suggested_warmup))
+    wc2.button(tr("latency.apply_warmup", k=res.suggested_warmup), key="latency_apply_warmup",
+               on_click=_apply_warmup, args=(res.suggested_warmup,),
+               disabled=int(drop) == res.suggested_warmup)
+else:
+    st.write(tr("latency.warmup_none"))
+runs_fig = runs_chart(res.warmup, k=res.suggested_warmup, title=tr("latency.chart_runs"),
+                      x_title=tr("latency.axis_run"), y_title=tr("latency.axis_geo"),
+                      mark_label=tr("latency.mark_warmup"))
+st.altair_chart(runs_fig, width="stretch")
+
+left, right = st.columns(2)
+dist_fig = distribution_chart(res.distributions, title=tr("latency.chart_dist"),
+                              x_title=tr("latency.axis_latency"),
+                              y_title=tr("latency.axis_share"))
+ratio_fig = ratio_chart(res.per_query.ratio, title=tr("latency.chart_ratio", a=a, b=b),
+                        x_title=tr("latency.axis_query_rank"), y_title=tr("latency.axis_ratio"),
+                        faster_label=tr("latency.side_faster", b=b),
+                        slower_label=tr("latency.side_slower", b=b))
+left.altair_chart(dist_fig, width="stretch")
+right.altair_chart(ratio_fig, width="stretch")
+
+st.subheader(tr("latency.methods_title"))
+method_rows = pd.DataFrame([
+    {tr("latency.col_method"): m.name, tr("latency.col_median"): _ms(m.median),
+     tr("latency.col_median_ci", level=level): f"[{_ms(m.median_ci[0])}, {_ms(m.median_ci[1])}]",
+     tr("latency.col_p95"): _ms(m.p95),
+     tr("latency.col_p95_ci", level=level): f"[{_ms(m.p95_ci[0])}, {_ms(m.p95_ci[1])}]",
+     tr("latency.col_queries"): m.n_queries, tr("latency.col_runs"): m.n_runs}
+    for m in (res.method_a, res.method_b)])
+st.table(method_rows)
+
+st.subheader(tr("latency.ratio_title"))
+ratio_rows = pd.DataFrame(
+    [(tr("latency.row_median_ratio", a=a, b=b), f"{r.median_ratio:.3f}"),
+     (tr("latency.row_ci", level=level), f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"),
+     (tr("latency.row_geo_ratio", a=a, b=b), f"{r.geo_mean_ratio:.3f}"),
+     (tr("latency.row_ci", level=level), f"[{r.geo_ci_low:.3f}, {r.geo_ci_high:.3f}]"),
+     (tr("latency.row_randomization"), fmt_p(r.randomization_p)),
+     (tr("latency.row_resamples"), f"{r.resamples:,} ({r.seed})")],
+    columns=[tr("latency.col_measure"), tr("latency.col_value")])
+st.table(ratio_rows)
+
+target = f"{100 * (res.plan.target if res.plan else 0.05):g}"
+st.subheader(tr("latency.plan_title", target=target))
+if res.plan is None:
+    plan_text = tr("latency.plan_none")
+else:
+    p = res.plan
+    plan_text = tr("latency.plan_text", now=f"{100 * p.current_half_width:.1f}",
+                   sd=f"{p.sd_log_ratio:.3f}", target=target, n=f"{p.n_queries:,}",
+                   runs=f"{p.runs:.3g}", n2=f"{p.n_queries_double_runs:,}",
+                   floor=f"{p.n_queries_floor:,}")
+st.write(plan_text)
+
+per_query = res.per_query.frame()
+with st.expander(tr("latency.per_query_title")):
+    st.dataframe(per_query, hide_index=True, width="stretch")
+
+st.subheader(tr("latency.report_title"))
+sections = [
+    Section(tr("latency.methods_title"), table=method_rows),
+    Section(tr("latency.ratio_title"), table=ratio_rows),
+    Section(tr("latency.warnings_title"),
+            "\n".join(warning_texts) if warning_texts else tr("latency.no_warnings")),
+    Section(tr("latency.chart_runs"), chart=runs_fig),
+    Section(tr("latency.chart_dist"), chart=dist_fig),
+    Section(tr("latency.chart_ratio", a=a, b=b), chart=ratio_fig),
+    Section(tr("latency.plan_title", target=target), plan_text),
+]
+report_downloads("latency", tr("latency.title"), sections, inputs={name: data},
+                 params={"a": a, "b": b, "resamples": int(resamples),
+                         "quantile_resamples": int(q_resamples), "seed": int(seed),
+                         "confidence": level, "drop_warmup": int(drop)},
+                 per_case=per_query, summary=res.to_dict(), verdict=verdict_text)
+
+how_to_read("latency.how_to_read")

@@ -1,0 +1,181 @@
+"""Hostile input on the pages (issue 12), under AppTest: Markdown in user names shown
+literally, the workbook sheet and NFC merges reported, caps, the per-case CSV neutralised, and
+the scifact folder choices (symlinks out of the folder refused, no free path by default)."""
+import csv
+import html
+import io
+import re
+import shutil
+import unicodedata
+from pathlib import Path
+
+import openpyxl
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from pages._ui import esc
+from tests.shared_data import TINY
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = str(ROOT / "pages" / "golden.py")
+SYSTEMS = str(ROOT / "pages" / "systems.py")
+SCIFACT = str(ROOT / "pages" / "scifact.py")
+
+A = "**bold** ![x](http://127.0.0.2:9/a.png)"
+B = ":red[red] <img src='http://127.0.0.2:9/b.png'> [link](http://127.0.0.2:9/)"
+CASE = "=HYPERLINK(\"http://evil\",\"x\")"
+
+
+def hostile_golden() -> bytes:
+    rows = [["case_id", A, B]]
+    for i in range(40):
+        cid = CASE if i == 0 else ("@SUM(A1)" if i == 1 else f"![i](http://127.0.0.2:9/{i}.png)")
+        rows.append([cid, str(int(i % 4 != 0)), str(int(i % 2 == 0))])
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows)
+    return buf.getvalue().encode()
+
+
+def _cards(at) -> list[str]:
+    """The verdict cards: one HTML block each (``core.views.cards.card_html``), where user
+    text is HTML-escaped and, inside a raw HTML block, never read as Markdown."""
+    return [e.value for e in at.markdown if 'class="verdict-card' in e.value]
+
+
+def _markdown_texts(at) -> list[str]:
+    """Everything else AppTest sees that Streamlit renders as Markdown."""
+    out = [e.value for kind in (at.markdown, at.caption, at.warning, at.success, at.info,
+                                at.error, at.subheader) for e in kind
+           if 'class="verdict-card' not in e.value]
+    out += [m.label for m in at.metric]
+    return out
+
+
+def _card_is_escaped(card: str, *names: str) -> None:
+    assert card.lstrip().startswith("<div") and "\n\n" not in card  # one HTML block
+    for name in names:
+        assert html.escape(name) in card, name
+    assert "<img" not in card and "<a " not in card
+
+
+def _upload(page: str, key: str, name: str, data: bytes, mime="text/csv"):
+    at = AppTest.from_file(page, default_timeout=180).run()
+    at.file_uploader(key=key).set_value((name, data, mime)).run()
+    return at
+
+
+def test_markdown_in_method_names_is_escaped_on_the_golden_page():
+    at = _upload(GOLDEN, "golden_upload", "evil.csv", hostile_golden())
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    texts = _markdown_texts(at)
+    assert esc(A) in {m.label for m in at.metric} and esc(B) in {m.label for m in at.metric}
+    joined = "\n".join(texts)
+    for raw in ("**bold**", "![x](", ":red[", "[link]("):
+        assert raw not in joined, raw  # never reaches Markdown unescaped
+    assert not re.search(r"(?<!\\)<img", joined)
+    cards = _cards(at)
+    assert len(cards) == 1
+    _card_is_escaped(cards[0], A, B)
+    # the per-case CSV download neutralises the formula-like ids
+    from core.golden import compare_golden, load_golden
+    from core.serialize import to_csv_bytes
+    import pandas as pd
+
+    res = compare_golden(load_golden(hostile_golden(), "evil.csv"), resamples=500)
+    out = to_csv_bytes(pd.DataFrame({"case_id": list(res.case_ids)})).decode("utf-8-sig")
+    assert "'=HYPERLINK" in out and "'@SUM(A1)" in out
+    assert not any(line.startswith(("=", "@", "+", "-")) for line in out.splitlines())
+
+
+def test_markdown_in_names_is_escaped_on_the_systems_page():
+    name = "![s](http://127.0.0.2:9/s.png)"
+    rows = "case_id,query,gold_ids," + f'"{name}",plain\n' + "".join(
+        f"q{i},question {i},d{i},d{i}|x,{'d' + str(i) if i % 3 else 'y'}|z\n" for i in range(12))
+    at = AppTest.from_file(SYSTEMS, default_timeout=180).run()
+    uploaders = [u for u in at.get("file_uploader")]
+    if not uploaders:
+        pytest.skip("systems page has no uploader in this layout")
+    uploaders[0].set_value(("lists.csv", rows.encode(), "text/csv")).run()
+    assert not at.exception
+    joined = "\n".join(_markdown_texts(at))
+    assert "![s](" not in joined
+    for card in _cards(at):
+        _card_is_escaped(card, name)
+
+
+def test_workbook_sheet_and_unicode_merge_are_reported():
+    wb = openpyxl.Workbook()
+    wb.active.title = "readme"
+    wb.active.append(["notes only"])
+    ws = wb.create_sheet("results")
+    ws.append(["case_id", "a", "b"])
+    ws.append([unicodedata.normalize("NFD", "한글"), 1, 0])
+    ws.append([unicodedata.normalize("NFC", "한글"), 0, 1])
+    for i in range(10):
+        ws.append([f"q{i}", i % 2, 1])
+    buf = io.BytesIO()
+    wb.save(buf)
+    at = _upload(GOLDEN, "golden_upload", "book.xlsx", buf.getvalue(),
+                 "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    assert not at.exception and not at.error
+    captions = [c.value for c in at.caption]
+    assert any("results" in c and "readme" in c for c in captions), captions
+    assert any("NFC" in w.value and "2, 3" in w.value for w in at.warning)
+
+
+def test_a_million_columns_is_a_clear_error_on_the_page():
+    data = ("case_id," + ",".join("m" for _ in range(1_000_000)) + "\n").encode()
+    at = _upload(GOLDEN, "golden_upload", "wide.csv", data)
+    assert not at.exception
+    assert any("1,000" in e.value for e in at.error)
+
+
+# ----------------------------------------------------------------------------- scifact folder
+@pytest.fixture
+def linked(tmp_path, monkeypatch):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET\thunter2\t1\n")
+    folder = tmp_path / "scifact"
+    shutil.copytree(TINY, folder)
+    (folder / "qrels" / "test.tsv").unlink()
+    (folder / "qrels" / "test.tsv").symlink_to(secret)
+    monkeypatch.setenv("NOISEFLOOR_BEIR_DIR", str(folder))
+    monkeypatch.delenv("NOISEFLOOR_ALLOW_ANY_PATH", raising=False)
+    return folder
+
+
+def test_scifact_page_offers_folders_not_a_free_path_and_refuses_links(linked):
+    at = AppTest.from_file(SCIFACT, default_timeout=180).run()
+    assert not at.exception
+    assert len(at.text_input) == 0 or all(t.key != "scifact_path" for t in at.text_input)
+    box = at.selectbox(key="scifact_folder")
+    assert box.options[0] == str(linked)
+    errors = [e.value for e in at.error]
+    assert any("outside this folder" in e for e in errors), errors
+    everything = "\n".join(_markdown_texts(at))
+    assert "hunter2" not in everything and "TOP-SECRET" not in everything
+
+
+def test_free_path_needs_the_operator_switch(linked, monkeypatch):
+    monkeypatch.setenv("NOISEFLOOR_ALLOW_ANY_PATH", "1")
+    at = AppTest.from_file(SCIFACT, default_timeout=180).run()
+    assert at.text_input(key="scifact_path") is not None
+
+
+def test_scifact_asks_before_a_long_encode(tmp_path, monkeypatch):
+    folder = tmp_path / "scifact"
+    shutil.copytree(TINY, folder)
+    monkeypatch.setenv("NOISEFLOOR_BEIR_DIR", str(folder))
+    monkeypatch.setenv("NOISEFLOOR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("NOISEFLOOR_CONFIRM_SECONDS", "0")  # every encode counts as long
+    import core.retrieval
+
+    monkeypatch.setattr(core.retrieval, "CACHE_DIR", tmp_path / "cache")
+    at = AppTest.from_file(SCIFACT, default_timeout=240).run()
+    assert not at.exception
+    assert any("should take about" in w.value for w in at.warning)
+    assert not at.metric  # nothing encoded, nothing compared yet
+    assert not (tmp_path / "cache").exists()
+    at.button(key="scifact_confirm").click().run()
+    assert not at.exception, at.exception
+    assert at.metric and list((tmp_path / "cache").glob("emb-corpus-*.npy"))
