@@ -813,7 +813,8 @@ def _shown(items) -> str:
     return ", ".join(str(i) for i in items[:MAX_SHOWN]) + more
 
 
-def _fmt_ms(x: float) -> str:
+def fmt_ms(x: float) -> str:
+    """A latency in ms as shown: 3 significant digits below 100 ms, whole ms above."""
     return f"{x:.3g}" if x < 100 else f"{x:,.0f}"
 
 
@@ -825,8 +826,8 @@ def _fairness(log: TimingLog, frame: pd.DataFrame, a: str, b: str, per: PerQuery
         if w.detected:
             out.append(FairnessWarning("warmup", {
                 "method": w.method, "k": w.k, "slowdown": f"{w.slowdown:.2f}",
-                "first": _fmt_ms(float(np.mean(w.profile[:w.k]))) if w.profile else "",
-                "rest": _fmt_ms(float(np.mean(w.profile[w.k:]))) if w.profile else "",
+                "first": fmt_ms(float(np.mean(w.profile[:w.k]))) if w.profile else "",
+                "rest": fmt_ms(float(np.mean(w.profile[w.k:]))) if w.profile else "",
                 "p": f"{w.p_value:.3f}", "dropped": drop}))
     if log.layout == "long":
         oa = frame.loc[frame["method"] == a, "order"].to_numpy(float)
@@ -850,8 +851,8 @@ def _fairness(log: TimingLog, frame: pd.DataFrame, a: str, b: str, per: PerQuery
             out.append(FairnessWarning("cache_column", {
                 "a": a, "b": b, "share_a": f"{100 * share[a]:.0f}",
                 "share_b": f"{100 * share[b]:.0f}",
-                "hit_ms": _fmt_ms(float(hits["latency_ms"].median())) if len(hits) else "–",
-                "miss_ms": _fmt_ms(float(misses["latency_ms"].median())) if len(misses) else "–"}))
+                "hit_ms": fmt_ms(float(hits["latency_ms"].median())) if len(hits) else "–",
+                "miss_ms": fmt_ms(float(misses["latency_ms"].median())) if len(misses) else "–"}))
     else:
         for m in (a, b):
             x = np.log(sub.loc[sub["method"] == m, "latency_ms"].to_numpy(float))
@@ -859,8 +860,8 @@ def _fairness(log: TimingLog, frame: pd.DataFrame, a: str, b: str, per: PerQuery
             if bc > BIMODALITY_COEFFICIENT and d >= CACHE_MIN_ASHMAN_D and \
                     CACHE_MIN_SHARE <= share <= 1 - CACHE_MIN_SHARE:
                 out.append(FairnessWarning("bimodal", {
-                    "method": m, "share": f"{100 * share:.0f}", "fast": _fmt_ms(fast),
-                    "slow": _fmt_ms(slow), "d": f"{d:.1f}", "bc": f"{bc:.2f}"}))
+                    "method": m, "share": f"{100 * share:.0f}", "fast": fmt_ms(fast),
+                    "slow": fmt_ms(slow), "d": f"{d:.1f}", "bc": f"{bc:.2f}"}))
     diff = per.runs_a != per.runs_b
     lo_runs = int(min(per.runs_a.min(), per.runs_b.min()))
     hi_runs = int(max(per.runs_a.max(), per.runs_b.max()))
@@ -995,60 +996,3 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
                              suggested, alternative, tuple(warnings),
                              _plan(per, kept, a, b, confidence, ratio), quantile_resamples,
                              dists)
-
-
-# ----------------------------------------------------------------------------- sentences
-def speed_sentence(ratio: RatioEstimate, *, a: str, b: str, lang: str = "en") -> str:
-    """'B is 1.8× faster than A [1.5, 2.2] (95% CI …)' or 'No measurable difference …', from
-    the geometric-mean ratio B/A (speed-up = 1 / ratio)."""
-    level = f"{100 * ratio.confidence:g}%"
-    v = ratio.verdict
-    if v == "no_difference":
-        return t("latency.verdict_none", lang, level=level, n=ratio.n_queries, a=a, b=b,
-                 ratio=f"{ratio.geo_mean_ratio:.2f}", lo=f"{ratio.geo_ci_low:.2f}",
-                 hi=f"{ratio.geo_ci_high:.2f}", p=_p(ratio.randomization_p))
-    if v == "b_faster":
-        winner, loser = b, a
-        times, lo, hi = (1 / ratio.geo_mean_ratio, 1 / ratio.geo_ci_high,
-                         1 / ratio.geo_ci_low)
-    else:
-        winner, loser = a, b
-        times, lo, hi = ratio.geo_mean_ratio, ratio.geo_ci_low, ratio.geo_ci_high
-    return t("latency.verdict_faster", lang, winner=winner, loser=loser, times=f"{times:.2f}",
-             lo=f"{lo:.2f}", hi=f"{hi:.2f}", level=level, p=_p(ratio.randomization_p))
-
-
-def alternative_sentence(alt: RatioEstimate, *, a: str, b: str, lang: str = "en") -> str:
-    """'If the first k runs are dropped: …' or 'Keeping every run: …'."""
-    key = "latency.alternative_kept" if alt.drop_warmup == 0 else "latency.alternative_dropped"
-    return t(key, lang, k=alt.drop_warmup, sentence=speed_sentence(alt, a=a, b=b, lang=lang))
-
-
-def _p(p: float) -> str:
-    from core.verdicts import fmt_p
-    return fmt_p(p)
-
-
-def comparison_text(res: LatencyComparison, lang: str = "en") -> str:
-    """The CLI's readable summary."""
-    r = res.ratio
-    level = f"{100 * r.confidence:g}%"
-    lines = [f"{res.source}: {r.n_queries} paired queries" +
-             (f", first {r.drop_warmup} run(s) dropped" if r.drop_warmup else "")]
-    for m in (res.method_a, res.method_b):
-        lines.append(f"  {m.name}: median {_fmt_ms(m.median)} ms [{_fmt_ms(m.median_ci[0])}, "
-                     f"{_fmt_ms(m.median_ci[1])}], p95 {_fmt_ms(m.p95)} ms "
-                     f"[{_fmt_ms(m.p95_ci[0])}, {_fmt_ms(m.p95_ci[1])}]  "
-                     f"({m.n_queries} queries, {m.n_runs} timings)")
-    lines.append(f"  ratio of medians {res.b}/{res.a}: {r.median_ratio:.3f} {level} CI "
-                 f"[{r.ci_low:.3f}, {r.ci_high:.3f}]")
-    lines.append(f"  geometric mean of per-query ratios: {r.geo_mean_ratio:.3f} {level} CI "
-                 f"[{r.geo_ci_low:.3f}, {r.geo_ci_high:.3f}]; randomization p = "
-                 f"{_p(r.randomization_p)}  ({r.resamples:,} resamples, seed {r.seed})")
-    for w in res.warnings:
-        lines.append("  ! " + w.message(lang))
-    lines.append(speed_sentence(r, a=res.a, b=res.b, lang=lang))
-    if res.alternative is not None:
-        alt = res.alternative
-        lines.append(alternative_sentence(alt, a=res.a, b=res.b, lang=lang))
-    return "\n".join(lines)

@@ -5,11 +5,12 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.latency import (DEFAULT_QUANTILE_RESAMPLES, alternative_sentence, compare_latency,
-                          load_timings, speed_sentence)
+from core.latency import DEFAULT_QUANTILE_RESAMPLES, compare_latency, load_timings
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
-from core.verdicts import fmt_p
-from core.views.latency import distribution_chart, ratio_chart, runs_chart
+from core.views.format import fmt_p
+from core.views.latency import (alternative_sentence, distribution_chart, ratio_chart, runs_chart,
+                                speed_sentence)
+from core.views.format import level as fmt_level
 from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_latency.csv"
@@ -61,7 +62,7 @@ if len(log.methods) < 2:
 with st.sidebar:
     st.subheader(tr("common.settings"))
     confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
-                              format_func=lambda c: f"{100 * c:g}%", key="latency_confidence")
+                              format_func=fmt_level, key="latency_confidence")
     resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES, 20_000,
                                 step=1_000, key="latency_resamples")
     q_resamples = st.number_input(tr("latency.quantile_resamples"), MIN_RESAMPLES,
@@ -89,7 +90,7 @@ except InputError as exc:
 
 lang = st.session_state["lang"]
 r = res.ratio
-level = f"{100 * confidence:g}%"
+level = fmt_level(confidence)
 verdict_text = speed_sentence(r, a=a, b=b, lang=lang)
 (st.warning if res.verdict == "no_difference" else st.success)(verdict_text)
 if res.alternative is not None:

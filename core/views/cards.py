@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from core.views import format as fmt
 from core.views.palette import TEXT, TONES, tone_of
+from core.views.format import level as fmt_level
 
 AGREEMENT_TONES = {"almost_perfect": "better", "substantial": "better", "moderate": "neutral",
                    "fair": "worse", "slight": "worse", "poor": "worse"}
@@ -49,7 +50,7 @@ def paired_card(verdict: str, *, a: str, b: str, mean: float, ci_low: float, ci_
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     if not isinstance(sentence, str) or not sentence:
         raise ValueError("sentence must be a non-empty string")
-    level = f"{100 * confidence:g}%"
+    level = fmt_level(confidence)
     return VerdictCard(
         tone=tone_of(verdict), label=f"{b} − {a}", value=fmt.diff(-mean, kind),
         interval=f"{level} {ci_label} {fmt.interval(-ci_high, -ci_low, kind, signed=True)}",
@@ -64,7 +65,7 @@ def agreement_card(band: str | None, *, label: str, kappa: float, ci_low: float,
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     tone = AGREEMENT_TONES.get(band, "neutral") if band else "neutral"
-    level = f"{100 * confidence:g}%"
+    level = fmt_level(confidence)
     return VerdictCard(tone=tone, label=label, value=fmt.value(kappa, "score"),
                        interval=f"{level} {ci_label} "
                                 f"{fmt.interval(ci_low, ci_high, 'score')}",

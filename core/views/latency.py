@@ -1,4 +1,6 @@
-"""Charts of the latency page and report (altair specs; nothing is computed here but binning).
+"""What the latency page, its report and ``python -m core latency`` show (``core.latency``):
+the verdict sentences, the CLI text and the charts (altair specs; nothing is computed here
+but binning).
 
 Every chart is aggregated before plotting: distributions are binned on a log axis, the
 per-query ratios are thinned to at most ``MAX_POINTS`` evenly spaced order statistics, and the
@@ -6,17 +8,25 @@ run-index chart has one point per run index and method.
 """
 from __future__ import annotations
 
-import altair as alt
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
+from core.i18n import t
+from core.latency import LatencyComparison, RatioEstimate, fmt_ms
+from core.views.format import fmt_p, level as fmt_level
 from core.views.palette import HIGHLIGHT, PRIMARY, REFERENCE, TONES
+
+if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
+    import altair as alt
 
 MAX_POINTS = 400
 METHOD_COLOURS = (PRIMARY, HIGHLIGHT)
 
 
 def _colour_scale(names) -> alt.Scale:
+    import altair as alt
     names = list(names)
     return alt.Scale(domain=names, range=list(METHOD_COLOURS[:len(names)]))
 
@@ -48,6 +58,7 @@ def latency_bins(distributions: dict, bins: int = 40) -> pd.DataFrame:
 def distribution_chart(distributions: dict, *, title: str = "", x_title: str = "latency (ms)",
                        y_title: str = "share of timings", bins: int = 40) -> alt.Chart:
     """Per-method histograms (shares) on a shared log-scaled latency axis, as step lines."""
+    import altair as alt
     df = latency_bins(distributions, bins)
     return alt.Chart(df).mark_line(interpolate="step", strokeWidth=2, point=False).encode(
         x=alt.X("mid:Q", title=x_title, scale=alt.Scale(type="log")),
@@ -76,6 +87,7 @@ def ratio_chart(ratios, *, title: str = "", x_title: str = "queries, sorted",
                 slower_label: str = "B slower") -> alt.LayerChart:
     """Per-query ratios B/A, sorted, on a log axis with the line of no difference at 1;
     points below 1 (B faster) in the 'better' tone, above in the 'worse' tone."""
+    import altair as alt
     df = thin_sorted(ratios)
     df["side"] = np.where(df["value"] < 1, faster_label, slower_label)
     colours = alt.Scale(domain=[faster_label, slower_label],
@@ -95,6 +107,7 @@ def runs_chart(warmups, *, k: int = 0, title: str = "", x_title: str = "run inde
                mark_label: str = "warm-up ends") -> alt.LayerChart:
     """Geometric mean latency at each run index per method (``WarmupCheck.profile``), log
     axis, with a rule after run ``k`` when warm-up was found."""
+    import altair as alt
     rows = [{"method": w.method, "run": i + 1, "ms": v, "queries": c}
             for w in warmups for i, (v, c) in enumerate(zip(w.profile, w.counts))]
     df = pd.DataFrame(rows, columns=["method", "run", "ms", "queries"])
@@ -113,3 +126,60 @@ def runs_chart(warmups, *, k: int = 0, title: str = "", x_title: str = "run inde
                                                 color=REFERENCE).encode(x="run:O",
                                                                         text="label:N"))
     return alt.layer(*layers).properties(title=title, height=260)
+
+
+# ----------------------------------------------------------------------------- sentences and CLI text
+def speed_sentence(ratio: RatioEstimate, *, a: str, b: str, lang: str = "en") -> str:
+    """'B is 1.8× faster than A [1.5, 2.2] (95% CI …)' or 'No measurable difference …', from
+    the geometric-mean ratio B/A (speed-up = 1 / ratio)."""
+    level = fmt_level(ratio.confidence)
+    v = ratio.verdict
+    if v == "no_difference":
+        return t("latency.verdict_none", lang, level=level, n=ratio.n_queries, a=a, b=b,
+                 ratio=f"{ratio.geo_mean_ratio:.2f}", lo=f"{ratio.geo_ci_low:.2f}",
+                 hi=f"{ratio.geo_ci_high:.2f}", p=_p(ratio.randomization_p))
+    if v == "b_faster":
+        winner, loser = b, a
+        times, lo, hi = (1 / ratio.geo_mean_ratio, 1 / ratio.geo_ci_high,
+                         1 / ratio.geo_ci_low)
+    else:
+        winner, loser = a, b
+        times, lo, hi = ratio.geo_mean_ratio, ratio.geo_ci_low, ratio.geo_ci_high
+    return t("latency.verdict_faster", lang, winner=winner, loser=loser, times=f"{times:.2f}",
+             lo=f"{lo:.2f}", hi=f"{hi:.2f}", level=level, p=_p(ratio.randomization_p))
+
+
+def alternative_sentence(alt: RatioEstimate, *, a: str, b: str, lang: str = "en") -> str:
+    """'If the first k runs are dropped: …' or 'Keeping every run: …'."""
+    import altair as alt
+    key = "latency.alternative_kept" if alt.drop_warmup == 0 else "latency.alternative_dropped"
+    return t(key, lang, k=alt.drop_warmup, sentence=speed_sentence(alt, a=a, b=b, lang=lang))
+
+
+def _p(p: float) -> str:
+    return fmt_p(p)
+
+
+def comparison_text(res: LatencyComparison, lang: str = "en") -> str:
+    """The CLI's readable summary."""
+    r = res.ratio
+    level = fmt_level(r.confidence)
+    lines = [f"{res.source}: {r.n_queries} paired queries" +
+             (f", first {r.drop_warmup} run(s) dropped" if r.drop_warmup else "")]
+    for m in (res.method_a, res.method_b):
+        lines.append(f"  {m.name}: median {fmt_ms(m.median)} ms [{fmt_ms(m.median_ci[0])}, "
+                     f"{fmt_ms(m.median_ci[1])}], p95 {fmt_ms(m.p95)} ms "
+                     f"[{fmt_ms(m.p95_ci[0])}, {fmt_ms(m.p95_ci[1])}]  "
+                     f"({m.n_queries} queries, {m.n_runs} timings)")
+    lines.append(f"  ratio of medians {res.b}/{res.a}: {r.median_ratio:.3f} {level} CI "
+                 f"[{r.ci_low:.3f}, {r.ci_high:.3f}]")
+    lines.append(f"  geometric mean of per-query ratios: {r.geo_mean_ratio:.3f} {level} CI "
+                 f"[{r.geo_ci_low:.3f}, {r.geo_ci_high:.3f}]; randomization p = "
+                 f"{_p(r.randomization_p)}  ({r.resamples:,} resamples, seed {r.seed})")
+    for w in res.warnings:
+        lines.append("  ! " + w.message(lang))
+    lines.append(speed_sentence(r, a=res.a, b=res.b, lang=lang))
+    if res.alternative is not None:
+        alt = res.alternative
+        lines.append(alternative_sentence(alt, a=res.a, b=res.b, lang=lang))
+    return "\n".join(lines)

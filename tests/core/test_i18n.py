@@ -138,18 +138,53 @@ def _page_order() -> tuple[str, ...]:
     raise AssertionError("app.py has no PAGE_ORDER")
 
 
+def _call_codes(path: Path, func: str) -> tuple[str, ...]:
+    """The literal first arguments of every ``func(...)`` call in ``path`` (codes)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return tuple(sorted({n.args[0].value for n in ast.walk(tree) if isinstance(n, ast.Call)
+                         and getattr(n.func, "id", getattr(n.func, "attr", "")) == func
+                         and n.args and isinstance(n.args[0], ast.Constant)}))
+
+
+def _call_codes_all(func: str) -> tuple[str, ...]:
+    """Every literal argument of ``func(...)`` calls in the sources (glossary terms)."""
+    out = set()
+    for path in SOURCES:
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.Call) and getattr(n.func, "id", "") == func:
+                out |= {a.value for a in n.args if isinstance(a, ast.Constant)}
+    return tuple(sorted(out))
+
+
+def _tuple_codes(path: Path) -> tuple[str, ...]:
+    """Codes of ``("code", {params})`` notes built in ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return tuple(sorted({n.elts[0].value for n in ast.walk(tree) if isinstance(n, ast.Tuple)
+                         and len(n.elts) == 2 and isinstance(n.elts[0], ast.Constant)
+                         and isinstance(n.elts[0].value, str) and isinstance(n.elts[1], ast.Dict)}))
+
+
 def _runtime_domains() -> dict[str, tuple]:
     """Every key pattern the code builds at run time -> the values its ``*`` can take, read
     from the constants the code itself uses (so a new value needs its translation)."""
-    from core.agreement import kappa_band
+    from core.agreement import WEIGHTS, kappa_band
     from core.beir_grid import KINDS
     from core.beir_table import STANDINGS
     from core.lists import KINDS as MATCH_KINDS, LIST_METRICS
     from core.multi import MODES
     from core.retrieval import TOKENIZERS
+    from core.stats import INTERVALS, REASONS
 
     bands = tuple({kappa_band(k) for k in (-0.5, 0.1, 0.3, 0.5, 0.7, 0.9)})
     return {
+        "verdicts.reason_*": tuple(r for r in REASONS if r.startswith("too_few")),
+        "verdicts.test_*": ("mcnemar", "randomization"),     # core.stats.PairedTest.name
+        "verdicts.degenerate_*": ("constant", "few_distinct"),  # BootstrapResult.degenerate
+        "verdicts.interval_*": INTERVALS,
+        "scifact.note_*": _tuple_codes(ROOT / "core" / "retrieval.py"),
+        "latency.warn_*": _call_codes(ROOT / "core" / "latency.py", "FairnessWarning"),
+        "glossary.*": _call_codes_all("glossary"),
+        "agreement.weights_*": WEIGHTS,
         "beir_table.story_*": STANDINGS,
         "beir_table.kind_*": KINDS,
         "systems.err_*_fields": ("run", "qrels"),

@@ -11,6 +11,7 @@ from scipy import stats
 from core import latency as L
 from core.errors import InputError
 from core.stats import bootstrap_mean, percentile_ci, resample_seeds
+from core.views import latency as VL
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "data" / "demo_latency.csv"
@@ -211,7 +212,7 @@ def test_summary_numbers_equal_numpy_and_the_geo_ci_is_bootstrap_mean():
     assert r.median_ratio == pytest.approx(np.median(b) / np.median(a), rel=1e-5)
     assert r.ci_low < r.median_ratio < r.ci_high
     assert res.verdict == "b_faster" and r.randomization_p < 0.01
-    assert L.speed_sentence(r, a="A", b="B").startswith("B is 1.")
+    assert VL.speed_sentence(r, a="A", b="B").startswith("B is 1.")
 
 
 def test_geo_ratio_ci_coverage_when_there_is_no_difference():
@@ -258,8 +259,8 @@ def test_no_difference_says_so():
     a, b = _null_sim(rng, nq=30)
     res = L.compare_latency(_log(a, b), "A", "B", resamples=2000, quantile_resamples=500)
     assert res.verdict == "no_difference"
-    assert "No measurable difference" in L.speed_sentence(res.ratio, a="A", b="B")
-    assert "측정 가능한 차이가 없습니다" in L.speed_sentence(res.ratio, a="A", b="B", lang="ko")
+    assert "No measurable difference" in VL.speed_sentence(res.ratio, a="A", b="B")
+    assert "측정 가능한 차이가 없습니다" in VL.speed_sentence(res.ratio, a="A", b="B", lang="ko")
     assert res.warnings == ()
     assert res.to_dict() == L.compare_latency(_log(a, b), "A", "B", resamples=2000,
                                               quantile_resamples=500).to_dict()
