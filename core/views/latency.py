@@ -151,7 +151,6 @@ def speed_sentence(ratio: RatioEstimate, *, a: str, b: str, lang: str = "en") ->
 
 def alternative_sentence(alt: RatioEstimate, *, a: str, b: str, lang: str = "en") -> str:
     """'If the first k runs are dropped: …' or 'Keeping every run: …'."""
-    import altair as alt
     key = "latency.alternative_kept" if alt.drop_warmup == 0 else "latency.alternative_dropped"
     return t(key, lang, k=alt.drop_warmup, sentence=speed_sentence(alt, a=a, b=b, lang=lang))
 
