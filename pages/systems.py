@@ -206,8 +206,10 @@ for note in notes:
 
 methods = list(scores.columns)
 st.subheader(tr("systems.means_title"))
-means_table = means.map(_fmt)
-means_table.index.name = tr("systems.col_method")
+# one row per measure, one column per method: measure names are long and many, methods few,
+# so this way round the table fits a 1280-px screen (issue 13: nothing cut off)
+means_table = means.map(_fmt).T
+means_table.index.name = tr("systems.col_measure")
 st.dataframe(means_table, width="stretch")
 if len(methods) < 2:
     show_error(InputError("need_two_methods", methods=", ".join(methods)))
