@@ -14,7 +14,7 @@ from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.agreement import query_scatter
 from core.views.cards import agreement_card
 from core.views.format import level as fmt_level, pct
-from pages._ui import (Section, draw_chart, end_of_presentation, esc_frame, how_to_read,
+from pages._ui import (Section, draw_chart, end_of_presentation, esc_frame, glossary, how_to_read,
                        keep_in_url, page_setup, report_downloads, show_card, show_error,
                        tr, tr_md, url_index, url_number)
 
@@ -155,11 +155,13 @@ with guide:
 # ----------------------------------------------------------------------------- level 1
 st.subheader(tr("agreement.level1_title"))
 cols = st.columns(5)
-cards = [(tr("agreement.kappa_label"), m.kappa_binary, tr("agreement.kappa_help"), _f),
-         (tr("agreement.kappa_graded_label"), m.kappa, tr("agreement.kappa_graded_help"), _f),
+cards = [(tr("agreement.kappa_label"), m.kappa_binary,
+          tr("agreement.kappa_help") + "\n\n" + glossary("kappa"), _f),
+         (tr("agreement.kappa_graded_label"), m.kappa,
+          tr("agreement.kappa_graded_help") + "\n\n" + glossary("kappa"), _f),
          (tr("agreement.wkappa_label", weights=tr(f"agreement.weights_{m.weights}")),
           m.weighted_kappa,
-          tr("agreement.wkappa_help"), _f),
+          tr("agreement.wkappa_help") + "\n\n" + glossary("kappa"), _f),
          (tr("agreement.mae_label"), m.mae, tr("agreement.mae_help", scale=f"{m.scale:g}"), _f),
          (tr("agreement.pairwise_label"), m.pairwise_accuracy, tr("agreement.pairwise_help"),
           pct)]
@@ -248,9 +250,11 @@ else:
     q = next(x for x in rep.queries if x.run == qrun)
     a, b = st.columns(2)
     a.metric(tr("agreement.rbo_label", p=q.rbo.p), _f(q.rbo.ext),
-             help=tr("agreement.rbo_help", p=q.rbo.p, depth=round(1 / (1 - q.rbo.p))))
+             help=tr("agreement.rbo_help", p=q.rbo.p, depth=round(1 / (1 - q.rbo.p)))
+             + "\n\n" + glossary("rbo"))
     a.caption(tr("agreement.rbo_prefix_line", depth=q.rbo.depth, value=_f(q.rbo.normalized)))
-    b.metric(tr("agreement.tau_label"), _f(q.tau), help=tr("agreement.tau_help"))
+    b.metric(tr("agreement.tau_label"), _f(q.tau),
+             help=tr("agreement.tau_help") + "\n\n" + glossary("tau"))
     n_b = max(len(q.bottom_gold), len(q.bottom_other))
     bottom = pd.DataFrame({
         tr("agreement.col_rank"): range(1, n_b + 1),
@@ -278,9 +282,11 @@ if s is None:
 else:
     a, b = st.columns(2)
     a.metric(tr("agreement.rbo_label", p=s.rbo.p), _f(s.rbo.ext),
-             help=tr("agreement.rbo_help", p=s.rbo.p, depth=round(1 / (1 - s.rbo.p))))
+             help=tr("agreement.rbo_help", p=s.rbo.p, depth=round(1 / (1 - s.rbo.p)))
+             + "\n\n" + glossary("rbo"))
     a.caption(tr("agreement.rbo_prefix_line", depth=s.rbo.depth, value=_f(s.rbo.normalized)))
-    b.metric(tr("agreement.tau_label"), _f(s.tau), help=tr("agreement.tau_help"))
+    b.metric(tr("agreement.tau_label"), _f(s.tau),
+             help=tr("agreement.tau_help") + "\n\n" + glossary("tau"))
     means = s.means
     sys_table = pd.DataFrame({
         tr("agreement.col_run"): means.index,

@@ -119,7 +119,8 @@ m1, m2, m3 = st.columns(3)
 for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
     count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
     col.metric(esc(mname), f"{fmt.value(r.mean, kind)}{count}",
-               help=tr("golden.interval_help_" + r.interval, level=level))
+               help=tr("golden.interval_help_" + r.interval, level=level) + "\n\n"
+               + glossary("wilson" if r.interval == "wilson" else "bootstrap"))
     col.caption(tr("golden.interval_line", level=level, kind=tr("golden.kind_" + r.interval),
                    lo=fmt.value(r.ci_low, kind), hi=fmt.value(r.ci_high, kind),
                    step=f"{100 / r.n:.1f}"))
@@ -153,7 +154,7 @@ st.table(tests_table)
 table_2x2 = None
 if c.table is not None:
     both, a_only, b_only, neither = c.table
-    st.subheader(tr("golden.table_title"))
+    st.subheader(tr("golden.table_title"), help=glossary("discordant", "mcnemar"))
     table_2x2 = pd.DataFrame(
         [[both, a_only], [b_only, neither]],
         index=[tr("golden.right", m=c.b), tr("golden.wrong", m=c.b)],
@@ -162,7 +163,7 @@ if c.table is not None:
 
 disc = result.discordant().reset_index(drop=True).rename(
     columns={"difference": tr("golden.col_difference", a=c.a, b=c.b)})
-st.subheader(tr("golden.discordant_title", n=len(disc)))
+st.subheader(tr("golden.discordant_title", n=len(disc)), help=glossary("discordant"))
 if len(disc):
     st.dataframe(disc, hide_index=True, width="stretch")
 else:

@@ -7,11 +7,13 @@ import streamlit as st
 from core.errors import InputError
 from core.latency import DEFAULT_QUANTILE_RESAMPLES, compare_latency, load_timings
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
-from core.views.format import fmt_p
+from core.views.cards import VerdictCard
+from core.views.format import fmt_p, level as fmt_level
 from core.views.latency import (alternative_sentence, distribution_chart, ratio_chart, runs_chart,
                                 speed_sentence)
-from core.views.format import level as fmt_level
-from pages._ui import Section, how_to_read, page_setup, report_downloads, show_error, tr
+from core.views.palette import tone_of
+from pages._ui import (Section, draw_chart, esc, esc_frame, how_to_read, page_setup,
+                       report_downloads, show_card, show_error, tr, tr_md)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_latency.csv"
 
@@ -92,27 +94,33 @@ lang = st.session_state["lang"]
 r = res.ratio
 level = fmt_level(confidence)
 verdict_text = speed_sentence(r, a=a, b=b, lang=lang)
-(st.warning if res.verdict == "no_difference" else st.success)(verdict_text)
+# the card reads "is B (new) faster than A (baseline)": the geometric mean ratio B/A with its CI;
+# names are HTML-escaped by card_html
+show_card(VerdictCard(tone=tone_of(res.verdict), label=f"{b} / {a}",
+                      value=f"{r.geo_mean_ratio:.2f}×",
+                      interval=f"{level} {tr('common.ci_short')} "
+                               f"[{r.geo_ci_low:.2f}, {r.geo_ci_high:.2f}]",
+                      sentence=verdict_text))
 if res.alternative is not None:
-    st.info(alternative_sentence(res.alternative, a=a, b=b, lang=lang), icon="🔁")
+    st.info(alternative_sentence(res.alternative, a=esc(a), b=esc(b), lang=lang), icon="🔁")
 
 m1, m2, m3 = st.columns(3)
 for col, m in ((m1, res.method_a), (m2, res.method_b)):
-    col.metric(tr("latency.metric_median", method=m.name), f"{_ms(m.median)} ms",
+    col.metric(tr_md("latency.metric_median", method=m.name), f"{_ms(m.median)} ms",
                help=tr("latency.metric_median_help", level=level,
                        resamples=f"{res.quantile_resamples:,}"))
     col.caption(tr("latency.metric_ci", level=level, lo=_ms(m.median_ci[0]),
                    hi=_ms(m.median_ci[1]), p95=_ms(m.p95), p95_lo=_ms(m.p95_ci[0]),
                    p95_hi=_ms(m.p95_ci[1]), n=m.n_queries, runs=m.n_runs))
-m3.metric(tr("latency.metric_ratio", a=a, b=b), f"{r.median_ratio:.2f}")
+m3.metric(tr_md("latency.metric_ratio", a=a, b=b), f"{r.median_ratio:.2f}")
 m3.caption(tr("latency.metric_ratio_ci", level=level, lo=f"{r.ci_low:.2f}",
               hi=f"{r.ci_high:.2f}", geo=f"{r.geo_mean_ratio:.2f}",
               geo_lo=f"{r.geo_ci_low:.2f}", geo_hi=f"{r.geo_ci_high:.2f}"))
 
 st.subheader(tr("latency.warnings_title"))
 warning_texts = [w.message(lang) for w in res.warnings]
-for text in warning_texts:
-    st.warning(text, icon="⚠️")
+for text in warning_texts:  # they quote method names: shown literally
+    st.warning(esc(text), icon="⚠️")
 if not warning_texts:
     st.info(tr("latency.no_warnings"), icon="✅")
 
@@ -128,7 +136,7 @@ else:
 runs_fig = runs_chart(res.warmup, k=res.suggested_warmup, title=tr("latency.chart_runs"),
                       x_title=tr("latency.axis_run"), y_title=tr("latency.axis_geo"),
                       mark_label=tr("latency.mark_warmup"))
-st.altair_chart(runs_fig, width="stretch")
+draw_chart(runs_fig)
 
 left, right = st.columns(2)
 dist_fig = distribution_chart(res.distributions, title=tr("latency.chart_dist"),
@@ -138,8 +146,8 @@ ratio_fig = ratio_chart(res.per_query.ratio, title=tr("latency.chart_ratio", a=a
                         x_title=tr("latency.axis_query_rank"), y_title=tr("latency.axis_ratio"),
                         faster_label=tr("latency.side_faster", b=b),
                         slower_label=tr("latency.side_slower", b=b))
-left.altair_chart(dist_fig, width="stretch")
-right.altair_chart(ratio_fig, width="stretch")
+draw_chart(dist_fig, left)
+draw_chart(ratio_fig, right)
 
 st.subheader(tr("latency.methods_title"))
 method_rows = pd.DataFrame([
@@ -149,7 +157,7 @@ method_rows = pd.DataFrame([
      tr("latency.col_p95_ci", level=level): f"[{_ms(m.p95_ci[0])}, {_ms(m.p95_ci[1])}]",
      tr("latency.col_queries"): m.n_queries, tr("latency.col_runs"): m.n_runs}
     for m in (res.method_a, res.method_b)])
-st.table(method_rows)
+st.table(esc_frame(method_rows))
 
 st.subheader(tr("latency.ratio_title"))
 ratio_rows = pd.DataFrame(
@@ -160,7 +168,7 @@ ratio_rows = pd.DataFrame(
      (tr("latency.row_randomization"), fmt_p(r.randomization_p)),
      (tr("latency.row_resamples"), f"{r.resamples:,} ({r.seed})")],
     columns=[tr("latency.col_measure"), tr("latency.col_value")])
-st.table(ratio_rows)
+st.table(esc_frame(ratio_rows))
 
 target = f"{100 * (res.plan.target if res.plan else 0.05):g}"
 st.subheader(tr("latency.plan_title", target=target))

@@ -12,7 +12,7 @@ from core.sample_size import (defaults_from, discordant_count, half_width_curve,
 from core.stats import CONFIDENCE_LEVELS
 from core.views.format import fmt_p, level as fmt_level, pct
 from core.views.sample_size import half_width_chart
-from pages._ui import (Section, draw_chart, how_to_read, page_setup, report_downloads,
+from pages._ui import (Section, draw_chart, glossary, how_to_read, page_setup, report_downloads,
                        show_error, tr, tr_md)
 
 page_setup()
@@ -70,7 +70,8 @@ with st.sidebar:
                       key="sample_size_power") / 100
 
 target_pp = st.slider(tr("sample_size.target"), 0.5, 15.0, 5.0, step=0.5, format="±%.1f",
-                      help=tr("sample_size.target_help"), key="sample_size_target")
+                      help=tr("sample_size.target_help") + "\n\n" + glossary("half_width", "pp"),
+                      key="sample_size_target")
 target = target_pp / 100
 cur_n = dflt.current_n
 level = fmt_level(confidence)
@@ -92,7 +93,8 @@ with tab_single:
         show_error(exc)
     else:
         c1, c2, c3 = st.columns(3)
-        c1.metric(tr("sample_size.n_wilson"), _n(rp.n_wilson), help=tr("sample_size.n_wilson_help"))
+        c1.metric(tr("sample_size.n_wilson"), _n(rp.n_wilson),
+                  help=tr("sample_size.n_wilson_help") + "\n\n" + glossary("wilson"))
         c2.metric(tr("sample_size.n_normal"), _n(rp.n_normal), help=tr("sample_size.n_normal_help"))
         c3.metric(tr("sample_size.resolution"),
                   tr("sample_size.resolution_value", step=f"{100 * rp.resolution:.2g}"))
@@ -133,12 +135,14 @@ with tab_paired:
         show_error(exc)
     else:
         c1, c2 = st.columns(2)
-        c1.metric(tr("sample_size.n_paired_ci", target=f"{target_pp:g}"), _n(pp_.n_ci))
+        c1.metric(tr("sample_size.n_paired_ci", target=f"{target_pp:g}"), _n(pp_.n_ci),
+                  help=glossary("half_width", "discordant"))
         if pp_.n_power is None:
             c2.caption(tr("sample_size.n_paired_power_none"))
         else:
             c2.metric(tr("sample_size.n_paired_power", diff=f"{_p1(pp_.diff)} %p",
-                         power=pct(power, 0)), _n(pp_.n_power))
+                         power=pct(power, 0)), _n(pp_.n_power),
+                      help=glossary("mcnemar", "discordant"))
         if cur_n is not None:
             if pp_.current_power is None:
                 st.write(tr("sample_size.paired_current_ci", n=cur_n,
@@ -177,9 +181,10 @@ with tab_cont:
         show_error(exc)
     else:
         c1, c2 = st.columns(2)
-        c1.metric(tr("sample_size.n_continuous_ci", target=f"{target_pp:g}"), _n(cp.n_ci))
+        c1.metric(tr("sample_size.n_continuous_ci", target=f"{target_pp:g}"), _n(cp.n_ci),
+                  help=glossary("half_width"))
         c2.metric(tr("sample_size.n_continuous_power", diff=_p1(cp.diff), power=pct(power, 0)),
-                  _n(cp.n_power))
+                  _n(cp.n_power), help=glossary("ttest", "cohens_dz"))
         if cp.current_n is not None:
             st.write(tr("sample_size.continuous_current", n=cp.current_n,
                         hw=_p1(cp.current_half_width), diff=_p1(cp.diff),

@@ -211,8 +211,10 @@ for note in notes:
 
 methods = list(scores.columns)
 st.subheader(tr("systems.means_title"))
-means_table = means.map(_fmt)
-means_table.index.name = tr("systems.col_method")
+# one row per measure, one column per method: measure names are long and many, methods few,
+# so this way round the table fits a 1280-px screen (issue 13: nothing cut off)
+means_table = means.map(_fmt).T
+means_table.index.name = tr("systems.col_measure")
 st.dataframe(means_table, width="stretch")
 if len(methods) < 2:
     show_error(InputError("need_two_methods", methods=", ".join(methods)))
@@ -253,13 +255,14 @@ if ex.total:
 m1, m2, m3 = st.columns(3)
 for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
     count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
-    col.metric(esc(mname), fmt.value(r.mean, kind) + count)
+    col.metric(esc(mname), fmt.value(r.mean, kind) + count,
+               help=glossary("wilson" if r.interval == "wilson" else "bootstrap"))
     kind_text = tr(f"systems.interval_{r.interval}")
     col.caption(tr("systems.interval_line", level=level, kind=kind_text,
                    lo=fmt.value(r.ci_low, kind), hi=fmt.value(r.ci_high, kind)))
 # B − A ("does B beat A"), as on the verdict card
 m3.metric(tr_md("systems.difference", a=c.b, b=c.a), fmt.diff(-bs.mean, kind),
-          help=tr("glossary.bootstrap"))
+          help=glossary("bootstrap", "pp") if c.binary else glossary("bootstrap"))
 m3.caption(tr("systems.difference_ci", level=level, lo=fmt.diff(-bs.ci_high, kind),
               hi=fmt.diff(-bs.ci_low, kind)))
 verdict_notes(c.decision, bs, m3, reason=False)

@@ -15,6 +15,7 @@ import pandas as pd
 
 from core.i18n import t
 from core.latency import LatencyComparison, RatioEstimate, fmt_ms
+from core.views.charts import wrap_title
 from core.views.format import fmt_p, level as fmt_level
 from core.views.palette import HIGHLIGHT, PRIMARY, REFERENCE, TONES
 
@@ -67,7 +68,7 @@ def distribution_chart(distributions: dict, *, title: str = "", x_title: str = "
         tooltip=["method:N", alt.Tooltip("start:Q", format=".3g"),
                  alt.Tooltip("end:Q", format=".3g"), "count:Q",
                  alt.Tooltip("share:Q", format=".1%")],
-    ).properties(title=title, height=260)
+    ).properties(title=wrap_title(title), height=260)
 
 
 def thin_sorted(values, max_points: int = MAX_POINTS) -> pd.DataFrame:
@@ -99,7 +100,7 @@ def ratio_chart(ratios, *, title: str = "", x_title: str = "queries, sorted",
         tooltip=[alt.Tooltip("value:Q", format=".3f", title=y_title)])
     one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(
         color=REFERENCE, strokeWidth=2, strokeDash=[4, 3]).encode(y="y:Q")
-    return alt.layer(dots, one).properties(title=title, height=260)
+    return alt.layer(dots, one).properties(title=wrap_title(title), height=260)
 
 
 def runs_chart(warmups, *, k: int = 0, title: str = "", x_title: str = "run index",
@@ -125,7 +126,8 @@ def runs_chart(warmups, *, k: int = 0, title: str = "", x_title: str = "run inde
         layers.append(alt.Chart(mark).mark_text(align="left", dx=4, dy=-90,
                                                 color=REFERENCE).encode(x="run:O",
                                                                         text="label:N"))
-    return alt.layer(*layers).properties(title=title, height=260)
+    return alt.layer(*layers).properties(title=wrap_title(title), height=260)
+
 
 
 # ----------------------------------------------------------------------------- sentences and CLI text

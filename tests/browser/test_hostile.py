@@ -62,7 +62,7 @@ def test_hostile_names_are_literal_and_nothing_is_fetched_outside(server, page, 
                      main.locator('[data-testid="stMetricLabel"]').all_inner_texts()]
     assert any(A in label for label in metric_labels), metric_labels
     assert any(B in label for label in metric_labels), metric_labels
-    verdict = main.locator('[data-testid="stAlertContainer"]').first.inner_text().replace(WJ, "")
+    verdict = main.locator(".verdict-card .verdict").first.inner_text().replace(WJ, "")
     assert A in verdict and B in verdict, verdict
     # ... and nothing of it was turned into markup.
     imgs = main.locator("img[src*='127.0.0.2']")

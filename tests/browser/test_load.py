@@ -83,8 +83,8 @@ def _settle(pg, timeout_ms: int = LOAD_TIMEOUT_MS) -> None:
 
 
 def _verdict_text(pg) -> str:
-    box = pg.locator('[data-testid="stMain"] [data-testid="stAlertContainer"]')
-    return "\n".join(box.all_inner_texts())
+    card = pg.locator('[data-testid="stMain"] .verdict-card .verdict')
+    return "\n".join(card.all_inner_texts())
 
 
 def test_eight_sessions_at_once_each_see_their_own_verdict(server, browser, tmp_path):

@@ -311,6 +311,17 @@ def test_chart_texts_fit_their_charts(server, browser, size):
         box = table.bounding_box()
         if over > 2 or box["x"] + box["width"] > main["x"] + main["width"] + 2:
             problems.append(f"systems {size}: the all-pairs table is wider than the page")
+        # ... and so does the means table (the first data grid): no horizontal scrolling
+        grid = pg.locator('[data-testid="stDataFrame"]').first
+        grid.scroll_into_view_if_needed()
+        pg.wait_for_timeout(300)
+        over = grid.evaluate("""e => { const s = e.querySelector('.dvn-scroller');
+                                        return s ? s.scrollWidth - s.clientWidth : -1; }""")
+        box = grid.bounding_box()
+        if over < 0:
+            problems.append(f"systems {size}: the means table has no grid to measure")
+        elif over > 2 or box["x"] + box["width"] > main["x"] + main["width"] + 2:
+            problems.append(f"systems {size}: the means table is {over} px wider than the page")
     finally:
         context.close()
     assert not problems, "\n".join(problems)

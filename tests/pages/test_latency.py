@@ -1,5 +1,7 @@
 """The latency page under AppTest: demo, uploads (wide CP949, Korean UI), bad uploads, the
 warm-up button and settings."""
+import html
+import re
 from pathlib import Path
 
 import numpy as np
@@ -16,8 +18,19 @@ def _page():
     return at.run()
 
 
+def _unescape(text: str) -> str:
+    """Undo ``pages._ui.esc`` (backslash before punctuation, word joiners) and the card's HTML."""
+    text = re.sub(r"\\(.)", r"\1", text).replace("\u2060", "")
+    return html.unescape(re.sub(r"<[^>]+>", " ", text))
+
+
 def _texts(at):
-    return [e.value for kind in (at.warning, at.success, at.info) for e in kind]
+    """Alert texts and the verdict card, as the reader sees them."""
+    out = [_unescape(e.value) for kind in (at.warning, at.success, at.info) for e in kind]
+    cards = [e.value for e in at.markdown if 'class="verdict-card' in e.value]
+    out += [_unescape(m.group(1)) for c in cards
+            for m in [re.search(r'class="verdict"[^>]*>(.*?)</div>', c)] if m]
+    return out
 
 
 def test_demo_shows_verdict_warnings_and_warmup_button():

@@ -38,7 +38,7 @@ def test_lists_demo_reaches_a_verdict_and_a_matrix():
     ref = score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
                                  "demo_lists.csv"), 10).means()
     shown = at.dataframe[0].value
-    assert shown.loc["hybrid", "ndcg@10"] == f"{ref.at['hybrid', 'ndcg@10']:.3f}"
+    assert shown.loc["ndcg@10", "hybrid"] == f"{ref.at['hybrid', 'ndcg@10']:.3f}"
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["bm25"] == f"{ref.at['bm25', 'ndcg@10']:.3f}"
     # pairs table: 3 pairs, translated headers, core.multi's Holm p-values in one unit
@@ -79,7 +79,7 @@ def test_trec_demo_reports_missing_and_unjudged_queries():
     runs = [read_run((DEMO_TREC / n).read_bytes(), n) for n in ("bm25.run", "dense.run",
                                                                   "hybrid.run")]
     ref = score_runs(runs, qrels, ["nDCG@10"]).means()
-    assert at.dataframe[0].value.loc["hybrid", "nDCG@10"] == f"{ref.at['hybrid', 'nDCG@10']:.3f}"
+    assert at.dataframe[0].value.loc["nDCG@10", "hybrid"] == f"{ref.at['hybrid', 'nDCG@10']:.3f}"
     at.selectbox(key="systems_measure").set_value("R@100").run()
     assert not at.exception and not at.error
 
