@@ -12,7 +12,6 @@ from urllib.parse import urlparse
 import numpy as np
 import pytest
 
-
 from core.golden import compare_golden, load_golden
 from core.i18n import t
 from core.verdicts import comparison_verdict
