@@ -140,15 +140,15 @@ _BUSY = """() => {
 }"""
 
 
-def _settle(pg) -> None:
+def _settle(pg, timeout_ms: int = TIMEOUT_MS) -> None:
     """Wait until a page has rendered and the script has stayed finished for a moment
     (a page may rerun right after its first run, e.g. when ``?lang=`` is written)."""
-    pg.wait_for_selector('[data-testid="stMain"] h1', timeout=TIMEOUT_MS)
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    pg.wait_for_selector('[data-testid="stMain"] h1', timeout=timeout_ms)
+    deadline = time.monotonic() + timeout_ms / 1000
     quiet = 0
     while quiet < 4:
         if time.monotonic() > deadline:
-            raise AssertionError(f"{pg.url} did not finish running within {TIMEOUT_MS} ms")
+            raise AssertionError(f"{pg.url} did not finish running within {timeout_ms} ms")
         quiet = 0 if pg.evaluate(_BUSY) else quiet + 1
         pg.wait_for_timeout(250)
 

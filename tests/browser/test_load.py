@@ -6,7 +6,6 @@ the assertions are not."""
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -16,7 +15,8 @@ import pytest
 from core.golden import compare_golden, load_golden
 from core.i18n import t
 from core.verdicts import comparison_verdict
-from tests.browser.helpers import _BUSY, _errors
+from tests.browser import helpers
+from tests.browser.helpers import _errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -70,16 +70,8 @@ def _rss_mb(pid: int) -> float:
 
 
 def _settle(pg, timeout_ms: int = LOAD_TIMEOUT_MS) -> None:
-    """``helpers._settle`` with the load tests' longer deadline: rendered, and the script
-    finished and quiet for a second."""
-    pg.wait_for_selector('[data-testid="stMain"] h1', timeout=timeout_ms)
-    deadline = time.monotonic() + timeout_ms / 1000
-    quiet = 0
-    while quiet < 4:
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{pg.url} did not finish running within {timeout_ms} ms")
-        quiet = 0 if pg.evaluate(_BUSY) else quiet + 1
-        pg.wait_for_timeout(250)
+    """``helpers._settle`` with the load tests' longer deadline."""
+    helpers._settle(pg, timeout_ms)
 
 
 def _verdict_text(pg) -> str:

@@ -273,8 +273,17 @@ def test_url_reopens_the_same_view(server, page):
     assert "query" in query, page.url
     first = query["query"][0]
     # pick another query: the URL follows; reopening that URL shows that query again
-    page.locator(".st-key-scifact_drill input[role=combobox]").click()
+    # the page may still rerun once after writing the URL, closing a list opened too early:
+    # open it again until its options show
     options = page.get_by_role("option")
+    for _attempt in range(5):
+        _settle(page)
+        page.locator(".st-key-scifact_drill input[role=combobox]").click()
+        try:
+            options.first.wait_for(timeout=10_000)
+            break
+        except Exception:  # playwright's TimeoutError: try again
+            page.keyboard.press("Escape")
     options.first.wait_for(timeout=TIMEOUT_MS)
     assert options.count() >= 2, "the tiny fixture has several disagreeing queries"
     options.nth(1).click()
