@@ -20,8 +20,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.latency import (compare_latency, load_timings, nested_bootstrap_quantiles,  # noqa: E402
-                          paired_median_ratio_bootstrap)
+from core.latency import compare_latency  # noqa: E402
+from core.latency_log import load_timings  # noqa: E402
+from core.latency_resample import (nested_bootstrap_quantiles,  # noqa: E402
+                                   paired_median_ratio_bootstrap)
 
 N_QUERIES, RUNS = 2_000, 25
 

@@ -242,3 +242,59 @@ def split_half_iv(splits, s, batch) -> tuple[int, int, int]:
     """``split_half``: splits, seed, batch."""
     return (whole("splits", splits, lo=1, hi=100_000), seed(s),
             whole("batch", batch, lo=1, hi=100_000))
+
+
+# ----------------------------------------------------------------------------- core.latency
+def groups_iv(groups) -> list[np.ndarray]:
+    """Per-query latency groups: a non-empty list of non-empty 1-D arrays of finite numbers."""
+    if not isinstance(groups, (list, tuple)) or len(groups) < 1:
+        raise ValueError("groups must be a non-empty list of 1-D arrays")
+    arrays = [np.asarray(g, dtype=float) for g in groups]
+    if any(a.ndim != 1 or a.size == 0 or not np.all(np.isfinite(a)) for a in arrays):
+        raise ValueError("groups must be non-empty 1-D arrays of finite numbers")
+    return arrays
+
+
+def probs(p) -> np.ndarray:
+    """Quantile levels: at least one number in [0, 1]."""
+    arr = np.asarray(p, dtype=float).ravel()
+    if arr.size == 0 or np.any((arr < 0) | (arr > 1)) or not np.all(np.isfinite(arr)):
+        raise ValueError(f"probs must be numbers in [0, 1], got {p!r}")
+    return arr
+
+
+def quantile_bootstrap_iv(groups, p, n_resamples, s) -> tuple:
+    """``nested_bootstrap_quantiles``: groups, quantile levels, resamples, seed."""
+    return groups_iv(groups), probs(p), resamples(n_resamples), seed(s)
+
+
+def timings_iv(a_values, a_query, b_values, b_query, nq, n_resamples, s) -> tuple:
+    """``paired_median_ratio_bootstrap``: each method's latencies (> 0) with the query index
+    of each in [0, nq), resamples and seed."""
+    a, b = np.asarray(a_values, float), np.asarray(b_values, float)
+    qa, qb = np.asarray(a_query, np.int64), np.asarray(b_query, np.int64)
+    if a.shape != qa.shape or b.shape != qb.shape or a.size == 0 or b.size == 0:
+        raise ValueError("values and query indices must be non-empty and of equal length")
+    nq = whole("nq", nq, lo=1)
+    if qa.min() < 0 or qb.min() < 0 or qa.max() >= nq or qb.max() >= nq:
+        raise ValueError(f"query indices must lie in [0, nq={nq})")
+    if not (np.all(a > 0) and np.all(b > 0)) or not (np.all(np.isfinite(a))
+                                                     and np.all(np.isfinite(b))):
+        raise ValueError("latencies must be finite and above 0")
+    return a, qa, b, qb, nq, resamples(n_resamples), seed(s)
+
+
+def warmup_iv(permutations, alpha, min_slowdown, s) -> tuple[int, float, float, int]:
+    """``detect_warmup``: permutations, 0 < alpha < 1, min_slowdown >= 1, seed."""
+    alpha = share("alpha", alpha)
+    slow = number("min_slowdown", min_slowdown)
+    if slow < 1:
+        raise ValueError(f"min_slowdown must be >= 1, got {min_slowdown!r}")
+    return resamples(permutations), alpha, slow, seed(s)
+
+
+def latency_iv(conf, n_resamples, quantile_resamples, s, drop_warmup) -> tuple:
+    """``compare_latency``: confidence, both resample counts, seed, runs to drop (>= 0)."""
+    return (confidence(conf), resamples(n_resamples),
+            whole("quantile_resamples", quantile_resamples, lo=1, hi=MAX_RESAMPLES), seed(s),
+            whole("drop_warmup", drop_warmup, lo=0))

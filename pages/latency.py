@@ -5,7 +5,9 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.latency import DEFAULT_QUANTILE_RESAMPLES, compare_latency, load_timings
+from core.latency import compare_latency
+from core.latency_log import load_timings
+from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from core.commands._common import add_stat_args, print_json, read_bytes
 from core.errors import InputError
-from core.latency import DEFAULT_QUANTILE_RESAMPLES, compare_latency, load_timings
+from core.latency import compare_latency
+from core.latency_log import load_timings
+from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
 from core.views.latency import comparison_text
 
 NAME = "latency"

@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from core.i18n import t
-from core.latency import LatencyComparison, RatioEstimate, fmt_ms
+from core.latency import LatencyComparison, RatioEstimate
+from core.latency_fairness import fmt_ms
 from core.views.charts import wrap_title
 from core.views.format import fmt_p, level as fmt_level
 from core.views.palette import HIGHLIGHT, PRIMARY, REFERENCE, TONES

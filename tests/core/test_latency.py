@@ -9,6 +9,9 @@ import pytest
 from scipy import stats
 
 from core import latency as L
+from core import latency_fairness as LF
+from core import latency_log as LL
+from core import latency_resample as LR
 from core.errors import InputError
 from core.stats import bootstrap_mean, percentile_ci, resample_seeds
 from core.views import latency as VL
@@ -21,7 +24,7 @@ def _long_csv(rows, header="query_id,method,run,latency_ms") -> bytes:
     return (header + "\n" + "".join(",".join(map(str, r)) + "\n" for r in rows)).encode()
 
 
-def _log(a, b, *, names=("A", "B"), interleave=True) -> L.TimingLog:
+def _log(a, b, *, names=("A", "B"), interleave=True) -> LL.TimingLog:
     """A long log from two (queries x runs) arrays of ms; runs interleaved A/B per query."""
     rows = []
     for q in range(a.shape[0]):
@@ -30,12 +33,12 @@ def _log(a, b, *, names=("A", "B"), interleave=True) -> L.TimingLog:
             rows.append((f"q{q}", names[1], r + 1, f"{b[q, r]:.6f}"))
     if not interleave:
         rows.sort(key=lambda t: t[1] != names[0])
-    return L.load_timings(_long_csv(rows), "sim.csv")
+    return LL.load_timings(_long_csv(rows), "sim.csv")
 
 
 # ----------------------------------------------------------------------------- reading
 def test_demo_reads_long_with_runs_cache_and_timestamps():
-    log = L.load_timings(DEMO.read_bytes(), "demo_latency.csv")
+    log = LL.load_timings(DEMO.read_bytes(), "demo_latency.csv")
     assert log.layout == "long" and log.methods == ("bm25", "hybrid")
     assert log.has_run and log.has_cache and log.has_timestamp
     assert log.n_rows == 720 and set(log.frame["run"]) == set(range(1, 7))
@@ -44,7 +47,7 @@ def test_demo_reads_long_with_runs_cache_and_timestamps():
 
 def test_wide_layout_repeated_rows_become_runs_and_blanks_are_listed():
     text = "query_id,old,new\nq1,10,5\nq1,12,6\nq2,20,\nq2,22,11\nq3,30,15\n"
-    log = L.load_timings(text.encode("cp949"), "wide.csv")
+    log = LL.load_timings(text.encode("cp949"), "wide.csv")
     assert log.layout == "wide" and log.methods == ("old", "new")
     f = log.frame
     assert list(f[(f["method"] == "old") & (f["query"] == "q1")]["run"]) == [1, 2]
@@ -57,14 +60,14 @@ def test_xlsx_and_korean_headers():
                        "지연시간": [1.5, 2.5, 3.0, 4.0]})
     buf = io.BytesIO()
     df.to_excel(buf, index=False)
-    log = L.load_timings(buf.getvalue(), "log.xlsx")
+    log = LL.load_timings(buf.getvalue(), "log.xlsx")
     assert log.layout == "long" and log.methods == ("x", "y")
     assert log.frame["latency_ms"].tolist() == [1.5, 2.5, 3.0, 4.0]
 
 
 def test_rows_without_run_column_are_ranked_by_timestamp():
     rows = [("q1", "A", "5.0", 30), ("q1", "A", "1.0", 10), ("q1", "A", "3.0", 20)]
-    log = L.load_timings(_long_csv(rows, "query_id,method,latency_ms,timestamp"), "t.csv")
+    log = LL.load_timings(_long_csv(rows, "query_id,method,latency_ms,timestamp"), "t.csv")
     f = log.frame.sort_values("run")
     assert f["latency_ms"].tolist() == [1.0, 3.0, 5.0] and not log.has_run
 
@@ -84,14 +87,14 @@ def test_rows_without_run_column_are_ranked_by_timestamp():
 ])
 def test_bad_cells_name_row_and_column(text, code, row, column):
     with pytest.raises(InputError) as e:
-        L.load_timings(text.encode(), "bad.csv")
+        LL.load_timings(text.encode(), "bad.csv")
     assert e.value.code == code and e.value.row == row and e.value.column == column
     assert "bad.csv" in str(e.value)
 
 
 def test_no_query_column():
     with pytest.raises(InputError) as e:
-        L.load_timings(b"foo,bar\n1,2\n", "x.csv")
+        LL.load_timings(b"foo,bar\n1,2\n", "x.csv")
     assert e.value.code == "latency.err_no_query"
 
 
@@ -103,12 +106,12 @@ def test_paired_median_ratio_kernel_equals_brute_force():
     a = [rng.lognormal(3, 0.6, k) for k in ka]
     b = [rng.lognormal(3, 0.6, k) for k in kb]
     qa, qb = np.repeat(np.arange(nq), ka), np.repeat(np.arange(nq), kb)
-    obs, dist = L.paired_median_ratio_bootstrap(np.concatenate(a), qa, np.concatenate(b), qb,
+    obs, dist = LR.paired_median_ratio_bootstrap(np.concatenate(a), qa, np.concatenate(b), qb,
                                                 nq, resamples=300, seed=7)
     assert obs == pytest.approx(np.log(np.median(np.concatenate(b)))
                                 - np.log(np.median(np.concatenate(a))), abs=1e-12)
     for r, s in enumerate(resample_seeds(7, 300)):
-        w = L.draw_query_counts(s, nq)
+        w = LR.draw_query_counts(s, nq)
         A = np.concatenate([np.tile(a[q], w[q]) for q in range(nq)])
         B = np.concatenate([np.tile(b[q], w[q]) for q in range(nq)])
         assert dist[r] == pytest.approx(np.log(np.median(B)) - np.log(np.median(A)), abs=1e-12)
@@ -117,7 +120,7 @@ def test_paired_median_ratio_kernel_equals_brute_force():
 def test_nested_bootstrap_with_one_run_matches_scipy_bootstrap():
     rng = np.random.default_rng(3)
     x = rng.lognormal(3, 0.8, 300)
-    dist = L.nested_bootstrap_quantiles([np.array([v]) for v in x], [0.5, 0.95],
+    dist = LR.nested_bootstrap_quantiles([np.array([v]) for v in x], [0.5, 0.95],
                                         resamples=20_000, seed=1)
     for j, p in enumerate((0.5, 0.95)):
         ref = stats.bootstrap((x,), lambda s, axis: np.quantile(s, p, axis=axis),
@@ -135,7 +138,7 @@ def test_nested_bootstrap_draws_runs_within_queries():
     implementation of the same scheme (Monte-Carlo tolerances)."""
     rng = np.random.default_rng(4)
     groups = [rng.lognormal(rng.normal(3, 0.5), 0.4, k) for k in rng.integers(2, 7, 40)]
-    dist = L.nested_bootstrap_quantiles(groups, [0.5], resamples=2000, seed=0)[:, 0]
+    dist = LR.nested_bootstrap_quantiles(groups, [0.5], resamples=2000, seed=0)[:, 0]
     ref = np.empty(2000)
     for r in range(2000):
         qs = rng.integers(0, len(groups), len(groups))
@@ -157,7 +160,7 @@ def test_nested_walk_has_the_law_of_drawing_every_timing():
     groups = [np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0]), np.array([6.0]),
               np.array([2.0, 7.0, 8.0, 9.0])]
     R = 20_000
-    dist = L.nested_bootstrap_quantiles(groups, [0.5, 0.95], resamples=R, seed=3)
+    dist = LR.nested_bootstrap_quantiles(groups, [0.5, 0.95], resamples=R, seed=3)
     rng = np.random.default_rng(5)
     ref = np.empty((R, 2))
     for r in range(R):
@@ -175,14 +178,14 @@ def test_nested_walk_has_the_law_of_drawing_every_timing():
 
 def test_same_seed_same_distribution_and_argument_checks():
     g = [np.array([1.0, 2.0]), np.array([3.0])]
-    d1 = L.nested_bootstrap_quantiles(g, [0.5], resamples=500, seed=9)
-    assert np.array_equal(d1, L.nested_bootstrap_quantiles(g, [0.5], resamples=500, seed=9))
+    d1 = LR.nested_bootstrap_quantiles(g, [0.5], resamples=500, seed=9)
+    assert np.array_equal(d1, LR.nested_bootstrap_quantiles(g, [0.5], resamples=500, seed=9))
     with pytest.raises(ValueError, match="groups"):
-        L.nested_bootstrap_quantiles([], [0.5])
+        LR.nested_bootstrap_quantiles([], [0.5])
     with pytest.raises(ValueError, match="probs"):
-        L.nested_bootstrap_quantiles(g, [1.5])
+        LR.nested_bootstrap_quantiles(g, [1.5])
     with pytest.raises(ValueError, match="resamples"):
-        L.nested_bootstrap_quantiles(g, [0.5], resamples=0)
+        LR.nested_bootstrap_quantiles(g, [0.5], resamples=0)
 
 
 # ----------------------------------------------------------------------------- comparison
@@ -238,7 +241,7 @@ def test_median_ratio_ci_is_not_too_narrow():
     q = np.repeat(np.arange(60), 3)
     for s in range(sims):
         a, b = _null_sim(rng)
-        _, dist = L.paired_median_ratio_bootstrap(a.ravel(), q, b.ravel(), q, 60,
+        _, dist = LR.paired_median_ratio_bootstrap(a.ravel(), q, b.ravel(), q, 60,
                                                   resamples=1000, seed=s)
         lo, hi = percentile_ci(dist, 0.95)
         covered += lo <= 0 <= hi
@@ -273,7 +276,7 @@ def test_warmup_detection_finds_known_k(k):
     runs = 10
     m = np.exp(rng.normal(np.log(20), 0.4, (50, 1)) + rng.normal(0, 0.15, (50, runs)))
     m[:, :k] *= 1.6
-    w = L.detect_warmup(list(m), method="A")
+    w = LF.detect_warmup(list(m), method="A")
     assert w.k == k and w.slowdown == pytest.approx(1.6, rel=0.1) and w.p_value < 0.01
     assert len(w.profile) == runs and w.counts == (50,) * runs
 
@@ -282,7 +285,7 @@ def test_warmup_detection_finds_known_k(k):
 def test_no_warmup_is_not_invented(seed):
     rng = np.random.default_rng(100 + seed)
     m = np.exp(rng.normal(np.log(20), 0.4, (50, 1)) + rng.normal(0, 0.15, (50, 8)))
-    assert L.detect_warmup(list(m), method="A").k == 0
+    assert LF.detect_warmup(list(m), method="A").k == 0
 
 
 def test_dropping_warmup_changes_the_verdict_and_both_are_shown():
@@ -324,13 +327,13 @@ def test_cache_column_and_bimodality():
             rows.append((f"q{q}", "A", r + 1, f"{(3 if hit else 40) * rng.lognormal(0, .1):.3f}",
                          "hit" if hit else "miss"))
             rows.append((f"q{q}", "B", r + 1, f"{40 * rng.lognormal(0, .1):.3f}", "miss"))
-    log = L.load_timings(_long_csv(rows, "query_id,method,run,latency_ms,cache"), "c.csv")
+    log = LL.load_timings(_long_csv(rows, "query_id,method,run,latency_ms,cache"), "c.csv")
     res = L.compare_latency(log, "A", "B", resamples=1000, quantile_resamples=200)
     w = {w.code: w for w in res.warnings}
     assert "cache_column" in w and w["cache_column"].params["share_b"] == "0"
     # the same log without the cache column: two clumps in A's timings
     nocache = [r[:4] for r in rows]
-    res2 = L.compare_latency(L.load_timings(_long_csv(nocache), "n.csv"), "A", "B",
+    res2 = L.compare_latency(LL.load_timings(_long_csv(nocache), "n.csv"), "A", "B",
                              resamples=1000, quantile_resamples=200)
     bim = [w for w in res2.warnings if w.code == "bimodal"]
     assert [w.params["method"] for w in bim] == ["A"] and float(bim[0].params["d"]) > 3.5
@@ -340,9 +343,9 @@ def test_bimodality_statistics():
     rng = np.random.default_rng(0)
     one = np.log(rng.lognormal(3, 0.3, 500))
     two = np.concatenate([one[:300], np.log(rng.lognormal(0.5, 0.2, 200))])
-    bc1, d1, *_ = L.bimodality(one)
-    bc2, d2, share, fast, slow = L.bimodality(two)
-    assert bc1 < 5 / 9 < bc2 and d2 > L.CACHE_MIN_ASHMAN_D > d1
+    bc1, d1, *_ = LF.bimodality(one)
+    bc2, d2, share, fast, slow = LF.bimodality(two)
+    assert bc1 < 5 / 9 < bc2 and d2 > LF.CACHE_MIN_ASHMAN_D > d1
     assert share == pytest.approx(0.4) and fast < 3 < 15 < slow
     # bias-corrected skewness/kurtosis as in scipy
     n, g, k = one.size, stats.skew(one, bias=False), stats.kurtosis(one, bias=False)
@@ -352,7 +355,7 @@ def test_bimodality_statistics():
 def test_unequal_runs_unpaired_queries_and_blanks_are_reported():
     text = ("query_id,A,B\nq1,10,5\nq1,11,\nq2,20,9\nq2,21,10\nq3,30,14\nq3,31,15\n"
             "q4,5,\n")
-    res = L.compare_latency(L.load_timings(text.encode(), "u.csv"), "A", "B", resamples=1000,
+    res = L.compare_latency(LL.load_timings(text.encode(), "u.csv"), "A", "B", resamples=1000,
                             quantile_resamples=200)
     w = {w.code: w for w in res.warnings}
     assert w["unequal_runs"].params["n_diff"] == 1 and "q1: 2 vs 1" in w["unequal_runs"].message()
@@ -362,7 +365,7 @@ def test_unequal_runs_unpaired_queries_and_blanks_are_reported():
 
 
 def test_argument_checks():
-    log = L.load_timings(DEMO.read_bytes(), "demo.csv")
+    log = LL.load_timings(DEMO.read_bytes(), "demo.csv")
     with pytest.raises(InputError, match="no method 'x'"):
         L.compare_latency(log, "x", "bm25")
     with pytest.raises(InputError) as e:
@@ -375,7 +378,7 @@ def test_argument_checks():
 
 
 def test_demo_story_warmup_and_cache_found():
-    res = L.compare_latency(L.load_timings(DEMO.read_bytes(), "demo.csv"), "bm25", "hybrid",
+    res = L.compare_latency(LL.load_timings(DEMO.read_bytes(), "demo.csv"), "bm25", "hybrid",
                             resamples=2000, quantile_resamples=500)
     codes = [w.code for w in res.warnings]
     assert codes.count("warmup") == 2 and "cache_column" in codes
@@ -396,7 +399,7 @@ def test_charts_are_aggregated():
     thin = V.thin_sorted(rng.lognormal(0, 1, 10_000))
     assert len(thin) <= V.MAX_POINTS and thin["value"].is_monotonic_increasing
     assert thin["rank"].iloc[0] == pytest.approx(0.5 / 10_000)
-    log = L.load_timings(DEMO.read_bytes(), "demo.csv")
+    log = LL.load_timings(DEMO.read_bytes(), "demo.csv")
     res = L.compare_latency(log, "bm25", "hybrid", resamples=1000, quantile_resamples=200)
     for chart in (V.distribution_chart(res.distributions), V.ratio_chart(res.per_query.ratio),
                   V.runs_chart(res.warmup, k=res.suggested_warmup)):
@@ -409,7 +412,7 @@ def test_charts_are_aggregated():
 
 def test_uneven_runs_across_queries():
     text = "query_id,A,B\nq1,10,5\nq1,11,6\nq2,20,9\nq3,30,14\n"
-    res = L.compare_latency(L.load_timings(text.encode(), "e.csv"), "A", "B", resamples=1000,
+    res = L.compare_latency(LL.load_timings(text.encode(), "e.csv"), "A", "B", resamples=1000,
                             quantile_resamples=200)
     assert [w.code for w in res.warnings] == ["uneven_runs"]
     assert res.warnings[0].params == {"min_runs": 1, "max_runs": 2}
@@ -417,5 +420,5 @@ def test_uneven_runs_across_queries():
 
 def test_wide_log_with_a_query_text_column():
     text = "query,query_id,A,B\nhow to reset,q1,10,5\nrefund policy,q2,20,9\n"
-    log = L.load_timings(text.encode(), "w.csv")
+    log = LL.load_timings(text.encode(), "w.csv")
     assert log.methods == ("A", "B") and set(log.frame["query"]) == {"q1", "q2"}

@@ -1,0 +1,240 @@
+"""Resampling latencies: the nested bootstrap of pooled quantiles and the paired bootstrap
+of the ratio of medians, as numba kernels on sorted timings (no timing is copied per resample).
+
+Random streams are counter-based (``core.stats.resample_seeds``): resample r's draws depend
+on the seed and r only, so results do not depend on threads or batch sizes.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange, uint64
+
+from core import checks
+from core._kernels import _splitmix
+from core.stats import resample_seeds
+
+DEFAULT_RESAMPLES, DEFAULT_QUANTILE_RESAMPLES = 20_000, 2_000
+
+_U53 = 1.0 / 9007199254740992.0  # 2**-53: a 64-bit word's top 53 bits as a uniform in [0, 1)
+
+
+@njit(cache=True, inline="always")
+def _below(state, n):
+    """An index in [0, n) from the next splitmix64 word (top 53 bits as a uniform; the bias
+    is below n / 2**53)."""
+    state, word = _splitmix(state)
+    return state, int((word >> uint64(11)) * _U53 * n)
+
+
+@njit(cache=True, inline="always")
+def _bin(n, p):
+    """Binomial(n, p) with the edge cases numba's sampler rejects handled."""
+    if n <= 0 or p <= 0.0:
+        return 0
+    if p >= 1.0:
+        return n
+    return np.random.binomial(n, p)
+
+
+@njit(parallel=True, cache=True)
+def _nested_walk(sv, sq, k, starts, below, probs, seeds):
+    """Two-stage bootstrap of pooled quantiles without drawing every timing.
+
+    ``sv`` is one method's sorted timings, ``sq`` the query of each, ``k`` the runs per query,
+    and for quantile j ``starts[j]`` its observed position and ``below[j, q]`` query q's runs
+    before it. A resample draws each query's copy count w_q (queries with replacement); the
+    D_q = w_q k_q run draws of query q are Multinomial(D_q; 1/k_q, ...) over its runs. The
+    order statistic is found by walking in sorted order from the observed quantile, drawing
+    only the counts the walk needs, each from its exact conditional law: the draws of q before
+    the start are Binomial(D_q, b_q/k_q); a count at the edge of the visited stretch is
+    Binomial(remaining draws of q on that side, 1 / remaining runs of q on that side).
+    Each quantile gets its own within-query draws (its marginal law is the nested bootstrap's).
+    numba's generator is seeded from ``seeds[r]`` at the start of resample r, so the output
+    does not depend on threads.
+    """
+    N = sv.shape[0]
+    nq = k.shape[0]
+    R = seeds.shape[0]
+    P = probs.shape[0]
+    out = np.empty((R, P))
+    for r in prange(R):
+        np.random.seed(seeds[r])
+        w = np.zeros(nq, np.int64)
+        for _ in range(nq):
+            w[np.random.randint(0, nq)] += 1
+        T = 0
+        for q in range(nq):
+            T += w[q] * k[q]
+        cnt = np.zeros(N, np.int64)
+        L = np.empty(nq, np.int64)
+        U = np.empty(nq, np.int64)
+        lb = np.empty(nq, np.int64)
+        ub = np.empty(nq, np.int64)
+        for j in range(P):
+            p0 = starts[j]
+            c = 0
+            for q in range(nq):
+                d = w[q] * k[q]
+                lb[q] = below[j, q]
+                ub[q] = k[q] - lb[q]
+                x = _bin(d, lb[q] / k[q])
+                L[q] = x
+                U[q] = d - x
+                c += x
+            lo = p0
+            hi = p0  # visited stretch [lo, hi); c = weight before p
+            h = (T - 1) * probs[j]
+            rank = int(math.floor(h))
+            p = p0
+            while c > rank:
+                p -= 1
+                if p < lo:
+                    q = sq[p]
+                    x = _bin(L[q], 1.0 / lb[q])
+                    L[q] -= x
+                    lb[q] -= 1
+                    cnt[p] = x
+                    lo = p
+                c -= cnt[p]
+            while True:
+                if p >= hi:
+                    q = sq[p]
+                    x = _bin(U[q], 1.0 / ub[q])
+                    U[q] -= x
+                    ub[q] -= 1
+                    cnt[p] = x
+                    hi = p + 1
+                if c + cnt[p] > rank:
+                    break
+                c += cnt[p]
+                p += 1
+            v = sv[p]
+            if h > rank:
+                c2 = c + cnt[p]
+                p2 = p
+                if rank + 1 >= c2:  # the next order statistic lies further up
+                    p2 = p + 1
+                    while True:
+                        if p2 >= hi:
+                            q = sq[p2]
+                            x = _bin(U[q], 1.0 / ub[q])
+                            U[q] -= x
+                            ub[q] -= 1
+                            cnt[p2] = x
+                            hi = p2 + 1
+                        if c2 + cnt[p2] > rank + 1:
+                            break
+                        c2 += cnt[p2]
+                        p2 += 1
+                v = v + (h - rank) * (sv[p2] - v)
+            out[r, j] = v
+    return out
+
+
+@njit(cache=True)
+def draw_query_counts(seed, nq):
+    """How often each of ``nq`` queries is drawn in one resample of ``nq`` with replacement
+    (the draws ``_paired_median_ratio`` makes for that seed)."""
+    state = uint64(seed)
+    w = np.zeros(nq, np.int64)
+    for _ in range(nq):
+        state, q = _below(state, nq)
+        w[q] += 1
+    return w
+
+
+@njit(cache=True, inline="always")
+def _weighted_order_stat(sv, sq, w, rank, p, c):
+    """Position of the ``rank``-th (0-based) value of the sample in which sorted value
+    ``sv[i]`` appears ``w[sq[i]]`` times, walking from position ``p`` where ``c`` is the
+    weight strictly before ``p``. Returns (position, weight before it)."""
+    while c > rank:
+        p -= 1
+        c -= w[sq[p]]
+    while c + w[sq[p]] <= rank:
+        c += w[sq[p]]
+        p += 1
+    return p, c
+
+
+@njit(cache=True)
+def _resampled_median(sv, sq, below0, p0, w):
+    total = 0
+    c = 0
+    for q in range(w.shape[0]):
+        c += w[q] * below0[q, 0]
+        total += w[q] * below0[q, 1]
+    h = (total - 1) * 0.5
+    lo = int(math.floor(h))
+    p, c = _weighted_order_stat(sv, sq, w, lo, p0, c)
+    v = sv[p]
+    if h > lo:
+        p2, _ = _weighted_order_stat(sv, sq, w, lo + 1, p, c)
+        v = 0.5 * (v + sv[p2])
+    return v
+
+
+@njit(parallel=True, cache=True)
+def _paired_median_ratio(sv_a, sq_a, below_a, p0_a, sv_b, sq_b, below_b, p0_b, seeds):
+    """log(median of B's timings) - log(median of A's timings) when the queries are resampled
+    with replacement (A and B together); each query keeps all its runs. The median of a
+    resample is found in sorted order by walking from the observed median, so a resample
+    costs O(queries + walk) instead of O(timings)."""
+    nq = below_a.shape[0]
+    R = seeds.shape[0]
+    out = np.empty(R)
+    for r in prange(R):
+        w = draw_query_counts(seeds[r], nq)
+        ma = _resampled_median(sv_a, sq_a, below_a, p0_a, w)
+        mb = _resampled_median(sv_b, sq_b, below_b, p0_b, w)
+        out[r] = math.log(mb) - math.log(ma)
+    return out
+
+
+def _sorted_index(values: np.ndarray, query_idx: np.ndarray, nq: int):
+    """Sorted values, the query of each, and per query (#runs before the observed median's
+    position, #runs), with that position."""
+    order = np.argsort(values, kind="stable")
+    sv, sq = values[order], query_idx[order].astype(np.int64)
+    p0 = (sv.size - 1) // 2
+    below = np.zeros((nq, 2), np.int64)
+    below[:, 0] = np.bincount(sq[:p0], minlength=nq)
+    below[:, 1] = np.bincount(sq, minlength=nq)
+    return sv, sq, below, p0
+
+
+def nested_bootstrap_quantiles(groups, probs, *, resamples: int = DEFAULT_QUANTILE_RESAMPLES,
+                               seed: int = 0) -> np.ndarray:
+    """Two-stage (nested) bootstrap distribution of pooled quantiles: (resamples, len(probs)).
+
+    ``groups`` is a list of 1-D arrays, one per query (its repetitions). Each resample draws
+    the queries with replacement, then each drawn query's repetitions with replacement from
+    its own, and takes numpy's linear quantiles of everything drawn (Davison & Hinkley 1997,
+    "Bootstrap Methods and their Application", sec. 3.8; resampling at both stages errs on the
+    wide side). With one repetition per query it is the ordinary bootstrap of the quantile
+    (Efron & Tibshirani 1993), equal in distribution to ``scipy.stats.bootstrap``'s.
+    """
+    arrays, p, resamples, seed = checks.quantile_bootstrap_iv(groups, probs, resamples, seed)
+    k = np.array([a.size for a in arrays], np.int64)
+    values = np.concatenate(arrays)
+    order = np.argsort(values, kind="stable")
+    sv, sq = values[order], np.repeat(np.arange(k.size), k)[order]
+    starts = np.floor((sv.size - 1) * p).astype(np.int64)
+    below = np.stack([np.bincount(sq[:s], minlength=k.size) for s in starts]).astype(np.int64)
+    seeds = (resample_seeds(seed, resamples) >> np.uint64(33)).astype(np.int64)
+    return _nested_walk(sv, sq.astype(np.int64), k, starts, below, p, seeds)
+
+
+def paired_median_ratio_bootstrap(a_values, a_query, b_values, b_query, nq: int, *,
+                                  resamples: int = DEFAULT_RESAMPLES, seed: int = 0):
+    """Observed log(median B / median A) of all timings and its paired bootstrap
+    distribution, resampling the ``nq`` queries with replacement (both methods' timings of a
+    drawn query go in together; Efron & Tibshirani 1993, ch. 6, for clustered data). ``*_query``
+    gives each timing's query index in [0, nq)."""
+    a, qa, b, qb, nq, resamples, seed = checks.timings_iv(
+        a_values, a_query, b_values, b_query, nq, resamples, seed)
+    ia, ib = _sorted_index(a, qa, nq), _sorted_index(b, qb, nq)
+    dist = _paired_median_ratio(*ia, *ib, resample_seeds(seed, resamples))
+    return float(np.log(np.median(b)) - np.log(np.median(a))), dist
