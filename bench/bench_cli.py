@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from core.golden import compare_golden, load_golden  # noqa: E402
-from core.stats import compare_paired, paired_bootstrap  # noqa: E402
+from core.paired import compare_paired  # noqa: E402
+from core.stats import paired_bootstrap  # noqa: E402
 
 DEMO = ROOT / "data" / "demo_golden.csv"
 RUNS = 7

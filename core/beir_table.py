@@ -17,7 +17,7 @@ Counting rules (one dataset = one duel between a model and the baseline):
   flip, so model wins ~ Binomial(w + l, 1/2) with w + l = wins + losses (ties dropped);
   p = two-sided exact binomial p-value, ``scipy.stats.binomtest(model_wins, w + l, 0.5)``.
   It is the same computation as McNemar's exact test, so it is delegated to
-  ``core.stats.mcnemar_exact``. ``None`` when every duel is a tie. The cells are per-dataset
+  ``core.paired_tests.mcnemar_exact``. ``None`` when every duel is a tie. The cells are per-dataset
   means: the test counts datasets and says nothing about per-query noise inside a cell.
 * "First" on a dataset = no other column is higher (at 3 decimals); columns tied for the top
   are all first, so first-place counts can add up to more than the number of datasets.
@@ -32,7 +32,7 @@ import pandas as pd
 
 from core import checks
 from core.beir_grid import DATA, KINDS, SCIFACT, Grid, load_grid, norm_name, parse_grid, to_milli
-from core.stats import mcnemar_exact
+from core.paired_tests import mcnemar_exact
 
 __all__ = ["ALPHA", "DATA", "DEFAULT_BASELINE", "DENSE", "Grid", "KINDS", "STANDINGS", "TableTally",
            "TallyRow", "load_grid", "norm_name", "parse_grid", "scifact_ranking", "sign_test_p",

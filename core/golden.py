@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from core.errors import InputError
-from core.stats import PairedComparison, compare_paired, resolution
+from core.paired import PairedComparison, compare_paired
+from core.stats import resolution
 from core.tables import RawTable, find_column, norm_header, parse_number, read_table
 
 CASE_ID_NAMES = ("case_id", "caseid", "case", "id", "qid", "query_id", "queryid", "case id",

@@ -35,7 +35,8 @@ from core.latency_log import TimingLog
 from core.latency_resample import (DEFAULT_QUANTILE_RESAMPLES, DEFAULT_RESAMPLES,
                                    nested_bootstrap_quantiles, paired_median_ratio_bootstrap)
 from core.sample_size import n_continuous_ci
-from core.stats import bootstrap_mean, percentile_ci, randomization_p
+from core.paired_tests import randomization_p
+from core.stats import bootstrap_mean, percentile_ci
 
 TARGET_RATIO_HALF_WIDTH = 0.05       # sample-size plan: a CI of the ratio within +/-5 %
 

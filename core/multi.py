@@ -2,7 +2,7 @@
 
 For each pair (A, B) on the cases where both have a value: the paired percentile bootstrap
 CI of mean(A - B) (Efron & Tibshirani 1993, ch. 13; ``core.stats.paired_bootstrap``) and the
-two-sided paired randomization p-value (``core.stats.randomization_p``). With m pairs, the
+two-sided paired randomization p-value (``core.paired_tests.randomization_p``). With m pairs, the
 p-values are adjusted by Holm–Bonferroni (Holm 1979, "A simple sequentially rejective
 multiple test procedure", Scand. J. Statist. 6:65-70): sort p_(1) <= ... <= p_(m), then
 
@@ -11,12 +11,12 @@ multiple test procedure", Scand. J. Statist. 6:65-70): sort p_(1) <= ... <= p_(m
 which controls the family-wise error rate at alpha = 1 - confidence. A pair is
 *significant* when p_holm < alpha; its verdict is then ``a_better`` or ``b_better`` by the
 sign of the mean difference, provided the pair's CI also excludes 0 on that side (as in
-``core.stats.decide``: a verdict never contradicts its own CI), else ``no_difference``. The
+``core.paired.decide``: a verdict never contradicts its own CI), else ``no_difference``. The
 CIs shown are per pair (not adjusted). The p-value is the paired exact test of
-``core.stats.paired_test`` (exact McNemar for 0/1 outcomes; sign-flip randomization, exact
+``core.paired_tests.paired_test`` (exact McNemar for 0/1 outcomes; sign-flip randomization, exact
 up to 20 non-zero differences).
 
-Effect sizes: paired Cohen's d_z (``core.stats.cohens_dz``) and win/tie/loss counts.
+Effect sizes: paired Cohen's d_z (``core.paired_tests.cohens_dz``) and win/tie/loss counts.
 """
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ import pandas as pd
 
 from core import checks
 from core.errors import InputError
-from core.stats import check_interval, cohens_dz, paired_bootstrap, randomization_p
+from core.paired_tests import cohens_dz, randomization_p
+from core.stats import check_interval, paired_bootstrap
 
 MODES = ("all", "baseline")
 

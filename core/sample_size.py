@@ -28,7 +28,8 @@ from scipy import stats as _st
 
 from core import checks
 from core.errors import InputError
-from core.stats import mcnemar_exact, z_value
+from core.paired_tests import mcnemar_exact
+from core.stats import z_value
 
 MAX_N = 100_000_000  # searches stop here: a plan beyond 10^8 cases is not a plan
 
@@ -228,7 +229,7 @@ def discordant_count(n: int, discordance: float) -> int:
 def min_significant_diff(n: int, discordance: float, *,
                          alpha: float = 0.05) -> MinSignificant | None:
     """With m = round(d n) discordant cases, the most even split (a_only >= b_only) whose exact
-    McNemar p-value (``core.stats.mcnemar_exact``) is below ``alpha``; None if even m-0 is not.
+    McNemar p-value (``core.paired_tests.mcnemar_exact``) is below ``alpha``; None if even m-0 is not.
 
     The two-sided exact p-value falls as the split gets more lopsided, so a bisection over
     a_only in [ceil(m/2), m] finds it in log2(m) tests.

@@ -8,7 +8,7 @@ Steps (the page and ``python -m core scifact`` call the same functions):
 3. ``compare_retrievers``: on all judged queries or a seeded random subset of n, the mean of
    each, per-query wins / losses / ties, the Hit@10 2x2 overlap, and the paired percentile
    bootstrap CI of mean(A - B) from ``core.stats.paired_bootstrap`` (percentile or BCa), the
-   matching exact test (``core.stats.paired_test``) and the verdict of ``core.stats.decide``.
+   matching exact test (``core.paired_tests.paired_test``) and the verdict of ``core.paired.decide``.
 
 Reference numbers for BEIR scifact (Thakur et al. 2021, Table 2): BM25 (Anserini) nDCG@10 0.665.
 """
@@ -26,8 +26,9 @@ from core.errors import InputError
 from core.metrics import parse_measure, per_query
 from core.retrieval import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Progress, RRF_DEPTH, RRF_K,
                             Ranking, bm25_search, dense_search, encode_pair, rrf)
-from core.stats import (BootstrapResult, Decision, PairedTest, Verdict, decide,
-                        paired_bootstrap, paired_test)
+from core.paired import Decision, decide
+from core.paired_tests import PairedTest, paired_test
+from core.stats import BootstrapResult, Verdict, paired_bootstrap
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
 MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
@@ -221,8 +222,8 @@ def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
     Difference d_q = metric_A(q) - metric_B(q); its mean gets a paired bootstrap CI
     (``core.stats.paired_bootstrap``: queries resampled with replacement, A and B kept
     together; ``interval`` percentile or bca), the matching exact test
-    (``core.stats.paired_test``: McNemar for 0/1 metrics such as Hit@10, sign-flip
-    randomization otherwise) and the verdict of ``core.stats.decide`` (better only when the
+    (``core.paired_tests.paired_test``: McNemar for 0/1 metrics such as Hit@10, sign-flip
+    randomization otherwise) and the verdict of ``core.paired.decide`` (better only when the
     CI excludes 0 and the test's p < 1 - confidence).
     """
     check_retriever(a, "a")

@@ -39,7 +39,7 @@ def reason_sentence(decision, lang: str = "en") -> str | None:
     """Why a verdict is ``no_difference`` although it might look otherwise, or None: too few
     discordant cases / non-zero differences for the exact test ever to reach alpha (with the
     smallest possible p), or a CI that excludes 0 while the exact test does not agree. A
-    ``core.stats.Decision``; None for "better" and for a plain CI that contains 0."""
+    ``core.paired.Decision``; None for "better" and for a plain CI that contains 0."""
     if decision.reason in (None, "ci_includes_zero"):
         return None
     alpha = f"{decision.alpha:.2g}"

@@ -134,7 +134,7 @@ def how_to_read(key: str, **params) -> None:
 
 
 def second_opinions(c) -> pd.DataFrame:
-    """The paired tests beside the bootstrap CI of a ``core.stats.PairedComparison``:
+    """The paired tests beside the bootstrap CI of a ``core.paired.PairedComparison``:
     McNemar + discordance (binary) or paired t + Cohen's d_z (continuous), and the
     randomization p-value; translated labels."""
     rows = [(tr("golden.randomization_p"), fmt_p(c.randomization_p))]

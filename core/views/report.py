@@ -14,6 +14,7 @@ import platform
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -22,6 +23,9 @@ import core
 from core.i18n import LANGS, catalog, t
 from core.views.cards import VerdictCard, card_html
 from core.views.palette import TABLE_HEADER, TEXT, TONES
+
+if TYPE_CHECKING:  # altair is imported where charts are drawn, never by the CLI's JSON path
+    import altair as alt
 
 CHART_WIDTH = 640
 PACKAGES = ("numpy", "scipy", "pandas", "altair", "vl-convert-python", "streamlit", "openpyxl")
@@ -48,7 +52,7 @@ class Section:
     title: str
     text: str = ""
     table: pd.DataFrame | None = None
-    chart: "alt.TopLevelMixin | None" = None  # altair, imported only where charts are drawn
+    chart: alt.TopLevelMixin | None = None
 
 
 def _check_lang(lang: str) -> str:
@@ -150,7 +154,7 @@ def _html_table(df: pd.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def chart_svg(chart: "alt.TopLevelMixin") -> str:
+def chart_svg(chart: alt.TopLevelMixin) -> str:
     """An altair chart as a standalone SVG string (rendered offline by vl-convert)."""
     import altair as alt  # lazy: the CLI's to_json path never needs altair
 
@@ -176,7 +180,7 @@ def _title_text(title) -> str:
     return " ".join(str(title or "").split())
 
 
-def _without_title(chart: "alt.TopLevelMixin", heading: str) -> "alt.TopLevelMixin":
+def _without_title(chart: alt.TopLevelMixin, heading: str) -> alt.TopLevelMixin:
     """``chart`` without its title when the title repeats ``heading`` (shown once)."""
     import altair as alt  # lazy, as in chart_svg
 

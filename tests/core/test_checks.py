@@ -9,9 +9,9 @@ from core.agreement import source_agreement, split_half
 from core.beir_table import sign_test_p
 from core.multi import compare_many
 from core.sample_size import plan_paired, plan_rate
-from core.stats import (bootstrap_mean, compare_paired, mcnemar_exact, paired_bootstrap,
-                        randomization_p, rate_estimate, resample_seeds, resolution,
-                        wilson_interval)
+from core.paired import compare_paired, rate_estimate
+from core.paired_tests import mcnemar_exact, randomization_p
+from core.stats import bootstrap_mean, paired_bootstrap, resample_seeds, resolution, wilson_interval
 
 BIN_A, BIN_B = [1, 0, 1, 1, 0, 1], [0, 0, 1, 0, 0, 1]
 CONT_A, CONT_B = [0.1, 0.5, 0.3, 0.9], [0.2, 0.4, 0.3, 0.5]

@@ -173,12 +173,13 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.lists import KINDS as MATCH_KINDS, LIST_METRICS
     from core.multi import MODES
     from core.retrieval import TOKENIZERS
-    from core.stats import INTERVALS, REASONS
+    from core.paired import REASONS
+    from core.stats import INTERVALS
 
     bands = tuple({kappa_band(k) for k in (-0.5, 0.1, 0.3, 0.5, 0.7, 0.9)})
     return {
         "verdicts.reason_*": tuple(r for r in REASONS if r.startswith("too_few")),
-        "verdicts.test_*": ("mcnemar", "randomization"),     # core.stats.PairedTest.name
+        "verdicts.test_*": ("mcnemar", "randomization"),     # core.paired_tests.PairedTest.name
         "verdicts.degenerate_*": ("constant", "few_distinct"),  # BootstrapResult.degenerate
         "verdicts.interval_*": INTERVALS,
         "scifact.note_*": _tuple_codes(ROOT / "core" / "retrieval.py"),

@@ -78,3 +78,37 @@ def test_the_confidence_label_is_written_once():
     offenders = [f"{p.relative_to(ROOT)}" for p in _modules(CORE) + _modules(ROOT / "pages")
                  if p != VIEWS / "format.py" and pattern.search(p.read_text(encoding="utf-8"))]
     assert offenders == [], f"use core.views.format.level: {offenders}"
+
+
+# Modules split by concern (issue 14: agreement, BEIR table, latency, statistics) stay near
+# 400 lines; no module in core grows past 550 (a 1,000-line module holds several concerns).
+SPLIT = ("agreement", "beir_grid", "beir_table", "beir_upload", "latency", "stats", "paired",
+         "rank_similarity")
+SPLIT_MAX, CORE_MAX = 420, 550
+
+
+def _lines(p: Path) -> int:
+    return len(p.read_text(encoding="utf-8").splitlines())
+
+
+def test_split_modules_stay_small():
+    big = {str(p.relative_to(ROOT)): _lines(p) for p in _modules(CORE)
+           if p.stem.startswith(SPLIT) and _lines(p) > SPLIT_MAX}
+    assert big == {}, f"split by concern, none over ~400 lines: {big}"
+
+
+def test_no_core_module_holds_several_concerns():
+    big = {str(p.relative_to(ROOT)): _lines(p) for p in _modules(CORE) if _lines(p) > CORE_MAX}
+    assert big == {}, big
+
+
+def test_the_compare_path_imports_no_heavy_library():
+    """``python -m core compare`` on 0/1 data needs neither scipy, numba nor altair: the
+    statistics modules import them lazily (the CLI's start-up time, ``bench/bench_cli.py``)."""
+    import subprocess
+    import sys
+    code = ("import sys, core.paired, core.golden, core.commands.compare; "
+            "print(sorted(m for m in ('scipy', 'numba', 'altair') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == "[]"

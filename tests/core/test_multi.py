@@ -7,7 +7,8 @@ from statsmodels.stats.multitest import multipletests
 from core.errors import InputError
 from core.multi import compare_many, disagreements, holm
 from core.views.multi import matrix_chart
-from core.stats import cohens_dz, paired_bootstrap, randomization_p
+from core.paired_tests import cohens_dz, randomization_p
+from core.stats import paired_bootstrap
 
 
 def test_holm_by_hand():

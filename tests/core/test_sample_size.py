@@ -21,7 +21,8 @@ from core.sample_size import (defaults_from, half_width_curve, mcnemar_power, mi
                               n_paired_ci, n_wilson, paired_half_width, paired_t_power,
                               plan_continuous, plan_paired, plan_rate, smallest_n,
                               t_half_width, wilson_half_width)
-from core.stats import mcnemar_exact, paired_bootstrap, wilson_interval, z_value
+from core.paired_tests import mcnemar_exact
+from core.stats import paired_bootstrap, wilson_interval, z_value
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "data" / "demo_golden.csv"

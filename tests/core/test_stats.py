@@ -6,9 +6,9 @@ import pytest
 from scipy import stats
 
 from core import _kernels
-from core.stats import (bootstrap_mean, cells, cohens_dz, compare_paired, mcnemar_exact,
-                        paired_bootstrap, paired_ttest_p, randomization_p, stream_key, verdict,
-                        wilson_interval)
+from core.paired import compare_paired
+from core.paired_tests import cohens_dz, mcnemar_exact, paired_ttest_p, randomization_p
+from core.stats import bootstrap_mean, cells, paired_bootstrap, stream_key, verdict, wilson_interval
 
 
 # ----------------------------------------------------------------------------- Wilson
@@ -242,8 +242,9 @@ def test_ci_coverage_when_there_is_no_difference(n, binary, capsys):
 # ----------------------------------------------------------------------------- verdict honesty
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from core.stats import (bca_ci, decide, is_constant, min_exact_p, paired_test,  # noqa: E402
-                        PairedTest)
+from core.paired import decide  # noqa: E402
+from core.paired_tests import PairedTest, min_exact_p, paired_test  # noqa: E402
+from core.stats import bca_ci, is_constant  # noqa: E402
 
 
 @pytest.mark.parametrize("a,b,reason", [

@@ -1,0 +1,185 @@
+"""The verdict and the one call behind the golden-case page.
+
+``decide`` says "better" only when the bootstrap CI of A - B (``core.stats``) excludes 0 *and*
+the matching exact test (``core.paired_tests``) has p < 1 - confidence. ``compare_paired``
+gives the rates, the paired bootstrap, the tests and that verdict for two aligned vectors.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from core import checks
+from core.paired_tests import PairedTest, cohens_dz, paired_test, paired_ttest_p
+from core.stats import (BootstrapResult, RateEstimate, Verdict, _interval, _kernels,
+                        bootstrap_mean, cells, check_interval, is_binary, is_constant,
+                        paired_bootstrap, stream_key, verdict, wilson_interval)
+
+REASONS = ("ci_includes_zero", "too_few_discordant", "too_few_nonzero", "test_disagrees")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The verdict and, when it is ``no_difference``, why (``reason``, one of ``REASONS``):
+
+    - ``too_few_discordant`` / ``too_few_nonzero``: with m discordant pairs (binary) or m
+      non-zero differences (scores) the exact test's smallest possible p, 2 (1/2)^m, is not
+      below alpha: no data this small can show a difference;
+    - ``ci_includes_zero``: the CI of A - B contains 0;
+    - ``test_disagrees``: the CI excludes 0 but the exact test's p is not below alpha.
+    """
+
+    verdict: Verdict
+    reason: str | None
+    test: str
+    p: float
+    min_p: float
+    nonzero: int
+    alpha: float
+    exact: bool
+
+    def to_dict(self) -> dict:
+        return {"verdict": self.verdict, "reason": self.reason, "test": self.test,
+                "p": self.p, "min_p": self.min_p, "nonzero": self.nonzero,
+                "alpha": self.alpha, "exact": self.exact}
+
+
+def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float) -> Decision:
+    """"Better" only when the CI of A - B excludes 0 AND the matching exact test (McNemar for
+    binary outcomes, sign-flip randomization for scores) has p < 1 - confidence; otherwise
+    ``no_difference`` with the reason (see ``Decision``)."""
+    if not isinstance(test, PairedTest):
+        raise ValueError(f"test must be a PairedTest, got {type(test).__name__}")
+    confidence = checks.confidence(confidence)
+    alpha = round(1 - confidence, 12)
+    by_ci = verdict(ci_low, ci_high)
+    reason = None
+    if by_ci == "no_difference" or not test.p < alpha:
+        if test.min_p >= alpha:
+            reason = "too_few_discordant" if test.name == "mcnemar" else "too_few_nonzero"
+        elif by_ci == "no_difference":
+            reason = "ci_includes_zero"
+        else:
+            reason = "test_disagrees"
+    return Decision("no_difference" if reason else by_ci, reason, test.name, test.p,
+                    test.min_p, test.nonzero, alpha, test.exact)
+
+
+# ----------------------------------------------------------------------------- one call
+@dataclass(frozen=True)
+class PairedComparison:
+    """Everything the golden-case page shows for methods A and B on their paired cases."""
+
+    a: str
+    b: str
+    binary: bool
+    rate_a: RateEstimate
+    rate_b: RateEstimate
+    bootstrap: BootstrapResult
+    mcnemar_p: float | None
+    randomization_p: float
+    ttest_p: float | None
+    table: tuple[int, int, int, int] | None  # (both, a_only, b_only, neither)
+    cohens_dz: float | None
+    test: PairedTest | None = None   # the exact test the verdict needs (McNemar / sign flip)
+
+    @property
+    def n(self) -> int:
+        return self.rate_a.n
+
+    @property
+    def decision(self) -> Decision:
+        bs = self.bootstrap
+        return decide(bs.ci_low, bs.ci_high, self.test, bs.confidence)
+
+    @property
+    def verdict(self) -> Verdict:
+        return self.decision.verdict
+
+    @property
+    def discordance(self) -> float | None:
+        """Share of cases where A and B disagree (binary only)."""
+        if self.table is None:
+            return None
+        return (self.table[1] + self.table[2]) / self.n
+
+    def difference_dict(self) -> dict:
+        bs = self.bootstrap
+        return {"a": self.a, "b": self.b, "mean": bs.mean, "ci_low": bs.ci_low,
+                "ci_high": bs.ci_high, "confidence": bs.confidence, "resamples": bs.resamples,
+                "seed": bs.seed, "mcnemar_p": self.mcnemar_p,
+                "randomization_p": self.randomization_p, "ttest_p": self.ttest_p,
+                "discordance": self.discordance, "cohens_dz": self.cohens_dz,
+                "table": (dict(zip(("both", "a_only", "b_only", "neither"), self.table))
+                          if self.table else None),
+                "interval": bs.interval, "degenerate": bs.degenerate,
+                "distinct_resamples": bs.distinct,
+                "randomization_exact": self.test.exact if self.test else None,
+                "decision": self.decision.to_dict()}
+
+
+def _rate_from_dist(x: np.ndarray, dist: np.ndarray, confidence: float,
+                    interval: str) -> RateEstimate:
+    lo, hi, _ = _interval(dist, x, confidence, interval)
+    return RateEstimate(x.size, float(x.mean()), lo, hi, "bootstrap")
+
+
+def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,
+                  seed: int = 0, binary: bool | None = None) -> RateEstimate:
+    """A method's rate with a Wilson interval (binary) or its mean with a bootstrap CI."""
+    x = checks.values("values", values)
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    if binary is None:
+        binary = is_binary(x)
+    if binary:
+        k = int(x.sum())
+        lo, hi = wilson_interval(k, x.size, confidence)
+        return RateEstimate(x.size, k / x.size, lo, hi, "wilson", k)
+    bs = bootstrap_mean(x, resamples=resamples, confidence=confidence, seed=seed)
+    return RateEstimate(x.size, bs.mean, bs.ci_low, bs.ci_high, "bootstrap")
+
+
+def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int = 20_000,
+                   confidence: float = 0.95, seed: int = 0,
+                   interval: str = "percentile") -> PairedComparison:
+    """Rates, the paired bootstrap of A - B, the paired tests and the verdict (``decide``),
+    for two aligned vectors.
+
+    Binary data when both vectors are 0/1 (Wilson intervals, McNemar, 2x2 table); otherwise
+    continuous (bootstrap CIs of each mean, paired t-test, Cohen's d_z). Continuous data take
+    one fused compiled pass (``core._kernels.paired_means``): each resample's n indices are
+    drawn once and give mean(A), mean(B) and mean(A - B), the same numbers as
+    ``bootstrap_mean`` and ``paired_bootstrap`` with this seed. ``interval`` applies to the
+    CI of A - B (the rates keep percentile intervals).
+    """
+    a, b = checks.pair(a, b, min_n=2)
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    interval = check_interval(interval)
+    binary = is_binary(a) and is_binary(b)
+    d = a - b
+    if binary:
+        table = cells(a, b)
+        kw = dict(confidence=confidence, resamples=resamples, seed=seed, binary=True)
+        rate_a, rate_b = rate_estimate(a, **kw), rate_estimate(b, **kw)
+        bs = paired_bootstrap(a, b, resamples=resamples, confidence=confidence, seed=seed,
+                              interval=interval)
+        test = paired_test(a, b, binary=True)
+        mcnemar_p = test.p
+    else:
+        table = None
+        key = stream_key(seed)
+        means = _kernels().paired_means(np.column_stack((a, b)), key, 0, resamples)
+        rate_a = _rate_from_dist(a, means[:, 0], confidence, "percentile")
+        rate_b = _rate_from_dist(b, means[:, 1], confidence, "percentile")
+        dist = np.ascontiguousarray(means[:, 2])
+        lo, hi, used = _interval(dist, d, confidence, interval)
+        bs = BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed),
+                             "resample", dist, used, is_constant(d))
+        test = paired_test(a, b, resamples=resamples, seed=seed, binary=False)
+        mcnemar_p = None
+    return PairedComparison(
+        a=name_a, b=name_b, binary=binary, rate_a=rate_a, rate_b=rate_b, bootstrap=bs,
+        mcnemar_p=mcnemar_p, randomization_p=test.p,
+        ttest_p=None if binary else paired_ttest_p(a, b), table=table,
+        cohens_dz=None if binary else cohens_dz(a, b), test=test)
