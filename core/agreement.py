@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from core import checks
 from core.agreement_io import MISSING, LabelSet, Run
 from core.agreement_labels import (LEVELS, WEIGHTS, Weights, binarize, binary_kappa, cohen_kappa,
                                    confusion, kappa_band, kappa_from_confusion,
@@ -129,9 +130,7 @@ def analyse(labels: LabelSet, *, source: str | None = None, runs: Sequence[Run] 
     coverage, queries, systems = [], [], None
     runs = list(runs)
     if runs:
-        names = [r.name for r in runs]
-        if len(set(names)) != len(names):
-            raise ValueError(f"runs must have distinct names, got {names}")
+        names = checks.distinct("runs", [r.name for r in runs])
         both = (labels.gold != MISSING) & (labels.sources[source] != MISSING)
         gq = qrels_for(labels, labels.gold_name, both)
         oq = qrels_for(labels, source, both)
@@ -140,8 +139,8 @@ def analyse(labels: LabelSet, *, source: str | None = None, runs: Sequence[Run] 
             queries.append(query_ordering(run, gq, oq, m, p=query_p))
         if query_run is None:
             query_run = runs[0].name
-        elif query_run not in names:
-            raise ValueError(f"query_run must be one of {names}, got {query_run!r}")
+        else:
+            checks.choice("query_run", query_run, names)
         if len(runs) >= 3:
             systems = system_ordering(queries, p=system_p)
     else:

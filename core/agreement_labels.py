@@ -21,8 +21,7 @@ LEVELS = 3  # labels 0, 1, 2
 def confusion(gold, other, levels: int = LEVELS) -> np.ndarray:
     """Confusion matrix C[i, j] = #pairs with gold label i and other label j (i, j in 0..2)."""
     g, o = checks.labels("gold", gold), checks.labels("other", other)
-    if g.shape != o.shape:
-        raise ValueError(f"gold and other must be paired (same length), got {g.size} and {o.size}")
+    checks.same_length(gold=g, other=o)
     return np.bincount(g * levels + o, minlength=levels * levels).reshape(levels, levels)
 
 

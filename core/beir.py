@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from core import checks
 from core.errors import InputError
 
 ENV_VAR = "NOISEFLOOR_BEIR_DIR"
@@ -288,7 +289,8 @@ def content_hash(doc_ids, texts) -> str:
 
 def load_beir(path: str | os.PathLike, split: str = "test") -> BeirData:
     """Read and check a BEIR folder; the collection is named after the folder."""
-    if not isinstance(split, str) or not split or "/" in split or "\\" in split:
+    checks.text("split", split, what="a file stem like 'test'")
+    if "/" in split or "\\" in split:
         raise ValueError(f"split must be a file stem like 'test', got {split!r}")
     p = check_dir(path, split)
     ids, titles, texts = read_corpus(p / CORPUS)
@@ -355,7 +357,8 @@ def unpack_bundle(dest: str | os.PathLike | None = None, *,
         return dest
     if not bundle.is_file():
         return None
-    if not isinstance(sha256, str) or len(sha256) != 64:
+    checks.instance("sha256", sha256, str, "64 hex digits")
+    if len(sha256) != 64:
         raise ValueError(f"sha256 must be 64 hex digits, got {sha256!r}")
     got = file_sha256(bundle)
     if got != sha256:
@@ -402,8 +405,7 @@ def hub_reachable(host: str | None = None, *, port: int = 443,
                   timeout: float = HUB_TIMEOUT) -> bool:
     """True when a TCP connection to the dataset hub opens within ``timeout`` seconds
     (name lookup included: the check runs in a thread that is abandoned at the deadline)."""
-    if not timeout > 0:
-        raise ValueError(f"timeout must be positive, got {timeout!r}")
+    timeout = checks.positive("timeout", timeout)
     if host is None:
         endpoint = os.environ.get("HF_ENDPOINT", "").strip()
         host = endpoint.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0] or HUB_HOST
@@ -435,7 +437,7 @@ def download_beir(dest: str | os.PathLike = DEFAULT_DIR, *, name: str = "scifact
     hub client's retries. Network or hub failures raise ``InputError("scifact.err_download")``
     explaining how to point the app at a local folder instead.
     """
-    if not isinstance(name, str) or not name.replace("-", "").replace("_", "").isalnum():
+    if not checks.text("name", name).replace("-", "").replace("_", "").isalnum():
         raise ValueError(f"name must be a BEIR dataset name like 'scifact', got {name!r}")
     dest = Path(dest)
     if loader is None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from core import checks
 from core.errors import InputError
 from core.tables import parse_number
 
@@ -98,8 +99,7 @@ class Grid:
     def model(self, name: str) -> str:
         """The column called ``name`` (case and punctuation ignored); ValueError listing the
         columns otherwise."""
-        if not isinstance(name, str):
-            raise ValueError(f"baseline must be a column name, got {name!r}")
+        checks.instance("baseline", name, str, "a column name")
         for m in self.models:
             if norm_name(m) == norm_name(name):
                 return m
@@ -117,8 +117,7 @@ class Grid:
 
     def with_column(self, name: str, values: dict, kind: str = "yours") -> "Grid":
         """A new grid with one more column (datasets not in ``values`` stay NaN)."""
-        if not isinstance(name, str) or not name.strip():
-            raise ValueError("name must be a non-empty string")
+        checks.text("name", name)
         if any(norm_name(name) == norm_name(m) for m in self.models):
             raise ValueError(f"name {name!r} is already a column; pick another")
         unknown = [d for d in values if d not in self.frame.index]

@@ -24,7 +24,6 @@ Counting rules (one dataset = one duel between a model and the baseline):
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -143,8 +142,7 @@ def tally(grid: Grid, baseline: str = DEFAULT_BASELINE, *,
     columns of ``rank_columns`` (default: all) that have a value on that dataset; pass the
     paper's columns to keep an added column out of the "who is first" counts.
     """
-    if not isinstance(grid, Grid):
-        raise ValueError(f"grid must be a Grid, got {type(grid).__name__}")
+    checks.instance("grid", grid, Grid)
     base = grid.model(baseline)
     ranked = grid.models if rank_columns is None else [grid.model(m) for m in rank_columns]
     if base not in ranked:
@@ -195,8 +193,8 @@ def scifact_ranking(grid: Grid, measured: dict | None) -> pd.DataFrame:
     """
     if SCIFACT not in grid.frame.index:
         raise ValueError(f"the grid has no {SCIFACT} row")
-    if measured is not None and not isinstance(measured, dict):
-        raise ValueError(f"measured must be a dict or None, got {type(measured).__name__}")
+    if measured is not None:
+        checks.instance("measured", measured, dict, "a dict or None")
     rows = [{"name": m, "ndcg@10": float(v), "source": "paper", "kind": grid.kinds.get(m, "")}
             for m, v in grid.frame.loc[SCIFACT].dropna().items()]
     for retriever, metrics in (measured or {}).items():
@@ -205,10 +203,7 @@ def scifact_ranking(grid: Grid, measured: dict | None) -> pd.DataFrame:
         value = next((v for k, v in metrics.items() if norm_name(k) == "ndcg10"), None)
         if value is None:
             continue
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)) \
-                or not math.isfinite(float(value)):
-            raise ValueError(f"measured[{retriever!r}]['ndcg@10'] must be a number, "
-                             f"got {value!r}")
+        value = checks.number(f"measured[{retriever!r}]['ndcg@10']", value)
         rows.append({"name": str(retriever), "ndcg@10": float(value), "source": "measured",
                      "kind": "measured"})
     out = pd.DataFrame(rows)

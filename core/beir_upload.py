@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from core import checks
 from core.beir_grid import Grid, norm_name, parse_score
 from core.beir_table import TableTally, tally
 from core.errors import InputError
@@ -74,8 +75,8 @@ def parse_user_column(data: bytes, grid: Grid, file: str = "upload") -> UserColu
 def tally_user(grid: Grid, column: UserColumn, name: str = "yours") -> TableTally:
     """The uploaded column as the baseline against every grid column, on the datasets it
     covers (``TableTally.datasets``)."""
-    if not isinstance(column, UserColumn) or not column.values:
-        raise ValueError("column must be a UserColumn with at least one dataset")
+    checks.instance("column", column, UserColumn)
+    checks.nonempty("column.values", column.values, what="dataset")
     sub = grid.subset(column.values).with_column(name, column.values)
     return tally(sub, name)
 

@@ -133,6 +133,90 @@ def labels(name: str, x) -> np.ndarray:
     return a.astype(np.int64)
 
 
+def instance(name: str, v, kind, what: str | None = None):
+    """``v`` when it is an instance of ``kind`` (a type or a tuple of types)."""
+    if not isinstance(v, kind):
+        if what is None:
+            kinds = kind if isinstance(kind, tuple) else (kind,)
+            what = " or ".join(f"a {k.__name__}" for k in kinds)
+        raise ValueError(f"{name} must be {what}, got {type(v).__name__} {v!r:.60}")
+    return v
+
+
+def each(name: str, items, kind, what: str) -> list:
+    """``items`` as a list whose every element is an instance of ``kind``."""
+    out = list(items)
+    if not all(isinstance(x, kind) for x in out):
+        raise ValueError(f"{name} must be {what}")
+    return out
+
+
+def mapping(name: str, v, value_kind=object, what: str | None = None) -> dict:
+    """A dict whose values are instances of ``value_kind``."""
+    if not isinstance(v, dict) or not all(isinstance(x, value_kind) for x in v.values()):
+        raise ValueError(f"{name} must be {what or 'a dict'}")
+    return v
+
+
+def text(name: str, v, *, what: str = "a non-empty string") -> str:
+    """A string with something other than spaces in it."""
+    if not isinstance(v, str) or not v.strip():
+        raise ValueError(f"{name} must be {what}, got {v!r:.60}")
+    return v
+
+
+def positive(name: str, v) -> float:
+    """A finite number above 0."""
+    x = number(name, v)
+    if not x > 0:
+        raise ValueError(f"{name} must be a number above 0, got {v!r}")
+    return x
+
+
+def nonempty(name: str, items, *, what: str = "item") -> list:
+    """``items`` as a list holding at least one element."""
+    out = list(items)
+    if not out:
+        raise ValueError(f"{name} must hold at least one {what}")
+    return out
+
+
+def same_length(**seqs) -> int:
+    """The common length of the named sequences (``same_length(query_ids=q, query_texts=t)``)."""
+    sizes = {k: len(v) for k, v in seqs.items()}
+    if len(set(sizes.values())) > 1:
+        names = " and ".join(sizes)
+        raise ValueError(f"{names} must have the same length, got "
+                         + ", ".join(f"{k}={n}" for k, n in sizes.items()))
+    return next(iter(sizes.values()), 0)
+
+
+def distinct(name: str, items) -> list:
+    """``items`` as a list with no element twice."""
+    out = list(items)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{name} must have distinct names, got {out}")
+    return out
+
+
+def probabilities(name: str, p) -> np.ndarray:
+    """A one-dimensional array of numbers in [0, 1] (p-values)."""
+    arr = np.asarray(p, dtype=float)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional")
+    if arr.size and (not np.all(np.isfinite(arr)) or arr.min() < 0 or arr.max() > 1):
+        raise ValueError(f"{name} must be numbers in [0, 1]")
+    return arr
+
+
+def at_least(name: str, x, lo: float) -> np.ndarray:
+    """Numbers (a scalar or an array, e.g. sample sizes for a curve) all at least ``lo``."""
+    arr = np.asarray(x, dtype=float)
+    if not np.all(np.isfinite(arr)) or np.any(arr < lo):
+        raise ValueError(f"{name} must be >= {lo:g}")
+    return arr
+
+
 # ----------------------------------------------------------------------------- core.stats
 def wilson_iv(successes, n, conf) -> tuple[int, int, float]:
     """``wilson_interval``: n >= 1 cases, 0 <= successes <= n, a confidence level."""

@@ -34,8 +34,8 @@ from core.latency_fairness import FairnessWarning, WarmupCheck, detect_warmup, f
 from core.latency_log import TimingLog
 from core.latency_resample import (DEFAULT_QUANTILE_RESAMPLES, DEFAULT_RESAMPLES,
                                    nested_bootstrap_quantiles, paired_median_ratio_bootstrap)
-from core.sample_size import n_continuous_ci
 from core.paired_tests import randomization_p
+from core.sample_size import n_continuous_ci
 from core.stats import bootstrap_mean, percentile_ci
 
 TARGET_RATIO_HALF_WIDTH = 0.05       # sample-size plan: a CI of the ratio within +/-5 %
@@ -286,8 +286,7 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
     and none is dropped (or some is dropped), ``alternative`` holds the ratio and verdict with
     the other choice, so the page can show how the verdict changes.
     """
-    if not isinstance(log, TimingLog):
-        raise ValueError("log must be a TimingLog from load_timings")
+    checks.instance("log", log, TimingLog, "a TimingLog from load_timings")
     a, b = _check_method(log, a, "a"), _check_method(log, b, "b")
     if a == b:
         raise InputError("same_method", file=log.source, method=a)

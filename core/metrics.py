@@ -27,6 +27,8 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from core import checks
+
 # ----------------------------------------------------------------------------- the registry
 @dataclass(frozen=True)
 class MetricSpec:
@@ -112,8 +114,7 @@ def parse_measure(text: str, *, allowed=RANK_MEASURES, default_k: int | None = N
     text has none. Raises ``UnknownMeasure`` (a ``ValueError``) naming the valid spellings, or
     ``ValueError`` for a bad cutoff.
     """
-    if not isinstance(text, str):
-        raise ValueError(f"measure must be a string like 'ndcg@10', got {text!r}")
+    checks.instance("measure", text, str, "a string like 'ndcg@10'")
     m = _NAME.fullmatch(text)
     name = _BY_SPELLING.get(m.group(1).lower()) if m else None
     if name is None or name not in allowed:
@@ -195,8 +196,7 @@ def per_query(run: Mapping[str, Sequence[str]], qrels: Mapping[str, Mapping[str,
     ``run`` without judgements are ignored. Callers report both.
     """
     ms = [parse_measure(m) if isinstance(m, str) else m for m in measures]
-    if not ms:
-        raise ValueError("measures must name at least one measure")
+    checks.nonempty("measures", ms, what="measure")
     qids = sorted(qrels)
     data = {str(m): [query_score(m, run.get(q, ()), qrels[q]) for q in qids] for m in ms}
     return pd.DataFrame(data, index=pd.Index(qids, name="query_id"))

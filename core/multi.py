@@ -35,11 +35,7 @@ MODES = ("all", "baseline")
 
 def holm(pvalues) -> np.ndarray:
     """Holm–Bonferroni adjusted p-values (Holm 1979), in the input order."""
-    p = np.asarray(pvalues, dtype=float)
-    if p.ndim != 1:
-        raise ValueError("pvalues must be one-dimensional")
-    if p.size and (not np.all(np.isfinite(p)) or p.min() < 0 or p.max() > 1):
-        raise ValueError("pvalues must be numbers in [0, 1]")
+    p = checks.probabilities("pvalues", pvalues)
     m = p.size
     order = np.argsort(p, kind="stable")
     stepped = np.minimum(1.0, (m - np.arange(m)) * p[order])
@@ -138,8 +134,7 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
     Per pair, cases where either value is NaN are left out (listed in ``excluded``); every
     pair uses the same ``seed``, so results are reproducible pair by pair.
     """
-    if not isinstance(scores, pd.DataFrame):
-        raise ValueError("scores must be a pandas DataFrame (cases x systems)")
+    checks.instance("scores", scores, pd.DataFrame, "a pandas DataFrame (cases x systems)")
     checks.choice("mode", mode, MODES)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     interval = check_interval(interval)

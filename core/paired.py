@@ -49,8 +49,7 @@ def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float) -
     """"Better" only when the CI of A - B excludes 0 AND the matching exact test (McNemar for
     binary outcomes, sign-flip randomization for scores) has p < 1 - confidence; otherwise
     ``no_difference`` with the reason (see ``Decision``)."""
-    if not isinstance(test, PairedTest):
-        raise ValueError(f"test must be a PairedTest, got {type(test).__name__}")
+    checks.instance("test", test, PairedTest)
     confidence = checks.confidence(confidence)
     alpha = round(1 - confidence, 12)
     by_ci = verdict(ci_low, ci_high)

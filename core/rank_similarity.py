@@ -18,11 +18,11 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from core import checks
+
 
 def _check_p(name: str, p) -> float:
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < float(p) < 1:
-        raise ValueError(f"{name} must be a number strictly between 0 and 1, got {p!r}")
-    return float(p)
+    return checks.share(name, p)
 
 
 def _groups(ranking: Sequence) -> list[list]:

@@ -150,10 +150,8 @@ def bm25_search(doc_texts: Sequence[str], query_ids: Sequence[str], query_texts:
     per query. Query terms absent from the corpus are ignored."""
     import bm25s
 
-    if len(query_ids) != len(query_texts):
-        raise ValueError("query_ids and query_texts must have the same length")
-    if not doc_texts:
-        raise ValueError("doc_texts must hold at least one document")
+    checks.same_length(query_ids=query_ids, query_texts=query_texts)
+    checks.nonempty("doc_texts", doc_texts, what="document")
     k = _check_k(k, len(doc_texts))
     model = bm25s.BM25(method="lucene", k1=float(params.k1), b=float(params.b))
     model.index(tokenize(doc_texts, params.tokenizer, as_ids=True), show_progress=False)
@@ -186,8 +184,7 @@ def resolve_model(name: str | None = None) -> tuple[str, str]:
     if name in (None, "", DEFAULT_MODEL, "all-MiniLM-L6-v2"):
         bundled = bundled_model_path()
         return (str(bundled) if bundled else DEFAULT_MODEL), DEFAULT_MODEL
-    if not isinstance(name, str):
-        raise ValueError(f"model must be a path or a model name, got {name!r}")
+    checks.instance("model", name, str, "a path or a model name")
     path = Path(name).expanduser()
     if path.exists():
         stamp = max((f.stat().st_mtime_ns for f in path.rglob("*") if f.is_file()), default=0)
@@ -366,12 +363,10 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     report; the batches are the same as one ``encode`` call, so this adds no work.
     ``cache_dir=None`` disables the cache.
     """
-    if not isinstance(batch_size, int) or batch_size < 1:
-        raise ValueError(f"batch_size must be a whole number >= 1, got {batch_size!r}")
-    if kind not in ("corpus", "queries"):
-        raise ValueError(f"kind must be 'corpus' or 'queries', got {kind!r}")
-    if width is not None and (not isinstance(width, int) or width < 1):
-        raise ValueError(f"width must be a whole number >= 1, got {width!r}")
+    checks.whole("batch_size", batch_size, lo=1)
+    checks.choice("kind", kind, ("corpus", "queries"))
+    if width is not None:
+        checks.whole("width", width, lo=1)
     _, model_key = resolve_model(model_name)
     chash = content_hash or texts_hash(texts)
     path = None
@@ -446,11 +441,8 @@ def estimate_encode(texts: Sequence[str], model, *, sample: int = 64,
     """Encode ``sample`` evenly spaced texts with ``model``, time it, and extrapolate:
     seconds = len(texts) / (sample / elapsed). Evenly spaced so long and short documents
     are both represented; the estimate is shown before a long encode, never cached."""
-    if isinstance(sample, bool) or not isinstance(sample, int) or sample < 1:
-        raise ValueError(f"sample must be a whole number >= 1, got {sample!r}")
-    n = len(texts)
-    if n == 0:
-        raise ValueError("texts must hold at least one text")
+    sample = checks.whole("sample", sample, lo=1)
+    n = len(checks.nonempty("texts", texts, what="text"))
     k = min(sample, n)
     picks = [texts[i] for i in np.linspace(0, n - 1, k).round().astype(int)]
     t0 = time.perf_counter()
@@ -478,8 +470,7 @@ def dense_search(query_ids: Sequence[str], query_emb: np.ndarray, doc_emb: np.nd
     d = np.asarray(doc_emb, dtype=np.float32)
     if q.ndim != 2 or d.ndim != 2 or q.shape[1] != d.shape[1]:
         raise ValueError(f"embeddings must be 2-D with the same width, got {q.shape} and {d.shape}")
-    if q.shape[0] != len(query_ids):
-        raise ValueError("query_ids and query_emb must have the same length")
+    checks.same_length(query_ids=query_ids, query_emb=q)
     k = _check_k(k, d.shape[0])
     idx, scores = top_k(q @ d.T, k)
     return Ranking("dense", tuple(query_ids), idx, scores.astype(np.float64))
@@ -492,8 +483,7 @@ def rrf(rankings: Sequence[Ranking], *, k: int = RRF_K, depth: int = RRF_DEPTH,
     score(d) = sum over the rankings of 1 / (k + rank(d)), rank counted from 1 within the
     first ``depth`` documents of each ranking (absent = no contribution). Returns the best
     ``top``; equal fused scores are ordered by corpus position."""
-    if len(rankings) < 1:
-        raise ValueError("rankings must hold at least one Ranking")
+    rankings = checks.nonempty("rankings", rankings, what="Ranking")
     checks.between("k", k, 0, float("inf"))
     depth = checks.whole("depth", depth, lo=1)
     qids = rankings[0].query_ids

@@ -80,9 +80,7 @@ def wilson_half_width(rate, n, confidence: float = 0.95):
     """
     p = np.asarray(rate, dtype=float)
     z = z_value(confidence)
-    n = np.asarray(n, dtype=float)
-    if np.any(n < 1):
-        raise ValueError("n must be >= 1")
+    n = checks.at_least("n", n, 1)
     half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     return float(half) if half.ndim == 0 else half
 
@@ -301,9 +299,7 @@ def t_half_width(sigma: float, n, confidence: float = 0.95):
     with a = 1 - confidence (n >= 2). Decreasing in n (both factors are)."""
     s = checks.plan_sigma(sigma)
     confidence = checks.confidence(confidence)
-    n = np.asarray(n, dtype=float)
-    if np.any(n < 2):
-        raise ValueError("n must be >= 2 for a t interval")
+    n = checks.at_least("n", n, 2)  # a t interval needs 2 cases
     half = _st.t.ppf(0.5 + confidence / 2, n - 1) * s / np.sqrt(n)
     return float(half) if half.ndim == 0 else half
 

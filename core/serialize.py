@@ -10,6 +10,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from core import checks
+
 
 def json_safe(value):
     """Plain JSON types: numpy scalars unwrapped, tuples as lists, NaN/inf -> null."""
@@ -41,8 +43,7 @@ def csv_cell(value):
 def csv_safe(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of ``df`` with every string cell, header and index label passed through
     ``csv_cell``; numeric columns are untouched. The input frame is not modified."""
-    if not isinstance(df, pd.DataFrame):
-        raise ValueError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    checks.instance("df", df, pd.DataFrame, "a pandas DataFrame")
     out = df.copy()
     for col in out.columns:
         if not (pd.api.types.is_numeric_dtype(out[col]) or pd.api.types.is_bool_dtype(out[col])):

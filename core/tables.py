@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from core import checks
 from core.errors import InputError
 
 MAX_BYTES = 20 * 1024 * 1024
@@ -146,10 +147,8 @@ def read_table(data: bytes, file: str = "upload", *, required: tuple = (),
     ``max_cells`` cells, checked before parsing. ``required`` (groups of header names, each
     group as for ``find_column``) picks the worksheet of a workbook: the first sheet whose
     header has a column of every group (default: the first sheet)."""
-    if not isinstance(max_columns, int) or max_columns < 1:
-        raise ValueError(f"max_columns must be a whole number >= 1, got {max_columns!r}")
-    if not isinstance(max_cells, int) or max_cells < 1:
-        raise ValueError(f"max_cells must be a whole number >= 1, got {max_cells!r}")
+    checks.whole("max_columns", max_columns, lo=1)
+    checks.whole("max_cells", max_cells, lo=1)
     if not isinstance(data, (bytes, bytearray)):
         raise InputError("not_bytes", file=file)
     if len(data) == 0:

@@ -30,6 +30,7 @@ import ir_measures
 import numpy as np
 import pandas as pd
 
+from core import checks
 from core.errors import InputError
 from core.golden import GoldenSet
 from core.metrics import parse_measure
@@ -348,9 +349,7 @@ def score_runs(runs, qrels: dict, measures, *, qrels_file: str = "qrels") -> Tre
 
     Judged queries missing from a run get 0 (``trec_eval -c``); both lists are reported.
     """
-    runs = unique_names(list(runs))
-    if not runs:
-        raise ValueError("runs must hold at least one Run")
+    runs = unique_names(checks.nonempty("runs", runs, what="Run"))
     if not qrels:
         raise InputError("header_only", file=qrels_file)
     ms = parse_measures(measures)

@@ -1,6 +1,7 @@
 """Plain-language verdict sentences, in English or Korean (the CLI text is in ``core.views``)."""
 from __future__ import annotations
 
+from core import checks
 from core.i18n import t
 from core.stats import Verdict
 from core.views.format import fmt_p, level as fmt_level, pct, pp
@@ -16,10 +17,8 @@ def verdict_sentence(verdict: Verdict, *, a: str, b: str, mean: float, ci_low: f
     'these 300 queries cannot …' with ``unit="queries"``), or 'A is better by x %p [lo, hi]'
     (or B), in ``lang``. ``kind="score"`` states the difference on the measure's own scale
     ('by 0.031 [0.010, 0.052]', see ``core.views.format``) instead of in %p."""
-    if unit not in ("cases", "queries"):
-        raise ValueError(f"unit must be 'cases' or 'queries', got {unit!r}")
-    if kind not in ("rate", "score"):
-        raise ValueError(f"kind must be 'rate' or 'score', got {kind!r}")
+    checks.choice("unit", unit, ("cases", "queries"))
+    checks.choice("kind", kind, ("rate", "score"))
     level = fmt_level(confidence)
     if verdict == "no_difference":
         key = "verdicts.no_difference" + ("_queries" if unit == "queries" else "")

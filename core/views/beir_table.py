@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from core import checks
 from core.beir_grid import Grid, norm_name
 from core.beir_table import ALPHA, STANDINGS, TableTally, TallyRow
 from core.i18n import catalog, t
@@ -30,8 +31,7 @@ def story(result: TableTally, lang: str = "en", alpha: float = ALPHA) -> str:
     """The "generations" reading of a tally, in ``lang``: the models grouped by their standing
     against the baseline (``TallyRow.standing``), each with its computed wins-losses and mean
     relative difference, then the per-kind totals. Every number comes from ``result``."""
-    if not isinstance(result, TableTally):
-        raise ValueError(f"result must be a TableTally, got {type(result).__name__}")
+    checks.instance("result", result, TableTally)
     groups: dict[str, list[TallyRow]] = {s: [] for s in STANDINGS}
     for r in result.rows:
         groups[r.standing(alpha)].append(r)

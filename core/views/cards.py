@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
+from core import checks
 from core.views import format as fmt
 from core.views.palette import TEXT, TONES, tone_of
 from core.views.format import level as fmt_level
@@ -46,10 +47,8 @@ def paired_card(verdict: str, *, a: str, b: str, mean: float, ci_low: float, ci_
     """The card of a paired comparison whose difference ``mean`` = A − B lies in
     [``ci_low``, ``ci_high``] (a percentile or BCa bootstrap CI, Efron & Tibshirani 1993).
     The headline is B − A = −mean with CI [−ci_high, −ci_low], in ``kind``'s unit."""
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
-    if not isinstance(sentence, str) or not sentence:
-        raise ValueError("sentence must be a non-empty string")
+    confidence = checks.confidence(confidence)
+    checks.text("sentence", sentence)
     level = fmt_level(confidence)
     return VerdictCard(
         tone=tone_of(verdict), label=f"{b} − {a}", value=fmt.diff(-mean, kind),

@@ -14,6 +14,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 
+from core import checks
 from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -30,8 +31,7 @@ def wrap_title(text: str, width: int = TITLE_CHARS) -> alt.TitleParams | str:
     """``text`` as a chart title wrapped onto lines of at most ``width`` characters (Vega
     never wraps a title; a long one is cut with '…' when it is wider than the chart)."""
     import altair as alt
-    if not isinstance(width, int) or width < 10:
-        raise ValueError(f"width must be an int ≥ 10, got {width!r}")
+    checks.whole("width", width, lo=10)
     if not text:
         return ""
     lines = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
@@ -43,8 +43,7 @@ def pad(chart: alt.TopLevelMixin, padding: dict | None = None) -> alt.TopLevelMi
     """A copy of ``chart`` with room around it (``PRESENT_PADDING`` px): Vega places a rotated
     axis title by an estimate of its glyphs, and at the chart's edge a few pixels were cut."""
     import altair as alt
-    if not isinstance(chart, alt.TopLevelMixin):
-        raise ValueError(f"chart must be an altair chart, got {type(chart).__name__}")
+    checks.instance("chart", chart, alt.TopLevelMixin, "an altair chart")
     return chart.copy(deep=True).properties(padding=padding or PRESENT_PADDING)
 
 
@@ -52,8 +51,7 @@ def enlarge(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     """A copy of ``chart`` with presentation-size type: axis and legend labels
     ``PRESENT_LABEL`` px, their titles ``PRESENT_TITLE`` px, the title ``PRESENT_HEADING``."""
     import altair as alt
-    if not isinstance(chart, alt.TopLevelMixin):
-        raise ValueError(f"chart must be an altair chart, got {type(chart).__name__}")
+    checks.instance("chart", chart, alt.TopLevelMixin, "an altair chart")
     return (pad(chart)
             .configure_axis(labelFontSize=PRESENT_LABEL, titleFontSize=PRESENT_TITLE,
                             labelLimit=0, titleLimit=0)

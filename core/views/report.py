@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 import core
+from core import checks
 from core.i18n import LANGS, catalog, t
 from core.views.cards import VerdictCard, card_html
 from core.views.palette import TABLE_HEADER, TEXT, TONES
@@ -83,8 +84,7 @@ def _is_number(value) -> bool:
 
 
 def _show_index(df: pd.DataFrame, index: bool | None) -> bool:
-    if not isinstance(df, pd.DataFrame):
-        raise ValueError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    checks.instance("df", df, pd.DataFrame, "a pandas DataFrame")
     if index is not None:
         return index
     # an unnamed integer index is row numbering (often shuffled by a sort): not data
@@ -93,8 +93,7 @@ def _show_index(df: pd.DataFrame, index: bool | None) -> bool:
 
 def _rows(df: pd.DataFrame, index: bool) -> tuple[list[str], list[list], list[bool]]:
     """Header texts, raw rows, and which columns are numeric (for right alignment)."""
-    if not isinstance(df, pd.DataFrame):
-        raise ValueError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    checks.instance("df", df, pd.DataFrame, "a pandas DataFrame")
     header = [_cell(c) for c in df.columns]
     rows = [list(r) for r in df.itertuples(index=False, name=None)]
     numeric = [bool(len(df)) and all(_is_number(r[j]) for r in rows)
@@ -160,8 +159,7 @@ def chart_svg(chart: alt.TopLevelMixin) -> str:
 
     import vl_convert
 
-    if not isinstance(chart, alt.TopLevelMixin):
-        raise ValueError(f"chart must be an altair chart, got {type(chart).__name__}")
+    checks.instance("chart", chart, alt.TopLevelMixin, "an altair chart")
     spec = chart.to_dict()
     if isinstance(chart, (alt.Chart, alt.LayerChart)) and "width" not in spec:
         spec["width"] = CHART_WIDTH  # pages stretch charts to the column; a file needs a size
@@ -243,20 +241,14 @@ def build_report(title: str, sections: list[Section], *, inputs: dict[str, bytes
     chart (inline SVG; a chart's own title is left out when it repeats the section's
     heading), and a reproducibility footer."""
     _check_lang(lang)
-    if not isinstance(title, str) or not title.strip():
-        raise ValueError("title must be a non-empty string")
-    if not all(isinstance(s, Section) for s in sections):
-        raise ValueError("sections must be a list of core.views.report.Section")
-    if not isinstance(inputs, dict) or not all(isinstance(v, (bytes, bytearray))
-                                               for v in inputs.values()):
-        raise ValueError("inputs must map a file name to its bytes")
-    if not isinstance(params, dict):
-        raise ValueError("params must be a dict")
+    checks.text("title", title)
+    checks.each("sections", sections, Section, "a list of core.views.report.Section")
+    checks.mapping("inputs", inputs, (bytes, bytearray), "a dict mapping a file name to its bytes")
+    checks.mapping("params", params)
     parts = [f"<h1>{html.escape(title)}</h1>",
              f"<p>{html.escape(t('report.subtitle', lang))}</p>"]
     if card is not None:
-        if not isinstance(card, VerdictCard):
-            raise ValueError("card must be a core.views.cards.VerdictCard")
+        checks.instance("card", card, VerdictCard, "a core.views.cards.VerdictCard")
         parts.append(card_html(card))
     elif verdict:
         accent, background = TONES["neutral"]

@@ -8,9 +8,9 @@ from core import checks
 from core.agreement import source_agreement, split_half
 from core.beir_table import sign_test_p
 from core.multi import compare_many
-from core.sample_size import plan_paired, plan_rate
 from core.paired import compare_paired, rate_estimate
 from core.paired_tests import mcnemar_exact, randomization_p
+from core.sample_size import plan_paired, plan_rate
 from core.stats import bootstrap_mean, paired_bootstrap, resample_seeds, resolution, wilson_interval
 
 BIN_A, BIN_B = [1, 0, 1, 1, 0, 1], [0, 0, 1, 0, 0, 1]
@@ -120,3 +120,45 @@ def test_agreement_rules():
         source_agreement(labels, "crowd", weights="cubic")
     with pytest.raises(ValueError, match="splits must be a whole number"):
         split_half(labels, splits=2.0)
+
+
+# ----------------------------------------------------------------------------- the primitives
+# added for the remaining public functions (issue 14): one rule and one message shape each.
+def test_instance_names_the_argument_and_the_type():
+    from core.serialize import to_csv_bytes
+    with pytest.raises(ValueError, match=r"df must be a pandas DataFrame, got list"):
+        to_csv_bytes([1, 2])
+
+
+def test_whole_number_rules_reach_retrieval_and_tables():
+    from core.retrieval import estimate_encode
+    from core.tables import read_table
+    with pytest.raises(ValueError, match=r"sample must be a whole number, got True"):
+        estimate_encode(["a"], None, sample=True)
+    with pytest.raises(ValueError, match=r"max_columns must be a whole number, got 5.0"):
+        read_table(b"a,b\n1,2\n", "x.csv", max_columns=5.0)
+
+
+def test_same_length_names_both_sequences():
+    from core.agreement_labels import confusion
+    with pytest.raises(ValueError, match=r"gold and other must have the same length, got "
+                                         r"gold=2, other=3"):
+        confusion([0, 1], [0, 1, 2])
+
+
+def test_choice_and_distinct():
+    from core.verdicts import verdict_sentence
+    with pytest.raises(ValueError, match=r"unit must be one of cases, queries, got 'rows'"):
+        verdict_sentence("no_difference", a="A", b="B", mean=0.0, ci_low=-0.1, ci_high=0.1,
+                         n=10, confidence=0.95, unit="rows")
+    with pytest.raises(ValueError, match=r"runs must have distinct names"):
+        checks.distinct("runs", ["a", "a"])
+
+
+def test_probabilities_and_at_least():
+    from core.multi import holm
+    from core.sample_size import wilson_half_width
+    with pytest.raises(ValueError, match=r"pvalues must be numbers in \[0, 1\]"):
+        holm([0.2, 1.5])
+    with pytest.raises(ValueError, match=r"n must be >= 1"):
+        wilson_half_width(0.5, [10, 0])

@@ -112,3 +112,33 @@ def test_the_compare_path_imports_no_heavy_library():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.strip()
     assert out == "[]"
+
+
+def _inline_type_checks(path: Path) -> list[int]:
+    """Lines of ``if ... isinstance(...) ...: raise ValueError(...)``: an argument check written
+    in place instead of through ``core.checks``. (Checks of uploaded data raise ``InputError``
+    and are not argument checks.)"""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.If):
+            continue
+        uses_isinstance = any(isinstance(n, ast.Call) and getattr(n.func, "id", "") == "isinstance"
+                              for n in ast.walk(node.test))
+        raises_value_error = any(
+            isinstance(s, ast.Raise) and isinstance(s.exc, ast.Call)
+            and getattr(s.exc.func, "id", "") == "ValueError" for s in node.body)
+        if uses_isinstance and raises_value_error:
+            out.append(node.lineno)
+    return out
+
+
+# Parsers of cell contents: their ValueError is caught and becomes an InputError naming the
+# row and column, so the type test there is about uploaded data, not about an argument.
+DATA_PARSERS = {"lists.py"}
+
+
+def test_argument_types_are_checked_in_core_checks():
+    offenders = [f"{p.relative_to(ROOT)}:{line}" for p in _modules(CORE)
+                 if p != CORE / "checks.py" and str(p.relative_to(CORE)) not in DATA_PARSERS
+                 for line in _inline_type_checks(p)]
+    assert offenders == [], f"use core.checks (instance, whole, number, text, ...): {offenders}"
