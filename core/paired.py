@@ -65,9 +65,23 @@ def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float) -
                     test.min_p, test.nonzero, alpha, test.exact)
 
 
+class Decided:
+    """The verdict of a comparison that holds ``bootstrap`` (a ``BootstrapResult`` of A - B)
+    and ``test`` (the matching ``PairedTest``): golden cases and scifact queries alike."""
+
+    @property
+    def decision(self) -> Decision:
+        bs = self.bootstrap
+        return decide(bs.ci_low, bs.ci_high, self.test, bs.confidence)
+
+    @property
+    def verdict(self) -> Verdict:
+        return self.decision.verdict
+
+
 # ----------------------------------------------------------------------------- one call
 @dataclass(frozen=True)
-class PairedComparison:
+class PairedComparison(Decided):
     """Everything the golden-case page shows for methods A and B on their paired cases."""
 
     a: str
@@ -86,15 +100,6 @@ class PairedComparison:
     @property
     def n(self) -> int:
         return self.rate_a.n
-
-    @property
-    def decision(self) -> Decision:
-        bs = self.bootstrap
-        return decide(bs.ci_low, bs.ci_high, self.test, bs.confidence)
-
-    @property
-    def verdict(self) -> Verdict:
-        return self.decision.verdict
 
     @property
     def discordance(self) -> float | None:

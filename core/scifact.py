@@ -26,9 +26,9 @@ from core.errors import InputError
 from core.metrics import parse_measure, per_query
 from core.retrieval import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Progress, RRF_DEPTH, RRF_K,
                             Ranking, bm25_search, dense_search, encode_pair, rrf)
-from core.paired import Decision, decide
+from core.paired import Decided
 from core.paired_tests import PairedTest, paired_test
-from core.stats import BootstrapResult, Verdict, paired_bootstrap
+from core.stats import BootstrapResult, paired_bootstrap
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
 MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
@@ -137,7 +137,7 @@ def means(tables: dict[str, pd.DataFrame], queries: Sequence[str] | None = None)
 
 # ----------------------------------------------------------------------------- comparing
 @dataclass(frozen=True)
-class RetrieverComparison:
+class RetrieverComparison(Decided):
     """A vs B on one metric over the same queries; ``bootstrap`` is of mean(A - B)."""
 
     a: str
@@ -186,15 +186,6 @@ class RetrieverComparison:
         a, b = self.hit_a > 0, self.hit_b > 0
         return {"a_only": int(np.sum(a & ~b)), "b_only": int(np.sum(~a & b)),
                 "both": int(np.sum(a & b)), "neither": int(np.sum(~a & ~b))}
-
-    @property
-    def decision(self) -> Decision:
-        bs = self.bootstrap
-        return decide(bs.ci_low, bs.ci_high, self.test, bs.confidence)
-
-    @property
-    def verdict(self) -> Verdict:
-        return self.decision.verdict
 
     def frame(self) -> pd.DataFrame:
         """One row per query: query_id, value of A, value of B, A - B."""
