@@ -198,6 +198,6 @@ sections.append(Section(tr("golden.discordant_title", n=len(disc)),
                         table=disc if len(disc) else None))
 report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": int(resamples), "seed": int(seed),
-                         "confidence": fmt_level(confidence)},
+                         "confidence": fmt_level(confidence), "interval": bs.interval},
                  per_case=paired_cases, summary=result.to_dict(), verdict=lang_verdict,
                  card=card)

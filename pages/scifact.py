@@ -377,6 +377,6 @@ report_downloads("scifact", tr("scifact.title"), sections, inputs=inputs,
                          "k1": float(k1), "bm25_b": float(b), "tokenizer": tokenizer,
                          "model": resolve_model(model or None)[1],
                          "corpus_sha256": data.content_hash, "resamples": int(resamples),
-                         "seed": int(seed), "confidence": level},
+                         "seed": int(seed), "confidence": level, "interval": interval},
                  per_case=per_case, summary=summary, verdict=verdict_text, card=card)
 

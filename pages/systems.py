@@ -352,6 +352,8 @@ sections = [
     *sections_many,
     Section(tr("systems.drill_title", a=a, b=b), table=dis.head(MAX_DRILL) if len(dis) else None),
 ]
-report_downloads("systems", tr("systems.title"), sections, inputs=inputs, params=params,
+report_downloads("systems", tr("systems.title"), sections, inputs=inputs,
+                 params={**params, "a": a, "b": b, "resamples": resamples, "seed": seed,
+                         "confidence": level, "interval": bs.interval},
                  per_case=scores.reset_index(), summary=summary, verdict=verdict_text,
                  card=card)

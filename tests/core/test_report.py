@@ -286,3 +286,47 @@ def test_summary_json_is_strict_json(golden_result):
     back = json.loads(text)
     assert back["nan"] is None and back["np"] == 0.5 and "한글" in text
     assert back["n_cases"] == result.n_cases
+
+
+def _page_param_keys() -> dict[str, set[str]]:
+    """Every setting a page writes into its report footer: keys of ``params={...}`` and of
+    ``params = {...}`` dicts and ``params["key"] = ...`` in ``pages/*.py``."""
+    import ast
+    from pathlib import Path
+    out: dict[str, set[str]] = {}
+    for path in sorted((Path(__file__).resolve().parents[2] / "pages").glob("*.py")):
+        keys: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            dicts = []
+            if isinstance(node, ast.keyword) and node.arg == "params":
+                dicts.append(node.value)
+            elif isinstance(node, ast.Assign) and any(
+                    getattr(tg, "id", None) == "params" for tg in node.targets):
+                dicts.append(node.value)
+            elif isinstance(node, ast.Assign) and any(
+                    isinstance(tg, ast.Subscript) and getattr(tg.value, "id", None) == "params"
+                    for tg in node.targets):
+                keys |= {tg.slice.value for tg in node.targets
+                         if isinstance(tg, ast.Subscript) and isinstance(tg.slice, ast.Constant)}
+            for d in dicts:
+                if isinstance(d, ast.Dict):
+                    keys |= {k.value for k in d.keys if isinstance(k, ast.Constant)}
+        if keys:
+            out[path.name] = keys
+    return out
+
+
+def test_every_report_setting_has_a_label_in_both_languages():
+    from core.i18n import catalog
+    found = _page_param_keys()
+    assert {"golden.py", "systems.py", "scifact.py", "latency.py", "agreement.py"} <= set(found)
+    for lang in ("en", "ko"):
+        missing = {page: sorted(k for k in keys if f"report.param_{k}" not in catalog(lang))
+                   for page, keys in found.items()}
+        assert {p: m for p, m in missing.items() if m} == {}, lang
+
+
+def test_reports_name_the_interval_they_used():
+    found = _page_param_keys()
+    for page in ("golden.py", "systems.py", "scifact.py"):
+        assert {"interval", "resamples", "seed", "confidence"} <= found[page], page
