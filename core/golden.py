@@ -310,6 +310,7 @@ class GoldenComparison:
         c = self.comparison
         return {
             "source": self.golden.source,
+            "sheet": self.golden.sheet,         # the worksheet read from a workbook, else None
             "n_cases": self.n_cases,
             "binary": c.binary,
             "methods": {c.a: c.rate_a.to_dict(), c.b: c.rate_b.to_dict()},

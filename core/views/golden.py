@@ -10,7 +10,8 @@ def comparison_text(result, lang: str = "en") -> str:
     c = result.comparison
     bs = c.bootstrap
     level = fmt_level(bs.confidence)
-    lines = [f"{result.golden.source}: {result.n_cases} paired cases "
+    sheet = f" (sheet '{result.golden.sheet}')" if result.golden.sheet is not None else ""
+    lines = [f"{result.golden.source}{sheet}: {result.n_cases} paired cases "
              f"(one case = {100 / result.n_cases:.1f} %p)"]
     for name, r in ((c.a, c.rate_a), (c.b, c.rate_b)):
         count = f" ({r.successes}/{r.n})" if r.successes is not None else ""

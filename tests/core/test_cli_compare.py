@@ -45,6 +45,24 @@ def test_options_and_text_output(capsys):
     assert "83.9%" in out and "No significant difference" in out
 
 
+def test_a_workbook_names_the_sheet_it_read(tmp_path, capsys):
+    import openpyxl
+    wb = openpyxl.Workbook()
+    wb.active.title = "Notes"
+    wb.active.append(["written by the team"])
+    ws = wb.create_sheet("Results")
+    for row in (["case_id", "bm25", "dense"], ["q1", 1, 0], ["q2", 0, 1], ["q3", 1, 1]):
+        ws.append(row)
+    path = tmp_path / "book.xlsx"
+    wb.save(path)
+    assert main(["compare", str(path), "--resamples", "1000", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sheet"] == "Results"
+    assert main(["compare", str(path), "--resamples", "1000"]) == 0
+    assert "book.xlsx (sheet 'Results'): 3 paired cases" in capsys.readouterr().out
+    assert main(["compare", DEMO, "--resamples", "1000", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sheet"] is None
+
+
 def test_same_seed_same_json():
     a, b = _run("compare", DEMO, "--json"), _run("compare", DEMO, "--json")
     assert a.stdout == b.stdout
