@@ -107,6 +107,24 @@ def test_batching_does_not_change_the_result():
         bootstrap_mean(a, resamples=4_000, seed=3).ci_high)
 
 
+@pytest.mark.parametrize("n", [5, 63, 64, 65, 130, 1_000])
+def test_signflip_sums_use_every_value_once_with_a_fair_sign(n):
+    """Each value enters each random sum exactly once, as +v or -v (the kernel keeps four
+    running sums over 64-bit words plus a tail; every position must still be covered)."""
+    key, R = stream_key(11), 2_000
+    for k in sorted({0, n // 2, n - 1, min(63, n - 1), min(64, n - 1)}):
+        e = np.zeros(n)
+        e[k] = 1.0
+        s = _kernels.signflip_sums(e, key, 0, R)
+        assert set(np.unique(s)) == {-1.0, 1.0}
+        assert abs(s.mean()) < 4 / np.sqrt(R)
+    ones = _kernels.signflip_sums(np.ones(n), key, 0, R)
+    assert np.all(np.abs(ones) <= n) and np.all((ones - n) % 2 == 0)
+    assert abs(ones.var() / n - 1) < 0.15
+    d = np.random.default_rng(n).normal(size=n)
+    assert abs(np.mean(_kernels.signflip_sums(d, key, 0, R) ** 2) / np.sum(d * d) - 1) < 0.15
+
+
 def test_stream_keys_differ_by_seed_and_stream():
     keys = {int(stream_key(s, k)) for s in range(100) for k in (0, 1)}
     assert len(keys) == 200
