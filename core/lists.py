@@ -127,6 +127,7 @@ class ListSet:
     duplicates: tuple[str, ...] = ()
     empty_cells: dict = field(default_factory=dict)
     encoding: str = ""
+    sheet: str | None = None   # the worksheet read (xlsx)
 
     @property
     def methods(self) -> list[str]:
@@ -205,7 +206,7 @@ def from_table(raw: RawTable, *, kind: str = "auto") -> ListSet:
     text = pd.DataFrame({c: frame.loc[keep, c].to_numpy() for c in text_cols},
                         index=pd.Index(cases, name="case_id"))
     return ListSet(cases, gold, retrieved, text, file, kind, gold_col, no_ref, duplicates,
-                   empty, raw.encoding)
+                   empty, raw.encoding, raw.sheet)
 
 
 def load_lists(data: bytes, file: str = "upload", *, kind: str = "auto") -> ListSet:
@@ -300,7 +301,7 @@ class ListScores:
                              metrics=", ".join(self.values))
         ls = self.lists
         return GoldenSet(self.values[metric].copy(), ls.text, f"{ls.source} [{metric}]", "lists",
-                         ls.duplicates, {}, ls.encoding)
+                         ls.duplicates, {}, ls.encoding, sheet=ls.sheet)
 
     def to_dict(self) -> dict:
         means = self.means()

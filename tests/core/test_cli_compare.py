@@ -61,6 +61,16 @@ def test_a_workbook_names_the_sheet_it_read(tmp_path, capsys):
     assert "book.xlsx (sheet 'Results'): 3 paired cases" in capsys.readouterr().out
     assert main(["compare", DEMO, "--resamples", "1000", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["sheet"] is None
+    lists = openpyxl.Workbook()
+    lists.active.title = "Runs"
+    for row in (["case_id", "gold_ids", "bm25", "dense"], ["q1", "d1", "d1|d2", "d2|d1"],
+                ["q2", "d3", "d4|d3", "d3"], ["q3", "d5", "d5", "d6|d5"]):
+        lists.active.append(row)
+    lpath = tmp_path / "lists.xlsx"
+    lists.save(lpath)
+    assert main(["compare", str(lpath), "--format", "lists", "--resamples", "1000",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sheet"] == "Runs"
 
 
 def test_same_seed_same_json():
