@@ -27,7 +27,7 @@ import pandas as pd
 
 from core.errors import InputError
 from core.tables import decode_text, find_column, norm_header, read_table
-from core.trec import gunzip, read_run, run_name
+from core.trec import Run, gunzip, read_run, run_name, unique_names
 
 QUERY_NAMES = ("query_id", "queryid", "qid", "query", "topic", "topic_id", "q_id", "질의id",
                "질의_id", "질의", "쿼리id", "쿼리_id", "쿼리", "질문id", "질문_id", "질문번호",
@@ -275,21 +275,6 @@ def load_label_files(gold_data: bytes, gold_file: str, other_data: bytes,
 
 
 # ----------------------------------------------------------------------------- runs
-@dataclass(frozen=True)
-class Run:
-    """One system's ranked lists: ``ranking[qid]`` = doc ids, best first."""
-
-    name: str
-    ranking: dict = field(repr=False)
-    file: str = ""
-    format: str = "trec"
-    repeated: int = 0  # repeated (query, doc) lines in a TREC run: the last score is kept
-
-    @property
-    def n_queries(self) -> int:
-        return len(self.ranking)
-
-
 def _looks_like_trec_run(text: str) -> bool:
     lines = [ln.split() for ln in text.splitlines()[:20] if ln.strip()]
     if not lines:
@@ -313,7 +298,7 @@ def _run_dups(df: pd.DataFrame, file: str) -> None:
                          query=df.at[rows[0], "q"], doc=df.at[rows[0], "d"])
 
 
-def _read_rank_table(data: bytes, file: str) -> dict:
+def _read_rank_table(data: bytes, file: str) -> tuple[dict, int]:
     frame = read_table(data, file).frame
     q, d = find_column(frame.columns, QUERY_NAMES), find_column(frame.columns, DOC_NAMES)
     r = find_column(frame.columns, RANK_NAMES)
@@ -334,7 +319,9 @@ def _read_rank_table(data: bytes, file: str) -> dict:
         raise InputError("agreement.err_run_tied_rank", file=file, row=int(rows[1]), column=r,
                          query=df.at[rows[0], "q"], rank=int(df.at[rows[0], "r"]))
     df = df.sort_values(["q", "r"], kind="stable")
-    return {qq: g["d"].tolist() for qq, g in df.groupby("q", sort=False)}
+    docs = {qq: dict(zip(g["d"].tolist(), (-g["r"].astype(float)).tolist()))
+            for qq, g in df.groupby("q", sort=False)}
+    return docs, len(df)
 
 
 def _run_label(file: str) -> str:
@@ -344,7 +331,8 @@ def _run_label(file: str) -> str:
 
 def load_run(data: bytes, file: str = "run", *, name: str | None = None) -> Run:
     """A TREC run file (plain or .gz; read by ``core.trec.read_run``) or a
-    ``query_id, doc_id, rank`` table -> Run (name from the file name)."""
+    ``query_id, doc_id, rank`` table -> ``core.trec.Run`` (name from the file name; a
+    table's ranks are kept as scores ``-rank``, so ``Run.ranking`` is rank order)."""
     if not isinstance(data, (bytes, bytearray)) or len(data) == 0:
         raise InputError("empty_file", file=file)
     name = name or _run_label(file)
@@ -353,17 +341,12 @@ def load_run(data: bytes, file: str = "run", *, name: str | None = None) -> Run:
     if not is_xlsx:
         text, _ = decode_text(raw, file)
         if _looks_like_trec_run(text):
-            tr = read_run(raw, file, name)
-            ranking = {q: [d for d, _ in tr.ranked(q)] for q in tr.queries}
-            return Run(name, ranking, file, "trec", tr.repeated)
-    return Run(name, _read_rank_table(raw, file), file, "table")
+            return read_run(raw, file, name)
+    docs, rows = _read_rank_table(raw, file)
+    return Run(name, file, docs, rows, format="table")
 
 
 def load_runs(files: list[tuple[bytes, str]]) -> list[Run]:
-    """Several runs; names are file stems, made unique with a suffix when two collide."""
-    runs, seen = [], {}
-    for data, file in files:
-        base = _run_label(file)
-        seen[base] = seen.get(base, 0) + 1
-        runs.append(load_run(data, file, name=base if seen[base] == 1 else f"{base}#{seen[base]}"))
-    return runs
+    """Several runs; names are file stems, made unique as ``core.trec.unique_names`` does
+    (``x``, ``x (2)``) when two collide."""
+    return unique_names([load_run(data, file) for data, file in files])
