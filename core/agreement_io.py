@@ -26,7 +26,8 @@ import numpy as np
 import pandas as pd
 
 from core.errors import InputError
-from core.tables import decode_text, find_column, norm_header, read_table
+from core.tables import (decode_text, find_column, norm_header, parse_number, parse_numbers,
+                         read_table)
 from core.trec import Run, gunzip, read_run, run_name, unique_names
 
 QUERY_NAMES = ("query_id", "queryid", "qid", "query", "topic", "topic_id", "q_id", "질의id",
@@ -41,7 +42,7 @@ LABEL_NAMES = ("label", "rel", "relevance", "judgement", "judgment", "grade", "�
 TEXT_HINTS = ("text", "title", "note", "notes", "comment", "query_text", "doc_text", "body",
               "passage", "question", "메모", "비고", "설명", "제목", "본문", "질의문", "내용")
 RANK_NAMES = ("rank", "position", "pos", "순위", "등수")
-LABEL_VALUES = {"0": 0, "1": 1, "2": 2, "0.0": 0, "1.0": 1, "2.0": 2}
+LABEL_VALUES = (0, 1, 2)  # a label cell is a number equal to one of these
 MISSING = -1  # "not labelled" in the integer label arrays
 MAX_SHOWN = 20
 
@@ -110,9 +111,12 @@ class LabelSet:
 
 
 def parse_labels(series: pd.Series, column: str, file: str) -> np.ndarray:
-    """String cells -> int8 labels (blank -> MISSING); InputError naming the first bad cell."""
+    """String cells -> int8 labels (blank -> MISSING); InputError naming the first bad cell.
+    A label is a number (``core.tables.parse_numbers``: ``1``, ``1.0``, ``1,0``) equal to
+    0, 1 or 2."""
     s = series.str.strip()
-    mapped = s.map(LABEL_VALUES)
+    nums = pd.Series(parse_numbers(s, file=file, column=column), index=s.index)
+    mapped = nums.where(nums.isin(LABEL_VALUES))
     bad = s[(s != "") & mapped.isna()]
     if len(bad):
         row = bad.index[0]
@@ -284,7 +288,7 @@ def _looks_like_trec_run(text: str) -> bool:
             return False
         try:
             int(p[3])
-            float(p[4])
+            parse_number(p[4])
         except ValueError:
             return False
     return True
@@ -306,7 +310,7 @@ def _read_rank_table(data: bytes, file: str) -> tuple[dict, int]:
         raise InputError("agreement.err_run_columns", file=file,
                          columns=", ".join(map(str, frame.columns[:10])))
     _no_blank_keys(frame, (q, d), file)
-    ranks = pd.to_numeric(frame[r], errors="coerce")
+    ranks = pd.Series(parse_numbers(frame[r], file=file, column=r), index=frame.index)
     bad = frame.index[ranks.isna() | (ranks < 1) | (ranks != ranks.round())]
     if len(bad):
         raise InputError("agreement.err_run_rank", file=file, row=int(bad[0]), column=r,

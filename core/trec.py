@@ -35,6 +35,7 @@ from core import checks
 from core.errors import InputError
 from core.golden import GoldenSet
 from core.metrics import parse_measure
+from core.tables import AmbiguousNumber, parse_number, parse_numbers
 
 MAX_UNCOMPRESSED = 2 * 1024 ** 3  # a .gz that inflates beyond 2 GiB is refused
 MAX_SHOWN = 20
@@ -98,7 +99,11 @@ def _locate_bad_line(raw: bytes, file: str, n_fields: int, numeric: dict[int, st
                               n=len(parts), line=line.strip()[:80])
         for pos, typ in numeric.items():
             try:
-                v = float(parts[pos]) if typ == "float" else int(parts[pos])
+                v = parse_number(parts[pos]) if typ == "float" else int(parts[pos])
+            except AmbiguousNumber as exc:
+                return InputError("ambiguous_number", file=file, row=no, column=names[pos],
+                                  value=parts[pos][:40], decimal=exc.decimal,
+                                  thousands=exc.thousands, count=1)
             except ValueError:
                 return InputError(f"systems.err_{kind}_number", file=file, row=no,
                                   column=names[pos], value=parts[pos][:40])
@@ -138,11 +143,14 @@ def _read_columns(raw: bytes, file: str, names: tuple[str, ...], use: list[int],
         raise _locate_bad_line(raw, file, n_fields, numeric, kind)
     frame = frame[cols]
     for pos, typ in numeric.items():
-        if typ == "float":
-            conv = pd.to_numeric(frame[names[pos]], errors="coerce")
-            if conv.isna().any():
+        if typ == "float":  # a decimal comma (12,5) is read as core.tables reads cells
+            try:
+                conv = parse_numbers(frame[names[pos]], file=file, column=names[pos])
+            except InputError:  # an ambiguous 1,234: the line-by-line pass names its line
+                conv = np.array([np.nan])
+            if np.isnan(conv).any():
                 raise _locate_bad_line(raw, file, n_fields, numeric, kind)
-            frame = frame.assign(**{names[pos]: conv.astype("float64")})
+            frame = frame.assign(**{names[pos]: conv})
     return frame
 
 
