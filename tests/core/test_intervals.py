@@ -209,3 +209,11 @@ def test_log_ratio_t_interval():
     ref = stats.t.interval(0.95, 4, loc=np.log(r).mean(), scale=stats.sem(np.log(r)))
     assert ratio == pytest.approx(stats.gmean(r))
     assert (lo, hi) == pytest.approx(tuple(np.exp(ref)))
+
+
+def test_tango_without_discordant_pairs():
+    # n12 = n21 = 0: T(delta0)^2 = N |delta0| / (1 - |delta0|), so the limits are
+    # +/- z^2 / (N + z^2) (derived from Tango's statistic; the bisection must not stop at 0/0)
+    z = z_two_sided(0.95)
+    lo, hi = tango_ci(12, 0, 0, 8)
+    assert (lo, hi) == pytest.approx((-z * z / (20 + z * z), z * z / (20 + z * z)), abs=1e-9)
