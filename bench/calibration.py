@@ -15,6 +15,8 @@ cases? Writes the tables to ``docs/calibration.md``; ``python bench/calibration.
 (c) latency logs: 10 / 20 / 50 queries x 5 runs each, skewed per-query log ratios; the
     geometric-mean ratio (t-interval vs the seed's percentile bootstrap) and the ratio of
     medians (percentile vs expanded percentile of its paired bootstrap).
+(d) the sample-size planner: does its n reach the target half-width with the default
+    interval (exact for 0/1, 1,000 simulated sets for scores)?
 
 The verdict is the product's rule: "better" only when the interval excludes 0 (ends within
 1e-12 of 0 count as 0) and the matching test has p < 1 - confidence.
@@ -253,7 +255,7 @@ def scores_block(quick=False):
     for name, (pop, flip) in pops.items():
         for n in NS_SCORE:
             out[(name, n)] = score_cell(pop, n, sets, resamples, rng, signflip=flip)
-    return out, note, sets, resamples
+    return out, note, sets, resamples, (None if d is None else d - d.mean())
 
 
 # ============================================================================ (c) latency
@@ -316,6 +318,50 @@ def _tally(acc, lo, hi, true, p, null):
         acc["t1"] += int(np.sum((sgn != 0) & (p < ALPHA)))
     else:
         acc["pow"] += int(np.sum((sgn < 0) & (p < ALPHA)))
+
+
+# ============================================================================ (d) planner
+PLANS = ((0.2, 0.03, 0.05), (0.1, 0.0, 0.03), (0.3, 0.1, 0.08), (0.05, 0.02, 0.04))
+
+
+def planner_block(score_pop=None, quick=False):
+    """Does the planned n reach the target half-width? 0/1: the planner's n
+    (``core.sample_size.n_paired_ci``) and the exact mean half-width of the default interval
+    (Tango) over every table of that n. Scores: Sakai's n (``n_continuous_ci``) for the SD of
+    the population and the simulated mean half-width of the t-interval at that n."""
+    from core.intervals import _tango_limits, z_two_sided
+    from core.sample_size import n_continuous_ci, n_paired_ci
+    rows = []
+    z = z_two_sided(CONF)
+    for d, delta, e in PLANS[:2] if quick else PLANS:
+        n = n_paired_ci(d, delta, e, CONF)
+        b, c = _pairs(n)
+        w = np.exp(_log_multinomial(n, (b, c, n - b - c), ((d + delta) / 2, (d - delta) / 2,
+                                                           1 - d)))
+        lo, hi = _tango_limits(b, c, n, z)
+        rows.append(("0/1", f"discordance {d:g}, B - A {delta:+g}", e, n,
+                     float(np.sum(w * (hi - lo) / 2))))
+    rng = np.random.default_rng(4)
+    pops = {"Exp(1) - 1": rng.exponential(size=200_000) - 1.0}
+    if score_pop is not None:
+        pops["scifact"] = score_pop
+    for name, pop in pops.items():
+        sd = float(np.std(pop))
+        for e in (0.5 * sd, 0.25 * sd):
+            n = n_continuous_ci(sd, e, CONF)
+            x = rng.choice(pop, size=(1000, n))
+            lo, hi = score_intervals(x, x, None, CONF, "t")
+            rows.append(("scores", f"{name} (SD {sd:.3f})", e, n, float(np.mean(hi - lo) / 2)))
+    return rows
+
+
+def planner_table(rows):
+    lines = ["### (d) sample-size planner: planned n and the mean half-width it reaches", "",
+             "| data | design | target half-width | planned n | mean half-width at n |",
+             "|---|---|---|---|---|"]
+    for kind, what, e, n, half in rows:
+        lines.append(f"| {kind} | {what} | {e:.4f} | {n:,} | {half:.4f} |")
+    return lines + [""]
 
 
 # ============================================================================ report
@@ -451,15 +497,17 @@ def main(argv=None) -> None:
     sweep = test_sweep(quick)
     t1 = time.perf_counter()
     print(f"(a) 0/1 grid and McNemar sweep: {t1 - t0:.1f} s", flush=True)
-    scores, note, sets, resamples = scores_block(quick)
+    scores, note, sets, resamples, score_pop = scores_block(quick)
     t2 = time.perf_counter()
     print(f"(b) scores: {t2 - t1:.1f} s ({note})", flush=True)
     lat, truth = latency_block(quick)
     t3 = time.perf_counter()
     print(f"(c) latency: {t3 - t2:.1f} s", flush=True)
+    plans = planner_block(score_pop, quick)
+    print(f"(d) planner: {time.perf_counter() - t3:.1f} s", flush=True)
     blines, _ = binary_tables(rows, sweep)
     text = "\n".join(summary(rows, sweep, scores, lat) + blines
-                     + score_tables(scores, note, sets, resamples) + latency_tables(lat, truth))
+                     + score_tables(scores, note, sets, resamples) + latency_tables(lat, truth) + planner_table(plans))
     print(text)
     if not quick:
         doc = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
