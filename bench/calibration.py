@@ -36,11 +36,10 @@ from scipy.special import gammaln
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core import _kernels  # noqa: E402
 from core.intervals import (PAIRED_PROPORTION_METHODS, distribution_interval,  # noqa: E402
                             paired_proportion_ci, score_intervals, side)
 from core.latency_resample import paired_median_ratio_bootstrap  # noqa: E402
-from core.stats import stream_key  # noqa: E402
+from core.stats import kernels, stream_key  # noqa: E402
 
 CONF = 0.95
 ALPHA = 1 - CONF
@@ -230,7 +229,7 @@ def score_cell(pop, n, sets, resamples, rng, *, signflip: bool, shift_sd: float 
     scale = np.max(np.abs(x), axis=1)
     for s in range(0, sets, 500):
         xs = np.ascontiguousarray(x[s:s + 500])
-        boot = _kernels.bootstrap_sets(xs, stream_key(s + 1), resamples)
+        boot = kernels().bootstrap_sets(xs, stream_key(s + 1), resamples)
         for m in methods:
             lo, hi = score_intervals(xs, boot[0], boot[1], CONF, m)
             sg0 = side(lo, hi, scale[s:s + 500])
@@ -293,7 +292,7 @@ def latency_block(quick=False):
             L = np.log(np.median(b, axis=2)) - np.log(np.median(a, axis=2))
             signs = rng.choice([-1.0, 1.0], size=(1999, nq))
             p = _signflip_p(L, signs)
-            boot = _kernels.bootstrap_sets(np.ascontiguousarray(L), stream_key(7), resamples)
+            boot = kernels().bootstrap_sets(np.ascontiguousarray(L), stream_key(7), resamples)
             for m in ("percentile", "expanded_percentile", "bootstrap_t", "t"):
                 lo, hi = score_intervals(L, boot[0], boot[1], CONF, m)
                 _tally(res[f"geo: {m}"], lo, hi, mu, p, mu == 0.0)
@@ -329,7 +328,7 @@ def planner_block(score_pop=None, quick=False):
     (``core.sample_size.n_paired_ci``) and the exact mean half-width of the default interval
     (Tango) over every table of that n. Scores: Sakai's n (``n_continuous_ci``) for the SD of
     the population and the simulated mean half-width of the t-interval at that n."""
-    from core.intervals import _tango_limits, z_two_sided
+    from core.intervals import tango_limits, z_two_sided
     from core.sample_size import n_continuous_ci, n_paired_ci
     rows = []
     z = z_two_sided(CONF)
@@ -338,7 +337,7 @@ def planner_block(score_pop=None, quick=False):
         b, c = _pairs(n)
         w = np.exp(_log_multinomial(n, (b, c, n - b - c), ((d + delta) / 2, (d - delta) / 2,
                                                            1 - d)))
-        lo, hi = _tango_limits(b, c, n, z)
+        lo, hi = tango_limits(b, c, n, z)
         rows.append(("0/1", f"discordance {d:g}, B - A {delta:+g}", e, n,
                      float(np.sum(w * (hi - lo) / 2))))
     rng = np.random.default_rng(4)

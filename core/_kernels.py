@@ -176,7 +176,7 @@ def bootstrap_sets(sets, key, count):
         t2 = 0.0
         i = 0
         while i < n:
-            state, word = _splitmix(state)
+            state, word = splitmix(state)
             m = (word & _LOW32) * nn
             if (m & _LOW32) >= thresh:
                 v = sets[s, m >> uint64(32)] - x0

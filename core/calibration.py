@@ -28,7 +28,7 @@ import numpy as np
 from core import checks
 from core.intervals import (PAIRED_PROPORTION_METHODS, SCORE_METHODS, paired_proportion_ci,
                             score_intervals, side)
-from core.stats import stream_key
+from core.stats import kernels, stream_key
 
 DEFAULT_SETS = 1_000
 CELL_RESAMPLES = 2_000
@@ -131,15 +131,10 @@ def calibrate_scores(d, *, interval: str, confidence: float = 0.95, sets: int = 
         resamples = 0
     else:
         resamples = null_resamples(n, sets)
-        boot = _kernels().bootstrap_sets(x, stream_key(seed, STREAM_CALIBRATION), resamples)
+        boot = kernels().bootstrap_sets(x, stream_key(seed, STREAM_CALIBRATION), resamples)
         means, sds = boot[0], boot[1]
     lo, hi = score_intervals(x, means if means is not None else x, sds, confidence, interval)
     scale = float(np.max(np.abs(d)))
     rate = float(np.mean(side(lo, hi, scale) != 0))
     return Calibration(rate, sets, n, interval, confidence, False, resamples,
                        math.sqrt(rate * (1 - rate) / sets))
-
-
-def _kernels():
-    from core import _kernels as k  # numba: continuous data only
-    return k

@@ -184,7 +184,17 @@ def tango_ci(n11, n12, n21, n22, confidence: float = 0.95, *, tol: float = 1e-10
     n11, n12, n21, n22 = _table(n11, n12, n21, n22)
     z = z_two_sided(confidence)
     tol = checks.between("tol", tol, 1e-15, 1e-3)
-    N = n11 + n12 + n21 + n22
+    return _scalar(*tango_limits(n12, n21, n11 + n12 + n21 + n22, z, tol))
+
+
+def tango_limits(n12, n21, N, z: float, tol: float = 1e-10):
+    """Tango's limits for (possibly non-integer, e.g. expected) discordant counts n12, n21
+    of N cases at the normal quantile ``z``: bisection, see ``tango_ci``. Arrays in, arrays
+    out."""
+    n12, n21, N = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (n12, n21, N)))
+    if np.any(n12 < 0) or np.any(n21 < 0) or np.any(n12 + n21 > N) or np.any(N <= 0):
+        raise ValueError("tango_limits needs 0 <= n12, n21 and n12 + n21 <= N, N > 0")
+    z = checks.positive("z", z)
     est = (n12 - n21) / N
 
     def root(target):
@@ -199,7 +209,22 @@ def tango_ci(n11, n12, n21, n22, confidence: float = 0.95, *, tol: float = 1e-10
 
     low = np.where(est <= -1, -1.0, root(z))
     high = np.where(est >= 1, 1.0, root(-z))
-    return _scalar(np.minimum(low, est), np.maximum(high, est))
+    return np.minimum(low, est), np.maximum(high, est)
+
+
+def planned_half_width(discordance: float, diff: float, n, confidence: float = 0.95):
+    """Half-width (U - L)/2 of Tango's interval (``tango_ci``) at the expected table of ``n``
+    cases: n12 = n (d + Delta)/2 discordant pairs where only the new method is right,
+    n21 = n (d - Delta)/2 where only the baseline is, with d the discordance and Delta = B - A.
+    The sample-size planner searches n on it, so it plans with the interval the verdict
+    uses (``docs/calibration.md`` checks the planned n by exact enumeration). ``n`` may be
+    an array."""
+    d, delta = checks.plan_discordance(discordance, diff)
+    z = z_two_sided(confidence)
+    n = np.asarray(n, dtype=float)
+    lo, hi = tango_limits(n * (d + delta) / 2, n * (d - delta) / 2, n, z)
+    half = (hi - lo) / 2
+    return float(half) if half.ndim == 0 else half
 
 
 _TABLE_FUNCS = {"tango": tango_ci, "newcombe": newcombe_ci, "bonett_price": bonett_price_ci,
