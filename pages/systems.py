@@ -11,7 +11,7 @@ from core.errors import InputError
 from core.golden import GoldenSet, compare_golden
 from core.lists import LIST_METRICS, load_lists, metric_key, score_lists
 from core.lists import side_by_side as list_side_by_side
-from core.multi import compare_many, disagreements
+from core.multi import compare_many, disagreements, estimate_cost, plan_mode
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
@@ -296,14 +296,24 @@ if len(methods) >= 3:
     mode = mc1.radio(tr("systems.mode"), ["all", "baseline"], horizontal=True,
                      format_func=lambda m: tr(f"systems.mode_{m}"), key="systems_mode")
     baseline = None
-    if mode == "baseline":
+    planned, cost = plan_mode(len(methods), len(scores), resamples, mode)
+    if planned != mode:  # cost before work: all pairs would not fit the limits
+        st.info(tr("systems.many_fallback", **estimate_cost(len(methods), len(scores),
+                                                          resamples, mode).params()))
+        mode = planned
+    if not cost.fits:
+        st.warning(tr("systems.many_too_much", **cost.params()))
+    elif mode == "baseline":
         baseline = mc2.selectbox(tr("systems.baseline"), methods, key="systems_baseline")
     try:
-        with st.spinner(tr("systems.computing")):
-            many = _many(scores, mode, baseline, resamples, float(confidence), seed, interval)
+        if cost.fits:
+            with st.spinner(tr("systems.computing")):
+                many = _many(scores, mode, baseline, resamples, float(confidence), seed,
+                             interval)
     except InputError as exc:
         show_error(exc)
         st.stop()
+if many is not None:
     st.caption(tr("systems.holm_note", m=len(many.pairs), alpha=f"{many.alpha:.2f}",
                   level=level))
     chart = matrix_chart(many, title=tr("systems.matrix_title", metric=key),
