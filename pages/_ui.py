@@ -138,8 +138,9 @@ def show_frame(df: pd.DataFrame, where=None, **kw) -> None:
 
 
 def shipped(text: str) -> str:
-    """Text from a file shipped with the app (the BEIR paper's grid, a citation URL), never
-    from an upload: shown as written (a link stays a link). The one marked exception to
+    """Text that comes with the app, never from an upload (the BEIR paper's grid and its
+    citation URL, retriever and metric names of a fixed list): shown as written (a link
+    stays a link). The one marked exception to
     escaping, so ``tests/pages/test_escaping.py`` can tell it from user text."""
     return str(text)
 

@@ -148,12 +148,14 @@ with tab_paired:
                 st.write(tr("sample_size.paired_current_ci", n=int(cur_n),
                             hw=_p1(pp_.current_half_width)))
             else:
-                st.write(tr("sample_size.paired_current", n=int(cur_n), hw=_p1(pp_.current_half_width),
-                            diff=f"{_p1(pp_.diff)} %p", power=pct(pp_.current_power, 0)))
+                st.write(tr("sample_size.paired_current", n=int(cur_n),
+                            hw=_p1(pp_.current_half_width), diff=f"{_p1(pp_.diff)} %p",
+                            power=pct(pp_.current_power, 0)))
             ms = pp_.min_significant
             m = discordant_count(cur_n, pp_.discordance)
             if ms is None:
-                st.warning(tr("sample_size.min_sig_none", n=int(cur_n), m=int(m), alpha=f"{alpha:g}"))
+                st.warning(tr("sample_size.min_sig_none", n=int(cur_n), m=int(m),
+                              alpha=f"{alpha:g}"))
             else:
                 st.warning(tr("sample_size.min_sig", n=int(cur_n), m=int(ms.discordant),
                               diff=f"{_p1(ms.diff)} %p", a=int(ms.a_only), b=int(ms.b_only),

@@ -24,8 +24,8 @@ from core.views import format as fmt
 from core.views.cards import paired_card
 from core.views.scifact import NAMES, ci_by_n_chart, comparison_sentence, scatter_chart
 from core.views.format import level as fmt_level
-from pages._ui import (Section, draw_chart, end_of_presentation, esc, how_to_read,
-                       interval_choice, keep_in_url, page_setup, report_downloads,
+from pages._ui import (Section, draw_chart, end_of_presentation, how_to_read,
+                       interval_choice, keep_in_url, page_setup, report_downloads, shipped,
                        show_card, show_error, show_frame, show_table, tr, tr_md, url_index,
                        url_number, verdict_notes)
 
@@ -295,17 +295,18 @@ if data.name.lower() == "scifact":
 
 # ----------------------------------------------------------------------------- the difference
 m1, m2, m3 = st.columns(3)
-m1.metric(esc(NAMES[a]), fmt.value(comp.mean_a, "score"))
-m2.metric(esc(NAMES[b_name]), fmt.value(comp.mean_b, "score"))
-m3.metric(tr_md("scifact.difference", a=NAMES[b_name], b=NAMES[a], metric=metric),
+m1.metric(shipped(NAMES[a]), fmt.value(comp.mean_a, "score"))
+m2.metric(shipped(NAMES[b_name]), fmt.value(comp.mean_b, "score"))
+m3.metric(tr("scifact.difference", a=shipped(NAMES[b_name]), b=shipped(NAMES[a]),
+             metric=shipped(metric)),
           fmt.diff(-bs.mean, "score"), help=tr("glossary.bootstrap"))
 m3.caption(tr("scifact.difference_ci", level=level, lo=fmt.diff(-bs.ci_high, "score"),
               hi=fmt.diff(-bs.ci_low, "score")))
 verdict_notes(comp.decision, bs, m3, reason=False)
 
 w1, w2, w3 = st.columns(3)
-w1.metric(tr_md("scifact.wins_a", name=NAMES[a]), int(comp.a_wins))
-w2.metric(tr_md("scifact.wins_b", name=NAMES[b_name]), int(comp.b_wins))
+w1.metric(tr("scifact.wins_a", name=shipped(NAMES[a])), int(comp.a_wins))
+w2.metric(tr("scifact.wins_b", name=shipped(NAMES[b_name])), int(comp.b_wins))
 w3.metric(tr("scifact.ties"), int(comp.ties))
 
 h = comp.hits
@@ -338,7 +339,7 @@ if len(disc):
     st.caption(tr_md("scifact.drill_relevant", ids=", ".join(relevant)))
     sbs = side_by_side(data, rankings, qid, a, b_name)
     for col, side, name in zip(st.columns(2), ("a", "b"), (a, b_name)):
-        col.markdown(f"**{esc(NAMES[name])}**")
+        col.markdown(f"**{shipped(NAMES[name])}**")
         show_table(pd.DataFrame({
             tr("scifact.col_rank"): sbs["rank"],
             tr("scifact.col_rel"): sbs[f"{side}_relevant"].map({True: "✅",
