@@ -31,7 +31,10 @@ def _mix(z):
 
 
 @njit(cache=True, inline="always")
-def _splitmix(x):
+def splitmix(x):
+    """One step of splitmix64 (Steele, Lea & Flood 2014): the next state and its 64-bit
+    output word. The one generator step of every kernel here and in
+    ``core.latency_resample``."""
     x = x + _GOLDEN
     return x, _mix(x)
 
@@ -55,7 +58,7 @@ def bootstrap_means(values, key, start, count):
         total = 0.0
         i = 0
         while i < n:
-            state, word = _splitmix(state)
+            state, word = splitmix(state)
             m = (word & _LOW32) * nn
             if (m & _LOW32) >= thresh:
                 total += values[m >> uint64(32)]
@@ -86,7 +89,7 @@ def paired_means(ab, key, start, count):
         sd = 0.0
         i = 0
         while i < n:
-            state, word = _splitmix(state)
+            state, word = splitmix(state)
             m = (word & _LOW32) * nn
             if (m & _LOW32) >= thresh:
                 k = m >> uint64(32)
@@ -136,7 +139,7 @@ def signflip_sums(values, key, start, count):
         t3 = 0.0
         i = 0
         while i < full:
-            state, bits = _splitmix(state)
+            state, bits = splitmix(state)
             for b in range(0, 64, 4):
                 t0 += values[i + b] * _sign(bits, b)
                 t1 += values[i + b + 1] * _sign(bits, b + 1)
@@ -144,7 +147,7 @@ def signflip_sums(values, key, start, count):
                 t3 += values[i + b + 3] * _sign(bits, b + 3)
             i += 64
         if i < n:
-            state, bits = _splitmix(state)
+            state, bits = splitmix(state)
             for r in range(n - i):
                 t0 += values[i + r] * _sign(bits, r)
         out[j] = (t0 + t1) + (t2 + t3)

@@ -16,7 +16,8 @@ import pandas as pd
 from core.errors import InputError
 from core.paired import PairedComparison, compare_paired
 from core.stats import resolution
-from core.tables import RawTable, find_column, norm_header, parse_number, read_table
+from core.tables import (AmbiguousNumber, RawTable, find_column, norm_header, parse_number,
+                         read_table)
 
 CASE_ID_NAMES = ("case_id", "caseid", "case", "id", "qid", "query_id", "queryid", "case id",
                  "케이스", "케이스id", "케이스_id", "사례", "사례id", "번호", "질문id", "질의id")
@@ -64,9 +65,12 @@ def parse_value(cell: str) -> float | None:
 
 
 def _is_number(cell: str) -> bool:
-    s = unicodedata.normalize("NFKC", cell).strip().rstrip("%").strip().replace(",", ".")
+    """A number (``core.tables.parse_number``, an ambiguous ``1,234`` included), maybe
+    with a percent sign; read after NFKC (fullwidth digits and ％)."""
     try:
-        float(s)
+        parse_number(unicodedata.normalize("NFKC", cell).strip().rstrip("%"))
+    except AmbiguousNumber:
+        return True
     except ValueError:
         return False
     return True

@@ -14,7 +14,7 @@ from typing import Literal
 import numpy as np
 
 from core import checks
-from core.stats import STREAM_SIGNFLIP, _kernels, cells, is_binary, is_constant, stream_key
+from core.stats import STREAM_SIGNFLIP, cells, is_binary, is_constant, kernels, stream_key
 
 EXACT_MAX_NONZERO = 20     # sign-flip test enumerated exactly up to 2**20 sign patterns
 
@@ -121,7 +121,7 @@ def paired_test(a, b, *, resamples: int = 20_000, seed: int = 0,
     if nz.size <= EXACT_MAX_NONZERO:
         return PairedTest("randomization", _signflip_exact_p(nz), int(nz.size), True, 0)
     key = stream_key(seed, STREAM_SIGNFLIP)
-    null = np.abs(_kernels().signflip_sums(nz, key, 0, resamples))
+    null = np.abs(kernels().signflip_sums(nz, key, 0, resamples))
     observed = abs(float(nz.sum()))
     tol = 1e-12 * max(1.0, float(np.abs(nz).sum()))
     extreme = int(np.count_nonzero(null >= observed - tol))

@@ -28,8 +28,9 @@ DEGENERATE_DISTINCT = 10   # fewer distinct resampled means than this: a degener
 CONSTANT_RTOL = 1e-12      # differences whose spread is below this share of their scale
 
 
-def _kernels():
-    """The numba kernels, imported on first use (numba is only needed for continuous data)."""
+def kernels():
+    """The numba kernels (``core._kernels``), imported on first use: numba is only needed
+    for continuous data, and the CLI's start-up time depends on not importing it."""
     from core import _kernels as k
     return k
 
@@ -276,8 +277,14 @@ def bca_ci(dist, values, confidence: float) -> tuple[float, float] | None:
     return float(lo), float(hi)
 
 
-def _interval(dist: np.ndarray, values: np.ndarray, confidence: float,
-              interval: str) -> tuple[float, float, str]:
+def bootstrap_ci(dist: np.ndarray, values: np.ndarray, confidence: float,
+                 interval: str) -> tuple[float, float, str]:
+    """The CI read off a bootstrap distribution ``dist`` of a mean of ``values``: BCa
+    (``bca_ci``) when ``interval`` is ``"bca"`` and it is defined, else the percentile
+    interval (``percentile_ci``); returns (low, high, the interval used). The arrays are
+    trusted (the public door that built them checked them); the two settings cost nothing
+    to check."""
+    interval, confidence = check_interval(interval), checks.confidence(confidence)
     if interval == "bca" and values.size >= 2:
         ci = bca_ci(dist, values, confidence)
         if ci is not None:
@@ -315,9 +322,9 @@ def bootstrap_mean(values, *, resamples: int = 20_000, confidence: float = 0.95,
         dist = rng.binomial(n, x.mean(), size=resamples) / n
         method = "cells"
     else:
-        dist = _kernels().bootstrap_means(x, key, 0, resamples)
+        dist = kernels().bootstrap_means(x, key, 0, resamples)
         method = "resample"
-    lo, hi, used = _interval(dist, x, confidence, interval)
+    lo, hi, used = bootstrap_ci(dist, x, confidence, interval)
     return BootstrapResult(float(x.mean()), lo, hi, confidence, resamples, int(seed), method,
                            dist, used, is_constant(x))
 
@@ -359,8 +366,8 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
         dist = _binary_paired_dist(a.size, n10, n01, resamples, seed)
         method = "cells"
     else:
-        dist = _kernels().bootstrap_means(d, key, 0, resamples)
+        dist = kernels().bootstrap_means(d, key, 0, resamples)
         method = "resample"
-    lo, hi, used = _interval(dist, d, confidence, interval)
+    lo, hi, used = bootstrap_ci(dist, d, confidence, interval)
     return BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed), method,
                            dist, used, is_constant(d))

@@ -14,6 +14,7 @@ import unicodedata
 import zipfile
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from core import checks
@@ -38,11 +39,73 @@ def find_column(columns, names, *, key=norm_header) -> str | None:
     return next((c for c in columns if key(c) in wanted), None)
 
 
+class AmbiguousNumber(ValueError):
+    """A cell such as ``1,234``: a decimal comma (1.234) or a thousands separator (1234)?"""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.decimal = text.replace(",", ".")
+        self.thousands = text.replace(",", "")
+        super().__init__(f"{text!r} could be {self.decimal} (decimal comma) or "
+                         f"{self.thousands} (thousands separator)")
+
+
+# one comma, then exactly three digits, after 1-3 digits that do not start with 0:
+# ``1,234`` or ``12,500`` reads as well in Seoul (1234) as in Berlin (1.234)
+_AMBIGUOUS = r"[+-]?[1-9]\d{0,2},\d{3}"
+
+
+def _decimal_comma(s: str) -> str:
+    """``s`` (stripped) with its one decimal comma made a point; others unchanged."""
+    if s.count(",") == 1 and "." not in s:
+        if re.fullmatch(_AMBIGUOUS, s):
+            raise AmbiguousNumber(s)
+        return s.replace(",", ".")
+    return s
+
+
 def parse_number(text: str) -> float:
-    """A number as people type it in a cell: ``0.75``, ``1e-3``, or with one decimal comma
-    (``0,75``, European Excel). ``ValueError`` otherwise. Range checks are the caller's."""
-    s = str(text).strip()
-    return float(s.replace(",", ".")) if s.count(",") == 1 and "." not in s else float(s)
+    """A number as people type it in a cell: ``0.75``, ``1e-3``, ``12.5``, or with one
+    decimal comma (``0,75``, ``12,5``: European Excel). The one number parser of uploads
+    (golden, latency, labels, rank tables, BEIR columns, TREC run scores), one cell at a time;
+    ``parse_numbers`` is the same rule for a column.
+
+    A comma that may as well be a thousands separator (``1,234``: one to three digits, not
+    starting with 0, then exactly three) raises ``AmbiguousNumber`` rather than guessing a
+    reading 1,000 times off; anything else that is not a number raises ``ValueError``.
+    ``nan`` and ``inf`` are read as Python reads them: range checks are the caller's."""
+    return float(_decimal_comma(str(text).strip()))
+
+
+def parse_numbers(cells: pd.Series, *, file: str, column: str) -> np.ndarray:
+    """``parse_number`` for a column of string cells, vectorised: floats, NaN where a cell
+    is not a number (the caller names its own error). An ambiguous cell (``1,234``) raises
+    ``InputError("ambiguous_number")`` naming ``file``, its row (the series index: the
+    spreadsheet row) and ``column``."""
+    s = cells if isinstance(cells, pd.Series) else pd.Series(cells, dtype=object)
+    out = pd.to_numeric(s, errors="coerce").to_numpy(float, copy=True)
+    miss = np.flatnonzero(np.isnan(out))
+    if miss.size:
+        sub = s.iloc[miss].astype(str).str.strip()
+        amb = sub.str.fullmatch(_AMBIGUOUS).to_numpy(bool)
+        if amb.any():
+            i = int(np.argmax(amb))
+            err = AmbiguousNumber(sub.iloc[i])
+            raise InputError("ambiguous_number", file=file, row=int(sub.index[i]), column=column,
+                             value=err.text[:40], decimal=err.decimal, thousands=err.thousands,
+                             count=int(amb.sum()))
+        comma = ((sub.str.count(",") == 1) & ~sub.str.contains(".", regex=False)).to_numpy()
+        if comma.any():
+            fixed = sub.str.replace(",", ".", regex=False).where(comma, sub)
+            out[miss] = pd.to_numeric(fixed, errors="coerce").to_numpy(float)
+        for j in miss[np.isnan(out[miss])].tolist():  # spellings only float() reads, or none
+            try:
+                out[j] = parse_number(s.iloc[j])
+            except ValueError:
+                pass
+    return out
+
+
 ENCODINGS = ("utf-8-sig", "cp949")  # cp949 is a superset of EUC-KR (Korean Excel "CSV")
 DELIMITERS = (",", "\t", ";")
 

@@ -33,8 +33,10 @@ def register(p) -> None:
     p.add_argument("--format", choices=FORMATS, default="golden",
                    help="input format (default golden)")
     p.add_argument("--qrels", help="TREC qrels file (qid 0 docid rel), for --format trec")
-    p.add_argument("--measure", help="trec: ir_measures name (default nDCG@10); lists: "
-                                     "metric name, optionally with @k (default ndcg)")
+    p.add_argument("--measure", help="any spelling of the metric registry (ndcg@10, RR@10, "
+                                     "Success@10, R@100, ...); trec: also any ir_measures "
+                                     "name (default nDCG@10); lists: optionally with @k "
+                                     "(default ndcg at --k)")
     p.add_argument("--k", type=int, default=10, help="lists: cutoff k (default 10)")
     p.add_argument("--match", choices=("auto", "ids", "text"), default="auto",
                    help="lists: cells hold ids or passages (default: auto-detect)")
