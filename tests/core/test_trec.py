@@ -231,3 +231,13 @@ def test_one_run_type_for_trec_and_agreement():
     assert np.allclose(ts.values["RR@10"]["t"], ref["mrr@10"], atol=1e-12)
     renamed = table.renamed("other")
     assert renamed.name == "other" and renamed.docs is table.docs and table.name == "t"
+
+
+def test_run_name_and_unique_names():
+    from core.trec import run_name, unique_names
+
+    assert run_name("runs/bm25.run.gz") == "bm25" and run_name("x/dense.TREC") == "dense"
+    assert run_name("plain") == "plain" and run_name("a/b.res") == "b"
+    r = read_run(b"q Q0 d 1 1 t\n", "x/sys.run")
+    names = [x.name for x in unique_names([r, r, r.renamed("other"), r])]
+    assert names == ["sys", "sys (2)", "other", "sys (3)"]
