@@ -77,7 +77,9 @@ def test_lists_metric_k_and_baseline_mode():
     assert not at.exception and not at.error
     at.selectbox(key="systems_baseline").set_value("hybrid").run()
     pairs = _pairs_table(at)
-    assert set(pairs["A"]) == {"hybrid"} and len(pairs) == 2  # the baseline is A: B − A
+    # the baseline is A of every pair (the table's index), so B − A = system − baseline
+    assert set(pairs.iloc[:, 0]) == {"hybrid"} and len(pairs) == 2
+    assert "hybrid" not in set(pairs["B"])
     # hit@3 is binary: Wilson intervals
     assert any("Wilson" in c for c in _texts(at))
 
