@@ -19,7 +19,7 @@ from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIE
                           compare_retrievers, disagreements, evaluate, means, run_retrievers,
                           run_settings, side_by_side, subsample, with_hybrid)
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
-from core.verdicts import reason_sentence
+from core.views.verdicts import reason_sentence
 from core.views import format as fmt
 from core.views.cards import paired_card
 from core.views.scifact import NAMES, ci_by_n_chart, comparison_sentence, scatter_chart

@@ -15,7 +15,7 @@ from core.multi import compare_many, disagreements, estimate_cost, plan_mode
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
-from core.verdicts import comparison_verdict, reason_sentence
+from core.views.verdicts import comparison_verdict, reason_sentence
 from core.views import format as fmt
 from core.views.cards import paired_card
 from core.views.format import fmt_p, level as fmt_level

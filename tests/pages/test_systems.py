@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.lists import load_lists, score_lists
 from core.multi import compare_many
-from core.verdicts import fmt_p
+from core.views.verdicts import fmt_p
 from core.trec import read_qrels, read_run, score_runs
 
 ROOT = Path(__file__).resolve().parents[2]
