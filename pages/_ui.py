@@ -19,7 +19,7 @@ from core.serialize import to_csv_bytes, to_json
 from core.views.verdicts import verdict_sentence
 from core.views.cards import card_html
 from core.views.charts import enlarge, pad
-from core.views.format import fmt_p, pct
+
 from core.views.report import Section, build_report, to_latex, to_markdown
 
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
@@ -349,12 +349,14 @@ def present_css(page: str) -> None:
                     "{display: none !important;}</style>", unsafe_allow_html=True)
 
 
-def show_paired(view, where=None) -> None:
+def show_paired(view, where=None, *, label=esc) -> list:
     """The rates row of a ``core.views.paired.PairedView``: A's and B's score with their
-    intervals and the difference B − A with its CI (labels and captions escaped)."""
+    intervals and the difference B − A with its CI; returns the three columns. Labels go
+    through ``label``: ``esc`` for names from an upload, ``shipped`` for names that come with
+    the app (the scifact retrievers)."""
     cols = (where or st).columns(3)
     for col, tile in zip(cols, (*view.rates, view.difference)):
-        col.metric(esc(tile.label), tile.value, help=tile.help or None)
+        col.metric(label(tile.label), tile.value, help=tile.help or None)
         if tile.caption:
             col.caption(esc(tile.caption))
     return cols
