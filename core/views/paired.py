@@ -179,13 +179,15 @@ def planner_link(needed, lang: str) -> str:
     return f"{PLANNER_PAGE}?{urlencode({**needed.url_params(), 'lang': lang})}"
 
 
-def next_step_line(needed, lang: str) -> str:
-    """'To tell apart a difference this size you would need about N cases (you have n).'"""
+def next_step_line(needed, lang: str, unit: str = "cases") -> str:
+    """'To tell apart a difference this size you would need about N cases (you have n).'
+    (``unit="queries"``: '... N queries (you have n).')"""
     if needed is None:
         return ""
     if needed.n_needed is None:
         return t("paired.next_step_none", lang)
-    return t("paired.next_step", lang, needed=f"{needed.n_needed:,}", n=f"{needed.n_have:,}")
+    key = "paired.next_step_queries" if unit == "queries" else "paired.next_step"
+    return t(key, lang, needed=f"{needed.n_needed:,}", n=f"{needed.n_have:,}")
 
 
 def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
@@ -224,7 +226,7 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                        confidence=bs.confidence, kind=kind, sentence=sentence,
                        ci_label=t("common.ci_short", lang),
                        reason=reason_sentence(c.decision, lang) or "",
-                       next_step=next_step_line(needed, lang),
+                       next_step=next_step_line(needed, lang, unit),
                        next_link=(planner_link(needed, lang)
                                   if needed is not None and needed.n_needed else ""),
                        next_label=t("paired.next_link", lang))
