@@ -107,3 +107,21 @@ def test_fresh_machine_uses_the_shipped_copy(tmp_path, monkeypatch):
     assert beir.is_beir_dir(tmp_path / "beir" / "scifact")
     assert any("25 documents, 12 judged queries" in m.value for m in at.markdown)
     assert all(btn.key != "scifact_download" for btn in at.button)
+
+
+def test_korean_copies_are_translated_and_present_shows_card_and_one_chart(folder):
+    import re
+    raw_keys = re.compile(r"\b(a_wins|b_wins|ci_low|ci_high|query_id|b_better|a_better|"
+                          r"no_difference|True|False|mean)\b")
+    at = _run("ko")
+    assert not at.exception, at.exception
+    copies = [c.value for c in at.code]
+    assert copies
+    raw = sorted({m.group(0) for c in copies for m in raw_keys.finditer(c)})
+    assert raw == [], raw
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.query_params["view"] = "present"
+    at.run()
+    assert not at.exception, at.exception
+    assert sum("verdict-card" in m.value for m in at.markdown) == 1
+    assert len(at.get("vega_lite_chart")) == 1 and len(at.metric) == 0
