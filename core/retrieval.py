@@ -33,6 +33,7 @@ import numpy as np
 
 from core import checks
 from core.beir import REPO_ROOT
+from core.encode_store import ChunkStore
 from core.errors import InputError
 
 CACHE_ENV = "NOISEFLOOR_CACHE_DIR"
@@ -241,19 +242,26 @@ def _model_version() -> str:
 
 @dataclass(frozen=True)
 class Encoded:
-    """Embeddings of a text set and how they were obtained. ``notes`` are one-line codes
-    (i18n keys of ``scifact``) with their parameters: a cache entry rejected and
-    recomputed, or a cache folder that could not be written."""
+    """Embeddings of a text set and how they were obtained. ``source`` is where they came
+    from: ``"live"`` (encoded now; ``resumed`` of them read back from an interrupted encode's
+    chunks), ``"cache"`` (the disk cache) or ``"shipped"`` (vectors shipped with the
+    repository, ``check`` holding their spot check, see ``core.vectors``). ``notes`` are
+    one-line codes (i18n keys of ``scifact``) with their parameters: a cache entry rejected
+    and recomputed, or a cache folder that could not be written."""
 
     embeddings: np.ndarray = field(repr=False)
     from_cache: bool
     seconds: float
     path: str
     notes: tuple = ()
+    source: str = "live"
+    resumed: int = 0
+    check: object = None
 
     @property
     def per_second(self) -> float | None:
-        return None if self.from_cache or self.seconds <= 0 else len(self.embeddings) / self.seconds
+        fresh = len(self.embeddings) - self.resumed
+        return None if self.from_cache or self.seconds <= 0 else fresh / self.seconds
 
     @property
     def width(self) -> int:
@@ -348,8 +356,9 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
                  get_model: Callable[[], object] | None = None, kind: str = "corpus",
                  content_hash: str | None = None, cache_dir: Path | str | None = CACHE_DIR,
                  batch_size: int = ENCODE_BATCH, progress: Progress | None = None,
-                 width: int | None = None) -> Encoded:
-    """Normalised embeddings (float32, one row per text), from the disk cache when valid.
+                 width: int | None = None, refresh: bool = False) -> Encoded:
+    """Normalised embeddings (float32, one row per text), from the disk cache when valid
+    (``refresh=True`` encodes again and overwrites the entry).
 
     A cache entry is used only when its sidecar matches: SHA-256 of the file, model key and
     sentence-transformers version, content hash, shape (and ``width`` when given), and
@@ -360,7 +369,9 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     The model is only loaded (``get_model()``, default ``load_model(model_name)``) on a cache
     miss. Texts are sorted by length once, as ``SentenceTransformer.encode`` does, then
     encoded in chunks of ``batch_size * 8`` so ``progress(done, total, eta_seconds)`` can
-    report; the batches are the same as one ``encode`` call, so this adds no work.
+    report; the batches are the same as one ``encode`` call, so this adds no work. Each
+    finished chunk is kept on disk (``core.encode_store``), so an interrupted encode resumes
+    where it stopped; the ETA counts only chunks encoded in this run.
     ``cache_dir=None`` disables the cache.
     """
     checks.whole("batch_size", batch_size, lo=1)
@@ -374,11 +385,11 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     if cache_dir is not None:
         path = cache_file(model_key, chash, kind=kind, cache_dir=cache_dir)
         t0 = time.perf_counter()
-        emb, reason = read_cache(path, model_key=model_key, content_hash=chash, n=len(texts),
-                                 width=width)
+        emb, reason = (None, "refresh") if refresh else read_cache(
+            path, model_key=model_key, content_hash=chash, n=len(texts), width=width)
         if emb is not None:
-            return Encoded(emb, True, time.perf_counter() - t0, str(path))
-        if reason != "missing":
+            return Encoded(emb, True, time.perf_counter() - t0, str(path), source="cache")
+        if reason not in ("missing", "refresh"):
             notes.append(("cache_rejected", {"reason": reason, "kind": kind}))
     model = get_model() if get_model is not None else load_model(model_name)
     t0 = time.perf_counter()
@@ -388,18 +399,29 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     dim_of = getattr(model, "get_embedding_dimension", None) or \
         model.get_sentence_embedding_dimension
     dim = dim_of()
+    store = None if path is None else ChunkStore(path, {
+        "model": model_key, "model_version": _model_version(), "content_hash": chash,
+        "n": n, "chunk": chunk, "batch_size": batch_size, "width": dim})
     out = np.empty((n, dim), dtype=np.float32)
+    resumed = 0
     if progress:
         progress(0, n, None)
     for start in range(0, n, chunk):
         sel = order[start:start + chunk]
-        out[sel] = model.encode([texts[i] for i in sel], batch_size=batch_size,
+        part = store.read(start, len(sel), dim) if store is not None else None
+        if part is None:
+            part = model.encode([texts[i] for i in sel], batch_size=batch_size,
                                 normalize_embeddings=True, convert_to_numpy=True,
                                 show_progress_bar=False)
+            if store is not None:
+                store.write(start, part)
+        else:
+            resumed += len(sel)
+        out[sel] = part
         if progress:
             done = min(start + chunk, n)
-            elapsed = time.perf_counter() - t0
-            progress(done, n, elapsed / done * (n - done))
+            fresh, elapsed = done - resumed, time.perf_counter() - t0
+            progress(done, n, elapsed / fresh * (n - done) if fresh else None)
     seconds = time.perf_counter() - t0
     if not np.isfinite(out).all():
         raise InputError("scifact.err_not_finite", file=str(model_name or DEFAULT_MODEL))
@@ -407,7 +429,10 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
         note = write_cache(path, out, model_key=model_key, content_hash=chash, kind=kind)
         if note:
             notes.append(note)
-    return Encoded(out, False, seconds, str(path) if path else "", tuple(notes))
+        else:
+            store.clear()
+    return Encoded(out, False, seconds, str(path) if path else "", tuple(notes),
+                   resumed=resumed)
 
 
 def encode_pair(doc_texts: Sequence[str], query_texts: Sequence[str], *,
