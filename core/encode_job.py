@@ -4,7 +4,8 @@ A Streamlit script run stops when its tab closes or reloads; a thread started he
 not. ``start`` begins (or joins) the encode of one text set in a daemon thread that calls
 ``core.retrieval.encode_texts``: the result lands in the disk cache, every finished chunk
 is kept on disk (``core.encode_store``), so a server restart resumes where it stopped.
-``status`` gives any session the job's progress: documents done, one ETA measured on the
+``estimate_encode`` times a
+sample first, so a long encode can wait for a click. ``status`` gives any session the job's progress: documents done, one ETA measured on the
 chunks encoded in this run, and the state ("running", "done", "failed"). One job per cache
 entry and process: a second ``start`` for the same entry returns the running job.
 """
@@ -16,7 +17,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from core.retrieval import CACHE_DIR, cache_file, encode_texts, resolve_model
+import numpy as np
+
+from core import checks
+from core.retrieval import CACHE_DIR, ENCODE_BATCH, cache_file, encode_texts, resolve_model
 
 STATES = ("running", "done", "failed")
 
@@ -113,3 +117,30 @@ def wait(key: str, timeout: float | None = None, poll: float = 0.05) -> JobStatu
                                             time.monotonic() > deadline):
             return st
         time.sleep(poll)
+
+
+@dataclass(frozen=True)
+class EncodeEstimate:
+    """How long encoding ``n_docs`` documents should take, from a timed sample."""
+
+    n_docs: int
+    sample: int
+    per_second: float
+    seconds: float
+
+
+def estimate_encode(texts: Sequence[str], model, *, sample: int = 64,
+                    batch_size: int = ENCODE_BATCH) -> EncodeEstimate:
+    """Encode ``sample`` evenly spaced texts with ``model``, time it, and extrapolate:
+    seconds = len(texts) / (sample / elapsed). Evenly spaced so long and short documents
+    are both represented; the estimate is shown before a long encode, never cached."""
+    sample = checks.whole("sample", sample, lo=1)
+    n = len(checks.nonempty("texts", texts, what="text"))
+    k = min(sample, n)
+    picks = [texts[i] for i in np.linspace(0, n - 1, k).round().astype(int)]
+    t0 = time.perf_counter()
+    model.encode(picks, batch_size=batch_size, normalize_embeddings=True,
+                 convert_to_numpy=True, show_progress_bar=False)
+    elapsed = max(time.perf_counter() - t0, 1e-9)
+    rate = k / elapsed
+    return EncodeEstimate(n, k, rate, n / rate)

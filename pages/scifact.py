@@ -14,8 +14,8 @@ from core.beir import (ANY_PATH_ENV, CORPUS, ENV_VAR, QRELS_DIR, QUERIES, beir_f
 from core.views.charts import bootstrap_histogram
 from core.errors import InputError
 from core import encode_job
-from core.retrieval import (CACHE_DIR, TOKENIZERS, BM25Params, estimate_encode, load_model,
-                            resolve_model)
+from core.encode_job import estimate_encode
+from core.retrieval import CACHE_DIR, TOKENIZERS, BM25Params, load_model, resolve_model
 from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIEVERS, ci_by_n,
                           compare_retrievers, dense_from, disagreements, evaluate, means,
                           run_retrievers, run_settings, side_by_side, subsample, with_hybrid)
@@ -27,9 +27,9 @@ from core.views.cards import paired_card
 from core.views.scifact import NAMES, ci_by_n_chart, comparison_sentence, scatter_chart
 from core.views.format import level as fmt_level
 from pages._ui import (Section, draw_chart, end_of_presentation, how_to_read,
-                       interval_choice, keep_in_url, page_setup, report_downloads,
-                       show_card, show_error, tr, tr_md, url_index, url_number,
-                       verdict_notes)
+                       interval_choice, keep_in_url, page_setup, report_downloads, shipped,
+                       show_card, show_error, show_frame, show_table, tr, tr_md, url_index,
+                       url_number, verdict_notes)
 
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
@@ -113,8 +113,11 @@ def _job_progress(key: str, label: str) -> None:
 
 
 def _start_encode(data, model: str, *, refresh: bool = False) -> None:
+    """Hand the encode to the server (``core.encode_job``); the model is loaded here, in the
+    script's thread, and shared with the job."""
+    loaded = _model(model)
     encode_job.start(data.texts, data.content_hash, model_name=model or None,
-                     get_model=lambda: _model(model), cache_dir=CACHE_DIR, refresh=refresh)
+                     get_model=lambda: loaded, cache_dir=CACHE_DIR, refresh=refresh)
 
 
 def _dense_or_progress(data, path: str, stamp: tuple, model: str):
@@ -128,7 +131,7 @@ def _dense_or_progress(data, path: str, stamp: tuple, model: str):
         _job_progress(key, label)
         return None
     if job is not None and job.state == "failed":
-        st.error(tr("scifact.job_failed", detail=job.error))
+        st.error(tr_md("scifact.job_failed", detail=job.error))
     live = st.session_state.get("scifact_live") == (data.content_hash, model)
     try:
         with st.spinner(tr("scifact.checking_vectors")):
@@ -140,7 +143,7 @@ def _dense_or_progress(data, path: str, stamp: tuple, model: str):
     est = estimate_encode(data.texts, loaded)
     if est.seconds > CONFIRM_SECONDS and \
             st.session_state.get("scifact_confirmed") != (data.content_hash, model):
-        st.warning(tr("scifact.confirm_text", total=f"{data.n_docs:,}", eta=_eta(est.seconds),
+        st.warning(tr_md("scifact.confirm_text", total=f"{data.n_docs:,}", eta=_eta(est.seconds),
                       rate=f"{est.per_second:.0f}", sample=est.sample), icon="⏱️")
         if st.button(tr("scifact.confirm_button", eta=_eta(est.seconds)),
                      key="scifact_confirm", type="primary"):
@@ -179,7 +182,7 @@ else:
     if source == "explicit":
         env_dir = os.environ.get(ENV_VAR, "").strip()
         source = "env" if env_dir and Path(picked) == Path(env_dir).expanduser() else "listed"
-st.caption(tr(f"scifact.source_{source}", env=ENV_VAR))
+st.caption(tr_md(f"scifact.source_{source}", env=ENV_VAR))
 
 if source == "default" and not is_beir_dir(folder):
     try:  # the scifact copy shipped in data/beir/scifact.tar.gz, unpacked on first use
@@ -189,7 +192,7 @@ if source == "default" and not is_beir_dir(folder):
         show_error(exc)
 
 if source == "default" and not folder.exists():
-    st.info(tr("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
+    st.info(tr_md("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
     if st.button(tr("scifact.download_button"), key="scifact_download"):
         try:
             with st.spinner(tr("scifact.downloading")):
@@ -209,7 +212,7 @@ try:
 except InputError as exc:
     show_error(exc)
     if exc.code in ("scifact.err_no_folder", "scifact.err_missing_file"):
-        st.info(tr("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
+        st.info(tr_md("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
     st.stop()
 
 st.markdown(tr_md("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
@@ -273,8 +276,8 @@ headline = st.container()  # the verdict card and the headline charts, once dens
 bm25_slot = st.empty()
 with bm25_slot.container():
     st.subheader(tr("scifact.bm25_title", n=len(qids)))
-    st.dataframe(pd.DataFrame(means(evaluate(data, {"bm25": bm25_ranking}), qids)).T
-                 .rename(index=NAMES).map(lambda x: fmt.value(x, "score")), width="stretch")
+    show_frame(pd.DataFrame(means(evaluate(data, {"bm25": bm25_ranking}), qids)).T
+               .rename(index=NAMES).map(lambda x: fmt.value(x, "score")), width="stretch")
 try:
     with headline:
         dense = _dense_or_progress(data, path, stamp, model)
@@ -339,8 +342,8 @@ end_of_presentation()
 sub_means = means(tables, qids)
 means_df = pd.DataFrame(sub_means).T.rename(index=NAMES)
 means_df.index.name = tr("scifact.col_retriever")
-st.subheader(tr("scifact.means_title", n=comp.n))
-st.dataframe(means_df.map(lambda x: fmt.value(x, "score")), width="stretch")
+st.subheader(tr("scifact.means_title", n=int(comp.n)))
+show_frame(means_df.map(lambda x: fmt.value(x, "score")), width="stretch")
 if data.name.lower() == "scifact":
     st.caption(tr("scifact.paper_note", paper=f"{PAPER_BM25_NDCG10:.3f}"))
     if st.button(tr("scifact.send_button"), key="scifact_send"):
@@ -349,18 +352,19 @@ if data.name.lower() == "scifact":
 
 # ----------------------------------------------------------------------------- the difference
 m1, m2, m3 = st.columns(3)
-m1.metric(NAMES[a], fmt.value(comp.mean_a, "score"))
-m2.metric(NAMES[b_name], fmt.value(comp.mean_b, "score"))
-m3.metric(tr("scifact.difference", a=NAMES[b_name], b=NAMES[a], metric=metric),
+m1.metric(shipped(NAMES[a]), fmt.value(comp.mean_a, "score"))
+m2.metric(shipped(NAMES[b_name]), fmt.value(comp.mean_b, "score"))
+m3.metric(tr("scifact.difference", a=shipped(NAMES[b_name]), b=shipped(NAMES[a]),
+             metric=shipped(metric)),
           fmt.diff(-bs.mean, "score"), help=tr("glossary.bootstrap"))
 m3.caption(tr("scifact.difference_ci", level=level, lo=fmt.diff(-bs.ci_high, "score"),
               hi=fmt.diff(-bs.ci_low, "score")))
 verdict_notes(comp.decision, bs, m3, reason=False)
 
 w1, w2, w3 = st.columns(3)
-w1.metric(tr("scifact.wins_a", name=NAMES[a]), comp.a_wins)
-w2.metric(tr("scifact.wins_b", name=NAMES[b_name]), comp.b_wins)
-w3.metric(tr("scifact.ties"), comp.ties)
+w1.metric(tr("scifact.wins_a", name=shipped(NAMES[a])), int(comp.a_wins))
+w2.metric(tr("scifact.wins_b", name=shipped(NAMES[b_name])), int(comp.b_wins))
+w3.metric(tr("scifact.ties"), int(comp.ties))
 
 h = comp.hits
 hits_df = pd.DataFrame([[h["both"], h["a_only"]], [h["b_only"], h["neither"]]],
@@ -369,7 +373,7 @@ hits_df = pd.DataFrame([[h["both"], h["a_only"]], [h["b_only"], h["neither"]]],
                        columns=[tr("scifact.hit_yes", name=NAMES[b_name]),
                                 tr("scifact.hit_no", name=NAMES[b_name])])
 st.subheader(tr("scifact.hits_title"))
-st.table(hits_df)
+show_table(hits_df)
 
 scatter = scatter_chart(comp, title=tr("scifact.chart_scatter", a=NAMES[a], b=NAMES[b_name],
                                        metric=metric),
@@ -392,14 +396,14 @@ if len(disc):
     st.caption(tr_md("scifact.drill_relevant", ids=", ".join(relevant)))
     sbs = side_by_side(data, rankings, qid, a, b_name)
     for col, side, name in zip(st.columns(2), ("a", "b"), (a, b_name)):
-        col.markdown(f"**{NAMES[name]}**")
-        col.table(pd.DataFrame({
+        col.markdown(f"**{shipped(NAMES[name])}**")
+        show_table(pd.DataFrame({
             tr("scifact.col_rank"): sbs["rank"],
             tr("scifact.col_rel"): sbs[f"{side}_relevant"].map({True: "✅",
                                                                           False: ""}),
             tr("scifact.col_doc"): sbs[f"{side}_doc"],
             tr("scifact.col_title"): sbs[f"{side}_title"],
-        }).set_index(tr("scifact.col_rank")))
+        }).set_index(tr("scifact.col_rank")), col)
 else:
     qid = None
     st.caption(tr("scifact.drill_none"))
