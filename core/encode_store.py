@@ -88,6 +88,6 @@ class ChunkStore:
 
 
 def _atomic(path: Path, data: bytes) -> None:
-    from core.retrieval import _atomic_write  # one atomic writer (temp file + os.replace)
+    from core.retrieval import atomic_write  # one atomic writer (temp file + os.replace)
 
-    _atomic_write(path, data)
+    atomic_write(path, data)

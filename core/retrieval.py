@@ -233,7 +233,7 @@ def sidecar(path: Path) -> Path:
     return path.with_suffix(".json")
 
 
-def _model_version() -> str:
+def model_version() -> str:
     try:
         from importlib.metadata import version
 
@@ -316,7 +316,7 @@ def read_cache(path: Path, *, model_key: str, content_hash: str, n: int,
         return None, "damaged"
     if meta.get("sha256") != hashlib.sha256(raw).hexdigest():
         return None, "checksum"
-    if meta.get("model") != model_key or meta.get("model_version") != _model_version():
+    if meta.get("model") != model_key or meta.get("model_version") != model_version():
         return None, "model"
     if meta.get("content_hash") != content_hash:
         return None, "corpus"
@@ -340,7 +340,7 @@ def read_cache(path: Path, *, model_key: str, content_hash: str, n: int,
 _UNWRITABLE_WARNED: set[str] = set()
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path`` and rename it over ``path``
     (``os.replace`` is atomic); the temporary file is removed on any failure, Ctrl-C
     included, so an interrupted write leaves nothing behind."""
@@ -368,13 +368,13 @@ def write_cache(path: Path, emb: np.ndarray, *, model_key: str, content_hash: st
     np.save(buf, np.ascontiguousarray(emb, dtype=np.float32), allow_pickle=False)
     raw = buf.getvalue()
     meta = {"version": CACHE_VERSION, "sha256": hashlib.sha256(raw).hexdigest(),
-            "model": model_key, "model_version": _model_version(),
+            "model": model_key, "model_version": model_version(),
             "content_hash": content_hash, "kind": kind, "shape": list(emb.shape),
             "dtype": "float32"}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        _atomic_write(path, raw)
-        _atomic_write(sidecar(path), json.dumps(meta, indent=1).encode("utf-8"))
+        atomic_write(path, raw)
+        atomic_write(sidecar(path), json.dumps(meta, indent=1).encode("utf-8"))
     except OSError as exc:
         folder = str(path.parent)
         if folder in _UNWRITABLE_WARNED:
@@ -439,7 +439,7 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     chunk = batch_size * 8
     dim = _dimension_of(model)
     store = None if path is None else ChunkStore(path, {
-        "model": model_key, "model_version": _model_version(), "content_hash": chash,
+        "model": model_key, "model_version": model_version(), "content_hash": chash,
         "n": n, "chunk": chunk, "batch_size": batch_size, "width": dim})
     out = np.empty((n, dim), dtype=np.float32)
     resumed = 0

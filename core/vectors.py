@@ -234,7 +234,7 @@ def write_shipped(emb: np.ndarray, *, name: str, content_hash: str, model_key: s
                   model_source: str, folder: Path, extra: dict | None = None) -> Path:
     """Write ``<name>.vectors.npy`` (float16) and its manifest ``<name>.vectors.json`` into
     ``folder``; returns the manifest's path. ``emb`` must be L2-normalised float32 rows."""
-    from core.retrieval import _atomic_write, _model_version
+    from core.retrieval import atomic_write, model_version
 
     emb = np.asarray(emb, dtype=np.float32)
     if emb.ndim != 2 or not np.isfinite(emb).all():
@@ -245,16 +245,16 @@ def write_shipped(emb: np.ndarray, *, name: str, content_hash: str, model_key: s
     import io
     buf = io.BytesIO()
     np.save(buf, emb.astype(np.float16), allow_pickle=False)
-    _atomic_write(npy, buf.getvalue())
+    atomic_write(npy, buf.getvalue())
     npy.chmod(0o644)
     meta = {"file": npy.name, "sha256": file_sha256(npy), "model": model_key,
-            "sentence_transformers": _model_version(),
+            "sentence_transformers": model_version(),
             "weights_sha256": weights_sha256(model_source), "corpus_sha256": content_hash,
             "shape": list(emb.shape), "dtype": "float16",
             "normalisation": "L2 (normalize_embeddings=True), then cast to float16",
             "spot_check": {"n": SPOT_N, "seed": SPOT_SEED, "min_cosine": MIN_COSINE},
             **(extra or {})}
     manifest = folder / f"{name}{SUFFIX}"
-    _atomic_write(manifest, (json.dumps(meta, indent=1) + "\n").encode("utf-8"))
+    atomic_write(manifest, (json.dumps(meta, indent=1) + "\n").encode("utf-8"))
     manifest.chmod(0o644)
     return manifest

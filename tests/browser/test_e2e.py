@@ -26,7 +26,7 @@ from tests.browser.helpers import (ARTIFACTS, FIXTURE, SHOTS, TIMEOUT_MS, _error
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # the scifact page reads the tiny fixture (seconds); the shipped copy's first dense encode
-# takes minutes and is covered by tests/pages/test_scifact_shipped.py
+# uses the shipped vectors, covered by tests/pages/test_scifact_shipped.py
 SERVER_ENV = {"NOISEFLOOR_BEIR_DIR": str(TINY)}
 
 

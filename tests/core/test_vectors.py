@@ -3,16 +3,14 @@ fallbacks with their notes, ``--encode all``; resumable chunked encodes and the 
 encode job. A deterministic fake encoder stands in for the model; every folder is temporary
 (the checkout's data/ is never read or written, except the shipped manifest, read only)."""
 import json
-import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-import core.encode_job as encode_job
+import core.retrieval as retrieval
 from core.beir import load_beir
-from core.encode_store import partial_dir
-from core.retrieval import DEFAULT_MODEL, cache_file, encode_texts, is_cached
+from core.retrieval import DEFAULT_MODEL, encode_texts, is_cached
 from core.scifact import run_retrievers
 from core.vectors import (MIN_COSINE, SPOT_N, document_vectors, find_manifest, provenance,
                           read_shipped, shipped_vectors, spot_check, spot_sample,
@@ -24,6 +22,12 @@ from tests.shared_data import ROOT, TINY
 @pytest.fixture
 def tiny():
     return load_beir(TINY)
+
+
+@pytest.fixture(autouse=True)
+def _fake_width(monkeypatch):
+    """The cache checks the width against the model's files; here FakeModel is the model."""
+    monkeypatch.setattr(retrieval, "model_dimension", lambda *a, **k: 8)
 
 
 def _ship(tiny, folder: Path, model=None, *, emb=None) -> Path:
@@ -146,76 +150,3 @@ def test_the_shipped_scifact_manifest_matches_its_file():
     np.testing.assert_allclose(np.linalg.norm(emb, axis=1), 1.0, atol=2e-3)
     assert meta["check"]["min_cosine_float16_vs_float32"] >= MIN_COSINE
     assert abs(meta["check"]["ndcg@10_float16"] - meta["check"]["ndcg@10_float32"]) < 5e-4
-
-
-# ----------------------------------------------------------------------------- resuming
-class Interrupt(Exception):
-    pass
-
-
-class StopAfter(FakeModel):
-    """Raises on the ``stop``-th encode call: an encode interrupted midway."""
-
-    def __init__(self, stop, **kw):
-        super().__init__(**kw)
-        self.stop = stop
-
-    def encode(self, texts, **kw):
-        if self.calls + 1 == self.stop:
-            raise Interrupt()
-        return super().encode(texts, **kw)
-
-
-TEXTS = [f"document {i} " + "word " * (i % 17) for i in range(100)]
-
-
-def test_an_interrupted_encode_resumes_from_its_chunks(tmp_path):
-    with pytest.raises(Interrupt):
-        encode_texts(TEXTS, get_model=lambda: StopAfter(3), cache_dir=tmp_path, batch_size=2)
-    entry = cache_file(DEFAULT_MODEL, __import__("core.retrieval").retrieval.texts_hash(TEXTS),
-                       kind="corpus", cache_dir=tmp_path)
-    assert len(list(partial_dir(entry).glob("*.npy"))) == 2  # two chunks of 16 kept
-    model, ticks = FakeModel(), []
-    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, batch_size=2,
-                       progress=lambda d, t, e: ticks.append((d, e)))
-    assert enc.resumed == 32 and model.calls == 5  # 100 texts, chunks of 16: 7, 2 resumed
-    assert ticks[1][1] is None and ticks[-1] == (100, 0.0)  # no ETA from resumed chunks
-    np.testing.assert_allclose(enc.embeddings, FakeModel().encode(TEXTS), atol=1e-7)
-    assert not partial_dir(entry).exists()  # the entry is complete: chunks removed
-    assert provenance(enc)[1]["resumed"] == "32"
-
-
-def test_chunks_of_other_settings_are_not_reused(tmp_path):
-    with pytest.raises(Interrupt):
-        encode_texts(TEXTS, get_model=lambda: StopAfter(3), cache_dir=tmp_path, batch_size=2)
-    model = FakeModel()
-    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, batch_size=4)
-    assert enc.resumed == 0 and model.calls == 4
-
-
-# ----------------------------------------------------------------------------- the job
-def test_background_job_fills_the_cache_and_is_shared(tmp_path):
-    gate = threading.Event()
-
-    class Gated(FakeModel):
-        def encode(self, texts, **kw):
-            gate.wait(10)
-            return super().encode(texts, **kw)
-
-    model = Gated()
-    chash = "corpus-of-the-job-test"
-    first = encode_job.start(TEXTS, chash, get_model=lambda: model, cache_dir=tmp_path)
-    second = encode_job.start(TEXTS, chash, get_model=_no_model, cache_dir=tmp_path)
-    assert first.running and second.key == first.key and second.total == 100
-    assert encode_job.status(first.key).done == 0
-    gate.set()
-    final = encode_job.wait(first.key, timeout=30)
-    assert final.state == "done" and final.done == 100 and final.fraction == 1.0
-    assert is_cached(TEXTS, content_hash=chash, cache_dir=tmp_path)
-
-
-def test_background_job_reports_a_failure(tmp_path):
-    st = encode_job.start(TEXTS, "corpus-that-fails", get_model=lambda: StopAfter(1),
-                          cache_dir=tmp_path)
-    final = encode_job.wait(st.key, timeout=30)
-    assert final.state == "failed" and final.error == "Interrupt"
