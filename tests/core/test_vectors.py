@@ -150,3 +150,28 @@ def test_the_shipped_scifact_manifest_matches_its_file():
     np.testing.assert_allclose(np.linalg.norm(emb, axis=1), 1.0, atol=2e-3)
     assert meta["check"]["min_cosine_float16_vs_float32"] >= MIN_COSINE
     assert abs(meta["check"]["ndcg@10_float16"] - meta["check"]["ndcg@10_float32"]) < 5e-4
+
+
+def test_a_passed_spot_check_is_reused_only_for_models_loaded_from_files(tiny, tmp_path,
+                                                                       monkeypatch):
+    import core.vectors as vectors
+
+    _ship(tiny, tmp_path)
+    monkeypatch.setattr(vectors, "_CHECKED", {})
+    loads = []
+
+    def from_files():
+        loads.append(1)
+        return FakeModel()
+
+    from_files.from_files = True
+    for _ in range(2):
+        got, _ = shipped_vectors(tiny.texts, tiny.content_hash, get_model=from_files,
+                                 folder=tmp_path)
+        assert got.check.passed
+    assert len(loads) == 1  # the second run reused the check: no model needed
+    other = FakeModel()
+    other.encode = lambda texts, **kw: -FakeModel().encode(texts)
+    got, notes = shipped_vectors(tiny.texts, tiny.content_hash, get_model=lambda: other,
+                                 folder=tmp_path)
+    assert got is None and notes[0][0] == "shipped_spot_failed"  # a handed-in model: checked
