@@ -18,6 +18,7 @@ from statistics import NormalDist
 import numpy as np
 
 from core import checks
+from core.intervals import wilson_bounds
 
 Verdict = Literal["no_difference", "a_better", "b_better"]
 Interval = Literal["percentile", "bca"]
@@ -120,6 +121,13 @@ def resample_seeds(seed: int, resamples: int, stream: int = STREAM_BOOTSTRAP) ->
     return z ^ (z >> np.uint64(31))
 
 
+def significance_level(confidence: float) -> float:
+    """alpha = 1 - confidence, rounded to 12 decimals: every verdict compares a p-value with
+    this one number (1 - 0.95 is 0.050000000000000044 in floating point, so p = 0.05 would
+    pass an unrounded test and fail ``decide``'s)."""
+    return round(1 - checks.confidence(confidence), 12)
+
+
 def verdict(ci_low: float, ci_high: float, p: float | None = None, *,
             confidence: float | None = None) -> Verdict:
     """``a_better`` if the CI of A - B lies above 0, ``b_better`` if below, else no difference.
@@ -149,14 +157,12 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
         half   = z / (1 + z^2/n) * sqrt(p(1-p)/n + z^2/(4n^2))
 
     Equals ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")`` (tested to 1e-9).
+    The formula is written once, in ``core.intervals.wilson_bounds`` (the planner and
+    Newcombe's interval use it too); this is its checked entry.
     """
     successes, n, confidence = checks.wilson_iv(successes, n, confidence)
-    z = z_value(confidence)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo, hi, _ = wilson_bounds(successes, n, z_value(confidence))
+    return float(lo), float(hi)
 
 
 # ----------------------------------------------------------------------------- results
