@@ -25,6 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from core import checks
+from core.safe_files import MAX_SIDECAR_BYTES, read_regular
+
+NORM_TOLERANCE = 1e-3  # chunks hold L2-normalised float32 rows
 
 MULTIPROCESS_MIN_TEXTS = 10_000  # below this, starting the worker processes costs more
 
@@ -45,7 +48,7 @@ class ChunkStore:
         self.meta = {"version": 1, **meta}
         self.enabled = True
         try:
-            found = json.loads((self.folder / "meta.json").read_text(encoding="utf-8"))
+            found = json.loads(read_regular(self.folder / "meta.json", MAX_SIDECAR_BYTES))
         except (OSError, ValueError):
             found = None
         if found != self.meta:
@@ -64,15 +67,21 @@ class ChunkStore:
         return self.folder / f"{int(start):09d}.npy"
 
     def read(self, start: int, rows: int, width: int) -> np.ndarray | None:
-        """The chunk beginning at sorted position ``start`` when it is on disk, complete
-        (``rows`` x ``width`` float32) and finite; else None."""
+        """The chunk beginning at sorted position ``start`` when it is on disk, a regular
+        file of the expected size, complete (``rows`` x ``width`` float32), finite and made
+        of unit vectors; else None (a FIFO or device in its place is never opened
+        blocking)."""
         if not self.enabled:
             return None
         try:
-            arr = np.load(self._file(start), allow_pickle=False)
+            raw = read_regular(self._file(start), 4096 + 4 * rows * width)
+            arr = np.load(io.BytesIO(raw), allow_pickle=False)
         except (OSError, ValueError):
             return None
         if arr.dtype != np.float32 or arr.shape != (rows, width) or not np.isfinite(arr).all():
+            return None
+        if rows and not (np.abs(np.linalg.norm(arr.astype(np.float64), axis=1) - 1.0)
+                         <= NORM_TOLERANCE).all():
             return None
         return arr
 

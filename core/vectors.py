@@ -31,12 +31,14 @@ import numpy as np
 
 from core import checks
 from core.beir import SHIPPED_ROOT
+from core.safe_files import MAX_SIDECAR_BYTES, read_regular
 from core.retrieval import (CACHE_DIR, ENCODE_BATCH, Encoded, encode_texts, is_cached,
                             load_model, model_version, resolve_model)
 
 SHIPPED_ENV = "NOISEFLOOR_SHIPPED_DIR"  # where manifests are looked for (default data/beir)
 SUFFIX = ".vectors.json"
 SPOT_N, SPOT_SEED, MIN_COSINE = 32, 0, 0.999
+SHIPPED_NORM_TOLERANCE = 5e-3  # float16 unit rows: |norm - 1| is ~1e-3 at most
 SOURCES = ("shipped", "cache", "live")
 
 
@@ -93,7 +95,7 @@ def find_manifest(content_hash: str, model_key: str, folder: Path | None = None
         return None
     for path in sorted(folder.glob(f"*{SUFFIX}")):
         try:
-            meta = json.loads(path.read_text(encoding="utf-8"))
+            meta = json.loads(read_regular(path, MAX_SIDECAR_BYTES))
         except (OSError, ValueError):
             continue
         if isinstance(meta, dict) and meta.get("corpus_sha256") == content_hash \
@@ -103,10 +105,13 @@ def find_manifest(content_hash: str, model_key: str, folder: Path | None = None
 
 
 def read_shipped(meta: dict, manifest: Path, n: int) -> tuple[np.ndarray | None, str | None]:
-    """(float32 vectors, None) when the file's SHA-256, dtype and shape match the manifest,
-    else (None, reason): "missing", "checksum", "shape" or "not_finite"."""
+    """(float32 vectors, None) when the file's SHA-256, dtype and shape match the manifest
+    and every row is a unit vector (up to float16 rounding), else (None, reason):
+    "missing", "checksum", "shape", "not_finite" or "not_unit". The manifest can be
+    rewritten along with the file, so the rows are checked themselves (the spot check only
+    encodes ``SPOT_N`` of them); only a regular file is opened."""
     path = manifest.parent / str(meta.get("file", ""))
-    if not path.is_file():
+    if not path.is_file():  # False for a FIFO or a device: never opened
         return None, "missing"
     if file_sha256(path) != meta.get("sha256"):
         return None, "checksum"
@@ -120,6 +125,9 @@ def read_shipped(meta: dict, manifest: Path, n: int) -> tuple[np.ndarray | None,
     out = arr.astype(np.float32)
     if not np.isfinite(out).all():
         return None, "not_finite"
+    norms = np.linalg.norm(out.astype(np.float64), axis=1)
+    if n and not (np.abs(norms - 1.0) <= SHIPPED_NORM_TOLERANCE).all():
+        return None, "not_unit"
     return out, None
 
 
