@@ -128,7 +128,10 @@ def show_error(exc: Exception) -> None:
 
 
 def how_to_read(key: str, **params) -> None:
-    """The page's 'How to read this' box for non-engineers (markdown from i18n)."""
+    """The page's 'How to read this' box for non-engineers (markdown from i18n), collapsed;
+    not shown in the presentation view (card and chart only)."""
+    if presenting():
+        return
     with st.expander(tr("common.how_to_read"), expanded=False):
         st.markdown(tr(key, **params))
 
@@ -235,7 +238,8 @@ PRESENT_CSS = """<style>
 [data-testid="stSidebarUserContent"] [class*="st-key-"]:not([class*="st-key-app_"]),
 [data-testid="stMain"] [data-testid="stAlert"]:has([data-testid="stAlertContentInfo"]),
 [data-testid="stMain"] [data-testid="stMetric"],
-[data-testid="stMain"] [data-testid="stCaptionContainer"] {display: none !important;}
+[data-testid="stMain"] [data-testid="stCaptionContainer"],
+[data-testid="stMain"] [class*="st-key-"][class*="_inputs"] {display: none !important;}
 [data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label,
 [data-testid="stMain"] [data-baseweb="select"] {font-size: 1.25rem !important;}
 [data-testid="stMain"] h1 {font-size: 2.2rem !important; padding-top: 0 !important;}
@@ -273,6 +277,13 @@ def presenting() -> bool:
 def show_card(card) -> None:
     """The verdict card (``core.views.cards``), larger in the presentation view."""
     st.markdown(card_html(card, large=presenting()), unsafe_allow_html=True)
+
+
+def inputs_box(page: str):
+    """The container for a page's inputs and settings (uploads, choices of A and B, ...), placed
+    under the verdict card. In the presentation view it still runs (the widgets keep their
+    values) but is hidden, so the screen holds the card and its chart only."""
+    return st.container(key=f"{page}_inputs")
 
 
 def draw_chart(chart, where=None) -> None:

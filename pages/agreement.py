@@ -130,7 +130,7 @@ if sum(summ["blank_labels"].values()):
     st.caption(tr_md("agreement.blank_counts", counts=", ".join(
         f"{k}: {v}" for k, v in summ["blank_labels"].items())))
 if m.n_excluded:
-    st.warning(tr_md("agreement.excluded", n=m.n_excluded, name=m.name))
+    st.warning(tr_md("agreement.excluded", count=m.n_excluded, name=m.name))
 if any(summ["unmatched"].values()):
     ex = summ["unmatched_examples"]
     st.warning(tr_md("agreement.unmatched", gold_only=summ["unmatched"]["gold_only"],
@@ -171,7 +171,7 @@ for col, (label, est, helptext, fmt) in zip(cols, cards):
 undefined = max(e.undefined for e in (m.kappa_binary, m.kappa, m.weighted_kappa, m.mae,
                                        m.pairwise_accuracy))
 if undefined:
-    st.caption(tr("agreement.undefined_note", n=undefined))
+    st.caption(tr("agreement.undefined_note", count=undefined))
 
 k = 3 if m.graded else 2
 conf = pd.DataFrame(m.confusion[:k, :k],

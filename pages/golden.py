@@ -56,7 +56,7 @@ if golden.sheet is not None:
     st.caption(tr_md("golden.sheet_read", sheet=golden.sheet,
                      others=", ".join(golden.other_sheets) or "—"))
 if golden.unicode_merged:
-    st.warning(tr_md("golden.unicode_merged", n=len(golden.unicode_merged),
+    st.warning(tr_md("golden.unicode_merged", count=len(golden.unicode_merged),
                      ids=", ".join(f"{cid} ({', '.join(map(str, rows))})" for cid, rows in
                                    list(golden.unicode_merged.items())[:10])), icon="⚠️")
 st.session_state["golden_set"] = golden
@@ -109,7 +109,7 @@ show_card(card)
 
 ex = result.excluded
 if ex.total:
-    st.warning(tr_md("golden.excluded", total=ex.total, missing=len(ex.missing),
+    st.warning(tr_md("golden.excluded", count=ex.total, missing=len(ex.missing),
                   duplicates=len(ex.duplicates), blank=len(ex.blank),
                   ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                        | set(ex.blank))[:20])))

@@ -248,7 +248,7 @@ card = paired_card(c.verdict, a=c.a, b=c.b, mean=bs.mean, ci_low=bs.ci_low, ci_h
 show_card(card)
 ex = result.excluded
 if ex.total:
-    st.warning(tr_md("systems.excluded", total=ex.total,
+    st.warning(tr_md("systems.excluded", count=ex.total,
                   ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                        | set(ex.blank))[:20])), icon="⚠️")
 

@@ -360,7 +360,7 @@ def test_unequal_runs_unpaired_queries_and_blanks_are_reported():
     w = {w.code: w for w in res.warnings}
     assert w["unequal_runs"].params["n_diff"] == 1 and "q1: 2 vs 1" in w["unequal_runs"].message()
     assert w["unpaired"].params["n_only_a"] == 1 and "q4" in w["unpaired"].params["ids"]
-    assert w["blank"].params["n"] == 2
+    assert w["blank"].params["count"] == 2
     assert res.ratio.n_queries == 3
 
 
