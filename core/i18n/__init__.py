@@ -7,7 +7,7 @@ carry the same keys and the same fields, and every key the code builds at run ti
 
 Plurals are explicit keys, chosen by the ``count`` parameter (the CLDR categories, as in
 i18next): English writes ``"rows_one": "{count} row has"`` and ``"rows_other": "{count} rows
-have"``; Korean has one form, ``"rows_other"``. Code asks for ``t("ns.rows", lang, count=n)``.
+have"``; Korean has one form, ``"rows_other"``. Code asks for the base key with ``count=n`` (``t("errors.blank_method", "en", count=1)``).
 
 Strict mode (``NOISEFLOOR_STRICT_I18N=1``, set for the whole test suite by
 ``tests/conftest.py``): an unknown key, a missing ``{field}`` or a template with fields
@@ -74,19 +74,27 @@ def plural_category(lang: str, count: object) -> str:
     return "one" if number == 1 else "other"
 
 
+@lru_cache(maxsize=None)
+def plural_groups() -> frozenset[str]:
+    """The base keys of every plural group: English carries ``base_one`` and ``base_other``
+    (Korean ``base_other`` only, so English names the groups)."""
+    en = catalog(DEFAULT_LANG)
+    return frozenset(k[: -len("_one")] for k in en
+                     if k.endswith("_one") and f"{k[: -len('_one')]}_other" in en)
+
+
 def plural_base(key: str) -> str | None:
-    """``"ns.rows_one"`` / ``"ns.rows_other"`` -> ``"ns.rows"``; None for any other key."""
+    """``"ns.rows_one"`` / ``"ns.rows_other"`` -> ``"ns.rows"`` for a plural group; None for
+    any other key (``"agreement.upload_other"`` is a plain key)."""
     for form in PLURAL_FORMS:
-        if key.endswith(f"_{form}"):
+        if key.endswith(f"_{form}") and key[: -len(form) - 1] in plural_groups():
             return key[: -len(form) - 1]
     return None
 
 
 def keys(lang: str) -> set[str]:
     """The keys code may ask for in ``lang``: plain keys, and the base of each plural group."""
-    cat = catalog(lang)
-    return {plural_base(k) if plural_base(k) and f"{plural_base(k)}_other" in cat else k
-            for k in cat}
+    return {plural_base(k) or k for k in catalog(lang)}
 
 
 def _template(key: str, lang: str, params: dict) -> str | None:

@@ -308,11 +308,12 @@ def test_tally_text_lists_every_row(bm25, grid):
 def test_i18n_same_keys_and_fields():
     en = {k: v for k, v in catalog("en").items() if k.startswith("beir_table.")}
     ko = {k: v for k, v in catalog("ko").items() if k.startswith("beir_table.")}
-    assert en.keys() == ko.keys()
+    assert en.keys() - ko.keys() == {"beir_table.err_unknown_dataset_one"}  # Korean: one form
+    assert ko.keys() <= en.keys()
 
     def fields(s):
         return {f for _, f, _, _ in string.Formatter().parse(s) if f}
-    assert all(fields(en[k]) == fields(ko[k]) for k in en)
+    assert all(fields(en[k]) == fields(ko[k]) for k in ko)
     for kind in KINDS.values():
         assert f"beir_table.kind_{kind}" in en
 
