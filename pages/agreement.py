@@ -145,6 +145,7 @@ with head:
     show_card(card)
     if presenting():
         draw_chart(src_chart)
+end_of_presentation()
 with guide:
     how_to_read("agreement.how_to_read", source=m.name, level=level)
 st.caption(tr("agreement.band_note"))
@@ -222,7 +223,6 @@ src_table = pd.DataFrame([{
     tr("agreement.col_pairwise"): round(r.pairwise_accuracy.value, 3)} for r in rep.ranking])
 st.dataframe(src_table, hide_index=True, width="stretch")
 draw_chart(src_chart)
-end_of_presentation()
 
 st.markdown(f"**{tr('agreement.split_title')}**")
 sh = rep.split

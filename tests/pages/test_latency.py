@@ -130,3 +130,13 @@ def test_link_keeps_every_setting():
     assert "verdict-better" in _card(at)
     assert any(t.startswith("bm25 takes 0.") and t.endswith("bm25 is faster.")
                for t in _texts(at))
+
+
+def test_presentation_shows_the_card_and_the_ratio_chart_only():
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.query_params["view"] = "present"
+    at.session_state["latency_quantile_resamples"] = 1000
+    at.run()
+    assert not at.exception
+    assert len(at.get("vega_lite_chart")) == 1 and not at.expander and not at.table
+    assert "verdict-card" in _card(at) and not at.metric
