@@ -243,7 +243,8 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label,
 [data-testid="stMain"] [data-baseweb="select"] {font-size: 1.25rem !important;}
 [data-testid="stMain"] h1 {font-size: 2.2rem !important; padding-top: 0 !important;}
-[data-testid="stMainBlockContainer"] {padding-top: 2.2rem !important;}
+[data-testid="stMainBlockContainer"] {padding-top: 2.2rem !important;
+                                       padding-bottom: 0.5rem !important;}
 </style>"""
 
 
@@ -286,9 +287,14 @@ def inputs_box(page: str):
     return st.container(key=f"{page}_inputs")
 
 
-def draw_chart(chart, where=None) -> None:
-    """An altair chart stretched to its column; axis labels ≥ 20 px when presenting."""
-    shown = enlarge(chart) if presenting() else pad(chart)
+PRESENT_CHART_HEIGHT = 160  # px of plot under the verdict card in the presentation view
+
+
+def draw_chart(chart, where=None, *, present_height: int | None = None) -> None:
+    """An altair chart stretched to its column; axis labels ≥ 20 px when presenting, and
+    the plot ``present_height`` px high then (the one chart under the card must fit the
+    1280×720 screen with it)."""
+    shown = enlarge(chart, height=present_height) if presenting() else pad(chart)
     (where or st).altair_chart(shown, width="stretch")
 
 

@@ -14,9 +14,9 @@ from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.agreement import query_scatter
 from core.views.cards import agreement_card
 from core.views.format import level as fmt_level, pct
-from pages._ui import (Section, draw_chart, end_of_presentation, esc_frame, glossary, how_to_read,
-                       inputs_box, keep_in_url, page_setup, presenting, report_downloads,
-                       show_card, show_error, tr, tr_md, url_index, url_number)
+from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc_frame,
+                       glossary, how_to_read, inputs_box, keep_in_url, page_setup, presenting,
+                       report_downloads, show_card, show_error, tr, tr_md, url_index, url_number)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LABELS = DATA / "demo_labels.csv"
@@ -144,7 +144,7 @@ src_chart = interval_chart(src_rows, x_title=tr("agreement.axis_kappa"),
 with head:
     show_card(card)
     if presenting():
-        draw_chart(src_chart)
+        draw_chart(src_chart, present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
 with guide:
     how_to_read("agreement.how_to_read", source=m.name, level=level)

@@ -14,9 +14,9 @@ from core.views.format import fmt_p, level as fmt_level, p_text
 from core.views.latency import (alternative_sentence, distribution_chart, ratio_chart, runs_chart,
                                 speed_headline, speed_sentence)
 from core.views.palette import tone_of
-from pages._ui import (Section, draw_chart, end_of_presentation, esc, esc_frame, how_to_read,
-                       inputs_box, keep_in_url, page_setup, presenting, report_downloads,
-                       show_card, show_error, tr, tr_md, url_index, url_number)
+from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
+                       esc_frame, how_to_read, inputs_box, keep_in_url, page_setup, presenting,
+                       report_downloads, show_card, show_error, tr, tr_md, url_index, url_number)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_latency.csv"
 
@@ -129,7 +129,7 @@ ratio_fig = ratio_chart(res.per_query.ratio, title=tr("latency.chart_ratio", a=a
 with head:
     show_card(card)
     if presenting():
-        draw_chart(ratio_fig)
+        draw_chart(ratio_fig, present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
 with guide:
     how_to_read("latency.how_to_read")

@@ -17,9 +17,9 @@ from core.stats import CONFIDENCE_LEVELS
 from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level, pct
 from core.views.sample_size import half_width_chart, power_chart
-from pages._ui import (Section, draw_chart, end_of_presentation, glossary, how_to_read,
-                       inputs_box, keep_in_url, page_setup, presenting, report_downloads,
-                       show_card, show_error, tr, tr_md, url_index, url_number)
+from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, glossary,
+                       how_to_read, inputs_box, keep_in_url, page_setup, presenting,
+                       report_downloads, show_card, show_error, tr, tr_md, url_index, url_number)
 
 page_setup()
 ALPHAS = (0.01, 0.05, 0.10)
@@ -306,7 +306,7 @@ with head:
     if answer is not None:
         show_card(answer)
     if presenting() and answer_chart is not None:
-        draw_chart(answer_chart)
+        draw_chart(answer_chart, present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
 with guide:
     how_to_read("sample_size.how_to_read")

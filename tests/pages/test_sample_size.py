@@ -150,7 +150,7 @@ def test_card_answers_first_with_the_test_size():
     assert_headline_first(at, first_input="slider")
     card = _card(at)
     assert f"You need {n_mcnemar(0.2, 0.03):,} cases" in card
-    assert "exact McNemar test, α = 0.05" in card and "verdict-neutral" in card
+    assert "McNemar test, Connor 1987, α = 0.05" in card and "verdict-neutral" in card
 
 
 def test_link_fills_in_the_data_values_and_says_so():
