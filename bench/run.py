@@ -1,5 +1,8 @@
 """Run every benchmark: ``python bench/run.py [name ...]`` (names like ``bootstrap``).
 
+``bench/calibration.py`` (name ``calibration``) runs last: it is not a speed benchmark but the
+coverage simulation whose table is kept in ``docs/calibration.md`` (a few minutes).
+
 Each ``bench/bench_<name>.py`` has a ``main()`` that prints its figures as ratios against a
 reference measured in the same run (these machines are shared and noisy: absolute seconds
 are printed for context only). Nothing here is a test; nothing asserts.
@@ -17,7 +20,7 @@ sys.path.insert(0, str(HERE.parent))
 
 def main(argv: list[str]) -> int:
     wanted = set(argv)
-    for path in sorted(HERE.glob("bench_*.py")):
+    for path in sorted(HERE.glob("bench_*.py")) + [HERE / "calibration.py"]:
         name = path.stem.removeprefix("bench_")
         if wanted and name not in wanted:
             continue

@@ -31,7 +31,10 @@ def _mix(z):
 
 
 @njit(cache=True, inline="always")
-def _splitmix(x):
+def splitmix(x):
+    """One step of splitmix64 (Steele, Lea & Flood 2014): the next state and its 64-bit
+    output word. The one generator step of every kernel here and in
+    ``core.latency_resample``."""
     x = x + _GOLDEN
     return x, _mix(x)
 
@@ -55,7 +58,7 @@ def bootstrap_means(values, key, start, count):
         total = 0.0
         i = 0
         while i < n:
-            state, word = _splitmix(state)
+            state, word = splitmix(state)
             m = (word & _LOW32) * nn
             if (m & _LOW32) >= thresh:
                 total += values[m >> uint64(32)]
@@ -86,7 +89,7 @@ def paired_means(ab, key, start, count):
         sd = 0.0
         i = 0
         while i < n:
-            state, word = _splitmix(state)
+            state, word = splitmix(state)
             m = (word & _LOW32) * nn
             if (m & _LOW32) >= thresh:
                 k = m >> uint64(32)
@@ -136,7 +139,7 @@ def signflip_sums(values, key, start, count):
         t3 = 0.0
         i = 0
         while i < full:
-            state, bits = _splitmix(state)
+            state, bits = splitmix(state)
             for b in range(0, 64, 4):
                 t0 += values[i + b] * _sign(bits, b)
                 t1 += values[i + b + 1] * _sign(bits, b + 1)
@@ -144,8 +147,54 @@ def signflip_sums(values, key, start, count):
                 t3 += values[i + b + 3] * _sign(bits, b + 3)
             i += 64
         if i < n:
-            state, bits = _splitmix(state)
+            state, bits = splitmix(state)
             for r in range(n - i):
                 t0 += values[i + r] * _sign(bits, r)
         out[j] = (t0 + t1) + (t2 + t3)
+    return out
+
+
+@njit(parallel=True, cache=True)
+def bootstrap_sets(sets, key, count):
+    """For each row s of ``sets`` (S sets of n values), ``count`` bootstrap resamples: their
+    means (out[0]) and SDs with ddof 1 (out[1]), shape (2, S, count). Set s draws from the run
+    keyed by key + s * M1 (wrapping), so row 0 gives the same means as
+    ``bootstrap_means(sets[0], key, 0, count)`` up to summation order (sums are taken relative
+    to the set's first value, which keeps the SD of a tied resample exactly 0)."""
+    S = sets.shape[0]
+    n = sets.shape[1]
+    out = np.empty((2, S, count))
+    nn = uint64(n)
+    thresh = (uint64(4294967296) - nn) % nn
+    for job in prange(S * count):
+        s = job // count
+        j = job - s * count
+        skey = key + uint64(s) * _M1
+        state = _stream(skey, j)
+        x0 = sets[s, 0]
+        t1 = 0.0
+        t2 = 0.0
+        i = 0
+        while i < n:
+            state, word = splitmix(state)
+            m = (word & _LOW32) * nn
+            if (m & _LOW32) >= thresh:
+                v = sets[s, m >> uint64(32)] - x0
+                t1 += v
+                t2 += v * v
+                i += 1
+            if i < n:
+                m = (word >> uint64(32)) * nn
+                if (m & _LOW32) >= thresh:
+                    v = sets[s, m >> uint64(32)] - x0
+                    t1 += v
+                    t2 += v * v
+                    i += 1
+        mean = t1 / n
+        out[0, s, j] = x0 + mean
+        if n > 1:
+            var = (t2 - n * mean * mean) / (n - 1)
+            out[1, s, j] = np.sqrt(var) if var > 0 else 0.0
+        else:
+            out[1, s, j] = 0.0
     return out

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from core import checks
-from core.agreement_io import MISSING, LabelSet, Run
+from core.agreement_io import MISSING, LabelSet
 from core.agreement_labels import (LEVELS, WEIGHTS, Weights, binarize, binary_kappa, cohen_kappa,
                                    confusion, kappa_band, kappa_from_confusion,
                                    mae_from_confusion, pairwise_accuracy, preference_counts,
@@ -42,6 +42,7 @@ from core.agreement_sources import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, Estimate,
 from core.errors import InputError
 from core.metrics import parse_measure
 from core.rank_similarity import RBOResult, kendall_tau, rbo, tie_groups
+from core.trec import Run
 
 # one import for the page, the CLI and the tests: the split modules' names, re-exported
 __all__ = ["AgreementReport", "BOTTOM_N", "DEFAULT_RESAMPLES", "DEFAULT_SPLITS", "Estimate",

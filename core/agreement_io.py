@@ -26,8 +26,9 @@ import numpy as np
 import pandas as pd
 
 from core.errors import InputError
-from core.tables import decode_text, find_column, norm_header, read_table
-from core.trec import gunzip, read_run, run_name
+from core.tables import (decode_text, find_column, norm_header, parse_number, parse_numbers,
+                         read_table)
+from core.trec import Run, gunzip, read_run, run_name, unique_names
 
 QUERY_NAMES = ("query_id", "queryid", "qid", "query", "topic", "topic_id", "q_id", "질의id",
                "질의_id", "질의", "쿼리id", "쿼리_id", "쿼리", "질문id", "질문_id", "질문번호",
@@ -41,7 +42,7 @@ LABEL_NAMES = ("label", "rel", "relevance", "judgement", "judgment", "grade", "�
 TEXT_HINTS = ("text", "title", "note", "notes", "comment", "query_text", "doc_text", "body",
               "passage", "question", "메모", "비고", "설명", "제목", "본문", "질의문", "내용")
 RANK_NAMES = ("rank", "position", "pos", "순위", "등수")
-LABEL_VALUES = {"0": 0, "1": 1, "2": 2, "0.0": 0, "1.0": 1, "2.0": 2}
+LABEL_VALUES = (0, 1, 2)  # a label cell is a number equal to one of these
 MISSING = -1  # "not labelled" in the integer label arrays
 MAX_SHOWN = 20
 
@@ -110,9 +111,12 @@ class LabelSet:
 
 
 def parse_labels(series: pd.Series, column: str, file: str) -> np.ndarray:
-    """String cells -> int8 labels (blank -> MISSING); InputError naming the first bad cell."""
+    """String cells -> int8 labels (blank -> MISSING); InputError naming the first bad cell.
+    A label is a number (``core.tables.parse_numbers``: ``1``, ``1.0``, ``1,0``) equal to
+    0, 1 or 2."""
     s = series.str.strip()
-    mapped = s.map(LABEL_VALUES)
+    nums = pd.Series(parse_numbers(s, file=file, column=column), index=s.index)
+    mapped = nums.where(nums.isin(LABEL_VALUES))
     bad = s[(s != "") & mapped.isna()]
     if len(bad):
         row = bad.index[0]
@@ -275,21 +279,6 @@ def load_label_files(gold_data: bytes, gold_file: str, other_data: bytes,
 
 
 # ----------------------------------------------------------------------------- runs
-@dataclass(frozen=True)
-class Run:
-    """One system's ranked lists: ``ranking[qid]`` = doc ids, best first."""
-
-    name: str
-    ranking: dict = field(repr=False)
-    file: str = ""
-    format: str = "trec"
-    repeated: int = 0  # repeated (query, doc) lines in a TREC run: the last score is kept
-
-    @property
-    def n_queries(self) -> int:
-        return len(self.ranking)
-
-
 def _looks_like_trec_run(text: str) -> bool:
     lines = [ln.split() for ln in text.splitlines()[:20] if ln.strip()]
     if not lines:
@@ -299,7 +288,7 @@ def _looks_like_trec_run(text: str) -> bool:
             return False
         try:
             int(p[3])
-            float(p[4])
+            parse_number(p[4])
         except ValueError:
             return False
     return True
@@ -313,7 +302,7 @@ def _run_dups(df: pd.DataFrame, file: str) -> None:
                          query=df.at[rows[0], "q"], doc=df.at[rows[0], "d"])
 
 
-def _read_rank_table(data: bytes, file: str) -> dict:
+def _read_rank_table(data: bytes, file: str) -> tuple[dict, int]:
     frame = read_table(data, file).frame
     q, d = find_column(frame.columns, QUERY_NAMES), find_column(frame.columns, DOC_NAMES)
     r = find_column(frame.columns, RANK_NAMES)
@@ -321,7 +310,7 @@ def _read_rank_table(data: bytes, file: str) -> dict:
         raise InputError("agreement.err_run_columns", file=file,
                          columns=", ".join(map(str, frame.columns[:10])))
     _no_blank_keys(frame, (q, d), file)
-    ranks = pd.to_numeric(frame[r], errors="coerce")
+    ranks = pd.Series(parse_numbers(frame[r], file=file, column=r), index=frame.index)
     bad = frame.index[ranks.isna() | (ranks < 1) | (ranks != ranks.round())]
     if len(bad):
         raise InputError("agreement.err_run_rank", file=file, row=int(bad[0]), column=r,
@@ -334,7 +323,9 @@ def _read_rank_table(data: bytes, file: str) -> dict:
         raise InputError("agreement.err_run_tied_rank", file=file, row=int(rows[1]), column=r,
                          query=df.at[rows[0], "q"], rank=int(df.at[rows[0], "r"]))
     df = df.sort_values(["q", "r"], kind="stable")
-    return {qq: g["d"].tolist() for qq, g in df.groupby("q", sort=False)}
+    docs = {qq: dict(zip(g["d"].tolist(), (-g["r"].astype(float)).tolist()))
+            for qq, g in df.groupby("q", sort=False)}
+    return docs, len(df)
 
 
 def _run_label(file: str) -> str:
@@ -344,7 +335,8 @@ def _run_label(file: str) -> str:
 
 def load_run(data: bytes, file: str = "run", *, name: str | None = None) -> Run:
     """A TREC run file (plain or .gz; read by ``core.trec.read_run``) or a
-    ``query_id, doc_id, rank`` table -> Run (name from the file name)."""
+    ``query_id, doc_id, rank`` table -> ``core.trec.Run`` (name from the file name; a
+    table's ranks are kept as scores ``-rank``, so ``Run.ranking`` is rank order)."""
     if not isinstance(data, (bytes, bytearray)) or len(data) == 0:
         raise InputError("empty_file", file=file)
     name = name or _run_label(file)
@@ -353,17 +345,12 @@ def load_run(data: bytes, file: str = "run", *, name: str | None = None) -> Run:
     if not is_xlsx:
         text, _ = decode_text(raw, file)
         if _looks_like_trec_run(text):
-            tr = read_run(raw, file, name)
-            ranking = {q: [d for d, _ in tr.ranked(q)] for q in tr.queries}
-            return Run(name, ranking, file, "trec", tr.repeated)
-    return Run(name, _read_rank_table(raw, file), file, "table")
+            return read_run(raw, file, name)
+    docs, rows = _read_rank_table(raw, file)
+    return Run(name, file, docs, rows, format="table")
 
 
 def load_runs(files: list[tuple[bytes, str]]) -> list[Run]:
-    """Several runs; names are file stems, made unique with a suffix when two collide."""
-    runs, seen = [], {}
-    for data, file in files:
-        base = _run_label(file)
-        seen[base] = seen.get(base, 0) + 1
-        runs.append(load_run(data, file, name=base if seen[base] == 1 else f"{base}#{seen[base]}"))
-    return runs
+    """Several runs; names are file stems, made unique as ``core.trec.unique_names`` does
+    (``x``, ``x (2)``) when two collide."""
+    return unique_names([load_run(data, file) for data, file in files])

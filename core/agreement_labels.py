@@ -141,13 +141,23 @@ def pairwise_accuracy(query_ids, gold, other) -> float:
     """Share of same-query pairs with different gold labels that ``other`` orders the same
     way (ties count 1/2); NaN when no query has two documents with different gold labels."""
     qi = pd.factorize(np.asarray(query_ids))[0]
-    cq = _per_query_confusion(qi, checks.labels("gold", gold), checks.labels("other", other),
-                              int(qi.max()) + 1 if qi.size else 0)
+    cq = per_query_confusion(qi, gold, other)
     credit, pairs = preference_counts(cq)
     total = pairs.sum()
     return float(credit.sum() / total) if total else float("nan")
 
 
-def _per_query_confusion(qi: np.ndarray, g: np.ndarray, o: np.ndarray, nq: int) -> np.ndarray:
+def per_query_confusion(query_index, gold, other, n_queries: int | None = None) -> np.ndarray:
+    """One 3x3 confusion matrix per query: ``C[q, g, o]`` counts the pairs of query ``q``
+    with gold label ``g`` and other label ``o`` (``query_index`` = 0-based query numbers, as
+    ``pandas.factorize`` gives; labels 0, 1, 2). Shape (``n_queries``, 3, 3), ``n_queries``
+    defaulting to ``max(query_index) + 1``. The per-query tables sum to the confusion matrix
+    of all pairs, and a query bootstrap re-weights them (``core.agreement_sources``)."""
+    g, o = checks.labels("gold", gold), checks.labels("other", other)
+    qi = np.asarray(query_index, dtype=np.int64)
+    checks.same_length(query_index=qi, gold=g, other=o)
+    if n_queries is None:
+        n_queries = int(qi.max()) + 1 if qi.size else 0
+    nq = checks.whole("n_queries", n_queries, lo=int(qi.max()) + 1 if qi.size else 0)
     idx = qi * LEVELS * LEVELS + g * LEVELS + o
     return np.bincount(idx, minlength=nq * LEVELS * LEVELS).reshape(nq, LEVELS, LEVELS)

@@ -10,9 +10,10 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from core.agreement_io import MISSING, LabelSet, Run
+from core.agreement_io import MISSING, LabelSet
 from core.metrics import Measure, per_query
 from core.rank_similarity import RBOResult, kendall_tau, rbo, tie_groups
+from core.trec import Run
 
 QUERY_P, SYSTEM_P = 0.9, 0.7
 BOTTOM_N, TOP_N = 5, 3

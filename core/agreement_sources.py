@@ -12,7 +12,7 @@ import pandas as pd
 
 from core import checks
 from core.agreement_io import MISSING, LabelSet
-from core.agreement_labels import (LEVELS, WEIGHTS, _per_query_confusion, binarize,
+from core.agreement_labels import (LEVELS, WEIGHTS, per_query_confusion, binarize,
                                    kappa_from_confusion, mae_from_confusion, preference_counts)
 from core.errors import InputError
 from core.stats import percentile_ci
@@ -151,7 +151,7 @@ def source_agreement(labels: LabelSet, source: str, *, weights: str = "linear",
     qi, qids = pd.factorize(labels.pairs["query_id"].to_numpy()[ok])
     nq = len(qids)
     scale = 2.0 if labels.graded else 1.0
-    cq = _per_query_confusion(qi, g, o, nq)                  # (Q, 3, 3)
+    cq = per_query_confusion(qi, g, o, nq)                  # (Q, 3, 3)
     credit_q, pairs_q = preference_counts(cq)                # (Q,), (Q,)
     total = cq.sum(0)
     flat = cq.reshape(nq, -1).astype(float)

@@ -40,6 +40,7 @@ from typing import Callable
 
 from core import checks
 from core.errors import InputError
+from core.tables import parse_number
 
 ENV_VAR = "NOISEFLOOR_BEIR_DIR"
 ANY_PATH_ENV = "NOISEFLOOR_ALLOW_ANY_PATH"  # "1": the page offers a free path field
@@ -250,7 +251,7 @@ def read_qrels(path: Path, doc_ids, query_ids) -> dict[str, dict[str, int]]:
                              count=len(parts))
         qid, did, score = (s.strip() for s in parts)
         try:
-            as_float = float(score)
+            as_float = parse_number(score)  # the one number parser: 1,0 is 1
         except ValueError:
             if is_first:
                 continue  # the header line (query-id, corpus-id, score)

@@ -20,7 +20,7 @@ import pandas as pd
 
 from core import checks
 from core.errors import InputError
-from core.tables import parse_number
+from core.tables import AmbiguousNumber, parse_number
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "beir_table2.csv"
 KINDS = ("lexical", "dense", "late-interaction", "sparse", "yours")
@@ -201,11 +201,17 @@ def load_grid(path: Path | str = DATA) -> Grid:
 
 
 def parse_score(cell: str, *, file: str, row: int, column: str) -> float | None:
+    """One nDCG@10 cell (``core.tables.parse_number``) -> a number in [0, 1], None when
+    blank; ``InputError`` naming the cell for anything else (a percentage, an ambiguous
+    ``1,000``, text)."""
     s = str(cell).strip()
     if s == "":
         return None
     try:
         x = parse_number(s)
+    except AmbiguousNumber as exc:
+        raise InputError("ambiguous_number", file=file, row=row, column=column, value=s[:40],
+                         decimal=exc.decimal, thousands=exc.thousands, count=1) from None
     except ValueError:
         raise InputError("beir_table.err_bad_value", file=file, row=row, column=column,
                          value=s) from None

@@ -14,7 +14,7 @@ import pandas as pd
 
 from core.errors import InputError
 from core.i18n import t
-from core.tables import find_column, read_table
+from core.tables import find_column, parse_numbers, read_table
 
 QUERY_NAMES = ("query_id", "queryid", "qid", "query", "case_id", "id", "질의id", "쿼리id",
                "쿼리", "질의", "케이스")
@@ -53,7 +53,7 @@ class TimingLog:
 
 def _number_cells(col: pd.Series, *, file: str, column: str) -> np.ndarray:
     """Latencies in ms: floats > 0; anything else raises ``InputError`` naming the row."""
-    vals = pd.to_numeric(col, errors="coerce").to_numpy(float)
+    vals = parse_numbers(col, file=file, column=column)
     bad = ~np.isfinite(vals)
     if bad.any():
         row = int(col.index[np.argmax(bad)])
@@ -82,7 +82,7 @@ def _cache_cells(col: pd.Series, *, file: str, column: str) -> np.ndarray:
 
 
 def _run_cells(col: pd.Series, *, file: str, column: str) -> np.ndarray:
-    vals = pd.to_numeric(col, errors="coerce").to_numpy(float)
+    vals = parse_numbers(col, file=file, column=column)
     bad = ~np.isfinite(vals) | (vals != np.round(vals))
     if bad.any():
         i = int(np.argmax(bad))
@@ -92,9 +92,9 @@ def _run_cells(col: pd.Series, *, file: str, column: str) -> np.ndarray:
 
 
 def _time_cells(col: pd.Series, *, file: str, column: str) -> np.ndarray:
-    nums = pd.to_numeric(col, errors="coerce")
-    if nums.notna().all():
-        return nums.to_numpy(float)
+    nums = parse_numbers(col, file=file, column=column)
+    if not np.isnan(nums).any():
+        return nums
     stamps = pd.to_datetime(col, errors="coerce", format="mixed")
     bad = stamps.isna().to_numpy()
     if bad.any():

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit, prange, uint64
 
 from core import checks
-from core._kernels import _splitmix
+from core._kernels import splitmix
 from core.stats import resample_seeds
 
 DEFAULT_RESAMPLES, DEFAULT_QUANTILE_RESAMPLES = 20_000, 2_000
@@ -24,7 +24,7 @@ _U53 = 1.0 / 9007199254740992.0  # 2**-53: a 64-bit word's top 53 bits as a unif
 def _below(state, n):
     """An index in [0, n) from the next splitmix64 word (top 53 bits as a uniform; the bias
     is below n / 2**53)."""
-    state, word = _splitmix(state)
+    state, word = splitmix(state)
     return state, int((word >> uint64(11)) * _U53 * n)
 
 

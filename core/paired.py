@@ -12,8 +12,8 @@ import numpy as np
 
 from core import checks
 from core.paired_tests import PairedTest, cohens_dz, paired_test, paired_ttest_p
-from core.stats import (BootstrapResult, RateEstimate, Verdict, _interval, _kernels,
-                        bootstrap_mean, cells, check_interval, is_binary, is_constant,
+from core.stats import (BootstrapResult, RateEstimate, Verdict, bootstrap_ci, bootstrap_mean,
+                        cells, check_interval, is_binary, is_constant, kernels,
                         paired_bootstrap, stream_key, verdict, wilson_interval)
 
 REASONS = ("ci_includes_zero", "too_few_discordant", "too_few_nonzero", "test_disagrees")
@@ -125,7 +125,7 @@ class PairedComparison(Decided):
 
 def _rate_from_dist(x: np.ndarray, dist: np.ndarray, confidence: float,
                     interval: str) -> RateEstimate:
-    lo, hi, _ = _interval(dist, x, confidence, interval)
+    lo, hi, _ = bootstrap_ci(dist, x, confidence, interval)
     return RateEstimate(x.size, float(x.mean()), lo, hi, "bootstrap")
 
 
@@ -173,11 +173,11 @@ def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int
     else:
         table = None
         key = stream_key(seed)
-        means = _kernels().paired_means(np.column_stack((a, b)), key, 0, resamples)
+        means = kernels().paired_means(np.column_stack((a, b)), key, 0, resamples)
         rate_a = _rate_from_dist(a, means[:, 0], confidence, "percentile")
         rate_b = _rate_from_dist(b, means[:, 1], confidence, "percentile")
         dist = np.ascontiguousarray(means[:, 2])
-        lo, hi, used = _interval(dist, d, confidence, interval)
+        lo, hi, used = bootstrap_ci(dist, d, confidence, interval)
         bs = BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed),
                              "resample", dist, used, is_constant(d))
         test = paired_test(a, b, resamples=resamples, seed=seed, binary=False)

@@ -7,7 +7,7 @@ Three designs, each a small frozen result with ``to_dict()``:
   assumed rate p has half-width <= E, found by searching over n; the normal-approximation
   n = z^2 p(1-p) / E^2 beside it;
 * two methods on the same binary cases (``plan_paired``): the n at which the CI of the paired
-  difference has half-width <= E, the n for the McNemar test by Connor (1987), and the smallest
+  difference (Tango's interval, the one the verdict uses) has half-width <= E, the n for the McNemar test by Connor (1987), and the smallest
   difference an exact McNemar test would call significant at the current n;
 * continuous per-case scores, e.g. nDCG (``plan_continuous``): Sakai's (2016) CI-based design,
   smallest n with t(1-alpha/2, n-1) * sigma / sqrt(n) <= E, and the paired t-test power design.
@@ -29,6 +29,7 @@ from scipy import stats as _st
 from core import checks
 from core.errors import InputError
 from core.paired_tests import mcnemar_exact
+from core.intervals import planned_half_width, wilson_bounds
 from core.stats import z_value
 
 MAX_N = 100_000_000  # searches stop here: a plan beyond 10^8 cases is not a plan
@@ -81,7 +82,7 @@ def wilson_half_width(rate, n, confidence: float = 0.95):
     p = np.asarray(rate, dtype=float)
     z = z_value(confidence)
     n = checks.at_least("n", n, 1)
-    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    _, _, half = wilson_bounds(p * n, n, z)   # the one Wilson formula (core.intervals)
     return float(half) if half.ndim == 0 else half
 
 
@@ -141,26 +142,23 @@ def half_width_curve(rate: float, confidence: float = 0.95, *, n_max: int,
 
 # ----------------------------------------------------------------------------- paired binary
 def paired_half_width(discordance: float, diff: float, n, confidence: float = 0.95):
-    """Half-width of the normal (Wald) CI of the mean paired difference of binary outcomes.
+    """Half-width of the interval the verdict uses for a paired difference of binary outcomes
+    (Tango's score interval, ``core.intervals.planned_half_width``) at the expected table of n
+    cases: n (d + Delta)/2 cases where only B is right, n (d - Delta)/2 where only A is, with
+    discordance d = P(a != b) and Delta = B - A. Decreasing in n.
 
-    Each case gives D = a - b in {-1, 0, +1}; with discordance d = P(D != 0) and difference
-    Delta = E[D] = P(D = 1) - P(D = -1), Var(D) = d - Delta^2, so::
-
-        half(n) = z * sqrt((d - Delta^2) / n)
-
-    This is what ``core.stats.paired_bootstrap``'s percentile CI approaches for large n
-    (checked by simulation in the tests). Decreasing in n.
-    """
+    For large n it approaches the normal (Wald) half-width z sqrt((d - Delta^2)/n) (Var of a
+    per-case difference in {-1, 0, 1} is d - Delta^2); at small n it is wider, as the
+    interval is. ``docs/calibration.md`` (bench section d) checks that the *mean* half-width
+    over every table of the planned n reaches the target."""
     d, delta = checks.plan_discordance(discordance, diff)
-    n = np.asarray(n, dtype=float)
-    half = z_value(confidence) * np.sqrt((d - delta * delta) / n)
-    return float(half) if half.ndim == 0 else half
+    return planned_half_width(d, delta, n, checks.confidence(confidence))
 
 
 def n_paired_ci(discordance: float, diff: float, half_width: float,
                 confidence: float = 0.95) -> int:
     """Smallest n with ``paired_half_width(d, Delta, n) <= half_width`` (search over n;
-    equals ceil(z^2 (d - Delta^2) / E^2))."""
+    at least the Wald n ceil(z^2 (d - Delta^2) / E^2))."""
     d, delta = checks.plan_discordance(discordance, diff)
     e = checks.plan_half_width(half_width)
     confidence = checks.confidence(confidence)

@@ -18,6 +18,7 @@ from statistics import NormalDist
 import numpy as np
 
 from core import checks
+from core.intervals import wilson_bounds
 
 Verdict = Literal["no_difference", "a_better", "b_better"]
 Interval = Literal["percentile", "bca"]
@@ -28,8 +29,9 @@ DEGENERATE_DISTINCT = 10   # fewer distinct resampled means than this: a degener
 CONSTANT_RTOL = 1e-12      # differences whose spread is below this share of their scale
 
 
-def _kernels():
-    """The numba kernels, imported on first use (numba is only needed for continuous data)."""
+def kernels():
+    """The numba kernels (``core._kernels``), imported on first use: numba is only needed
+    for continuous data, and the CLI's start-up time depends on not importing it."""
     from core import _kernels as k
     return k
 
@@ -119,6 +121,13 @@ def resample_seeds(seed: int, resamples: int, stream: int = STREAM_BOOTSTRAP) ->
     return z ^ (z >> np.uint64(31))
 
 
+def significance_level(confidence: float) -> float:
+    """alpha = 1 - confidence, rounded to 12 decimals: every verdict compares a p-value with
+    this one number (1 - 0.95 is 0.050000000000000044 in floating point, so p = 0.05 would
+    pass an unrounded test and fail ``decide``'s)."""
+    return round(1 - checks.confidence(confidence), 12)
+
+
 def verdict(ci_low: float, ci_high: float, p: float | None = None, *,
             confidence: float | None = None) -> Verdict:
     """``a_better`` if the CI of A - B lies above 0, ``b_better`` if below, else no difference.
@@ -148,14 +157,12 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
         half   = z / (1 + z^2/n) * sqrt(p(1-p)/n + z^2/(4n^2))
 
     Equals ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")`` (tested to 1e-9).
+    The formula is written once, in ``core.intervals.wilson_bounds`` (the planner and
+    Newcombe's interval use it too); this is its checked entry.
     """
     successes, n, confidence = checks.wilson_iv(successes, n, confidence)
-    z = z_value(confidence)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo, hi, _ = wilson_bounds(successes, n, z_value(confidence))
+    return float(lo), float(hi)
 
 
 # ----------------------------------------------------------------------------- results
@@ -276,8 +283,14 @@ def bca_ci(dist, values, confidence: float) -> tuple[float, float] | None:
     return float(lo), float(hi)
 
 
-def _interval(dist: np.ndarray, values: np.ndarray, confidence: float,
-              interval: str) -> tuple[float, float, str]:
+def bootstrap_ci(dist: np.ndarray, values: np.ndarray, confidence: float,
+                 interval: str) -> tuple[float, float, str]:
+    """The CI read off a bootstrap distribution ``dist`` of a mean of ``values``: BCa
+    (``bca_ci``) when ``interval`` is ``"bca"`` and it is defined, else the percentile
+    interval (``percentile_ci``); returns (low, high, the interval used). The arrays are
+    trusted (the public door that built them checked them); the two settings cost nothing
+    to check."""
+    interval, confidence = check_interval(interval), checks.confidence(confidence)
     if interval == "bca" and values.size >= 2:
         ci = bca_ci(dist, values, confidence)
         if ci is not None:
@@ -315,9 +328,9 @@ def bootstrap_mean(values, *, resamples: int = 20_000, confidence: float = 0.95,
         dist = rng.binomial(n, x.mean(), size=resamples) / n
         method = "cells"
     else:
-        dist = _kernels().bootstrap_means(x, key, 0, resamples)
+        dist = kernels().bootstrap_means(x, key, 0, resamples)
         method = "resample"
-    lo, hi, used = _interval(dist, x, confidence, interval)
+    lo, hi, used = bootstrap_ci(dist, x, confidence, interval)
     return BootstrapResult(float(x.mean()), lo, hi, confidence, resamples, int(seed), method,
                            dist, used, is_constant(x))
 
@@ -359,8 +372,8 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
         dist = _binary_paired_dist(a.size, n10, n01, resamples, seed)
         method = "cells"
     else:
-        dist = _kernels().bootstrap_means(d, key, 0, resamples)
+        dist = kernels().bootstrap_means(d, key, 0, resamples)
         method = "resample"
-    lo, hi, used = _interval(dist, d, confidence, interval)
+    lo, hi, used = bootstrap_ci(dist, d, confidence, interval)
     return BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed), method,
                            dist, used, is_constant(d))

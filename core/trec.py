@@ -23,7 +23,8 @@ import csv
 import io
 import re
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import PurePath
 
 import ir_measures
@@ -34,6 +35,7 @@ from core import checks
 from core.errors import InputError
 from core.golden import GoldenSet
 from core.metrics import parse_measure
+from core.tables import AmbiguousNumber, parse_number, parse_numbers
 
 MAX_UNCOMPRESSED = 2 * 1024 ** 3  # a .gz that inflates beyond 2 GiB is refused
 MAX_SHOWN = 20
@@ -97,7 +99,11 @@ def _locate_bad_line(raw: bytes, file: str, n_fields: int, numeric: dict[int, st
                               n=len(parts), line=line.strip()[:80])
         for pos, typ in numeric.items():
             try:
-                v = float(parts[pos]) if typ == "float" else int(parts[pos])
+                v = parse_number(parts[pos]) if typ == "float" else int(parts[pos])
+            except AmbiguousNumber as exc:
+                return InputError("ambiguous_number", file=file, row=no, column=names[pos],
+                                  value=parts[pos][:40], decimal=exc.decimal,
+                                  thousands=exc.thousands, count=1)
             except ValueError:
                 return InputError(f"systems.err_{kind}_number", file=file, row=no,
                                   column=names[pos], value=parts[pos][:40])
@@ -137,19 +143,30 @@ def _read_columns(raw: bytes, file: str, names: tuple[str, ...], use: list[int],
         raise _locate_bad_line(raw, file, n_fields, numeric, kind)
     frame = frame[cols]
     for pos, typ in numeric.items():
-        if typ == "float":
-            conv = pd.to_numeric(frame[names[pos]], errors="coerce")
-            if conv.isna().any():
+        if typ == "float":  # a decimal comma (12,5) is read as core.tables reads cells
+            try:
+                conv = parse_numbers(frame[names[pos]], file=file, column=names[pos])
+            except InputError:  # an ambiguous 1,234: the line-by-line pass names its line
+                conv = np.array([np.nan])
+            if np.isnan(conv).any():
                 raise _locate_bad_line(raw, file, n_fields, numeric, kind)
-            frame = frame.assign(**{names[pos]: conv.astype("float64")})
+            frame = frame.assign(**{names[pos]: conv})
     return frame
 
 
 # ----------------------------------------------------------------------------- runs
 @dataclass(frozen=True)
 class Run:
-    """One run: ``docs[qid] = {doc_id: score}`` (the form ir_measures and pytrec_eval take),
-    with how many lines were read and which (query, doc) pairs were repeated."""
+    """One system's retrieved documents: the one run type of the codebase (``core.trec``
+    reads TREC runs into it, ``core.agreement_io.load_run`` reads TREC runs and
+    ``query_id, doc_id, rank`` tables into it).
+
+    ``docs[qid] = {doc_id: score}`` is the form ir_measures and pytrec_eval take; a rank
+    table is stored with score ``-rank``, so the trec_eval order (score descending, then doc
+    id descending) is its rank order. ``lines``: lines or rows read; ``repeated``: repeated
+    (query, doc) lines (the last line's score is kept, as ir_measures does) in the queries
+    ``repeated_queries``; ``format``: ``"trec"`` or ``"table"``.
+    """
 
     name: str
     file: str
@@ -157,16 +174,31 @@ class Run:
     lines: int
     repeated: int = 0
     repeated_queries: tuple[str, ...] = ()
+    format: str = "trec"
 
     @property
     def queries(self) -> list[str]:
         return list(self.docs)
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.docs)
 
     def ranked(self, query_id: str, k: int | None = None) -> list[tuple[str, float]]:
         """(doc, score) in trec_eval order: score descending, then doc id descending."""
         items = sorted(self.docs.get(query_id, {}).items(), key=lambda x: (x[1], x[0]),
                        reverse=True)
         return items if k is None else items[:k]
+
+    @cached_property
+    def ranking(self) -> dict[str, list[str]]:
+        """``ranking[qid]`` = doc ids, best first (the order of ``ranked``), computed once:
+        the form ``core.metrics.per_query`` and the agreement levels 3-4 take."""
+        return {q: [d for d, _ in self.ranked(q)] for q in self.docs}
+
+    def renamed(self, name: str) -> "Run":
+        """The same run under another name (to make names unique)."""
+        return replace(self, name=name)
 
 
 def run_name(file: str) -> str:
@@ -330,8 +362,7 @@ def unique_names(runs) -> list[Run]:
     for r in runs:
         n = seen.get(r.name, 0) + 1
         seen[r.name] = n
-        out.append(r if n == 1 else Run(f"{r.name} ({n})", r.file, r.docs, r.lines,
-                                        r.repeated, r.repeated_queries))
+        out.append(r if n == 1 else r.renamed(f"{r.name} ({n})"))
     return out
 
 

@@ -119,6 +119,32 @@ def esc_frame(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def show_table(df: pd.DataFrame, where=None) -> None:
+    """``st.table`` (which renders Markdown in every cell) of ``esc_frame(df)``: the only way
+    a page shows a static table, so no cell, header or index label is ever live Markdown."""
+    (where or st).table(esc_frame(df))
+
+
+def show_frame(df: pd.DataFrame, where=None, **kw) -> None:
+    """``st.dataframe``: the interactive grid shows every cell and header as plain text, so
+    nothing is escaped (escaping would show backslashes). The only way a page shows a grid;
+    ``kw`` are ``st.dataframe``'s own (``hide_index``, ``width``, ``height``), never link or
+    image columns, which would fetch what a cell names (refused)."""
+    for name, cfg in (kw.get("column_config") or {}).items():
+        kind = (cfg or {}).get("type_config", {}).get("type") if isinstance(cfg, dict) else None
+        if kind in ("link", "image"):
+            raise ValueError(f"column {name!r}: a {kind} column would fetch what a cell names")
+    (where or st).dataframe(df, **kw)
+
+
+def shipped(text: str) -> str:
+    """Text that comes with the app, never from an upload (the BEIR paper's grid and its
+    citation URL, retriever and metric names of a fixed list): shown as written (a link
+    stays a link). The one marked exception to
+    escaping, so ``tests/pages/test_escaping.py`` can tell it from user text."""
+    return str(text)
+
+
 def show_error(exc: Exception) -> None:
     """A clear error box; the page keeps running."""
     if isinstance(exc, InputError):
@@ -128,12 +154,13 @@ def show_error(exc: Exception) -> None:
 
 
 def how_to_read(key: str, **params) -> None:
-    """The page's 'How to read this' box for non-engineers (markdown from i18n), collapsed;
-    not shown in the presentation view (card and chart only)."""
+    """The page's 'How to read this' box for non-engineers (markdown from i18n; the
+    parameters, such as a source or method name, escaped with ``esc``), collapsed; not shown
+    in the presentation view (card and chart only)."""
     if presenting():
         return
     with st.expander(tr("common.how_to_read"), expanded=False):
-        st.markdown(tr(key, **params))
+        st.markdown(tr_md(key, **params))
 
 
 def second_opinions(c) -> pd.DataFrame:
@@ -177,7 +204,7 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
             report = build_report(title, sections, inputs=inputs, params=params, lang=lang,
                                   verdict=verdict, card=card)
     except (ValueError, RuntimeError) as exc:
-        st.error(tr("report.error", detail=f"{type(exc).__name__}: {exc}"), icon="⚠️")
+        st.error(tr_md("report.error", detail=f"{type(exc).__name__}: {exc}"), icon="⚠️")
         report = None
     cols = st.columns(3)
     if report is not None:

@@ -12,10 +12,10 @@ from core.verdicts import comparison_verdict, reason_sentence
 from core.views import format as fmt
 from core.views.cards import paired_card
 from core.views.format import level as fmt_level
-from pages._ui import (Section, draw_chart, end_of_presentation, esc, esc_frame, glossary,
+from pages._ui import (Section, draw_chart, end_of_presentation, esc, glossary,
                        how_to_read, interval_choice, keep_in_url, page_setup,
                        report_downloads, second_opinions, sha256, show_card, show_error,
-                       tr, tr_md, url_index, url_number, verdict_notes)
+                       show_frame, show_table, tr, tr_md, url_index, url_number, verdict_notes)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_golden.csv"
 
@@ -55,6 +55,8 @@ except InputError as exc:
 if golden.sheet is not None:
     st.caption(tr_md("golden.sheet_read", sheet=golden.sheet,
                      others=", ".join(golden.other_sheets) or "—"))
+if golden.encoding == "cp949":  # say which encoding was read (Korean Excel's CSV)
+    st.caption(tr("common.read_as_cp949"))
 if golden.unicode_merged:
     st.warning(tr_md("golden.unicode_merged", count=len(golden.unicode_merged),
                      ids=", ".join(f"{cid} ({', '.join(map(str, rows))})" for cid, rows in
@@ -117,7 +119,7 @@ if ex.total:
 level = fmt_level(confidence)
 m1, m2, m3 = st.columns(3)
 for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
-    count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
+    count = f" ({r.successes:d}/{r.n:d})" if r.successes is not None else ""
     col.metric(esc(mname), f"{fmt.value(r.mean, kind)}{count}",
                help=tr("golden.interval_help_" + r.interval, level=level) + "\n\n"
                + glossary("wilson" if r.interval == "wilson" else "bootstrap"))
@@ -149,7 +151,7 @@ end_of_presentation()
 st.subheader(tr("golden.second_opinions"),
              help=glossary("mcnemar", "discordant", "randomization", "ttest", "cohens_dz"))
 tests_table = second_opinions(c)
-st.table(tests_table)
+show_table(tests_table)
 
 table_2x2 = None
 if c.table is not None:
@@ -159,13 +161,13 @@ if c.table is not None:
         [[both, a_only], [b_only, neither]],
         index=[tr("golden.right", m=c.b), tr("golden.wrong", m=c.b)],
         columns=[tr("golden.right", m=c.a), tr("golden.wrong", m=c.a)]).T
-    st.table(esc_frame(table_2x2))
+    show_table(table_2x2)
 
 disc = result.discordant().reset_index(drop=True).rename(
     columns={"difference": tr("golden.col_difference", a=c.a, b=c.b)})
 st.subheader(tr("golden.discordant_title", n=len(disc)), help=glossary("discordant"))
 if len(disc):
-    st.dataframe(disc, hide_index=True, width="stretch")
+    show_frame(disc, hide_index=True, width="stretch")
 else:
     st.caption(tr("golden.no_discordant"))
 

@@ -15,8 +15,9 @@ from core.views.latency import (alternative_sentence, distribution_chart, ratio_
                                 speed_headline, speed_sentence)
 from core.views.palette import tone_of
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
-                       esc_frame, how_to_read, inputs_box, keep_in_url, page_setup, presenting,
-                       report_downloads, show_card, show_error, tr, tr_md, url_index, url_number)
+                       how_to_read, inputs_box, keep_in_url, page_setup, presenting,
+                       report_downloads, show_card, show_error, show_frame, show_table, tr, tr_md,
+                       url_index, url_number)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_latency.csv"
 
@@ -143,7 +144,7 @@ for col, m in ((m1, res.method_a), (m2, res.method_b)):
                        resamples=f"{res.quantile_resamples:,}"))
     col.caption(tr("latency.metric_ci", level=level, lo=_ms(m.median_ci[0]),
                    hi=_ms(m.median_ci[1]), p95=_ms(m.p95), p95_lo=_ms(m.p95_ci[0]),
-                   p95_hi=_ms(m.p95_ci[1]), n=m.n_queries, runs=m.n_runs))
+                   p95_hi=_ms(m.p95_ci[1]), n=f"{m.n_queries:,}", runs=f"{m.n_runs:,}"))
 m3.metric(tr_md("latency.metric_ratio", a=a, b=b), f"{r.median_ratio:.2f}")
 m3.caption(tr("latency.metric_ratio_ci", level=level, lo=f"{r.ci_low:.2f}",
               hi=f"{r.ci_high:.2f}", geo=f"{r.geo_mean_ratio:.2f}",
@@ -159,8 +160,9 @@ if not warning_texts:
 st.subheader(tr("latency.warmup_title"))
 if res.suggested_warmup > 0:
     wc1, wc2 = st.columns([3, 1])
-    wc1.write(tr("latency.warmup_suggest", count=res.suggested_warmup))
-    wc2.button(tr("latency.apply_warmup", count=res.suggested_warmup), key="latency_apply_warmup",
+    wc1.write(tr("latency.warmup_suggest", count=int(res.suggested_warmup)))
+    wc2.button(tr("latency.apply_warmup", count=int(res.suggested_warmup)),
+               key="latency_apply_warmup",
                on_click=_apply_warmup, args=(res.suggested_warmup,),
                disabled=int(drop) == res.suggested_warmup)
 else:
@@ -185,7 +187,7 @@ method_rows = pd.DataFrame([
      tr("latency.col_p95_ci", level=level): f"[{_ms(m.p95_ci[0])}, {_ms(m.p95_ci[1])}]",
      tr("latency.col_queries"): m.n_queries, tr("latency.col_runs"): m.n_runs}
     for m in (res.method_a, res.method_b)])
-st.table(esc_frame(method_rows))
+show_table(method_rows)
 
 st.subheader(tr("latency.ratio_title"))
 ratio_rows = pd.DataFrame(
@@ -196,7 +198,7 @@ ratio_rows = pd.DataFrame(
      (tr("latency.row_randomization"), fmt_p(r.randomization_p)),
      (tr("latency.row_resamples"), f"{r.resamples:,} ({r.seed})")],
     columns=[tr("latency.col_measure"), tr("latency.col_value")])
-st.table(esc_frame(ratio_rows))
+show_table(ratio_rows)
 
 target = f"{100 * (res.plan.target if res.plan else 0.05):g}"
 st.subheader(tr("latency.plan_title", target=target))
@@ -216,7 +218,7 @@ per_query_shown = per_query.rename(columns={
     "median_b_ms": tr("latency.col_median_b", b=b), "runs_a": tr("latency.col_runs_a", a=a),
     "runs_b": tr("latency.col_runs_b", b=b), "ratio_b_over_a": tr("latency.col_ratio")})
 with st.expander(tr("latency.per_query_title")):
-    st.dataframe(per_query_shown, hide_index=True, width="stretch")
+    show_frame(per_query_shown, hide_index=True, width="stretch")
 
 st.subheader(tr("latency.report_title"))
 sections = [

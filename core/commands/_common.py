@@ -1,8 +1,10 @@
 """Helpers shared by CLI commands: reading input files, printing JSON."""
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
+from typing import Callable
 
 from core.errors import InputError
 from core.serialize import to_json
@@ -16,6 +18,20 @@ def read_bytes(path: str) -> bytes:
     if p.is_dir():
         raise InputError("is_directory", file=path)
     return p.read_bytes()
+
+
+def metric_option(parse: Callable[[str], str]) -> Callable[[str], str]:
+    """An argparse ``type`` for an option naming a metric: ``parse`` (a function of the
+    metric registry, ``core.metrics.parse_measure`` underneath) turns any registry spelling
+    or alias (``RR@10``, ``MRR@10``, ``Success@10``, ``R@100``) into the canonical name; a
+    name it refuses becomes argparse's one-line usage error (exit 2) listing the valid
+    spellings. Never ``choices=``: a list of strings cannot know the aliases."""
+    def metric(text: str) -> str:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return metric
 
 
 def print_json(obj) -> None:

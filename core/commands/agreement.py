@@ -9,7 +9,8 @@ from __future__ import annotations
 from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, QUERY_P, SYSTEM_P, WEIGHTS,
                             analyse)
 from core.agreement_io import load_label_files, load_labels, load_runs
-from core.commands._common import add_stat_args, print_json, read_bytes
+from core.commands._common import add_stat_args, metric_option, print_json, read_bytes
+from core.metrics import parse_measure
 from core.views.agreement import text
 
 NAME = "agreement"
@@ -24,8 +25,10 @@ def register(p) -> None:
     p.add_argument("--runs", nargs="+", default=[], metavar="RUN",
                    help="TREC run files or query_id, doc_id, rank tables")
     p.add_argument("--metric", default="ndcg@10",
-                   help="per-query metric for levels 3-4: ndcg@10, p@10, ap@100, ... "
-                        "(default ndcg@10)")
+                   type=metric_option(lambda text: str(parse_measure(text))),
+                   help="per-query metric for levels 3-4: ndcg@10, p@10, ap@100, RR@10, "
+                        "Success@10, ... (any spelling of the metric registry; default "
+                        "ndcg@10)")
     p.add_argument("--source", help="the source to judge (default: the first non-gold column)")
     p.add_argument("--gold", help="name of the gold column (default: gold / reference / 정답)")
     p.add_argument("--weights", choices=WEIGHTS, default="linear",

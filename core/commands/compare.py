@@ -33,8 +33,10 @@ def register(p) -> None:
     p.add_argument("--format", choices=FORMATS, default="golden",
                    help="input format (default golden)")
     p.add_argument("--qrels", help="TREC qrels file (qid 0 docid rel), for --format trec")
-    p.add_argument("--measure", help="trec: ir_measures name (default nDCG@10); lists: "
-                                     "metric name, optionally with @k (default ndcg)")
+    p.add_argument("--measure", help="any spelling of the metric registry (ndcg@10, RR@10, "
+                                     "Success@10, R@100, ...); trec: also any ir_measures "
+                                     "name (default nDCG@10); lists: optionally with @k "
+                                     "(default ndcg at --k)")
     p.add_argument("--k", type=int, default=10, help="lists: cutoff k (default 10)")
     p.add_argument("--match", choices=("auto", "ids", "text"), default="auto",
                    help="lists: cells hold ids or passages (default: auto-detect)")
@@ -99,9 +101,17 @@ def run(args) -> int:
     result = compare_golden(gs, a, b, **_stat_kw(args))
     many = None
     if len(gs.methods) >= 3:
-        from core.multi import compare_many
+        import sys
 
-        mode = "baseline" if args.baseline else "all"
+        from core.i18n import t
+        from core.multi import compare_many, estimate_cost, plan_mode
+
+        wanted = "baseline" if args.baseline else "all"
+        mode, cost = plan_mode(len(gs.methods), len(gs.scores), args.resamples, wanted)
+        if mode != wanted:  # all pairs would not fit the limits: say so, then do less
+            full = estimate_cost(len(gs.methods), len(gs.scores), args.resamples, wanted)
+            sys.stderr.write("note: " + t("systems.many_fallback_cli", "en", **full.params(),
+                                          baseline=gs.methods[0]) + "\n")
         many = compare_many(gs.scores, mode=mode, baseline=args.baseline, **_stat_kw(args))
     if args.json:
         out = result.to_dict()

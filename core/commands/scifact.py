@@ -5,11 +5,11 @@ import sys
 import time
 
 from core.beir import ENV_VAR, find_or_download, load_beir
-from core.commands._common import add_stat_args, print_json
+from core.commands._common import add_stat_args, metric_option, print_json
 from core.errors import InputError
 from core.i18n import t
 from core.retrieval import BM25Params, TOKENIZERS
-from core.scifact import DEFAULT_RESAMPLES, MEASURES, RETRIEVERS, run_scifact
+from core.scifact import DEFAULT_RESAMPLES, RETRIEVERS, check_metric, run_scifact
 from core.views.scifact import result_text
 
 MAX_DOCS = 50_000
@@ -24,8 +24,10 @@ def register(p) -> None:
                         f"copy on first use)")
     p.add_argument("--a", default="bm25", choices=RETRIEVERS, help="retriever A (default bm25)")
     p.add_argument("--b", default="dense", choices=RETRIEVERS, help="retriever B (default dense)")
-    p.add_argument("--metric", default="ndcg@10", type=str.lower, choices=MEASURES,
-                   help="metric compared (default ndcg@10)")
+    p.add_argument("--metric", default="ndcg@10", type=metric_option(check_metric),
+                   help="metric compared: ndcg@10 (nDCG@10, default), recall@100 (R@100), "
+                        "hit@10 (Success@10) or mrr@10 (RR@10); any spelling of the "
+                        "metric registry")
     p.add_argument("--k1", type=float, default=1.5, help="BM25 k1 (default 1.5)")
     p.add_argument("--bm25-b", type=float, default=0.75, help="BM25 b (default 0.75)")
     p.add_argument("--tokenizer", default="en", choices=TOKENIZERS,

@@ -11,7 +11,8 @@ def comparison_text(result, lang: str = "en") -> str:
     bs = c.bootstrap
     level = fmt_level(bs.confidence)
     sheet = f" (sheet '{result.golden.sheet}')" if result.golden.sheet is not None else ""
-    lines = [f"{result.golden.source}{sheet}: {result.n_cases} paired cases "
+    enc = " (read as CP949/EUC-KR)" if result.golden.encoding == "cp949" else ""
+    lines = [f"{result.golden.source}{sheet}{enc}: {result.n_cases} paired cases "
              f"(one case = {100 / result.n_cases:.1f} %p)"]
     for name, r in ((c.a, c.rate_a), (c.b, c.rate_b)):
         count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
@@ -34,6 +35,9 @@ def comparison_text(result, lang: str = "en") -> str:
     if ex.total:
         lines.append(f"  left out: {len(ex.missing)} missing, {len(ex.duplicates)} duplicate, "
                      f"{len(ex.blank)} blank")
+    for cid, rows in list(result.golden.unicode_merged.items())[:20]:
+        lines.append(f"  rows {', '.join(map(str, rows))} have the same id '{cid}' once "
+                     "Unicode-normalised (NFC/NFD); left out as duplicates")
     lines.append(comparison_verdict(result, lang))
     why = reason_sentence(c.decision, lang)
     if why:

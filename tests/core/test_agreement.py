@@ -358,7 +358,7 @@ def test_run_readers():
     with pytest.raises(InputError, match="not a rank"):
         load_run(b"query_id,doc_id,rank\nq1,a,first\n", "t.csv")
     names = [r.name for r in load_runs([(trec, "a/x.run"), (trec, "b/x.run")])]
-    assert names == ["x", "x#2"]
+    assert names == ["x", "x (2)"]
 
 
 # ----------------------------------------------------------------------------- levels 3-4

@@ -287,3 +287,16 @@ def test_hub_reachable_gives_up_within_its_timeout():
     assert time.monotonic() - start < 1.5
     with pytest.raises(ValueError, match="timeout"):
         beir.hub_reachable("example.org", timeout=0)
+
+
+def test_qrels_scores_go_through_the_one_number_parser(tmp_path):
+    """``1,0`` is 1 (a decimal comma, as every reader reads it); ``1,000`` is refused."""
+    p = _broken(tmp_path, "qrels/test.tsv",
+                lambda ls: ls.__setitem__(slice(1, None),
+                                          [x.rsplit("\t", 1)[0] + "\t" + x.rsplit("\t", 1)[1] + ",0"
+                                           for x in ls[1:]]))
+    assert load_beir(p).qrels == load_beir(TINY).qrels
+    bad = _broken(tmp_path / "b", "qrels/test.tsv", lambda ls: ls.__setitem__(4, "q3\td08\t1,000"))
+    with pytest.raises(InputError) as ei:
+        load_beir(bad)
+    assert ei.value.code == "scifact.err_qrels_score" and ei.value.row == 5

@@ -99,3 +99,64 @@ def test_bad_file_names_row_and_column(tmp_path):
     f.write_text("case_id,A,B\nq1,1,0\nq2,maybe,1\n")
     p = _run("compare", str(f))
     assert p.returncode == 2 and "row 3" in p.stderr and "'A'" in p.stderr
+
+
+# ----------------------------------------------------------------------------- metric names
+def _spellings(name):
+    """Every registry spelling of a metric, as typed in lower, upper and display case."""
+    from core.metrics import REGISTRY
+
+    spec = REGISTRY[name]
+    words = {spec.name, *spec.aliases}
+    return sorted({w for s in words for w in (s, s.upper())} |
+                  ({spec.display} if spec.display.lower() in words else set()))
+
+
+def test_lists_measure_accepts_every_registry_alias(capsys):
+    """``--format lists --measure``: each list metric under every alias of the registry
+    compares the same per-case values as its canonical name."""
+    from core.lists import LIST_METRICS
+
+    lists = str(ROOT / "data" / "demo_lists.csv")
+    seen = 0
+    for name in LIST_METRICS:
+        want = None
+        for spelling in _spellings(name):
+            assert main(["compare", lists, "--format", "lists", "--measure", f"{spelling}@5",
+                         "--resamples", "200", "--json"]) == 0, spelling
+            out = json.loads(capsys.readouterr().out)
+            assert out["measure"] == f"{name}@5" and out["k"] == 5, spelling
+            got = (out["methods"], out["difference"])
+            assert want is None or got == want, spelling
+            want = got
+            seen += 1
+    assert seen > len(LIST_METRICS)  # the aliases were tried, not only the names
+
+
+def test_trec_measure_accepts_every_registry_alias(capsys):
+    """``--format trec --measure``: registry spellings (``mrr@10``, ``RR@10``, ``hit@10``,
+    ``Success@10``, ``recall@10``, ``R@10``, ``map``, ``precision@10``) reach ir_measures
+    under its own name, with the same numbers."""
+    from core.metrics import REGISTRY, RANK_MEASURES
+
+    trec = ROOT / "data" / "demo_trec"
+    runs = [str(trec / f) for f in ("bm25.run", "dense.run")]
+    for name in RANK_MEASURES:
+        spec = REGISTRY[name]
+        want = None
+        for spelling in _spellings(name):
+            text = spelling if spec.cutoff != "required" and name == "ap" else f"{spelling}@10"
+            assert main(["compare", *runs, "--format", "trec", "--qrels",
+                         str(trec / "qrels.txt"), "--measure", text, "--resamples", "200",
+                         "--json"]) == 0, text
+            out = json.loads(capsys.readouterr().out)
+            expect = spec.ir_measures if text == spelling else f"{spec.ir_measures}@10"
+            assert out["measure"] == expect, text
+            assert want is None or out["metrics"] == want, text
+            want = out["metrics"]
+
+
+def test_unknown_measure_exits_2_naming_the_valid_ones():
+    lists = str(ROOT / "data" / "demo_lists.csv")
+    p = _run("compare", lists, "--format", "lists", "--measure", "bleu")
+    assert p.returncode == 2 and "bleu" in p.stderr and "ndcg" in p.stderr

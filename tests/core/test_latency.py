@@ -196,7 +196,7 @@ def _null_sim(rng, nq=60, runs=3, between=0.5, within=0.3, ratio=1.0):
     return a, b
 
 
-def test_summary_numbers_equal_numpy_and_the_geo_ci_is_bootstrap_mean():
+def test_summary_numbers_equal_numpy_and_the_geo_ci_is_the_t_interval():
     rng = np.random.default_rng(11)
     a, b = _null_sim(rng, nq=40, runs=4, ratio=0.6)
     res = L.compare_latency(_log(a, b), "A", "B", resamples=5000, quantile_resamples=1000,
@@ -207,11 +207,14 @@ def test_summary_numbers_equal_numpy_and_the_geo_ci_is_bootstrap_mean():
         assert m.median_ci[0] < m.median < m.median_ci[1] and m.p95_ci[0] < m.p95_ci[1]
         assert (m.n_queries, m.n_runs) == (40, 160)
     d = np.log(np.median(b, axis=1)) - np.log(np.median(a, axis=1))
-    ref = bootstrap_mean(d, resamples=5000, seed=3)
+    ref = stats.t.interval(0.95, d.size - 1, loc=d.mean(), scale=stats.sem(d))
     r = res.ratio
     assert r.geo_mean_ratio == pytest.approx(np.exp(d.mean()), rel=1e-5)
-    assert (r.geo_ci_low, r.geo_ci_high) == pytest.approx((np.exp(ref.ci_low),
-                                                           np.exp(ref.ci_high)), rel=1e-5)
+    assert (r.geo_ci_low, r.geo_ci_high) == pytest.approx(tuple(np.exp(ref)), rel=1e-5)
+    assert r.to_dict()["geo_interval"] == "t"
+    # the bootstrap distribution of the log ratio stays (the chart draws it)
+    boot = bootstrap_mean(d, resamples=5000, seed=3)
+    assert np.allclose(np.log(r.geo_distribution), boot.distribution)
     assert r.median_ratio == pytest.approx(np.median(b) / np.median(a), rel=1e-5)
     assert r.ci_low < r.median_ratio < r.ci_high
     assert res.verdict == "b_faster" and r.randomization_p < 0.01

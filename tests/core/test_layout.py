@@ -8,6 +8,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "core"
 VIEWS = CORE / "views"
@@ -177,3 +179,118 @@ def test_the_cli_benchmark_imports_what_the_command_imports():
     finally:
         sys.path.remove(str(ROOT / "bench"))
     subprocess.run([sys.executable, "-c", bench_cli.IMPORTS_ONLY], cwd=ROOT, check=True)
+
+
+# ----------------------------------------------------------------------------- private names
+# A name with one leading underscore is private to its module; a module with one is private
+# to its package (``core/_kernels.py``: the numba kernels of the statistics modules;
+# ``core/commands/_common.py``: skipped by the CLI's command discovery; ``pages/_ui.py``:
+# not a page). app.py is the app's first page, so it shares the pages' helpers.
+PACKAGE_FRIENDS = {"pages": {"app"}}
+PROJECT = ("core", "pages", "bench")
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _is_module(dotted: str) -> bool:
+    path = ROOT.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def _may_use_private_module(importer: str, dotted: str) -> bool:
+    """``importer`` (dotted) lies in the package that holds the private module ``dotted``."""
+    parts = dotted.split(".")
+    first = next(i for i, p in enumerate(parts) if _private(p))
+    package = ".".join(parts[:first])
+    return (importer == package or importer.startswith(package + ".")
+            or importer in PACKAGE_FRIENDS.get(package, ()))
+
+
+def private_imports(source: str, importer: str) -> list[str]:
+    """Uses of another module's private names in ``source`` (the module ``importer``):
+    ``from core.x import _y``, ``import core._x`` outside its package, ``core.x._y``
+    (an attribute of an imported project module)."""
+    out = []
+    modules = {}  # local name -> dotted project module it is bound to
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            if node.module.split(".")[0] not in PROJECT:
+                continue
+            if any(_private(p) for p in node.module.split(".")) and \
+                    not _may_use_private_module(importer, node.module):
+                out.append(f"{node.lineno}: from {node.module} import ...")
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                if _is_module(full):
+                    modules[a.asname or a.name] = full
+                if not _private(a.name):
+                    continue
+                if _is_module(full) and _may_use_private_module(importer, full):
+                    continue  # a package's private module, used inside the package
+                out.append(f"{node.lineno}: from {node.module} import {a.name}")
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] not in PROJECT:
+                    continue
+                if any(_private(p) for p in a.name.split(".")) and \
+                        not _may_use_private_module(importer, a.name):
+                    out.append(f"{node.lineno}: import {a.name}")
+                modules[a.asname or a.name.split(".")[0]] = a.asname and a.name or \
+                    a.name.split(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            chain, v = [node.attr], node.value
+            while isinstance(v, ast.Attribute):
+                chain.append(v.attr)
+                v = v.value
+            if isinstance(v, ast.Name) and v.id in modules:
+                dotted = ".".join([modules[v.id], *reversed(chain)])
+                owner = dotted.rsplit(".", 1)[0]
+                if owner != importer and not (_is_module(dotted) and
+                                              _may_use_private_module(importer, dotted)):
+                    out.append(f"{node.lineno}: {v.id}.{'.'.join(reversed(chain))}")
+    return out
+
+
+def _project_files():
+    files = _modules(CORE) + _modules(ROOT / "pages") + _modules(ROOT / "bench")
+    return files + [ROOT / "app.py"]
+
+
+def _dotted(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_no_private_name_is_imported_across_modules():
+    """A helper two modules share gets a public name and a docstring (or moves): private
+    names stay in their module, private modules in their package. Tests may use the
+    privates of the module they test."""
+    offenders = [f"{p.relative_to(ROOT)}:{hit}" for p in _project_files()
+                 for hit in private_imports(p.read_text(encoding="utf-8"), _dotted(p))]
+    assert offenders == [], offenders
+
+
+@pytest.mark.parametrize("source,importer,caught", [
+    ("from core.stats import _interval", "core.paired", True),
+    ("from core.stats import kernels, _kernels", "core.paired", True),
+    ("import core.stats\ncore.stats._interval(1)", "core.paired", True),
+    ("from core import stats\nstats._kernels()", "core.paired_tests", True),
+    ("from core import _kernels", "pages.golden", True),
+    ("from core._kernels import _splitmix", "core.latency_resample", True),
+    ("from core.commands._common import print_json", "core.views.golden", True),
+    ("from pages._ui import tr", "core.golden", True),
+    # allowed: public names, a private module inside its package, own privates, non-project
+    ("from core import _kernels", "core.stats", False),
+    ("from core._kernels import splitmix", "core.latency_resample", False),
+    ("from core.commands._common import print_json", "core.commands.compare", False),
+    ("from pages._ui import tr", "pages.golden", False),
+    ("from pages._ui import tr", "app", False),
+    ("from numpy import _NoValue\nimport numpy as np\nnp._x", "core.stats", False),
+    ("def _f(): pass\nclass A:\n    def g(self): return self._h", "core.stats", False),
+])
+def test_the_private_name_check_catches_what_it_should(source, importer, caught):
+    assert bool(private_imports(source, importer)) is caught

@@ -231,3 +231,14 @@ def test_cli_lists_json(capsys):
     assert len(d["pairs"]) == 3 and {"p_holm", "verdict"} <= set(d["pairs"][0])
     assert main(["compare", str(demo), str(demo), "--format", "lists"]) == 2
     assert "exactly one file" in capsys.readouterr().err
+
+
+def test_metric_key_and_check_k():
+    from core.lists import check_k, metric_key
+
+    assert metric_key("ndcg", 10) == "ndcg@10" and metric_key("context_recall", 5) == \
+        "context_recall@5"
+    assert check_k(3) == 3
+    for bad in (0, 2.5, 10_001):
+        with pytest.raises(ValueError, match="k"):
+            check_k(bad)

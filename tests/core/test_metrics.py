@@ -65,3 +65,20 @@ def test_hand_computed_values():
     dcg = 1 / np.log2(3) + 1 / np.log2(4)
     idcg = 1 + 1 / np.log2(3) + 1 / np.log2(4)
     assert query_score("ndcg@10", ranked, judged) == pytest.approx(dcg / idcg)
+
+
+def test_mean_scores_and_unknown_measure():
+    import pandas as pd
+
+    from core.metrics import REGISTRY, UnknownMeasure, mean_scores
+
+    table = pd.DataFrame({"ndcg@10": [0.5, 1.0, 0.0], "p@5": [0.2, 0.4, 0.6]})
+    assert mean_scores(table) == pytest.approx({"ndcg@10": 0.5, "p@5": 0.4})
+    with pytest.raises(UnknownMeasure) as e:
+        parse_measure("bleu@4")
+    assert isinstance(e.value, ValueError) and "ndcg" in str(e.value)
+    for spec in REGISTRY.values():  # every alias names its metric
+        for alias in (spec.name, *spec.aliases):
+            k = "" if spec.cutoff == "optional" else "@3"
+            allowed = tuple(REGISTRY)
+            assert parse_measure(alias.upper() + k, allowed=allowed).name == spec.name

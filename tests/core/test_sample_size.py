@@ -15,6 +15,7 @@ from scipy import stats as st
 from statsmodels.stats.power import TTestPower
 
 from core.errors import InputError
+from core.intervals import tango_limits
 from core.golden import compare_golden, load_golden
 from core.sample_size import (defaults_from, half_width_curve, mcnemar_power, min_significant_diff,
                               n_continuous_ci, n_continuous_power, n_mcnemar, n_normal,
@@ -74,13 +75,19 @@ def test_n_normal_close_to_wilson_away_from_edges():
     assert n_normal(0.999, 0.01) < n_wilson(0.999, 0.01)  # Wald is too optimistic near 1
 
 
-def test_paired_ci_n_matches_closed_form():
+def test_paired_ci_n_plans_with_the_tango_interval():
+    """The planner plans with the interval the verdict shows (Tango): its n is the smallest
+    whose Tango half-width at the expected table is <= E, at least the Wald closed form
+    ceil(z^2 (d - Delta^2) / E^2) and within a few % of it at these sizes."""
     for d, delta, e in [(0.2, 0.03, 0.02), (0.258, 0.0645, 0.05), (0.5, 0.0, 0.01)]:
         z = z_value(0.95)
         closed = math.ceil(z * z * (d - delta ** 2) / e ** 2 - 1e-9)
         n = n_paired_ci(d, delta, e)
-        assert n == closed
+        assert closed <= n <= 1.1 * closed
         assert paired_half_width(d, delta, n) <= e < paired_half_width(d, delta, n - 1)
+        n12, n21 = n * (d + delta) / 2, n * (d - delta) / 2
+        lo, hi = tango_limits(n12, n21, n, z)
+        assert (hi - lo) / 2 == pytest.approx(paired_half_width(d, delta, n))
 
 
 def test_connor_formula_and_power_inverse():
@@ -215,9 +222,10 @@ def test_simulated_wilson_half_width(p, e):
 
 
 def test_simulated_paired_ci_half_width_against_bootstrap():
-    """Multinomial 2x2 cells at the planned n; the percentile bootstrap CI of
-    ``core.stats.paired_bootstrap`` has median half-width <= target (within 2%), and the Wald
-    half-width z sqrt((d^ - Delta^^2)/n) of the simulated sets agrees."""
+    """Multinomial 2x2 cells at the planned n; the mean Tango half-width of the simulated
+    tables reaches the target (within 0.5%); the percentile bootstrap CI of
+    ``core.stats.paired_bootstrap`` and the Wald half-width z sqrt((d^ - Delta^^2)/n) are no
+    wider (within 2%)."""
     d, delta, e = 0.2, 0.03, 0.02
     n = n_paired_ci(d, delta, e)
     p10, p01 = (d + delta) / 2, (d - delta) / 2
@@ -237,6 +245,8 @@ def test_simulated_paired_ci_half_width_against_bootstrap():
     msg = _report("paired CI", discordance=d, diff=delta, target=e, n=n,
                   median_wald_half_width=med_wald, median_bootstrap_half_width=med_boot,
                   coverage=float(np.mean(np.abs(mhat - delta) <= wald)))
+    lo, hi = tango_limits(tables[:, 2], tables[:, 1], n, z_value(0.95))
+    assert float(np.mean(hi - lo) / 2) <= e * 1.005, msg
     assert med_wald <= e * 1.005, msg
     assert med_boot <= e * 1.02, msg
     assert abs(med_boot - med_wald) < 0.03 * e, msg

@@ -208,3 +208,21 @@ def test_korean_collection_with_char_bigrams(tmp_path, capsys):
         assert out["collection"] == "우리_코퍼스" and out["n_docs"] == 4
         scores[tok] = out["scores"]["bm25"]["mrr@10"]
     assert scores["char_bigram"] == 1.0 > scores["en"]
+
+
+def test_check_metric_reads_every_registry_spelling_of_the_compared_metrics():
+    from core.metrics import REGISTRY, parse_measure
+    from core.scifact import RETRIEVERS, check_metric, check_retriever
+
+    for measure in MEASURES:
+        m = parse_measure(measure)
+        spec = REGISTRY[m.name]
+        for name in (spec.name, *spec.aliases, spec.display):
+            assert check_metric(f"{name}@{m.k}") == measure
+            assert check_metric(f"{name.upper()}@{m.k}") == measure
+    for bad in ("ndcg@5", "ap@10", "nope", 10):
+        with pytest.raises(ValueError, match="metric must be one of"):
+            check_metric(bad)
+    assert [check_retriever(r) for r in RETRIEVERS] == list(RETRIEVERS)
+    with pytest.raises(ValueError):
+        check_retriever("bm26")

@@ -205,3 +205,39 @@ def test_ids_with_quotes_commas_and_hashes_are_kept_verbatim():
     assert read_run(data, "r").docs == {"q1": {'"abc': 2.0, "d,e": 1.0, "#x": 0.5}}
     assert read_run(data.replace(b" ", b"\t"), "r").docs == read_run(data, "r").docs
     assert read_qrels(b'q1 0 "abc 1\n', "q") == {"q1": {'"abc': 1}}
+
+
+def test_one_run_type_for_trec_and_agreement():
+    """``core.agreement_io`` reads into ``core.trec.Run``: a TREC run loaded either way is the
+    same run, and a ``query_id, doc_id, rank`` table scores under ir_measures as its ranks."""
+    from core import agreement_io
+    from core.trec import Run
+
+    assert agreement_io.Run is Run
+    data = b"q1 Q0 a 1 1.5 t\nq1 Q0 b 2 2.5 t\nq1 Q0 c 3 2.5 t\nq2 Q0 d 1 1 t\n"
+    direct, loaded = read_run(data, "x.run"), agreement_io.load_run(data, "x.run")
+    assert isinstance(loaded, Run) and loaded.format == "trec"
+    assert (loaded.name, loaded.docs, loaded.lines) == (direct.name, direct.docs, direct.lines)
+    assert loaded.ranking == {"q1": ["c", "b", "a"], "q2": ["d"]}  # trec_eval order
+    assert loaded.ranking is loaded.ranking  # computed once
+    assert loaded.n_queries == 2 and loaded.queries == ["q1", "q2"]
+    table = agreement_io.load_run(b"query_id,doc_id,rank\nq1,b,2\nq1,a,1\nq1,c,3\n", "t.csv")
+    assert (table.format, table.lines, table.ranking) == ("table", 3, {"q1": ["a", "b", "c"]})
+    assert [d for d, _ in table.ranked("q1", 2)] == ["a", "b"]
+    qrels = read_qrels(b"q1 0 b 1\nq1 0 c 2\n", "q")
+    ts = score_runs([table, direct], qrels, ["nDCG@10", "RR@10"])
+    ref = per_query(table.ranking, qrels, ["ndcg@10", "mrr@10"])
+    assert np.allclose(ts.values["nDCG@10"]["t"], ref["ndcg@10"], atol=1e-12)
+    assert np.allclose(ts.values["RR@10"]["t"], ref["mrr@10"], atol=1e-12)
+    renamed = table.renamed("other")
+    assert renamed.name == "other" and renamed.docs is table.docs and table.name == "t"
+
+
+def test_run_name_and_unique_names():
+    from core.trec import run_name, unique_names
+
+    assert run_name("runs/bm25.run.gz") == "bm25" and run_name("x/dense.TREC") == "dense"
+    assert run_name("plain") == "plain" and run_name("a/b.res") == "b"
+    r = read_run(b"q Q0 d 1 1 t\n", "x/sys.run")
+    names = [x.name for x in unique_names([r, r, r.renamed("other"), r])]
+    assert names == ["sys", "sys (2)", "other", "sys (3)"]

@@ -1,0 +1,55 @@
+"""``python -m core scifact`` options: every metric spelling of the registry is accepted
+(argparse ``choices`` used to refuse ``RR@10``), a wrong one is a one-line usage error."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.__main__ import build_parser
+from core.metrics import REGISTRY, parse_measure
+from core.scifact import MEASURES
+
+from tests.shared_data import TINY
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _spellings(measure: str) -> list[str]:
+    m = parse_measure(measure)
+    spec = REGISTRY[m.name]
+    names = {spec.name, *spec.aliases, spec.display}
+    return sorted({f"{n}@{m.k}" for n in names} | {f"{n.upper()}@{m.k}" for n in names})
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+def test_metric_accepts_every_registry_alias(measure):
+    parser = build_parser("scifact")
+    spellings = _spellings(measure)
+    assert len(spellings) >= 2
+    for text in spellings:
+        args = parser.parse_args(["scifact", "--metric", text])
+        assert args.metric == measure, text
+
+
+@pytest.mark.parametrize("text", ["nope", "ap@10", "ndcg@5", "context_recall"])
+def test_metric_outside_the_compared_ones_is_a_usage_error(text, capsys):
+    with pytest.raises(SystemExit) as ei:
+        build_parser("scifact").parse_args(["scifact", "--metric", text])
+    assert ei.value.code == 2
+    err = capsys.readouterr().err
+    assert "--metric" in err and "ndcg@10" in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_alias_runs_end_to_end(tmp_path):
+    """``--metric RR@10`` compares MRR@10 on the tiny BEIR fixture (BM25 vs the bundled
+    model), with the embedding cache in a temporary folder."""
+    env = {**os.environ, "NOISEFLOOR_CACHE_DIR": str(tmp_path)}
+    p = subprocess.run([sys.executable, "-m", "core", "scifact", "--data", str(TINY),
+                        "--a", "bm25", "--b", "dense", "--metric", "RR@10",
+                        "--resamples", "500", "--json"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["comparison"]["metric"] == "mrr@10"

@@ -1,0 +1,87 @@
+"""core.paired_tests: the exact McNemar test vs scipy's binomial test, the sign-flip
+randomization test vs enumerating every sign pattern, the paired t-test vs scipy and d_z."""
+import itertools
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from core.paired_tests import (EXACT_MAX_NONZERO, PairedTest, cohens_dz, mcnemar_exact,
+                               min_exact_p, paired_test, paired_ttest_p, randomization_p)
+
+
+@pytest.mark.parametrize("a_only,b_only", [(0, 0), (3, 9), (9, 3), (10, 10), (0, 7), (40, 61),
+                                           (1200, 1300)])
+def test_mcnemar_exact_equals_scipy_binomtest(a_only, b_only):
+    m = a_only + b_only
+    ref = 1.0 if m == 0 else stats.binomtest(a_only, m, 0.5).pvalue
+    assert mcnemar_exact(a_only, b_only) == pytest.approx(ref, rel=1e-9)
+
+
+def test_mcnemar_refuses_negative_or_fractional_counts():
+    for bad in ((-1, 2), (1.5, 2)):
+        with pytest.raises(ValueError):
+            mcnemar_exact(*bad)
+
+
+def test_min_exact_p():
+    assert [min_exact_p(m) for m in (0, 1, 2, 5)] == [1.0, 1.0, 0.5, 2 * 0.5 ** 5]
+
+
+def _enumerated_p(d):
+    nz = d[d != 0]
+    obs = abs(nz.sum())
+    hits = sum(abs(np.dot(s, nz)) >= obs - 1e-12
+               for s in itertools.product((-1, 1), repeat=nz.size))
+    return hits / 2 ** nz.size
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_exact_sign_flip_p_equals_enumerating_every_sign_pattern(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.random(14)
+    b = a - rng.normal(0.1, 0.2, 14)
+    b[:2] = a[:2]  # two zero differences: they do not count
+    t = paired_test(a, b)
+    assert isinstance(t, PairedTest) and t.name == "randomization" and t.exact
+    assert t.nonzero == 12 and t.resamples == 0 and t.min_p == min_exact_p(12)
+    assert t.p == pytest.approx(_enumerated_p(a - b), abs=1e-12)
+    assert randomization_p(a, b) == t.p
+
+
+def test_binary_outcomes_get_exact_mcnemar():
+    a = np.array([1, 1, 0, 0, 1, 0, 1, 1])
+    b = np.array([1, 0, 1, 1, 1, 1, 1, 1])
+    t = paired_test(a, b)
+    assert (t.name, t.nonzero, t.exact) == ("mcnemar", 4, True)
+    assert t.p == mcnemar_exact(1, 3) == pytest.approx(_enumerated_p(a - b))
+    assert t.to_dict()["min_p"] == min_exact_p(4)
+
+
+def test_monte_carlo_sign_flip_above_the_exact_limit():
+    rng = np.random.default_rng(4)
+    n = EXACT_MAX_NONZERO + 20
+    a, b = rng.random(n), rng.random(n)
+    t = paired_test(a, b, resamples=20_000, seed=1)
+    assert not t.exact and t.resamples == 20_000 and t.min_p == 1 / 20_001
+    ref = stats.permutation_test((a - b,), np.sum, permutation_type="samples",
+                                 n_resamples=20_000, random_state=0).pvalue
+    assert t.p == pytest.approx(ref, abs=0.02)
+    assert paired_test(a, b, resamples=20_000, seed=1).p == t.p  # seeded
+
+
+def test_paired_ttest_equals_scipy_and_is_none_when_undefined():
+    rng = np.random.default_rng(5)
+    a, b = rng.random(30), rng.random(30)
+    assert paired_ttest_p(a, b) == pytest.approx(stats.ttest_rel(a, b).pvalue, rel=1e-9)
+    assert paired_ttest_p(a, a + 0.25) is None and paired_ttest_p([1.0], [0.0]) is None
+
+
+def test_cohens_dz_is_mean_over_sd_of_the_differences():
+    rng = np.random.default_rng(6)
+    a, b = rng.random(25), rng.random(25)
+    d = a - b
+    assert abs(cohens_dz(a, b)) == pytest.approx(abs(d.mean() / d.std(ddof=1)))
+    assert cohens_dz(a, a) is None
+    with pytest.raises(ValueError):
+        cohens_dz([1.0, 2.0], [1.0])

@@ -1,0 +1,84 @@
+"""core.views.charts: binned distributions (never raw points), wrapped titles, the
+presentation view's type sizes and the two shared chart builders."""
+import altair as alt
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.views.charts import (MAX_BINS, PRESENT_HEADING, PRESENT_LABEL, PRESENT_PADDING,
+                               PRESENT_TITLE, TITLE_CHARS, bin_distribution,
+                               bootstrap_histogram, enlarge, interval_chart, pad, wrap_title)
+
+
+def _data(chart) -> list[list[dict]]:
+    return list(chart.to_dict()["datasets"].values())
+
+
+def test_bin_distribution_histogram_sums_to_the_values():
+    x = np.random.default_rng(0).normal(size=20_000)
+    h = bin_distribution(x, bins=60)
+    assert list(h.columns) == ["start", "end", "count", "share"] and len(h) == 60
+    assert h["count"].sum() == 20_000 and h["share"].sum() == pytest.approx(1.0)
+    assert (h["end"] > h["start"]).all()
+
+
+def test_bin_distribution_one_bar_per_lattice_value():
+    x = np.repeat([-0.1, 0.0, 0.05, 0.1], [1, 5, 3, 2])
+    h = bin_distribution(x, bins=60)
+    assert len(h) == 4 and h["count"].tolist() == [1, 5, 3, 2]
+    centres = (h["start"] + h["end"]) / 2
+    assert np.allclose(centres, [-0.1, 0.0, 0.05, 0.1])
+
+
+@pytest.mark.parametrize("values,bins", [([], 10), ([[1.0]], 10), ([1.0], 0),
+                                         ([1.0], MAX_BINS + 1)])
+def test_bin_distribution_checks_its_arguments(values, bins):
+    with pytest.raises(ValueError):
+        bin_distribution(values, bins)
+
+
+def test_wrap_title_wraps_long_titles_and_never_cuts():
+    short = wrap_title("short")
+    assert short.text == "short" and short.limit == 0
+    long = wrap_title("word " * 30)
+    assert isinstance(long.text, list) and all(len(t) <= TITLE_CHARS for t in long.text)
+    assert " ".join(long.text) == ("word " * 30).strip()
+    assert wrap_title("") == ""
+    with pytest.raises(ValueError, match="width"):
+        wrap_title("x", width=3)
+
+
+def test_pad_and_enlarge_copy_the_chart_with_presentation_sizes():
+    base = alt.Chart(pd.DataFrame({"x": [1]})).mark_point().encode(x="x:Q")
+    padded = pad(base)
+    assert padded.to_dict()["padding"] == PRESENT_PADDING and "padding" not in base.to_dict()
+    big = enlarge(base).to_dict()["config"]
+    assert big["axis"]["labelFontSize"] == PRESENT_LABEL
+    assert big["axis"]["titleFontSize"] == PRESENT_TITLE
+    assert big["legend"]["labelFontSize"] == PRESENT_LABEL
+    assert big["title"]["fontSize"] == PRESENT_HEADING
+    with pytest.raises(ValueError, match="chart"):
+        enlarge("not a chart")
+
+
+def test_bootstrap_histogram_is_binned_scaled_and_marks_ci_and_zero():
+    dist = np.random.default_rng(1).normal(0.05, 0.02, 5000)
+    chart = bootstrap_histogram(dist, 0.01, 0.09, title="t", scale=100)
+    data = _data(chart)
+    assert max(len(d) for d in data) <= 60  # never 5,000 raw points
+    band = next(d for d in data if d and "lo" in d[0])
+    assert band == [{"lo": pytest.approx(1.0), "hi": pytest.approx(9.0)}]
+    assert any(d == [{"x": 0.0}] for d in data)
+    with pytest.raises(ValueError, match="scale"):
+        bootstrap_histogram(dist, 0, 1, scale=10)
+
+
+def test_interval_chart_scales_every_column():
+    rows = pd.DataFrame({"name": ["A", "B"], "mean": [0.5, 0.7], "ci_low": [0.4, 0.6],
+                         "ci_high": [0.6, 0.8]})
+    data = _data(interval_chart(rows, scale=100))[0]
+    assert [(r["name"], r["mean"], r["ci_low"]) for r in data] == \
+        [("A", 50.0, 40.0), ("B", 70.0, 60.0)]
+    assert rows["mean"].tolist() == [0.5, 0.7]  # input untouched
+    scores = _data(interval_chart(rows, scale=1))[0]
+    assert scores[1]["ci_high"] == 0.8
