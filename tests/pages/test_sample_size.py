@@ -60,7 +60,7 @@ def test_defaults_from_loaded_demo_comparison(demo_comparison):
     assert at.number_input(key="sample_size_rate").value == pytest.approx(83.9)
     assert at.number_input(key="sample_size_discordance").value == pytest.approx(
         round(100 * c.discordance, 1))
-    assert at.number_input(key="sample_size_diff").value == pytest.approx(6.5)
+    assert at.number_input(key="sample_size_diff").value == pytest.approx(-6.5)  # B − A
     sd = float(np.std(comp.a_values - comp.b_values, ddof=1))
     assert at.number_input(key="sample_size_sigma").value == pytest.approx(round(sd, 3))
     assert any("demo_golden.csv" in i.value and "31 paired cases" in i.value for i in at.info)
