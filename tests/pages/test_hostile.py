@@ -14,6 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from pages._ui import esc
+from tests.pages.test_scifact import settle
 from tests.shared_data import TINY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -208,6 +209,8 @@ def test_scifact_asks_before_a_long_encode(tmp_path, monkeypatch):
     assert any("should take about" in w.value for w in at.warning)
     assert not at.metric  # nothing encoded, nothing compared yet
     assert not (tmp_path / "cache").exists()
-    at.button(key="scifact_confirm").click().run()
+    at.button(key="scifact_confirm").click()
+    settle(at)  # the encode runs as a server job; the page shows results when it ends
     assert not at.exception, at.exception
     assert at.metric and list((tmp_path / "cache").glob("emb-corpus-*.npy"))
+    assert not at.warning and all(b.key != "scifact_confirm" for b in at.button)  # none stale
