@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import textwrap
+import unicodedata
 
 import numpy as np
 import pandas as pd
@@ -20,38 +20,71 @@ from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
     import altair as alt
 
-TITLE_CHARS = 46     # a chart title line longer than this is wrapped onto the next line
+TITLE_CHARS = 46     # display columns: a longer chart title line wraps onto the next line
 PRESENT_LABEL = 20   # px: axis labels and legend labels in the presentation view
 PRESENT_TITLE = 22   # px: axis and legend titles
 PRESENT_HEADING = 24  # px: chart titles
 PRESENT_PADDING = {"left": 8, "top": 8, "right": 8, "bottom": 8}  # px: large glyphs never clipped
 
 
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a proportional font, roughly: East Asian wide and full-width
+    characters (Hangul, CJK; ``unicodedata.east_asian_width`` W or F) count 2, others 1."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def wrap_lines(text: str, width: int = TITLE_CHARS) -> list[str]:
+    """``text`` broken at spaces into lines of at most ``width`` display columns
+    (``display_width``: a Korean syllable counts as two Latin letters); a single word wider
+    than ``width`` keeps its own line."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if line and display_width(candidate) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return lines
+
+
 def wrap_title(text: str, width: int = TITLE_CHARS) -> alt.TitleParams | str:
-    """``text`` as a chart title wrapped onto lines of at most ``width`` characters (Vega
-    never wraps a title; a long one is cut with '…' when it is wider than the chart)."""
+    """``text`` as a chart title wrapped onto lines of at most ``width`` display columns
+    (``wrap_lines``; Vega never wraps a title, and a long one is cut with '…' or runs past its
+    chart when it is wider than the chart)."""
     import altair as alt
     checks.whole("width", width, lo=10)
     if not text:
         return ""
-    lines = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+    lines = wrap_lines(text, width)
     return alt.TitleParams(text=lines if len(lines) > 1 else text, anchor="start",
                            limit=0)
 
 
 def pad(chart: alt.TopLevelMixin, padding: dict | None = None) -> alt.TopLevelMixin:
     """A copy of ``chart`` with room around it (``PRESENT_PADDING`` px): Vega places a rotated
-    axis title by an estimate of its glyphs, and at the chart's edge a few pixels were cut."""
+    axis title by an estimate of its glyphs, and at the chart's edge a few pixels were cut.
+    Sized ``fit-x``: the chart fills its column's width, and its height is the plot's height
+    plus its title, axes and legend. (Streamlit's default, ``fit``, squeezes all of them into
+    the plot's height: a two-line or enlarged title was cut at the top and the plot shrank.)"""
     import altair as alt
     checks.instance("chart", chart, alt.TopLevelMixin, "an altair chart")
-    return chart.copy(deep=True).properties(padding=padding or PRESENT_PADDING)
+    return chart.copy(deep=True).properties(
+        padding=padding or PRESENT_PADDING,
+        autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
 
 
-def enlarge(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+def enlarge(chart: alt.TopLevelMixin, *, height: int | None = None) -> alt.TopLevelMixin:
     """A copy of ``chart`` with presentation-size type: axis and legend labels
-    ``PRESENT_LABEL`` px, their titles ``PRESENT_TITLE`` px, the title ``PRESENT_HEADING``."""
+    ``PRESENT_LABEL`` px, their titles ``PRESENT_TITLE`` px, the title ``PRESENT_HEADING``;
+    ``height`` (px) sets the plot's height, so card and chart share one screen."""
     import altair as alt
     checks.instance("chart", chart, alt.TopLevelMixin, "an altair chart")
+    if height is not None:
+        chart = chart.properties(height=checks.whole("height", height, lo=50))
     return (pad(chart)
             .configure_axis(labelFontSize=PRESENT_LABEL, titleFontSize=PRESENT_TITLE,
                             labelLimit=0, titleLimit=0)

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from core.verdicts import comparison_verdict, degenerate_note, reason_sentence
-from core.views.format import (diff, fmt_p, interval, kind_of, level as fmt_level, pct,
-                               signed)
+from core.views.format import (diff, fmt_p, interval, kind_of, level as fmt_level, p_text,
+                               pct, signed)
 
 
 def comparison_text(result, lang: str = "en") -> str:
@@ -28,11 +28,11 @@ def comparison_text(result, lang: str = "en") -> str:
     if note:
         lines.append(f"  {note}")
     exact = " (exact)" if c.test is not None and c.test.exact else ""
-    tests = [f"randomization p = {fmt_p(c.randomization_p)}{exact}"]
+    tests = [f"randomization {p_text(c.randomization_p)}{exact}"]
     if c.mcnemar_p is not None:
-        tests.insert(0, f"McNemar exact p = {fmt_p(c.mcnemar_p)}")
+        tests.insert(0, f"McNemar exact {p_text(c.mcnemar_p)}")
     if c.ttest_p is not None:
-        tests.append(f"paired t-test p = {fmt_p(c.ttest_p)}")
+        tests.append(f"paired t-test {p_text(c.ttest_p)}")
     lines.append("  " + "; ".join(tests))
     ex = result.excluded
     if ex.total:
@@ -79,5 +79,5 @@ def compare_text(result, extra: dict, many, fmt: str) -> str:
             mark = "*" if p.significant else " "
             lines.append(f" {mark} {p.b} − {p.a}: {signed(p.mean, 4)} [{signed(p.ci_low, 4)}, "
                          f"{signed(p.ci_high, 4)}]"
-                         f"  p = {fmt_p(p.p)}  p_holm = {fmt_p(p.p_holm)}  {p.verdict}")
+                         f"  {p_text(p.p)}  {p_text(p.p_holm, 'p_holm')}  {p.verdict}")
     return "\n".join(lines)

@@ -9,7 +9,7 @@ import pandas as pd
 from core.scifact import RetrieverComparison, ScifactResult
 from core.verdicts import degenerate_note, reason_sentence, verdict_sentence
 from core.views.charts import wrap_title
-from core.views.format import fmt_p, level as fmt_level, signed
+from core.views.format import fmt_p, level as fmt_level, p_text, signed
 from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -52,7 +52,7 @@ def result_text(res: ScifactResult, lang: str = "en") -> str:
         lines.append(f"  {note}")
     if c.test is not None:
         exact = "exact" if c.test.exact else f"{c.test.resamples:,} random sign flips"
-        lines.append(f"  {c.test.name} p = {fmt_p(c.test.p)} ({exact})")
+        lines.append(f"  {c.test.name} {p_text(c.test.p)} ({exact})")
     lines.append(comparison_sentence(c, lang))
     why = reason_sentence(c.decision, lang)
     if why:
