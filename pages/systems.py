@@ -137,6 +137,8 @@ with inputs_box:
             st.caption(tr("systems.lists_loaded", n=len(ls.cases), methods=len(ls.methods),
                           kind=tr(f"systems.match_{ls.kind}")))
             means = ls_scores.means()
+            if ls.encoding == "cp949":  # say which encoding was read (Korean Excel's CSV)
+                st.caption(tr("common.read_as_cp949"))
             if ls.no_reference:
                 notes.append(tr_md("systems.no_reference", count=len(ls.no_reference),
                                 ids=", ".join(ls.no_reference[:20])))
@@ -243,7 +245,7 @@ with card_slot:
 end_of_presentation()
 ex = result.excluded
 if ex.total:
-    st.warning(tr_md("systems.excluded", total=ex.total,
+    st.warning(tr_md("systems.excluded", count=ex.total,
                      ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                           | set(ex.blank))[:20])), icon="⚠️")
 

@@ -138,16 +138,16 @@ def _cli_tests(c) -> list[str]:
     test = getattr(c, "test", None)
     if hasattr(c, "randomization_p"):
         exact = " (exact)" if test is not None and test.exact else ""
-        out = [f"randomization p = {fmt.fmt_p(c.randomization_p)}{exact}"]
+        out = [f"randomization {fmt.p_text(c.randomization_p)}{exact}"]
         if c.mcnemar_p is not None:
-            out.insert(0, f"McNemar exact p = {fmt.fmt_p(c.mcnemar_p)}")
+            out.insert(0, f"McNemar exact {fmt.p_text(c.mcnemar_p)}")
         if c.ttest_p is not None:
-            out.append(f"paired t-test p = {fmt.fmt_p(c.ttest_p)}")
+            out.append(f"paired t-test {fmt.p_text(c.ttest_p)}")
         return out
     if test is None:
         return []
     how = "exact" if test.exact else f"{test.resamples:,} random sign flips"
-    return [f"{test.name} p = {fmt.fmt_p(test.p)} ({how})"]
+    return [f"{test.name} {fmt.p_text(test.p)} ({how})"]
 
 
 def tests_table(c, lang: str = "en") -> pd.DataFrame:
