@@ -7,8 +7,8 @@
    ``python -c "import pandas, numpy"`` process plus the in-process compute of the same
    comparison (``compare_golden`` warm). Target: the CLI <= 40% above that reference.
 2. Continuous n = 100,000, 20,000 resamples: the whole ``compare_paired`` (rates of A and B,
-   the CI of A - B and the sign-flip test) over ``paired_bootstrap`` alone. Target: <= 2x
-   (one fused pass draws each index once for A, B and A - B).
+   the CI of B - A and the sign-flip test) over ``paired_bootstrap`` alone. Target: <= 2x
+   (one fused pass draws each index once for A, B and B - A).
 """
 from __future__ import annotations
 

@@ -76,8 +76,8 @@ def bootstrap_means(values, key, start, count):
 def paired_means(ab, key, start, count):
     """One fused pass over the (n, 2) array ``ab`` of paired values (A and B of a case side
     by side, so one drawn case is one cache line): for each resample the same n drawn cases
-    give mean(A), mean(B) and mean(A - B) (columns 0, 1, 2). Column 2 equals
-    ``bootstrap_means(a - b, ...)`` exactly (same draws, same summation order)."""
+    give mean(A), mean(B) and mean(B - A) (columns 0, 1, 2; B - A is new minus baseline).
+    Column 2 equals ``bootstrap_means(b - a, ...)`` exactly (same draws, same summation order)."""
     n = ab.shape[0]
     out = np.empty((count, 3))
     nn = uint64(n)
@@ -97,7 +97,7 @@ def paired_means(ab, key, start, count):
                 y = ab[k, 1]
                 sa += x
                 sb += y
-                sd += x - y
+                sd += y - x
                 i += 1
             if i < n:
                 m = (word >> uint64(32)) * nn
@@ -107,7 +107,7 @@ def paired_means(ab, key, start, count):
                     y = ab[k, 1]
                     sa += x
                     sb += y
-                    sd += x - y
+                    sd += y - x
                     i += 1
         out[j, 0] = sa / n
         out[j, 1] = sb / n

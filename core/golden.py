@@ -297,9 +297,10 @@ class GoldenComparison:
         return len(self.case_ids)
 
     def discordant(self) -> pd.DataFrame:
-        """Cases where A and B differ, with the file's text columns: A ahead first (binary:
-        A right / B wrong), then B ahead (B right / A wrong), each by the size of the gap."""
-        d = self.a_values - self.b_values
+        """Cases where A and B differ, with the file's text columns and ``difference`` = B - A
+        (new minus baseline): B ahead first (binary: B right / A wrong), then A ahead (A right
+        / B wrong), each by the size of the gap."""
+        d = self.b_values - self.a_values
         mask = d != 0
         df = pd.DataFrame({"case_id": np.asarray(self.case_ids)[mask],
                            self.comparison.a: self.a_values[mask],

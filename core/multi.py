@@ -1,22 +1,24 @@
 """Three or more systems: every pair (or each against a baseline), adjusted for many tests.
 
 For each pair (A, B) on the cases where both have a value: the paired percentile bootstrap
-CI of mean(A - B) (Efron & Tibshirani 1993, ch. 13; ``core.stats.paired_bootstrap``) and the
-two-sided paired randomization p-value (``core.paired_tests.randomization_p``). With m pairs, the
-p-values are adjusted by Holm–Bonferroni (Holm 1979, "A simple sequentially rejective
+CI of mean(B - A), new minus baseline (Efron & Tibshirani 1993, ch. 13;
+``core.stats.paired_bootstrap``) and the two-sided paired randomization p-value
+(``core.paired_tests.randomization_p``). With m pairs, the p-values are adjusted by Holm–Bonferroni (Holm 1979, "A simple sequentially rejective
 multiple test procedure", Scand. J. Statist. 6:65-70): sort p_(1) <= ... <= p_(m), then
 
     p_holm_(i) = max_{j <= i} min(1, (m - j + 1) * p_(j)),
 
 which controls the family-wise error rate at alpha = 1 - confidence. A pair is
-*significant* when p_holm < alpha; its verdict is then ``a_better`` or ``b_better`` by the
-sign of the mean difference, provided the pair's CI also excludes 0 on that side (as in
+*significant* when p_holm < alpha; its verdict is then ``b_better`` or ``a_better`` by the
+sign of the mean difference B - A, provided the pair's CI also excludes 0 on that side (as in
 ``core.paired.decide``: a verdict never contradicts its own CI), else ``no_difference``. The
 CIs shown are per pair (not adjusted). The p-value is the paired exact test of
 ``core.paired_tests.paired_test`` (exact McNemar for 0/1 outcomes; sign-flip randomization, exact
 up to 20 non-zero differences).
 
-Effect sizes: paired Cohen's d_z (``core.paired_tests.cohens_dz``) and win/tie/loss counts.
+Effect sizes: paired Cohen's d_z of B - A (``core.paired_tests.cohens_dz``) and B's
+win/tie/loss counts (cases where B - A is above, at or below 0). Against a baseline, the
+baseline is A of every pair and the other system B, so B - A reads "system minus baseline".
 """
 from __future__ import annotations
 
@@ -47,7 +49,8 @@ def holm(pvalues) -> np.ndarray:
 
 @dataclass(frozen=True)
 class PairResult:
-    """One pair: mean(A - B) with its bootstrap CI, raw and Holm-adjusted p, and verdict."""
+    """One pair: ``mean`` = mean(B - A) with its bootstrap CI, raw and Holm-adjusted p, and
+    verdict; ``wins``/``ties``/``losses`` count cases where B - A > 0, = 0, < 0."""
 
     a: str
     b: str
@@ -67,7 +70,7 @@ class PairResult:
     mean_b: float
 
     def to_dict(self) -> dict:
-        return {"a": self.a, "b": self.b, "n": self.n, "mean": self.mean,
+        return {"a": self.a, "b": self.b, "n": self.n, "b_minus_a": self.mean,
                 "ci_low": self.ci_low, "ci_high": self.ci_high, "p": self.p,
                 "p_holm": self.p_holm, "significant": self.significant,
                 "verdict": self.verdict, "cohens_dz": self.cohens_dz, "wins": self.wins,
@@ -94,9 +97,10 @@ class ManyComparison:
         return 1 - self.confidence
 
     def table(self) -> pd.DataFrame:
-        """One row per pair (sortable): means, difference, CI, p, Holm p, effect sizes."""
+        """One row per pair (sortable): means, difference B - A (``b_minus_a``) and its CI, p,
+        Holm p, effect sizes."""
         return pd.DataFrame([p.to_dict() for p in self.pairs],
-                            columns=["a", "b", "n", "mean_a", "mean_b", "mean", "ci_low",
+                            columns=["a", "b", "n", "mean_a", "mean_b", "b_minus_a", "ci_low",
                                      "ci_high", "p", "p_holm", "significant", "verdict",
                                      "cohens_dz", "wins", "ties", "losses"])
 
@@ -105,10 +109,10 @@ class ManyComparison:
         ``significant``; both orientations of every compared pair."""
         rows = []
         for p in self.pairs:
-            rows.append({"row": p.a, "col": p.b, "diff": p.mean, "p_holm": p.p_holm,
+            rows.append({"row": p.b, "col": p.a, "diff": p.mean, "p_holm": p.p_holm,
                          "significant": p.significant})
-            if self.mode == "all":
-                rows.append({"row": p.b, "col": p.a, "diff": -p.mean, "p_holm": p.p_holm,
+            if self.mode == "all":  # the same pair read the other way round: A - B
+                rows.append({"row": p.a, "col": p.b, "diff": -p.mean, "p_holm": p.p_holm,
                              "significant": p.significant})
         return pd.DataFrame(rows, columns=["row", "col", "diff", "p_holm", "significant"])
 
@@ -123,7 +127,7 @@ def _pairs(systems, mode, baseline):
     if mode == "all":
         return [(systems[i], systems[j]) for i in range(len(systems))
                 for j in range(i + 1, len(systems))]
-    return [(s, baseline) for s in systems if s != baseline]
+    return [(baseline, s) for s in systems if s != baseline]  # B - A = system - baseline
 
 
 def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | None = None,
@@ -160,7 +164,7 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
         bs = paired_bootstrap(av, bv, resamples=resamples, confidence=confidence, seed=seed,
                               interval=interval)
         p = randomization_p(av, bv, resamples=resamples, seed=seed)
-        d = av - bv
+        d = bv - av
         raw.append((a, b, len(kept), bs, p, cohens_dz(av, bv), int(np.sum(d > 0)),
                     int(np.sum(d == 0)), int(np.sum(d < 0)), float(av.mean()),
                     float(bv.mean())))
@@ -170,7 +174,7 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
     for (a, b, n, bs, p, dz, w, t, lo, ma, mb), ph in zip(raw, adjusted):
         sig = bool(ph < alpha) and bs.mean != 0
         ci_side = bs.ci_low > 0 if bs.mean > 0 else bs.ci_high < 0
-        verdict = (("a_better" if bs.mean > 0 else "b_better") if sig and ci_side
+        verdict = (("b_better" if bs.mean > 0 else "a_better") if sig and ci_side
                    else "no_difference")
         pairs.append(PairResult(a, b, n, bs.mean, bs.ci_low, bs.ci_high, p, float(ph), sig,
                                 verdict, dz, w, t, lo, ma, mb))
@@ -180,13 +184,13 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
 
 def disagreements(scores: pd.DataFrame, a: str, b: str, top: int | None = None,
                   text: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Cases where A and B differ, largest |A - B| first (ties in case order), with any text
-    columns; ``top`` keeps the first rows."""
+    """Cases where A and B differ, with ``difference`` = B - A, largest |B - A| first (ties
+    in case order), with any text columns; ``top`` keeps the first rows."""
     for name in (a, b):
         if name not in scores.columns:
             raise InputError("unknown_method", method=name, methods=", ".join(scores.columns))
     sub = scores[[a, b]].dropna()
-    d = sub[a] - sub[b]
+    d = sub[b] - sub[a]
     df = pd.DataFrame({"case_id": sub.index.astype(str), a: sub[a].to_numpy(),
                        b: sub[b].to_numpy(), "difference": d.to_numpy()})
     df = df[df["difference"] != 0]

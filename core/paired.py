@@ -1,6 +1,7 @@
 """The verdict and the one call behind the golden-case page.
 
-``decide`` says "better" only when the bootstrap CI of A - B (``core.stats``) excludes 0 *and*
+The difference is always B - A (new minus baseline), computed once in ``core.stats``.
+``decide`` says "better" only when the bootstrap CI of B - A (``core.stats``) excludes 0 *and*
 the matching exact test (``core.paired_tests``) has p < 1 - confidence. ``compare_paired``
 gives the rates, the paired bootstrap, the tests and that verdict for two aligned vectors.
 """
@@ -26,7 +27,7 @@ class Decision:
     - ``too_few_discordant`` / ``too_few_nonzero``: with m discordant pairs (binary) or m
       non-zero differences (scores) the exact test's smallest possible p, 2 (1/2)^m, is not
       below alpha: no data this small can show a difference;
-    - ``ci_includes_zero``: the CI of A - B contains 0;
+    - ``ci_includes_zero``: the CI of B - A contains 0;
     - ``test_disagrees``: the CI excludes 0 but the exact test's p is not below alpha.
     """
 
@@ -46,7 +47,7 @@ class Decision:
 
 
 def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float) -> Decision:
-    """"Better" only when the CI of A - B excludes 0 AND the matching exact test (McNemar for
+    """"Better" only when the CI of B - A excludes 0 AND the matching exact test (McNemar for
     binary outcomes, sign-flip randomization for scores) has p < 1 - confidence; otherwise
     ``no_difference`` with the reason (see ``Decision``)."""
     checks.instance("test", test, PairedTest)
@@ -66,7 +67,7 @@ def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float) -
 
 
 class Decided:
-    """The verdict of a comparison that holds ``bootstrap`` (a ``BootstrapResult`` of A - B)
+    """The verdict of a comparison that holds ``bootstrap`` (a ``BootstrapResult`` of B - A)
     and ``test`` (the matching ``PairedTest``): golden cases and scifact queries alike."""
 
     @property
@@ -109,8 +110,9 @@ class PairedComparison(Decided):
         return (self.table[1] + self.table[2]) / self.n
 
     def difference_dict(self) -> dict:
+        """The difference B - A (new minus baseline) with its CI (of B - A) and the tests."""
         bs = self.bootstrap
-        return {"a": self.a, "b": self.b, "mean": bs.mean, "ci_low": bs.ci_low,
+        return {"a": self.a, "b": self.b, "b_minus_a": bs.mean, "ci_low": bs.ci_low,
                 "ci_high": bs.ci_high, "confidence": bs.confidence, "resamples": bs.resamples,
                 "seed": bs.seed, "mcnemar_p": self.mcnemar_p,
                 "randomization_p": self.randomization_p, "ttest_p": self.ttest_p,
@@ -147,21 +149,21 @@ def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,
 def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int = 20_000,
                    confidence: float = 0.95, seed: int = 0,
                    interval: str = "percentile") -> PairedComparison:
-    """Rates, the paired bootstrap of A - B, the paired tests and the verdict (``decide``),
+    """Rates, the paired bootstrap of B - A, the paired tests and the verdict (``decide``),
     for two aligned vectors.
 
     Binary data when both vectors are 0/1 (Wilson intervals, McNemar, 2x2 table); otherwise
     continuous (bootstrap CIs of each mean, paired t-test, Cohen's d_z). Continuous data take
     one fused compiled pass (``core._kernels.paired_means``): each resample's n indices are
-    drawn once and give mean(A), mean(B) and mean(A - B), the same numbers as
+    drawn once and give mean(A), mean(B) and mean(B - A), the same numbers as
     ``bootstrap_mean`` and ``paired_bootstrap`` with this seed. ``interval`` applies to the
-    CI of A - B (the rates keep percentile intervals).
+    CI of B - A (the rates keep percentile intervals).
     """
     a, b = checks.pair(a, b, min_n=2)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     interval = check_interval(interval)
     binary = is_binary(a) and is_binary(b)
-    d = a - b
+    d = b - a
     if binary:
         table = cells(a, b)
         kw = dict(confidence=confidence, resamples=resamples, seed=seed, binary=True)

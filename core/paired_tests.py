@@ -140,7 +140,7 @@ def _signflip_exact_p(nz: np.ndarray) -> float:
 
 def paired_test(a, b, *, resamples: int = 20_000, seed: int = 0,
                 binary: bool | None = None) -> PairedTest:
-    """The paired exact test of mean(A - B) = 0, two-sided.
+    """The paired exact test of mean(B - A) = 0, two-sided.
 
     Binary outcomes: the mid-p McNemar test (``mcnemar_test``; the exact McNemar p is the exact
     sign-flip randomization p, mid-p subtracts half the probability of the observed split). Scores: the sign-flip randomization test (``randomization_p``), exact
@@ -150,7 +150,7 @@ def paired_test(a, b, *, resamples: int = 20_000, seed: int = 0,
     resamples, seed = checks.resampling_iv(resamples, seed)
     if binary is None:
         binary = is_binary(a) and is_binary(b)
-    d = a - b
+    d = b - a
     nz = d[d != 0]
     if binary:
         _, n10, n01, _ = cells(a, b)
@@ -167,7 +167,7 @@ def paired_test(a, b, *, resamples: int = 20_000, seed: int = 0,
 
 
 def randomization_p(a, b, *, resamples: int = 20_000, seed: int = 0) -> float:
-    """Paired randomization (sign-flip) test of mean(A - B) = 0, two-sided.
+    """Paired randomization (sign-flip) test of mean(B - A) = 0, two-sided.
 
     Under H0 each difference d_i is as likely to be -d_i, so random signs s_i give the null
     distribution of T = sum(s_i d_i) (zero differences do not move it). With m non-zero
@@ -189,7 +189,7 @@ def paired_ttest_p(a, b) -> float | None:
     than 2 cases or all differences equal (``is_constant``: spread below 1e-12 of their scale,
     so 0.25 stored exactly and 0.250000001 minus rounding give the same answer)."""
     a, b = checks.pair(a, b)
-    d = a - b
+    d = b - a
     if d.size < 2 or is_constant(d):
         return None
     n = d.size
@@ -200,10 +200,11 @@ def paired_ttest_p(a, b) -> float | None:
 
 
 def cohens_dz(a, b) -> float | None:
-    """Paired Cohen's d (d_z = mean(d) / sd(d), sd with n-1; Cohen 1988); None if the
+    """Paired Cohen's d of B - A (d_z = mean(d) / sd(d) with d = b - a, sd with n-1; Cohen
+    1988): positive when B (new) scores higher; None if the
     differences are constant (``is_constant``)."""
     a, b = checks.pair(a, b)
-    d = a - b
+    d = b - a
     if d.size < 2 or is_constant(d):
         return None
     return float(d.mean() / np.std(d, ddof=1))

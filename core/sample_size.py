@@ -250,7 +250,7 @@ def min_significant_diff(n: int, discordance: float, *,
 
 @dataclass(frozen=True)
 class PairedPlan:
-    """Two methods on the same binary cases: n for a narrow CI of A - B and for the test."""
+    """Two methods on the same binary cases: n for a narrow CI of B - A and for the test."""
 
     discordance: float
     diff: float
@@ -409,9 +409,9 @@ def defaults_from(comparison=None, golden=None) -> PlanDefaults:
 
     * rate: method A's rate in a binary comparison, else the first binary method's rate in the
       golden set (clipped to [0.001, 0.999], since 0% and 100% give no interval to plan);
-    * discordance and difference A - B: the binary comparison's (when A and B disagree at all);
-    * SD of per-case differences and the difference to detect: std(a - b, ddof=1) and
-      |mean(a - b)| of the comparison (any kind of scores), when both are above 0.
+    * discordance and difference B - A: the binary comparison's (when A and B disagree at all);
+    * SD of per-case differences and the difference to detect: std(b - a, ddof=1) and
+      |mean(b - a)| of the comparison (any kind of scores), when both are above 0.
     """
     rate, rate_data = DEFAULT_RATE, False
     disc, diff, paired_data = DEFAULT_DISCORDANCE, DEFAULT_DIFF, False
@@ -423,7 +423,7 @@ def defaults_from(comparison=None, golden=None) -> PlanDefaults:
             rate, rate_data = float(np.clip(c.rate_a.mean, *_RATE_CLIP)), True
             if c.discordance and c.discordance - c.bootstrap.mean ** 2 > 0:
                 disc, diff, paired_data = float(c.discordance), float(c.bootstrap.mean), True
-        dvals = np.asarray(comparison.a_values, float) - np.asarray(comparison.b_values, float)
+        dvals = np.asarray(comparison.b_values, float) - np.asarray(comparison.a_values, float)
         sd = float(np.std(dvals, ddof=1)) if dvals.size >= 2 else 0.0
         if sd > 0 and abs(dvals.mean()) > 0:
             sigma, cdiff, sigma_data = sd, float(abs(dvals.mean())), True

@@ -7,7 +7,7 @@ Steps (the page and ``python -m core scifact`` call the same functions):
    (equal to ir_measures / pytrec_eval; one implementation in the codebase).
 3. ``compare_retrievers``: on all judged queries or a seeded random subset of n, the mean of
    each, per-query wins / losses / ties, the Hit@10 2x2 overlap, and the paired percentile
-   bootstrap CI of mean(A - B) from ``core.stats.paired_bootstrap`` (percentile or BCa), the
+   bootstrap CI of mean(B - A) (new minus baseline) from ``core.stats.paired_bootstrap`` (percentile or BCa), the
    matching exact test (``core.paired_tests.paired_test``) and the verdict of ``core.paired.decide``.
 
 Reference numbers for BEIR scifact (Thakur et al. 2021, Table 2): BM25 (Anserini) nDCG@10 0.665.
@@ -138,7 +138,8 @@ def means(tables: dict[str, pd.DataFrame], queries: Sequence[str] | None = None)
 # ----------------------------------------------------------------------------- comparing
 @dataclass(frozen=True)
 class RetrieverComparison(Decided):
-    """A vs B on one metric over the same queries; ``bootstrap`` is of mean(A - B)."""
+    """A vs B on one metric over the same queries; ``bootstrap`` is of mean(B - A) and
+    ``diff`` is B - A per query (new minus baseline)."""
 
     a: str
     b: str
@@ -157,7 +158,7 @@ class RetrieverComparison(Decided):
 
     @property
     def diff(self) -> np.ndarray:
-        return self.values_a - self.values_b
+        return self.values_b - self.values_a
 
     @property
     def mean_a(self) -> float:
@@ -169,11 +170,11 @@ class RetrieverComparison(Decided):
 
     @property
     def a_wins(self) -> int:
-        return int(np.sum(self.diff > TIE_TOL))
+        return int(np.sum(self.diff < -TIE_TOL))
 
     @property
     def b_wins(self) -> int:
-        return int(np.sum(self.diff < -TIE_TOL))
+        return int(np.sum(self.diff > TIE_TOL))
 
     @property
     def ties(self) -> int:
@@ -188,7 +189,7 @@ class RetrieverComparison(Decided):
                 "both": int(np.sum(a & b)), "neither": int(np.sum(~a & ~b))}
 
     def frame(self) -> pd.DataFrame:
-        """One row per query: query_id, value of A, value of B, A - B."""
+        """One row per query: query_id, value of A, value of B, ``diff`` = B - A."""
         return pd.DataFrame({"query_id": list(self.query_ids), self.a: self.values_a,
                              self.b: self.values_b, "diff": self.diff})
 
@@ -197,9 +198,10 @@ class RetrieverComparison(Decided):
         return {"a": self.a, "b": self.b, "metric": self.metric, "n_queries": self.n,
                 "mean_a": self.mean_a, "mean_b": self.mean_b, "a_wins": self.a_wins,
                 "b_wins": self.b_wins, "ties": self.ties, "hits": self.hits,
-                "mean_diff": bs.mean, "ci_low": bs.ci_low, "ci_high": bs.ci_high,
-                "confidence": bs.confidence, "resamples": bs.resamples, "seed": bs.seed,
-                "verdict": self.verdict, "interval": bs.interval, "degenerate": bs.degenerate,
+                "difference": {"b_minus_a": bs.mean, "ci_low": bs.ci_low,
+                               "ci_high": bs.ci_high, "confidence": bs.confidence,
+                               "interval": bs.interval, "degenerate": bs.degenerate},
+                "resamples": bs.resamples, "seed": bs.seed, "verdict": self.verdict,
                 "test": self.test.to_dict() if self.test else None,
                 "decision": self.decision.to_dict()}
 
@@ -210,7 +212,7 @@ def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
                        seed: int = 0, interval: str = "percentile") -> RetrieverComparison:
     """Paired comparison of A and B over ``queries`` (default: all judged queries).
 
-    Difference d_q = metric_A(q) - metric_B(q); its mean gets a paired bootstrap CI
+    Difference d_q = metric_B(q) - metric_A(q) (new minus baseline); its mean gets a paired bootstrap CI
     (``core.stats.paired_bootstrap``: queries resampled with replacement, A and B kept
     together; ``interval`` percentile or bca), the matching exact test
     (``core.paired_tests.paired_test``: McNemar for 0/1 metrics such as Hit@10, sign-flip
@@ -240,8 +242,8 @@ def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
 def ci_by_n(tables: dict[str, pd.DataFrame], a: str, b: str, metric: str, ns: Sequence[int],
             *, resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
             seed: int = 0, interval: str = "percentile") -> pd.DataFrame:
-    """The CI of mean(A - B) on nested seeded subsets of each size in ``ns``:
-    columns n, mean, ci_low, ci_high, verdict."""
+    """The CI of mean(B - A) on nested seeded subsets of each size in ``ns``:
+    columns n, mean (of B - A), ci_low, ci_high, verdict."""
     all_ids = tuple(tables[a].index)
     rows = []
     for n in sorted({int(x) for x in ns if 2 <= int(x) <= len(all_ids)}):
@@ -255,7 +257,7 @@ def ci_by_n(tables: dict[str, pd.DataFrame], a: str, b: str, metric: str, ns: Se
 
 # ----------------------------------------------------------------------------- drill-down
 def disagreements(comp: RetrieverComparison) -> pd.DataFrame:
-    """Queries where A and B score differently, largest |A - B| first."""
+    """Queries where A and B score differently (``diff`` = B - A), largest |B - A| first."""
     f = comp.frame()
     f = f[np.abs(f["diff"]) > TIE_TOL]
     return f.reindex(f["diff"].abs().sort_values(ascending=False, kind="stable").index) \

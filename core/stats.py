@@ -130,7 +130,8 @@ def significance_level(confidence: float) -> float:
 
 def verdict(ci_low: float, ci_high: float, p: float | None = None, *,
             confidence: float | None = None) -> Verdict:
-    """``a_better`` if the CI of A - B lies above 0, ``b_better`` if below, else no difference.
+    """``b_better`` if the CI of B - A (new minus baseline) lies above 0, ``a_better`` if
+    below, else no difference.
 
     With the matching exact test's ``p`` (and the ``confidence`` of the CI), "better" also
     needs p < 1 - confidence; otherwise ``no_difference``. ``decide`` says why.
@@ -141,9 +142,9 @@ def verdict(ci_low: float, ci_high: float, p: float | None = None, *,
         if not p < 1 - checks.confidence(confidence):
             return "no_difference"
     if ci_low > 0:
-        return "a_better"
-    if ci_high < 0:
         return "b_better"
+    if ci_high < 0:
+        return "a_better"
     return "no_difference"
 
 
@@ -341,23 +342,24 @@ def _binary_paired_dist(n: int, n10: int, n01: int, resamples: int, seed: int) -
     # Multinomial cells, drawn hierarchically: discordant count, then its split.
     disc = rng.binomial(n, m / n, size=resamples)
     a_only = rng.binomial(disc, n10 / m if m else 0.0)
-    return (2 * a_only - disc) / n
+    return (disc - 2 * a_only) / n   # (b_only - a_only) / n: B - A
 
 
 def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
                      seed: int = 0, interval: str = "percentile") -> BootstrapResult:
-    """Paired bootstrap of mean(A - B) (Efron & Tibshirani 1993, ch. 13; BCa: ch. 14).
+    """Paired bootstrap of mean(B - A), new minus baseline (Efron & Tibshirani 1993, ch. 13;
+    BCa: ch. 14).
 
     Cases are resampled with replacement, A and B kept together, so each resample's statistic
-    is the mean of the resampled differences d_i = a_i - b_i. ``interval="percentile"`` reads
+    is the mean of the resampled differences d_i = b_i - a_i. ``interval="percentile"`` reads
     the CI off the (alpha/2, 1 - alpha/2) percentiles; ``"bca"`` off the bias-corrected and
     accelerated ones (``bca_ci``, scipy's definition).
 
     Binary outcomes: a resample of n cases is fully described by its four 2x2 cell counts,
     which are Multinomial(n; p11, p10, p01, p00) with the observed cell shares; the resampled
-    difference is (n10 - n01)/n. Only the discordant cells matter, and the multinomial is
-    drawn hierarchically: m* ~ Binomial(n, (n10 + n01)/n), n10* ~ Binomial(m*, n10/(n10 + n01)),
-    difference = (2 n10* - m*)/n. Two binomial draws per resample replace n index draws, so
+    difference is (n01 - n10)/n (n01: B right, A wrong). Only the discordant cells matter, and
+    the multinomial is drawn hierarchically: m* ~ Binomial(n, (n10 + n01)/n),
+    n10* ~ Binomial(m*, n10/(n10 + n01)), difference = (m* - 2 n10*)/n. Two binomial draws per resample replace n index draws, so
     the cost does not grow with n (``method="cells"``). Continuous values are resampled case by
     case in compiled code with counter-based streams (``method="resample"``; see
     ``core._kernels``); memory stays O(n + resamples).
@@ -366,7 +368,7 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     interval = check_interval(interval)
     key = stream_key(seed)
-    d = a - b
+    d = b - a
     if is_binary(a) and is_binary(b):
         _, n10, n01, _ = cells(a, b)
         dist = _binary_paired_dist(a.size, n10, n01, resamples, seed)

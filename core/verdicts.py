@@ -4,7 +4,7 @@ from __future__ import annotations
 from core import checks
 from core.i18n import t
 from core.stats import Verdict
-from core.views.format import fmt_p, level as fmt_level, pct, pp
+from core.views.format import diff as fmt_diff, fmt_p, level as fmt_level, pct, pp
 
 __all__ = ["comparison_verdict", "degenerate_note", "fmt_p", "pct", "pp", "reason_sentence",
            "verdict_sentence"]
@@ -14,24 +14,21 @@ def verdict_sentence(verdict: Verdict, *, a: str, b: str, mean: float, ci_low: f
                      ci_high: float, n: int, confidence: float, lang: str = "en",
                      unit: str = "cases", kind: str = "rate") -> str:
     """'No significant difference at 95%: this 31-case golden set cannot tell them apart' (or
-    'these 300 queries cannot …' with ``unit="queries"``), or 'A is better by x %p [lo, hi]'
-    (or B), in ``lang``. ``kind="score"`` states the difference on the measure's own scale
-    ('by 0.031 [0.010, 0.052]', see ``core.views.format``) instead of in %p."""
+    'these 300 queries cannot …' with ``unit="queries"``), or 'B is better than A: B − A =
+    +x %p [lo, hi]' (or A), in ``lang``. ``mean`` and [``ci_low``, ``ci_high``] are the
+    difference B − A (new minus baseline) and its CI, quoted as they are, signed, so the
+    sentence shows the same number as the card, the tables and the CLI. ``kind="score"``
+    states it on the measure's own scale ('+0.031 [+0.010, +0.052]', see
+    ``core.views.format``) instead of in %p."""
     checks.choice("unit", unit, ("cases", "queries"))
-    checks.choice("kind", kind, ("rate", "score"))
+    kind = checks.choice("kind", kind, ("rate", "score"))
     level = fmt_level(confidence)
     if verdict == "no_difference":
         key = "verdicts.no_difference" + ("_queries" if unit == "queries" else "")
         return t(key, lang, level=level, n=n, a=a, b=b)
-    if kind == "rate":
-        key, f = "verdicts.better", (lambda x: f"{100 * x:.1f}")
-    else:
-        key, f = "verdicts.better_score", (lambda x: f"{x:.3f}")
-    if verdict == "a_better":
-        return t(key, lang, winner=a, loser=b, level=level,
-                 diff=f(mean), lo=f(ci_low), hi=f(ci_high))
-    return t(key, lang, winner=b, loser=a, level=level,
-             diff=f(-mean), lo=f(-ci_high), hi=f(-ci_low))
+    winner, loser = (a, b) if verdict == "a_better" else (b, a)
+    return t("verdicts.better", lang, winner=winner, loser=loser, a=a, b=b, level=level,
+             diff=fmt_diff(mean, kind), lo=fmt_diff(ci_low, kind), hi=fmt_diff(ci_high, kind))
 
 
 def reason_sentence(decision, lang: str = "en") -> str | None:

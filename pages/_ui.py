@@ -103,7 +103,8 @@ def verdict_md(result, lang: str) -> str:
     c, bs = result.comparison, result.comparison.bootstrap
     return verdict_sentence(c.verdict, a=esc(c.a), b=esc(c.b), mean=bs.mean, ci_low=bs.ci_low,
                             ci_high=bs.ci_high, n=result.n_cases, confidence=bs.confidence,
-                            lang=lang, unit=result.golden.unit)
+                            lang=lang, unit=result.golden.unit,
+                            kind="rate" if c.binary else "score")
 
 
 def esc_frame(df: pd.DataFrame) -> pd.DataFrame:
@@ -204,7 +205,7 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
 
 
 def interval_choice(key: str) -> str:
-    """Sidebar choice of the bootstrap interval of A - B: ``percentile`` or ``bca``."""
+    """Sidebar choice of the bootstrap interval of B - A: ``percentile`` or ``bca``."""
     from core.stats import INTERVALS
 
     labels = {k: tr(f"verdicts.interval_{k}") for k in INTERVALS}  # bound in this run's language

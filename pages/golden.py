@@ -125,10 +125,10 @@ for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
                    lo=fmt.value(r.ci_low, kind), hi=fmt.value(r.ci_high, kind),
                    step=f"{100 / r.n:.1f}"))
 # the difference reads "does B (new) beat A (baseline)": B − A, as on the verdict card
-m3.metric(tr_md("golden.difference", a=c.b, b=c.a), fmt.diff(-bs.mean, kind),
+m3.metric(tr_md("golden.difference", a=c.a, b=c.b), fmt.diff(bs.mean, kind),
           help=glossary("bootstrap", "pp"))
-m3.caption(tr("golden.difference_ci", level=level, lo=fmt.diff(-bs.ci_high, kind),
-              hi=fmt.diff(-bs.ci_low, kind)))
+m3.caption(tr("golden.difference_ci", level=level, lo=fmt.diff(bs.ci_low, kind),
+              hi=fmt.diff(bs.ci_high, kind)))
 verdict_notes(c.decision, bs, m3, reason=False)
 
 left, right = st.columns(2)
@@ -137,9 +137,9 @@ rates = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low, "ci_high"
 rates_chart = interval_chart(rates, title=tr("golden.chart_rates", level=level),
                              x_title=tr("common.axis_score") + fmt.axis_unit(kind),
                              scale=fmt.scale(kind))
-boot_chart = bootstrap_histogram(-bs.distribution, -bs.ci_high, -bs.ci_low,
+boot_chart = bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
                                  title=tr("golden.chart_bootstrap", resamples=f"{bs.resamples:,}"),
-                                 x_title=tr("common.axis_diff", a=c.b, b=c.a)
+                                 x_title=tr("common.axis_diff", a=c.a, b=c.b)
                                  + fmt.axis_unit(kind, difference=True),
                                  y_title=tr("common.axis_resamples"), scale=fmt.scale(kind))
 draw_chart(rates_chart, left)
@@ -176,14 +176,14 @@ rate_rows = pd.DataFrame([
      tr("golden.col_interval", level=level): fmt.interval(r.ci_low, r.ci_high, kind)}
     for n_, r in ((c.a, c.rate_a), (c.b, c.rate_b))])
 diff_rows = pd.DataFrame(
-    [(tr("golden.difference", a=c.b, b=c.a), fmt.diff(-bs.mean, kind)),
+    [(tr("golden.difference", a=c.a, b=c.b), fmt.diff(bs.mean, kind)),
      (tr("golden.ci_label", level=level),
-      fmt.interval(-bs.ci_high, -bs.ci_low, kind, signed=True)),
+      fmt.interval(bs.ci_low, bs.ci_high, kind, signed=True)),
      *tests_table.itertuples(index=False, name=None)],
     columns=[tr("golden.col_test"), tr("golden.col_value")])
 paired_cases = pd.DataFrame({"case_id": list(result.case_ids), c.a: result.a_values,
                              c.b: result.b_values,
-                             "difference": result.a_values - result.b_values})  # a data file
+                             "b_minus_a": result.b_values - result.a_values})  # a data file
 sections = [
     Section(tr("golden.rates_title"), tr("golden.resolution_text", n=result.n_cases,
                                          step=f"{100 / result.n_cases:.1f}"), table=rate_rows),

@@ -260,18 +260,17 @@ left, right = st.columns(2)
 by_n = ci_by_n(tables, a, b_name, metric, [n for n in BY_N if n <= n_all] + [int(n_used)],
                resamples=int(resamples), confidence=float(confidence), seed=int(seed),
                interval=interval)
-# the headline reads "does B beat A": B − A on the card and both charts
-by_n_ba = by_n.assign(mean=-by_n["mean"], ci_low=-by_n["ci_high"], ci_high=-by_n["ci_low"])
-by_n_chart = ci_by_n_chart(by_n_ba, int(n_used), title=tr("scifact.chart_by_n", a=NAMES[b_name],
-                                                           b=NAMES[a]),
+# the headline reads "does B beat A": B − A (as core computes it) on the card and both charts
+by_n_chart = ci_by_n_chart(by_n, int(n_used), title=tr("scifact.chart_by_n", a=NAMES[a],
+                                                        b=NAMES[b_name]),
                            x_title=tr("scifact.axis_n"),
-                           y_title=tr("scifact.axis_diff", a=NAMES[b_name], b=NAMES[a],
+                           y_title=tr("scifact.axis_diff", a=NAMES[a], b=NAMES[b_name],
                                       metric=metric))
 # round away float noise so equal resampled means share one bar
-boot_chart = bootstrap_histogram(-bs.distribution.round(12), -bs.ci_high, -bs.ci_low,
+boot_chart = bootstrap_histogram(bs.distribution.round(12), bs.ci_low, bs.ci_high,
                                  title=tr("scifact.chart_bootstrap",
                                           resamples=f"{bs.resamples:,}"),
-                                 x_title=tr("scifact.axis_diff", a=NAMES[b_name], b=NAMES[a],
+                                 x_title=tr("scifact.axis_diff", a=NAMES[a], b=NAMES[b_name],
                                             metric=metric),
                                  y_title=tr("common.axis_resamples"), scale=1)
 draw_chart(by_n_chart, left)
@@ -297,10 +296,10 @@ if data.name.lower() == "scifact":
 m1, m2, m3 = st.columns(3)
 m1.metric(NAMES[a], fmt.value(comp.mean_a, "score"))
 m2.metric(NAMES[b_name], fmt.value(comp.mean_b, "score"))
-m3.metric(tr("scifact.difference", a=NAMES[b_name], b=NAMES[a], metric=metric),
-          fmt.diff(-bs.mean, "score"), help=tr("glossary.bootstrap"))
-m3.caption(tr("scifact.difference_ci", level=level, lo=fmt.diff(-bs.ci_high, "score"),
-              hi=fmt.diff(-bs.ci_low, "score")))
+m3.metric(tr("scifact.difference", a=NAMES[a], b=NAMES[b_name], metric=metric),
+          fmt.diff(bs.mean, "score"), help=tr("glossary.bootstrap"))
+m3.caption(tr("scifact.difference_ci", level=level, lo=fmt.diff(bs.ci_low, "score"),
+              hi=fmt.diff(bs.ci_high, "score")))
 verdict_notes(comp.decision, bs, m3, reason=False)
 
 w1, w2, w3 = st.columns(3)
@@ -331,7 +330,7 @@ if len(disc):
     diffs = dict(zip(disc["query_id"], disc["diff"]))
     qid = st.selectbox(tr("scifact.drill_pick"), options, key="scifact_drill",
                        index=url_index("query", options, 0),
-                       format_func=lambda q: f"{q} ({diffs[q]:+.3f}): "
+                       format_func=lambda q: f"{q} ({fmt.diff(diffs[q], 'score')}): "
                                              f"{data.queries[q][:90]}")
     st.markdown(tr_md("scifact.drill_query", qid=qid, text=data.queries[qid]))
     relevant = [d for d, s in data.qrels[qid].items() if s > 0]

@@ -75,7 +75,7 @@ def pairs_display(table: pd.DataFrame, kind: str, level: str) -> pd.DataFrame:
         "A": table["a"], "B": table["b"], tr("systems.col_n"): table["n"],
         tr("systems.col_mean_a"): [fmt.value(x, kind) for x in table["mean_a"]],
         tr("systems.col_mean_b"): [fmt.value(x, kind) for x in table["mean_b"]],
-        tr("systems.col_diff"): [fmt.diff(x, kind) for x in table["mean"]],
+        tr("systems.col_diff"): [fmt.diff(x, kind) for x in table["b_minus_a"]],
         tr("systems.col_ci", level=level): [fmt.interval(lo, hi, kind, signed=True)
                                             for lo, hi in zip(table["ci_low"], table["ci_high"])],
         tr("systems.col_p_holm"): [fmt_p(x) for x in table["p_holm"]],
@@ -261,10 +261,10 @@ for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
     col.caption(tr("systems.interval_line", level=level, kind=kind_text,
                    lo=fmt.value(r.ci_low, kind), hi=fmt.value(r.ci_high, kind)))
 # B − A ("does B beat A"), as on the verdict card
-m3.metric(tr_md("systems.difference", a=c.b, b=c.a), fmt.diff(-bs.mean, kind),
+m3.metric(tr_md("systems.difference", a=c.a, b=c.b), fmt.diff(bs.mean, kind),
           help=glossary("bootstrap", "pp") if c.binary else glossary("bootstrap"))
-m3.caption(tr("systems.difference_ci", level=level, lo=fmt.diff(-bs.ci_high, kind),
-              hi=fmt.diff(-bs.ci_low, kind)))
+m3.caption(tr("systems.difference_ci", level=level, lo=fmt.diff(bs.ci_low, kind),
+              hi=fmt.diff(bs.ci_high, kind)))
 verdict_notes(c.decision, bs, m3, reason=False)
 
 left, right = st.columns(2)
@@ -273,10 +273,10 @@ rates = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low, "ci_high"
 rates_chart = interval_chart(rates, title=tr("systems.chart_means", level=level),
                              x_title=tr("systems.axis_metric", metric=key) + fmt.axis_unit(kind),
                              scale=fmt.scale(kind))
-boot_chart = bootstrap_histogram(-bs.distribution, -bs.ci_high, -bs.ci_low,
+boot_chart = bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
                                  title=tr("systems.chart_bootstrap",
                                           resamples=f"{bs.resamples:,}"),
-                                 x_title=tr("common.axis_diff", a=c.b, b=c.a)
+                                 x_title=tr("common.axis_diff", a=c.a, b=c.b)
                                  + fmt.axis_unit(kind, difference=True),
                                  y_title=tr("common.axis_resamples"), scale=fmt.scale(kind))
 draw_chart(rates_chart, left)

@@ -49,5 +49,5 @@ def add_stat_args(p, *, resamples: int = 20_000, interval: bool = False) -> None
     p.add_argument("--json", action="store_true", help="print one JSON object")
     if interval:
         p.add_argument("--interval", choices=("percentile", "bca"), default="percentile",
-                       help="bootstrap CI of A - B: percentile (default) or bca "
+                       help="bootstrap CI of B - A: percentile (default) or bca "
                             "(bias-corrected and accelerated, scipy's definition)")

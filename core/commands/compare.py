@@ -9,8 +9,10 @@ Formats:
   ``context_precision``, ``context_recall``, ``context_precision_ranked``) at ``--k``.
 - ``trec``: one or more run files and ``--qrels``; ``--measure`` is an ir_measures string.
 
-JSON: the golden-case contract for A and B (``n_cases, methods, difference, resolution,
-excluded, verdict``), plus ``pairs`` (Holm-adjusted) for three or more systems, ``metrics``
+The difference is always B - A (new minus baseline): the text names it "B − A" with B's and
+A's names in that order; with ``--baseline`` the baseline is A. JSON: the golden-case contract
+for A and B (``n_cases, methods, difference, resolution, excluded, verdict``; ``difference``
+holds ``b_minus_a`` and ``ci_low``/``ci_high`` of B - A), plus ``pairs`` (Holm-adjusted) for three or more systems, ``metrics``
 (per-method means of every list metric) for lists, and ``queries`` (missing/unjudged) for TREC.
 """
 from __future__ import annotations
@@ -42,8 +44,9 @@ def register(p) -> None:
                    help="lists: cells hold ids or passages (default: auto-detect)")
     p.add_argument("--baseline", help="with three or more systems: compare each to this one "
                                       "instead of all pairs")
-    p.add_argument("--a", help="method A (default: first method in the file)")
-    p.add_argument("--b", help="method B (default: second method in the file)")
+    p.add_argument("--a", help="method A, the baseline (default: first method in the file)")
+    p.add_argument("--b", help="method B, the new one; the difference is B - A "
+                               "(default: second method in the file)")
     add_stat_args(p, interval=True)
 
 
@@ -97,7 +100,7 @@ def run(args) -> int:
     a, b = args.a, args.b
     if args.baseline is not None and a is None and b is None and len(gs.methods) >= 2:
         others = [m for m in gs.methods if m != args.baseline]
-        a, b = (others[0] if others else None), args.baseline
+        a, b = args.baseline, (others[0] if others else None)  # B - A = other - baseline
     result = compare_golden(gs, a, b, **_stat_kw(args))
     many = None
     if len(gs.methods) >= 3:
@@ -110,7 +113,7 @@ def run(args) -> int:
         out.update(extra)
         if many is not None:
             out["multiple"] = {k: v for k, v in many.to_dict().items() if k != "pairs"}
-            out["pairs"] = [{k: p[k] for k in ("a", "b", "mean", "ci_low", "ci_high", "p",
+            out["pairs"] = [{k: p[k] for k in ("a", "b", "b_minus_a", "ci_low", "ci_high", "p",
                                                "p_holm", "verdict", "n", "cohens_dz")}
                             for p in many.to_dict()["pairs"]]
         print_json(out)

@@ -25,12 +25,12 @@ def register(p) -> None:
     p.add_argument("--discordance", type=float,
                    help="paired binary: share of cases where A and B disagree")
     p.add_argument("--diff", type=float,
-                   help="difference A - B to plan for (paired binary with --discordance, "
+                   help="difference B - A to plan for (paired binary with --discordance, "
                         "continuous with --sigma)")
     p.add_argument("--power", type=float, default=0.8, help="test power 1-beta (default 0.8)")
     p.add_argument("--alpha", type=float, default=0.05, help="test level (default 0.05)")
     p.add_argument("--sigma", type=float,
-                   help="continuous scores: SD of the per-case differences A - B")
+                   help="continuous scores: SD of the per-case differences B - A")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 

@@ -1,8 +1,8 @@
 """The verdict card: the first thing read on a results page and at the top of the report.
 
-``paired_card`` turns a paired comparison (difference A − B, its CI, the verdict) into a
+``paired_card`` turns a paired comparison (difference B − A, its CI, the verdict) into a
 ``VerdictCard``: the headline difference is read as "does B (the new method) beat A (the
-baseline)", so it is B − A, with its CI, one plain sentence from ``core.verdicts`` under it,
+baseline)": B − A as core computed it, with its CI, one plain sentence from ``core.verdicts`` under it,
 and an optional second line (a reason, e.g. why the verdict is "no difference"). The tone
 (colour) comes from ``core.views.palette.tone_of``. ``card_html`` renders it as escaped HTML
 with inline styles, the same in the app and in the offline report.
@@ -44,15 +44,15 @@ class VerdictCard:
 def paired_card(verdict: str, *, a: str, b: str, mean: float, ci_low: float, ci_high: float,
                 confidence: float, kind: str, sentence: str, ci_label: str = "CI",
                 reason: str = "") -> VerdictCard:
-    """The card of a paired comparison whose difference ``mean`` = A − B lies in
-    [``ci_low``, ``ci_high``] (a percentile or BCa bootstrap CI, Efron & Tibshirani 1993).
-    The headline is B − A = −mean with CI [−ci_high, −ci_low], in ``kind``'s unit."""
+    """The card of a paired comparison whose difference ``mean`` = B − A (new minus
+    baseline) lies in [``ci_low``, ``ci_high``] (a percentile or BCa bootstrap CI, Efron &
+    Tibshirani 1993), shown as it is in ``kind``'s unit."""
     confidence = checks.confidence(confidence)
     checks.text("sentence", sentence)
     level = fmt_level(confidence)
     return VerdictCard(
-        tone=tone_of(verdict), label=f"{b} − {a}", value=fmt.diff(-mean, kind),
-        interval=f"{level} {ci_label} {fmt.interval(-ci_high, -ci_low, kind, signed=True)}",
+        tone=tone_of(verdict), label=f"{b} − {a}", value=fmt.diff(mean, kind),
+        interval=f"{level} {ci_label} {fmt.interval(ci_low, ci_high, kind, signed=True)}",
         sentence=sentence, reason=reason)
 
 

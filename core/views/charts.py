@@ -95,7 +95,7 @@ def _check_scale(scale: float) -> float:
 
 
 def bootstrap_histogram(dist, ci_low: float, ci_high: float, *, title: str = "",
-                        x_title: str = "A - B (%p)", y_title: str = "resamples",
+                        x_title: str = "B − A (%p)", y_title: str = "resamples",
                         bins: int = 60, scale: float = 100) -> alt.LayerChart:
     """Histogram of a bootstrap distribution with the CI band and 0 marked; values are
     multiplied by ``scale`` (100: rates in %p; 1: scores on their own scale, see

@@ -44,12 +44,22 @@ def value(x: float | None, kind: str) -> str:
     return f"{100 * x:.1f}%" if kind == "rate" else f"{x:.{SCORE_DIGITS}f}"
 
 
+def signed(x: float, digits: int) -> str:
+    """``x`` with ``digits`` decimals and its sign, except that a value that rounds to zero
+    prints without one ('0.000', never '-0.000' or '+0.000')."""
+    text = f"{x:.{digits}f}"
+    if float(text) == 0:
+        return f"{0:.{digits}f}"
+    return f"{x:+.{digits}f}"
+
+
 def diff(x: float | None, kind: str) -> str:
-    """A signed difference: 0.0645 -> '+6.5 %p' (rate) or '+0.065' (score)."""
+    """A signed difference: 0.0645 -> '+6.5 %p' (rate) or '+0.065' (score); one that
+    rounds to zero has no sign ('0.0 %p', '0.000')."""
     _check(kind)
     if _missing(x):
         return "n/a"
-    return f"{100 * x:+.1f} %p" if kind == "rate" else f"{x:+.{SCORE_DIGITS}f}"
+    return f"{signed(100 * x, 1)} %p" if kind == "rate" else signed(x, SCORE_DIGITS)
 
 
 def interval(lo: float | None, hi: float | None, kind: str, *, signed: bool = False) -> str:
@@ -81,8 +91,9 @@ def pct(x: float | None, digits: int = 1) -> str:
 
 
 def pp(x: float | None, digits: int = 1) -> str:
-    """A difference of shares in percentage points: 0.0645 -> '6.5 %p' (signed)."""
-    return "n/a" if x is None else f"{100 * x:+.{digits}f} %p"
+    """A difference of shares in percentage points: 0.0645 -> '+6.5 %p' (signed; one that
+    rounds to zero has no sign, '0.0 %p')."""
+    return "n/a" if x is None else f"{signed(100 * x, digits)} %p"
 
 
 def fmt_p(p: float | None) -> str:

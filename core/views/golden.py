@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 from core.verdicts import comparison_verdict, degenerate_note, reason_sentence
-from core.views.format import fmt_p, level as fmt_level, pct, pp
+from core.views.format import (diff, fmt_p, interval, kind_of, level as fmt_level, pct,
+                               signed)
 
 
 def comparison_text(result, lang: str = "en") -> str:
-    """Readable multi-line summary of a ``GoldenComparison`` (the CLI's default output)."""
+    """Readable multi-line summary of a ``GoldenComparison`` (the CLI's default output); the
+    difference is B − A (new minus baseline), named in that order."""
     c = result.comparison
     bs = c.bootstrap
     level = fmt_level(bs.confidence)
@@ -17,9 +19,10 @@ def comparison_text(result, lang: str = "en") -> str:
         count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
         lines.append(f"  {name}: {pct(r.mean)}{count}  {level} {r.interval} "
                      f"[{pct(r.ci_low)}, {pct(r.ci_high)}]")
-    lines.append(f"  {c.a} - {c.b}: {pp(bs.mean)}  {level} paired bootstrap CI "
-                 f"({bs.interval}) [{pp(bs.ci_low)}, {pp(bs.ci_high)}]  ({bs.resamples:,} "
-                 f"resamples, seed {bs.seed})")
+    kind = kind_of(c.binary)
+    lines.append(f"  {c.b} − {c.a}: {diff(bs.mean, kind)}  {level} paired bootstrap CI "
+                 f"({bs.interval}) {interval(bs.ci_low, bs.ci_high, kind, signed=True)}  "
+                 f"({bs.resamples:,} resamples, seed {bs.seed})")
     note = degenerate_note(bs, lang)
     if note:
         lines.append(f"  {note}")
@@ -70,7 +73,7 @@ def compare_text(result, extra: dict, many, fmt: str) -> str:
                      f"alpha = {many.alpha:.2f}; {level} paired bootstrap CIs):")
         for p in many.pairs:
             mark = "*" if p.significant else " "
-            lines.append(f" {mark} {p.a} - {p.b}: {p.mean:+.4f} [{p.ci_low:+.4f}, "
-                         f"{p.ci_high:+.4f}]"
+            lines.append(f" {mark} {p.b} − {p.a}: {signed(p.mean, 4)} [{signed(p.ci_low, 4)}, "
+                         f"{signed(p.ci_high, 4)}]"
                          f"  p = {fmt_p(p.p)}  p_holm = {fmt_p(p.p_holm)}  {p.verdict}")
     return "\n".join(lines)

@@ -42,7 +42,7 @@ def half_width_chart(curve: pd.DataFrame, *, target: float, current_n: int | Non
 
 LABELS = {"n_wilson": "one rate, Wilson interval (search over n)",
           "n_normal": "one rate, normal approximation z^2 p(1-p)/E^2",
-          "n_paired_ci": "paired binary, CI of A - B",
+          "n_paired_ci": "paired binary, CI of B - A",
           "n_paired_power": "paired binary, McNemar test power (Connor 1987)",
           "n_continuous_ci": "continuous, t interval (Sakai 2016)",
           "n_continuous_power": "continuous, paired t-test power"}

@@ -9,7 +9,7 @@ import pandas as pd
 from core.scifact import RetrieverComparison, ScifactResult
 from core.verdicts import degenerate_note, reason_sentence, verdict_sentence
 from core.views.charts import wrap_title
-from core.views.format import fmt_p, level as fmt_level
+from core.views.format import fmt_p, level as fmt_level, signed
 from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -44,9 +44,9 @@ def result_text(res: ScifactResult, lang: str = "en") -> str:
     lines.append(f"  {c.metric}: {c.a} wins {c.a_wins}, {c.b} wins {c.b_wins}, ties {c.ties}")
     lines.append(f"  hit@10: {c.a} only {h['a_only']}, {c.b} only {h['b_only']}, both "
                  f"{h['both']}, neither {h['neither']}")
-    lines.append(f"  {c.a} - {c.b}: {bs.mean:+.4f}  {fmt_level(bs.confidence)} paired bootstrap "
-                 f"CI ({bs.interval}) [{bs.ci_low:+.4f}, {bs.ci_high:+.4f}] ({bs.resamples:,} "
-                 f"resamples, seed {bs.seed})")
+    lines.append(f"  {c.b} − {c.a}: {signed(bs.mean, 4)}  {fmt_level(bs.confidence)} paired "
+                 f"bootstrap CI ({bs.interval}) [{signed(bs.ci_low, 4)}, {signed(bs.ci_high, 4)}] "
+                 f"({bs.resamples:,} resamples, seed {bs.seed})")
     note = degenerate_note(bs, lang)
     if note:
         lines.append(f"  {note}")
@@ -63,7 +63,7 @@ def result_text(res: ScifactResult, lang: str = "en") -> str:
 def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | None = None,
                   b_title: str | None = None, size_title: str = "queries") -> alt.LayerChart:
     """Per-query A vs B (one point per distinct pair, sized by how many queries share it),
-    with the diagonal y = x: points below it are queries A wins."""
+    with the diagonal y = x: points above it are queries B wins."""
     import altair as alt
     f = pd.DataFrame({"a": comp.values_a.round(6), "b": comp.values_b.round(6)})
     pts = f.groupby(["a", "b"]).size().reset_index(name="queries")
@@ -81,8 +81,9 @@ def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | 
 
 
 def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
-                  x_title: str = "queries (n)", y_title: str = "A - B") -> alt.LayerChart:
-    """The CI of A - B at each subset size; the chosen size highlighted, 0 marked."""
+                  x_title: str = "queries (n)", y_title: str = "B − A") -> alt.LayerChart:
+    """The CI of B − A (``core.scifact.ci_by_n``) at each subset size; the chosen size
+    highlighted, 0 marked."""
     import altair as alt
     df = rows.copy()
     df["chosen"] = df["n"] == current

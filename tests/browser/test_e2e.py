@@ -85,7 +85,9 @@ def test_golden_upload_report_and_korean(server, page, tmp_path):
     raw = Path(dl.value.path()).read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf"), "CSV without a BOM: Korean Excel garbles it"
     lines = raw.decode("utf-8-sig").splitlines()
-    assert lines[0] == "case_id,baseline,reranker,difference" and len(lines) == 41
+    assert lines[0] == "case_id,baseline,reranker,b_minus_a" and len(lines) == 41
+    rows = [ln.split(",") for ln in lines[1:]]
+    assert all(float(r[3]) == float(r[2]) - float(r[1]) for r in rows)  # B − A per case
     with page.expect_download(timeout=TIMEOUT_MS) as dl:
         page.get_by_role("button", name=t("report.download_summary", "en")).click()
     summary = json.loads(Path(dl.value.path()).read_text(encoding="utf-8"))

@@ -169,8 +169,8 @@ def test_verdict_card_leads_with_the_tone_of_the_result(server, page):
     assert card.locator(".verdict").inner_text() == comparison_verdict(demo, "en")
     bs = demo.comparison.bootstrap
     # the headline is B − A with its CI, in %p (binary outcomes)
-    assert card.locator(".verdict-value").inner_text() == f"{-100 * bs.mean:+.1f} %p"
-    assert f"[{-100 * bs.ci_high:+.1f} %p, {-100 * bs.ci_low:+.1f} %p]" in \
+    assert card.locator(".verdict-value").inner_text() == f"{100 * bs.mean:+.1f} %p"
+    assert f"[{100 * bs.ci_low:+.1f} %p, {100 * bs.ci_high:+.1f} %p]" in \
         card.locator(".verdict-interval").inner_text()
     accent = TONES["neutral"][0]
     border = card.evaluate("e => getComputedStyle(e).borderLeftColor")

@@ -59,15 +59,16 @@ def test_bootstrap_means_are_the_means_of_the_replayed_draws(n):
 
 
 def test_paired_means_draw_whole_cases_and_column_2_is_the_difference():
+    """Column 2 is the difference B - A (new minus baseline) of the same drawn cases."""
     rng = np.random.default_rng(3)
     a, b = rng.random(20), rng.random(20)
     key = stream_key(5)
     out = _kernels.paired_means(np.column_stack((a, b)), key, 0, 6)
     for r in range(6):
         idx = _draws(key, r, 20)
-        np.testing.assert_allclose(out[r], [a[idx].mean(), b[idx].mean(), (a - b)[idx].mean()],
+        np.testing.assert_allclose(out[r], [a[idx].mean(), b[idx].mean(), (b - a)[idx].mean()],
                                    atol=1e-12)
-    assert np.array_equal(out[:, 2], _kernels.bootstrap_means(a - b, key, 0, 6))
+    assert np.array_equal(out[:, 2], _kernels.bootstrap_means(b - a, key, 0, 6))
 
 
 def test_signflip_sums_use_one_fair_sign_bit_per_value():

@@ -61,8 +61,8 @@ def test_all_pairs_equal_core_stats_and_holm():
     assert [p.p_holm for p in mc.pairs] == pytest.approx(multipletests(raw, method="holm")[1])
     for p in mc.pairs:
         assert p.significant == (p.p_holm < 0.05)
-        assert p.verdict == ("no_difference" if not p.significant else
-                             "a_better" if p.mean > 0 else "b_better")
+        assert p.verdict == ("no_difference" if not p.significant else  # mean is B - A
+                             "b_better" if p.mean > 0 else "a_better")
     by = {(p.a, p.b): p for p in mc.pairs}
     assert by[("bm25", "hybrid")].verdict == "b_better"
     assert by[("hybrid", "tuned")].verdict == "no_difference"
@@ -71,13 +71,16 @@ def test_all_pairs_equal_core_stats_and_holm():
 def test_baseline_mode_and_matrix():
     df = _scores()
     mc = compare_many(df, mode="baseline", baseline="bm25", resamples=1000)
-    assert [(p.a, p.b) for p in mc.pairs] == [("dense", "bm25"), ("hybrid", "bm25"),
-                                              ("tuned", "bm25")]
+    # the baseline is A of every pair, so B - A reads "system minus baseline"
+    assert [(p.a, p.b) for p in mc.pairs] == [("bm25", "dense"), ("bm25", "hybrid"),
+                                              ("bm25", "tuned")]
+    assert all(p.mean == pytest.approx(df[p.b].mean() - df[p.a].mean()) for p in mc.pairs)
     assert mc.to_dict()["adjustment"] == "holm" and len(mc.to_dict()["pairs"]) == 3
     full = compare_many(df, resamples=1000).matrix()
     assert len(full) == 12
     cell = full.set_index(["row", "col"])["diff"]
     assert cell[("hybrid", "bm25")] == pytest.approx(-cell[("bm25", "hybrid")])
+    assert cell[("hybrid", "bm25")] == pytest.approx(df["hybrid"].mean() - df["bm25"].mean())
     spec = matrix_chart(mc).to_dict()
     assert spec["layer"][0]["mark"]["type"] == "rect"
 
@@ -109,6 +112,6 @@ def test_disagreements_largest_first_with_text():
     text = pd.DataFrame({"query": ["w", "x", "y", "z"]}, index=df.index)
     d = disagreements(df, "A", "B", text=text)
     assert d["case_id"].tolist() == ["c1", "c3", "c4"]  # c2 ties, left out
-    assert d["difference"].tolist() == pytest.approx([1.0, -0.7, 0.1])
+    assert d["difference"].tolist() == pytest.approx([-1.0, 0.7, -0.1])  # B - A
     assert d["query"].tolist() == ["w", "y", "z"]
     assert len(disagreements(df, "A", "B", top=1)) == 1

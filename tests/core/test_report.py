@@ -228,7 +228,7 @@ def test_report_card_takes_the_colour_of_its_tone(golden_result):
         assert f"verdict-{tone}" in out and TONES[tone][0] in out
         others = [TONES[t_][0] for t_ in TONES if t_ != tone]
         assert not any(o in out for o in others)
-        assert f"{-100 * bs.mean:+.1f} %p" in out  # B − A, the headline
+        assert f"{100 * bs.mean:+.1f} %p" in out  # B − A, the headline
 
 
 def test_report_korean(golden_result):

@@ -183,8 +183,9 @@ def test_defaults_from_demo_comparison_and_none():
     c = comp.comparison
     assert d.source == "comparison" and d.current_n == 31 and d.binary
     assert d.rate == pytest.approx(26 / 31) and d.rate_from_data
-    assert d.discordance == pytest.approx(c.discordance) and d.diff == pytest.approx(2 / 31)
-    diffs = comp.a_values - comp.b_values
+    # the difference is B - A (RRF - title-only: 3 - 5 discordant cases of 31)
+    assert d.discordance == pytest.approx(c.discordance) and d.diff == pytest.approx(-2 / 31)
+    diffs = comp.b_values - comp.a_values
     assert d.sigma == pytest.approx(np.std(diffs, ddof=1)) and d.sigma_from_data
     d2 = defaults_from(None, gs)
     assert d2.source == "golden_set" and d2.rate == pytest.approx(26 / 31)

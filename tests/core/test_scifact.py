@@ -47,15 +47,17 @@ def test_comparison_counts_and_bootstrap_match_core_stats():
     assert c.hits == {"a_only": 1, "b_only": 1, "both": 5, "neither": 1}
     ref = paired_bootstrap(a, b, resamples=2000, seed=3)
     assert (c.bootstrap.ci_low, c.bootstrap.ci_high) == (ref.ci_low, ref.ci_high)
-    assert c.bootstrap.mean == pytest.approx(np.mean(np.subtract(a, b)), abs=1e-12)
+    assert c.bootstrap.mean == pytest.approx(np.mean(np.subtract(b, a)), abs=1e-12)  # B - A
     assert c.verdict == verdict(ref.ci_low, ref.ci_high)
     d = c.to_dict()
-    assert d["mean_diff"] == ref.mean and d["verdict"] in ("no_difference", "a_better",
-                                                           "b_better")
+    assert d["difference"]["b_minus_a"] == ref.mean and d["verdict"] in (
+        "no_difference", "a_better", "b_better")
+    assert (d["difference"]["ci_low"], d["difference"]["ci_high"]) == (ref.ci_low, ref.ci_high)
     # the golden-case page's wording
     assert comparison_sentence(c, "en") == verdict_sentence(c.verdict, a="bm25", b="dense", mean=ref.mean,
                                                 ci_low=ref.ci_low, ci_high=ref.ci_high, n=8,
-                                                confidence=0.95, lang="en", unit="queries")
+                                                confidence=0.95, lang="en", unit="queries",
+                                                kind="score")
 
 
 def test_clear_difference_and_errors():
@@ -141,8 +143,9 @@ def test_run_scifact_json_shape(tiny_run):
     assert set(d["scores"]) == {"bm25", "dense", "hybrid"}
     assert set(d["scores"]["bm25"]) == set(MEASURES)
     comp = d["comparison"]
-    assert {"a", "b", "metric", "a_wins", "b_wins", "ties", "hits", "mean_diff", "ci_low",
-            "ci_high", "verdict"} <= set(comp)
+    assert {"a", "b", "metric", "a_wins", "b_wins", "ties", "hits", "difference",
+            "verdict"} <= set(comp)
+    assert {"b_minus_a", "ci_low", "ci_high", "confidence"} <= set(comp["difference"])
     assert comp["a_wins"] + comp["b_wins"] + comp["ties"] == 10
     assert sum(comp["hits"].values()) == 10
     assert d["settings"]["bm25"] == {"k1": 1.2, "b": 0.6, "tokenizer": "en_stem"}

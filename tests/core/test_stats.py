@@ -54,7 +54,7 @@ def _binary_pair(n, seed=0):
 def test_paired_bootstrap_agrees_with_scipy(make, n):
     a, b = make(n, seed=n)
     ours = paired_bootstrap(a, b, resamples=20_000, seed=1)
-    ref = stats.bootstrap((a, b), lambda x, y, axis=-1: np.mean(x - y, axis=axis), paired=True,
+    ref = stats.bootstrap((a, b), lambda x, y, axis=-1: np.mean(y - x, axis=axis), paired=True,
                           vectorized=True, n_resamples=20_000, method="percentile",
                           random_state=np.random.default_rng(2))
     se = ref.standard_error
@@ -63,7 +63,7 @@ def test_paired_bootstrap_agrees_with_scipy(make, n):
     assert ours.ci_low == pytest.approx(ref.confidence_interval.low, abs=0.1 * se + 1.5 / n * (make is _binary_pair))
     assert ours.ci_high == pytest.approx(ref.confidence_interval.high, abs=0.1 * se + 1.5 / n * (make is _binary_pair))
     assert ours.standard_error == pytest.approx(se, rel=0.03)
-    assert ours.mean == pytest.approx(np.mean(a - b), abs=1e-12)
+    assert ours.mean == pytest.approx(np.mean(b - a), abs=1e-12)  # B - A
 
 
 @pytest.mark.parametrize("make", [_continuous_pair, _binary_pair])
@@ -83,7 +83,7 @@ def test_batching_does_not_change_the_result():
     computing the resamples in any batches (or threads) gives exactly the same distribution
     as computing them at once."""
     a, b = _continuous_pair(200)
-    d = a - b
+    d = b - a
     key, R = stream_key(3), 4_000
     whole = _kernels.bootstrap_means(d, key, 0, R)
     assert np.array_equal(np.concatenate([_kernels.bootstrap_means(d, key, i, 1)
@@ -142,7 +142,7 @@ def test_binary_cells_distribution_matches_row_resampling():
     """The multinomial-cells shortcut has the same distribution as resampling rows."""
     a, b = _binary_pair(40, seed=5)
     cellwise = paired_bootstrap(a, b, resamples=40_000, seed=0).distribution
-    rows = _kernels.bootstrap_means(a - b, stream_key(1), 0, 40_000)
+    rows = _kernels.bootstrap_means(b - a, stream_key(1), 0, 40_000)
     assert cellwise.mean() == pytest.approx(rows.mean(), abs=0.003)
     assert cellwise.std() == pytest.approx(rows.std(), rel=0.03)
     assert np.percentile(cellwise, 2.5) == pytest.approx(np.percentile(rows, 2.5), abs=1 / 40)
@@ -199,14 +199,15 @@ def test_randomization_continuous_equals_full_enumeration():
 def test_ttest_and_cohens_d_match_scipy():
     a, b = _continuous_pair(80, seed=9, shift=0.05)
     assert paired_ttest_p(a, b) == pytest.approx(stats.ttest_rel(a, b).pvalue, abs=1e-12)
-    d = a - b
+    d = b - a  # B - A: positive d_z when B scores higher
     assert cohens_dz(a, b) == pytest.approx(d.mean() / d.std(ddof=1))
     assert paired_ttest_p([1, 0.5], [1, 0.5]) is None
 
 
 def test_verdict_rule():
-    assert verdict(0.01, 0.2) == "a_better"
-    assert verdict(-0.2, -0.01) == "b_better"
+    """The CI is of B - A: above 0 means B is better, below 0 means A is."""
+    assert verdict(0.01, 0.2) == "b_better"
+    assert verdict(-0.2, -0.01) == "a_better"
     assert verdict(-0.1, 0.1) == "no_difference"
     assert verdict(0.0, 0.1) == "no_difference"
 
@@ -272,7 +273,7 @@ from core.stats import bca_ci, is_constant  # noqa: E402
 ])
 def test_small_n_cases_from_the_issue_give_no_difference(a, b, reason):
     c = compare_paired(np.array(a, float), np.array(b, float), resamples=5_000)
-    assert c.bootstrap.ci_low > 0  # the CI alone would have said "A is better"
+    assert c.bootstrap.ci_high < 0  # the CI of B - A alone would have said "A is better"
     assert c.verdict == "no_difference"
     assert c.decision.reason == reason
     assert c.decision.p >= 0.05 and c.decision.min_p >= 0.05
@@ -293,10 +294,10 @@ def test_ci_excluding_zero_with_a_test_that_disagrees():
     dec = decide(0.01, 0.2, t, 0.95)
     assert (dec.verdict, dec.reason) == ("no_difference", "test_disagrees")
     ok = decide(0.01, 0.2, PairedTest("randomization", 0.01, 25, False, 20_000), 0.95)
-    assert (ok.verdict, ok.reason) == ("a_better", None)
+    assert (ok.verdict, ok.reason) == ("b_better", None)  # the CI of B - A lies above 0
     assert decide(-0.1, 0.2, t, 0.95).reason == "ci_includes_zero"
     assert verdict(0.01, 0.2, 0.07, confidence=0.95) == "no_difference"
-    assert verdict(-0.2, -0.01, 0.01, confidence=0.95) == "b_better"
+    assert verdict(-0.2, -0.01, 0.01, confidence=0.95) == "a_better"
 
 
 @settings(max_examples=60, deadline=None)
@@ -319,7 +320,7 @@ def test_property_better_only_when_the_exact_test_agrees(n, seed, binary, confid
         assert c.test.p < 1 - confidence
         if ref is not None:
             assert ref < 1 - confidence
-        if c.verdict == "a_better":
+        if c.verdict == "b_better":  # the CI is of B - A
             assert c.bootstrap.ci_low > 0
         else:
             assert c.bootstrap.ci_high < 0
@@ -368,7 +369,7 @@ def test_bca_equals_scipy_on_the_same_distribution():
         prior = stats._resampling.BootstrapResult(
             confidence_interval=None, bootstrap_distribution=ours.distribution,
             standard_error=None)
-        ref = stats.bootstrap((a, b), lambda x, y, axis=-1: np.mean(x - y, axis=axis),
+        ref = stats.bootstrap((a, b), lambda x, y, axis=-1: np.mean(y - x, axis=axis),
                               paired=True, vectorized=True, n_resamples=0, method="BCa",
                               bootstrap_result=prior, confidence_level=0.95)
         assert ours.ci_low == pytest.approx(ref.confidence_interval.low, abs=1e-12)
@@ -376,7 +377,7 @@ def test_bca_equals_scipy_on_the_same_distribution():
 
 
 def test_bca_falls_back_to_percentile_when_undefined():
-    r = paired_bootstrap(np.full(6, 0.75), np.full(6, 0.5), resamples=1_000, interval="bca")
+    r = paired_bootstrap(np.full(6, 0.5), np.full(6, 0.75), resamples=1_000, interval="bca")
     assert r.interval == "percentile" and r.ci_low == r.ci_high == pytest.approx(0.25)
     assert bca_ci(np.full(10, 0.2), np.full(4, 0.2), 0.95) is None
     with pytest.raises(ValueError, match="interval"):
@@ -405,7 +406,7 @@ def test_bca_coverage_when_there_is_no_difference(capsys):
         a = base + rng.normal(0, .1, n)
         b = base + rng.normal(0, .1, n)
         r = paired_bootstrap(a, b, resamples=2_000, seed=s, interval="bca")
-        lo, hi = bca_ci(r.distribution, a - b, 0.95)
+        lo, hi = bca_ci(r.distribution, b - a, 0.95)
         assert (lo, hi) == (r.ci_low, r.ci_high)
         plo, phi = np.percentile(r.distribution, [2.5, 97.5])
         hits["bca"] += lo <= 0 <= hi

@@ -169,7 +169,7 @@ def test_cli_trec_three_runs_json(capsys, tmp_path):
     assert [(p["a"], p["b"]) for p in d["pairs"]] == [("bm25", "dense"), ("bm25", "hybrid"),
                                                       ("dense", "hybrid")]
     for p in d["pairs"]:
-        assert set(p) >= {"a", "b", "mean", "ci_low", "ci_high", "p", "p_holm", "verdict"}
+        assert set(p) >= {"a", "b", "b_minus_a", "ci_low", "ci_high", "p", "p_holm", "verdict"}
         assert p["p_holm"] >= p["p"]
     assert d["queries"]["missing_from_run"] == {"dense": ["q50"]}
     assert d["queries"]["without_qrels"] == {"hybrid": ["q99"]}
@@ -181,7 +181,7 @@ def test_cli_trec_three_runs_json(capsys, tmp_path):
     # baseline mode, and text output
     assert main(args[:-1] + ["--baseline", "bm25"]) == 0
     out = capsys.readouterr().out
-    assert "Holm-Bonferroni" in out and "hybrid - bm25" in out and "q50" in out
+    assert "Holm-Bonferroni" in out and "hybrid − bm25" in out and "q50" in out
 
 
 @pytest.mark.parametrize("extra,needle", [

@@ -101,3 +101,25 @@ def test_bca_interval_option():
     assert before.interval == "percentile" and after.interval == "bca"
     assert (after.ci_low, after.ci_high) != (before.ci_low, before.ci_high)
     assert any("new is better than old" in t for t in _texts(at))
+
+
+def test_card_metric_and_report_show_the_cli_number():
+    """The page's card, its difference metric and its report carry the same signed B − A as
+    ``python -m core compare data/demo_golden.csv --json`` (difference.b_minus_a)."""
+    import json
+    import subprocess
+    import sys
+    from core.views.format import diff, interval
+    out = subprocess.run([sys.executable, "-m", "core", "compare",
+                          str(ROOT / "data" / "demo_golden.csv"), "--json"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    d = json.loads(out)["difference"]
+    headline = diff(d["b_minus_a"], "rate")
+    ci = interval(d["ci_low"], d["ci_high"], "rate", signed=True)
+    at = _page()
+    assert not at.exception
+    card = next(m.value for m in at.markdown if "verdict-card" in m.value)
+    assert f">{html.escape(headline)}<" in card and html.escape(ci) in card
+    assert "RRF − title-only" in html.unescape(card)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["RRF − title-only"] == headline

@@ -60,7 +60,7 @@ def test_defaults_from_loaded_demo_comparison(demo_comparison):
     assert at.number_input(key="sample_size_rate").value == pytest.approx(83.9)
     assert at.number_input(key="sample_size_discordance").value == pytest.approx(
         round(100 * c.discordance, 1))
-    assert at.number_input(key="sample_size_diff").value == pytest.approx(6.5)
+    assert at.number_input(key="sample_size_diff").value == pytest.approx(-6.5)  # B − A
     sd = float(np.std(comp.a_values - comp.b_values, ddof=1))
     assert at.number_input(key="sample_size_sigma").value == pytest.approx(round(sd, 3))
     assert any("demo_golden.csv" in i.value and "31 paired cases" in i.value for i in at.info)
@@ -71,7 +71,7 @@ def test_defaults_from_loaded_demo_comparison(demo_comparison):
     assert f"current n = 31, the interval is ±{100 * hw:.1f} %p" in warnings
     # demo: 8 of 31 cases disagree; only an 8-0 split is significant (exact McNemar p = 0.008)
     assert "must reach 25.8 %p (8 of them going one way, 0 the other)" in warnings
-    assert _num(m["Cases for a ±5 %p interval of A − B"]) == n_paired_ci(
+    assert _num(m["Cases for a ±5 %p interval of B − A"]) == n_paired_ci(
         round(100 * c.discordance, 1) / 100, 0.065, 0.05)
 
 
@@ -88,9 +88,9 @@ def test_changing_widgets_recomputes(demo_comparison):
     assert not at.exception and not at.error
     m = _metrics(at)
     assert _num(m["Cases needed"]) == n_wilson(0.839, 0.02)
-    assert _num(m["Cases for a ±2 %p interval of A − B"]) == n_paired_ci(0.2, 0.03, 0.02)
+    assert _num(m["Cases for a ±2 %p interval of B − A"]) == n_paired_ci(0.2, 0.03, 0.02)
     assert _num(m["Cases to detect 3.0 %p with 90% power"]) == n_mcnemar(0.2, 0.03, power=0.9)
-    assert _num(m["Cases for a ±2 point interval of A − B"]) == n_continuous_ci(0.3, 0.02)
+    assert _num(m["Cases for a ±2 point interval of B − A"]) == n_continuous_ci(0.3, 0.02)
     assert _num(m["Cases to detect 3.0 points with 90% power"]) == n_continuous_power(
         0.03, 0.3, power=0.9)
 

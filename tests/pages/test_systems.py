@@ -47,8 +47,8 @@ def test_lists_demo_reaches_a_verdict_and_a_matrix():
                                                "demo_lists.csv"), 10).values["ndcg@10"],
                         mode="all", baseline=None, resamples=1000, confidence=0.95, seed=0)
     assert list(pairs["p (Holm)"]) == [fmt_p(p_.p_holm) for p_ in many.pairs]
-    assert list(pairs["A − B"]) == [f"{p_.mean:+.3f}" for p_ in many.pairs]
-    assert "A wins / ties / B wins" in pairs.columns and "p_holm" not in pairs.columns
+    assert list(pairs["B − A"]) == [f"{p_.mean:+.3f}" for p_ in many.pairs]  # mean is B − A
+    assert "B wins / ties / A wins" in pairs.columns and "p_holm" not in pairs.columns
     # drill-down: side-by-side lists for the first disagreement
     side = at.dataframe[-1].value
     assert list(side.columns) == ["rank", "bm25", "bm25 relevant", "dense", "dense relevant"]
@@ -63,7 +63,7 @@ def test_lists_metric_k_and_baseline_mode():
     assert not at.exception and not at.error
     at.selectbox(key="systems_baseline").set_value("hybrid").run()
     pairs = next(d.value.reset_index() for d in at.table if "p (Holm)" in d.value.columns)
-    assert set(pairs["B"]) == {"hybrid"} and len(pairs) == 2
+    assert set(pairs["A"]) == {"hybrid"} and len(pairs) == 2  # the baseline is A: B − A
     # hit@3 is binary: Wilson intervals
     assert any("Wilson" in c for c in _texts(at))
 
