@@ -14,7 +14,8 @@ from typing import Literal
 import numpy as np
 
 from core import checks
-from core.stats import STREAM_SIGNFLIP, cells, is_binary, is_constant, kernels, stream_key
+from core.stats import (STREAM_SIGNFLIP, PairedData, is_constant, kernels, paired_data,
+                        stream_key)
 
 EXACT_MAX_NONZERO = 20     # sign-flip test enumerated exactly up to 2**20 sign patterns
 
@@ -140,21 +141,35 @@ def _signflip_exact_p(nz: np.ndarray) -> float:
 
 def paired_test(a, b, *, resamples: int = 20_000, seed: int = 0,
                 binary: bool | None = None) -> PairedTest:
-    """The paired exact test of mean(B - A) = 0, two-sided.
+    """The paired test of mean(B - A) = 0, two-sided, for two vectors (``difference_test``
+    after one check, ``core.stats.paired_data``).
 
     Binary outcomes: the mid-p McNemar test (``mcnemar_test``; the exact McNemar p is the exact
-    sign-flip randomization p, mid-p subtracts half the probability of the observed split). Scores: the sign-flip randomization test (``randomization_p``), exact
-    when at most ``EXACT_MAX_NONZERO`` (20) differences are non-zero, Monte-Carlo above.
+    sign-flip randomization p, mid-p subtracts half the probability of the observed split).
+    Scores: the sign-flip randomization test (``randomization_p``), exact when at most
+    ``EXACT_MAX_NONZERO`` (20) differences are non-zero, Monte-Carlo above. ``binary=False``
+    runs the sign-flip test on 0/1 data too.
     """
-    a, b = checks.pair(a, b)
+    data = paired_data(a, b)
     resamples, seed = checks.resampling_iv(resamples, seed)
-    if binary is None:
-        binary = is_binary(a) and is_binary(b)
-    d = b - a
+    if binary is False and data.binary:
+        return _signflip_test(data.d, resamples, seed)
+    return difference_test(data, resamples=resamples, seed=seed)
+
+
+def difference_test(data: PairedData, *, resamples: int = 20_000, seed: int = 0) -> PairedTest:
+    """``paired_test`` for data checked once (``core.stats.paired_data``): mid-p McNemar on
+    the 2x2 table of 0/1 outcomes, the sign-flip test on the differences B - A otherwise."""
+    checks.instance("data", data, PairedData, "a PairedData from paired_data")
+    resamples, seed = checks.resampling_iv(resamples, seed)
+    if data.binary:
+        _, a_only, b_only, _ = data.table
+        return mcnemar_test(a_only, b_only)
+    return _signflip_test(data.d, resamples, seed)
+
+
+def _signflip_test(d: np.ndarray, resamples: int, seed: int) -> PairedTest:
     nz = d[d != 0]
-    if binary:
-        _, n10, n01, _ = cells(a, b)
-        return mcnemar_test(n10, n01)
     if nz.size <= EXACT_MAX_NONZERO:
         return PairedTest("randomization", _signflip_exact_p(nz), int(nz.size), True, 0)
     key = stream_key(seed, STREAM_SIGNFLIP)
@@ -178,9 +193,15 @@ def randomization_p(a, b, *, resamples: int = 20_000, seed: int = 0) -> float:
       Phipson & Smyth (2010) that keeps a Monte-Carlo p-value from being 0.
 
     For binary outcomes nT = 2K - m with K ~ Binomial(m, 1/2), and the exact p is the exact
-    McNemar p (``mcnemar_exact``), used at every m.
+    McNemar p (``mcnemar_exact``), used at every m. (The 0/1 *verdict* uses the mid-p
+    McNemar test instead, ``paired_test``.)
     """
-    return paired_test(a, b, resamples=resamples, seed=seed).p
+    data = paired_data(a, b)
+    resamples, seed = checks.resampling_iv(resamples, seed)
+    if data.binary:
+        _, a_only, b_only, _ = data.table
+        return mcnemar_exact(a_only, b_only)
+    return _signflip_test(data.d, resamples, seed).p
 
 
 def paired_ttest_p(a, b) -> float | None:

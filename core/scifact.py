@@ -209,7 +209,7 @@ class RetrieverComparison(Decided):
 def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
                        metric: str = "ndcg@10", *, queries: Sequence[str] | None = None,
                        resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
-                       seed: int = 0, interval: str = "percentile") -> RetrieverComparison:
+                       seed: int = 0, interval: str = "auto") -> RetrieverComparison:
     """Paired comparison of A and B over ``queries`` (default: all judged queries).
 
     Difference d_q = metric_B(q) - metric_A(q) (new minus baseline); its mean gets a paired bootstrap CI
@@ -241,7 +241,7 @@ def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
 
 def ci_by_n(tables: dict[str, pd.DataFrame], a: str, b: str, metric: str, ns: Sequence[int],
             *, resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
-            seed: int = 0, interval: str = "percentile") -> pd.DataFrame:
+            seed: int = 0, interval: str = "auto") -> pd.DataFrame:
     """The CI of mean(B - A) on nested seeded subsets of each size in ``ns``:
     columns n, mean (of B - A), ci_low, ci_high, verdict."""
     all_ids = tuple(tables[a].index)
@@ -301,7 +301,7 @@ class ScifactResult:
 def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str = "ndcg@10", *,
                 bm25: BM25Params = BM25Params(), model: str | None = None,
                 queries: int | None = None, resamples: int = DEFAULT_RESAMPLES,
-                confidence: float = 0.95, seed: int = 0, interval: str = "percentile",
+                confidence: float = 0.95, seed: int = 0, interval: str = "auto",
                 cache_dir=CACHE_DIR,
                 progress: Progress | None = None, get_model=None,
                 notes: list | None = None) -> ScifactResult:

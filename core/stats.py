@@ -18,12 +18,21 @@ from statistics import NormalDist
 import numpy as np
 
 from core import checks
-from core.intervals import wilson_bounds
+from core.intervals import (BCA_MIN_N, PAIRED_PROPORTION_METHODS, paired_proportion_ci,
+                            score_intervals, side, snap_zero, wilson_bounds)
 
 Verdict = Literal["no_difference", "a_better", "b_better"]
-Interval = Literal["percentile", "bca"]
+Interval = str   # one of INTERVALS (the name actually used is kept in BootstrapResult)
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
-INTERVALS = ("percentile", "bca")
+# Intervals of B - A. "auto" is the calibrated default of the data's kind (docs/calibration.md):
+# Tango's score interval for 0/1 outcomes, the t-interval for scores. The paired-proportion
+# intervals exist for 0/1 data only, t / expanded percentile / bootstrap-t for scores; an
+# interval that does not fit the data falls back to the default (the result names the one used).
+INTERVALS = ("auto", "tango", "newcombe", "bonett_price", "wald", "t", "expanded_percentile",
+             "bootstrap_t", "percentile", "bca")
+BINARY_INTERVALS = PAIRED_PROPORTION_METHODS + ("percentile", "bca")
+SCORE_INTERVALS = ("t", "expanded_percentile", "bootstrap_t", "percentile", "bca")
+DEFAULT_INTERVALS = {True: "tango", False: "t"}   # binary -> default
 MIN_RESAMPLES, MAX_RESAMPLES = 1_000, 100_000
 DEGENERATE_DISTINCT = 10   # fewer distinct resampled means than this: a degenerate bootstrap
 CONSTANT_RTOL = 1e-12      # differences whose spread is below this share of their scale
@@ -64,8 +73,23 @@ def is_binary(values) -> bool:
 
 
 def check_interval(interval: str) -> str:
-    """``percentile`` or ``bca``, or ``ValueError`` naming the argument."""
+    """One of ``INTERVALS``, or ``ValueError`` naming the argument and listing them."""
     return checks.choice("interval", interval, INTERVALS)
+
+
+def resolve_interval(interval: str, binary: bool) -> str:
+    """The interval actually used for data of this kind: ``interval`` when it fits (see
+    ``BINARY_INTERVALS`` / ``SCORE_INTERVALS``), else the calibrated default
+    (``DEFAULT_INTERVALS``: Tango for 0/1 outcomes, the t-interval for scores)."""
+    interval = check_interval(interval)
+    fits = BINARY_INTERVALS if binary else SCORE_INTERVALS
+    return interval if interval in fits else DEFAULT_INTERVALS[bool(binary)]
+
+
+def interval_warning(interval: str, n: int) -> str | None:
+    """``"bca_small_n"`` when the BCa interval is used on fewer than ``BCA_MIN_N`` (50) cases:
+    in ``docs/calibration.md`` it under-covers there (on 0/1 data and on real scores alike)."""
+    return "bca_small_n" if interval == "bca" and n < BCA_MIN_N else None
 
 
 def z_value(confidence: float) -> float:
@@ -130,22 +154,23 @@ def significance_level(confidence: float) -> float:
 
 def verdict(ci_low: float, ci_high: float, p: float | None = None, *,
             confidence: float | None = None) -> Verdict:
-    """``b_better`` if the CI of B - A (new minus baseline) lies above 0, ``a_better`` if
-    below, else no difference.
+    """The one verdict rule. ``b_better`` if the CI of B - A (new minus baseline) lies above
+    0, ``a_better`` if below, else ``no_difference``; an end within 1e-12 of 0 relative to the
+    interval's size counts as 0 (``core.intervals.side``), so an end printed as 0.000 never
+    decides.
 
-    With the matching exact test's ``p`` (and the ``confidence`` of the CI), "better" also
-    needs p < 1 - confidence; otherwise ``no_difference``. ``decide`` says why.
+    With the matching test's ``p`` (and the ``confidence`` of the CI), "better" also needs
+    p < ``significance_level(confidence)``; otherwise ``no_difference``. ``core.paired.decide``
+    applies this function and adds the reason.
     """
     if p is not None:
         if confidence is None:
             raise ValueError("confidence is needed when p is given")
-        if not p < 1 - checks.confidence(confidence):
+        if not p < significance_level(confidence):
             return "no_difference"
-    if ci_low > 0:
-        return "b_better"
-    if ci_high < 0:
-        return "a_better"
-    return "no_difference"
+    scale = max(abs(float(ci_low)), abs(float(ci_high)))
+    where = side(ci_low, ci_high, scale)
+    return "b_better" if where > 0 else "a_better" if where < 0 else "no_difference"
 
 
 # ----------------------------------------------------------------------------- Wilson
@@ -345,6 +370,131 @@ def _binary_paired_dist(n: int, n10: int, n01: int, resamples: int, seed: int) -
     return (disc - 2 * a_only) / n   # (b_only - a_only) / n: B - A
 
 
+@dataclass(frozen=True)
+class PairedData:
+    """Two aligned vectors A (baseline) and B (new), checked once at the public door
+    (``paired_data``): finite, one-dimensional, the same length. ``binary`` when both hold
+    only 0 and 1, and then ``table`` = (both right, A only, B only, neither). Functions that
+    take a ``PairedData`` trust it (scipy's ``_iv`` style: validate once, not in every
+    helper)."""
+
+    a: np.ndarray = field(repr=False)
+    b: np.ndarray = field(repr=False)
+    binary: bool
+    table: tuple[int, int, int, int] | None
+
+    @property
+    def n(self) -> int:
+        return int(self.a.size)
+
+    @property
+    def d(self) -> np.ndarray:
+        """The paired differences B - A (computed when asked: 0/1 data rarely need them)."""
+        return self.b - self.a
+
+    @property
+    def scale(self) -> float:
+        """max |B - A|: the size a rounding tolerance is relative to (1 for 0/1 data)."""
+        if self.binary:
+            return 1.0
+        return float(np.max(np.abs(self.d))) if self.n else 0.0
+
+
+def _only_zeros_and(x: np.ndarray, ones: int) -> bool:
+    """True when every non-zero value of the float array ``x`` is one of its ``ones`` ones
+    (so x is 0/1). Non-zero bit patterns are counted on an int64 view (fast); -0.0 has a
+    non-zero pattern, so a mismatch is confirmed with the float count."""
+    if int(np.count_nonzero(x.view(np.int64))) == ones:
+        return True
+    return int(np.count_nonzero(x)) == ones
+
+
+def paired_data(a, b, *, min_n: int = 1) -> PairedData:
+    """Check two paired vectors once (``checks.pair``) and find their kind in one pass each:
+    0/1 outcomes get their 2x2 table."""
+    a, b = checks.pair(a, b, min_n=min_n)
+    a1 = a == 1
+    ones_a = int(np.count_nonzero(a1))
+    binary = _only_zeros_and(a, ones_a)
+    table = None
+    if binary:
+        b1 = b == 1
+        ones_b = int(np.count_nonzero(b1))
+        binary = _only_zeros_and(b, ones_b)
+        if binary:
+            both = int(np.count_nonzero(a1 & b1))
+            table = (both, ones_a - both, ones_b - both, a.size - ones_a - ones_b + both)
+    return PairedData(a, b, binary, table)
+
+
+def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float,
+                        interval: str, seed: int) -> tuple[float, float, str]:
+    """The CI of mean(B - A) with ``interval`` (``resolve_interval`` picks the one used for
+    the data's kind), given the bootstrap distribution ``dist`` of the mean difference that
+    the caller drew from ``data``. Returns (low, high, interval used); ends within 1e-12 of 0
+    relative to ``data.scale`` are exactly 0 (``core.intervals.snap_zero``), so the printed
+    interval and the verdict read the same numbers.
+
+    * 0/1 outcomes, ``tango`` / ``newcombe`` / ``bonett_price`` / ``wald``: closed form from
+      the 2x2 table (``core.intervals``), with n12 = B only and n21 = A only;
+    * ``percentile``, ``bca`` (falls back to percentile where BCa is undefined),
+      ``expanded_percentile``: read off ``dist``;
+    * ``bootstrap_t``: studentized resamples drawn with the same counter-based stream as
+      ``dist`` (``core._kernels.bootstrap_sets``, key ``stream_key(seed)``);
+    * ``t``: the t-interval (no bootstrap).
+    """
+    checks.instance("data", data, PairedData, "a PairedData from paired_data")
+    confidence = checks.confidence(confidence)
+    used = resolve_interval(interval, data.binary)
+    if used in PAIRED_PROPORTION_METHODS:
+        both, a_only, b_only, neither = data.table
+        lo, hi = paired_proportion_ci(both, b_only, a_only, neither, confidence, method=used)
+    elif used == "percentile" or (used == "bca" and data.n < 2):
+        lo, hi = percentile_ci(dist, confidence)
+        used = "percentile"
+    elif used == "bca":
+        ci = bca_ci(dist, data.d, confidence)
+        if ci is None:
+            lo, hi = percentile_ci(dist, confidence)
+            used = "percentile"
+        else:
+            lo, hi = ci
+    else:
+        d = data.d[None, :]
+        sds = None
+        if used == "bootstrap_t":
+            sds = kernels().bootstrap_sets(np.ascontiguousarray(d), stream_key(seed),
+                                           dist.size)[1]
+        l, h = score_intervals(d, dist[None, :], sds, confidence, used)
+        lo, hi = float(l[0]), float(h[0])
+    return float(snap_zero(lo, data.scale)), float(snap_zero(hi, data.scale)), used
+
+
+def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
+                         confidence: float = 0.95, seed: int = 0,
+                         interval: str = "auto") -> BootstrapResult:
+    """Paired bootstrap of mean(B - A) for checked data (see ``paired_bootstrap``) with the CI
+    of ``difference_interval``."""
+    checks.instance("data", data, PairedData, "a PairedData from paired_data")
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    interval = check_interval(interval)
+    n = data.n
+    if data.binary:
+        _, a_only, b_only, _ = data.table
+        dist = _binary_paired_dist(n, a_only, b_only, resamples, seed)
+        mean = (b_only - a_only) / n
+        constant = a_only + b_only == 0 or a_only == n or b_only == n
+        method = "cells"
+    else:
+        d = data.d
+        dist = kernels().bootstrap_means(d, stream_key(seed), 0, resamples)
+        mean, constant, method = float(d.mean()), is_constant(d), "resample"
+    lo, hi, used = difference_interval(data, dist, confidence=confidence, interval=interval,
+                                       seed=seed)
+    return BootstrapResult(float(mean), lo, hi, confidence, resamples, int(seed), method, dist,
+                           used, bool(constant))
+
+
 def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
                      seed: int = 0, interval: str = "percentile") -> BootstrapResult:
     """Paired bootstrap of mean(B - A), new minus baseline (Efron & Tibshirani 1993, ch. 13;
@@ -353,7 +503,8 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
     Cases are resampled with replacement, A and B kept together, so each resample's statistic
     is the mean of the resampled differences d_i = b_i - a_i. ``interval="percentile"`` reads
     the CI off the (alpha/2, 1 - alpha/2) percentiles; ``"bca"`` off the bias-corrected and
-    accelerated ones (``bca_ci``, scipy's definition).
+    accelerated ones (``bca_ci``, scipy's definition); every other name of ``INTERVALS``
+    (``"auto"``: the calibrated default of the data's kind) as ``difference_interval`` says.
 
     Binary outcomes: a resample of n cases is fully described by its four 2x2 cell counts,
     which are Multinomial(n; p11, p10, p01, p00) with the observed cell shares; the resampled
@@ -364,18 +515,5 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
     case in compiled code with counter-based streams (``method="resample"``; see
     ``core._kernels``); memory stays O(n + resamples).
     """
-    a, b = checks.pair(a, b)
-    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
-    interval = check_interval(interval)
-    key = stream_key(seed)
-    d = b - a
-    if is_binary(a) and is_binary(b):
-        _, n10, n01, _ = cells(a, b)
-        dist = _binary_paired_dist(a.size, n10, n01, resamples, seed)
-        method = "cells"
-    else:
-        dist = kernels().bootstrap_means(d, key, 0, resamples)
-        method = "resample"
-    lo, hi, used = bootstrap_ci(dist, d, confidence, interval)
-    return BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed), method,
-                           dist, used, is_constant(d))
+    return bootstrap_difference(paired_data(a, b), resamples=resamples, confidence=confidence,
+                                seed=seed, interval=interval)
