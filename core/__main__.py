@@ -9,12 +9,42 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import re
 import sys
 
 from core import __version__, commands
 from core.errors import InputError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+# Characters a terminal acts on instead of showing: C0 controls but tab and newline (ESC starts
+# ANSI/OSC sequences: window title, clipboard, clear screen), DEL, the C1 controls (U+009B is a
+# one-character CSI) and the bidi controls that reorder a line. Shown as \\uXXXX, which is
+# also a valid escape inside JSON strings, so JSON output stays parseable.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_ERR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e"
+                         "\u2066-\u2069]")  # stderr keeps CR (progress lines)
+
+
+def terminal_safe(text: str, *, keep_cr: bool = False) -> str:
+    """``text`` with every control character a terminal would act on written as ``\\uXXXX``."""
+    pattern = _UNSAFE_ERR if keep_cr else _UNSAFE
+    return pattern.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+class _SafeStream:
+    """A text stream that writes everything through ``terminal_safe``: names from a file
+    (methods, ids, sheets) can never move the cursor, retitle the window or set the
+    clipboard, whichever command prints them."""
+
+    def __init__(self, stream, *, keep_cr: bool = False) -> None:
+        self._stream, self._keep_cr = stream, keep_cr
+
+    def write(self, text: str) -> int:
+        return self._stream.write(terminal_safe(text, keep_cr=self._keep_cr))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -46,6 +76,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _SafeStream(out), _SafeStream(err, keep_cr=True)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     first = argv[0].replace("-", "_") if argv and not argv[0].startswith("-") else None
     only = first if first in _command_modules() else None

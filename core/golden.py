@@ -7,6 +7,7 @@ Values: 0/1, true/false, yes/no, O/X (and Korean 예/아니오, 정답/오답), 
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,15 +28,22 @@ SCORE_NAMES = ("score", "value", "correct", "hit", "result", "outcome", "점수"
 TEXT_HINTS = ("query", "question", "text", "note", "notes", "comment", "answer", "title",
               "질문", "질의", "쿼리", "메모", "비고", "설명", "답변", "제목")
 
-TRUE_WORDS = {"1", "1.0", "true", "t", "yes", "y", "o", "○", "예", "네", "정답", "맞음", "참"}
-FALSE_WORDS = {"0", "0.0", "false", "f", "no", "n", "x", "×", "아니오", "아니요", "오답", "틀림",
-               "거짓"}
+TRUE_WORDS = {"1", "1.0", "true", "t", "yes", "y", "o", "○", "◯", "✓", "✔", "☑", "예", "네",
+              "정답", "맞음", "참"}
+FALSE_WORDS = {"0", "0.0", "false", "f", "no", "n", "x", "×", "✗", "✘", "☒", "아니오", "아니요",
+               "오답", "틀림", "거짓"}
+# Names NoiseFloor gives its own columns in per-case tables; a method cannot take them.
+RESERVED_METHODS = ("case_id", "difference")
 MAX_SHOWN_IDS = 20
 
 
 def parse_value(cell: str) -> float | None:
-    """One outcome cell -> 1.0/0.0/number in [0, 1]; None for blank; ValueError otherwise."""
-    s = cell.strip()
+    """One outcome cell -> 1.0/0.0/number in [0, 1]; None for blank; ValueError otherwise.
+
+    Read after Unicode NFKC, so fullwidth forms typed with a Korean or Japanese input method
+    (``Ｏ``, ``Ｘ``, ``１``, ``８５％``) read as their ASCII look-alikes; ✓ ✔ ○ are 1 and
+    ✗ ✘ × are 0."""
+    s = unicodedata.normalize("NFKC", cell).strip()
     if s == "":
         return None
     low = s.lower()
@@ -58,9 +66,9 @@ def parse_value(cell: str) -> float | None:
 
 def _is_number(cell: str) -> bool:
     """A number (``core.tables.parse_number``, an ambiguous ``1,234`` included), maybe
-    with a percent sign."""
+    with a percent sign; read after NFKC (fullwidth digits and ％)."""
     try:
-        parse_number(cell.strip().rstrip("%"))
+        parse_number(unicodedata.normalize("NFKC", cell).strip().rstrip("%"))
     except AmbiguousNumber:
         return True
     except ValueError:
@@ -264,7 +272,17 @@ def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> G
                      raw.other_sheets, merged)
 
 
+def check_method_names(names, file: str) -> None:
+    """Refuse a method named like one of NoiseFloor's own per-case columns
+    (``RESERVED_METHODS``, compared as headers are): it would overwrite that column."""
+    for name in names:
+        if norm_header(name) in RESERVED_METHODS:
+            raise InputError("reserved_method", file=file, method=name,
+                             reserved=", ".join(RESERVED_METHODS))
+
+
 def _check_size(scores: pd.DataFrame, file: str) -> None:
+    check_method_names(scores.columns, file)
     if len(scores) < 2:
         raise InputError("too_few_cases", file=file, n=len(scores))
 
@@ -322,6 +340,9 @@ class GoldenComparison:
             "difference": c.difference_dict(),
             "resolution": resolution(self.n_cases),
             "excluded": self.excluded.to_dict(),
+            # ids that only became equal under Unicode NFC (typed as NFD elsewhere): rows
+            "unicode_merged": {k: list(v) for k, v in self.golden.unicode_merged.items()},
+            "encoding": self.golden.encoding or None,
             "verdict": c.verdict,
         }
 

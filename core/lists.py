@@ -48,7 +48,7 @@ from rapidfuzz.distance import Levenshtein
 
 from core import checks
 from core.errors import InputError
-from core.golden import CASE_ID_NAMES, TEXT_HINTS, GoldenSet
+from core.golden import CASE_ID_NAMES, TEXT_HINTS, GoldenSet, check_method_names
 from core.metrics import Measure, UnknownMeasure, parse_measure, query_score
 from core.tables import RawTable, find_column, norm_header, read_table
 
@@ -172,6 +172,7 @@ def from_table(raw: RawTable, *, kind: str = "auto") -> ListSet:
     if not methods:
         raise InputError("systems.err_no_method_lists", file=file,
                          columns=", ".join(frame.columns[:10]))
+    check_method_names(methods, file)
 
     def parse_col(col):
         out = []

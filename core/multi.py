@@ -34,6 +34,61 @@ from core.stats import check_interval, paired_bootstrap
 
 MODES = ("all", "baseline")
 
+# Cost before work. One pair costs a paired bootstrap plus a randomization test: about
+# cases x resamples draws each, plus a fixed overhead (~15 ms at 40 cases, bench/bench_multi.py).
+# MAX_PAIRS bounds the overhead, MAX_WORK (pairs x cases x resamples) the draws; together
+# they keep a comparison of many systems to seconds of CPU and a few MB of memory.
+MAX_PAIRS = 1_000
+MAX_WORK = 10_000_000_000
+
+
+@dataclass(frozen=True)
+class Cost:
+    """What comparing ``systems`` on ``cases`` with ``resamples`` costs in ``mode``:
+    ``pairs`` compared and ``work`` = pairs x cases x resamples, against the limits."""
+
+    systems: int
+    cases: int
+    resamples: int
+    mode: str
+    pairs: int
+    work: int
+
+    @property
+    def fits(self) -> bool:
+        return self.pairs <= MAX_PAIRS and self.work <= MAX_WORK
+
+    def params(self) -> dict:
+        """The numbers a refusal names (formatted for messages)."""
+        return {"systems": f"{self.systems:,}", "pairs": f"{self.pairs:,}",
+                "cases": f"{self.cases:,}", "resamples": f"{self.resamples:,}",
+                "max_pairs": f"{MAX_PAIRS:,}", "work": f"{self.work:,}",
+                "max_work": f"{MAX_WORK:,}"}
+
+
+def estimate_cost(systems: int, cases: int, resamples: int, mode: str = "all") -> Cost:
+    """Pairs = k(k - 1)/2 for all pairs of k systems, k - 1 against a baseline;
+    work = pairs x cases x resamples. Computed before any resampling."""
+    checks.whole("systems", systems, lo=0)
+    checks.whole("cases", cases, lo=0)
+    checks.whole("resamples", resamples, lo=0)
+    checks.choice("mode", mode, MODES)
+    pairs = systems * (systems - 1) // 2 if mode == "all" else max(systems - 1, 0)
+    return Cost(systems, cases, resamples, mode, pairs, pairs * cases * resamples)
+
+
+def plan_mode(systems: int, cases: int, resamples: int, mode: str = "all") -> tuple[str, Cost]:
+    """The mode to run: ``mode`` when it fits the limits; all pairs that do not fit fall
+    back to each system against the baseline when that fits. Returns (mode, its cost);
+    the caller says so when the mode changed, and refuses when the cost still does not fit
+    (``compare_many`` raises ``too_much_work``)."""
+    cost = estimate_cost(systems, cases, resamples, mode)
+    if not cost.fits and mode == "all":
+        fallback = estimate_cost(systems, cases, resamples, "baseline")
+        if fallback.fits:
+            return "baseline", fallback
+    return mode, cost
+
 
 def holm(pvalues) -> np.ndarray:
     """Holm–Bonferroni adjusted p-values (Holm 1979), in the input order."""
@@ -136,7 +191,10 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
     """Compare the columns of ``scores`` (cases x systems) pairwise or against ``baseline``.
 
     Per pair, cases where either value is NaN are left out (listed in ``excluded``); every
-    pair uses the same ``seed``, so results are reproducible pair by pair.
+    pair uses the same ``seed``, so results are reproducible pair by pair. The cost
+    (``estimate_cost``) is checked first: more than ``MAX_PAIRS`` pairs or ``MAX_WORK``
+    draws raises ``InputError("too_much_work")`` before anything runs (``plan_mode`` picks
+    a mode that fits).
     """
     checks.instance("scores", scores, pd.DataFrame, "a pandas DataFrame (cases x systems)")
     checks.choice("mode", mode, MODES)
@@ -152,6 +210,9 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
             raise InputError("unknown_method", method=baseline, methods=", ".join(systems))
     else:
         baseline = None
+    cost = estimate_cost(len(systems), len(scores), resamples, mode)
+    if not cost.fits:
+        raise InputError("too_much_work", **cost.params())
     raw, excluded = [], {}
     for a, b in _pairs(systems, mode, baseline):
         sub = scores[[a, b]]
@@ -165,18 +226,20 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
                               interval=interval)
         p = randomization_p(av, bv, resamples=resamples, seed=seed)
         d = bv - av
-        raw.append((a, b, len(kept), bs, p, cohens_dz(av, bv), int(np.sum(d > 0)),
-                    int(np.sum(d == 0)), int(np.sum(d < 0)), float(av.mean()),
-                    float(bv.mean())))
+        # scalars only: keeping each pair's bootstrap distribution would hold
+        # pairs x resamples floats at once
+        raw.append((a, b, len(kept), (bs.mean, bs.ci_low, bs.ci_high), p, cohens_dz(av, bv),
+                    int(np.sum(d > 0)), int(np.sum(d == 0)), int(np.sum(d < 0)),
+                    float(av.mean()), float(bv.mean())))
     adjusted = holm([r[4] for r in raw])
     alpha = 1 - confidence
     pairs = []
-    for (a, b, n, bs, p, dz, w, t, lo, ma, mb), ph in zip(raw, adjusted):
-        sig = bool(ph < alpha) and bs.mean != 0
-        ci_side = bs.ci_low > 0 if bs.mean > 0 else bs.ci_high < 0
-        verdict = (("b_better" if bs.mean > 0 else "a_better") if sig and ci_side
+    for (a, b, n, (mean, ci_low, ci_high), p, dz, w, t, lo, ma, mb), ph in zip(raw, adjusted):
+        sig = bool(ph < alpha) and mean != 0
+        ci_side = ci_low > 0 if mean > 0 else ci_high < 0
+        verdict = (("b_better" if mean > 0 else "a_better") if sig and ci_side
                    else "no_difference")
-        pairs.append(PairResult(a, b, n, bs.mean, bs.ci_low, bs.ci_high, p, float(ph), sig,
+        pairs.append(PairResult(a, b, n, mean, ci_low, ci_high, p, float(ph), sig,
                                 verdict, dz, w, t, lo, ma, mb))
     return ManyComparison(systems, tuple(pairs), mode, baseline, confidence, resamples,
                           int(seed), excluded, interval)

@@ -23,6 +23,7 @@ import io
 import json
 import os
 import re
+import stat
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ import numpy as np
 from core import checks
 from core.beir import REPO_ROOT
 from core.errors import InputError
+from core.safe_files import MAX_SIDECAR_BYTES, folder_dimension, read_regular
 
 CACHE_ENV = "NOISEFLOOR_CACHE_DIR"
 CACHE_DIR = Path(os.environ.get(CACHE_ENV) or REPO_ROOT / "data" / "cache")
@@ -260,16 +262,44 @@ class Encoded:
         return int(self.embeddings.shape[1])
 
 
+NORM_TOLERANCE = 1e-3  # float32 unit vectors are within ~1e-6 of norm 1
+
+
+def model_dimension(model_name: str | None = None) -> int | None:
+    """The width of ``model_name``'s embeddings from its files (``core.safe_files.
+    folder_dimension``), None for a hub model that is not on disk."""
+    return folder_dimension(Path(resolve_model(model_name)[0]))
+
+
+def _dimension_of(model) -> int:
+    dim_of = getattr(model, "get_embedding_dimension", None) or \
+        model.get_sentence_embedding_dimension
+    return int(dim_of())
+
+
 def read_cache(path: Path, *, model_key: str, content_hash: str, n: int,
                width: int | None = None) -> tuple[np.ndarray | None, str | None]:
     """(embeddings, None) when ``path`` and its sidecar agree on everything, else
     (None, reason): "missing", "no_sidecar", "damaged", "checksum", "model", "corpus",
-    "shape", "width" or "not_finite". Nothing in the file is trusted before the checksum."""
-    if not path.is_file():
-        return None, "missing"
+    "shape", "width", "not_finite" or "not_unit". Nothing in the file is trusted before the
+    checksum, and the sidecar is not trusted either: the rows must be ``n`` (the corpus),
+    the width the model's (``width``; ``encode_texts`` always passes it), and every row a
+    unit vector (the cache only holds normalised embeddings; a zero row is refused). Only
+    regular files of bounded size are opened."""
     try:
-        meta = json.loads(sidecar(path).read_text(encoding="utf-8"))
-        raw = path.read_bytes()
+        info = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None, "missing"
+    except OSError:
+        return None, "damaged"
+    if not stat.S_ISREG(info.st_mode):
+        return None, "damaged"
+    limit = 4096 + 4 * n * (width or 4096)  # .npy header + float32 rows
+    if info.st_size > limit:  # more than n rows of the model's width can fill
+        return None, "width" if width else "shape"
+    try:
+        meta = json.loads(read_regular(sidecar(path), MAX_SIDECAR_BYTES).decode("utf-8"))
+        raw = read_regular(path, limit)
     except FileNotFoundError:
         return None, "no_sidecar"
     except (OSError, ValueError):
@@ -293,6 +323,9 @@ def read_cache(path: Path, *, model_key: str, content_hash: str, n: int,
         return None, "width"
     if not np.isfinite(emb).all():
         return None, "not_finite"
+    norms = np.linalg.norm(emb.astype(np.float64), axis=1)
+    if n and not (np.abs(norms - 1.0) <= NORM_TOLERANCE).all():
+        return None, "not_unit"
     return emb, None
 
 
@@ -371,23 +404,29 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     chash = content_hash or texts_hash(texts)
     path = None
     notes: list = []
+    model = None
     if cache_dir is not None:
         path = cache_file(model_key, chash, kind=kind, cache_dir=cache_dir)
         t0 = time.perf_counter()
+        # the width is always checked: the caller's, else the model's files', else the
+        # loaded model's (a hub model not on disk has to be loaded to know it)
+        expected = width if width is not None else model_dimension(model_name)
+        if expected is None and path.exists():
+            model = get_model() if get_model is not None else load_model(model_name)
+            expected = _dimension_of(model)
         emb, reason = read_cache(path, model_key=model_key, content_hash=chash, n=len(texts),
-                                 width=width)
+                                 width=expected)
         if emb is not None:
             return Encoded(emb, True, time.perf_counter() - t0, str(path))
         if reason != "missing":
             notes.append(("cache_rejected", {"reason": reason, "kind": kind}))
-    model = get_model() if get_model is not None else load_model(model_name)
+    if model is None:
+        model = get_model() if get_model is not None else load_model(model_name)
     t0 = time.perf_counter()
     n = len(texts)
     order = np.argsort([-len(t) for t in texts], kind="stable")
     chunk = batch_size * 8
-    dim_of = getattr(model, "get_embedding_dimension", None) or \
-        model.get_sentence_embedding_dimension
-    dim = dim_of()
+    dim = _dimension_of(model)
     out = np.empty((n, dim), dtype=np.float32)
     if progress:
         progress(0, n, None)
@@ -459,7 +498,8 @@ def is_cached(texts: Sequence[str], *, model_name: str | None = None, kind: str 
     _, model_key = resolve_model(model_name)
     chash = content_hash or texts_hash(texts)
     emb, _ = read_cache(cache_file(model_key, chash, kind=kind, cache_dir=cache_dir),
-                        model_key=model_key, content_hash=chash, n=len(texts))
+                        model_key=model_key, content_hash=chash, n=len(texts),
+                        width=model_dimension(model_name))
     return emb is not None
 
 

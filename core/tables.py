@@ -124,16 +124,40 @@ class RawTable:
     normalized: dict = field(default_factory=dict)
 
 
+# A Hangul syllable glued to a Latin letter: what UTF-8 'café' looks like read as CP949.
+_GLUED = re.compile("[A-Za-z][\uac00-\ud7a3]|[\uac00-\ud7a3][A-Za-z]")
+
+
+def _hangul(text: str) -> int:
+    """How many Hangul syllables (U+AC00..U+D7A3) ``text`` holds."""
+    return sum(1 for ch in text if "\uac00" <= ch <= "\ud7a3")
+
+
 def decode_text(data: bytes, file: str) -> tuple[str, str]:
-    """Decode bytes as UTF-8 (with or without BOM), else CP949/EUC-KR; say which."""
+    """Decode bytes as UTF-8 (with or without BOM), else CP949/EUC-KR; say which.
+
+    Some CP949 text is also valid UTF-8 ('청크' saved by Korean Excel reads as 'ûũ' in
+    UTF-8). When both decodings succeed, the one with more Hangul syllables wins: a UTF-8
+    file of Korean text has Hangul in UTF-8 and mostly none in CP949, the reverse for such
+    CP949 bytes; unless a Hangul syllable in the CP949 reading touches a Latin letter
+    ('café' in UTF-8 would read as 'caf' + a syllable). The encoding used is returned so
+    callers can say which it was."""
     if b"\x00" in data[:8192]:
         raise InputError("binary_file", file=file)
+    decoded = {}
     for enc in ENCODINGS:
         try:
-            return data.decode(enc), enc
+            decoded[enc] = data.decode(enc)
         except UnicodeDecodeError:
             continue
-    raise InputError("bad_encoding", file=file)
+    if not decoded:
+        raise InputError("bad_encoding", file=file)
+    if len(decoded) == 2 and not data.startswith(b"\xef\xbb\xbf") and \
+            _hangul(decoded["cp949"]) > _hangul(decoded["utf-8-sig"]) and \
+            not _GLUED.search(decoded["cp949"]):
+        return decoded["cp949"], "cp949"
+    enc = next(iter(decoded))
+    return decoded[enc], enc
 
 
 def sniff_delimiter(text: str) -> str:
@@ -148,9 +172,16 @@ def sniff_delimiter(text: str) -> str:
         return best if counts[best] else ","
 
 
+# Invisible characters that make two names look the same but differ: zero-width space,
+# joiners, word joiner, BOM, soft hyphen, and the bidirectional controls (LRM/RLM, embeddings,
+# overrides, isolates) that can also reorder what a name shows.
+INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
 def nfc(text: str) -> str:
-    """Unicode NFC, then stripped: '한' typed as two jamo and as one syllable become equal."""
-    return unicodedata.normalize("NFC", str(text)).strip()
+    """Unicode NFC, zero-width and bidi-control characters removed, then stripped: '한'
+    typed as two jamo and as one syllable become equal, and 'A' and 'A\u200b' are one name."""
+    return INVISIBLE.sub("", unicodedata.normalize("NFC", str(text))).strip()
 
 
 def _clean(frame: pd.DataFrame, file: str) -> tuple[pd.DataFrame, dict]:
@@ -202,6 +233,42 @@ def check_shape(rows, file: str, *, max_columns: int = MAX_COLUMNS,
             raise InputError("too_many_cells", file=file, row=lineno, limit=f"{max_cells:,}")
 
 
+def newlines(text: str) -> str:
+    """Windows (CR LF) and old Mac (CR only, Excel for Mac before 2016) line ends -> LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+MAX_FIELD = 131_072  # characters in one cell: Python's csv limit, said in our words
+
+
+def read_csv_rows(text: str, delim: str, file: str, *, max_columns: int = MAX_COLUMNS,
+                  max_cells: int = MAX_CELLS) -> list[list[str]]:
+    """The rows of CSV ``text`` (blank lines skipped), counted as they are read (see
+    ``check_shape``). Malformed text raises ``InputError`` in the user's terms (a cell
+    longer than ``MAX_FIELD`` characters: usually a quote that is never closed), never
+    with Python's csv wording."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
+    rows: list[list[str]] = []
+
+    def counted():
+        for row in reader:
+            if row:
+                rows.append(row)
+            yield row
+
+    try:
+        check_shape(counted(), file, max_columns=max_columns, max_cells=max_cells)
+    except csv.Error as exc:
+        row = reader.line_num or None
+        if "field larger than field limit" in str(exc):
+            raise InputError("csv_cell_too_long", file=file, row=row,
+                             limit=f"{MAX_FIELD:,}") from None
+        raise InputError("csv_malformed", file=file, row=row) from None
+    if not rows:
+        raise InputError("empty_file", file=file)
+    return rows
+
+
 def read_table(data: bytes, file: str = "upload", *, required: tuple = (),
                max_columns: int = MAX_COLUMNS, max_cells: int = MAX_CELLS) -> RawTable:
     """Parse CSV/TSV/XLSX bytes into string cells; raise ``InputError`` on anything else.
@@ -224,19 +291,11 @@ def read_table(data: bytes, file: str = "upload", *, required: tuple = (),
     text, enc = decode_text(bytes(data), file)
     if not text.strip():
         raise InputError("empty_file", file=file)
+    text = newlines(text)
     delim = sniff_delimiter(text)
-    try:
-        check_shape(csv.reader(io.StringIO(text), delimiter=delim), file,
-                    max_columns=max_columns, max_cells=max_cells)
-    except csv.Error as exc:
-        raise InputError("csv_parse", file=file, detail=str(exc))
-    try:
-        frame = pd.read_csv(io.StringIO(text), sep=delim, dtype=str, keep_default_na=False,
-                            skip_blank_lines=True, engine="python", header=None)
-    except pd.errors.ParserError as exc:
-        raise InputError("csv_parse", file=file, detail=str(exc).strip().splitlines()[-1])
-    except (ValueError, csv.Error) as exc:
-        raise InputError("csv_parse", file=file, detail=str(exc))
+    rows = read_csv_rows(text, delim, file, max_columns=max_columns, max_cells=max_cells)
+    width = max(len(r) for r in rows)
+    frame = pd.DataFrame([r + [""] * (width - len(r)) for r in rows], dtype=str)
     frame, normalized = _clean(frame, file)
     if frame.empty:
         raise InputError("header_only", file=file)
@@ -244,6 +303,41 @@ def read_table(data: bytes, file: str = "upload", *, required: tuple = (),
 
 
 MAX_XLSX_UNZIPPED = 200 * 1024 * 1024  # a workbook is a zip: cap what it may inflate to
+
+
+# openpyxl reads about 100,000 cells a second and the workbook is read twice (values, then
+# formulas): 500,000 cells keep a workbook to seconds. A golden set has far fewer.
+MAX_XLSX_CELLS = 500_000
+_XML_CELL = re.compile(rb"<(?:\w+:)?c[\s/>]")
+_XML_ROW = re.compile(rb"<(?:\w+:)?row[\s/>]")
+
+
+def _count_xlsx_cells(data: bytes, file: str, max_cells: int) -> None:
+    """Count the cell and row elements of every worksheet while inflating it, in chunks,
+    and stop as soon as the count passes ``max_cells`` (each row at least one cell). The
+    sheet's declared size (``<dimension>``) comes from the file and may be missing or false;
+    this count does not trust it and costs a fraction of a second per 100 MB of XML."""
+    cells = rows = 0
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        for info in zf.infolist():
+            if not (info.filename.startswith("xl/worksheets/") and
+                    info.filename.endswith(".xml")):
+                continue
+            tail = b""
+            with zf.open(info) as fh:
+                while chunk := fh.read(1 << 20):
+                    block = tail + chunk
+                    cut = max(len(block) - 16, 0)  # a tag split across chunks counts once:
+                    cells += sum(1 for m in _XML_CELL.finditer(block) if m.start() < cut)
+                    rows += sum(1 for m in _XML_ROW.finditer(block) if m.start() < cut)
+                    tail = block[cut:]  # tags starting here are counted with the next chunk
+                    if max(cells, rows) > max_cells:
+                        raise InputError("too_many_cells", file=file,
+                                         limit=f"{max_cells:,}")
+                cells += len(_XML_CELL.findall(tail))
+                rows += len(_XML_ROW.findall(tail))
+    if max(cells, rows) > max_cells:
+        raise InputError("too_many_cells", file=file, limit=f"{max_cells:,}")
 
 
 def _has_columns(header, required) -> bool:
@@ -262,6 +356,8 @@ def _read_xlsx(data: bytes, file: str, required: tuple = (), max_columns: int = 
     if inflated > MAX_XLSX_UNZIPPED:
         raise InputError("xlsx_too_large", file=file, size_mb=f"{inflated / 2**20:.0f}",
                          limit_mb=f"{MAX_XLSX_UNZIPPED / 2**20:.0f}")
+    max_cells = min(max_cells, MAX_XLSX_CELLS)
+    _count_xlsx_cells(data, file, max_cells)
     import openpyxl
 
     try:
@@ -282,8 +378,7 @@ def _read_xlsx(data: bytes, file: str, required: tuple = (), max_columns: int = 
             if (ws.max_row or 0) * (ws.max_column or 0) > max_cells:
                 raise InputError("too_many_cells", file=file, row=ws.max_row,
                                  limit=f"{max_cells:,}")
-            rows = [["" if v is None else _xlsx_text(v) for v in row]
-                    for row in ws.iter_rows(values_only=True)]
+            rows = _xlsx_rows(ws, file, max_columns, max_cells)
             while rows and all(v == "" for v in rows[-1]):
                 rows.pop()
             if not rows:
@@ -313,6 +408,24 @@ def _read_xlsx(data: bytes, file: str, required: tuple = (), max_columns: int = 
         raise InputError("header_only", file=file)
     others = tuple(n for n in names if n != chosen)
     return RawTable(frame, file, "xlsx", None, chosen, others, normalized)
+
+
+def _xlsx_rows(ws, file: str, max_columns: int, max_cells: int) -> list[list[str]]:
+    """The sheet's rows as text, counted while streaming: the declared size
+    (``<dimension>``) comes from the file and may be missing or false, so every row read
+    counts (at least one cell, so millions of empty rows count too) and reading stops once
+    more than ``max_cells`` cells or a row wider than ``max_columns`` is seen."""
+    rows: list[list[str]] = []
+    cells = 0
+    for lineno, row in enumerate(ws.iter_rows(values_only=True), start=1):
+        if len(row) > max_columns:
+            raise InputError("too_many_columns", file=file, row=lineno,
+                             count=f"{len(row):,}", limit=f"{max_columns:,}")
+        cells += max(len(row), 1)
+        if cells > max_cells:
+            raise InputError("too_many_cells", file=file, row=lineno, limit=f"{max_cells:,}")
+        rows.append(["" if v is None else _xlsx_text(v) for v in row])
+    return rows
 
 
 def _xlsx_text(value) -> str:

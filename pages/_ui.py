@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
@@ -15,7 +16,7 @@ import streamlit as st
 from core.errors import InputError
 from core.i18n import DEFAULT_LANG, LANGS, t
 from core.serialize import to_csv_bytes, to_json
-from core.verdicts import verdict_sentence
+from core.views.verdicts import verdict_sentence
 from core.views.cards import card_html
 from core.views.charts import enlarge, pad
 from core.views.format import fmt_p, pct
@@ -99,7 +100,7 @@ def tr_md(key: str, **params) -> str:
 
 
 def verdict_md(result, lang: str) -> str:
-    """``core.verdicts.comparison_verdict`` for display: the method names escaped."""
+    """``core.views.verdicts.comparison_verdict`` for display: the method names escaped."""
     c, bs = result.comparison, result.comparison.bootstrap
     return verdict_sentence(c.verdict, a=esc(c.a), b=esc(c.b), mean=bs.mean, ci_low=bs.ci_low,
                             ci_high=bs.ci_high, n=result.n_cases, confidence=bs.confidence,
@@ -120,6 +121,32 @@ def esc_frame(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def show_table(df: pd.DataFrame, where=None) -> None:
+    """``st.table`` (which renders Markdown in every cell) of ``esc_frame(df)``: the only way
+    a page shows a static table, so no cell, header or index label is ever live Markdown."""
+    (where or st).table(esc_frame(df))
+
+
+def show_frame(df: pd.DataFrame, where=None, **kw) -> None:
+    """``st.dataframe``: the interactive grid shows every cell and header as plain text, so
+    nothing is escaped (escaping would show backslashes). The only way a page shows a grid;
+    ``kw`` are ``st.dataframe``'s own (``hide_index``, ``width``, ``height``), never link or
+    image columns, which would fetch what a cell names (refused)."""
+    for name, cfg in (kw.get("column_config") or {}).items():
+        kind = (cfg or {}).get("type_config", {}).get("type") if isinstance(cfg, dict) else None
+        if kind in ("link", "image"):
+            raise ValueError(f"column {name!r}: a {kind} column would fetch what a cell names")
+    (where or st).dataframe(df, **kw)
+
+
+def shipped(text: str) -> str:
+    """Text that comes with the app, never from an upload (the BEIR paper's grid and its
+    citation URL, retriever and metric names of a fixed list): shown as written (a link
+    stays a link). The one marked exception to
+    escaping, so ``tests/pages/test_escaping.py`` can tell it from user text."""
+    return str(text)
+
+
 def show_error(exc: Exception) -> None:
     """A clear error box; the page keeps running."""
     if isinstance(exc, InputError):
@@ -129,24 +156,16 @@ def show_error(exc: Exception) -> None:
 
 
 def how_to_read(key: str, **params) -> None:
-    """The page's 'How to read this' box for non-engineers (markdown from i18n)."""
+    """The page's 'How to read this' box for non-engineers (markdown from i18n; the
+    parameters, such as a source or method name, escaped with ``esc``)."""
     with st.expander(tr("common.how_to_read"), expanded=False):
-        st.markdown(tr(key, **params))
+        st.markdown(tr_md(key, **params))
 
 
 def second_opinions(c) -> pd.DataFrame:
-    """The paired tests beside the bootstrap CI of a ``core.paired.PairedComparison``:
-    McNemar + discordance (binary) or paired t + Cohen's d_z (continuous), and the
-    randomization p-value; translated labels."""
-    rows = [(tr("golden.randomization_p"), fmt_p(c.randomization_p))]
-    if c.binary:
-        rows.insert(0, (tr("golden.mcnemar_p"), fmt_p(c.mcnemar_p)))
-        rows.append((tr("golden.discordance"), pct(c.discordance)))
-    else:
-        rows.append((tr("golden.ttest_p"), fmt_p(c.ttest_p)))
-        rows.append((tr("golden.cohens_dz"),
-                     "n/a" if c.cohens_dz is None else f"{c.cohens_dz:.2f}"))
-    return pd.DataFrame(rows, columns=[tr("golden.col_test"), tr("golden.col_value")])
+    """The paired tests table of ``core.views.paired.tests_table`` in the session's language."""
+    from core.views.paired import tests_table
+    return tests_table(c, current_lang())
 
 
 def glossary(*terms: str) -> str:
@@ -175,7 +194,7 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
             report = build_report(title, sections, inputs=inputs, params=params, lang=lang,
                                   verdict=verdict, card=card)
     except (ValueError, RuntimeError) as exc:
-        st.error(tr("report.error", detail=f"{type(exc).__name__}: {exc}"), icon="⚠️")
+        st.error(tr_md("report.error", detail=f"{type(exc).__name__}: {exc}"), icon="⚠️")
         report = None
     cols = st.columns(3)
     if report is not None:
@@ -205,20 +224,60 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
 
 
 def interval_choice(key: str) -> str:
-    """Sidebar choice of the bootstrap interval of B - A: ``percentile`` or ``bca``."""
+    """Sidebar choice of the bootstrap interval of B - A: ``percentile`` or ``bca``, first
+    from ``?interval=`` (a shared link keeps it)."""
     from core.stats import INTERVALS
 
     labels = {k: tr(f"verdicts.interval_{k}") for k in INTERVALS}  # bound in this run's language
-    return st.radio(tr("verdicts.interval_label"), INTERVALS, index=0, key=key,
+    return st.radio(tr("verdicts.interval_label"), INTERVALS,
+                    index=url_index("interval", INTERVALS, 0), key=key,
                     format_func=labels.get, help=tr("verdicts.interval_help"))
+
+
+@dataclass(frozen=True)
+class StatSettings:
+    """The statistics settings of a page's sidebar."""
+
+    confidence: float
+    resamples: int
+    seed: int
+    interval: str
+
+    def url(self) -> dict:
+        """The values ``keep_in_url`` writes, read back by ``stat_settings``."""
+        return {"confidence": f"{100 * self.confidence:g}", "resamples": self.resamples,
+                "seed": self.seed, "interval": self.interval}
+
+
+def stat_settings(page: str, *, resamples: int = 20_000, interval: bool = True) -> StatSettings:
+    """The sidebar's statistics settings, the same on every page: confidence level,
+    resamples, seed and (``interval``) the bootstrap interval; keys ``<page>_confidence``
+    etc.; first values from the URL (``?confidence=95&resamples=&seed=&interval=``)."""
+    from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
+    from core.views.format import level as fmt_level
+
+    with st.sidebar:
+        st.subheader(tr("common.settings"))
+        confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
+                                  index=url_index("confidence", CONFIDENCE_LEVELS, 1,
+                                                  lambda c: f"{100 * c:g}"),
+                                  format_func=fmt_level, key=f"{page}_confidence")
+        n = int(st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
+                                url_number("resamples", MIN_RESAMPLES, MAX_RESAMPLES,
+                                           resamples),
+                                step=1_000, key=f"{page}_resamples"))
+        seed = int(st.number_input(tr("common.seed"), 0, 2**31 - 1,
+                                   url_number("seed", 0, 2**31 - 1, 0), key=f"{page}_seed"))
+        chosen = interval_choice(f"{page}_interval") if interval else "percentile"
+    return StatSettings(float(confidence), n, seed, chosen)
 
 
 def verdict_notes(decision, bootstrap, ci_column=None, *, reason: bool = True) -> None:
     """Under the verdict line: why it is ``no_difference`` when the CI alone might suggest
-    otherwise (``core.verdicts.reason_sentence``); beside the CI (``ci_column``): the
-    degenerate-bootstrap note (``core.verdicts.degenerate_note``). ``reason=False`` when the
+    otherwise (``core.views.verdicts.reason_sentence``); beside the CI (``ci_column``): the
+    degenerate-bootstrap note (``core.views.verdicts.degenerate_note``). ``reason=False`` when the
     verdict card already carries the reason."""
-    from core.verdicts import degenerate_note, reason_sentence
+    from core.views.verdicts import degenerate_note, reason_sentence
 
     lang = st.session_state.get("lang", DEFAULT_LANG)
     why = reason_sentence(decision, lang) if reason else None
@@ -282,6 +341,25 @@ def draw_chart(chart, where=None) -> None:
     (where or st).altair_chart(shown, width="stretch")
 
 
+def present_css(page: str) -> None:
+    """In the presentation view, hide the page's ``<page>_inputs`` container (uploads, method
+    choices, notes) and its guide: only the title, the card and its one chart remain."""
+    if presenting():
+        st.markdown(f"<style>.st-key-{page}_inputs, .st-key-{page}_guide "
+                    "{display: none !important;}</style>", unsafe_allow_html=True)
+
+
+def show_paired(view, where=None) -> None:
+    """The rates row of a ``core.views.paired.PairedView``: A's and B's score with their
+    intervals and the difference B − A with its CI (labels and captions escaped)."""
+    cols = (where or st).columns(3)
+    for col, tile in zip(cols, (*view.rates, view.difference)):
+        col.metric(esc(tile.label), tile.value, help=tile.help or None)
+        if tile.caption:
+            col.caption(esc(tile.caption))
+    return cols
+
+
 def end_of_presentation() -> None:
     """The presentation view shows one screen per result: stop after the headline charts."""
     if presenting():
@@ -299,6 +377,12 @@ def url_index(param: str, options, default: int = 0, to_str=str) -> int:
             if to_str(opt) == wanted:
                 return i
     return default
+
+
+def url_value(param: str, default: str | None = None) -> str | None:
+    """``?param=`` as the text it is, else ``default``: the one way a page reads a URL value
+    that is not a widget's (a widget uses ``url_index`` / ``url_number``)."""
+    return st.query_params.get(param, default)
 
 
 def url_number(param: str, lo, hi, default, cast=int):

@@ -14,9 +14,9 @@ from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.agreement import query_scatter
 from core.views.cards import agreement_card
 from core.views.format import level as fmt_level, pct
-from pages._ui import (Section, draw_chart, end_of_presentation, esc_frame, glossary, how_to_read,
+from pages._ui import (Section, draw_chart, end_of_presentation, glossary, how_to_read,
                        keep_in_url, page_setup, report_downloads, show_card, show_error,
-                       tr, tr_md, url_index, url_number)
+                       show_frame, show_table, tr, tr_md, url_index, url_number)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LABELS = DATA / "demo_labels.csv"
@@ -178,10 +178,10 @@ conf = pd.DataFrame(m.confusion[:k, :k],
                     index=[tr("agreement.cell_gold", v=v) for v in range(k)],
                     columns=[tr("agreement.cell_other", name=m.name, v=v) for v in range(k)])
 st.markdown(f"**{tr_md('agreement.confusion_title', source=m.name)}**")
-st.table(esc_frame(conf))
+show_table(conf)
 dis = disagreements(labels, m.name)
 with st.expander(tr("agreement.disagreements_title", n=len(dis))):
-    st.dataframe(dis, hide_index=True, width="stretch")
+    show_frame(dis, hide_index=True, width="stretch")
 
 # ----------------------------------------------------------------------------- level 2
 st.subheader(tr("agreement.level2_title"))
@@ -208,18 +208,18 @@ src_table = pd.DataFrame([{
     tr("agreement.col_wkappa"): round(r.weighted_kappa.value, 3),
     tr("agreement.col_mae"): round(r.mae.value, 3),
     tr("agreement.col_pairwise"): round(r.pairwise_accuracy.value, 3)} for r in rep.ranking])
-st.dataframe(src_table, hide_index=True, width="stretch")
+show_frame(src_table, hide_index=True, width="stretch")
 draw_chart(src_chart)
 end_of_presentation()
 
 st.markdown(f"**{tr('agreement.split_title')}**")
 sh = rep.split
 if sh is not None:
-    split_text = tr("agreement.split_text", splits=f"{sh.splits:,}", n=sh.n_pairs,
+    split_text = tr_md("agreement.split_text", splits=f"{sh.splits:,}", n=sh.n_pairs,
                     baseline=sh.baseline, wins=f"{sh.wins:,}", rate=pct(sh.win_rate),
                     base_best=f"{sh.baseline_best:,}")
     st.write(split_text)
-    st.caption(tr("agreement.split_picked",
+    st.caption(tr_md("agreement.split_picked",
                   picked=", ".join(f"{k_}: {v}" for k_, v in sh.picked.items())))
 else:
     split_text = tr("agreement.split_need_two")
@@ -238,7 +238,7 @@ else:
                   unlabelled=f"{sum(c.unlabelled for c in rep.coverage):,}",
                   retrieved=f"{sum(c.retrieved for c in rep.coverage):,}"))
     with st.expander(tr("agreement.coverage_title")):
-        st.dataframe(pd.DataFrame([{
+        show_frame(pd.DataFrame([{
             tr("agreement.col_run"): c.run, tr("agreement.col_retrieved"): c.retrieved,
             tr("agreement.col_unlabelled"): c.unlabelled,
             tr("agreement.col_extra"): c.extra_queries,
@@ -249,10 +249,11 @@ else:
     qrun = st.selectbox(tr("agreement.query_run"), run_names, key="agreement_query_run")
     q = next(x for x in rep.queries if x.run == qrun)
     a, b = st.columns(2)
-    a.metric(tr("agreement.rbo_label", p=q.rbo.p), _f(q.rbo.ext),
-             help=tr("agreement.rbo_help", p=q.rbo.p, depth=round(1 / (1 - q.rbo.p)))
+    a.metric(tr("agreement.rbo_label", p=f"{q.rbo.p:g}"), _f(q.rbo.ext),
+             help=tr("agreement.rbo_help", p=f"{q.rbo.p:g}", depth=round(1 / (1 - q.rbo.p)))
              + "\n\n" + glossary("rbo"))
-    a.caption(tr("agreement.rbo_prefix_line", depth=q.rbo.depth, value=_f(q.rbo.normalized)))
+    a.caption(tr("agreement.rbo_prefix_line", depth=f"{q.rbo.depth:d}",
+                 value=_f(q.rbo.normalized)))
     b.metric(tr("agreement.tau_label"), _f(q.tau),
              help=tr("agreement.tau_help") + "\n\n" + glossary("tau"))
     n_b = max(len(q.bottom_gold), len(q.bottom_other))
@@ -265,7 +266,7 @@ else:
         tr("agreement.col_score_other", measure=q.measure, source=m.name):
             [round(x["score"], 3) for x in q.bottom_other]})
     st.markdown(f"**{tr('agreement.bottom_title', n=n_b)}**")
-    st.dataframe(bottom, hide_index=True, width="stretch")
+    show_frame(bottom, hide_index=True, width="stretch")
     scatter = query_scatter(
         q.scores, x_title=tr("agreement.axis_gold", measure=q.measure),
         y_title=tr("agreement.axis_other", measure=q.measure, source=m.name),
@@ -281,10 +282,11 @@ if s is None:
     st.info(tr("agreement.need_three_runs", n=len(rep.queries)))
 else:
     a, b = st.columns(2)
-    a.metric(tr("agreement.rbo_label", p=s.rbo.p), _f(s.rbo.ext),
-             help=tr("agreement.rbo_help", p=s.rbo.p, depth=round(1 / (1 - s.rbo.p)))
+    a.metric(tr("agreement.rbo_label", p=f"{s.rbo.p:g}"), _f(s.rbo.ext),
+             help=tr("agreement.rbo_help", p=f"{s.rbo.p:g}", depth=round(1 / (1 - s.rbo.p)))
              + "\n\n" + glossary("rbo"))
-    a.caption(tr("agreement.rbo_prefix_line", depth=s.rbo.depth, value=_f(s.rbo.normalized)))
+    a.caption(tr("agreement.rbo_prefix_line", depth=f"{s.rbo.depth:d}",
+                 value=_f(s.rbo.normalized)))
     b.metric(tr("agreement.tau_label"), _f(s.tau),
              help=tr("agreement.tau_help") + "\n\n" + glossary("tau"))
     means = s.means
@@ -298,7 +300,7 @@ else:
         tr("agreement.col_rank_other", source=m.name):
             means["other"].rank(ascending=False, method="min").astype(int).to_numpy()})
     sys_table = sys_table.sort_values(tr("agreement.col_rank_gold"), kind="stable")
-    st.dataframe(sys_table, hide_index=True, width="stretch")
+    show_frame(sys_table, hide_index=True, width="stretch")
     n_top = len(s.top_gold)
     if s.top_same_order:
         top_text = tr("agreement.top_same", n=n_top)

@@ -8,8 +8,8 @@ from core.beir_upload import parse_user_column, tally_user
 from core.errors import InputError
 from core.views.beir_table import heatmap_chart, scifact_chart, story, tally_chart
 from core.views.format import fmt_p
-from pages._ui import (Section, draw_chart, how_to_read, page_setup, report_downloads, show_error,
-                       tr, tr_md)
+from pages._ui import (Section, draw_chart, esc, how_to_read, page_setup, report_downloads,
+                       shipped, show_error, show_frame, tr, tr_md)
 
 lang = page_setup()
 YOURS = "yours"
@@ -46,7 +46,7 @@ def _tally_frame(result, wins_label: str, rel_label: str) -> pd.DataFrame:
 
 
 def _show_tally(frame: pd.DataFrame, rel_label: str) -> None:
-    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+    show_frame(frame, hide_index=True, width="stretch", column_config={
         rel_label: st.column_config.NumberColumn(format="%+.1f")})
 
 
@@ -57,7 +57,8 @@ def _listed(items) -> str:
 grid = _grid()
 st.title(tr("beir_table.title"))
 st.caption(tr("beir_table.subtitle"))
-st.caption(tr("beir_table.source", citation=grid.citation, metric=grid.metric, url=grid.url))
+st.caption(tr("beir_table.source", citation=esc(grid.citation), metric=esc(grid.metric),
+              url=shipped(grid.url)))
 
 baseline = st.selectbox(tr("beir_table.baseline_label"), grid.models,
                         index=grid.models.index(DEFAULT_BASELINE), key="beir_table_baseline",
@@ -66,7 +67,7 @@ result = _tally(baseline)
 n = result.n_datasets
 
 # ---------------------------------------------------------------- the tally
-st.subheader(tr("beir_table.tally_title", baseline=baseline, n=n))
+st.subheader(tr_md("beir_table.tally_title", baseline=baseline, n=n))
 rel_label = tr("beir_table.col_rel")
 tally_table = _tally_frame(result, tr("beir_table.col_baseline_wins", baseline=baseline),
                            rel_label)
@@ -81,26 +82,26 @@ draw_chart(bars)
 # ---------------------------------------------------------------- who is first
 left, right = st.columns(2)
 with left:
-    st.subheader(tr("beir_table.ge_dense_title", baseline=baseline))
-    ge_dense_text = tr("beir_table.ge_dense_line", baseline=baseline,
+    st.subheader(tr_md("beir_table.ge_dense_title", baseline=baseline))
+    ge_dense_text = tr_md("beir_table.ge_dense_line", baseline=baseline,
                        count=len(result.baseline_ge_all_dense), n=n,
                        dense=", ".join(result.dense_models),
                        datasets=_listed(result.baseline_ge_all_dense))
     st.markdown(ge_dense_text)
 with right:
     st.subheader(tr("beir_table.first_title"))
-    first_text = tr("beir_table.first_line", baseline=baseline,
+    first_text = tr_md("beir_table.first_line", baseline=baseline,
                     count=len(result.baseline_first), n=n,
                     datasets=_listed(result.baseline_first))
     st.markdown(first_text)
     first_counts = pd.DataFrame({
         tr("beir_table.col_model"): list(result.first_place_counts),
         tr("beir_table.col_first"): list(result.first_place_counts.values())})
-    st.dataframe(first_counts, hide_index=True)
+    show_frame(first_counts, hide_index=True)
     st.caption(tr("beir_table.first_counts_note"))
 
 # ---------------------------------------------------------------- the grid
-st.subheader(tr("beir_table.heatmap_title", metric=grid.metric))
+st.subheader(tr_md("beir_table.heatmap_title", metric=grid.metric))
 modes = {"value": tr("beir_table.color_value"),
          "diff": tr("beir_table.color_diff", baseline=baseline)}
 mode = st.radio(tr("beir_table.color_label"), list(modes), format_func=modes.get,
@@ -119,7 +120,7 @@ except ValueError as exc:
     ranking = scifact_ranking(grid, None)
 measured_names = list(ranking.loc[ranking["source"] == "measured", "name"])
 if measured_names:
-    st.caption(tr("beir_table.scifact_measured_note", names=", ".join(measured_names)))
+    st.caption(tr_md("beir_table.scifact_measured_note", names=", ".join(measured_names)))
 else:
     st.info(tr("beir_table.scifact_none"), icon="ℹ️")
 sources = {"paper": tr("beir_table.source_paper"), "measured": tr("beir_table.source_measured")}
@@ -128,7 +129,7 @@ scifact_table = pd.DataFrame({
     tr("beir_table.col_value"): ranking["ndcg@10"],
     tr("beir_table.col_source"): ranking["source"].map(sources)})
 sc_left, sc_right = st.columns(2)
-sc_left.dataframe(scifact_table, hide_index=True, width="stretch", column_config={
+show_frame(scifact_table, sc_left, hide_index=True, width="stretch", column_config={
     tr("beir_table.col_value"): st.column_config.NumberColumn(format="%.3f")})
 sc_chart = scifact_chart(ranking, source_labels=sources, title=tr("beir_table.scifact_chart"))
 draw_chart(sc_chart, sc_right)

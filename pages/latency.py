@@ -14,8 +14,8 @@ from core.views.format import fmt_p, level as fmt_level
 from core.views.latency import (alternative_sentence, distribution_chart, ratio_chart, runs_chart,
                                 speed_sentence)
 from core.views.palette import tone_of
-from pages._ui import (Section, draw_chart, esc, esc_frame, how_to_read, page_setup,
-                       report_downloads, show_card, show_error, tr, tr_md)
+from pages._ui import (Section, draw_chart, esc, how_to_read, page_setup, report_downloads,
+                       show_card, show_error, show_frame, show_table, tr, tr_md)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_latency.csv"
 
@@ -113,7 +113,7 @@ for col, m in ((m1, res.method_a), (m2, res.method_b)):
                        resamples=f"{res.quantile_resamples:,}"))
     col.caption(tr("latency.metric_ci", level=level, lo=_ms(m.median_ci[0]),
                    hi=_ms(m.median_ci[1]), p95=_ms(m.p95), p95_lo=_ms(m.p95_ci[0]),
-                   p95_hi=_ms(m.p95_ci[1]), n=m.n_queries, runs=m.n_runs))
+                   p95_hi=_ms(m.p95_ci[1]), n=f"{m.n_queries:,}", runs=f"{m.n_runs:,}"))
 m3.metric(tr_md("latency.metric_ratio", a=a, b=b), f"{r.median_ratio:.2f}")
 m3.caption(tr("latency.metric_ratio_ci", level=level, lo=f"{r.ci_low:.2f}",
               hi=f"{r.ci_high:.2f}", geo=f"{r.geo_mean_ratio:.2f}",
@@ -129,7 +129,7 @@ if not warning_texts:
 st.subheader(tr("latency.warmup_title"))
 if res.suggested_warmup > 0:
     wc1, wc2 = st.columns([3, 1])
-    wc1.write(tr("latency.warmup_suggest", k=res.suggested_warmup))
+    wc1.write(tr("latency.warmup_suggest", k=int(res.suggested_warmup)))
     wc2.button(tr("latency.apply_warmup", k=res.suggested_warmup), key="latency_apply_warmup",
                on_click=_apply_warmup, args=(res.suggested_warmup,),
                disabled=int(drop) == res.suggested_warmup)
@@ -159,7 +159,7 @@ method_rows = pd.DataFrame([
      tr("latency.col_p95_ci", level=level): f"[{_ms(m.p95_ci[0])}, {_ms(m.p95_ci[1])}]",
      tr("latency.col_queries"): m.n_queries, tr("latency.col_runs"): m.n_runs}
     for m in (res.method_a, res.method_b)])
-st.table(esc_frame(method_rows))
+show_table(method_rows)
 
 st.subheader(tr("latency.ratio_title"))
 ratio_rows = pd.DataFrame(
@@ -170,7 +170,7 @@ ratio_rows = pd.DataFrame(
      (tr("latency.row_randomization"), fmt_p(r.randomization_p)),
      (tr("latency.row_resamples"), f"{r.resamples:,} ({r.seed})")],
     columns=[tr("latency.col_measure"), tr("latency.col_value")])
-st.table(esc_frame(ratio_rows))
+show_table(ratio_rows)
 
 target = f"{100 * (res.plan.target if res.plan else 0.05):g}"
 st.subheader(tr("latency.plan_title", target=target))
@@ -186,7 +186,7 @@ st.write(plan_text)
 
 per_query = res.per_query.frame()
 with st.expander(tr("latency.per_query_title")):
-    st.dataframe(per_query, hide_index=True, width="stretch")
+    show_frame(per_query, hide_index=True, width="stretch")
 
 st.subheader(tr("latency.report_title"))
 sections = [

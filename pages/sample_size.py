@@ -103,10 +103,10 @@ with tab_single:
         if rp.current_n is None:
             st.caption(tr("sample_size.no_current"))
         elif rp.current_half_width <= target:
-            st.success(tr("sample_size.current_rate_ok", n=rp.current_n,
+            st.success(tr("sample_size.current_rate_ok", n=int(rp.current_n),
                           hw=_p1(rp.current_half_width), target=f"{target_pp:g}"))
         else:
-            st.warning(tr("sample_size.current_rate", n=rp.current_n,
+            st.warning(tr("sample_size.current_rate", n=int(rp.current_n),
                           hw=_p1(rp.current_half_width), target=f"{target_pp:g}",
                           need=_n(rp.n_wilson), times=f"{rp.n_wilson / rp.current_n:.1f}"))
         n_max = 4 * max(rp.n_wilson, cur_n or 1, 100)
@@ -145,18 +145,20 @@ with tab_paired:
                       help=glossary("mcnemar", "discordant"))
         if cur_n is not None:
             if pp_.current_power is None:
-                st.write(tr("sample_size.paired_current_ci", n=cur_n,
+                st.write(tr("sample_size.paired_current_ci", n=int(cur_n),
                             hw=_p1(pp_.current_half_width)))
             else:
-                st.write(tr("sample_size.paired_current", n=cur_n, hw=_p1(pp_.current_half_width),
-                            diff=f"{_p1(pp_.diff)} %p", power=pct(pp_.current_power, 0)))
+                st.write(tr("sample_size.paired_current", n=int(cur_n),
+                            hw=_p1(pp_.current_half_width), diff=f"{_p1(pp_.diff)} %p",
+                            power=pct(pp_.current_power, 0)))
             ms = pp_.min_significant
             m = discordant_count(cur_n, pp_.discordance)
             if ms is None:
-                st.warning(tr("sample_size.min_sig_none", n=cur_n, m=m, alpha=f"{alpha:g}"))
+                st.warning(tr("sample_size.min_sig_none", n=int(cur_n), m=int(m),
+                              alpha=f"{alpha:g}"))
             else:
-                st.warning(tr("sample_size.min_sig", n=cur_n, m=ms.discordant,
-                              diff=f"{_p1(ms.diff)} %p", a=ms.a_only, b=ms.b_only,
+                st.warning(tr("sample_size.min_sig", n=int(cur_n), m=int(ms.discordant),
+                              diff=f"{_p1(ms.diff)} %p", a=int(ms.a_only), b=int(ms.b_only),
                               alpha=f"{alpha:g}", p=fmt_p(ms.p_value)))
         else:
             st.caption(tr("sample_size.no_current"))
@@ -186,7 +188,7 @@ with tab_cont:
         c2.metric(tr("sample_size.n_continuous_power", diff=_p1(cp.diff), power=pct(power, 0)),
                   _n(cp.n_power), help=glossary("ttest", "cohens_dz"))
         if cp.current_n is not None:
-            st.write(tr("sample_size.continuous_current", n=cp.current_n,
+            st.write(tr("sample_size.continuous_current", n=int(cp.current_n),
                         hw=_p1(cp.current_half_width), diff=_p1(cp.diff),
                         power=pct(cp.current_power, 0)))
         else:

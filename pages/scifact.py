@@ -19,15 +19,15 @@ from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIE
                           compare_retrievers, disagreements, evaluate, means, run_retrievers,
                           run_settings, side_by_side, subsample, with_hybrid)
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
-from core.verdicts import reason_sentence
+from core.views.verdicts import reason_sentence
 from core.views import format as fmt
 from core.views.cards import paired_card
 from core.views.scifact import NAMES, ci_by_n_chart, comparison_sentence, scatter_chart
 from core.views.format import level as fmt_level
 from pages._ui import (Section, draw_chart, end_of_presentation, how_to_read,
-                       interval_choice, keep_in_url, page_setup, report_downloads,
-                       show_card, show_error, tr, tr_md, url_index, url_number,
-                       verdict_notes)
+                       interval_choice, keep_in_url, page_setup, report_downloads, shipped,
+                       show_card, show_error, show_frame, show_table, tr, tr_md, url_index,
+                       url_number, verdict_notes)
 
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
@@ -109,7 +109,7 @@ def _encode_with_progress(data, model: str) -> None:
     if est.seconds > CONFIRM_SECONDS and \
             st.session_state.get("scifact_confirmed") != (data.content_hash, model):
         bar.empty()
-        st.warning(tr("scifact.confirm_text", total=f"{data.n_docs:,}", eta=_eta(est.seconds),
+        st.warning(tr_md("scifact.confirm_text", total=f"{data.n_docs:,}", eta=_eta(est.seconds),
                       rate=f"{est.per_second:.0f}", sample=est.sample), icon="⏱️")
         if st.button(tr("scifact.confirm_button", eta=_eta(est.seconds)),
                      key="scifact_confirm", type="primary"):
@@ -150,7 +150,7 @@ else:
     if source == "explicit":
         env_dir = os.environ.get(ENV_VAR, "").strip()
         source = "env" if env_dir and Path(picked) == Path(env_dir).expanduser() else "listed"
-st.caption(tr(f"scifact.source_{source}", env=ENV_VAR))
+st.caption(tr_md(f"scifact.source_{source}", env=ENV_VAR))
 
 if source == "default" and not is_beir_dir(folder):
     try:  # the scifact copy shipped in data/beir/scifact.tar.gz, unpacked on first use
@@ -160,7 +160,7 @@ if source == "default" and not is_beir_dir(folder):
         show_error(exc)
 
 if source == "default" and not folder.exists():
-    st.info(tr("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
+    st.info(tr_md("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
     if st.button(tr("scifact.download_button"), key="scifact_download"):
         try:
             with st.spinner(tr("scifact.downloading")):
@@ -180,7 +180,7 @@ try:
 except InputError as exc:
     show_error(exc)
     if exc.code in ("scifact.err_no_folder", "scifact.err_missing_file"):
-        st.info(tr("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
+        st.info(tr_md("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
     st.stop()
 
 st.markdown(tr_md("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
@@ -284,8 +284,8 @@ end_of_presentation()
 sub_means = means(tables, qids)
 means_df = pd.DataFrame(sub_means).T.rename(index=NAMES)
 means_df.index.name = tr("scifact.col_retriever")
-st.subheader(tr("scifact.means_title", n=comp.n))
-st.dataframe(means_df.map(lambda x: fmt.value(x, "score")), width="stretch")
+st.subheader(tr("scifact.means_title", n=int(comp.n)))
+show_frame(means_df.map(lambda x: fmt.value(x, "score")), width="stretch")
 if data.name.lower() == "scifact":
     st.caption(tr("scifact.paper_note", paper=f"{PAPER_BM25_NDCG10:.3f}"))
     if st.button(tr("scifact.send_button"), key="scifact_send"):
@@ -294,18 +294,19 @@ if data.name.lower() == "scifact":
 
 # ----------------------------------------------------------------------------- the difference
 m1, m2, m3 = st.columns(3)
-m1.metric(NAMES[a], fmt.value(comp.mean_a, "score"))
-m2.metric(NAMES[b_name], fmt.value(comp.mean_b, "score"))
-m3.metric(tr("scifact.difference", a=NAMES[a], b=NAMES[b_name], metric=metric),
+m1.metric(shipped(NAMES[a]), fmt.value(comp.mean_a, "score"))
+m2.metric(shipped(NAMES[b_name]), fmt.value(comp.mean_b, "score"))
+m3.metric(tr("scifact.difference", a=shipped(NAMES[a]), b=shipped(NAMES[b_name]),
+             metric=shipped(metric)),
           fmt.diff(bs.mean, "score"), help=tr("glossary.bootstrap"))
 m3.caption(tr("scifact.difference_ci", level=level, lo=fmt.diff(bs.ci_low, "score"),
               hi=fmt.diff(bs.ci_high, "score")))
 verdict_notes(comp.decision, bs, m3, reason=False)
 
 w1, w2, w3 = st.columns(3)
-w1.metric(tr("scifact.wins_a", name=NAMES[a]), comp.a_wins)
-w2.metric(tr("scifact.wins_b", name=NAMES[b_name]), comp.b_wins)
-w3.metric(tr("scifact.ties"), comp.ties)
+w1.metric(tr("scifact.wins_a", name=shipped(NAMES[a])), int(comp.a_wins))
+w2.metric(tr("scifact.wins_b", name=shipped(NAMES[b_name])), int(comp.b_wins))
+w3.metric(tr("scifact.ties"), int(comp.ties))
 
 h = comp.hits
 hits_df = pd.DataFrame([[h["both"], h["a_only"]], [h["b_only"], h["neither"]]],
@@ -314,7 +315,7 @@ hits_df = pd.DataFrame([[h["both"], h["a_only"]], [h["b_only"], h["neither"]]],
                        columns=[tr("scifact.hit_yes", name=NAMES[b_name]),
                                 tr("scifact.hit_no", name=NAMES[b_name])])
 st.subheader(tr("scifact.hits_title"))
-st.table(hits_df)
+show_table(hits_df)
 
 scatter = scatter_chart(comp, title=tr("scifact.chart_scatter", a=NAMES[a], b=NAMES[b_name],
                                        metric=metric),
@@ -337,14 +338,14 @@ if len(disc):
     st.caption(tr_md("scifact.drill_relevant", ids=", ".join(relevant)))
     sbs = side_by_side(data, rankings, qid, a, b_name)
     for col, side, name in zip(st.columns(2), ("a", "b"), (a, b_name)):
-        col.markdown(f"**{NAMES[name]}**")
-        col.table(pd.DataFrame({
+        col.markdown(f"**{shipped(NAMES[name])}**")
+        show_table(pd.DataFrame({
             tr("scifact.col_rank"): sbs["rank"],
             tr("scifact.col_rel"): sbs[f"{side}_relevant"].map({True: "✅",
                                                                           False: ""}),
             tr("scifact.col_doc"): sbs[f"{side}_doc"],
             tr("scifact.col_title"): sbs[f"{side}_title"],
-        }).set_index(tr("scifact.col_rank")))
+        }).set_index(tr("scifact.col_rank")), col)
 else:
     qid = None
     st.caption(tr("scifact.drill_none"))

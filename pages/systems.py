@@ -11,19 +11,19 @@ from core.errors import InputError
 from core.golden import GoldenSet, compare_golden
 from core.lists import LIST_METRICS, load_lists, metric_key, score_lists
 from core.lists import side_by_side as list_side_by_side
-from core.multi import compare_many, disagreements
+from core.multi import compare_many, disagreements, estimate_cost, plan_mode
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
-from core.verdicts import comparison_verdict, reason_sentence
+from core.views.verdicts import comparison_verdict, reason_sentence
 from core.views import format as fmt
 from core.views.cards import paired_card
 from core.views.format import fmt_p, level as fmt_level
 from core.views.multi import matrix_chart
 from pages._ui import (Section, draw_chart, end_of_presentation, esc, glossary, how_to_read,
                        interval_choice, keep_in_url, page_setup, report_downloads,
-                       second_opinions, sha256, show_card, show_error, tr, tr_md, url_index,
-                       url_number, verdict_notes)
+                       second_opinions, sha256, show_card, show_error, show_frame, show_table,
+                       tr, tr_md, url_index, url_number, verdict_notes)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LISTS = DATA / "demo_lists.csv"
@@ -150,13 +150,13 @@ try:
             notes.append(tr_md("systems.duplicates", count=len(ls.duplicates),
                             ids=", ".join(ls.duplicates[:20])))
         for meth, ids in ls.empty_cells.items():
-            notes.append(tr("systems.empty_cells", method=meth, count=len(ids),
+            notes.append(tr_md("systems.empty_cells", method=meth, count=len(ids),
                             ids=", ".join(ids[:20])))
         undefined = ls_scores.undefined().get(key, {})
         extra_nan = {m_: n_ - len(ls.no_reference) for m_, n_ in undefined.items()
                      if n_ > len(ls.no_reference)}
         for meth, n_ in extra_nan.items():
-            notes.append(tr("systems.undefined", method=meth, count=n_, metric=key))
+            notes.append(tr_md("systems.undefined", method=meth, count=n_, metric=key))
         params = {"format": "lists", "metric": key, "k": k, "match": ls.kind}
     else:
         c1, c2 = st.columns(2)
@@ -215,13 +215,13 @@ st.subheader(tr("systems.means_title"))
 # so this way round the table fits a 1280-px screen (issue 13: nothing cut off)
 means_table = means.map(_fmt).T
 means_table.index.name = tr("systems.col_measure")
-st.dataframe(means_table, width="stretch")
+show_frame(means_table, width="stretch")
 if len(methods) < 2:
     show_error(InputError("need_two_methods", methods=", ".join(methods)))
     st.stop()
 
 # ----------------------------------------------------------------------------- A vs B
-st.subheader(tr("systems.pair_title", metric=key))
+st.subheader(tr_md("systems.pair_title", metric=key))
 col_a, col_b = st.columns(2)
 a = col_a.selectbox(tr("systems.method_a"), methods, index=url_index("a", methods, 0),
                     key="systems_a", help=tr("golden.method_a_help"))
@@ -254,7 +254,7 @@ if ex.total:
 
 m1, m2, m3 = st.columns(3)
 for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
-    count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
+    count = f" ({r.successes:d}/{r.n:d})" if r.successes is not None else ""
     col.metric(esc(mname), fmt.value(r.mean, kind) + count,
                help=glossary("wilson" if r.interval == "wilson" else "bootstrap"))
     kind_text = tr(f"systems.interval_{r.interval}")
@@ -285,7 +285,7 @@ end_of_presentation()
 tests_table = second_opinions(c)
 st.markdown(f"**{tr('golden.second_opinions')}**",
             help=glossary("mcnemar", "discordant", "randomization", "ttest", "cohens_dz"))
-st.table(tests_table)
+show_table(tests_table)
 
 # ----------------------------------------------------------------------------- many systems
 many = None
@@ -296,20 +296,30 @@ if len(methods) >= 3:
     mode = mc1.radio(tr("systems.mode"), ["all", "baseline"], horizontal=True,
                      format_func=lambda m: tr(f"systems.mode_{m}"), key="systems_mode")
     baseline = None
-    if mode == "baseline":
+    planned, cost = plan_mode(len(methods), len(scores), resamples, mode)
+    if planned != mode:  # cost before work: all pairs would not fit the limits
+        st.info(tr_md("systems.many_fallback", **estimate_cost(len(methods), len(scores),
+                                                          resamples, mode).params()))
+        mode = planned
+    if not cost.fits:
+        st.warning(tr_md("systems.many_too_much", **cost.params()))
+    elif mode == "baseline":
         baseline = mc2.selectbox(tr("systems.baseline"), methods, key="systems_baseline")
     try:
-        with st.spinner(tr("systems.computing")):
-            many = _many(scores, mode, baseline, resamples, float(confidence), seed, interval)
+        if cost.fits:
+            with st.spinner(tr("systems.computing")):
+                many = _many(scores, mode, baseline, resamples, float(confidence), seed,
+                             interval)
     except InputError as exc:
         show_error(exc)
         st.stop()
+if many is not None:
     st.caption(tr("systems.holm_note", m=len(many.pairs), alpha=f"{many.alpha:.2f}",
                   level=level))
     chart = matrix_chart(many, title=tr("systems.matrix_title", metric=key),
                          legend=tr("systems.matrix_legend"))
     draw_chart(chart)
-    st.table(pairs_display(many.table(), kind, level).set_index("A"))  # wraps: fits the page
+    show_table(pairs_display(many.table(), kind, level).set_index("A"))  # wraps: fits the page
     sections_many = [Section(tr("systems.many_title", n=len(methods)),
                              tr("systems.holm_note", m=len(many.pairs),
                                 alpha=f"{many.alpha:.2f}", level=level),
@@ -319,9 +329,9 @@ if len(methods) >= 3:
 st.subheader(tr_md("systems.drill_title", a=a, b=b))
 dis = disagreements(scores, a, b, text=text)
 if len(dis):
-    st.dataframe(dis.head(MAX_DRILL).rename(columns={"difference": tr("common.axis_diff",
-                                                                      a=a, b=b)}),
-                 hide_index=True, width="stretch")
+    show_frame(dis.head(MAX_DRILL).rename(columns={"difference": tr("common.axis_diff",
+                                                                   a=a, b=b)}),
+               hide_index=True, width="stretch")
     case = st.selectbox(tr("systems.case"), dis["case_id"].head(MAX_DRILL).tolist(),
                         key="systems_case")
     if source == "lists":
@@ -329,10 +339,10 @@ if len(dis):
     else:
         side = trec_side_by_side(ts, case, a, b, 10)
     st.caption(tr_md("systems.side_caption", case=case, k=len(side)))
-    st.dataframe(side.rename(columns={"rank": tr("systems.col_rank"),
-                                      f"{a} rel": tr("systems.col_rel", m=a),
-                                      f"{b} rel": tr("systems.col_rel", m=b)}),
-                 hide_index=True, width="stretch")
+    show_frame(side.rename(columns={"rank": tr("systems.col_rank"),
+                                    f"{a} rel": tr("systems.col_rel", m=a),
+                                    f"{b} rel": tr("systems.col_rel", m=b)}),
+               hide_index=True, width="stretch")
 else:
     st.caption(tr("systems.no_disagreement"))
 

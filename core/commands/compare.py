@@ -104,9 +104,17 @@ def run(args) -> int:
     result = compare_golden(gs, a, b, **_stat_kw(args))
     many = None
     if len(gs.methods) >= 3:
-        from core.multi import compare_many
+        import sys
 
-        mode = "baseline" if args.baseline else "all"
+        from core.i18n import t
+        from core.multi import compare_many, estimate_cost, plan_mode
+
+        wanted = "baseline" if args.baseline else "all"
+        mode, cost = plan_mode(len(gs.methods), len(gs.scores), args.resamples, wanted)
+        if mode != wanted:  # all pairs would not fit the limits: say so, then do less
+            full = estimate_cost(len(gs.methods), len(gs.scores), args.resamples, wanted)
+            sys.stderr.write("note: " + t("systems.many_fallback_cli", "en", **full.params(),
+                                          baseline=gs.methods[0]) + "\n")
         many = compare_many(gs.scores, mode=mode, baseline=args.baseline, **_stat_kw(args))
     if args.json:
         out = result.to_dict()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import textwrap
 
 import numpy as np
 import pandas as pd
@@ -27,15 +26,42 @@ PRESENT_HEADING = 24  # px: chart titles
 PRESENT_PADDING = {"left": 8, "top": 8, "right": 8, "bottom": 8}  # px: large glyphs never clipped
 
 
+def display_width(text: str) -> int:
+    """Columns ``text`` takes on screen: East Asian wide and full-width characters (Hangul,
+    CJK; Unicode East_Asian_Width W or F, UAX #11) count 2, the rest 1."""
+    import unicodedata
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def wrap_lines(text: str, width: int = TITLE_CHARS) -> list[str]:
+    """``text`` split at spaces into lines of at most ``width`` display columns
+    (``display_width``: a Korean syllable is two), so a Korean title wraps as early as its
+    glyphs are wide; a single longer word stays whole on its own line."""
+    checks.whole("width", width, lo=10)
+    lines: list[str] = []
+    for part in text.split("\n"):
+        line = ""
+        for word in part.split():
+            cand = f"{line} {word}" if line else word
+            if line and display_width(cand) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = cand
+        lines.append(line)
+    return [ln for ln in lines if ln] or [""]
+
+
 def wrap_title(text: str, width: int = TITLE_CHARS) -> alt.TitleParams | str:
-    """``text`` as a chart title wrapped onto lines of at most ``width`` characters (Vega
-    never wraps a title; a long one is cut with '…' when it is wider than the chart)."""
+    """``text`` as a chart title wrapped onto lines of at most ``width`` display columns
+    (``wrap_lines``; Vega never wraps a title, a long one is cut with '…' when it is wider
+    than the chart). A line break in ``text`` starts a new line."""
     import altair as alt
     checks.whole("width", width, lo=10)
     if not text:
         return ""
-    lines = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
-    return alt.TitleParams(text=lines if len(lines) > 1 else text, anchor="start",
+    lines = wrap_lines(text, width)
+    return alt.TitleParams(text=lines if len(lines) > 1 else lines[0], anchor="start",
                            limit=0)
 
 

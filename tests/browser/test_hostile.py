@@ -1,18 +1,27 @@
-"""Hostile names in a real browser (issue 12): a golden-case file whose method names and case
-ids hold Markdown images, links, ``:red[...]`` and HTML is shown literally, nothing is fetched
-from outside the app's own server (the offline promise), and the per-case CSV download has
-no cell that a spreadsheet would run as a formula."""
+"""Hostile names in a real browser (issues 12 and 21): a golden-case file whose method names and
+case ids hold Markdown images, links, ``:red[...]`` and HTML is shown literally, nothing is
+fetched from outside the app's own server (the offline promise), and the per-case CSV download
+has no cell that a spreadsheet would run as a formula. Issue 21: markup in every name and id
+field of every page that takes uploads (method names with an empty cell, case ids, gold ids,
+sheet names, run and file names, label source names, latency method names, BEIR dataset and
+file names, corpus titles and doc ids of a BEIR folder) and no request may leave the app's
+server. One server for the module: ``SERVER_ENV`` points the scifact page at a hostile copy
+of the tiny BEIR fixture, generated here."""
 from __future__ import annotations
 
+import atexit
 import csv
 import io
+import json
+import shutil
+import tempfile
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
 from core.i18n import t
-from tests.browser.helpers import TIMEOUT_MS, _errors, _settle
+from tests.browser.helpers import ROOT, TIMEOUT_MS, _errors, _settle, _url
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -23,6 +32,41 @@ A = f"**bold** {IMG}"
 B = ":red[red] <img src='http://127.0.0.2:9/html.png'> [link](http://127.0.0.2:9/l)"
 WJ = "\u2060"  # the invisible word joiner pages._ui.esc puts into bare URLs
 IDS = ['=HYPERLINK("http://evil","x")', "+cmd|' /C calc'!A0", "@SUM(A1)", "-2+3"]
+
+
+def _mark(tag: str) -> str:
+    """Markup that would fetch ``http://127.0.0.2:9/<tag>`` three ways if it were rendered
+    (Markdown image, HTML image, KaTeX with an image macro), plus bold text."""
+    return (f"**{tag}** ![{tag}](http://127.0.0.2:9/{tag}.png) "
+            f"<img src='http://127.0.0.2:9/{tag}h.png'> $\\href{{http://127.0.0.2:9/{tag}k}}{{k}}$")
+
+
+def _hostile_beir() -> Path:
+    """The tiny BEIR fixture with markup in every document title and doc id."""
+    folder = Path(tempfile.mkdtemp(prefix="nf_hostile_beir_")) / "scifact"
+    atexit.register(shutil.rmtree, folder.parent, True)
+    shutil.copytree(ROOT / "tests" / "fixtures" / "beir_tiny", folder)
+    rename = {}
+    lines = []
+    for line in (folder / "corpus.jsonl").read_text(encoding="utf-8").splitlines():
+        doc = json.loads(line)
+        rename[doc["_id"]] = f"{doc['_id']} ![i](http://127.0.0.2:9/id{doc['_id']}.png)"
+        doc["_id"] = rename[doc["_id"]]
+        doc["title"] = f"{doc['title']} " + _mark("title")
+        lines.append(json.dumps(doc))
+    (folder / "corpus.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    qrels = (folder / "qrels" / "test.tsv").read_text(encoding="utf-8").splitlines()
+    out = [qrels[0]]
+    for row in qrels[1:]:
+        q, d, score = row.split("\t")
+        out.append("\t".join([q, rename.get(d, d), score]))
+    (folder / "qrels" / "test.tsv").write_text("\n".join(out) + "\n", encoding="utf-8")
+    return folder
+
+
+HOSTILE_BEIR = _hostile_beir()
+SERVER_ENV = {"NOISEFLOOR_BEIR_DIR": str(HOSTILE_BEIR),
+              "NOISEFLOOR_CACHE_DIR": str(HOSTILE_BEIR.parent / "cache")}
 
 
 def _hostile_file(tmp_path: Path) -> Path:
@@ -98,3 +142,175 @@ def _is_number(cell: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+# ----------------------------------------------------------------------------- issue 21
+def _outside_recorder(page, server) -> list[str]:
+    own = urlparse(server).netloc
+    outside: list[str] = []
+
+    def record(request):
+        netloc = urlparse(request.url).netloc
+        if netloc and netloc != own:
+            outside.append(request.url)
+
+    page.on("request", record)
+    return outside
+
+
+def _upload(page, files, index: int = 0) -> None:
+    """Set ``files`` (payload dicts: any file name) on the page's ``index``-th uploader."""
+    page.locator('[data-testid="stFileUploader"] input[type="file"]').nth(index) \
+        .set_input_files(files)
+
+
+def _payload(name: str, data: bytes, mime: str = "text/csv") -> dict:
+    return {"name": name, "mimeType": mime, "buffer": data}
+
+
+def _csv(rows) -> bytes:
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows)
+    return buf.getvalue().encode("utf-8")
+
+
+def _xlsx(sheets: dict) -> bytes:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for title, rows in sheets.items():
+        ws = wb.create_sheet(title)
+        for row in rows:
+            ws.append(row)
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def _inert(page, outside: list[str], where: str) -> None:
+    """Nothing on the page was made markup, nothing left the server, no error box."""
+    _settle(page)
+    page.wait_for_timeout(800)
+    main = page.locator('[data-testid="stMain"]')
+    bad = {"img": main.locator("img[src*='127.0.0.2']").count(),
+           "a": main.locator("a[href*='127.0.0.2']").count(),
+           "katex": main.locator(".katex").count(),
+           "bold": sum(main.locator("strong", has_text=t_).count()
+                       for t_ in ("m1", "m2", "case", "gold", "title", "src", "lat", "sheet",
+                                  "run", "qid", "ds", "file"))}
+    assert not any(bad.values()), (where, bad)
+    assert outside == [], (where, outside)
+
+
+# sheet names cannot hold []:*?/\ (Excel's rule): bold, HTML and TeX only
+SHEET = "**sheet** <b>sheet</b> $x^2$"
+
+
+def test_golden_sheet_names_are_inert(server, page):
+    outside = _outside_recorder(page, server)
+    page.goto(f"{server}/")
+    _settle(page)
+    rows = [["case_id", "A", "B"]] + [[f"c{i}", i % 2, (i // 2) % 2] for i in range(12)]
+    _upload(page, [_payload("golden.xlsx", _xlsx({"notes " + SHEET: [["x"]], SHEET: rows}),
+                            "application/vnd.openxmlformats-officedocument."
+                            "spreadsheetml.sheet")])
+    page.get_by_text("golden.xlsx").first.wait_for(timeout=TIMEOUT_MS)
+    _inert(page, outside, "golden sheet")
+    assert not _errors(page), _errors(page)
+    assert page.get_by_text("<b>sheet</b>", exact=False).count() >= 1
+
+
+def test_systems_lists_names_ids_and_empty_cells_are_inert(server, page):
+    outside = _outside_recorder(page, server)
+    page.goto(_url(server, "systems"))
+    _settle(page)
+    m1, m2, m3 = _mark("m1"), _mark("m2"), "plain"
+    rows = [["case_id", "query", "gold_ids", m1, m2, m3]]
+    for i in range(12):
+        gold = f"d{i}"
+        rows.append([f"{_mark('case')}{i}", f"q {i}", gold,
+                     "" if i == 0 else f"d{i}|x{i}",  # one empty cell: the warning names m1
+                     f"x{i}|d{i}", f"d{i}" if i % 3 else f"x{i}"])
+    _upload(page, [_payload("lists.csv", _csv(rows))])
+    page.get_by_text("lists.csv").first.wait_for(timeout=TIMEOUT_MS)
+    _inert(page, outside, "systems lists")
+    assert not _errors(page), _errors(page)
+    main = page.locator('[data-testid="stMain"]')
+    warnings = main.locator('[data-testid="stAlertContentWarning"]').all_inner_texts()
+    assert any("![m1](http" in w.replace(WJ, "") for w in warnings), warnings
+    # the same file as a workbook with a hostile sheet name
+    page.goto(_url(server, "systems"))
+    _settle(page)
+    _upload(page, [_payload("lists.xlsx", _xlsx({SHEET: rows}), "application/vnd."
+                            "openxmlformats-officedocument.spreadsheetml.sheet")])
+    page.get_by_text("lists.xlsx").first.wait_for(timeout=TIMEOUT_MS)
+    _inert(page, outside, "systems lists xlsx")
+
+
+def test_systems_trec_run_names_and_query_ids_are_inert(server, page):
+    outside = _outside_recorder(page, server)
+    page.goto(_url(server, "systems", "?source=trec"))
+    _settle(page)
+    qids = [f"q{i}{_mark('qid')}".replace(" ", "_") for i in range(8)]
+    qrels = "".join(f"{q} 0 d{i} 1\n" for i, q in enumerate(qids)).encode()
+    runs = []
+    for r, name in enumerate(("**run** one", "<b>run</b> two", "$run$ three")):
+        lines = "".join(f"{q} Q0 d{(i + r) % 8} 1 {2.0} x\n{q} Q0 d{i} 2 1.0 x\n"
+                        for i, q in enumerate(qids))
+        runs.append(_payload(f"{name}.run", lines.encode(), "text/plain"))
+    _upload(page, [_payload("qrels.txt", qrels, "text/plain")], 0)
+    _upload(page, runs, 1)
+    page.get_by_text("qrels.txt").first.wait_for(timeout=TIMEOUT_MS)
+    _inert(page, outside, "systems trec")
+
+
+def test_agreement_source_names_are_inert(server, page):
+    outside = _outside_recorder(page, server)
+    page.goto(_url(server, "agreement"))
+    _settle(page)
+    src1, src2 = _mark("src") + " one", _mark("src") + " two"
+    rows = [["query_id", "doc_id", "gold", src1, src2]]
+    for q in range(6):
+        for d in range(5):
+            g = (q + d) % 3
+            rows.append([f"q{q}", f"q{q}-d{d}", g, g if d else (g + 1) % 3, (g + d) % 3])
+    _upload(page, [_payload("labels.csv", _csv(rows))], 0)
+    page.get_by_text("labels.csv").first.wait_for(timeout=TIMEOUT_MS)
+    _inert(page, outside, "agreement")
+    assert not _errors(page), _errors(page)
+
+
+def test_latency_method_names_are_inert(server, page):
+    outside = _outside_recorder(page, server)
+    page.goto(_url(server, "latency"))
+    _settle(page)
+    rows = [["query_id", "method", "run", "latency_ms"]]
+    for q in range(30):
+        for r in range(3):
+            rows.append([f"q{q}", _mark("lat") + " A", r + 1, 80 + q % 7 + r])
+            rows.append([f"q{q}", "<b>lat</b> B", r + 1, 95 + q % 5 + r])
+    _upload(page, [_payload("timings.csv", _csv(rows))])
+    page.get_by_text("timings.csv").first.wait_for(timeout=TIMEOUT_MS)
+    _inert(page, outside, "latency")
+
+
+def test_beir_table_file_and_dataset_names_are_inert(server, page):
+    outside = _outside_recorder(page, server)
+    page.goto(_url(server, "beir_table"))
+    _settle(page)
+    rows = [["dataset", "ndcg@10"], ["scifact", 0.7], ["nfcorpus", 0.33],
+            [_mark("ds"), 0.5]]
+    _upload(page, [_payload("**file** <b>file</b> $f$.csv", _csv(rows))])
+    page.get_by_text("<b>file</b>", exact=False).first.wait_for(timeout=TIMEOUT_MS)
+    _inert(page, outside, "beir_table")
+
+
+def test_scifact_titles_and_doc_ids_are_inert(server, page):
+    outside = _outside_recorder(page, server)
+    page.goto(_url(server, "scifact"))
+    _settle(page, 180_000)
+    main = page.locator('[data-testid="stMain"]')
+    main.locator('[data-testid="stTable"]').first.wait_for(timeout=180_000)
+    assert main.get_by_text("![i](http", exact=False).count() >= 1  # a doc id, literal
+    _inert(page, outside, "scifact")

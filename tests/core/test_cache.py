@@ -44,6 +44,12 @@ class FakeModel:
 TEXTS = [f"document number {i} about topic {i % 3}" for i in range(20)]
 
 
+@pytest.fixture(autouse=True)
+def _fake_width(monkeypatch):
+    """The cache checks the width against the model's files; here FakeModel is the model."""
+    monkeypatch.setattr(retrieval, "model_dimension", lambda *a, **k: 8)
+
+
 def _enc(tmp_path, model=None, **kw):
     model = model or FakeModel()
     return encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, **kw), model
@@ -119,7 +125,8 @@ def test_cache_of_the_wrong_width_is_recomputed_with_a_note(tmp_path):
     docs, queries = encode_pair(tiny.texts, qtexts, content_hash=tiny.content_hash,
                                 get_model=lambda: model, cache_dir=tmp_path)
     assert docs.width == queries.width == 8
-    assert docs.notes[0] == ("cache_width", {"cached": 16, "model": 8})
+    # the 16-wide entry is refused up front: its width is not the model's
+    assert docs.notes[0] == ("cache_rejected", {"reason": "width", "kind": "corpus"})
     ranking = dense_search(tiny.query_ids, queries.embeddings, docs.embeddings)
     assert ranking.doc_index.shape[0] == len(tiny.query_ids)
 
@@ -204,3 +211,60 @@ def test_encode_estimate_extrapolates_a_timed_sample():
     assert est.seconds == pytest.approx(1000 / est.per_second)
     with pytest.raises(ValueError, match="sample"):
         estimate_encode(texts, model, sample=0)
+
+
+def test_resigned_caches_of_another_width_are_refused_even_when_both_agree(tmp_path):
+    """Issue 21: documents and queries both rewritten 128 wide, sidecars re-signed: the
+    pair agrees with itself, but not with the model (8 wide here), so neither is used."""
+    tiny = load_beir(TINY)
+    qtexts = [tiny.queries[q] for q in tiny.query_ids]
+    model = FakeModel()
+    docs, queries = encode_pair(tiny.texts, qtexts, content_hash=tiny.content_hash,
+                                get_model=lambda: model, cache_dir=tmp_path)
+    rng = np.random.default_rng(0)
+    for enc in (docs, queries):
+        wide = rng.normal(size=(len(enc.embeddings), 128)).astype(np.float32)
+        _rewrite(Path(enc.path), wide / np.linalg.norm(wide, axis=1, keepdims=True),
+                 fix_checksum=True)
+    again_docs, again_q = encode_pair(tiny.texts, qtexts, content_hash=tiny.content_hash,
+                                      get_model=lambda: model, cache_dir=tmp_path)
+    assert again_docs.width == again_q.width == 8
+    assert not again_docs.from_cache and not again_q.from_cache
+    assert again_docs.notes[0] == ("cache_rejected", {"reason": "width", "kind": "corpus"})
+    np.testing.assert_array_equal(again_docs.embeddings, docs.embeddings)
+
+
+@pytest.mark.parametrize("damage,reason", [("zero_row", "not_unit"), ("scaled", "not_unit"),
+                                           ("fewer_rows", "shape")])
+def test_resigned_entries_that_are_not_unit_vectors_or_not_the_corpus_are_refused(
+        tmp_path, damage, reason):
+    first, _ = _enc(tmp_path)
+    emb = first.embeddings.copy()
+    if damage == "zero_row":
+        emb[3] = 0.0
+    elif damage == "scaled":
+        emb = emb * 0.5  # the verdict would change; checksum and shape re-signed to match
+    else:
+        emb = emb[:-1]
+    _rewrite(Path(first.path), emb, fix_checksum=True)
+    again, model = _enc(tmp_path)
+    assert not again.from_cache and model.calls > 0
+    assert again.notes[0] == ("cache_rejected", {"reason": reason, "kind": "corpus"})
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("which", ["sidecar", "embeddings"])
+def test_a_fifo_in_place_of_a_cache_file_never_hangs(tmp_path, which):
+    """Nobody writes to the FIFO: a blocking open would wait forever. The entry is refused
+    as damaged and recomputed (run in a subprocess with a deadline so a hang fails)."""
+    first, _ = _enc(tmp_path)
+    target = sidecar(Path(first.path)) if which == "sidecar" else Path(first.path)
+    target.unlink()
+    os.mkfifo(target)
+    code = ("import sys; from pathlib import Path; import core.retrieval as r; "
+            f"print(r.read_cache(Path({str(first.path)!r}), model_key={KEY!r}, "
+            f"content_hash={retrieval.texts_hash(TEXTS)!r}, n=20, width=8)[1])")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "damaged"

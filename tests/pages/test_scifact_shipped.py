@@ -53,6 +53,7 @@ def fresh_checkout(tmp_path, monkeypatch):
     monkeypatch.setattr(beir, "DEFAULT_DIR", tmp_path / "beir" / "scifact")
     monkeypatch.setattr(retrieval, "CACHE_DIR", tmp_path / "cache")
     monkeypatch.setattr(retrieval, "load_model", lambda *a, **k: _HashingEncoder())
+    monkeypatch.setattr(retrieval, "model_dimension", lambda *a, **k: WIDTH)  # the stub's
     st.cache_data.clear()  # the page caches models and tables per process
     st.cache_resource.clear()
     yield tmp_path / "beir" / "scifact"

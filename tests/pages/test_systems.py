@@ -1,6 +1,7 @@
 """The ranked-lists & many-systems page under AppTest: both demos, uploads, bad uploads."""
-import html
 import gzip
+import html
+import re
 from pathlib import Path
 
 import pytest
@@ -8,13 +9,26 @@ from streamlit.testing.v1 import AppTest
 
 from core.lists import load_lists, score_lists
 from core.multi import compare_many
-from core.verdicts import fmt_p
+from core.views.verdicts import fmt_p
 from core.trec import read_qrels, read_run, score_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "systems.py")
 DEMO_TREC = ROOT / "data" / "demo_trec"
 
+
+
+def _unescape(text):
+    """st.table cells are escaped Markdown (pages._ui.show_table): the text as shown."""
+    return re.sub(r"\\(.)", r"\1", text) if isinstance(text, str) else text
+
+
+def _pairs_table(at):
+    """The many-systems pairs table as the reader sees it (escapes undone)."""
+    frame = next(d.value.reset_index() for d in at.table
+                 if any("Holm" in str(c) for c in d.value.columns))
+    frame.columns = [_unescape(c) for c in frame.columns]
+    return frame.map(_unescape)
 
 def _page(resamples=1000):
     at = AppTest.from_file(PAGE, default_timeout=120)
@@ -42,7 +56,7 @@ def test_lists_demo_reaches_a_verdict_and_a_matrix():
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["bm25"] == f"{ref.at['bm25', 'ndcg@10']:.3f}"
     # pairs table: 3 pairs, translated headers, core.multi's Holm p-values in one unit
-    pairs = next(d.value.reset_index() for d in at.table if "p (Holm)" in d.value.columns)
+    pairs = _pairs_table(at)
     many = compare_many(score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
                                                "demo_lists.csv"), 10).values["ndcg@10"],
                         mode="all", baseline=None, resamples=1000, confidence=0.95, seed=0)
@@ -62,8 +76,10 @@ def test_lists_metric_k_and_baseline_mode():
     at.run()
     assert not at.exception and not at.error
     at.selectbox(key="systems_baseline").set_value("hybrid").run()
-    pairs = next(d.value.reset_index() for d in at.table if "p (Holm)" in d.value.columns)
-    assert set(pairs["A"]) == {"hybrid"} and len(pairs) == 2  # the baseline is A: B − A
+    pairs = _pairs_table(at)
+    # the baseline is A of every pair (the table's index), so B − A = system − baseline
+    assert set(pairs.iloc[:, 0]) == {"hybrid"} and len(pairs) == 2
+    assert "hybrid" not in set(pairs["B"])
     # hit@3 is binary: Wilson intervals
     assert any("Wilson" in c for c in _texts(at))
 
