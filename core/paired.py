@@ -16,7 +16,8 @@ from functools import cached_property
 from core import checks
 from core.calibration import Calibration, calibrate_comparison
 from core.intervals import wilson_bounds
-from core.paired_tests import PairedTest, cohens_dz, difference_test, paired_ttest_p
+from core.paired_tests import (PairedTest, cohens_dz, difference_test, mcnemar_exact,
+                               paired_ttest_p)
 from core.stats import (BootstrapResult, PairedData, RateEstimate, Verdict, bootstrap_ci,
                         bootstrap_difference, bootstrap_mean, check_interval,
                         difference_interval, interval_warning, is_binary, is_constant,
@@ -204,8 +205,10 @@ def _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval)
     bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
                               interval=interval)
     test = difference_test(data)
+    # the sign-flip randomization p of 0/1 differences is the exact McNemar p
     return PairedComparison(a=name_a, b=name_b, binary=True, rate_a=rates[0], rate_b=rates[1],
-                            bootstrap=bs, mcnemar_p=test.p, randomization_p=test.p,
+                            bootstrap=bs, mcnemar_p=test.p,
+                            randomization_p=mcnemar_exact(a_only, b_only),
                             ttest_p=None, table=data.table, cohens_dz=None, test=test,
                             data=data)
 
