@@ -419,3 +419,35 @@ def side(ci_low, ci_high, scale=1.0):
     lo, hi = snap_zero(ci_low, scale), snap_zero(ci_high, scale)
     out = np.where(np.asarray(lo) > 0, 1, np.where(np.asarray(hi) < 0, -1, 0))
     return int(out) if out.ndim == 0 else out
+
+
+# ----------------------------------------------------------------------------- names
+# Intervals of B - A. "auto" is the calibrated default of the data's kind (docs/calibration.md):
+# Tango's score interval for 0/1 outcomes, the t-interval for scores. The paired-proportion
+# intervals exist for 0/1 data only, t / expanded percentile / bootstrap-t for scores; an
+# interval that does not fit the data falls back to the default (the result names the one used).
+INTERVALS = ("auto", "tango", "newcombe", "bonett_price", "wald", "t", "expanded_percentile",
+             "bootstrap_t", "percentile", "bca")
+BINARY_INTERVALS = PAIRED_PROPORTION_METHODS + ("percentile", "bca")
+SCORE_INTERVALS = ("t", "expanded_percentile", "bootstrap_t", "percentile", "bca")
+DEFAULT_INTERVALS = {True: "tango", False: "t"}   # binary -> default
+
+
+def check_interval(interval: str) -> str:
+    """One of ``INTERVALS``, or ``ValueError`` naming the argument and listing them."""
+    return checks.choice("interval", interval, INTERVALS)
+
+
+def resolve_interval(interval: str, binary: bool) -> str:
+    """The interval actually used for data of this kind: ``interval`` when it fits (see
+    ``BINARY_INTERVALS`` / ``SCORE_INTERVALS``), else the calibrated default
+    (``DEFAULT_INTERVALS``: Tango for 0/1 outcomes, the t-interval for scores)."""
+    interval = check_interval(interval)
+    fits = BINARY_INTERVALS if binary else SCORE_INTERVALS
+    return interval if interval in fits else DEFAULT_INTERVALS[bool(binary)]
+
+
+def interval_warning(interval: str, n: int) -> str | None:
+    """``"bca_small_n"`` when the BCa interval is used on fewer than ``BCA_MIN_N`` (50) cases:
+    in ``docs/calibration.md`` it under-covers there (on 0/1 data and on real scores alike)."""
+    return "bca_small_n" if interval == "bca" and n < BCA_MIN_N else None

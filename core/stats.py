@@ -18,21 +18,17 @@ from statistics import NormalDist
 import numpy as np
 
 from core import checks
-from core.intervals import (BCA_MIN_N, PAIRED_PROPORTION_METHODS, paired_proportion_ci,
+from core.intervals import (BINARY_INTERVALS, DEFAULT_INTERVALS, INTERVALS,  # noqa: F401
+                            PAIRED_PROPORTION_METHODS, SCORE_INTERVALS, check_interval,
+                            interval_warning, paired_proportion_ci, resolve_interval,
                             score_intervals, side, snap_zero, wilson_bounds)
+from core.paired_data import PairedData, paired_data  # noqa: F401  (re-exported)
+from core.streams import (STREAM_BOOTSTRAP, STREAM_SIGNFLIP, resample_seeds,  # noqa: F401
+                          stream_key)
 
 Verdict = Literal["no_difference", "a_better", "b_better"]
 Interval = str   # one of INTERVALS (the name actually used is kept in BootstrapResult)
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
-# Intervals of B - A. "auto" is the calibrated default of the data's kind (docs/calibration.md):
-# Tango's score interval for 0/1 outcomes, the t-interval for scores. The paired-proportion
-# intervals exist for 0/1 data only, t / expanded percentile / bootstrap-t for scores; an
-# interval that does not fit the data falls back to the default (the result names the one used).
-INTERVALS = ("auto", "tango", "newcombe", "bonett_price", "wald", "t", "expanded_percentile",
-             "bootstrap_t", "percentile", "bca")
-BINARY_INTERVALS = PAIRED_PROPORTION_METHODS + ("percentile", "bca")
-SCORE_INTERVALS = ("t", "expanded_percentile", "bootstrap_t", "percentile", "bca")
-DEFAULT_INTERVALS = {True: "tango", False: "t"}   # binary -> default
 MIN_RESAMPLES, MAX_RESAMPLES = 1_000, 100_000
 DEGENERATE_DISTINCT = 10   # fewer distinct resampled means than this: a degenerate bootstrap
 CONSTANT_RTOL = 1e-12      # differences whose spread is below this share of their scale
@@ -72,26 +68,6 @@ def is_binary(values) -> bool:
     return bool(arr.size) and bool(np.all((arr == 0) | (arr == 1)))
 
 
-def check_interval(interval: str) -> str:
-    """One of ``INTERVALS``, or ``ValueError`` naming the argument and listing them."""
-    return checks.choice("interval", interval, INTERVALS)
-
-
-def resolve_interval(interval: str, binary: bool) -> str:
-    """The interval actually used for data of this kind: ``interval`` when it fits (see
-    ``BINARY_INTERVALS`` / ``SCORE_INTERVALS``), else the calibrated default
-    (``DEFAULT_INTERVALS``: Tango for 0/1 outcomes, the t-interval for scores)."""
-    interval = check_interval(interval)
-    fits = BINARY_INTERVALS if binary else SCORE_INTERVALS
-    return interval if interval in fits else DEFAULT_INTERVALS[bool(binary)]
-
-
-def interval_warning(interval: str, n: int) -> str | None:
-    """``"bca_small_n"`` when the BCa interval is used on fewer than ``BCA_MIN_N`` (50) cases:
-    in ``docs/calibration.md`` it under-covers there (on 0/1 data and on real scores alike)."""
-    return "bca_small_n" if interval == "bca" and n < BCA_MIN_N else None
-
-
 def z_value(confidence: float) -> float:
     """Two-sided standard-normal quantile: z such that P(|Z| <= z) = confidence."""
     return float(_ndtri(0.5 + checks.confidence(confidence) / 2))
@@ -111,38 +87,6 @@ def is_constant(values) -> bool:
 def resolution(n: int) -> float:
     """One case as a share of ``n`` cases (1/n); times 100 it is the %p step of a rate."""
     return 1.0 / checks.whole("n", n, lo=1)
-
-
-_MASK64 = (1 << 64) - 1
-STREAM_BOOTSTRAP, STREAM_SIGNFLIP = 0, 1
-
-
-def _mix64(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
-
-
-def stream_key(seed: int, stream: int = STREAM_BOOTSTRAP) -> np.uint64:
-    """The 64-bit key of a counter-based run of resamples: a splitmix64 hash of (seed, stream).
-    Resample r then draws from a stream started at a hash of (key, r) inside the compiled
-    kernel (``core._kernels``), so no per-resample seed array is built."""
-    seed = checks.seed(seed)
-    return np.uint64(_mix64((int(seed) * 2 + int(stream) + 0x9E3779B97F4A7C15) & _MASK64))
-
-
-def resample_seeds(seed: int, resamples: int, stream: int = STREAM_BOOTSTRAP) -> np.ndarray:
-    """One 64-bit seed per resample for kernels that seed a generator per resample (the
-    latency bootstraps): seed r = mix64(key + (r + 1) * golden), the same counter-based start
-    state ``core._kernels`` gives resample r of the run keyed by ``stream_key(seed, stream)``
-    (splitmix64, Steele, Lea & Flood 2014). Vectorised, no ``SeedSequence``; resample r's seed
-    does not depend on how many resamples are asked for."""
-    key = stream_key(seed, stream)
-    z = (np.arange(1, checks.resamples(resamples) + 1, dtype=np.uint64)
-         * np.uint64(0x9E3779B97F4A7C15) + key)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
 
 
 def significance_level(confidence: float) -> float:
@@ -368,63 +312,6 @@ def _binary_paired_dist(n: int, n10: int, n01: int, resamples: int, seed: int) -
     disc = rng.binomial(n, m / n, size=resamples)
     a_only = rng.binomial(disc, n10 / m if m else 0.0)
     return (disc - 2 * a_only) / n   # (b_only - a_only) / n: B - A
-
-
-@dataclass(frozen=True)
-class PairedData:
-    """Two aligned vectors A (baseline) and B (new), checked once at the public door
-    (``paired_data``): finite, one-dimensional, the same length. ``binary`` when both hold
-    only 0 and 1, and then ``table`` = (both right, A only, B only, neither). Functions that
-    take a ``PairedData`` trust it (scipy's ``_iv`` style: validate once, not in every
-    helper)."""
-
-    a: np.ndarray = field(repr=False)
-    b: np.ndarray = field(repr=False)
-    binary: bool
-    table: tuple[int, int, int, int] | None
-
-    @property
-    def n(self) -> int:
-        return int(self.a.size)
-
-    @property
-    def d(self) -> np.ndarray:
-        """The paired differences B - A (computed when asked: 0/1 data rarely need them)."""
-        return self.b - self.a
-
-    @property
-    def scale(self) -> float:
-        """max |B - A|: the size a rounding tolerance is relative to (1 for 0/1 data)."""
-        if self.binary:
-            return 1.0
-        return float(np.max(np.abs(self.d))) if self.n else 0.0
-
-
-def _only_zeros_and(x: np.ndarray, ones: int) -> bool:
-    """True when every non-zero value of the float array ``x`` is one of its ``ones`` ones
-    (so x is 0/1). Non-zero bit patterns are counted on an int64 view (fast); -0.0 has a
-    non-zero pattern, so a mismatch is confirmed with the float count."""
-    if int(np.count_nonzero(x.view(np.int64))) == ones:
-        return True
-    return int(np.count_nonzero(x)) == ones
-
-
-def paired_data(a, b, *, min_n: int = 1) -> PairedData:
-    """Check two paired vectors once (``checks.pair``) and find their kind in one pass each:
-    0/1 outcomes get their 2x2 table."""
-    a, b = checks.pair(a, b, min_n=min_n)
-    a1 = a == 1
-    ones_a = int(np.count_nonzero(a1))
-    binary = _only_zeros_and(a, ones_a)
-    table = None
-    if binary:
-        b1 = b == 1
-        ones_b = int(np.count_nonzero(b1))
-        binary = _only_zeros_and(b, ones_b)
-        if binary:
-            both = int(np.count_nonzero(a1 & b1))
-            table = (both, ones_a - both, ones_b - both, a.size - ones_a - ones_b + both)
-    return PairedData(a, b, binary, table)
 
 
 def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float,

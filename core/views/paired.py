@@ -199,8 +199,9 @@ def calibration_sentence(c, lang: str = "en") -> str:
 
 def interval_warning_line(c, lang: str = "en") -> str:
     """The BCa warning below 50 cases (``core.stats.interval_warning``), or ''."""
+    keys = {"bca_small_n": "verdicts.bca_small_n"}   # the codes of interval_warning
     code = getattr(c, "interval_warning", None)
-    return t(f"verdicts.{code}", lang, n=f"{c.n:,}") if code else ""
+    return t(keys[code], lang, n=f"{c.n:,}") if code else ""
 
 
 def planner_link(needed, lang: str) -> str:
