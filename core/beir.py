@@ -14,7 +14,8 @@ an unknown document or query raises ``InputError`` with the file and its 1-based
 
 Where the folder comes from: an explicit path (``--data DIR`` or the page's path field), else
 the ``NOISEFLOOR_BEIR_DIR`` environment variable, else ``data/beir/scifact/`` in the repository
-(git-ignored). The repository ships scifact compressed as ``data/beir/scifact.tar.gz``
+(git-ignored; ``NOISEFLOOR_BEIR_ROOT`` moves ``data/beir/`` for unpacking and listing, as the
+tests do so they never touch the checkout). The repository ships scifact compressed as ``data/beir/scifact.tar.gz``
 (SciFact, Wadden et al. 2020, CC BY-NC 2.0, in BEIR's packaging; see ``data/beir/README.md``):
 ``unpack_bundle`` checks its SHA-256 against ``BUNDLE_SHA256`` and unpacks it into the default
 folder on first use, so the scifact page works on a fresh offline machine. Other BEIR sets:
@@ -44,12 +45,14 @@ from core.tables import parse_number
 
 ENV_VAR = "NOISEFLOOR_BEIR_DIR"
 ANY_PATH_ENV = "NOISEFLOOR_ALLOW_ANY_PATH"  # "1": the page offers a free path field
+ROOT_ENV = "NOISEFLOOR_BEIR_ROOT"  # where collections are unpacked and listed (tests: a tmp dir)
 REPO_ROOT = Path(__file__).resolve().parent.parent
-BEIR_ROOT = REPO_ROOT / "data" / "beir"
+SHIPPED_ROOT = REPO_ROOT / "data" / "beir"  # the files shipped in git (archive, vectors)
+BEIR_ROOT = Path(os.environ.get(ROOT_ENV) or SHIPPED_ROOT)
 DEFAULT_DIR = BEIR_ROOT / "scifact"
 EXCERPT = 40  # characters of a file's own text quoted in an error message, at most
 CORPUS, QUERIES, QRELS_DIR = "corpus.jsonl", "queries.jsonl", "qrels"
-BUNDLE = REPO_ROOT / "data" / "beir" / "scifact.tar.gz"
+BUNDLE = SHIPPED_ROOT / "scifact.tar.gz"
 BUNDLE_MEMBERS = (CORPUS, f"{QRELS_DIR}/test.tsv", QUERIES)  # sorted, as packed
 BUNDLE_SHA256 = "28adc1adc0e7e2c79f3e8c9475d2f8dfcba9b2c5108aed776f6b15eb956a8bbf"
 HUB_HOST = "huggingface.co"

@@ -34,6 +34,7 @@ import numpy as np
 
 from core import checks
 from core.beir import REPO_ROOT
+from core.encode_store import ChunkStore
 from core.errors import InputError
 from core.safe_files import MAX_SIDECAR_BYTES, folder_dimension, read_regular
 
@@ -232,7 +233,7 @@ def sidecar(path: Path) -> Path:
     return path.with_suffix(".json")
 
 
-def _model_version() -> str:
+def model_version() -> str:
     try:
         from importlib.metadata import version
 
@@ -243,19 +244,26 @@ def _model_version() -> str:
 
 @dataclass(frozen=True)
 class Encoded:
-    """Embeddings of a text set and how they were obtained. ``notes`` are one-line codes
-    (i18n keys of ``scifact``) with their parameters: a cache entry rejected and
-    recomputed, or a cache folder that could not be written."""
+    """Embeddings of a text set and how they were obtained. ``source`` is where they came
+    from: ``"live"`` (encoded now; ``resumed`` of them read back from an interrupted encode's
+    chunks), ``"cache"`` (the disk cache) or ``"shipped"`` (vectors shipped with the
+    repository, ``check`` holding their spot check, see ``core.vectors``). ``notes`` are
+    one-line codes (i18n keys of ``scifact``) with their parameters: a cache entry rejected
+    and recomputed, or a cache folder that could not be written."""
 
     embeddings: np.ndarray = field(repr=False)
     from_cache: bool
     seconds: float
     path: str
     notes: tuple = ()
+    source: str = "live"
+    resumed: int = 0
+    check: object = None
 
     @property
     def per_second(self) -> float | None:
-        return None if self.from_cache or self.seconds <= 0 else len(self.embeddings) / self.seconds
+        fresh = len(self.embeddings) - self.resumed
+        return None if self.from_cache or self.seconds <= 0 else fresh / self.seconds
 
     @property
     def width(self) -> int:
@@ -308,7 +316,7 @@ def read_cache(path: Path, *, model_key: str, content_hash: str, n: int,
         return None, "damaged"
     if meta.get("sha256") != hashlib.sha256(raw).hexdigest():
         return None, "checksum"
-    if meta.get("model") != model_key or meta.get("model_version") != _model_version():
+    if meta.get("model") != model_key or meta.get("model_version") != model_version():
         return None, "model"
     if meta.get("content_hash") != content_hash:
         return None, "corpus"
@@ -332,7 +340,7 @@ def read_cache(path: Path, *, model_key: str, content_hash: str, n: int,
 _UNWRITABLE_WARNED: set[str] = set()
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``path`` and rename it over ``path``
     (``os.replace`` is atomic); the temporary file is removed on any failure, Ctrl-C
     included, so an interrupted write leaves nothing behind."""
@@ -360,13 +368,13 @@ def write_cache(path: Path, emb: np.ndarray, *, model_key: str, content_hash: st
     np.save(buf, np.ascontiguousarray(emb, dtype=np.float32), allow_pickle=False)
     raw = buf.getvalue()
     meta = {"version": CACHE_VERSION, "sha256": hashlib.sha256(raw).hexdigest(),
-            "model": model_key, "model_version": _model_version(),
+            "model": model_key, "model_version": model_version(),
             "content_hash": content_hash, "kind": kind, "shape": list(emb.shape),
             "dtype": "float32"}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        _atomic_write(path, raw)
-        _atomic_write(sidecar(path), json.dumps(meta, indent=1).encode("utf-8"))
+        atomic_write(path, raw)
+        atomic_write(sidecar(path), json.dumps(meta, indent=1).encode("utf-8"))
     except OSError as exc:
         folder = str(path.parent)
         if folder in _UNWRITABLE_WARNED:
@@ -381,8 +389,9 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
                  get_model: Callable[[], object] | None = None, kind: str = "corpus",
                  content_hash: str | None = None, cache_dir: Path | str | None = CACHE_DIR,
                  batch_size: int = ENCODE_BATCH, progress: Progress | None = None,
-                 width: int | None = None) -> Encoded:
-    """Normalised embeddings (float32, one row per text), from the disk cache when valid.
+                 width: int | None = None, refresh: bool = False) -> Encoded:
+    """Normalised embeddings (float32, one row per text), from the disk cache when valid
+    (``refresh=True`` encodes again and overwrites the entry).
 
     A cache entry is used only when its sidecar matches: SHA-256 of the file, model key and
     sentence-transformers version, content hash, shape (and ``width`` when given), and
@@ -393,7 +402,9 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     The model is only loaded (``get_model()``, default ``load_model(model_name)``) on a cache
     miss. Texts are sorted by length once, as ``SentenceTransformer.encode`` does, then
     encoded in chunks of ``batch_size * 8`` so ``progress(done, total, eta_seconds)`` can
-    report; the batches are the same as one ``encode`` call, so this adds no work.
+    report; the batches are the same as one ``encode`` call, so this adds no work. Each
+    finished chunk is kept on disk (``core.encode_store``), so an interrupted encode resumes
+    where it stopped; the ETA counts only chunks encoded in this run.
     ``cache_dir=None`` disables the cache.
     """
     checks.whole("batch_size", batch_size, lo=1)
@@ -411,14 +422,14 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
         # the width is always checked: the caller's, else the model's files', else the
         # loaded model's (a hub model not on disk has to be loaded to know it)
         expected = width if width is not None else model_dimension(model_name)
-        if expected is None and path.exists():
+        if expected is None and path.exists() and not refresh:
             model = get_model() if get_model is not None else load_model(model_name)
             expected = _dimension_of(model)
-        emb, reason = read_cache(path, model_key=model_key, content_hash=chash, n=len(texts),
-                                 width=expected)
+        emb, reason = (None, "refresh") if refresh else read_cache(
+            path, model_key=model_key, content_hash=chash, n=len(texts), width=expected)
         if emb is not None:
-            return Encoded(emb, True, time.perf_counter() - t0, str(path))
-        if reason != "missing":
+            return Encoded(emb, True, time.perf_counter() - t0, str(path), source="cache")
+        if reason not in ("missing", "refresh"):
             notes.append(("cache_rejected", {"reason": reason, "kind": kind}))
     if model is None:
         model = get_model() if get_model is not None else load_model(model_name)
@@ -427,18 +438,29 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     order = np.argsort([-len(t) for t in texts], kind="stable")
     chunk = batch_size * 8
     dim = _dimension_of(model)
+    store = None if path is None else ChunkStore(path, {
+        "model": model_key, "model_version": model_version(), "content_hash": chash,
+        "n": n, "chunk": chunk, "batch_size": batch_size, "width": dim})
     out = np.empty((n, dim), dtype=np.float32)
+    resumed = 0
     if progress:
         progress(0, n, None)
     for start in range(0, n, chunk):
         sel = order[start:start + chunk]
-        out[sel] = model.encode([texts[i] for i in sel], batch_size=batch_size,
+        part = store.read(start, len(sel), dim) if store is not None else None
+        if part is None:
+            part = model.encode([texts[i] for i in sel], batch_size=batch_size,
                                 normalize_embeddings=True, convert_to_numpy=True,
                                 show_progress_bar=False)
+            if store is not None:
+                store.write(start, part)
+        else:
+            resumed += len(sel)
+        out[sel] = part
         if progress:
             done = min(start + chunk, n)
-            elapsed = time.perf_counter() - t0
-            progress(done, n, elapsed / done * (n - done))
+            fresh, elapsed = done - resumed, time.perf_counter() - t0
+            progress(done, n, elapsed / fresh * (n - done) if fresh else None)
     seconds = time.perf_counter() - t0
     if not np.isfinite(out).all():
         raise InputError("scifact.err_not_finite", file=str(model_name or DEFAULT_MODEL))
@@ -446,7 +468,10 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
         note = write_cache(path, out, model_key=model_key, content_hash=chash, kind=kind)
         if note:
             notes.append(note)
-    return Encoded(out, False, seconds, str(path) if path else "", tuple(notes))
+        else:
+            store.clear()
+    return Encoded(out, False, seconds, str(path) if path else "", tuple(notes),
+                   resumed=resumed)
 
 
 def encode_pair(doc_texts: Sequence[str], query_texts: Sequence[str], *,
@@ -463,33 +488,6 @@ def encode_pair(doc_texts: Sequence[str], query_texts: Sequence[str], *,
         docs = Encoded(again.embeddings, again.from_cache, again.seconds, again.path,
                        (note,) + tuple(n for n in again.notes if n[0] != "cache_rejected"))
     return docs, queries
-
-
-@dataclass(frozen=True)
-class EncodeEstimate:
-    """How long encoding ``n_docs`` documents should take, from a timed sample."""
-
-    n_docs: int
-    sample: int
-    per_second: float
-    seconds: float
-
-
-def estimate_encode(texts: Sequence[str], model, *, sample: int = 64,
-                    batch_size: int = ENCODE_BATCH) -> EncodeEstimate:
-    """Encode ``sample`` evenly spaced texts with ``model``, time it, and extrapolate:
-    seconds = len(texts) / (sample / elapsed). Evenly spaced so long and short documents
-    are both represented; the estimate is shown before a long encode, never cached."""
-    sample = checks.whole("sample", sample, lo=1)
-    n = len(checks.nonempty("texts", texts, what="text"))
-    k = min(sample, n)
-    picks = [texts[i] for i in np.linspace(0, n - 1, k).round().astype(int)]
-    t0 = time.perf_counter()
-    model.encode(picks, batch_size=batch_size, normalize_embeddings=True,
-                 convert_to_numpy=True, show_progress_bar=False)
-    elapsed = max(time.perf_counter() - t0, 1e-9)
-    rate = k / elapsed
-    return EncodeEstimate(n, k, rate, n / rate)
 
 
 def is_cached(texts: Sequence[str], *, model_name: str | None = None, kind: str = "corpus",

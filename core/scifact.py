@@ -24,11 +24,13 @@ from core import checks
 from core.beir import BeirData
 from core.errors import InputError
 from core.metrics import parse_measure, per_query
-from core.retrieval import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Progress, RRF_DEPTH, RRF_K,
-                            Ranking, bm25_search, dense_search, encode_pair, rrf)
+from core.retrieval import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Encoded, Progress, RRF_DEPTH,
+                            RRF_K, Ranking, bm25_search, dense_search, encode_texts,
+                            load_model, rrf)
 from core.paired import Decided
 from core.paired_tests import PairedTest, paired_test
 from core.stats import BootstrapResult, paired_bootstrap
+from core.vectors import document_vectors
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
 MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
@@ -65,15 +67,18 @@ def needed(names: Sequence[str]) -> tuple[str, ...]:
 # ----------------------------------------------------------------------------- running
 def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = BM25Params(),
                    model: str | None = None, get_model=None, cache_dir=CACHE_DIR,
-                   progress: Progress | None = None, notes: list | None = None
+                   progress: Progress | None = None, notes: list | None = None,
+                   encode_all: bool = False, vectors: list | None = None
                    ) -> dict[str, Ranking]:
     """Rankings (top 100) of every judged query for ``needed(names)``.
 
-    Dense embeddings of documents and queries come from the disk cache when present (see
-    ``core.retrieval.encode_texts``); the model is loaded only on a miss, through
-    ``get_model`` when given (the page passes its ``st.cache_resource`` loader).
-    ``progress(done, total, eta)`` follows the document encoding. Cache notes
-    (``core.retrieval.Encoded.notes``) are appended to ``notes`` when given.
+    Document vectors come from ``core.vectors.document_vectors``: shipped (checksum and
+    spot check), else the disk cache, else a live encode (``encode_all``: always live);
+    queries are encoded on this machine (``core.retrieval.encode_texts``, disk cache). The
+    model is loaded only when needed, through ``get_model`` when given (the page passes its
+    ``st.cache_resource`` loader). ``progress(done, total, eta)`` follows the document
+    encoding. Notes (cache and shipped-vector checks) are appended to ``notes`` and the
+    documents' ``Encoded`` to ``vectors`` when given.
     """
     todo = needed(names)
     qids = data.query_ids
@@ -82,15 +87,49 @@ def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = B
     if "bm25" in todo:
         out["bm25"] = bm25_search(data.texts, qids, qtexts, bm25)
     if "dense" in todo:
-        docs, queries = encode_pair(data.texts, qtexts, content_hash=data.content_hash,
-                                    model_name=model, get_model=get_model,
-                                    cache_dir=cache_dir, progress=progress)
+        get_model = get_model or _loader(model)
+        docs, found = document_vectors(data.texts, data.content_hash, encode_all=encode_all,
+                                       progress=progress, model_name=model,
+                                       get_model=get_model, cache_dir=cache_dir)
+        out["dense"], docs, more = dense_from(data, docs, model=model, get_model=get_model,
+                                              cache_dir=cache_dir)
         if notes is not None:
-            notes.extend(docs.notes + queries.notes)
-        out["dense"] = dense_search(qids, queries.embeddings, docs.embeddings)
+            notes.extend(found + more)
+        if vectors is not None:
+            vectors.append(docs)
     if "hybrid" in todo:
         out = with_hybrid(out)
     return out
+
+
+def dense_from(data: BeirData, docs: Encoded, *, model: str | None = None, get_model=None,
+               cache_dir=CACHE_DIR) -> tuple[Ranking, Encoded, list]:
+    """The dense ranking of every judged query from the document vectors ``docs``: queries
+    are encoded on this machine (``core.retrieval.encode_texts``, disk cache), ranked by
+    cosine (``dense_search``). When the two widths differ (a cache entry written by another
+    model under the same key), the documents are encoded again live, with a ``cache_width``
+    note. Returns (ranking, the documents' Encoded actually used, notes)."""
+    qids = data.query_ids
+    kw = dict(model_name=model, get_model=get_model or _loader(model), cache_dir=cache_dir)
+    queries = encode_texts([data.queries[q] for q in qids], kind="queries", width=docs.width,
+                           **kw)
+    notes = list(queries.notes)
+    if queries.width != docs.width:
+        notes.append(("cache_width", {"cached": docs.width, "model": queries.width}))
+        docs, _ = document_vectors(data.texts, data.content_hash, encode_all=True, **kw)
+    return dense_search(qids, queries.embeddings, docs.embeddings), docs, notes
+
+
+def _loader(model: str | None):
+    """A ``get_model`` that loads the model on first call and keeps it (one load per run,
+    however many encodes need it)."""
+    kept: list = []
+
+    def get():
+        if not kept:
+            kept.append(load_model(model))
+        return kept[0]
+    return get
 
 
 def with_hybrid(rankings: dict[str, Ranking]) -> dict[str, Ranking]:
@@ -304,17 +343,19 @@ def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str =
                 confidence: float = 0.95, seed: int = 0, interval: str = "auto",
                 cache_dir=CACHE_DIR,
                 progress: Progress | None = None, get_model=None,
-                notes: list | None = None) -> ScifactResult:
+                notes: list | None = None, encode_all: bool = False,
+                vectors: list | None = None) -> ScifactResult:
     """Run what A and B need, score every judged query, compare on a seeded subset of
     ``queries`` of them (all when None). Means in ``scores`` are over the same subset.
-    Cache notes go to ``notes`` (see ``run_retrievers``)."""
+    Notes go to ``notes``, the documents' ``Encoded`` to ``vectors`` (see ``run_retrievers``)."""
     check_retriever(a, "a")
     check_retriever(b, "b")
     metric = check_metric(metric)
     if a == b:
         raise InputError("same_method", method=a)
     rankings = run_retrievers(data, needed([a, b]), bm25=bm25, model=model, cache_dir=cache_dir,
-                              progress=progress, get_model=get_model, notes=notes)
+                              progress=progress, get_model=get_model, notes=notes,
+                              encode_all=encode_all, vectors=vectors)
     tables = evaluate(data, rankings)
     qids = subsample(data.query_ids, queries, seed=seed)
     comp = compare_retrievers(tables, a, b, metric, queries=qids, resamples=resamples,

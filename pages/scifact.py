@@ -13,11 +13,13 @@ from core.beir import (ANY_PATH_ENV, CORPUS, ENV_VAR, QRELS_DIR, QUERIES, beir_f
                        download_beir, is_beir_dir, load_beir, resolve_dir, unpack_bundle)
 from core.views.charts import bootstrap_histogram
 from core.errors import InputError
-from core.retrieval import (CACHE_DIR, TOKENIZERS, BM25Params, encode_texts, estimate_encode,
-                            is_cached, load_model, resolve_model)
+from core import encode_job
+from core.encode_job import estimate_encode
+from core.retrieval import CACHE_DIR, TOKENIZERS, BM25Params, load_model, resolve_model
 from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIEVERS, ci_by_n,
-                          compare_retrievers, disagreements, evaluate, means, run_retrievers,
-                          run_settings, side_by_side, subsample, with_hybrid)
+                          compare_retrievers, dense_from, disagreements, evaluate, means,
+                          run_retrievers, run_settings, side_by_side, subsample, with_hybrid)
+from core.vectors import document_vectors, provenance
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.verdicts import reason_sentence
 from core.views import format as fmt
@@ -33,6 +35,7 @@ BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
 # an encode expected to take longer than this waits for a click (operators may change it)
 CONFIRM_SECONDS = float(os.environ.get("NOISEFLOOR_CONFIRM_SECONDS") or 60)
+QUICK_SECONDS = 2.0  # an encode done within this time shows no progress bar
 
 page_setup()
 
@@ -67,22 +70,25 @@ def _bm25(path: str, stamp: tuple, k1: float, b: float, tokenizer: str):
     return run_retrievers(data, ["bm25"], bm25=BM25Params(k1, b, tokenizer))["bm25"]
 
 
+class _NotReady(Exception):
+    """The document vectors need an encode (raised, so st.cache_data keeps nothing)."""
+
+
 @st.cache_data(show_spinner=False, max_entries=4)
-def _dense(path: str, stamp: tuple, model: str):
+def _dense(path: str, stamp: tuple, model: str, live: bool):
+    """Dense ranking from ready document vectors (shipped and spot-checked, or the disk
+    cache; ``live``: the cache a live re-encode filled), queries encoded here. Raises
+    ``_NotReady`` when the documents must be encoded first (a background job does it)."""
     data = _load(path, stamp)
-    notes: list = []
-    ranking = run_retrievers(data, ["dense"], model=model or None,
-                             get_model=lambda: _model(model), cache_dir=CACHE_DIR,
-                             notes=notes)["dense"]
-    return ranking, notes
-
-
-@st.cache_data(show_spinner=False, max_entries=8)
-def _tables(path: str, stamp: tuple, k1: float, b: float, tokenizer: str, model: str):
-    data = _load(path, stamp)
-    dense, notes = _dense(path, stamp, model)
-    rankings = with_hybrid({"bm25": _bm25(path, stamp, k1, b, tokenizer), "dense": dense})
-    return rankings, evaluate(data, rankings), notes
+    get = lambda: _model(model)  # noqa: E731 - the process-wide model
+    docs, notes = document_vectors(data.texts, data.content_hash, model_name=model or None,
+                                   get_model=get, cache_dir=CACHE_DIR, allow_encode=False,
+                                   shipped=not live)
+    if docs is None:
+        raise _NotReady(notes)
+    ranking, docs, more = dense_from(data, docs, model=model or None, get_model=get,
+                                     cache_dir=CACHE_DIR)
+    return ranking, provenance(docs), notes + more
 
 
 def _eta(seconds: float | None) -> str:
@@ -92,38 +98,64 @@ def _eta(seconds: float | None) -> str:
     return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
 
 
-def _encode_with_progress(data, model: str) -> None:
-    """Fill the disk cache with a visible progress bar (only when it is empty)."""
+@st.fragment(run_every=1.0)
+def _job_progress(key: str, label: str) -> None:
+    """The server's encode job, redrawn every second (one bar, one ETA); the whole page runs
+    again when it ends."""
+    job = encode_job.status(key)
+    if job is None or not job.running:
+        st.rerun()
+    eta = tr("scifact.job_eta", eta=_eta(job.eta)) if job.eta is not None else \
+        tr("scifact.job_eta_unknown")
+    st.progress(job.fraction, text=tr("scifact.job_running", total=f"{job.total:,}",
+                                      model=label, done=f"{job.done:,}", eta=eta))
+    st.caption(tr("scifact.job_note"))
+
+
+def _start_encode(data, model: str, *, refresh: bool = False) -> None:
+    """Hand the encode to the server (``core.encode_job``); the model is loaded here, in the
+    script's thread, and shared with the job."""
+    loaded = _model(model)
+    encode_job.start(data.texts, data.content_hash, model_name=model or None,
+                     get_model=lambda: loaded, cache_dir=CACHE_DIR, refresh=refresh)
+
+
+def _dense_or_progress(data, path: str, stamp: tuple, model: str):
+    """(ranking, provenance, notes) when the document vectors are ready. Otherwise the
+    encode runs as a server job (started here, after a confirmation when it is long) and
+    its progress is drawn; returns None."""
     label = model or "all-MiniLM-L6-v2"
-    bar = st.progress(0.0, text=tr("scifact.encoding_start", total=f"{data.n_docs:,}",
-                                   model=label))
-
-    def progress(done: int, total: int, eta: float | None) -> None:
-        bar.progress(done / total if total else 1.0,
-                     text=tr("scifact.encoding", total=f"{total:,}", model=label,
-                             done=f"{done:,}", eta=_eta(eta)))
-
+    key = encode_job.job_key(data.content_hash, model or None, CACHE_DIR)
+    job = encode_job.status(key)
+    if job is not None and job.running:
+        _job_progress(key, label)
+        return None
+    if job is not None and job.state == "failed":
+        st.error(tr_md("scifact.job_failed", detail=job.error))
+    live = st.session_state.get("scifact_live") == (data.content_hash, model)
+    try:
+        with st.spinner(tr("scifact.checking_vectors")):
+            return _dense(path, stamp, model, live)
+    except _NotReady as wait:
+        _notes(wait.args[0])
     with st.spinner(tr("scifact.loading_model")):
         loaded = _model(model)
     est = estimate_encode(data.texts, loaded)
     if est.seconds > CONFIRM_SECONDS and \
             st.session_state.get("scifact_confirmed") != (data.content_hash, model):
-        bar.empty()
         st.warning(tr_md("scifact.confirm_text", total=f"{data.n_docs:,}", eta=_eta(est.seconds),
                       rate=f"{est.per_second:.0f}", sample=est.sample), icon="⏱️")
         if st.button(tr("scifact.confirm_button", eta=_eta(est.seconds)),
                      key="scifact_confirm", type="primary"):
             st.session_state["scifact_confirmed"] = (data.content_hash, model)
+            _start_encode(data, model)
             st.rerun()
-        st.stop()
-    enc = encode_texts(data.texts, model_name=model or None, get_model=lambda: _model(model),
-                       kind="corpus", content_hash=data.content_hash, progress=progress,
-                       cache_dir=CACHE_DIR)
-    bar.empty()
-    _notes(enc.notes)
-    if not enc.from_cache:
-        st.success(tr("scifact.encoding_done", total=f"{data.n_docs:,}",
-                      seconds=f"{enc.seconds:.0f}", rate=f"{enc.per_second:.0f}"))
+        return None
+    _start_encode(data, model)
+    if encode_job.wait(key, timeout=QUICK_SECONDS).state == "done":
+        st.rerun()  # a short encode: no progress bar to flash
+    _job_progress(key, label)
+    return None
 
 
 def _notes(notes) -> None:
@@ -186,6 +218,7 @@ except InputError as exc:
 st.markdown(tr_md("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
                queries=f"{data.n_queries:,}", judgements=f"{data.n_judgements:,}",
                split=data.split))
+vectors_box = st.container()  # where the document vectors came from (filled when ready)
 
 # ----------------------------------------------------------------------------- settings
 with st.sidebar:
@@ -230,21 +263,44 @@ else:
     n_used = n_all
 
 # ----------------------------------------------------------------------------- running
+# BM25 first: its numbers show while the dense side waits for its document vectors
 try:
     BM25Params(float(k1), float(b), tokenizer)
-    if not is_cached(data.texts, model_name=model or None, kind="corpus",
-                     content_hash=data.content_hash, cache_dir=CACHE_DIR):
-        _encode_with_progress(data, model)
     with st.spinner(tr("scifact.running_bm25")):
-        rankings, tables, cache_notes = _tables(path, stamp, float(k1), float(b), tokenizer,
-                                                model)
-    _notes(cache_notes)
+        bm25_ranking = _bm25(path, stamp, float(k1), float(b), tokenizer)
     qids = subsample(data.query_ids, int(n_used), seed=int(seed))
+except (InputError, ValueError, OSError) as exc:
+    show_error(exc)
+    st.stop()
+headline = st.container()  # the verdict card and the headline charts, once dense is ready
+bm25_slot = st.empty()
+with bm25_slot.container():
+    st.subheader(tr("scifact.bm25_title", n=len(qids)))
+    show_frame(pd.DataFrame(means(evaluate(data, {"bm25": bm25_ranking}), qids)).T
+               .rename(index=NAMES).map(lambda x: fmt.value(x, "score")), width="stretch")
+try:
+    with headline:
+        dense = _dense_or_progress(data, path, stamp, model)
+    if dense is None:
+        headline.info(tr("scifact.dense_waiting"), icon="⏳")
+        st.stop()
+    dense_ranking, (vec_source, vec_params), cache_notes = dense
+    rankings = with_hybrid({"bm25": bm25_ranking, "dense": dense_ranking})
+    tables = evaluate(data, rankings)
     comp = compare_retrievers(tables, a, b_name, metric, queries=qids, resamples=int(resamples),
                               confidence=float(confidence), seed=int(seed), interval=interval)
 except (InputError, ValueError, OSError) as exc:
     show_error(exc)
     st.stop()
+bm25_slot.empty()
+with vectors_box:
+    st.caption(tr_md(f"scifact.vectors_{vec_source}", **vec_params))
+    _notes(cache_notes)
+    if st.button(tr("scifact.encode_all_button"), key="scifact_encode_all",
+                 help=tr("scifact.encode_all_help", total=f"{data.n_docs:,}")):
+        st.session_state["scifact_live"] = (data.content_hash, model)
+        _start_encode(data, model, refresh=True)
+        st.rerun()
 
 lang = st.session_state["lang"]
 verdict_text = comparison_sentence(comp, lang, names=NAMES)
@@ -253,9 +309,10 @@ card = paired_card(comp.verdict, a=NAMES[a], b=NAMES[b_name], mean=bs.mean, ci_l
                    ci_high=bs.ci_high, confidence=bs.confidence, kind="score",
                    sentence=verdict_text, ci_label=tr("common.ci_short"),
                    reason=reason_sentence(comp.decision, lang) or "")
-show_card(card)
+with headline:
+    show_card(card)
 level = fmt_level(confidence)
-left, right = st.columns(2)
+left, right = headline.columns(2)
 # the two intervals (by number of queries) and the bootstrap histogram: the headline charts
 by_n = ci_by_n(tables, a, b_name, metric, [n for n in BY_N if n <= n_all] + [int(n_used)],
                resamples=int(resamples), confidence=float(confidence), seed=int(seed),

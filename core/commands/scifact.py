@@ -10,6 +10,7 @@ from core.errors import InputError
 from core.i18n import t
 from core.retrieval import BM25Params, TOKENIZERS
 from core.scifact import DEFAULT_RESAMPLES, RETRIEVERS, check_metric, run_scifact
+from core.vectors import provenance, vector_summary
 from core.views.scifact import result_text
 
 MAX_DOCS = 50_000
@@ -36,6 +37,10 @@ def register(p) -> None:
     p.add_argument("--model", default=None,
                    help="sentence-transformers model path or name (default: bundled "
                         "all-MiniLM-L6-v2)")
+    p.add_argument("--encode", default="auto", choices=("auto", "all"),
+                   help="document vectors: auto (shipped vectors when they pass their checksum "
+                        "and a 32-document spot check, else the disk cache, else encode) or "
+                        "all (re-encode every document live and refresh the cache)")
     p.add_argument("--queries", type=int, default=None, metavar="N",
                    help="compare on a seeded random subset of N judged queries")
     p.add_argument("--max-docs", type=int, default=MAX_DOCS, metavar="N",
@@ -63,16 +68,21 @@ def run(args) -> int:
                          n=f"{data.n_docs:,}", limit=f"{args.max_docs:,}")
     t0 = time.perf_counter()
     notes: list = []
+    vectors: list = []
     res = run_scifact(data, args.a, args.b, args.metric,
                       bm25=BM25Params(args.k1, args.bm25_b, args.tokenizer), model=args.model,
                       queries=args.queries, resamples=args.resamples,
                       confidence=args.confidence, seed=args.seed, interval=args.interval,
-                      progress=_progress,
-                      notes=notes)
+                      progress=_progress, notes=notes, encode_all=args.encode == "all",
+                      vectors=vectors)
     for code, params in notes:
         sys.stderr.write("note: " + t(f"scifact.note_{code}", "en", **params) + "\n")
+    for enc in vectors:
+        source, params = provenance(enc)
+        sys.stderr.write(t(f"scifact.vectors_{source}", "en", **params) + "\n")
     if args.json:
         out = res.to_dict()
+        out["vectors"] = [vector_summary(enc) for enc in vectors]
         out["seconds"] = round(time.perf_counter() - t0, 3)
         print_json(out)
     else:

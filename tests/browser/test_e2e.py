@@ -25,8 +25,8 @@ from tests.browser.helpers import (ARTIFACTS, FIXTURE, SHOTS, TIMEOUT_MS, _error
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-# the scifact page reads the tiny fixture (seconds); the shipped copy's first dense encode
-# takes minutes and is covered by test_scifact_offline.py
+# the scifact page reads the tiny fixture (seconds); the shipped copy (shipped document vectors)
+# is covered by tests/pages/test_scifact_shipped.py
 SERVER_ENV = {"NOISEFLOOR_BEIR_DIR": str(TINY)}
 
 

@@ -3,7 +3,7 @@ presentation view at 1280×720, shareable URL state, chart texts that fit their 
 every page in Korean without stray English.
 
 The scifact page reads the tiny BEIR fixture here (``SERVER_ENV``) so it answers in seconds;
-``test_scifact_offline.py`` covers the shipped scifact copy.
+``tests/pages/test_scifact_shipped.py`` covers the shipped scifact copy.
 """
 from __future__ import annotations
 

@@ -131,7 +131,7 @@ def test_instance_names_the_argument_and_the_type():
 
 
 def test_whole_number_rules_reach_retrieval_and_tables():
-    from core.retrieval import estimate_encode
+    from core.encode_job import estimate_encode
     from core.tables import read_table
     with pytest.raises(ValueError, match=r"sample must be a whole number, got True"):
         estimate_encode(["a"], None, sample=True)

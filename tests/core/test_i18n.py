@@ -175,6 +175,7 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.retrieval import TOKENIZERS
     from core.paired import REASONS
     from core.stats import INTERVALS
+    from core.vectors import SOURCES as VECTOR_SOURCES
 
     bands = tuple({kappa_band(k) for k in (-0.5, 0.1, 0.3, 0.5, 0.7, 0.9)})
     return {
@@ -182,7 +183,9 @@ def _runtime_domains() -> dict[str, tuple]:
         "verdicts.test_*": ("mcnemar", "randomization"),     # core.paired_tests.PairedTest.name
         "verdicts.degenerate_*": ("constant", "few_distinct"),  # BootstrapResult.degenerate
         "verdicts.interval_*": INTERVALS,
-        "scifact.note_*": _tuple_codes(ROOT / "core" / "retrieval.py"),
+        "scifact.note_*": tuple(sorted({c for m in ("retrieval", "vectors", "scifact")
+                                        for c in _tuple_codes(ROOT / "core" / f"{m}.py")})),
+        "scifact.vectors_*": VECTOR_SOURCES,
         "latency.warn_*": _call_codes(ROOT / "core" / "latency.py", "FairnessWarning"),
         "glossary.*": _call_codes_all("glossary"),
         "agreement.weights_*": WEIGHTS,

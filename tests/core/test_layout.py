@@ -293,3 +293,80 @@ def test_no_private_name_is_imported_across_modules():
 ])
 def test_the_private_name_check_catches_what_it_should(source, importer, caught):
     assert bool(private_imports(source, importer)) is caught
+
+
+# ----------------------------------------------------------------------------- a test file each
+TESTS = ROOT / "tests" / "core"
+
+
+def expected_test_file(path: Path) -> str | None:
+    """The test file of a core module (``tests/core/`` mirrors ``core/``):
+    ``core/x.py`` -> ``test_x.py`` (``core/_kernels.py`` -> ``test_kernels.py``);
+    ``core/views/x.py`` -> ``test_views_x.py``, or ``test_x.py`` when there is no
+    ``core/x.py``; ``core/commands/x.py`` -> ``test_cli_x.py``; ``core/__main__.py`` ->
+    ``test_cli.py``; a package's ``__init__.py`` that defines anything -> ``test_<package>.py``
+    (``core/i18n`` -> ``test_i18n.py``). None for an ``__init__.py`` that only names its
+    package."""
+    rel = path.relative_to(CORE)
+    parts = list(rel.with_suffix("").parts)
+    if parts[-1] == "__init__":
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if not any(isinstance(n, (ast.FunctionDef, ast.ClassDef)) for n in tree.body):
+            return None
+        return f"test_{parts[-2] if len(parts) > 1 else 'core'}.py"
+    if parts == ["__main__"]:
+        return "test_cli.py"
+    name = parts[-1].lstrip("_")
+    if parts[0] == "commands":
+        return f"test_cli_{name}.py"
+    if parts[0] == "views":
+        if (TESTS / f"test_views_{name}.py").exists() or (CORE / f"{name}.py").exists():
+            return f"test_views_{name}.py"
+        return f"test_{name}.py"
+    return f"test_{name}.py"
+
+
+def _tests_module(test: Path, path: Path) -> bool:
+    """The test file imports the module (or, for a command, runs it by its name)."""
+    dotted = _dotted(path)
+    package, _, leaf = dotted.rpartition(".")
+    tree = ast.parse(test.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name == dotted for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == dotted or (node.module == package and
+                                         any(a.name == leaf for a in node.names)):
+                return True
+    if package == "core.commands":
+        name = next((n.value.value for n in ast.parse(path.read_text(encoding="utf-8")).body
+                     if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "NAME"),
+                    None)
+        return name is not None and f'"{name}"' in test.read_text(encoding="utf-8")
+    return False
+
+
+def test_every_core_module_has_its_test_file():
+    """One test file per module, named after it, that imports it: a number on screen is
+    traceable page -> core function -> its test (STYLE.md)."""
+    missing, unused = [], []
+    for path in _modules(CORE):
+        name = expected_test_file(path)
+        if name is None:
+            continue
+        test = TESTS / name
+        if not test.exists():
+            missing.append(f"{path.relative_to(ROOT)} -> tests/core/{name}")
+        elif not _tests_module(test, path):
+            unused.append(f"tests/core/{name} does not import {_dotted(path)}")
+    assert missing == [] and unused == [], missing + unused
+
+
+def test_the_test_file_rule_maps_as_documented():
+    assert expected_test_file(CORE / "_kernels.py") == "test_kernels.py"
+    assert expected_test_file(CORE / "__main__.py") == "test_cli.py"
+    assert expected_test_file(CORE / "commands" / "_common.py") == "test_cli_common.py"
+    assert expected_test_file(CORE / "views" / "golden.py") == "test_views_golden.py"
+    assert expected_test_file(CORE / "views" / "report.py") == "test_report.py"
+    assert expected_test_file(CORE / "i18n" / "__init__.py") == "test_i18n.py"
+    assert expected_test_file(CORE / "__init__.py") is None

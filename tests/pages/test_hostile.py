@@ -14,6 +14,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from pages._ui import esc
+from tests.pages.test_scifact import settle
 from tests.shared_data import TINY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,6 +104,38 @@ def test_markdown_in_names_is_escaped_on_the_systems_page():
         _card_is_escaped(card, name)
 
 
+def test_systems_empty_cell_warning_escapes_the_method_name():
+    """Issue 21: the 'empty cells' warning named the method unescaped (tr, not tr_md)."""
+    name = "![m1](http://127.0.0.2:9/m1.png) $x$"
+    rows = "case_id,query,gold_ids," + f'"{name}",plain,third\n' + "".join(
+        f"q{i},question {i},d{i},{'' if i == 0 else f'd{i}|x'},x|d{i},d{i}\n"
+        for i in range(12))
+    at = _upload(SYSTEMS, "systems_lists_upload", "lists.csv", rows.encode())
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert any(esc(name) in w for w in warnings), warnings
+    assert not any("![m1](" in w for w in warnings)
+
+
+def test_systems_page_at_the_column_cap_compares_each_with_the_baseline():
+    """Issue 21: 997 method columns x 40 cases (1,000 columns with id, query and gold ids:
+    the column cap). All 496,506 pairs would not fit the limits: the page says so and
+    compares each with the baseline (996 pairs) instead of running for minutes."""
+    k, n = 997, 40
+    header = "case_id,query,gold_ids," + ",".join(f"m{j}" for j in range(k)) + "\n"
+    body = "".join(f"q{i},question {i},d{i}," +
+                   ",".join(f"d{i}|x" if (i * 7 + j) % 3 else f"x|y" for j in range(k)) + "\n"
+                   for i in range(n))
+    at = AppTest.from_file(SYSTEMS, default_timeout=300).run()
+    at.number_input(key="systems_resamples").set_value(1_000)
+    at.file_uploader(key="systems_lists_upload").set_value(
+        ("wide.csv", (header + body).encode(), "text/csv")).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    infos = [i.value for i in at.info]
+    assert any("496,506" in i and "baseline" in i for i in infos), infos
+    assert any(c.value.startswith("996 comparisons") for c in at.caption)  # the Holm note
+
+
 def test_workbook_sheet_and_unicode_merge_are_reported():
     wb = openpyxl.Workbook()
     wb.active.title = "readme"
@@ -176,6 +209,8 @@ def test_scifact_asks_before_a_long_encode(tmp_path, monkeypatch):
     assert any("should take about" in w.value for w in at.warning)
     assert not at.metric  # nothing encoded, nothing compared yet
     assert not (tmp_path / "cache").exists()
-    at.button(key="scifact_confirm").click().run()
+    at.button(key="scifact_confirm").click()
+    settle(at)  # the encode runs as a server job; the page shows results when it ends
     assert not at.exception, at.exception
     assert at.metric and list((tmp_path / "cache").glob("emb-corpus-*.npy"))
+    assert not at.warning and all(b.key != "scifact_confirm" for b in at.button)  # none stale

@@ -2,11 +2,13 @@
 ``NOISEFLOOR_BEIR_DIR``, the scifact page unpacks ``data/beir/scifact.tar.gz`` (its SHA-256
 checked against ``core.beir.BUNDLE_SHA256``) and shows results with no other step.
 
-Encoding 5,183 abstracts with MiniLM takes CPU minutes, so the sentence-transformers model is
-replaced by a small deterministic hashing encoder (``load_model`` is the page's only way to
-a model); BM25, the metrics, the bootstrap and the verdict are the real ones. The unpack goes
-to a temporary folder and the embedding cache to a temporary folder too, so a developer's
-unpacked copy and cache are never touched.
+With the real model, the shipped document vectors (issue 22) give the dense side in seconds:
+checksum, a 32-document spot check, 300 queries encoded live. Then the model is replaced by a
+small deterministic hashing encoder (``load_model`` is the page's only way to a model): the
+shipped vectors fail their spot check, the page says so in one line and encodes the 5,183
+abstracts in a server job instead; BM25, the metrics, the bootstrap and the verdict are the
+real ones. The unpack goes to a temporary folder and the embedding cache to a temporary folder
+too, so a developer's unpacked copy and cache are never touched.
 """
 import hashlib
 import re
@@ -21,7 +23,7 @@ import core.beir as beir
 import core.retrieval as retrieval
 from core.retrieval import BM25Params, bm25_search
 from core.scifact import MEASURES, evaluate
-from tests.pages.test_scifact import PAGE
+from tests.pages.test_scifact import PAGE, settle
 
 WIDTH = 64
 
@@ -40,6 +42,34 @@ class _HashingEncoder:
                 out[i, zlib.crc32(word.encode()) % WIDTH] += 1.0
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.where(norms == 0, 1.0, norms)
+
+
+@pytest.fixture
+def fresh_real(tmp_path, monkeypatch):
+    """The default folder and the cache as on a fresh clone, with the real model."""
+    monkeypatch.delenv(beir.ENV_VAR, raising=False)
+    monkeypatch.delenv(beir.ANY_PATH_ENV, raising=False)
+    monkeypatch.setattr(beir, "BEIR_ROOT", tmp_path / "beir")
+    monkeypatch.setattr(beir, "DEFAULT_DIR", tmp_path / "beir" / "scifact")
+    monkeypatch.setattr(retrieval, "CACHE_DIR", tmp_path / "cache")
+    st.cache_data.clear()
+    yield tmp_path
+    st.cache_data.clear()
+
+
+@pytest.mark.slow
+def test_fresh_checkout_gets_the_verdict_from_the_shipped_vectors(fresh_real):
+    at = AppTest.from_file(PAGE, default_timeout=600)
+    at.session_state["lang"] = "en"
+    at.run()  # no server job: the vectors are ready on the first run
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    captions = [c.value for c in at.caption]
+    assert any("shipped with NoiseFloor (scifact.vectors.npy), spot-checked on 32 documents"
+               in c for c in captions), captions
+    assert any("verdict-card" in m.value for m in at.markdown)
+    assert not list((fresh_real / "cache").glob("emb-corpus-*"))  # documents not encoded
+    assert at.button(key="scifact_encode_all").label == "Re-encode every document live"
 
 
 @pytest.fixture
@@ -69,9 +99,12 @@ def test_fresh_checkout_unpacks_the_shipped_scifact_and_shows_results(fresh_chec
     assert not fresh_checkout.exists()
     at = AppTest.from_file(PAGE, default_timeout=600)
     at.session_state["lang"] = "en"
-    at.run()
+    settle(at)
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
+    captions = [c.value for c in at.caption]
+    assert any("failed their spot check" in c for c in captions), captions
+    assert any("Document vectors: encoded earlier on this machine" in c for c in captions)
     assert beir.is_beir_dir(fresh_checkout)  # unpacked, checksum verified on the way
     assert all(btn.key != "scifact_download" for btn in at.button)
     assert any("5,183 documents, 300 judged queries" in m.value for m in at.markdown)

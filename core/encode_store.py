@@ -1,0 +1,93 @@
+"""The chunks of an unfinished encode, kept on disk so an interrupted encode resumes.
+
+``core.retrieval.encode_texts`` encodes a text set in chunks (texts sorted by length, then
+``batch_size * 8`` at a time). Each finished chunk is written atomically to a folder beside
+the cache entry, ``<entry>.partial/<first position>.npy``, with a ``meta.json`` naming what
+the chunks belong to (model key and sentence-transformers version, content hash, number of
+texts, chunk size, width). A later encode of the same texts with the same settings reads
+the chunks back instead of encoding them again; anything that disagrees (another model, a
+damaged or short file, a non-finite value) is encoded again. When the whole entry has been
+written, the folder is removed.
+"""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from core import checks
+
+
+def partial_dir(entry: Path) -> Path:
+    """Where the chunks of the cache entry ``entry`` wait: ``<entry stem>.partial``."""
+    return Path(entry).with_suffix(".partial")
+
+
+class ChunkStore:
+    """Finished chunks of one encode. ``meta`` identifies the encode; a folder written for
+    other settings is emptied on opening. Writes that fail (read-only folder, full disk)
+    switch the store off: the encode goes on, it just cannot resume."""
+
+    def __init__(self, entry: Path, meta: dict) -> None:
+        checks.instance("meta", meta, dict, "a dict")
+        self.folder = partial_dir(entry)
+        self.meta = {"version": 1, **meta}
+        self.enabled = True
+        try:
+            found = json.loads((self.folder / "meta.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            found = None
+        if found != self.meta:
+            self._reset()
+
+    def _reset(self) -> None:
+        try:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            _atomic(self.folder / "meta.json", json.dumps(self.meta).encode("utf-8"))
+        except OSError:
+            self.enabled = False
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _file(self, start: int) -> Path:
+        return self.folder / f"{int(start):09d}.npy"
+
+    def read(self, start: int, rows: int, width: int) -> np.ndarray | None:
+        """The chunk beginning at sorted position ``start`` when it is on disk, complete
+        (``rows`` x ``width`` float32) and finite; else None."""
+        if not self.enabled:
+            return None
+        try:
+            arr = np.load(self._file(start), allow_pickle=False)
+        except (OSError, ValueError):
+            return None
+        if arr.dtype != np.float32 or arr.shape != (rows, width) or not np.isfinite(arr).all():
+            return None
+        return arr
+
+    def write(self, start: int, arr: np.ndarray) -> None:
+        if not self.enabled:
+            return
+        buf = io.BytesIO()
+        np.save(buf, np.ascontiguousarray(arr, dtype=np.float32), allow_pickle=False)
+        try:
+            _atomic(self._file(start), buf.getvalue())
+        except OSError:
+            self.enabled = False
+
+    def clear(self) -> None:
+        """Remove the folder (the whole entry has been written)."""
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def count(self) -> int:
+        """How many chunk files are on disk (for progress shown before an encode resumes)."""
+        return len(list(self.folder.glob("*.npy"))) if self.folder.is_dir() else 0
+
+
+def _atomic(path: Path, data: bytes) -> None:
+    from core.retrieval import atomic_write  # one atomic writer (temp file + os.replace)
+
+    atomic_write(path, data)

@@ -1,0 +1,75 @@
+"""core.encode_store: an interrupted encode keeps its finished chunks on disk and the next
+encode of the same texts with the same settings resumes from them (issue 22). A fake encoder
+that stops midway stands in for the model; every folder is temporary."""
+import numpy as np
+import pytest
+
+import core.retrieval as retrieval
+from core.encode_store import ChunkStore, partial_dir
+from core.retrieval import DEFAULT_MODEL, cache_file, encode_texts, texts_hash
+from core.vectors import provenance
+from tests.core.test_cache import FakeModel
+
+
+@pytest.fixture(autouse=True)
+def _fake_width(monkeypatch):
+    monkeypatch.setattr(retrieval, "model_dimension", lambda *a, **k: 8)
+
+
+class Interrupt(Exception):
+    pass
+
+
+class StopAfter(FakeModel):
+    """Raises on the ``stop``-th encode call: an encode interrupted midway."""
+
+    def __init__(self, stop, **kw):
+        super().__init__(**kw)
+        self.stop = stop
+
+    def encode(self, texts, **kw):
+        if self.calls + 1 == self.stop:
+            raise Interrupt()
+        return super().encode(texts, **kw)
+
+
+TEXTS = [f"document {i} " + "word " * (i % 17) for i in range(100)]
+
+
+def test_an_interrupted_encode_resumes_from_its_chunks(tmp_path):
+    with pytest.raises(Interrupt):
+        encode_texts(TEXTS, get_model=lambda: StopAfter(3), cache_dir=tmp_path, batch_size=2)
+    entry = cache_file(DEFAULT_MODEL, texts_hash(TEXTS), kind="corpus", cache_dir=tmp_path)
+    assert len(list(partial_dir(entry).glob("*.npy"))) == 2  # two chunks of 16 kept
+    model, ticks = FakeModel(), []
+    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, batch_size=2,
+                       progress=lambda d, t, e: ticks.append((d, e)))
+    assert enc.resumed == 32 and model.calls == 5  # 100 texts, chunks of 16: 7, 2 resumed
+    assert ticks[1][1] is None and ticks[-1] == (100, 0.0)  # no ETA from resumed chunks
+    np.testing.assert_allclose(enc.embeddings, FakeModel().encode(TEXTS), atol=1e-7)
+    assert not partial_dir(entry).exists()  # the entry is complete: chunks removed
+    assert provenance(enc)[1]["resumed"] == "32"
+
+
+def test_chunks_of_other_settings_are_not_reused(tmp_path):
+    with pytest.raises(Interrupt):
+        encode_texts(TEXTS, get_model=lambda: StopAfter(3), cache_dir=tmp_path, batch_size=2)
+    model = FakeModel()
+    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, batch_size=4)
+    assert enc.resumed == 0 and model.calls == 4
+
+
+
+
+def test_a_store_for_other_settings_starts_empty_and_damaged_chunks_are_not_read(tmp_path):
+    entry = tmp_path / "emb-corpus-x.npy"
+    store = ChunkStore(entry, {"model": "m", "n": 3})
+    store.write(0, np.ones((2, 4), np.float32))
+    assert store.read(0, 2, 4) is not None and store.count() == 1
+    assert store.read(0, 3, 4) is None  # a short chunk
+    (partial_dir(entry) / "000000002.npy").write_bytes(b"not a numpy file")
+    assert store.read(2, 1, 4) is None
+    again = ChunkStore(entry, {"model": "other", "n": 3})
+    assert again.count() == 0 and again.read(0, 2, 4) is None
+    again.clear()
+    assert not partial_dir(entry).exists()

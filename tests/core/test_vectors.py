@@ -1,0 +1,152 @@
+"""Shipped document vectors (issue 22): the manifest, the checksum, the spot check, the
+fallbacks with their notes, ``--encode all``; resumable chunked encodes and the background
+encode job. A deterministic fake encoder stands in for the model; every folder is temporary
+(the checkout's data/ is never read or written, except the shipped manifest, read only)."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import core.retrieval as retrieval
+from core.beir import load_beir
+from core.retrieval import DEFAULT_MODEL, encode_texts, is_cached
+from core.scifact import run_retrievers
+from core.vectors import (MIN_COSINE, SPOT_N, document_vectors, find_manifest, provenance,
+                          read_shipped, shipped_vectors, spot_check, spot_sample,
+                          vector_summary, write_shipped)
+from tests.core.test_cache import FakeModel
+from tests.shared_data import ROOT, TINY
+
+
+@pytest.fixture
+def tiny():
+    return load_beir(TINY)
+
+
+@pytest.fixture(autouse=True)
+def _fake_width(monkeypatch):
+    """The cache checks the width against the model's files; here FakeModel is the model."""
+    monkeypatch.setattr(retrieval, "model_dimension", lambda *a, **k: 8)
+
+
+def _ship(tiny, folder: Path, model=None, *, emb=None) -> Path:
+    model = model or FakeModel()
+    emb = model.encode(list(tiny.texts)) if emb is None else emb
+    return write_shipped(emb, name="tiny", content_hash=tiny.content_hash,
+                         model_key=DEFAULT_MODEL, model_source=str(folder), folder=folder)
+
+
+def _no_model():
+    raise AssertionError("no model needed here")
+
+
+def test_manifest_names_model_corpus_shape_dtype_and_checksum(tiny, tmp_path):
+    manifest = _ship(tiny, tmp_path)
+    meta = json.loads(manifest.read_text())
+    assert meta["model"] == DEFAULT_MODEL and meta["corpus_sha256"] == tiny.content_hash
+    assert meta["shape"] == [tiny.n_docs, 8] and meta["dtype"] == "float16"
+    assert meta["sentence_transformers"] and "L2" in meta["normalisation"]
+    assert find_manifest(tiny.content_hash, DEFAULT_MODEL, tmp_path)[1] == manifest
+    assert find_manifest("another corpus", DEFAULT_MODEL, tmp_path) is None
+    assert find_manifest(tiny.content_hash, "another/model", tmp_path) is None
+    emb, reason = read_shipped(meta, manifest, tiny.n_docs)
+    assert reason is None and emb.dtype == np.float32
+    np.testing.assert_allclose(emb, FakeModel().encode(list(tiny.texts)), atol=1e-3)
+
+
+def test_shipped_vectors_pass_the_spot_check_and_say_so(tiny, tmp_path):
+    _ship(tiny, tmp_path)
+    model = FakeModel()
+    got, notes = shipped_vectors(tiny.texts, tiny.content_hash, get_model=lambda: model,
+                                 folder=tmp_path)
+    assert notes == [] and got.source == "shipped"
+    assert got.check.n == min(SPOT_N, tiny.n_docs) and got.check.passed
+    assert got.check.min_cosine > 0.9999
+    key, params = provenance(got)
+    assert key == "shipped" and params["file"] == "tiny.vectors.npy"
+    assert vector_summary(got)["spot_check"]["passed"] is True
+
+
+def test_spot_sample_is_seeded_and_spot_check_is_the_min_cosine():
+    assert list(spot_sample(1000, 32, 7)) == list(spot_sample(1000, 32, 7))
+    assert list(spot_sample(1000, 32, 7)) != list(spot_sample(1000, 32, 8))
+    assert len(set(spot_sample(1000, 32, 0))) == 32 and len(spot_sample(5, 32, 0)) == 5
+    texts = [f"t{i}" for i in range(40)]
+    good = FakeModel().encode(texts)
+    bad = good.copy()
+    picks = spot_sample(40)
+    bad[picks[3]] = -bad[picks[3]]  # one sampled row pointing the other way
+    assert spot_check(good, texts, FakeModel()).min_cosine == pytest.approx(1.0, abs=1e-6)
+    check = spot_check(bad, texts, FakeModel())
+    assert check.min_cosine == pytest.approx(-1.0, abs=1e-6) and not check.passed
+
+
+def test_tampered_file_is_refused_with_a_note_and_encoded_instead(tiny, tmp_path):
+    manifest = _ship(tiny, tmp_path / "ship")
+    npy = manifest.parent / "tiny.vectors.npy"
+    raw = bytearray(npy.read_bytes())
+    raw[-1] ^= 1
+    npy.write_bytes(bytes(raw))
+    model = FakeModel()
+    enc, notes = document_vectors(tiny.texts, tiny.content_hash, get_model=lambda: model,
+                                  cache_dir=tmp_path / "cache", folder=tmp_path / "ship")
+    assert notes[0] == ("shipped_rejected", {"reason": "checksum"})
+    assert enc.source == "live" and model.calls > 0
+
+
+def test_vectors_from_another_model_fail_the_spot_check_and_are_recomputed(tiny, tmp_path):
+    _ship(tiny, tmp_path / "ship", FakeModel(dim=8))
+    other = FakeModel(dim=8)
+    other.encode = lambda texts, **kw: -FakeModel().encode(texts)  # same width, other model
+    enc, notes = document_vectors(tiny.texts, tiny.content_hash, get_model=lambda: other,
+                                  cache_dir=tmp_path / "cache", folder=tmp_path / "ship")
+    code, params = notes[0]
+    assert code == "shipped_spot_failed" and float(params["min"]) < MIN_COSINE
+    assert enc.source == "live"
+    np.testing.assert_allclose(enc.embeddings, -FakeModel().encode(list(tiny.texts)), atol=1e-6)
+
+
+def test_encode_all_ignores_shipped_and_cache_and_refreshes_the_cache(tiny, tmp_path):
+    _ship(tiny, tmp_path / "ship")
+    model = FakeModel()
+    kw = dict(get_model=lambda: model, cache_dir=tmp_path / "cache", folder=tmp_path / "ship")
+    enc, notes = document_vectors(tiny.texts, tiny.content_hash, encode_all=True, **kw)
+    assert enc.source == "live" and notes == [] and model.calls > 0
+    assert is_cached(tiny.texts, content_hash=tiny.content_hash, cache_dir=tmp_path / "cache")
+    again, _ = document_vectors(tiny.texts, tiny.content_hash, encode_all=True, **kw)
+    assert again.source == "live"  # not the cache: encoded again
+    # without encode_all the shipped copy comes first, and an encode is not started when
+    # not allowed (the page starts it as a background job)
+    assert document_vectors(tiny.texts, tiny.content_hash, **kw)[0].source == "shipped"
+    none, _ = document_vectors(tiny.texts, tiny.content_hash, get_model=lambda: model,
+                               cache_dir=tmp_path / "empty", folder=tmp_path / "nothing",
+                               allow_encode=False)
+    assert none is None
+
+
+def test_run_retrievers_uses_shipped_documents_and_live_queries(tiny, tmp_path, monkeypatch):
+    _ship(tiny, tmp_path / "ship")
+    monkeypatch.setenv("NOISEFLOOR_SHIPPED_DIR", str(tmp_path / "ship"))
+    model, vectors, notes = FakeModel(), [], []
+    out = run_retrievers(tiny, ["dense"], get_model=lambda: model, cache_dir=tmp_path / "c",
+                         vectors=vectors, notes=notes)
+    assert vectors[0].source == "shipped" and notes == []
+    live = encode_texts(tiny.texts, get_model=lambda: model, cache_dir=None)
+    ranked = run_retrievers(tiny, ["dense"], get_model=lambda: model, cache_dir=tmp_path / "c",
+                            encode_all=True)
+    # float16 shipped rows rank like the float32 encode
+    np.testing.assert_array_equal(out["dense"].doc_index[:, :5],
+                                  ranked["dense"].doc_index[:, :5])
+    assert live.embeddings.shape == vectors[0].embeddings.shape
+
+
+def test_the_shipped_scifact_manifest_matches_its_file():
+    """The checkout's shipped vectors (read only): checksum, shape and the recorded check."""
+    manifest = ROOT / "data" / "beir" / "scifact.vectors.json"
+    meta = json.loads(manifest.read_text())
+    emb, reason = read_shipped(meta, manifest, meta["shape"][0])
+    assert reason is None and emb.shape == (5183, 384)
+    np.testing.assert_allclose(np.linalg.norm(emb, axis=1), 1.0, atol=2e-3)
+    assert meta["check"]["min_cosine_float16_vs_float32"] >= MIN_COSINE
+    assert abs(meta["check"]["ndcg@10_float16"] - meta["check"]["ndcg@10_float32"]) < 5e-4
