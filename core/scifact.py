@@ -15,6 +15,7 @@ Reference numbers for BEIR scifact (Thakur et al. 2021, Table 2): BM25 (Anserini
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -29,7 +30,9 @@ from core.retrieval import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Encoded, Progr
                             load_model, rrf)
 from core.paired import Decided
 from core.paired_tests import PairedTest, paired_test
-from core.stats import BootstrapResult, paired_bootstrap
+from core.calibration import Calibration, calibrate_comparison
+from core.stats import (BootstrapResult, PairedData, interval_warning, paired_bootstrap,
+                        paired_data)
 from core.vectors import document_vectors
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
@@ -195,6 +198,21 @@ class RetrieverComparison(Decided):
     def n(self) -> int:
         return len(self.query_ids)
 
+    @cached_property
+    def data(self) -> PairedData:
+        """The per-query values, checked once (for the self-check)."""
+        return paired_data(self.values_a, self.values_b)
+
+    @cached_property
+    def calibration(self) -> Calibration | None:
+        """The displayed interval's null rejection on sign-flip null sets of these queries'
+        differences (``core.calibration.calibrate_comparison``)."""
+        return calibrate_comparison(self.bootstrap, self.data)
+
+    @property
+    def interval_warning(self) -> str | None:
+        return interval_warning(self.bootstrap.interval, self.n)
+
     @property
     def diff(self) -> np.ndarray:
         return self.values_b - self.values_a
@@ -239,7 +257,10 @@ class RetrieverComparison(Decided):
                 "b_wins": self.b_wins, "ties": self.ties, "hits": self.hits,
                 "difference": {"b_minus_a": bs.mean, "ci_low": bs.ci_low,
                                "ci_high": bs.ci_high, "confidence": bs.confidence,
-                               "interval": bs.interval, "degenerate": bs.degenerate},
+                               "interval": bs.interval, "degenerate": bs.degenerate,
+                               "interval_warning": self.interval_warning,
+                               "calibration": (None if self.calibration is None
+                                               else self.calibration.to_dict())},
                 "resamples": bs.resamples, "seed": bs.seed, "verdict": self.verdict,
                 "test": self.test.to_dict() if self.test else None,
                 "decision": self.decision.to_dict()}
