@@ -28,7 +28,7 @@ import numpy as np
 from core import checks
 from core.intervals import (PAIRED_PROPORTION_METHODS, SCORE_METHODS, paired_proportion_ci,
                             score_intervals, side)
-from core.stats import kernels, stream_key
+from core.stats import BootstrapResult, PairedData, kernels, stream_key
 
 DEFAULT_SETS = 1_000
 CELL_RESAMPLES = 2_000
@@ -150,7 +150,6 @@ def calibrate_comparison(bootstrap, data) -> Calibration | None:
     when repeating it would cost too much (more than ``MAX_TABLES`` discordant pairs, or more
     than ``MAX_CELL_WORK`` / ``MAX_SCORE_WORK`` values to draw): large sets are where these
     intervals are accurate anyway."""
-    from core.stats import BootstrapResult, PairedData
     checks.instance("bootstrap", bootstrap, BootstrapResult)
     checks.instance("data", data, PairedData)
     interval, conf, seed = bootstrap.interval, bootstrap.confidence, bootstrap.seed
