@@ -147,7 +147,7 @@ def source_agreement(labels: LabelSet, source: str, *, weights: str = "linear",
     ok, g, o = _source_arrays(labels, source)
     if ok.sum() < 2:
         raise InputError("agreement.err_too_few_pairs", file=labels.source, name=source,
-                         n=int(ok.sum()))
+                         count=int(ok.sum()))
     qi, qids = pd.factorize(labels.pairs["query_id"].to_numpy()[ok])
     nq = len(qids)
     scale = 2.0 if labels.graded else 1.0
@@ -244,7 +244,7 @@ def split_half(labels: LabelSet, baseline: str | None = None, *,
         complete &= labels.sources[s] != MISSING
     n = int(complete.sum())
     if n < 4:
-        raise InputError("agreement.err_too_few_pairs", file=labels.source, name="all", n=n)
+        raise InputError("agreement.err_too_few_pairs", file=labels.source, name="all", count=n)
     g = (labels.gold[complete] > 0).astype(np.int64)
     # one-hot of the 2x2 cell (gold, source) per pair and source: (n, S * 4)
     onehot = np.zeros((n, len(names) * 4), dtype=np.float32)

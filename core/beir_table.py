@@ -24,6 +24,7 @@ Counting rules (one dataset = one duel between a model and the baseline):
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,7 +36,7 @@ from core.paired_tests import mcnemar_exact
 
 __all__ = ["ALPHA", "DATA", "DEFAULT_BASELINE", "DENSE", "Grid", "KINDS", "STANDINGS", "TableTally",
            "TallyRow", "load_grid", "norm_name", "parse_grid", "scifact_ranking", "sign_test_p",
-           "tally", "to_milli"]
+           "strongest_rival", "tally", "to_milli"]
 
 DEFAULT_BASELINE = "BM25"
 DENSE = "dense"
@@ -180,6 +181,23 @@ def tally(grid: Grid, baseline: str = DEFAULT_BASELINE, *,
             ge_dense.append(d)
     return TableTally(base, tuple(rows), tuple(frame.index), dense, tuple(ge_dense),
                       tuple(first), counts)
+
+
+def strongest_rival(result: TableTally, kind: str | None = DENSE) -> TallyRow | None:
+    """The ``kind`` model (default: dense; None: any kind) that does best against the
+    baseline: the most
+    datasets won from it, then the higher mean relative difference, then table order. Its
+    row carries the headline duel, "the baseline beats the best dense model on k of n
+    datasets" with its sign test (``TallyRow.sign_test_p``). None when no ``kind`` model
+    other than the baseline is in the tally."""
+    checks.instance("result", result, TableTally)
+    if kind is not None:
+        checks.choice("kind", kind, KINDS)
+    rows = [r for r in result.rows if kind is None or r.kind == kind]
+    if not rows:
+        return None
+    return max(rows, key=lambda r: (r.model_wins, -math.inf if r.mean_relative_diff_pct is None
+                                    else r.mean_relative_diff_pct, -rows.index(r)))
 
 
 # ----------------------------------------------------------------------------- scifact

@@ -8,17 +8,28 @@ texts, chunk size, width). A later encode of the same texts with the same settin
 the chunks back instead of encoding them again; anything that disagrees (another model, a
 damaged or short file, a non-finite value) is encoded again. When the whole entry has been
 written, the folder is removed.
+
+``chunk_encoder`` encodes one chunk: in this process (torch's threads), or, for a large set
+on a machine with more than two cores, through sentence-transformers' own multi-process
+pool (``start_multi_process_pool``: one CPU process per core, the chunk split among them).
 """
 from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from core import checks
+from core.safe_files import MAX_SIDECAR_BYTES, read_regular
+
+NORM_TOLERANCE = 1e-3  # chunks hold L2-normalised float32 rows
+
+MULTIPROCESS_MIN_TEXTS = 10_000  # below this, starting the worker processes costs more
 
 
 def partial_dir(entry: Path) -> Path:
@@ -37,7 +48,7 @@ class ChunkStore:
         self.meta = {"version": 1, **meta}
         self.enabled = True
         try:
-            found = json.loads((self.folder / "meta.json").read_text(encoding="utf-8"))
+            found = json.loads(read_regular(self.folder / "meta.json", MAX_SIDECAR_BYTES))
         except (OSError, ValueError):
             found = None
         if found != self.meta:
@@ -56,15 +67,21 @@ class ChunkStore:
         return self.folder / f"{int(start):09d}.npy"
 
     def read(self, start: int, rows: int, width: int) -> np.ndarray | None:
-        """The chunk beginning at sorted position ``start`` when it is on disk, complete
-        (``rows`` x ``width`` float32) and finite; else None."""
+        """The chunk beginning at sorted position ``start`` when it is on disk, a regular
+        file of the expected size, complete (``rows`` x ``width`` float32), finite and made
+        of unit vectors; else None (a FIFO or device in its place is never opened
+        blocking)."""
         if not self.enabled:
             return None
         try:
-            arr = np.load(self._file(start), allow_pickle=False)
+            raw = read_regular(self._file(start), 4096 + 4 * rows * width)
+            arr = np.load(io.BytesIO(raw), allow_pickle=False)
         except (OSError, ValueError):
             return None
         if arr.dtype != np.float32 or arr.shape != (rows, width) or not np.isfinite(arr).all():
+            return None
+        if rows and not (np.abs(np.linalg.norm(arr.astype(np.float64), axis=1) - 1.0)
+                         <= NORM_TOLERANCE).all():
             return None
         return arr
 
@@ -91,3 +108,27 @@ def _atomic(path: Path, data: bytes) -> None:
     from core.retrieval import atomic_write  # one atomic writer (temp file + os.replace)
 
     atomic_write(path, data)
+
+
+def encode_workers(n_texts: int, cpus: int | None = None) -> int:
+    """Processes for encoding ``n_texts`` texts: one per core when there are more than two
+    cores and at least ``MULTIPROCESS_MIN_TEXTS`` texts, else 1 (this process)."""
+    cpus = (os.cpu_count() or 1) if cpus is None else checks.whole("cpus", cpus, lo=1)
+    return cpus if cpus > 2 and n_texts >= MULTIPROCESS_MIN_TEXTS else 1
+
+
+@contextmanager
+def chunk_encoder(model, *, batch_size: int, workers: int = 1):
+    """A function texts -> normalised float32 embeddings with ``model``; with ``workers`` > 1
+    it encodes through a multi-process pool that is stopped on leaving the block."""
+    kw = dict(batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
+              show_progress_bar=False)
+    pool = None
+    if checks.whole("workers", workers, lo=1) > 1 and hasattr(model, "start_multi_process_pool"):
+        pool = model.start_multi_process_pool(["cpu"] * workers)
+        kw["pool"] = pool
+    try:
+        yield lambda texts: model.encode(texts, **kw)
+    finally:
+        if pool is not None:
+            model.stop_multi_process_pool(pool)

@@ -284,7 +284,7 @@ def check_method_names(names, file: str) -> None:
 def _check_size(scores: pd.DataFrame, file: str) -> None:
     check_method_names(scores.columns, file)
     if len(scores) < 2:
-        raise InputError("too_few_cases", file=file, n=len(scores))
+        raise InputError("too_few_cases", file=file, count=len(scores))
 
 
 def load_golden(data: bytes, file: str = "upload") -> GoldenSet:
@@ -361,7 +361,7 @@ def compare_golden(gs: GoldenSet, a: str | None = None, b: str | None = None, *,
         a, b = (given, others[0]) if a is not None else (others[0], given)
     kept, excluded = gs.paired(a, b)
     if len(kept) < 2:
-        raise InputError("too_few_paired", file=gs.source, n=len(kept), a=a, b=b)
+        raise InputError("too_few_paired", file=gs.source, count=len(kept), a=a, b=b)
     av, bv = kept[a].to_numpy(float), kept[b].to_numpy(float)
     comp = compare_paired(av, bv, name_a=a, name_b=b, resamples=resamples,
                           confidence=confidence, seed=seed, interval=interval)

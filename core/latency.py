@@ -303,7 +303,7 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
     full = log.frame[log.frame["method"].isin((a, b))]
     paired_all, only_a, only_b = _paired_queries(full, a, b)
     if len(paired_all) < 2:
-        raise InputError("too_few_paired", file=log.source, n=len(paired_all), a=a, b=b)
+        raise InputError("too_few_paired", file=log.source, count=len(paired_all), a=a, b=b)
     warm = tuple(detect_warmup(_groups(full[full["method"] == m], paired_all), method=m,
                                seed=seed) for m in (a, b))
     suggested = max(w.k for w in warm)
@@ -314,7 +314,7 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
         keep = set(queries)
         queries = [q for q in paired_all if q in keep]
         if len(queries) < 2:
-            raise InputError("latency.err_drop_too_many", file=log.source, k=k,
+            raise InputError("latency.err_drop_too_many", file=log.source, count=k,
                              n=len(queries))
         ratio, per = _ratio(kept, a, b, queries, resamples=resamples, confidence=confidence,
                             seed=seed, drop=k)

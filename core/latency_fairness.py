@@ -183,6 +183,12 @@ def _shown(items) -> str:
     return ", ".join(str(i) for i in items[:MAX_SHOWN]) + more
 
 
+def p_text(p: float) -> str:
+    """'p = 0.032' or 'p < 0.001', as ``core.views.format.p_text`` writes it (domain modules
+    do not import views; ``tests/core/test_latency.py`` checks the two agree)."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
 def fmt_ms(x: float) -> str:
     """A latency in ms as shown: 3 significant digits below 100 ms, whole ms above."""
     return f"{x:.3g}" if x < 100 else f"{x:,.0f}"
@@ -195,10 +201,10 @@ def fairness_warnings(log: TimingLog, frame: pd.DataFrame, a: str, b: str, per: 
     for w in warm:
         if w.detected:
             out.append(FairnessWarning("warmup", {
-                "method": w.method, "k": w.k, "slowdown": f"{w.slowdown:.2f}",
+                "method": w.method, "count": w.k, "slowdown": f"{w.slowdown:.2f}",
                 "first": fmt_ms(float(np.mean(w.profile[:w.k]))) if w.profile else "",
                 "rest": fmt_ms(float(np.mean(w.profile[w.k:]))) if w.profile else "",
-                "p": f"{w.p_value:.3f}", "dropped": drop}))
+                "p": p_text(w.p_value), "dropped": drop}))
     if log.layout == "long":
         oa = frame.loc[frame["method"] == a, "order"].to_numpy(float)
         ob = frame.loc[frame["method"] == b, "order"].to_numpy(float)
@@ -251,7 +257,7 @@ def fairness_warnings(log: TimingLog, frame: pd.DataFrame, a: str, b: str, per: 
             "ids": _shown([*only_a, *only_b])}))
     if dropped_queries:
         out.append(FairnessWarning("warmup_emptied", {
-            "k": drop, "n": len(dropped_queries), "ids": _shown(dropped_queries)}))
+            "k": drop, "count": len(dropped_queries), "ids": _shown(dropped_queries)}))
     if log.blank:
-        out.append(FairnessWarning("blank", {"n": len(log.blank), "cells": _shown(log.blank)}))
+        out.append(FairnessWarning("blank", {"count": len(log.blank), "cells": _shown(log.blank)}))
     return out

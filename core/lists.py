@@ -200,7 +200,7 @@ def from_table(raw: RawTable, *, kind: str = "auto") -> ListSet:
             empty[m] = e
     cases = tuple(ids[keep].tolist())
     if len(cases) < 2:
-        raise InputError("too_few_cases", file=file, n=len(cases))
+        raise InputError("too_few_cases", file=file, count=len(cases))
     if kind == "auto":
         kind = _detect_kind(gold)
     no_ref = tuple(c for c, g in zip(cases, gold) if not g)

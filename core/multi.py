@@ -220,7 +220,7 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
         if len(kept) < len(sub):
             excluded[f"{a} vs {b}"] = [str(x) for x in sub.index[sub.isna().any(axis=1)]]
         if len(kept) < 2:
-            raise InputError("too_few_paired", n=len(kept), a=a, b=b)
+            raise InputError("too_few_paired", count=len(kept), a=a, b=b)
         av, bv = kept[a].to_numpy(float), kept[b].to_numpy(float)
         bs = paired_bootstrap(av, bv, resamples=resamples, confidence=confidence, seed=seed,
                               interval=interval)

@@ -375,6 +375,32 @@ def plan_continuous(sigma: float, half_width: float, *, diff: float = 0.0,
         None if cur is None or delta == 0 else paired_t_power(cur, delta, s, alpha=alpha))
 
 
+# ----------------------------------------------------------------------------- power curve
+def power_curve(*, diff: float, n_max: int, alpha: float = 0.05,
+                discordance: float | None = None, sigma: float | None = None,
+                points: int = 80) -> pd.DataFrame:
+    """Power against n on a log grid 2..n_max (at most ``points`` rows): columns ``n`` and
+    ``power``. With ``discordance`` (paired binary outcomes) each row is ``mcnemar_power``
+    (Connor 1987); with ``sigma`` (continuous scores) ``paired_t_power`` (noncentral t).
+    Give exactly one of the two; the power at the planned n of ``plan_paired`` /
+    ``plan_continuous`` reaches the planned power on this curve."""
+    if (discordance is None) == (sigma is None):
+        raise ValueError("give exactly one of discordance (binary) or sigma (scores)")
+    n_max = checks.plan_n(n_max, name="n_max", min_n=2)
+    points = checks.whole("points", points, lo=2)
+    alpha = checks.plan_level("alpha", alpha)
+    if discordance is not None:
+        d, delta = checks.plan_discordance(discordance, diff)
+        power = (lambda n: mcnemar_power(n, d, delta, alpha=alpha))
+    else:
+        delta, s = checks.plan_number("diff", diff), checks.plan_sigma(sigma)
+        power = (lambda n: paired_t_power(n, delta, s, alpha=alpha))
+    if delta == 0.0:
+        raise InputError("sample_size.err_zero_diff")
+    grid = np.unique(np.round(np.geomspace(2, n_max, points)).astype(int))
+    return pd.DataFrame({"n": grid, "power": [power(int(n)) for n in grid]})
+
+
 # ----------------------------------------------------------------------------- page defaults
 DEFAULT_RATE, DEFAULT_DISCORDANCE, DEFAULT_DIFF, DEFAULT_SIGMA = 0.8, 0.2, 0.03, 0.3
 _RATE_CLIP = (0.001, 0.999)

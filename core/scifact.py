@@ -132,6 +132,7 @@ def _loader(model: str | None):
         if not kept:
             kept.append(load_model(model))
         return kept[0]
+    get.from_files = True  # the model comes from its files: core.vectors may reuse checks
     return get
 
 
@@ -289,7 +290,7 @@ def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
             raise ValueError(f"no per-query table for {name!r}; run it first")
     qids = tuple(tables[a].index) if queries is None else tuple(queries)
     if len(qids) < 2:
-        raise InputError("too_few_paired", n=len(qids), a=a, b=b)
+        raise InputError("too_few_paired", count=len(qids), a=a, b=b)
     ta, tb = tables[a].loc[list(qids)], tables[b].loc[list(qids)]
     va, vb = ta[metric].to_numpy(float), tb[metric].to_numpy(float)
     bs = paired_bootstrap(va, vb, resamples=resamples, confidence=confidence, seed=seed,

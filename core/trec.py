@@ -33,7 +33,7 @@ import pandas as pd
 
 from core import checks
 from core.errors import InputError
-from core.golden import GoldenSet
+from core.golden import GoldenSet, check_method_names
 from core.metrics import parse_measure
 from core.tables import AmbiguousNumber, parse_number, parse_numbers
 
@@ -344,6 +344,7 @@ class TrecScores:
             raise InputError("systems.err_measure", measure=str(measure)[:40],
                              examples=", ".join(self.measures))
         scores = self.values[measure].copy()
+        check_method_names(scores.columns, self.qrels_file)  # a run named 'difference'
         return GoldenSet(scores, pd.DataFrame(index=scores.index),
                          f"{self.qrels_file} [{measure}]", "trec")
 

@@ -31,12 +31,14 @@ import numpy as np
 
 from core import checks
 from core.beir import SHIPPED_ROOT
+from core.safe_files import MAX_SIDECAR_BYTES, read_regular
 from core.retrieval import (CACHE_DIR, ENCODE_BATCH, Encoded, encode_texts, is_cached,
-                            load_model, resolve_model)
+                            load_model, model_version, resolve_model)
 
 SHIPPED_ENV = "NOISEFLOOR_SHIPPED_DIR"  # where manifests are looked for (default data/beir)
 SUFFIX = ".vectors.json"
 SPOT_N, SPOT_SEED, MIN_COSINE = 32, 0, 0.999
+SHIPPED_NORM_TOLERANCE = 5e-3  # float16 unit rows: |norm - 1| is ~1e-3 at most
 SOURCES = ("shipped", "cache", "live")
 
 
@@ -93,7 +95,7 @@ def find_manifest(content_hash: str, model_key: str, folder: Path | None = None
         return None
     for path in sorted(folder.glob(f"*{SUFFIX}")):
         try:
-            meta = json.loads(path.read_text(encoding="utf-8"))
+            meta = json.loads(read_regular(path, MAX_SIDECAR_BYTES))
         except (OSError, ValueError):
             continue
         if isinstance(meta, dict) and meta.get("corpus_sha256") == content_hash \
@@ -103,10 +105,13 @@ def find_manifest(content_hash: str, model_key: str, folder: Path | None = None
 
 
 def read_shipped(meta: dict, manifest: Path, n: int) -> tuple[np.ndarray | None, str | None]:
-    """(float32 vectors, None) when the file's SHA-256, dtype and shape match the manifest,
-    else (None, reason): "missing", "checksum", "shape" or "not_finite"."""
+    """(float32 vectors, None) when the file's SHA-256, dtype and shape match the manifest
+    and every row is a unit vector (up to float16 rounding), else (None, reason):
+    "missing", "checksum", "shape", "not_finite" or "not_unit". The manifest can be
+    rewritten along with the file, so the rows are checked themselves (the spot check only
+    encodes ``SPOT_N`` of them); only a regular file is opened."""
     path = manifest.parent / str(meta.get("file", ""))
-    if not path.is_file():
+    if not path.is_file():  # False for a FIFO or a device: never opened
         return None, "missing"
     if file_sha256(path) != meta.get("sha256"):
         return None, "checksum"
@@ -120,6 +125,9 @@ def read_shipped(meta: dict, manifest: Path, n: int) -> tuple[np.ndarray | None,
     out = arr.astype(np.float32)
     if not np.isfinite(out).all():
         return None, "not_finite"
+    norms = np.linalg.norm(out.astype(np.float64), axis=1)
+    if n and not (np.abs(norms - 1.0) <= SHIPPED_NORM_TOLERANCE).all():
+        return None, "not_unit"
     return out, None
 
 
@@ -148,12 +156,21 @@ def spot_check(shipped: np.ndarray, texts: Sequence[str], model, *, n: int = SPO
     return SpotCheck(len(picks), seed, float(np.min(cos)), threshold)
 
 
+_CHECKED: dict[tuple, SpotCheck] = {}  # spot checks passed in this process (see below)
+
+
 def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str | None = None,
                     get_model: Callable[[], object] | None = None, folder: Path | None = None
                     ) -> tuple[Encoded | None, list]:
     """(Encoded with source "shipped", notes) when vectors for this corpus and model are
     shipped and pass the checksum and the spot check; else (None, notes), the notes saying
-    why shipped vectors were refused (none when nothing is shipped for this corpus)."""
+    why shipped vectors were refused (none when nothing is shipped for this corpus).
+
+    The checksum is verified on every call; a spot check that passed is remembered for the
+    rest of the process, keyed by the file's SHA-256, the model and the sentence-transformers
+    version (the same file and the same model files give the same cosines), so a second run
+    in one process does not load the model for it. Only for models loaded from their files:
+    ``get_model`` None, or a loader with ``from_files = True`` (``core.scifact``'s)."""
     _, model_key = resolve_model(model_name)
     found = find_manifest(content_hash, model_key, folder)
     if found is None:
@@ -163,9 +180,17 @@ def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str 
     emb, reason = read_shipped(meta, manifest, len(texts))
     if emb is None:
         return None, [("shipped_rejected", {"reason": reason})]
-    model = get_model() if get_model is not None else load_model(model_name)
-    check = spot_check(emb, texts, model)
-    if not check.passed:
+    # remembered only for a model loaded from its files (no get_model, or a loader marked
+    # ``from_files``), never for a model object handed in
+    from_files = get_model is None or getattr(get_model, "from_files", False)
+    key = (meta.get("sha256"), resolve_model(model_name)[0], model_key, model_version())
+    check = _CHECKED.get(key) if from_files else None
+    if check is None:
+        model = get_model() if get_model is not None else load_model(model_name)
+        check = spot_check(emb, texts, model)
+    if check.passed and from_files:
+        _CHECKED[key] = check
+    elif not check.passed:
         return None, [("shipped_spot_failed", {"n": check.n, "min": f"{check.min_cosine:.5f}",
                                                "threshold": f"{check.threshold:g}"})]
     return Encoded(emb, True, time.perf_counter() - t0, str(manifest.parent / meta["file"]),
@@ -234,7 +259,7 @@ def write_shipped(emb: np.ndarray, *, name: str, content_hash: str, model_key: s
                   model_source: str, folder: Path, extra: dict | None = None) -> Path:
     """Write ``<name>.vectors.npy`` (float16) and its manifest ``<name>.vectors.json`` into
     ``folder``; returns the manifest's path. ``emb`` must be L2-normalised float32 rows."""
-    from core.retrieval import atomic_write, model_version
+    from core.retrieval import atomic_write
 
     emb = np.asarray(emb, dtype=np.float32)
     if emb.ndim != 2 or not np.isfinite(emb).all():

@@ -19,7 +19,7 @@ from core.serialize import to_csv_bytes, to_json
 from core.views.verdicts import verdict_sentence
 from core.views.cards import card_html
 from core.views.charts import enlarge, pad
-from core.views.format import fmt_p, pct
+
 from core.views.report import Section, build_report, to_latex, to_markdown
 
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
@@ -157,7 +157,10 @@ def show_error(exc: Exception) -> None:
 
 def how_to_read(key: str, **params) -> None:
     """The page's 'How to read this' box for non-engineers (markdown from i18n; the
-    parameters, such as a source or method name, escaped with ``esc``)."""
+    parameters, such as a source or method name, escaped with ``esc``), collapsed; not shown
+    in the presentation view (card and chart only)."""
+    if presenting():
+        return
     with st.expander(tr("common.how_to_read"), expanded=False):
         st.markdown(tr_md(key, **params))
 
@@ -295,11 +298,13 @@ PRESENT_CSS = """<style>
 [data-testid="stSidebarUserContent"] [class*="st-key-"]:not([class*="st-key-app_"]),
 [data-testid="stMain"] [data-testid="stAlert"]:has([data-testid="stAlertContentInfo"]),
 [data-testid="stMain"] [data-testid="stMetric"],
-[data-testid="stMain"] [data-testid="stCaptionContainer"] {display: none !important;}
+[data-testid="stMain"] [data-testid="stCaptionContainer"],
+[data-testid="stMain"] [class*="st-key-"][class*="_inputs"] {display: none !important;}
 [data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label,
 [data-testid="stMain"] [data-baseweb="select"] {font-size: 1.25rem !important;}
 [data-testid="stMain"] h1 {font-size: 2.2rem !important; padding-top: 0 !important;}
-[data-testid="stMainBlockContainer"] {padding-top: 2.2rem !important;}
+[data-testid="stMainBlockContainer"] {padding-top: 2.2rem !important;
+                                       padding-bottom: 0.5rem !important;}
 </style>"""
 
 
@@ -335,9 +340,21 @@ def show_card(card) -> None:
     st.markdown(card_html(card, large=presenting()), unsafe_allow_html=True)
 
 
-def draw_chart(chart, where=None) -> None:
-    """An altair chart stretched to its column; axis labels ≥ 20 px when presenting."""
-    shown = enlarge(chart) if presenting() else pad(chart)
+def inputs_box(page: str):
+    """The container for a page's inputs and settings (uploads, choices of A and B, ...), placed
+    under the verdict card. In the presentation view it still runs (the widgets keep their
+    values) but is hidden, so the screen holds the card and its chart only."""
+    return st.container(key=f"{page}_inputs")
+
+
+PRESENT_CHART_HEIGHT = 160  # px of plot under the verdict card in the presentation view
+
+
+def draw_chart(chart, where=None, *, present_height: int | None = None) -> None:
+    """An altair chart stretched to its column; axis labels ≥ 20 px when presenting, and
+    the plot ``present_height`` px high then (the one chart under the card must fit the
+    1280×720 screen with it)."""
+    shown = enlarge(chart, height=present_height) if presenting() else pad(chart)
     (where or st).altair_chart(shown, width="stretch")
 
 
@@ -349,12 +366,14 @@ def present_css(page: str) -> None:
                     "{display: none !important;}</style>", unsafe_allow_html=True)
 
 
-def show_paired(view, where=None) -> None:
+def show_paired(view, where=None, *, label=esc) -> list:
     """The rates row of a ``core.views.paired.PairedView``: A's and B's score with their
-    intervals and the difference B − A with its CI (labels and captions escaped)."""
+    intervals and the difference B − A with its CI; returns the three columns. Labels go
+    through ``label``: ``esc`` for names from an upload, ``shipped`` for names that come with
+    the app (the scifact retrievers)."""
     cols = (where or st).columns(3)
     for col, tile in zip(cols, (*view.rates, view.difference)):
-        col.metric(esc(tile.label), tile.value, help=tile.help or None)
+        col.metric(label(tile.label), tile.value, help=tile.help or None)
         if tile.caption:
             col.caption(esc(tile.caption))
     return cols

@@ -14,9 +14,10 @@ from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.agreement import query_scatter
 from core.views.cards import agreement_card
 from core.views.format import level as fmt_level, pct
-from pages._ui import (Section, draw_chart, end_of_presentation, glossary, how_to_read,
-                       keep_in_url, page_setup, report_downloads, show_card, show_error,
-                       show_frame, show_table, tr, tr_md, url_index, url_number)
+from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, glossary,
+                       how_to_read, inputs_box, keep_in_url, page_setup, presenting,
+                       report_downloads, show_card, show_error, show_frame, show_table, tr, tr_md,
+                       url_index, url_number)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LABELS = DATA / "demo_labels.csv"
@@ -52,16 +53,18 @@ def _f(x, digits=3):
 
 st.title(tr("agreement.title"))
 st.caption(tr("agreement.subtitle"))
-guide = st.container()  # "How to read this", at the top; filled once the numbers are known
+head = st.container()   # the verdict card (and, presenting, its chart): first on the page
+guide = st.container()  # "How to read this", collapsed; filled once the numbers are known
+inputs = inputs_box("agreement")
 
-c1, c2 = st.columns(2)
+c1, c2 = inputs.columns(2)
 up_labels = c1.file_uploader(tr("agreement.upload_labels"),
                              type=["csv", "tsv", "txt", "xlsx", "qrels"],
                              key="agreement_labels", help=tr("agreement.upload_labels_help"))
 up_other = c2.file_uploader(tr("agreement.upload_other"),
                             type=["csv", "tsv", "txt", "xlsx", "qrels"],
                             key="agreement_other", help=tr("agreement.upload_other_help"))
-up_runs = st.file_uploader(tr("agreement.upload_runs"), accept_multiple_files=True,
+up_runs = inputs.file_uploader(tr("agreement.upload_runs"), accept_multiple_files=True,
                            key="agreement_runs", help=tr("agreement.upload_runs_help"))
 
 if up_labels is not None:
@@ -70,7 +73,7 @@ if up_labels is not None:
                          else (None, None))
 else:
     data, name, other, other_name = DEMO_LABELS.read_bytes(), DEMO_LABELS.name, None, None
-    st.info(tr("agreement.demo_note"), icon="ℹ️")
+    inputs.info(tr("agreement.demo_note"), icon="ℹ️")
 if up_runs:
     run_files = tuple((f.getvalue(), f.name) for f in up_runs)
 elif up_labels is None:
@@ -96,7 +99,8 @@ with st.sidebar:
                            index=url_index("weights", WEIGHTS, 0),
                            format_func=lambda w: tr(f"agreement.weights_{w}"),
                            help=tr("agreement.weights_help"))
-    baseline = (st.selectbox(tr("agreement.baseline"), labels.names, key="agreement_baseline")
+    baseline = (st.selectbox(tr("agreement.baseline"), labels.names, key="agreement_baseline",
+                             index=url_index("baseline", labels.names, 0))
                 if len(labels.names) > 1 else None)
     confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
                               index=url_index("confidence", CONFIDENCE_LEVELS, 1,
@@ -106,12 +110,14 @@ with st.sidebar:
                                 url_number("resamples", MIN_RESAMPLES, MAX_RESAMPLES,
                                            DEFAULT_RESAMPLES),
                                 step=1_000, key="agreement_resamples")
-    splits = st.number_input(tr("agreement.splits"), 100, 10_000, DEFAULT_SPLITS, step=100,
+    splits = st.number_input(tr("agreement.splits"), 100, 10_000,
+                             url_number("splits", 100, 10_000, DEFAULT_SPLITS), step=100,
                              key="agreement_splits")
     seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, url_number("seed", 0, 2**31 - 1, 0),
                            key="agreement_seed")
-keep_in_url(source=source, metric=metric, weights=weights,
-            confidence=f"{100 * confidence:g}", resamples=int(resamples), seed=int(seed))
+keep_in_url(source=source, metric=metric, weights=weights, baseline=baseline,
+            confidence=f"{100 * confidence:g}", resamples=int(resamples), splits=int(splits),
+            seed=int(seed))
 
 try:
     with st.spinner(tr("agreement.computing")):
@@ -123,22 +129,6 @@ except (InputError, ValueError) as exc:
 
 m = rep.main
 level = fmt_level(confidence)
-summ = labels.summary()
-st.caption(tr_md("agreement.loaded", n_pairs=summ["n_pairs"], n_queries=summ["n_queries"],
-              sources=", ".join(labels.names)))
-if sum(summ["blank_labels"].values()):
-    st.caption(tr_md("agreement.blank_counts", counts=", ".join(
-        f"{k}: {v}" for k, v in summ["blank_labels"].items())))
-if m.n_excluded:
-    st.warning(tr_md("agreement.excluded", n=m.n_excluded, name=m.name))
-if any(summ["unmatched"].values()):
-    ex = summ["unmatched_examples"]
-    st.warning(tr_md("agreement.unmatched", gold_only=summ["unmatched"]["gold_only"],
-                  other_only=summ["unmatched"]["other_only"],
-                  examples=", ".join(ex["gold_only"][:5] + ex["other_only"][:5])))
-if labels.ignored_columns:
-    st.caption(tr_md("agreement.ignored_columns", columns=", ".join(labels.ignored_columns)))
-
 band = kappa_band(m.kappa_binary.value)
 headline = (tr("agreement.headline", source=m.name, kappa=_f(m.kappa_binary.value), level=level,
                lo=_f(m.kappa_binary.ci_low), hi=_f(m.kappa_binary.ci_high), band=tr(f"agreement.band_{band}"))
@@ -147,10 +137,35 @@ card = agreement_card(band, label=tr("agreement.card_label", source=m.name),
                       kappa=m.kappa_binary.value, ci_low=m.kappa_binary.ci_low, ci_high=m.kappa_binary.ci_high,
                       confidence=float(confidence), sentence=headline,
                       ci_label=tr("common.ci_short"))
-show_card(card)
-st.caption(tr("agreement.band_note"))
+src_rows = pd.DataFrame([{"name": r.name, "mean": r.kappa_binary.value,
+                          "ci_low": r.kappa_binary.ci_low, "ci_high": r.kappa_binary.ci_high}
+                         for r in rep.ranking])
+src_chart = interval_chart(src_rows, x_title=tr("agreement.axis_kappa"),
+                           title=tr("agreement.sources_chart", level=level), scale=1)
+with head:
+    show_card(card)
+    if presenting():
+        draw_chart(src_chart, present_height=PRESENT_CHART_HEIGHT)
+end_of_presentation()
 with guide:
     how_to_read("agreement.how_to_read", source=m.name, level=level)
+st.caption(tr("agreement.band_note"))
+
+summ = labels.summary()
+st.caption(tr_md("agreement.loaded", n_pairs=summ["n_pairs"], n_queries=summ["n_queries"],
+              sources=", ".join(labels.names)))
+if sum(summ["blank_labels"].values()):
+    st.caption(tr_md("agreement.blank_counts", counts=", ".join(
+        f"{k}: {v}" for k, v in summ["blank_labels"].items())))
+if m.n_excluded:
+    st.warning(tr_md("agreement.excluded", count=m.n_excluded, name=m.name))
+if any(summ["unmatched"].values()):
+    ex = summ["unmatched_examples"]
+    st.warning(tr_md("agreement.unmatched", gold_only=summ["unmatched"]["gold_only"],
+                  other_only=summ["unmatched"]["other_only"],
+                  examples=", ".join(ex["gold_only"][:5] + ex["other_only"][:5])))
+if labels.ignored_columns:
+    st.caption(tr_md("agreement.ignored_columns", columns=", ".join(labels.ignored_columns)))
 
 # ----------------------------------------------------------------------------- level 1
 st.subheader(tr("agreement.level1_title"))
@@ -171,7 +186,7 @@ for col, (label, est, helptext, fmt) in zip(cols, cards):
 undefined = max(e.undefined for e in (m.kappa_binary, m.kappa, m.weighted_kappa, m.mae,
                                        m.pairwise_accuracy))
 if undefined:
-    st.caption(tr("agreement.undefined_note", n=undefined))
+    st.caption(tr("agreement.undefined_note", count=undefined))
 
 k = 3 if m.graded else 2
 conf = pd.DataFrame(m.confusion[:k, :k],
@@ -181,7 +196,11 @@ st.markdown(f"**{tr_md('agreement.confusion_title', source=m.name)}**")
 show_table(conf)
 dis = disagreements(labels, m.name)
 with st.expander(tr("agreement.disagreements_title", n=len(dis))):
-    show_frame(dis, hide_index=True, width="stretch")
+    # on screen with translated headers; the CSV download keeps the stable English names
+    show_frame(dis.rename(columns={"query_id": tr("agreement.col_query"),
+                                   "doc_id": tr("agreement.col_doc"),
+                                   "gap": tr("agreement.col_gap", source=m.name)}),
+               hide_index=True, width="stretch")
 
 # ----------------------------------------------------------------------------- level 2
 st.subheader(tr("agreement.level2_title"))
@@ -194,11 +213,6 @@ else:
 
 # ----------------------------------------------------------------------------- all sources
 st.subheader(tr("agreement.sources_title"))
-src_rows = pd.DataFrame([{"name": r.name, "mean": r.kappa_binary.value,
-                          "ci_low": r.kappa_binary.ci_low, "ci_high": r.kappa_binary.ci_high}
-                         for r in rep.ranking])
-src_chart = interval_chart(src_rows, x_title=tr("agreement.axis_kappa"),
-                           title=tr("agreement.sources_chart", level=level), scale=1)
 src_table = pd.DataFrame([{
     tr("agreement.col_source"): r.name, tr("agreement.col_pairs"): r.n_pairs,
     tr("agreement.col_kappa"): round(r.kappa_binary.value, 3),
@@ -210,7 +224,6 @@ src_table = pd.DataFrame([{
     tr("agreement.col_pairwise"): round(r.pairwise_accuracy.value, 3)} for r in rep.ranking])
 show_frame(src_table, hide_index=True, width="stretch")
 draw_chart(src_chart)
-end_of_presentation()
 
 st.markdown(f"**{tr('agreement.split_title')}**")
 sh = rep.split

@@ -6,10 +6,12 @@ from core.beir_grid import DATA, load_grid
 from core.beir_table import ALPHA, DEFAULT_BASELINE, scifact_ranking, tally
 from core.beir_upload import parse_user_column, tally_user
 from core.errors import InputError
-from core.views.beir_table import heatmap_chart, scifact_chart, story, tally_chart
+from core.views.beir_table import heatmap_chart, scifact_chart, story, tally_card, tally_chart
 from core.views.format import fmt_p
-from pages._ui import (Section, draw_chart, esc, how_to_read, page_setup, report_downloads,
-                       shipped, show_error, show_frame, tr, tr_md)
+from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
+                       how_to_read, inputs_box, keep_in_url, page_setup, presenting,
+                       report_downloads, shipped, show_card, show_error, show_frame, tr, tr_md,
+                       url_index)
 
 lang = page_setup()
 YOURS = "yours"
@@ -56,15 +58,40 @@ def _listed(items) -> str:
 
 grid = _grid()
 st.title(tr("beir_table.title"))
-st.caption(tr("beir_table.subtitle"))
-st.caption(tr("beir_table.source", citation=esc(grid.citation), metric=esc(grid.metric),
-              url=shipped(grid.url)))
+st.caption(tr("beir_table.question"))
+head = st.container()   # the verdict card (and, presenting, its chart): first on the page
+guide = st.container()  # "How to read this", collapsed
+inputs = inputs_box("beir_table")
 
-baseline = st.selectbox(tr("beir_table.baseline_label"), grid.models,
-                        index=grid.models.index(DEFAULT_BASELINE), key="beir_table_baseline",
-                        help=tr("beir_table.baseline_help"))
+with inputs:
+    st.caption(tr("beir_table.subtitle"))
+    st.caption(tr("beir_table.source", citation=esc(grid.citation), metric=esc(grid.metric),
+                  url=shipped(grid.url)))
+    baseline = st.selectbox(tr("beir_table.baseline_label"), grid.models,
+                            index=url_index("baseline", grid.models,
+                                            grid.models.index(DEFAULT_BASELINE)),
+                            key="beir_table_baseline", help=tr("beir_table.baseline_help"))
+modes = {"value": tr("beir_table.color_value"),
+         "diff": tr("beir_table.color_diff", baseline=baseline)}
+mode = st.session_state.get("beir_table_color", st.query_params.get("colour", "value"))
+mode = mode if mode in modes else "value"
+keep_in_url(baseline=baseline, colour=mode)
 result = _tally(baseline)
 n = result.n_datasets
+story_text = story(result, lang)
+labels = {"baseline_wins": tr("beir_table.part_baseline_wins", baseline=baseline),
+          "model_wins": tr("beir_table.part_model_wins"), "ties": tr("beir_table.part_ties")}
+bars = tally_chart(result, labels=labels, title=tr("beir_table.chart_tally", baseline=baseline))
+card = tally_card(result, metric=grid.metric, lang=lang)
+with head:
+    if card is not None:
+        show_card(card)
+    if presenting():
+        draw_chart(bars, present_height=PRESENT_CHART_HEIGHT)
+end_of_presentation()
+with guide:
+    how_to_read("beir_table.how_to_read", baseline=baseline, n=n, alpha=f"{ALPHA:g}",
+                story=story_text)
 
 # ---------------------------------------------------------------- the tally
 st.subheader(tr_md("beir_table.tally_title", baseline=baseline, n=n))
@@ -74,9 +101,6 @@ tally_table = _tally_frame(result, tr("beir_table.col_baseline_wins", baseline=b
 _show_tally(tally_table, rel_label)
 st.caption(tr("beir_table.caution"))
 st.caption(tr("beir_table.rule_line"))
-labels = {"baseline_wins": tr("beir_table.part_baseline_wins", baseline=baseline),
-          "model_wins": tr("beir_table.part_model_wins"), "ties": tr("beir_table.part_ties")}
-bars = tally_chart(result, labels=labels, title=tr("beir_table.chart_tally", baseline=baseline))
 draw_chart(bars)
 
 # ---------------------------------------------------------------- who is first
@@ -102,10 +126,8 @@ with right:
 
 # ---------------------------------------------------------------- the grid
 st.subheader(tr_md("beir_table.heatmap_title", metric=grid.metric))
-modes = {"value": tr("beir_table.color_value"),
-         "diff": tr("beir_table.color_diff", baseline=baseline)}
 mode = st.radio(tr("beir_table.color_label"), list(modes), format_func=modes.get,
-                horizontal=True, key="beir_table_color")
+                index=list(modes).index(mode), horizontal=True, key="beir_table_color")
 heat = heatmap_chart(grid, baseline, mode=mode, value_title=grid.metric,
                      diff_title=tr("beir_table.diff_title", baseline=baseline))
 draw_chart(heat)
@@ -169,7 +191,6 @@ else:
                                  table=own_table)]
 
 # ---------------------------------------------------------------- report
-story_text = story(result, lang)
 sections = [
     Section(tr("beir_table.tally_title", baseline=baseline, n=n),
             f"{tr('beir_table.caution')}\n\n{tr('beir_table.rule_line')}", table=tally_table),
@@ -183,7 +204,4 @@ sections = [
 ]
 report_downloads("beir_table", tr("beir_table.title"), sections, inputs=inputs,
                  params={"baseline": baseline, "colour": mode, "citation": grid.citation},
-                 per_case=grid.long(baseline), summary=result.to_dict())
-
-how_to_read("beir_table.how_to_read", baseline=baseline, n=n, alpha=f"{ALPHA:g}",
-            story=story_text)
+                 per_case=grid.long(baseline), summary=result.to_dict(), card=card)

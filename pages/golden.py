@@ -61,7 +61,7 @@ with inputs:
     if golden.encoding == "cp949":  # say which encoding was read (Korean Excel's CSV)
         st.caption(tr("common.read_as_cp949"))
     if golden.unicode_merged:
-        st.warning(tr_md("golden.unicode_merged", n=len(golden.unicode_merged),
+        st.warning(tr_md("golden.unicode_merged", count=len(golden.unicode_merged),
                          ids=", ".join(f"{cid} ({', '.join(map(str, rows))})" for cid, rows in
                                        list(golden.unicode_merged.items())[:10])), icon="⚠️")
 st.session_state["golden_set"] = golden
@@ -107,7 +107,7 @@ end_of_presentation()
 
 ex = result.excluded
 if ex.total:
-    st.warning(tr_md("golden.excluded", total=ex.total, missing=len(ex.missing),
+    st.warning(tr_md("golden.excluded", count=ex.total, missing=len(ex.missing),
                      duplicates=len(ex.duplicates), blank=len(ex.blank),
                      ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                           | set(ex.blank))[:20])))

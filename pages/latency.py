@@ -10,12 +10,14 @@ from core.latency_log import load_timings
 from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
 from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.cards import VerdictCard
-from core.views.format import fmt_p, level as fmt_level
+from core.views.format import fmt_p, level as fmt_level, p_text
 from core.views.latency import (alternative_sentence, distribution_chart, ratio_chart, runs_chart,
-                                speed_sentence)
+                                speed_headline, speed_sentence)
 from core.views.palette import tone_of
-from pages._ui import (Section, draw_chart, esc, how_to_read, page_setup, report_downloads,
-                       show_card, show_error, show_frame, show_table, tr, tr_md)
+from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
+                       how_to_read, inputs_box, keep_in_url, page_setup, presenting,
+                       report_downloads, show_card, show_error, show_frame, show_table, tr, tr_md,
+                       url_index, url_number)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_latency.csv"
 
@@ -44,15 +46,19 @@ def _apply_warmup(k: int) -> None:
 
 
 st.title(tr("latency.title"))
-st.caption(tr("latency.subtitle"))
+st.caption(tr("latency.question"))
+head = st.container()   # the verdict card (and, presenting, its chart): first on the page
+guide = st.container()  # "How to read this", collapsed
+inputs = inputs_box("latency")
 
-upload = st.file_uploader(tr("latency.upload_label"), type=["csv", "tsv", "txt", "xlsx"],
-                          key="latency_upload", help=tr("latency.upload_help"))
+with inputs:
+    upload = st.file_uploader(tr("latency.upload_label"), type=["csv", "tsv", "txt", "xlsx"],
+                              key="latency_upload", help=tr("latency.upload_help"))
 if upload is not None:
     data, name = upload.getvalue(), upload.name
 else:
     data, name = DEMO.read_bytes(), "demo_latency.csv"
-    st.info(tr("latency.demo_note"), icon="ℹ️")
+    inputs.info(tr("latency.demo_note"), icon="ℹ️")
 
 try:
     log = _load(data, name)
@@ -65,24 +71,35 @@ if len(log.methods) < 2:
 
 with st.sidebar:
     st.subheader(tr("common.settings"))
-    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
+    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
+                              index=url_index("confidence", CONFIDENCE_LEVELS, 1,
+                                              lambda c: f"{100 * c:g}"),
                               format_func=fmt_level, key="latency_confidence")
-    resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES, 20_000,
+    resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
+                                url_number("resamples", MIN_RESAMPLES, MAX_RESAMPLES, 20_000),
                                 step=1_000, key="latency_resamples")
     q_resamples = st.number_input(tr("latency.quantile_resamples"), MIN_RESAMPLES,
-                                  MAX_RESAMPLES, DEFAULT_QUANTILE_RESAMPLES, step=1_000,
-                                  key="latency_quantile_resamples")
-    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, 0, key="latency_seed")
+                                  MAX_RESAMPLES,
+                                  url_number("quantile_resamples", MIN_RESAMPLES, MAX_RESAMPLES,
+                                             DEFAULT_QUANTILE_RESAMPLES),
+                                  step=1_000, key="latency_quantile_resamples")
+    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, url_number("seed", 0, 2**31 - 1, 0),
+                           key="latency_seed")
 
-col_a, col_b, col_k = st.columns(3)
-a = col_a.selectbox(tr("latency.method_a"), log.methods, index=0, key="latency_a")
-b = col_b.selectbox(tr("latency.method_b"), log.methods, index=1, key="latency_b")
+col_a, col_b, col_k = inputs.columns(3)
+a = col_a.selectbox(tr("latency.method_a"), log.methods, index=url_index("a", log.methods, 0),
+                    key="latency_a")
+b = col_b.selectbox(tr("latency.method_b"), log.methods, index=url_index("b", log.methods, 1),
+                    key="latency_b")
 max_runs = int(log.frame["run"].max())
-st.session_state.setdefault("latency_drop_warmup", 0)
-if st.session_state["latency_drop_warmup"] > max(max_runs - 1, 0):
+max_drop = max(max_runs - 1, 0)
+st.session_state.setdefault("latency_drop_warmup", url_number("warmup", 0, max_drop, 0))
+if st.session_state["latency_drop_warmup"] > max_drop:
     st.session_state["latency_drop_warmup"] = 0
-drop = col_k.number_input(tr("latency.drop_warmup"), 0, max(max_runs - 1, 0), step=1,
+drop = col_k.number_input(tr("latency.drop_warmup"), 0, max_drop, step=1,
                           key="latency_drop_warmup", help=tr("latency.drop_warmup_help"))
+keep_in_url(a=a, b=b, warmup=int(drop), confidence=f"{100 * confidence:g}",
+            resamples=int(resamples), quantile_resamples=int(q_resamples), seed=int(seed))
 
 try:
     with st.spinner(tr("latency.computing")):
@@ -96,13 +113,27 @@ lang = st.session_state["lang"]
 r = res.ratio
 level = fmt_level(confidence)
 verdict_text = speed_sentence(r, a=a, b=b, lang=lang)
-# the card reads "is B (new) faster than A (baseline)": the geometric mean ratio B/A with its CI;
-# names are HTML-escaped by card_html
-show_card(VerdictCard(tone=tone_of(res.verdict), label=f"{b} / {a}",
-                      value=f"{r.geo_mean_ratio:.2f}×",
-                      interval=f"{level} {tr('common.ci_short')} "
-                               f"[{r.geo_ci_low:.2f}, {r.geo_ci_high:.2f}]",
-                      sentence=verdict_text))
+# the card reads "is B (new) faster than A (baseline)": the geometric mean of the per-query
+# ratios B/A with its CI; green when B is faster, red when slower (palette.tone_of); names are
+# HTML-escaped by card_html
+card = VerdictCard(tone=tone_of(res.verdict), label=tr("latency.card_label", a=a, b=b),
+                   value=f"{r.geo_mean_ratio:.2f}×",
+                   interval=f"{level} {tr('common.ci_short')} "
+                            f"[{r.geo_ci_low:.2f}, {r.geo_ci_high:.2f}]",
+                   sentence=speed_headline(r, a=a, b=b, lang=lang),
+                   reason=tr("latency.card_reason", p=p_text(r.randomization_p),
+                             n=r.n_queries))
+ratio_fig = ratio_chart(res.per_query.ratio, title=tr("latency.chart_ratio", a=a, b=b),
+                        x_title=tr("latency.axis_query_rank"), y_title=tr("latency.axis_ratio"),
+                        faster_label=tr("latency.side_faster", b=b),
+                        slower_label=tr("latency.side_slower", b=b))
+with head:
+    show_card(card)
+    if presenting():
+        draw_chart(ratio_fig, present_height=PRESENT_CHART_HEIGHT)
+end_of_presentation()
+with guide:
+    how_to_read("latency.how_to_read")
 if res.alternative is not None:
     st.info(alternative_sentence(res.alternative, a=esc(a), b=esc(b), lang=lang), icon="🔁")
 
@@ -129,8 +160,9 @@ if not warning_texts:
 st.subheader(tr("latency.warmup_title"))
 if res.suggested_warmup > 0:
     wc1, wc2 = st.columns([3, 1])
-    wc1.write(tr("latency.warmup_suggest", k=int(res.suggested_warmup)))
-    wc2.button(tr("latency.apply_warmup", k=res.suggested_warmup), key="latency_apply_warmup",
+    wc1.write(tr("latency.warmup_suggest", count=int(res.suggested_warmup)))
+    wc2.button(tr("latency.apply_warmup", count=int(res.suggested_warmup)),
+               key="latency_apply_warmup",
                on_click=_apply_warmup, args=(res.suggested_warmup,),
                disabled=int(drop) == res.suggested_warmup)
 else:
@@ -144,10 +176,6 @@ left, right = st.columns(2)
 dist_fig = distribution_chart(res.distributions, title=tr("latency.chart_dist"),
                               x_title=tr("latency.axis_latency"),
                               y_title=tr("latency.axis_share"))
-ratio_fig = ratio_chart(res.per_query.ratio, title=tr("latency.chart_ratio", a=a, b=b),
-                        x_title=tr("latency.axis_query_rank"), y_title=tr("latency.axis_ratio"),
-                        faster_label=tr("latency.side_faster", b=b),
-                        slower_label=tr("latency.side_slower", b=b))
 draw_chart(dist_fig, left)
 draw_chart(ratio_fig, right)
 
@@ -184,9 +212,13 @@ else:
                    floor=f"{p.n_queries_floor:,}")
 st.write(plan_text)
 
-per_query = res.per_query.frame()
+per_query = res.per_query.frame()  # the CSV keeps these stable English column names
+per_query_shown = per_query.rename(columns={
+    "query_id": tr("latency.col_query_id"), "median_a_ms": tr("latency.col_median_a", a=a),
+    "median_b_ms": tr("latency.col_median_b", b=b), "runs_a": tr("latency.col_runs_a", a=a),
+    "runs_b": tr("latency.col_runs_b", b=b), "ratio_b_over_a": tr("latency.col_ratio")})
 with st.expander(tr("latency.per_query_title")):
-    show_frame(per_query, hide_index=True, width="stretch")
+    show_frame(per_query_shown, hide_index=True, width="stretch")
 
 st.subheader(tr("latency.report_title"))
 sections = [
@@ -199,10 +231,9 @@ sections = [
     Section(tr("latency.chart_ratio", a=a, b=b), chart=ratio_fig),
     Section(tr("latency.plan_title", target=target), plan_text),
 ]
-report_downloads("latency", tr("latency.title"), sections, inputs={name: data},
+report_downloads("latency", tr("latency.title"), sections, inputs={name: data}, card=card,
                  params={"a": a, "b": b, "resamples": int(resamples),
                          "quantile_resamples": int(q_resamples), "seed": int(seed),
                          "confidence": level, "drop_warmup": int(drop)},
                  per_case=per_query, summary=res.to_dict(), verdict=verdict_text)
 
-how_to_read("latency.how_to_read")

@@ -1,22 +1,29 @@
 """Sample-size planner: widgets -> core.sample_size -> draw. Nothing computed here.
 
-Starting values come from the golden set loaded on the comparison page (session keys
-``golden_comparison`` / ``golden_set``) via ``core.sample_size.defaults_from``.
+Starting values come from the link that opened the page (``?design=paired&disc=20&diff=3&n=31``:
+discordance in %, difference B − A in %p, ``sigma`` the SD of per-case differences, ``cdiff``
+in points, ``n`` the cases you have, plus ``confidence``, ``alpha``, ``power``, ``target``),
+else from the golden set loaded on the comparison page (session keys ``golden_comparison`` /
+``golden_set``) via ``core.sample_size.defaults_from``. The card on top answers "how many
+cases to tell A and B apart" for the design the data call for (``design``).
 """
 import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
 from core.sample_size import (defaults_from, discordant_count, half_width_curve,
-                              plan_continuous, plan_paired, plan_rate)
+                              plan_continuous, plan_paired, plan_rate, power_curve)
 from core.stats import CONFIDENCE_LEVELS
+from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level, pct
-from core.views.sample_size import half_width_chart
-from pages._ui import (Section, draw_chart, glossary, how_to_read, page_setup, report_downloads,
-                       show_error, tr, tr_md)
+from core.views.sample_size import half_width_chart, power_chart
+from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, glossary,
+                       how_to_read, inputs_box, keep_in_url, page_setup, presenting,
+                       report_downloads, show_card, show_error, tr, tr_md, url_index, url_number)
 
 page_setup()
 ALPHAS = (0.01, 0.05, 0.10)
+DESIGNS = ("paired", "continuous")
 
 
 def _n(x: int) -> str:
@@ -29,31 +36,65 @@ def _p1(share: float) -> str:
 
 
 st.title(tr("sample_size.title"))
-st.caption(tr("sample_size.subtitle"))
+st.caption(tr("sample_size.question"))
+head = st.container()   # the answer card (and, presenting, its chart): first on the page
+guide = st.container()  # "How to read this", collapsed
+inputs = inputs_box("sample_size")
 
 comp = st.session_state.get("golden_comparison")
 gset = st.session_state.get("golden_set")
 dflt = defaults_from(comp, None if comp is not None else gset)
 
-# Widgets keep their values across reruns; reset the data-driven ones when the data change.
+def _url_values() -> dict:
+    """The planner's values in the address (None where absent or out of range)."""
+    return {"rate": url_number("rate", 0.1, 99.9, None, float),
+            "disc": url_number("disc", 0.1, 100.0, None, float),
+            "diff": url_number("diff", -100.0, 100.0, None, float),
+            "sigma": url_number("sigma", 0.001, 2.0, None, float),
+            "cdiff": url_number("cdiff", 0.1, 100.0, None, float),
+            "n": url_number("n", 1, 100_000_000, None),
+            "design": st.query_params.get("design")}
+
+
+# A link (the "next step" of a "cannot tell" card) carries the data's own values; the values
+# this page wrote into the address itself (its echo) are not a new link.
+from_url = _url_values()
+link = (any(v is not None for v in from_url.values())
+        and from_url != st.session_state.get("sample_size_url_written"))
+
+# Widgets keep their values across reruns; reset the data-driven ones when the data change
+# or a new link arrives.
 signature = (dflt.source, dflt.name, dflt.a, dflt.b, dflt.current_n)
-if st.session_state.get("sample_size_signature") != signature:
+if link or st.session_state.get("sample_size_signature") != signature:
+    def _start(param, value):
+        return value if not link or from_url[param] is None else from_url[param]
+    st.session_state["sample_size_link"] = ({k: from_url[k] for k in ("n", "design")}
+                                            if link else {})
     st.session_state["sample_size_signature"] = signature
-    st.session_state["sample_size_rate"] = round(100 * dflt.rate, 1)
-    st.session_state["sample_size_discordance"] = round(100 * dflt.discordance, 1)
-    st.session_state["sample_size_diff"] = round(100 * dflt.diff, 1)
-    st.session_state["sample_size_sigma"] = round(dflt.sigma, 3)
-    st.session_state["sample_size_cdiff"] = round(100 * dflt.cdiff, 1)
+    st.session_state["sample_size_rate"] = _start("rate", round(100 * dflt.rate, 1))
+    st.session_state["sample_size_discordance"] = _start("disc",
+                                                         round(100 * dflt.discordance, 1))
+    st.session_state["sample_size_diff"] = _start("diff", round(100 * dflt.diff, 1))
+    st.session_state["sample_size_sigma"] = _start("sigma", round(dflt.sigma, 3))
+    st.session_state["sample_size_cdiff"] = _start("cdiff", round(100 * dflt.cdiff, 1))
+
+opened = st.session_state["sample_size_link"]
+cur_n = opened["n"] if opened.get("n") is not None else dflt.current_n
+design = opened.get("design")
+if design not in DESIGNS:
+    design = "continuous" if dflt.binary is False else "paired"
 
 kind = tr("sample_size.kind_binary" if dflt.binary else "sample_size.kind_continuous")
-if dflt.source == "comparison":
-    st.info(tr_md("sample_size.source_loaded", source=dflt.name, a=dflt.a, b=dflt.b,
+if opened:
+    inputs.info(tr("sample_size.source_link"), icon="🔗")
+elif dflt.source == "comparison":
+    inputs.info(tr_md("sample_size.source_loaded", source=dflt.name, a=dflt.a, b=dflt.b,
                n=dflt.current_n, kind=kind), icon="ℹ️")
 elif dflt.source == "golden_set":
-    st.info(tr_md("sample_size.source_set_only", source=dflt.name, n=dflt.current_n, a=dflt.a),
+    inputs.info(tr_md("sample_size.source_set_only", source=dflt.name, n=dflt.current_n, a=dflt.a),
             icon="ℹ️")
 else:
-    st.info(tr("sample_size.source_none"), icon="ℹ️")
+    inputs.info(tr("sample_size.source_none"), icon="ℹ️")
 
 
 def _origin(from_data: bool) -> str:
@@ -62,22 +103,26 @@ def _origin(from_data: bool) -> str:
 
 with st.sidebar:
     st.subheader(tr("common.settings"))
-    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS, index=1,
+    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
+                              index=url_index("confidence", CONFIDENCE_LEVELS, 1,
+                                              lambda c: f"{100 * c:g}"),
                               format_func=fmt_level, key="sample_size_confidence")
-    alpha = st.selectbox(tr("sample_size.alpha"), ALPHAS, index=1, format_func=lambda a: f"{a:g}",
-                         key="sample_size_alpha")
-    power = st.slider(tr("sample_size.power"), 50, 99, 80, step=1, format="%d%%",
-                      key="sample_size_power") / 100
+    alpha = st.selectbox(tr("sample_size.alpha"), ALPHAS,
+                         index=url_index("alpha", ALPHAS, 1, lambda a: f"{a:g}"),
+                         format_func=lambda a: f"{a:g}", key="sample_size_alpha")
+    power = st.slider(tr("sample_size.power"), 50, 99, url_number("power", 50, 99, 80),
+                      step=1, format="%d%%", key="sample_size_power") / 100
 
-target_pp = st.slider(tr("sample_size.target"), 0.5, 15.0, 5.0, step=0.5, format="±%.1f",
-                      help=tr("sample_size.target_help") + "\n\n" + glossary("half_width", "pp"),
-                      key="sample_size_target")
+target_pp = inputs.slider(tr("sample_size.target"), 0.5, 15.0,
+                          url_number("target", 0.5, 15.0, 5.0, float), step=0.5,
+                          format="±%.1f",
+                          help=tr("sample_size.target_help") + "\n\n" + glossary("half_width", "pp"),
+                          key="sample_size_target")
 target = target_pp / 100
-cur_n = dflt.current_n
 level = fmt_level(confidence)
 
 rp = pp_ = cp = rate_chart = None
-tab_single, tab_paired, tab_cont = st.tabs([tr("sample_size.tab_single"),
+tab_single, tab_paired, tab_cont = inputs.tabs([tr("sample_size.tab_single"),
                                             tr("sample_size.tab_paired"),
                                             tr("sample_size.tab_continuous")])
 
@@ -117,7 +162,8 @@ with tab_single:
             target_label=tr("sample_size.mark_target"),
             current_label=tr("sample_size.mark_current", n=cur_n),
             planned_label=tr("sample_size.mark_planned", n=_n(rp.n_wilson)))
-        draw_chart(rate_chart)
+        if not presenting():  # the presentation view shows the answer's chart only
+            draw_chart(rate_chart)
 
 # ----------------------------------------------------------------------------- paired binary
 with tab_paired:
@@ -195,6 +241,78 @@ with tab_cont:
             st.caption(tr("sample_size.no_current"))
         st.caption(tr("sample_size.continuous_method"))
 
+# ----------------------------------------------------------------------------- the answer
+keep_in_url(design=design, disc=st.session_state["sample_size_discordance"],
+            diff=st.session_state["sample_size_diff"], sigma=st.session_state["sample_size_sigma"],
+            cdiff=st.session_state["sample_size_cdiff"], n=cur_n,
+            confidence=f"{100 * confidence:g}", alpha=f"{alpha:g}", power=round(100 * power),
+            target=f"{target_pp:g}")
+st.session_state["sample_size_url_written"] = _url_values()
+
+
+def _answer_card():
+    """The card answering "how many cases to tell A and B apart?" for ``design``: the test's
+    n when a difference is given (McNemar power, Connor 1987; paired t power, Sakai 2016),
+    else the n for the target interval of B − A; and the power chart behind it."""
+    plan = pp_ if design == "paired" else cp
+    if plan is None:
+        return None, None
+    design_name = tr("sample_size.tab_paired" if design == "paired"
+                     else "sample_size.tab_continuous")
+    if design == "paired":
+        diff_text, spread = f"{_p1(plan.diff)} %p", tr("sample_size.card_disc",
+                                                      disc=pct(plan.discordance))
+    else:
+        diff_text, spread = tr("sample_size.card_points", diff=_p1(plan.diff)), \
+            tr("sample_size.card_sigma", sigma=f"{plan.sigma:.3f}")
+    if plan.n_power is not None:
+        need = plan.n_power
+        sentence = tr("sample_size.card_power_paired" if design == "paired"
+                      else "sample_size.card_power_continuous", count=_n(need), diff=diff_text,
+                      power=pct(power, 0), alpha=f"{alpha:g}", spread=spread)
+    else:
+        need = plan.n_ci
+        sentence = tr("sample_size.card_ci", count=_n(need), target=f"{target_pp:g}",
+                      level=level, spread=spread)
+    reason = ""
+    if cur_n is not None:
+        if plan.n_power is not None and plan.current_power is not None:
+            reason = tr("sample_size.card_now_power", count=_n(cur_n),
+                        power=pct(plan.current_power, 0))
+        elif plan.current_half_width is not None:
+            reason = tr("sample_size.card_now_ci", count=_n(cur_n),
+                        hw=_p1(plan.current_half_width))
+    card = VerdictCard(
+        tone="better" if cur_n is not None and cur_n >= need else "neutral",
+        label=tr("sample_size.card_label", design=design_name),
+        value=tr("sample_size.card_value", count=_n(need)),
+        interval="" if cur_n is None else tr("sample_size.card_have", count=_n(cur_n)),
+        sentence=sentence, reason=reason)
+    chart = None
+    if plan.n_power is not None:
+        n_max = 4 * max(need, cur_n or 1, 10)
+        curve = (power_curve(diff=plan.diff, discordance=plan.discordance, alpha=alpha,
+                             n_max=n_max) if design == "paired" else
+                 power_curve(diff=plan.diff, sigma=plan.sigma, alpha=alpha, n_max=n_max))
+        chart = power_chart(curve, target=power, current_n=cur_n, planned_n=need,
+                            title=tr("sample_size.power_chart_title", design=design_name),
+                            x_title=tr("sample_size.axis_n"), y_title=tr("sample_size.axis_power"),
+                            target_label=tr("sample_size.mark_power", power=pct(power, 0)),
+                            current_label=tr("sample_size.mark_current", n=cur_n),
+                            planned_label=tr("sample_size.mark_planned", n=_n(need)))
+    return card, chart
+
+
+answer, answer_chart = _answer_card()
+with head:
+    if answer is not None:
+        show_card(answer)
+    if presenting() and answer_chart is not None:
+        draw_chart(answer_chart, present_height=PRESENT_CHART_HEIGHT)
+end_of_presentation()
+with guide:
+    how_to_read("sample_size.how_to_read")
+
 # ----------------------------------------------------------------------------- report
 st.subheader(tr("sample_size.report_title"))
 plan_rows = []
@@ -217,6 +335,10 @@ if cp is not None:
 plan_table = pd.DataFrame(plan_rows, columns=[tr("sample_size.col_design"),
                                               tr("sample_size.col_question"),
                                               tr("sample_size.col_n")])
+if answer_chart is not None:
+    st.subheader(tr("sample_size.power_chart_title", design=tr(
+        "sample_size.tab_paired" if design == "paired" else "sample_size.tab_continuous")))
+    draw_chart(answer_chart)
 sections = [Section(tr("sample_size.report_plan"), tr("sample_size.report_text",
                                                       level=level, alpha=f"{alpha:g}",
                                                       power=pct(power, 0)),
@@ -232,6 +354,4 @@ source = st.session_state.get("golden_source")
 if dflt.source != "none" and isinstance(source, dict):
     params["golden_set"] = f"{source.get('name')} (sha256 {source.get('sha256', '')[:12]})"
 report_downloads("sample_size", tr("sample_size.title"), sections, inputs={}, params=params,
-                 per_case=None, summary=summary)
-
-how_to_read("sample_size.how_to_read")
+                 per_case=None, summary=summary, card=answer)

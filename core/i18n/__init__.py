@@ -5,6 +5,10 @@ A key is ``"<namespace>.<name>"``: ``t("golden.title", "ko")`` reads ``ko/golden
 back to English, then to the key itself; ``tests/core/test_i18n.py`` checks both languages
 carry the same keys and the same fields, and every key the code builds at run time.
 
+Plurals are explicit keys, chosen by the ``count`` parameter (the CLDR categories, as in
+i18next): English writes ``"rows_one": "{count} row has"`` and ``"rows_other": "{count} rows
+have"``; Korean has one form, ``"rows_other"``. Code asks for the base key with ``count=n`` (``t("errors.blank_method", "en", count=1)``).
+
 Strict mode (``NOISEFLOOR_STRICT_I18N=1``, set for the whole test suite by
 ``tests/conftest.py``): an unknown key, a missing ``{field}`` or a template with fields
 called without any raises ``TranslationError`` instead of showing the raw template, so a
@@ -53,11 +57,66 @@ def catalog(lang: str) -> dict[str, str]:
     return out
 
 
+# CLDR plural categories used here: English "one" (exactly 1) and "other"; Korean only "other".
+PLURAL_FORMS = ("one", "other")
+
+
+def plural_category(lang: str, count: object) -> str:
+    """The CLDR plural category of ``count`` in ``lang``: ``"one"`` for exactly 1 in English,
+    ``"other"`` otherwise (Korean has no singular form). ``count`` may be an ``int``, a float
+    or a formatted number such as ``"1,200"``."""
+    if lang == "ko":
+        return "other"
+    try:
+        number = float(str(count).replace(",", "").strip())
+    except ValueError:
+        return "other"
+    return "one" if number == 1 else "other"
+
+
+@lru_cache(maxsize=None)
+def plural_groups() -> frozenset[str]:
+    """The base keys of every plural group: English carries ``base_one`` and ``base_other``
+    (Korean ``base_other`` only, so English names the groups)."""
+    en = catalog(DEFAULT_LANG)
+    return frozenset(k[: -len("_one")] for k in en
+                     if k.endswith("_one") and f"{k[: -len('_one')]}_other" in en)
+
+
+def plural_base(key: str) -> str | None:
+    """``"ns.rows_one"`` / ``"ns.rows_other"`` -> ``"ns.rows"`` for a plural group; None for
+    any other key (``"agreement.upload_other"`` is a plain key)."""
+    for form in PLURAL_FORMS:
+        if key.endswith(f"_{form}") and key[: -len(form) - 1] in plural_groups():
+            return key[: -len(form) - 1]
+    return None
+
+
+def keys(lang: str) -> set[str]:
+    """The keys code may ask for in ``lang``: plain keys, and the base of each plural group."""
+    return {plural_base(k) or k for k in catalog(lang)}
+
+
+def _template(key: str, lang: str, params: dict) -> str | None:
+    cat = catalog(lang)
+    if key in cat:
+        return cat[key]
+    if f"{key}_other" not in cat:
+        return None
+    if "count" not in params:
+        if strict():
+            raise TranslationError(f"{key!r} is a plural key: pass count=")
+        return cat[f"{key}_other"]
+    form = plural_category(lang, params["count"])
+    return cat.get(f"{key}_{form}") or cat[f"{key}_other"]
+
+
 def t(key: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
-    """The template for ``key`` in ``lang``, filled with ``params``."""
+    """The template for ``key`` in ``lang``, filled with ``params``; for a plural key
+    (``key_one`` / ``key_other`` in the catalog) the form is chosen by ``params["count"]``."""
     if lang not in LANGS:
         lang = DEFAULT_LANG
-    template = catalog(lang).get(key) or catalog(DEFAULT_LANG).get(key)
+    template = _template(key, lang, params) or _template(key, DEFAULT_LANG, params)
     if template is None:
         if strict():
             raise TranslationError(f"no translation for {key!r} (core/i18n/{lang}/)")
@@ -69,32 +128,9 @@ def t(key: str, lang: str = DEFAULT_LANG, /, **params: object) -> str:
             return template
         return template.format() if "{" in template or "}" in template else template  # {{ -> {
     try:
-        text = template.format(**params)
+        return template.format(**params)
     except (KeyError, IndexError, ValueError) as exc:
         if strict():
             raise TranslationError(f"{key!r} in {lang} cannot be filled with "
                                    f"{sorted(params)}: {exc!r}") from None
         return template
-    return plurals(text) if lang == "en" else text
-
-
-# "3 row(s) have", "1 judged quer(ies) that are": a count, up to two words, a noun with its
-# plural ending in brackets, optionally the verb that agrees with it.
-_PLURAL = re.compile(r"(?<![\w.])(\d[\d,]*)((?:\s+[A-Za-z'-]+){0,2}?\s+)([A-Za-z]+)"
-                     r"\((s|es|ies)\)((?:\s+that)?\s+(?:have|are)\b)?")
-
-
-def plurals(text: str) -> str:
-    """English plural forms after a count: '1 row(s) have' -> '1 row has', '2 quer(ies)' ->
-    '2 queries'. Templates keep the bracket form; the filled-in count decides."""
-    def one(m: re.Match) -> str:
-        singular = m.group(1) == "1"
-        word, ending, verb = m.group(3), m.group(4), m.group(5) or ""
-        if ending == "ies":
-            word += "y" if singular else "ies"
-        elif not singular:
-            word += ending
-        if singular and verb:
-            verb = verb.replace("have", "has").replace("are", "is")
-        return f"{m.group(1)}{m.group(2)}{word}{verb}"
-    return _PLURAL.sub(one, text)

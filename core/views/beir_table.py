@@ -8,9 +8,11 @@ import pandas as pd
 
 from core import checks
 from core.beir_grid import Grid, norm_name
-from core.beir_table import ALPHA, STANDINGS, TableTally, TallyRow
+from core.beir_table import ALPHA, STANDINGS, TableTally, TallyRow, strongest_rival
 from core.i18n import catalog, t
-from core.views.format import fmt_p
+from core.views.cards import VerdictCard
+from core.views.charts import wrap_title
+from core.views.format import fmt_p, p_text
 from core.views.palette import MUTED, PRIMARY, REFERENCE
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -118,7 +120,8 @@ def heatmap_chart(grid: Grid, baseline: str, *, mode: str = "value", title: str 
     text = alt.Chart(df).mark_text(fontSize=10).encode(
         x=x, y=y, text="label:N",
         color=alt.condition(dark, alt.value("white"), alt.value("black")))
-    return alt.layer(rect, text).properties(title=title, height=24 * len(grid.datasets) + 20)
+    return alt.layer(rect, text).properties(title=wrap_title(title),
+                                            height=24 * len(grid.datasets) + 20)
 
 
 def tally_chart(result: TableTally, *, labels: dict, title: str = "") -> alt.Chart:
@@ -147,7 +150,7 @@ def tally_chart(result: TableTally, *, labels: dict, title: str = "") -> alt.Cha
         x=alt.X("start:Q", title=None, axis=alt.Axis(tickMinStep=1, labelExpr="abs(datum.value)")),
         x2="end:Q", color=colour, tooltip=["model:N", "part:N", "count:Q"])
     zero = alt.Chart(pd.DataFrame({"x": [0]})).mark_rule(color="black").encode(x="x:Q")
-    return alt.layer(bars, zero).properties(title=title, height=alt.Step(30))
+    return alt.layer(bars, zero).properties(title=wrap_title(title), height=alt.Step(30))
 
 
 def scifact_chart(ranking: pd.DataFrame, *, source_labels: dict, title: str = "") -> alt.Chart:
@@ -163,3 +166,41 @@ def scifact_chart(ranking: pd.DataFrame, *, source_labels: dict, title: str = ""
         tooltip=["rank:Q", "name:N", "source_label:N",
                  alt.Tooltip("ndcg@10:Q", format=".3f")]).properties(
         title=title, height=alt.Step(26))
+
+
+# the tone of the headline duel: B (the rival, a newer method) against A (the baseline)
+CARD_TONES = {"ahead_clear": "better", "behind_clear": "worse"}
+
+
+def tally_card(result: TableTally, *, metric: str, lang: str = "en",
+               alpha: float = ALPHA) -> VerdictCard | None:
+    """The page's verdict card: the baseline against its strongest dense rival
+    (``core.beir_table.strongest_rival``; any kind when the table has no other dense model),
+    "BM25 beats the best dense model, TAS-B, on 10 of 18 datasets", with the sign test on
+    that duel (Dixon & Mood 1946; ties dropped). Green when the rival (the newer method) wins
+    clearly (p < ``alpha``), red when the baseline does, amber otherwise. None when the
+    tally has no other model."""
+    checks.instance("result", result, TableTally)
+    rival = strongest_rival(result)
+    key = "dense"
+    if rival is None:
+        rival, key = strongest_rival(result, None), "any"
+    if rival is None:
+        return None
+    standing = rival.standing(alpha)
+    n, wins, losses = rival.n_datasets, rival.baseline_wins, rival.model_wins
+    p = p_text(rival.sign_test_p)
+    if standing in ("ahead_clear", "behind_clear"):
+        leader = rival.model if standing == "ahead_clear" else result.baseline
+        reason = t("beir_table.card_clear", lang, leader=leader, p=p, alpha=f"{alpha:g}")
+    else:
+        reason = t("beir_table.card_unclear", lang, p=p, alpha=f"{alpha:g}")
+    return VerdictCard(
+        tone=CARD_TONES.get(standing, "neutral"),
+        label=t(f"beir_table.card_label_{key}", lang, baseline=result.baseline,
+                model=rival.model, metric=metric),
+        value=t("beir_table.card_value", lang, wins=wins, n=n),
+        interval=t("beir_table.card_interval", lang, p=p),
+        sentence=t(f"beir_table.card_sentence_{key}", lang, baseline=result.baseline,
+                   model=rival.model, wins=wins, n=n, losses=losses, count=rival.ties),
+        reason=reason)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import unicodedata
 
 import numpy as np
 import pandas as pd
@@ -19,7 +20,7 @@ from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
     import altair as alt
 
-TITLE_CHARS = 46     # a chart title line longer than this is wrapped onto the next line
+TITLE_CHARS = 46     # display columns: a longer chart title line wraps onto the next line
 PRESENT_LABEL = 20   # px: axis labels and legend labels in the presentation view
 PRESENT_TITLE = 22   # px: axis and legend titles
 PRESENT_HEADING = 24  # px: chart titles
@@ -29,7 +30,6 @@ PRESENT_PADDING = {"left": 8, "top": 8, "right": 8, "bottom": 8}  # px: large gl
 def display_width(text: str) -> int:
     """Columns ``text`` takes on screen: East Asian wide and full-width characters (Hangul,
     CJK; Unicode East_Asian_Width W or F, UAX #11) count 2, the rest 1."""
-    import unicodedata
     return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
@@ -67,17 +67,25 @@ def wrap_title(text: str, width: int = TITLE_CHARS) -> alt.TitleParams | str:
 
 def pad(chart: alt.TopLevelMixin, padding: dict | None = None) -> alt.TopLevelMixin:
     """A copy of ``chart`` with room around it (``PRESENT_PADDING`` px): Vega places a rotated
-    axis title by an estimate of its glyphs, and at the chart's edge a few pixels were cut."""
+    axis title by an estimate of its glyphs, and at the chart's edge a few pixels were cut.
+    Sized ``fit-x``: the chart fills its column's width, and its height is the plot's height
+    plus its title, axes and legend. (Streamlit's default, ``fit``, squeezes all of them into
+    the plot's height: a two-line or enlarged title was cut at the top and the plot shrank.)"""
     import altair as alt
     checks.instance("chart", chart, alt.TopLevelMixin, "an altair chart")
-    return chart.copy(deep=True).properties(padding=padding or PRESENT_PADDING)
+    return chart.copy(deep=True).properties(
+        padding=padding or PRESENT_PADDING,
+        autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
 
 
-def enlarge(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+def enlarge(chart: alt.TopLevelMixin, *, height: int | None = None) -> alt.TopLevelMixin:
     """A copy of ``chart`` with presentation-size type: axis and legend labels
-    ``PRESENT_LABEL`` px, their titles ``PRESENT_TITLE`` px, the title ``PRESENT_HEADING``."""
+    ``PRESENT_LABEL`` px, their titles ``PRESENT_TITLE`` px, the title ``PRESENT_HEADING``;
+    ``height`` (px) sets the plot's height, so card and chart share one screen."""
     import altair as alt
     checks.instance("chart", chart, alt.TopLevelMixin, "an altair chart")
+    if height is not None:
+        chart = chart.properties(height=checks.whole("height", height, lo=50))
     return (pad(chart)
             .configure_axis(labelFontSize=PRESENT_LABEL, titleFontSize=PRESENT_TITLE,
                             labelLimit=0, titleLimit=0)

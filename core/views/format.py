@@ -8,7 +8,7 @@
   ``+0.031``; charts use the measure's own scale (``scale("score") == 1``).
 
 Plus the fixed formats every page, the HTML report and the CLI text share: ``pct`` (a rate),
-``pp`` (a difference in percentage points), ``fmt_p`` (a p-value) and ``level`` (a confidence
+``pp`` (a difference in percentage points), ``fmt_p`` (a p-value in a table cell), ``p_text`` (one in a sentence) and ``level`` (a confidence
 level, "95%").
 
 Nothing here computes a statistic: these turn numbers into text.
@@ -101,6 +101,14 @@ def fmt_p(p: float | None) -> str:
     if p is None:
         return "n/a"
     return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def p_text(p: float | None, name: str = "p") -> str:
+    """A p-value inside a sentence: 'p = 0.032', 'p < 0.001' (never 'p = <0.001'), or
+    'p: n/a'. ``name`` replaces the 'p' ('p_Holm')."""
+    if p is None:
+        return f"{name}: n/a"
+    return f"{name} < 0.001" if p < 0.001 else f"{name} = {p:.3f}"
 
 
 def level(confidence: float) -> str:

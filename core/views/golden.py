@@ -61,5 +61,5 @@ def compare_text(result, extra: dict, many, fmt: str) -> str:
             mark = "*" if p.significant else " "
             lines.append(f" {mark} {p.b} − {p.a}: {signed(p.mean, 4)} [{signed(p.ci_low, 4)}, "
                          f"{signed(p.ci_high, 4)}]"
-                         f"  p = {fmt_p(p.p)}  p_holm = {fmt_p(p.p_holm)}  {p.verdict}")
+                         f"  {p_text(p.p)}  {p_text(p.p_holm, 'p_holm')}  {p.verdict}")
     return "\n".join(lines)

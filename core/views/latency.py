@@ -17,7 +17,7 @@ from core.i18n import t
 from core.latency import LatencyComparison, RatioEstimate
 from core.latency_fairness import fmt_ms
 from core.views.charts import wrap_title
-from core.views.format import fmt_p, level as fmt_level
+from core.views.format import level as fmt_level, p_text
 from core.views.palette import HIGHLIGHT, PRIMARY, REFERENCE, TONES
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -132,34 +132,31 @@ def runs_chart(warmups, *, k: int = 0, title: str = "", x_title: str = "run inde
 
 
 # ----------------------------------------------------------------------------- sentences and CLI text
+SPEED_KEYS = {"b_faster": "latency.speed_b_faster", "a_faster": "latency.speed_b_slower",
+              "no_difference": "latency.speed_none"}
+
+
+def speed_headline(ratio: RatioEstimate, *, a: str, b: str, lang: str = "en") -> str:
+    """The verdict card's sentence, always read as B against A: 'B takes 0.69× the time of A:
+    B is faster.' / '… B is slower.' / '… these 40 queries cannot tell which is faster.' The
+    number is the geometric mean of the per-query ratios B/A (``RatioEstimate.geo_mean_ratio``);
+    the verdict is ``core.latency.speed_verdict``'s."""
+    return t(SPEED_KEYS[ratio.verdict], lang, a=a, b=b, ratio=f"{ratio.geo_mean_ratio:.2f}",
+             n=ratio.n_queries)
+
+
 def speed_sentence(ratio: RatioEstimate, *, a: str, b: str, lang: str = "en") -> str:
-    """'B is 1.8× faster than A [1.5, 2.2] (95% CI …)' or 'No measurable difference …', from
-    the geometric-mean ratio B/A (speed-up = 1 / ratio)."""
-    level = fmt_level(ratio.confidence)
-    v = ratio.verdict
-    if v == "no_difference":
-        return t("latency.verdict_none", lang, level=level, n=ratio.n_queries, a=a, b=b,
-                 ratio=f"{ratio.geo_mean_ratio:.2f}", lo=f"{ratio.geo_ci_low:.2f}",
-                 hi=f"{ratio.geo_ci_high:.2f}", p=_p(ratio.randomization_p))
-    if v == "b_faster":
-        winner, loser = b, a
-        times, lo, hi = (1 / ratio.geo_mean_ratio, 1 / ratio.geo_ci_high,
-                         1 / ratio.geo_ci_low)
-    else:
-        winner, loser = a, b
-        times, lo, hi = ratio.geo_mean_ratio, ratio.geo_ci_low, ratio.geo_ci_high
-    return t("latency.verdict_faster", lang, winner=winner, loser=loser, times=f"{times:.2f}",
-             lo=f"{lo:.2f}", hi=f"{hi:.2f}", level=level, p=_p(ratio.randomization_p))
+    """``speed_headline`` with its evidence: the CI of the geometric-mean ratio B/A and the
+    randomization p ('… B is faster. (95% CI [0.61, 0.78] …; randomization p < 0.001.)')."""
+    return t("latency.speed_detail", lang, sentence=speed_headline(ratio, a=a, b=b, lang=lang),
+             level=fmt_level(ratio.confidence), lo=f"{ratio.geo_ci_low:.2f}",
+             hi=f"{ratio.geo_ci_high:.2f}", a=a, b=b, p=p_text(ratio.randomization_p))
 
 
 def alternative_sentence(alt: RatioEstimate, *, a: str, b: str, lang: str = "en") -> str:
     """'If the first k runs are dropped: …' or 'Keeping every run: …'."""
     key = "latency.alternative_kept" if alt.drop_warmup == 0 else "latency.alternative_dropped"
-    return t(key, lang, k=alt.drop_warmup, sentence=speed_sentence(alt, a=a, b=b, lang=lang))
-
-
-def _p(p: float) -> str:
-    return fmt_p(p)
+    return t(key, lang, count=alt.drop_warmup, sentence=speed_sentence(alt, a=a, b=b, lang=lang))
 
 
 def comparison_text(res: LatencyComparison, lang: str = "en") -> str:
@@ -167,7 +164,7 @@ def comparison_text(res: LatencyComparison, lang: str = "en") -> str:
     r = res.ratio
     level = fmt_level(r.confidence)
     lines = [f"{res.source}: {r.n_queries} paired queries" +
-             (f", first {r.drop_warmup} run(s) dropped" if r.drop_warmup else "")]
+             (f", runs 1 to {r.drop_warmup} of every query dropped" if r.drop_warmup else "")]
     for m in (res.method_a, res.method_b):
         lines.append(f"  {m.name}: median {fmt_ms(m.median)} ms [{fmt_ms(m.median_ci[0])}, "
                      f"{fmt_ms(m.median_ci[1])}], p95 {fmt_ms(m.p95)} ms "
@@ -176,8 +173,8 @@ def comparison_text(res: LatencyComparison, lang: str = "en") -> str:
     lines.append(f"  ratio of medians {res.b}/{res.a}: {r.median_ratio:.3f} {level} CI "
                  f"[{r.ci_low:.3f}, {r.ci_high:.3f}]")
     lines.append(f"  geometric mean of per-query ratios: {r.geo_mean_ratio:.3f} {level} CI "
-                 f"[{r.geo_ci_low:.3f}, {r.geo_ci_high:.3f}]; randomization p = "
-                 f"{_p(r.randomization_p)}  ({r.resamples:,} resamples, seed {r.seed})")
+                 f"[{r.geo_ci_low:.3f}, {r.geo_ci_high:.3f}]; randomization "
+                 f"{p_text(r.randomization_p)}  ({r.resamples:,} resamples, seed {r.seed})")
     for w in res.warnings:
         lines.append("  ! " + w.message(lang))
     lines.append(speed_sentence(r, a=res.a, b=res.b, lang=lang))

@@ -142,17 +142,17 @@ def _cli_tests(c) -> list[str]:
     test = getattr(c, "test", None)
     if hasattr(c, "randomization_p"):
         exact = " (exact)" if test is not None and test.exact else ""
-        out = [f"randomization p = {fmt.fmt_p(c.randomization_p)}{exact}"]
+        out = [f"randomization {fmt.p_text(c.randomization_p)}{exact}"]
         if c.mcnemar_p is not None:
             how = "mid-p" if test is not None and test.mid_p else "exact"
-            out.insert(0, f"McNemar {how} p = {fmt.fmt_p(c.mcnemar_p)}")
+            out.insert(0, f"McNemar {how} {fmt.p_text(c.mcnemar_p)}")
         if c.ttest_p is not None:
-            out.append(f"paired t-test p = {fmt.fmt_p(c.ttest_p)}")
+            out.append(f"paired t-test {fmt.p_text(c.ttest_p)}")
         return out
     if test is None:
         return []
     how = "exact" if test.exact else f"{test.resamples:,} random sign flips"
-    return [f"{test.name} p = {fmt.fmt_p(test.p)} ({how})"]
+    return [f"{test.name} {fmt.p_text(test.p)} ({how})"]
 
 
 def tests_table(c, lang: str = "en") -> pd.DataFrame:
@@ -210,13 +210,15 @@ def planner_link(needed, lang: str) -> str:
     return f"{PLANNER_PAGE}?{urlencode({**needed.url_params(), 'lang': lang})}"
 
 
-def next_step_line(needed, lang: str) -> str:
-    """'To tell apart a difference this size you would need about N cases (you have n).'"""
+def next_step_line(needed, lang: str, unit: str = "cases") -> str:
+    """'To tell apart a difference this size you would need about N cases (you have n).'
+    (``unit="queries"``: '... N queries (you have n).')"""
     if needed is None:
         return ""
     if needed.n_needed is None:
         return t("paired.next_step_none", lang)
-    return t("paired.next_step", lang, needed=f"{needed.n_needed:,}", n=f"{needed.n_have:,}")
+    key = "paired.next_step_queries" if unit == "queries" else "paired.next_step"
+    return t(key, lang, needed=f"{needed.n_needed:,}", n=f"{needed.n_have:,}")
 
 
 def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
@@ -255,7 +257,7 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                        confidence=bs.confidence, kind=kind, sentence=sentence,
                        ci_label=t("common.ci_short", lang),
                        reason=reason_sentence(c.decision, lang) or "",
-                       next_step=next_step_line(needed, lang),
+                       next_step=next_step_line(needed, lang, unit),
                        next_link=(planner_link(needed, lang)
                                   if needed is not None and needed.n_needed else ""),
                        next_label=t("paired.next_link", lang),

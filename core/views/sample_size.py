@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from core.views.charts import wrap_title
 from core.views.palette import HIGHLIGHT, POSITIVE, PRIMARY, REFERENCE
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -37,7 +38,35 @@ def half_width_chart(curve: pd.DataFrame, *, target: float, current_n: int | Non
         x="n:Q", color=alt.Color("color:N", scale=None), tooltip=["label:N", "n:Q"])
     text = alt.Chart(vdf).mark_text(align="left", dx=4, dy=-6, baseline="bottom").encode(
         x="n:Q", y=alt.value(12), text="label:N", color=alt.Color("color:N", scale=None))
-    return alt.layer(line, rule_t, rules, text).properties(title=title, height=300)
+    return alt.layer(line, rule_t, rules, text).properties(title=wrap_title(title), height=300)
+
+
+def power_chart(curve: pd.DataFrame, *, target: float, current_n: int | None,
+                planned_n: int, title: str = "", x_title: str = "cases (n, log scale)",
+                y_title: str = "power (%)", target_label: str = "target power",
+                current_label: str = "current", planned_label: str = "planned"
+                ) -> alt.LayerChart:
+    """Power (in %) against n on a log axis (``core.sample_size.power_curve``), with the
+    target power (horizontal), the planned n and the current golden-set size (vertical)."""
+    import altair as alt
+    df = curve.assign(pct=100 * curve["power"])
+    x = alt.X("n:Q", title=x_title, scale=alt.Scale(type="log"))
+    line = alt.Chart(df).mark_line(color=PRIMARY, strokeWidth=2).encode(
+        x=x, y=alt.Y("pct:Q", title=y_title, scale=alt.Scale(domain=[0, 100])),
+        tooltip=[alt.Tooltip("n:Q", format=","), alt.Tooltip("pct:Q", format=".0f")])
+    target_df = pd.DataFrame({"y": [100 * target], "label": [target_label]})
+    rule_t = alt.Chart(target_df).mark_rule(color=REFERENCE, strokeDash=[4, 3]).encode(
+        y="y:Q", tooltip=["label:N", alt.Tooltip("y:Q", format=".0f")])
+    marks = [(planned_n, planned_label, POSITIVE)]
+    if current_n is not None:
+        marks.append((current_n, current_label, HIGHLIGHT))
+    vdf = pd.DataFrame({"n": [m[0] for m in marks], "label": [m[1] for m in marks],
+                        "color": [m[2] for m in marks]})
+    rules = alt.Chart(vdf).mark_rule(strokeWidth=2).encode(
+        x="n:Q", color=alt.Color("color:N", scale=None), tooltip=["label:N", "n:Q"])
+    text = alt.Chart(vdf).mark_text(align="left", dx=4, dy=-6, baseline="bottom").encode(
+        x="n:Q", y=alt.value(12), text="label:N", color=alt.Color("color:N", scale=None))
+    return alt.layer(line, rule_t, rules, text).properties(title=wrap_title(title), height=300)
 
 
 LABELS = {"n_wilson": "one rate, Wilson interval (search over n)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 from core import checks
 from core.i18n import t
 from core.stats import Verdict
-from core.views.format import diff as fmt_diff, fmt_p, level as fmt_level, pct, pp
+from core.views.format import diff as fmt_diff, fmt_p, level as fmt_level, p_text, pct, pp
 
 __all__ = ["comparison_verdict", "degenerate_note", "fmt_p", "pct", "pp", "reason_sentence",
            "verdict_sentence"]
@@ -43,7 +43,7 @@ def reason_sentence(decision, lang: str = "en") -> str | None:
         return t(f"verdicts.reason_{decision.reason}", lang, m=decision.nonzero,
                  min_p=f"{decision.min_p:.3g}", alpha=alpha)
     return t("verdicts.reason_test_disagrees", lang, test=t(f"verdicts.test_{decision.test}", lang),
-             p=fmt_p(decision.p), alpha=alpha)
+             p=p_text(decision.p), alpha=alpha)
 
 
 def degenerate_note(bootstrap, lang: str = "en") -> str | None:

@@ -15,7 +15,7 @@ def test_latency_demo_warmup_button_and_korean(server, page):
     assert "faster than" in main.inner_text()
     assert main.get_by_text("Warm-up in bm25", exact=False).count() >= 1
     _shot(page, "latency_demo_en.png")
-    page.get_by_role("button", name=t("latency.apply_warmup", "en", k=2)).click()
+    page.get_by_role("button", name=t("latency.apply_warmup", "en", count=2)).click()
     _settle(page)
     assert main.get_by_text("Keeping every run instead", exact=False).count() == 1
     page.goto(_url(server, "latency", "?lang=ko"))

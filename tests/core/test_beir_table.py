@@ -308,11 +308,12 @@ def test_tally_text_lists_every_row(bm25, grid):
 def test_i18n_same_keys_and_fields():
     en = {k: v for k, v in catalog("en").items() if k.startswith("beir_table.")}
     ko = {k: v for k, v in catalog("ko").items() if k.startswith("beir_table.")}
-    assert en.keys() == ko.keys()
+    assert all(k.endswith("_one") for k in en.keys() - ko.keys())  # Korean: one plural form
+    assert ko.keys() <= en.keys()
 
     def fields(s):
         return {f for _, f, _, _ in string.Formatter().parse(s) if f}
-    assert all(fields(en[k]) == fields(ko[k]) for k in en)
+    assert all(fields(en[k]) == fields(ko[k]) for k in ko)
     for kind in KINDS.values():
         assert f"beir_table.kind_{kind}" in en
 
@@ -360,3 +361,25 @@ def test_cli_add_and_errors(tmp_path, capsys):
     assert "msmarco" in capsys.readouterr().err
     assert main(["beir-table", "--baseline", "nope"]) == 2
     assert "baseline must be one of" in capsys.readouterr().err
+
+
+def test_strongest_rival_is_the_dense_model_with_most_wins(bm25):
+    from core.beir_table import strongest_rival
+    dense = [r for r in bm25.rows if r.kind == "dense"]
+    rival = strongest_rival(bm25)
+    assert rival.model == max(dense, key=lambda r: r.model_wins).model == "TAS-B"
+    assert strongest_rival(bm25, None).model_wins == max(r.model_wins for r in bm25.rows)
+    assert strongest_rival(bm25, "yours") is None
+    with pytest.raises(ValueError, match="kind"):
+        strongest_rival(bm25, "neural")
+
+
+def test_tally_card_numbers_come_from_the_rival_row(bm25, grid):
+    from core.beir_table import strongest_rival
+    from core.views.beir_table import tally_card
+    rival = strongest_rival(bm25)
+    card = tally_card(bm25, metric=grid.metric)
+    assert card.value == f"{rival.baseline_wins} of {rival.n_datasets}"
+    assert f"p = {rival.sign_test_p:.3f}" in card.interval and card.tone == "neutral"
+    ko = tally_card(bm25, metric=grid.metric, lang="ko")
+    assert ko.value == f"{rival.n_datasets}개 중 {rival.baseline_wins}개"

@@ -54,7 +54,7 @@ def test_options_drop_warmup_and_text(capsys):
 @pytest.mark.parametrize("args, needle", [
     (["/no/such/file.csv"], "no such file"),
     ([DEMO, "--a", "nope"], "no method 'nope'"),
-    ([DEMO, "--drop-warmup", "6"], "leaves only 0"),
+    ([DEMO, "--drop-warmup", "6"], "leaves too few queries"),
     ([str(ROOT / "data" / "demo_golden.csv")], "not a latency"),
 ])
 def test_bad_input_exits_2_with_one_line(args, needle):

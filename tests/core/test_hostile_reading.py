@@ -65,6 +65,17 @@ def test_reserved_names_are_refused_in_retrieval_lists_too():
     assert err.value.code == "reserved_method"
 
 
+def test_a_trec_run_named_like_a_reserved_column_is_refused():
+    from core.trec import read_qrels, read_run, score_runs
+
+    qrels = read_qrels(b"q1 0 d1 1\nq2 0 d2 1\n", "qrels.txt")
+    runs = [read_run(b"q1 Q0 d1 1 2.0 x\nq2 Q0 d2 1 2.0 x\n", name)
+            for name in ("difference.run", "bm25.run")]
+    with pytest.raises(InputError) as err:
+        score_runs(runs, qrels, ["nDCG@10"]).golden()
+    assert err.value.code == "reserved_method" and err.value.params["method"] == "difference"
+
+
 # ----------------------------------------------------------------------------- encodings
 @pytest.mark.parametrize("words", [("청크", "청킹"), ("검색", "재순위")])
 def test_cp949_bytes_that_are_valid_utf8_are_read_as_hangul_and_named(words):

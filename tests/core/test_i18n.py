@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.i18n import DEFAULT_LANG, LANGS, STRICT_ENV, TranslationError, catalog, strict, t
+from core.i18n import (DEFAULT_LANG, LANGS, STRICT_ENV, TranslationError, catalog, keys,
+                       plural_base, strict, t)
 
 ROOT = Path(__file__).resolve().parents[2]
 I18N = ROOT / "core" / "i18n"
@@ -43,10 +44,12 @@ def test_files_are_flat_string_maps(lang):
 
 
 def test_same_keys_in_every_language():
-    keys = {lang: set(catalog(lang)) for lang in LANGS}
+    """The same keys code may ask for: a plural group (``x_one`` / ``x_other``) counts once,
+    so Korean, which has one plural form, carries ``x_other`` only."""
+    found = {lang: keys(lang) for lang in LANGS}
     for lang in LANGS:
-        missing = keys[DEFAULT_LANG] - keys[lang]
-        extra = keys[lang] - keys[DEFAULT_LANG]
+        missing = found[DEFAULT_LANG] - found[lang]
+        extra = found[lang] - found[DEFAULT_LANG]
         assert not missing, f"missing in {lang}: {sorted(missing)}"
         assert not extra, f"only in {lang}: {sorted(extra)}"
 
@@ -57,6 +60,33 @@ def test_same_fields_in_every_language():
         other = catalog(lang)
         bad = [k for k in en if k in other and _fields(en[k]) != _fields(other[k])]
         assert not bad, f"{lang}: fields differ for {bad}"
+    # the forms of a plural group need no field 'other' lacks; 'count' decides the form
+    for lang in LANGS:
+        cat = catalog(lang)
+        for k in cat:
+            base = plural_base(k)
+            if base:  # 'one' may spell the number out ("the first run")
+                assert _fields(cat[k]) <= _fields(cat[f"{base}_other"]), (lang, k)
+                assert "count" in _fields(cat[f"{base}_other"]), (lang, k)
+
+
+def test_plural_groups_are_complete():
+    """English has both forms of every plural group; Korean has 'other' only (CLDR: Korean
+    has no singular form)."""
+    en, ko = catalog("en"), catalog("ko")
+    bases = {plural_base(k) for k in en if plural_base(k)}
+    assert bases, "no plural keys found"
+    for base in bases:
+        assert f"{base}_one" in en and f"{base}_other" in en, base
+        assert f"{base}_other" in ko and f"{base}_one" not in ko, base
+        assert base not in en and base not in ko, base
+
+
+def test_no_bracket_plurals_left():
+    """'row(s)', 'quer(ies)': the old way; a plural is a pair of keys now."""
+    for lang in LANGS:
+        bad = [k for k, v in catalog(lang).items() if re.search(r"\w\((s|es|ies)\)", v)]
+        assert not bad, (lang, bad)
 
 
 def test_templates_are_valid_format_strings():
@@ -96,7 +126,7 @@ def test_scan_finds_the_keys_it_should():
 
 
 def test_every_key_used_in_code_exists():
-    en = catalog("en")
+    en = keys("en")
     missing = sorted({(f, k) for f, k in _literal_keys() if k not in en})
     assert not missing, f"keys used in code but not in core/i18n/en: {missing}"
 
@@ -191,6 +221,8 @@ def _runtime_domains() -> dict[str, tuple]:
         "agreement.weights_*": WEIGHTS,
         "beir_table.story_*": STANDINGS,
         "beir_table.kind_*": KINDS,
+        "beir_table.card_label_*": ("dense", "any"),
+        "beir_table.card_sentence_*": ("dense", "any"),
         "systems.err_*_fields": ("run", "qrels"),
         "systems.err_*_number": ("run", "qrels"),
         "agreement.band_*": bands,
@@ -198,8 +230,8 @@ def _runtime_domains() -> dict[str, tuple]:
         "systems.metric_*": LIST_METRICS,
         "systems.match_*": MATCH_KINDS,
         "systems.interval_*": ("wilson", "bootstrap"),
-        "paired.interval_help_*": ("wilson", "bootstrap"),   # core.stats.RateEstimate.interval
-        "paired.kind_*": ("wilson", "bootstrap"),
+        "paired.kind_*": ("wilson", "bootstrap"),            # core.stats.RateEstimate.interval
+        "paired.interval_help_*": ("wilson", "bootstrap"),
         "systems.mode_*": MODES,
         "systems.verdict_*": ("a_better", "b_better", "no_difference"),
         "scifact.source_*": ("explicit", "env", "default"),
@@ -256,7 +288,7 @@ def test_every_runtime_key_is_declared():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_runtime_key_exists(lang):
-    cat = catalog(lang)
+    cat = keys(lang)
     missing = sorted(p.replace("*", str(v)) for p, values in _runtime_domains().items()
                      for v in values if p.replace("*", str(v)) not in cat)
     assert not missing, f"{lang}: {missing}"
@@ -293,7 +325,9 @@ def _calls_with_literal_keys():
 def test_every_literal_call_fills_its_template():
     """A call that names its key literally passes every {field} the template has (strict
     mode would raise at run time; this finds it without running the page)."""
-    en = catalog("en")
+    en = dict(catalog("en"))
+    en.update({plural_base(k): v for k, v in catalog("en").items()
+               if k.endswith("_other") and plural_base(k)})  # fields are checked equal
     bad = [(f, line, key, sorted(_fields(en[key]) - kws))
            for f, line, key, kws in _calls_with_literal_keys()
            if kws is not None and key in en and _fields(en[key]) - kws]
@@ -301,16 +335,31 @@ def test_every_literal_call_fills_its_template():
 
 
 def test_english_plurals_follow_the_count():
-    from core.i18n import plurals
-    assert plurals("1 row(s) have no id") == "1 row has no id"
-    assert plurals("2 row(s) have no id") == "2 rows have no id"
-    assert plurals("1 judged quer(ies) that are new") == "1 judged query that is new"
-    assert plurals("1,200 quer(ies)") == "1,200 queries"
-    assert plurals("0 duplicate id(s)") == "0 duplicate ids"
     assert t("systems.without_qrels", "en", run="r", count=1, ids="q") == \
-        "'r' has 1 query that is not in the qrels; they are ignored: q"
-    assert "(s)" not in t("golden.excluded", "en", total=1, missing=1, duplicates=0, blank=0,
-                          ids="q1")
-    # Korean has no plural forms to fix: its text is left as it is
-    assert t("systems.without_qrels", "ko", run="r", count=1, ids="q") == \
-        catalog("ko")["systems.without_qrels"].format(run="r", count=1, ids="q")
+        "'r' has 1 query that is not in the qrels; it is ignored: q"
+    assert t("systems.without_qrels", "en", run="r", count=2, ids="q") == \
+        "'r' has 2 queries that are not in the qrels; they are ignored: q"
+    assert t("latency.apply_warmup", "en", count=1) == "Leave out the first run"
+    assert t("latency.apply_warmup", "en", count="1,200") == "Leave out the first 1,200 runs"
+    assert t("agreement.undefined_note", "en", count=0).startswith("In 0 resamples ")
+    assert t("latency.warn_blank", "en", count=1, cells="r2").startswith(
+        "1 blank latency cell was left out")
+    # Korean has one form, whatever the count
+    for n in (0, 1, 2):
+        assert t("systems.without_qrels", "ko", run="r", count=n, ids="q") == \
+            catalog("ko")["systems.without_qrels_other"].format(run="r", count=n, ids="q")
+
+
+def test_a_plural_key_needs_its_count():
+    with pytest.raises(TranslationError, match="count"):
+        t("latency.apply_warmup", "en")
+    with pytest.raises(TranslationError, match="count"):
+        t("latency.warn_blank", "en", cells="r2")
+
+def test_bold_markers_close_where_markdown_can_see_them():
+    """CommonMark closes ``**`` only when it is right-flanking: ``**κ(카파)**는`` (punctuation
+    before, a letter after) shows its asterisks raw. Neither language may write that."""
+    closes_badly = re.compile(r"[)\]'\"”’.,:;!?%]\*\*(?=\w)|(?<=\w)\*\*[(\['\"“‘]")
+    bad = [(lang, k) for lang in LANGS for k, v in catalog(lang).items()
+           if closes_badly.search(v)]
+    assert not bad, bad

@@ -218,7 +218,9 @@ def test_summary_numbers_equal_numpy_and_the_geo_ci_is_the_t_interval():
     assert r.median_ratio == pytest.approx(np.median(b) / np.median(a), rel=1e-5)
     assert r.ci_low < r.median_ratio < r.ci_high
     assert res.verdict == "b_faster" and r.randomization_p < 0.01
-    assert VL.speed_sentence(r, a="A", b="B").startswith("B is 1.")
+    text = VL.speed_sentence(r, a="A", b="B")
+    assert text.startswith(f"B takes {r.geo_mean_ratio:.2f}× the time of A: B is faster.")
+    assert "randomization p < 0.001" in text and "p = <" not in text
 
 
 def test_geo_ratio_ci_coverage_when_there_is_no_difference():
@@ -265,8 +267,9 @@ def test_no_difference_says_so():
     a, b = _null_sim(rng, nq=30)
     res = L.compare_latency(_log(a, b), "A", "B", resamples=2000, quantile_resamples=500)
     assert res.verdict == "no_difference"
-    assert "No measurable difference" in VL.speed_sentence(res.ratio, a="A", b="B")
-    assert "측정 가능한 차이가 없습니다" in VL.speed_sentence(res.ratio, a="A", b="B", lang="ko")
+    assert "cannot tell which is faster" in VL.speed_sentence(res.ratio, a="A", b="B")
+    assert "어느 쪽이 더 빠른지 알 수 없습니다" in VL.speed_sentence(res.ratio, a="A", b="B",
+                                                           lang="ko")
     assert res.warnings == ()
     assert res.to_dict() == L.compare_latency(_log(a, b), "A", "B", resamples=2000,
                                               quantile_resamples=500).to_dict()
@@ -363,7 +366,7 @@ def test_unequal_runs_unpaired_queries_and_blanks_are_reported():
     w = {w.code: w for w in res.warnings}
     assert w["unequal_runs"].params["n_diff"] == 1 and "q1: 2 vs 1" in w["unequal_runs"].message()
     assert w["unpaired"].params["n_only_a"] == 1 and "q4" in w["unpaired"].params["ids"]
-    assert w["blank"].params["n"] == 2
+    assert w["blank"].params["count"] == 2
     assert res.ratio.n_queries == 3
 
 
@@ -425,3 +428,13 @@ def test_wide_log_with_a_query_text_column():
     text = "query,query_id,A,B\nhow to reset,q1,10,5\nrefund policy,q2,20,9\n"
     log = LL.load_timings(text.encode(), "w.csv")
     assert log.methods == ("A", "B") and set(log.frame["query"]) == {"q1", "q2"}
+
+
+def test_p_text_in_warnings_is_the_views_p_text():
+    """``core.latency_fairness.p_text`` restates ``core.views.format.p_text`` (domain modules
+    do not import views): the two agree, and neither writes 'p = <0.001'."""
+    from core.latency_fairness import p_text as domain_p
+    from core.views.format import p_text
+    for p in (0.0, 0.0004, 0.001, 0.0312, 0.5, 1.0):
+        assert domain_p(p) == p_text(p)
+    assert p_text(0.0004) == "p < 0.001" and p_text(0.0312) == "p = 0.031"

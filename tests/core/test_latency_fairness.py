@@ -86,4 +86,4 @@ def test_fairness_warnings_order_unequal_runs_unpaired_and_blank():
     order = out[0].params
     assert (order["first"], order["second"], order["basis"]) == ("A", "B", "row")
     assert out[1].params["n_diff"] == 1 and out[2].params["n_only_a"] == 1
-    assert out[3].params["n"] == 1
+    assert out[3].params["count"] == 1  # the plural key counts blank cells

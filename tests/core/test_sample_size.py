@@ -348,3 +348,24 @@ def test_cli_bad_inputs_exit_2_one_line(capsys, args):
     code, out, err = _cli(capsys, *args)
     assert code == 2
     assert err.startswith("error:") and err.count("\n") == 1 and not out
+
+
+def test_power_curve_reaches_the_planned_power_at_the_planned_n():
+    from core.sample_size import (mcnemar_power, n_continuous_power, n_mcnemar, paired_t_power,
+                                  power_curve)
+    n = n_mcnemar(0.2, 0.03)
+    c = power_curve(diff=0.03, discordance=0.2, n_max=4 * n)
+    assert c["n"].is_monotonic_increasing and c["power"].is_monotonic_increasing
+    assert c["n"].iloc[0] == 2 and c["n"].iloc[-1] == 4 * n
+    row = c.iloc[len(c) // 2]
+    assert row["power"] == mcnemar_power(int(row["n"]), 0.2, 0.03)
+    assert mcnemar_power(n, 0.2, 0.03) >= 0.8 > mcnemar_power(n - 1, 0.2, 0.03)
+    m = n_continuous_power(0.05, 0.3)
+    t = power_curve(diff=0.05, sigma=0.3, n_max=3 * m, alpha=0.01)
+    assert t["power"].iloc[5] == paired_t_power(int(t["n"].iloc[5]), 0.05, 0.3, alpha=0.01)
+    with pytest.raises(ValueError, match="exactly one"):
+        power_curve(diff=0.03, n_max=100)
+    with pytest.raises(ValueError, match="exactly one"):
+        power_curve(diff=0.03, discordance=0.2, sigma=0.3, n_max=100)
+    with pytest.raises(InputError):
+        power_curve(diff=0.0, sigma=0.3, n_max=100)

@@ -7,7 +7,9 @@ import pytest
 
 from core.views.charts import (MAX_BINS, PRESENT_HEADING, PRESENT_LABEL, PRESENT_PADDING,
                                PRESENT_TITLE, TITLE_CHARS, bin_distribution,
-                               bootstrap_histogram, enlarge, interval_chart, pad, wrap_title)
+                               bootstrap_histogram, display_width, enlarge, interval_chart, pad,
+                               wrap_lines, wrap_title)
+from core.i18n import LANGS, catalog
 
 
 def _data(chart) -> list[list[dict]]:
@@ -59,6 +61,12 @@ def test_pad_and_enlarge_copy_the_chart_with_presentation_sizes():
     assert big["title"]["fontSize"] == PRESENT_HEADING
     with pytest.raises(ValueError, match="chart"):
         enlarge("not a chart")
+    # sized fit-x: the height holds title and axes on top of the plot (Streamlit's "fit"
+    # squeezed them into the plot's height and cut a two-line title at the top)
+    assert padded.to_dict()["autosize"] == {"type": "fit-x", "contains": "padding"}
+    assert enlarge(base, height=160).to_dict()["height"] == 160
+    with pytest.raises(ValueError, match="height"):
+        enlarge(base, height=10)
 
 
 def test_bootstrap_histogram_is_binned_scaled_and_marks_ci_and_zero():
@@ -82,3 +90,36 @@ def test_interval_chart_scales_every_column():
     assert rows["mean"].tolist() == [0.5, 0.7]  # input untouched
     scores = _data(interval_chart(rows, scale=1))[0]
     assert scores[1]["ci_high"] == 0.8
+
+
+def test_display_width_counts_wide_characters_twice():
+    assert display_width("abc") == 3
+    assert display_width("지연 시간") == 9  # 4 syllables × 2 + a space
+    assert display_width("ＡＢ") == 4      # full-width Latin
+
+
+def test_lines_stay_within_the_width_and_keep_every_word():
+    text = "질의별 비율 hybrid/bm25 (정렬됨, 로그 축): 1 아래면 hybrid가 더 빠릅니다"
+    lines = wrap_lines(text, 30)
+    assert all(display_width(x) <= 30 for x in lines) and len(lines) > 1
+    assert " ".join(lines) == text
+    assert wrap_lines("a" * 60, 20) == ["a" * 60]  # one long word keeps its own line
+
+
+def test_every_chart_title_template_fits_when_wrapped():
+    """Every chart title in both languages, wrapped, has no line wider than TITLE_CHARS
+    columns unless a single word is (so no title runs past a half-width chart)."""
+    for lang in LANGS:
+        for key, text in catalog(lang).items():
+            if not (key.split(".")[1].startswith("chart") or "chart_title" in key
+                    or key.endswith("_chart")):
+                continue
+            title = wrap_title(text)
+            lines = title.text if isinstance(title.text, list) else [title.text]
+            for line in lines:
+                assert display_width(line) <= TITLE_CHARS or " " not in line, (lang, key, line)
+
+
+def test_korean_titles_wrap_sooner_than_english():
+    ko = "케이스가 늘면 차이를 찾아낼 확률 (A vs B, 맞음/틀림)"
+    assert len(wrap_lines(ko)) == 2 and len(wrap_lines("x" * 40 + " y")) == 1

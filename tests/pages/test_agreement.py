@@ -100,3 +100,32 @@ def test_bad_upload_shows_an_error(payload, needle):
     at.run()
     assert not at.exception
     assert len(at.error) == 1 and needle in at.error[0].value
+
+
+def test_card_first_then_how_to_read_then_uploads():
+    from tests.pages.headline import assert_headline_first
+    at = _page()
+    assert not at.exception
+    assert_headline_first(at)
+    ko = _page("ko")
+    guide = next(e for e in ko.expander).markdown[0].value
+    assert "**카파 κ**는" in guide and "**κ(카파)**" not in guide  # closes as bold
+
+
+def test_presentation_shows_the_card_and_the_sources_chart_only():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["view"] = "present"
+    at.run()
+    assert not at.exception
+    assert len(at.get("vega_lite_chart")) == 1 and not at.expander and not at.dataframe
+    assert any("verdict-card" in m.value for m in at.markdown) and not at.metric
+
+
+def test_link_keeps_baseline_and_splits():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params.update({"splits": "300", "seed": "4", "confidence": "90"})
+    at.run()
+    assert not at.exception
+    assert at.number_input(key="agreement_splits").value == 300
+    assert at.query_params["splits"] == "300" and at.query_params["seed"] == "4"
+    assert at.query_params["baseline"] == at.selectbox(key="agreement_baseline").value

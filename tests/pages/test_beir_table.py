@@ -89,3 +89,57 @@ def test_korean():
     assert not at.exception
     assert "BM25 승" in at.dataframe[0].value.columns
     assert "1승 17패" in "\n".join(m.value for m in at.markdown)
+
+
+def _card(at) -> str:
+    cards = [m.value for m in at.markdown if "verdict-card" in m.value]
+    assert len(cards) == 1
+    return cards[0]
+
+
+def test_card_states_the_tally_first():
+    """Title, question, the card ('BM25 beats the best dense model (TAS-B) on 10 of 18'), then
+    'How to read this', then the baseline choice; the numbers are the tally's."""
+    import html
+    from core.beir_table import strongest_rival
+    from tests.pages.headline import assert_headline_first
+    at = _page()
+    assert not at.exception
+    assert_headline_first(at, first_input="selectbox")
+    rival = strongest_rival(tally(load_grid(), "BM25"))
+    card = html.unescape(_card(at))
+    assert rival.model == "TAS-B" and (rival.baseline_wins, rival.model_wins) == (10, 8)
+    assert (f"BM25 beats the best dense model (TAS-B) on {rival.baseline_wins} of 18 datasets "
+            f"and loses on {rival.model_wins} (0 ties).") in card
+    assert f"sign test p = {rival.sign_test_p:.3f}" in card and "no clear winner" in card
+    assert "verdict-neutral" in card
+
+
+def test_card_follows_the_baseline_and_the_link_keeps_it():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["baseline"] = "DPR"
+    at.query_params["colour"] = "diff"
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="beir_table_baseline").value == "DPR"
+    assert at.radio(key="beir_table_color").value == "diff"
+    assert at.query_params["baseline"] == "DPR" and at.query_params["colour"] == "diff"
+    # DPR is dense itself: its strongest dense rival beats it clearly -> green (B wins)
+    card = _card(at)
+    assert "verdict-better" in card and "clear lead for" in card
+
+
+def test_korean_card():
+    at = _page(lang="ko")
+    assert not at.exception
+    card = _card(at)
+    assert "데이터셋 18개 중 10개에서 이기고" in card and "부호 검정" in card
+
+
+def test_presentation_shows_the_card_and_the_tally_chart_only():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["view"] = "present"
+    at.run()
+    assert not at.exception
+    assert len(at.get("vega_lite_chart")) == 1 and not at.dataframe
+    assert not at.expander and "verdict-card" in _card(at)

@@ -117,6 +117,23 @@ def test_systems_empty_cell_warning_escapes_the_method_name():
     assert not any("![m1](" in w for w in warnings)
 
 
+@pytest.mark.parametrize("page,key,text", [
+    (GOLDEN, "golden_upload", "case_id,청크,청킹\n" + "".join(
+        f"q{i},{i % 2},{(i // 3) % 2}\n" for i in range(8))),
+    (SYSTEMS, "systems_lists_upload", "case_id,query,gold_ids,청크,청킹\n" + "".join(
+        f"q{i},question {i},d{i},d{i}|x,x|d{i}\n" for i in range(8)))])
+def test_cp949_that_is_valid_utf8_is_read_as_hangul_and_named(page, key, text):
+    """Issue 21: these CP949 bytes are also valid UTF-8 ('ûũ'); the page reads Hangul and
+    says the file was read as CP949."""
+    data = text.encode("cp949")
+    data.decode("utf-8")  # the hostile case: both decodings succeed
+    at = _upload(page, key, "korean.csv", data)
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any("CP949" in c.value for c in at.caption)
+    shown = " ".join(m.label for m in at.metric) + " ".join(_markdown_texts(at))
+    assert "청크" in shown and "û" not in shown
+
+
 def test_systems_page_at_the_column_cap_compares_each_with_the_baseline():
     """Issue 21: 997 method columns x 40 cases (1,000 columns with id, query and gold ids:
     the column cap). All 496,506 pairs would not fit the limits: the page says so and

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.pages.headline import assert_headline_first, flat
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "latency.py")
 
@@ -33,10 +35,19 @@ def _texts(at):
     return out
 
 
+def _card(at) -> str:
+    cards = [e.value for e in at.markdown if 'class="verdict-card' in e.value]
+    assert len(cards) == 1
+    return cards[0]
+
+
 def test_demo_shows_verdict_warnings_and_warmup_button():
     at = _page()
     assert not at.exception and not at.error
-    assert any("faster than" in t for t in _texts(at))
+    # B (hybrid) is the slower one in the demo: the card says so, in red
+    assert any(t.startswith("hybrid takes 1.") and t.endswith("the time of bm25: hybrid is slower.")
+               for t in _texts(at))
+    assert "verdict-worse" in _card(at)
     assert any(t.startswith("Warm-up in bm25") for t in _texts(at))
     assert any(t.startswith("Cache:") for t in _texts(at))
     assert any(t.startswith("If the first 2 runs") for t in _texts(at))
@@ -57,11 +68,14 @@ def test_wide_upload_with_a_clear_winner_and_korean():
     at.file_uploader(key="latency_upload").set_value(
         ("mine.csv", ("query_id,old,new\n" + rows).encode("cp949"), "text/csv")).run()
     assert not at.exception and not at.error
-    assert any(t.startswith("new is 1.9") and "faster than old" in t for t in _texts(at))
+    assert any(t.startswith("new takes 0.5") and t.endswith("the time of old: new is faster.")
+               for t in _texts(at))
+    assert "verdict-better" in _card(at)
     at.session_state["lang"] = "ko"
     at.run()
     assert not at.exception
-    assert any("배 빠릅니다" in t for t in _texts(at))
+    assert any("new이(가) 더 빠릅니다" in t for t in _texts(at))
+    assert "verdict-better" in _card(at)
 
 
 @pytest.mark.parametrize("payload", [b"", b"query_id,method,latency_ms\n",
@@ -89,3 +103,40 @@ def test_one_method_only_and_settings():
     at.run()
     assert not at.exception and not at.error
     assert any("99%" in t for t in _texts(at))
+
+
+def test_card_comes_first_and_p_values_read_as_sentences():
+    """Title, question, then the card, before any input; no 'p = <0.001' anywhere."""
+    at = _page()
+    assert_headline_first(at)
+    everything = " ".join(str(getattr(e, "value", "")) for e in flat(at))
+    assert "p = <" not in everything and "p < 0.001" in _unescape(_card(at))
+
+
+def test_link_keeps_every_setting():
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.query_params.update({"a": "hybrid", "b": "bm25", "warmup": "2", "confidence": "90",
+                            "seed": "3", "quantile_resamples": "1000"})
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="latency_a").value == "hybrid"
+    assert at.selectbox(key="latency_b").value == "bm25"
+    assert at.number_input(key="latency_drop_warmup").value == 2
+    assert at.selectbox(key="latency_confidence").value == 0.9
+    assert at.number_input(key="latency_seed").value == 3
+    assert {k: at.query_params[k] for k in ("a", "b", "warmup", "confidence", "seed")} == \
+        {"a": "hybrid", "b": "bm25", "warmup": "2", "confidence": "90", "seed": "3"}
+    # the card reads the other way round now: bm25 (B) is the faster one, in green
+    assert "verdict-better" in _card(at)
+    assert any(t.startswith("bm25 takes 0.") and t.endswith("bm25 is faster.")
+               for t in _texts(at))
+
+
+def test_presentation_shows_the_card_and_the_ratio_chart_only():
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.query_params["view"] = "present"
+    at.session_state["latency_quantile_resamples"] = 1000
+    at.run()
+    assert not at.exception
+    assert len(at.get("vega_lite_chart")) == 1 and not at.expander and not at.table
+    assert "verdict-card" in _card(at) and not at.metric

@@ -132,3 +132,65 @@ def test_korean(demo_comparison):
     assert at.title[0].value.startswith("표본 크기")
     assert "필요한 케이스 수" in _metrics(at)
     assert any("필요한 케이스 수" in md.value and "검정력" in md.value for md in at.markdown)
+
+
+def _card(at) -> str:
+    import html
+    cards = [m.value for m in at.markdown if "verdict-card" in m.value]
+    assert len(cards) == 1
+    return html.unescape(cards[0])
+
+
+def test_card_answers_first_with_the_test_size():
+    """Title, question, 'You need N cases' (N = Connor's McNemar n), 'How to read this', then
+    the inputs."""
+    from tests.pages.headline import assert_headline_first
+    at = _run()
+    assert not at.exception
+    assert_headline_first(at, first_input="slider")
+    card = _card(at)
+    assert f"You need {n_mcnemar(0.2, 0.03):,} cases" in card
+    assert "McNemar test, Connor 1987, α = 0.05" in card and "verdict-neutral" in card
+
+
+def test_link_fills_in_the_data_values_and_says_so():
+    """The 'next step' link of a 'cannot tell' card: discordance, difference B − A and the
+    cases the data have; the card compares the answer with them and the page keeps the link's
+    values while widgets change (its own address is not a new link)."""
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params.update({"design": "paired", "disc": "25.8", "diff": "-6.5", "n": "31"})
+    at.run()
+    assert not at.exception and not at.error
+    assert at.number_input(key="sample_size_discordance").value == pytest.approx(25.8)
+    assert at.number_input(key="sample_size_diff").value == pytest.approx(-6.5)
+    need = n_mcnemar(0.258, -0.065)
+    card = _card(at)
+    assert f"You need {need:,} cases" in card and "you have 31" in card
+    assert "With the 31 cases you have" in card
+    assert any("link that opened this page" in i.value for i in at.info)
+    at.sidebar.slider(key="sample_size_power").set_value(90).run()
+    assert at.number_input(key="sample_size_discordance").value == pytest.approx(25.8)
+    assert f"You need {n_mcnemar(0.258, -0.065, power=0.9):,} cases" in _card(at)
+    assert at.query_params["power"] == "90" and at.query_params["n"] == "31"
+
+
+def test_continuous_link_and_enough_cases_is_green():
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params.update({"design": "continuous", "sigma": "0.2", "cdiff": "10", "n": "500"})
+    at.run()
+    assert not at.exception
+    need = n_continuous_power(0.1, 0.2)
+    card = _card(at)
+    assert f"You need {need:,} cases" in card and "paired t-test" in card
+    assert "verdict-better" in card  # 500 >= need: you have enough
+
+
+def test_korean_card_and_presentation():
+    at = _run(lang="ko")
+    assert f"{n_mcnemar(0.2, 0.03):,}개 케이스가 필요합니다" in _card(at)
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["view"] = "present"
+    at.run()
+    assert not at.exception
+    assert len(at.get("vega_lite_chart")) == 1 and not at.expander
+    assert "You need" in _card(at)

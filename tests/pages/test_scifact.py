@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from core import encode_job
@@ -56,7 +57,9 @@ def test_page_end_to_end(folder):
     shown = {m.label: m.value for m in at.metric}
     assert shown["BM25"] == f"{expect['bm25']['ndcg@10']:.3f}"
     assert shown["Dense"] == f"{expect['dense']['ndcg@10']:.3f}"
-    assert len(at.table) == 3  # the Hit@10 2x2 and the two drill-down top-10 lists (wrapped)
+    # the exact test beside the CI (core.views.paired), the Hit@10 2x2 and the two
+    # drill-down top-10 lists (wrapped)
+    assert len(at.table) == 4
     # send the measured means to the BEIR Table 2 page
     at.button(key="scifact_send").click().run()
     sent = at.session_state["scifact_measured"]
@@ -119,3 +122,79 @@ def test_fresh_machine_uses_the_shipped_copy(tmp_path, monkeypatch):
     assert beir.is_beir_dir(tmp_path / "beir" / "scifact")
     assert any("25 documents, 12 judged queries" in m.value for m in at.markdown)
     assert all(btn.key != "scifact_download" for btn in at.button)
+
+
+def test_korean_copies_are_translated_and_present_shows_card_and_one_chart(folder):
+    import re
+    raw_keys = re.compile(r"\b(a_wins|b_wins|ci_low|ci_high|query_id|b_better|a_better|"
+                          r"no_difference|True|False|mean)\b")
+    at = _run("ko")
+    assert not at.exception, at.exception
+    copies = [c.value for c in at.code]
+    assert copies
+    raw = sorted({m.group(0) for c in copies for m in raw_keys.finditer(c)})
+    assert raw == [], raw
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.query_params["view"] = "present"
+    at.run()
+    assert not at.exception, at.exception
+    assert sum("verdict-card" in m.value for m in at.markdown) == 1
+    assert len(at.get("vega_lite_chart")) == 1 and len(at.metric) == 0
+
+
+def test_the_encode_belongs_to_the_server_not_the_tab(folder, tmp_path, monkeypatch):
+    """A tab opens the page: BM25 shows at once, the document encode starts as a server job
+    with one progress bar. The tab closes; another opens the page and sees the same job's
+    progress (no second encode, no stale prompt). When the job ends, the page shows the
+    verdict from the vectors it wrote."""
+    import threading
+
+    import core.retrieval as retrieval
+    from tests.core.test_cache import FakeModel
+
+    gate, loads = threading.Event(), []
+
+    class Gated(FakeModel):
+        def encode(self, texts, **kw):
+            if threading.current_thread().name.startswith("noisefloor-encode"):
+                gate.wait(60)  # the job's encode waits; the page's own timing does not
+            return super().encode(texts, **kw)
+
+    def load(*a, **k):
+        loads.append(1)
+        return Gated()
+
+    monkeypatch.setattr(retrieval, "load_model", load)
+    monkeypatch.setattr(retrieval, "model_dimension", lambda *a, **k: 8)
+    monkeypatch.setattr(retrieval, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setenv("NOISEFLOOR_CONFIRM_SECONDS", "1000000")
+    st.cache_resource.clear()
+    try:
+        first = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+        first.session_state["lang"] = "en"
+        first.run()
+        assert not first.exception, first.exception
+        assert any(h.value == "BM25 on 12 queries (ready)" for h in first.subheader)
+        bars = first.get("progress")
+        assert len(bars) == 1 and "0 done, measuring the speed" in bars[0].proto.text
+        assert not any("verdict-card" in m.value for m in first.markdown)
+        assert encode_job.running()
+        del first  # the tab is closed: the job goes on
+        second = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+        second.session_state["lang"] = "en"
+        second.run()
+        bars = second.get("progress")
+        assert len(bars) == 1 and "Encoding 25 documents" in bars[0].proto.text
+        assert not second.warning and len(encode_job.running()) == 1
+        gate.set()
+        for key in encode_job.running():
+            assert encode_job.wait(key, timeout=TIMEOUT).state == "done"
+        second.run()
+        assert not second.exception, second.exception
+        assert any("verdict-card" in m.value for m in second.markdown)
+        assert not second.get("progress")  # nothing stale
+        assert any("encoded earlier on this machine" in c.value for c in second.caption)
+        assert len(loads) == 1  # one model for the server, shared by the job
+    finally:
+        gate.set()
+        st.cache_resource.clear()
