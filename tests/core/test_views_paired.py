@@ -109,7 +109,9 @@ def test_retriever_comparison_uses_names_metric_and_queries():
 def test_cli_lines_name_b_first_and_quote_the_same_number(demo):
     v = paired_view(demo, lang="en", plan=False)
     first = v.cli_lines()[0]
-    assert first.startswith(f"  RRF − title-only: {v.card.value}  95% paired bootstrap CI")
+    # the CI is named by the interval used (Tango, the 0/1 default), the bootstrap beside it
+    assert first.startswith(f"  RRF − title-only: {v.card.value}  95% CI (tango) ")
+    assert "paired bootstrap" in first
     assert v.next_step is None   # the CLI does not plan
 
 
