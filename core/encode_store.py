@@ -1,7 +1,7 @@
 """The chunks of an unfinished encode, kept on disk so an interrupted encode resumes.
 
 ``core.retrieval.encode_texts`` encodes a text set in chunks (texts sorted by length, then
-``batch_size * 8`` at a time). Each finished chunk is written atomically to a folder beside
+``batch_size * CHUNK_BATCHES`` at a time). Each finished chunk is written atomically to a folder beside
 the cache entry, ``<entry>.partial/<first position>.npy``, with a ``meta.json`` naming what
 the chunks belong to (model key and sentence-transformers version, content hash, number of
 texts, chunk size, width). A later encode of the same texts with the same settings reads

@@ -45,6 +45,7 @@ TOKENIZERS = ("en", "en_stem", "char_bigram")
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 RRF_K, RRF_DEPTH, TOP_K = 60, 100, 100
 ENCODE_BATCH = 32
+CHUNK_BATCHES = 2  # batches per chunk: progress (and a resumable file) every 64 documents
 Progress = Callable[[int, int, float | None], None]  # (done, total, eta seconds or None)
 
 
@@ -401,7 +402,7 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
 
     The model is only loaded (``get_model()``, default ``load_model(model_name)``) on a cache
     miss. Texts are sorted by length once, as ``SentenceTransformer.encode`` does, then
-    encoded in chunks of ``batch_size * 8`` so ``progress(done, total, eta_seconds)`` can
+    encoded in chunks of ``batch_size * CHUNK_BATCHES`` so ``progress(done, total, eta)`` can
     report; the batches are the same as one ``encode`` call, so this adds no work. Each
     finished chunk is kept on disk (``core.encode_store``), so an interrupted encode resumes
     where it stopped; the ETA counts only chunks encoded in this run. Large sets on more
@@ -437,7 +438,7 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     t0 = time.perf_counter()
     n = len(texts)
     order = np.argsort([-len(t) for t in texts], kind="stable")
-    chunk = batch_size * 8
+    chunk = batch_size * CHUNK_BATCHES
     dim = _dimension_of(model)
     store = None if path is None else ChunkStore(path, {
         "model": model_key, "model_version": model_version(), "content_hash": chash,

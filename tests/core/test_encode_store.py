@@ -38,11 +38,11 @@ TEXTS = [f"document {i} " + "word " * (i % 17) for i in range(100)]
 
 def test_an_interrupted_encode_resumes_from_its_chunks(tmp_path):
     with pytest.raises(Interrupt):
-        encode_texts(TEXTS, get_model=lambda: StopAfter(3), cache_dir=tmp_path, batch_size=2)
+        encode_texts(TEXTS, get_model=lambda: StopAfter(3), cache_dir=tmp_path, batch_size=8)
     entry = cache_file(DEFAULT_MODEL, texts_hash(TEXTS), kind="corpus", cache_dir=tmp_path)
     assert len(list(partial_dir(entry).glob("*.npy"))) == 2  # two chunks of 16 kept
     model, ticks = FakeModel(), []
-    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, batch_size=2,
+    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, batch_size=8,
                        progress=lambda d, t, e: ticks.append((d, e)))
     assert enc.resumed == 32 and model.calls == 5  # 100 texts, chunks of 16: 7, 2 resumed
     assert ticks[1][1] is None and ticks[-1] == (100, 0.0)  # no ETA from resumed chunks
@@ -53,9 +53,9 @@ def test_an_interrupted_encode_resumes_from_its_chunks(tmp_path):
 
 def test_chunks_of_other_settings_are_not_reused(tmp_path):
     with pytest.raises(Interrupt):
-        encode_texts(TEXTS, get_model=lambda: StopAfter(3), cache_dir=tmp_path, batch_size=2)
+        encode_texts(TEXTS, get_model=lambda: StopAfter(3), cache_dir=tmp_path, batch_size=8)
     model = FakeModel()
-    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, batch_size=4)
+    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, batch_size=16)
     assert enc.resumed == 0 and model.calls == 4
 
 
