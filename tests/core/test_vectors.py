@@ -132,6 +132,7 @@ def test_run_retrievers_uses_shipped_documents_and_live_queries(tiny, tmp_path, 
     out = run_retrievers(tiny, ["dense"], get_model=lambda: model, cache_dir=tmp_path / "c",
                          vectors=vectors, notes=notes)
     assert vectors[0].source == "shipped" and notes == []
+    assert not list((tmp_path / "c").glob("emb-queries-*"))  # queries: always encoded live
     live = encode_texts(tiny.texts, get_model=lambda: model, cache_dir=None)
     ranked = run_retrievers(tiny, ["dense"], get_model=lambda: model, cache_dir=tmp_path / "c",
                             encode_all=True)
@@ -206,3 +207,10 @@ def test_a_fifo_manifest_never_hangs(tiny, tmp_path):
                          text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "None"
+
+
+def test_min_cosine_is_shown_rounded_down():
+    from core.vectors import floor5
+
+    assert floor5(0.99999974) == "0.99999" and floor5(1.0) == "1.00000"
+    assert floor5(0.8648) == "0.86480" and floor5(float("-inf")) == "-inf"
