@@ -15,7 +15,7 @@ when, in order:
    rounding).
 
 Otherwise the vectors come from the cache or a live encode, with a one-line note saying why.
-Queries are never shipped: they are encoded on this machine.
+Queries are never shipped nor cached: they are always encoded live.
 """
 from __future__ import annotations
 
