@@ -85,3 +85,17 @@ def test_cohens_dz_is_mean_over_sd_of_the_differences():
     assert cohens_dz(a, a) is None
     with pytest.raises(ValueError):
         cohens_dz([1.0, 2.0], [1.0])
+
+
+@pytest.mark.parametrize("a_only,b_only", [(0, 0), (3, 9), (10, 10), (0, 7), (40, 61)])
+def test_mcnemar_midp_is_the_exact_p_minus_the_observed_split(a_only, b_only):
+    from core.paired_tests import mcnemar_midp
+
+    m = a_only + b_only
+    if m == 0:
+        assert mcnemar_midp(0, 0) == 1.0
+        return
+    k = min(a_only, b_only)
+    ref = min(1.0, 2 * stats.binom.cdf(k, m, 0.5)) - stats.binom.pmf(k, m, 0.5)
+    assert mcnemar_midp(a_only, b_only) == pytest.approx(ref, rel=1e-9)
+    assert mcnemar_midp(a_only, b_only) <= mcnemar_exact(a_only, b_only)
