@@ -77,7 +77,7 @@ def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = B
 
     Document vectors come from ``core.vectors.document_vectors``: shipped (checksum and
     spot check), else the disk cache, else a live encode (``encode_all``: always live);
-    queries are encoded on this machine (``core.retrieval.encode_texts``, disk cache). The
+    queries are always encoded live (``dense_from``). The
     model is loaded only when needed, through ``get_model`` when given (the page passes its
     ``st.cache_resource`` loader). ``progress(done, total, eta)`` follows the document
     encoding. Notes (cache and shipped-vector checks) are appended to ``notes`` and the
@@ -108,14 +108,14 @@ def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = B
 def dense_from(data: BeirData, docs: Encoded, *, model: str | None = None, get_model=None,
                cache_dir=CACHE_DIR) -> tuple[Ranking, Encoded, list]:
     """The dense ranking of every judged query from the document vectors ``docs``: queries
-    are encoded on this machine (``core.retrieval.encode_texts``, disk cache), ranked by
-    cosine (``dense_search``). When the two widths differ (a cache entry written by another
+    are always encoded live (``core.retrieval.encode_texts``, no cache: nothing about them is
+    shipped or kept), ranked by cosine (``dense_search``). When the two widths differ (a cache entry written by another
     model under the same key), the documents are encoded again live, with a ``cache_width``
     note. Returns (ranking, the documents' Encoded actually used, notes)."""
     qids = data.query_ids
     kw = dict(model_name=model, get_model=get_model or _loader(model), cache_dir=cache_dir)
     queries = encode_texts([data.queries[q] for q in qids], kind="queries", width=docs.width,
-                           **kw)
+                           **{**kw, "cache_dir": None})
     notes = list(queries.notes)
     if queries.width != docs.width:
         notes.append(("cache_width", {"cached": docs.width, "model": queries.width}))
