@@ -227,8 +227,8 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
 
 
 def interval_choice(key: str) -> str:
-    """Sidebar choice of the bootstrap interval of B - A: ``percentile`` or ``bca``, first
-    from ``?interval=`` (a shared link keeps it)."""
+    """Sidebar choice of the interval of B - A (``core.stats.INTERVALS``; ``auto``, the
+    calibrated default, first), first from ``?interval=`` (a shared link keeps it)."""
     from core.stats import INTERVALS
 
     labels = {k: tr(f"verdicts.interval_{k}") for k in INTERVALS}  # bound in this run's language

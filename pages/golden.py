@@ -27,7 +27,7 @@ def _load(data: bytes, name: str):
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _compare(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
-             seed: int, interval: str = "percentile"):
+             seed: int, interval: str = "auto"):
     return compare_golden(_load(data, name), a, b, resamples=resamples,
                           confidence=confidence, seed=seed, interval=interval)
 

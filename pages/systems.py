@@ -47,7 +47,7 @@ def _trec(qrels: bytes, qrels_name: str, runs: tuple, measure: str):
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _pair(_gs: GoldenSet, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
-          seed: int, interval: str = "percentile"):
+          seed: int, interval: str = "auto"):
     """``compare_golden`` on the GoldenSet core built (``ListScores.golden`` /
     ``TrecScores.golden``); ``data_key`` (inputs' digests and the settings that shaped the
     scores) stands in for the unhashed GoldenSet in the cache key."""
@@ -57,7 +57,7 @@ def _pair(_gs: GoldenSet, data_key: tuple, a: str, b: str, resamples: int, confi
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _many(scores: pd.DataFrame, mode: str, baseline, resamples: int, confidence: float,
-          seed: int, interval: str = "percentile"):
+          seed: int, interval: str = "auto"):
     return compare_many(scores, mode=mode, baseline=baseline, resamples=resamples,
                         confidence=confidence, seed=seed, interval=interval)
 
