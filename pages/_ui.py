@@ -359,8 +359,8 @@ def draw_chart(chart, where=None, *, present_height: int | None = None) -> None:
 
 
 def present_css(page: str) -> None:
-    """In the presentation view, hide the page's ``<page>_inputs`` container (uploads, method
-    choices, notes) and its guide: only the title, the card and its one chart remain."""
+    """In the presentation view, hide the page's guide (``<page>_guide``) beside its
+    ``inputs_box``: only the title, the card and its one chart remain."""
     if presenting():
         st.markdown(f"<style>.st-key-{page}_inputs, .st-key-{page}_guide "
                     "{display: none !important;}</style>", unsafe_allow_html=True)

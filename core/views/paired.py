@@ -81,15 +81,19 @@ class PairedView:
     def rates_title(self) -> str:
         return self._tr("paired.chart_rates", level=fmt.level(self.bootstrap.confidence))
 
-    def bootstrap_chart(self, *, metric: str | None = None) -> alt.LayerChart:
-        """The bootstrap distribution of B − A with its CI band and 0 marked."""
+    def bootstrap_chart(self, *, metric: str | None = None,
+                        titled: bool = True) -> alt.LayerChart:
+        """The bootstrap distribution of B − A with its CI band and 0 marked; ``titled=False``
+        under the card in the presentation view, where the card and the axis say what it is
+        and the screen has no room for a two-line title."""
         from core.views.charts import bootstrap_histogram
         bs = self.bootstrap
         x_title = self._tr("paired.axis_diff", a=self.a, b=self.b)
         x_title += f" ({metric})" if metric else fmt.axis_unit(self.kind, difference=True)
         # rounding away float noise lets equal resampled means share one bar
         return bootstrap_histogram(bs.distribution.round(12), bs.ci_low, bs.ci_high,
-                                   title=self.bootstrap_title(), x_title=x_title,
+                                   title=self.bootstrap_title() if titled else "",
+                                   x_title=x_title,
                                    y_title=self._tr("paired.axis_resamples"),
                                    scale=fmt.scale(self.kind))
 

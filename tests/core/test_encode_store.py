@@ -1,6 +1,8 @@
 """core.encode_store: an interrupted encode keeps its finished chunks on disk and the next
 encode of the same texts with the same settings resumes from them (issue 22). A fake encoder
 that stops midway stands in for the model; every folder is temporary."""
+import time
+
 import numpy as np
 import pytest
 
@@ -146,3 +148,18 @@ def test_a_fifo_in_the_partial_folder_never_hangs(tmp_path, which):
                          text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "True"
+
+
+def test_the_eta_weighs_texts_by_length_up_to_the_model_window():
+    from core.encode_store import COST_CAP, encode_cost
+
+    assert list(encode_cost(["ab", "x" * 5_000, ""])) == [2.0, float(COST_CAP), 0.0]
+    texts = ["x" * 1_000] * 64 + ["y" * 10] * 64  # long first, then short: chunks of 64
+    etas, seen = [], []
+    t0 = time.perf_counter()
+    encode_texts(texts, get_model=lambda: FakeModel(delay=0.05), cache_dir=None,
+                 progress=lambda d, t, e: (etas.append(e), seen.append(time.perf_counter())))
+    assert etas[0] is None and etas[-1] == 0.0
+    # after the long chunk, what is left weighs 640 characters against 64,000 done: the ETA
+    # is 1/100 of the time spent so far (a count of texts would have said 1/1)
+    assert 0 < etas[1] <= (seen[1] - t0) / 100

@@ -186,3 +186,17 @@ def test_presentation_view_shows_the_card_and_one_chart():
     assert sum("verdict-card" in m.value for m in at.markdown) == 1
     assert len(at.get("arrow_vega_lite_chart")) + len(at.get("vega_lite_chart")) == 1
     assert len(at.metric) == 0 and len(at.table) == 0
+
+
+def test_korean_copies_carry_no_raw_keys():
+    import re
+    raw_keys = re.compile(r"\b(case_id|difference|b_minus_a|ci_low|ci_high|b_better|a_better|"
+                          r"no_difference|True|False)\b")
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["lang"] = "ko"
+    at.run()
+    assert not at.exception
+    copies = [c.value for c in at.code]
+    assert copies
+    raw = sorted({m.group(0) for c in copies for m in raw_keys.finditer(c)})
+    assert raw == [], raw
