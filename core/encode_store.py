@@ -8,12 +8,18 @@ texts, chunk size, width). A later encode of the same texts with the same settin
 the chunks back instead of encoding them again; anything that disagrees (another model, a
 damaged or short file, a non-finite value) is encoded again. When the whole entry has been
 written, the folder is removed.
+
+``chunk_encoder`` encodes one chunk: in this process (torch's threads), or, for a large set
+on a machine with more than two cores, through sentence-transformers' own multi-process
+pool (``start_multi_process_pool``: one CPU process per core, the chunk split among them).
 """
 from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +28,8 @@ from core import checks
 from core.safe_files import MAX_SIDECAR_BYTES, read_regular
 
 NORM_TOLERANCE = 1e-3  # chunks hold L2-normalised float32 rows
+
+MULTIPROCESS_MIN_TEXTS = 10_000  # below this, starting the worker processes costs more
 
 
 def partial_dir(entry: Path) -> Path:
@@ -100,3 +108,27 @@ def _atomic(path: Path, data: bytes) -> None:
     from core.retrieval import atomic_write  # one atomic writer (temp file + os.replace)
 
     atomic_write(path, data)
+
+
+def encode_workers(n_texts: int, cpus: int | None = None) -> int:
+    """Processes for encoding ``n_texts`` texts: one per core when there are more than two
+    cores and at least ``MULTIPROCESS_MIN_TEXTS`` texts, else 1 (this process)."""
+    cpus = (os.cpu_count() or 1) if cpus is None else checks.whole("cpus", cpus, lo=1)
+    return cpus if cpus > 2 and n_texts >= MULTIPROCESS_MIN_TEXTS else 1
+
+
+@contextmanager
+def chunk_encoder(model, *, batch_size: int, workers: int = 1):
+    """A function texts -> normalised float32 embeddings with ``model``; with ``workers`` > 1
+    it encodes through a multi-process pool that is stopped on leaving the block."""
+    kw = dict(batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
+              show_progress_bar=False)
+    pool = None
+    if checks.whole("workers", workers, lo=1) > 1 and hasattr(model, "start_multi_process_pool"):
+        pool = model.start_multi_process_pool(["cpu"] * workers)
+        kw["pool"] = pool
+    try:
+        yield lambda texts: model.encode(texts, **kw)
+    finally:
+        if pool is not None:
+            model.stop_multi_process_pool(pool)

@@ -34,7 +34,7 @@ import numpy as np
 
 from core import checks
 from core.beir import REPO_ROOT
-from core.encode_store import ChunkStore
+from core.encode_store import ChunkStore, chunk_encoder, encode_workers
 from core.errors import InputError
 from core.safe_files import MAX_SIDECAR_BYTES, folder_dimension, read_regular
 
@@ -404,7 +404,8 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     encoded in chunks of ``batch_size * 8`` so ``progress(done, total, eta_seconds)`` can
     report; the batches are the same as one ``encode`` call, so this adds no work. Each
     finished chunk is kept on disk (``core.encode_store``), so an interrupted encode resumes
-    where it stopped; the ETA counts only chunks encoded in this run.
+    where it stopped; the ETA counts only chunks encoded in this run. Large sets on more
+    than two cores use sentence-transformers' multi-process pool (``encode_workers``).
     ``cache_dir=None`` disables the cache.
     """
     checks.whole("batch_size", batch_size, lo=1)
@@ -445,22 +446,21 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     resumed = 0
     if progress:
         progress(0, n, None)
-    for start in range(0, n, chunk):
-        sel = order[start:start + chunk]
-        part = store.read(start, len(sel), dim) if store is not None else None
-        if part is None:
-            part = model.encode([texts[i] for i in sel], batch_size=batch_size,
-                                normalize_embeddings=True, convert_to_numpy=True,
-                                show_progress_bar=False)
-            if store is not None:
-                store.write(start, part)
-        else:
-            resumed += len(sel)
-        out[sel] = part
-        if progress:
-            done = min(start + chunk, n)
-            fresh, elapsed = done - resumed, time.perf_counter() - t0
-            progress(done, n, elapsed / fresh * (n - done) if fresh else None)
+    with chunk_encoder(model, batch_size=batch_size, workers=encode_workers(n)) as encode:
+        for start in range(0, n, chunk):
+            sel = order[start:start + chunk]
+            part = store.read(start, len(sel), dim) if store is not None else None
+            if part is None:
+                part = encode([texts[i] for i in sel])
+                if store is not None:
+                    store.write(start, part)
+            else:
+                resumed += len(sel)
+            out[sel] = part
+            if progress:
+                done = min(start + chunk, n)
+                fresh, elapsed = done - resumed, time.perf_counter() - t0
+                progress(done, n, elapsed / fresh * (n - done) if fresh else None)
     seconds = time.perf_counter() - t0
     if not np.isfinite(out).all():
         raise InputError("scifact.err_not_finite", file=str(model_name or DEFAULT_MODEL))

@@ -129,6 +129,7 @@ def _loader(model: str | None):
         if not kept:
             kept.append(load_model(model))
         return kept[0]
+    get.from_files = True  # the model comes from its files: core.vectors may reuse checks
     return get
 
 

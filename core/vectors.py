@@ -33,7 +33,7 @@ from core import checks
 from core.beir import SHIPPED_ROOT
 from core.safe_files import MAX_SIDECAR_BYTES, read_regular
 from core.retrieval import (CACHE_DIR, ENCODE_BATCH, Encoded, encode_texts, is_cached,
-                            load_model, resolve_model)
+                            load_model, model_version, resolve_model)
 
 SHIPPED_ENV = "NOISEFLOOR_SHIPPED_DIR"  # where manifests are looked for (default data/beir)
 SUFFIX = ".vectors.json"
@@ -156,12 +156,21 @@ def spot_check(shipped: np.ndarray, texts: Sequence[str], model, *, n: int = SPO
     return SpotCheck(len(picks), seed, float(np.min(cos)), threshold)
 
 
+_CHECKED: dict[tuple, SpotCheck] = {}  # spot checks passed in this process (see below)
+
+
 def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str | None = None,
                     get_model: Callable[[], object] | None = None, folder: Path | None = None
                     ) -> tuple[Encoded | None, list]:
     """(Encoded with source "shipped", notes) when vectors for this corpus and model are
     shipped and pass the checksum and the spot check; else (None, notes), the notes saying
-    why shipped vectors were refused (none when nothing is shipped for this corpus)."""
+    why shipped vectors were refused (none when nothing is shipped for this corpus).
+
+    The checksum is verified on every call; a spot check that passed is remembered for the
+    rest of the process, keyed by the file's SHA-256, the model and the sentence-transformers
+    version (the same file and the same model files give the same cosines), so a second run
+    in one process does not load the model for it. Only for models loaded from their files:
+    ``get_model`` None, or a loader with ``from_files = True`` (``core.scifact``'s)."""
     _, model_key = resolve_model(model_name)
     found = find_manifest(content_hash, model_key, folder)
     if found is None:
@@ -171,9 +180,17 @@ def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str 
     emb, reason = read_shipped(meta, manifest, len(texts))
     if emb is None:
         return None, [("shipped_rejected", {"reason": reason})]
-    model = get_model() if get_model is not None else load_model(model_name)
-    check = spot_check(emb, texts, model)
-    if not check.passed:
+    # remembered only for a model loaded from its files (no get_model, or a loader marked
+    # ``from_files``), never for a model object handed in
+    from_files = get_model is None or getattr(get_model, "from_files", False)
+    key = (meta.get("sha256"), resolve_model(model_name)[0], model_key, model_version())
+    check = _CHECKED.get(key) if from_files else None
+    if check is None:
+        model = get_model() if get_model is not None else load_model(model_name)
+        check = spot_check(emb, texts, model)
+    if check.passed and from_files:
+        _CHECKED[key] = check
+    elif not check.passed:
         return None, [("shipped_spot_failed", {"n": check.n, "min": f"{check.min_cosine:.5f}",
                                                "threshold": f"{check.threshold:g}"})]
     return Encoded(emb, True, time.perf_counter() - t0, str(manifest.parent / meta["file"]),
@@ -242,7 +259,7 @@ def write_shipped(emb: np.ndarray, *, name: str, content_hash: str, model_key: s
                   model_source: str, folder: Path, extra: dict | None = None) -> Path:
     """Write ``<name>.vectors.npy`` (float16) and its manifest ``<name>.vectors.json`` into
     ``folder``; returns the manifest's path. ``emb`` must be L2-normalised float32 rows."""
-    from core.retrieval import atomic_write, model_version
+    from core.retrieval import atomic_write
 
     emb = np.asarray(emb, dtype=np.float32)
     if emb.ndim != 2 or not np.isfinite(emb).all():

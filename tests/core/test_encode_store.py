@@ -75,6 +75,44 @@ def test_a_store_for_other_settings_starts_empty_and_damaged_chunks_are_not_read
     assert not partial_dir(entry).exists()
 
 
+def test_large_sets_on_more_than_two_cores_use_the_multi_process_pool(monkeypatch):
+    from core import encode_store
+    from core.encode_store import MULTIPROCESS_MIN_TEXTS, chunk_encoder, encode_workers
+
+    assert encode_workers(MULTIPROCESS_MIN_TEXTS, cpus=2) == 1  # this machine's case
+    assert encode_workers(MULTIPROCESS_MIN_TEXTS - 1, cpus=8) == 1
+    assert encode_workers(MULTIPROCESS_MIN_TEXTS, cpus=8) == 8
+
+    class Pooled(FakeModel):
+        started, stopped, pools = [], [], []
+
+        def start_multi_process_pool(self, devices):
+            self.started.append(devices)
+            return {"processes": devices}
+
+        def stop_multi_process_pool(self, pool):
+            self.stopped.append(pool)
+
+        def encode(self, texts, pool=None, **kw):
+            self.pools.append(pool)
+            return super().encode(texts, **kw)
+
+    model = Pooled()
+    with chunk_encoder(model, batch_size=4, workers=3) as encode:
+        got = encode(TEXTS[:5])
+    assert model.started == [["cpu"] * 3] and model.stopped == [{"processes": ["cpu"] * 3}]
+    assert model.pools == [{"processes": ["cpu"] * 3}]
+    np.testing.assert_allclose(got, FakeModel().encode(TEXTS[:5]))
+    # encode_texts asks for the pool on a large set (here: pretend 3 cores and a low bar)
+    monkeypatch.setattr(encode_store, "MULTIPROCESS_MIN_TEXTS", 10)
+    monkeypatch.setattr(encode_store.os, "cpu_count", lambda: 3)
+    model = Pooled()
+    Pooled.started, Pooled.stopped, Pooled.pools = [], [], []
+    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=None)
+    assert Pooled.started == [["cpu"] * 3] and len(Pooled.stopped) == 1
+    np.testing.assert_allclose(enc.embeddings, FakeModel().encode(TEXTS), atol=1e-7)
+
+
 def test_chunks_that_are_not_unit_vectors_are_not_read(tmp_path):
     """Issue 21: a chunk rewritten with other numbers of the right shape is encoded again."""
     store = ChunkStore(tmp_path / "emb-corpus-x.npy", {"model": "m", "n": 3})

@@ -152,6 +152,31 @@ def test_the_shipped_scifact_manifest_matches_its_file():
     assert abs(meta["check"]["ndcg@10_float16"] - meta["check"]["ndcg@10_float32"]) < 5e-4
 
 
+def test_a_passed_spot_check_is_reused_only_for_models_loaded_from_files(tiny, tmp_path,
+                                                                       monkeypatch):
+    import core.vectors as vectors
+
+    _ship(tiny, tmp_path)
+    monkeypatch.setattr(vectors, "_CHECKED", {})
+    loads = []
+
+    def from_files():
+        loads.append(1)
+        return FakeModel()
+
+    from_files.from_files = True
+    for _ in range(2):
+        got, _ = shipped_vectors(tiny.texts, tiny.content_hash, get_model=from_files,
+                                 folder=tmp_path)
+        assert got.check.passed
+    assert len(loads) == 1  # the second run reused the check: no model needed
+    other = FakeModel()
+    other.encode = lambda texts, **kw: -FakeModel().encode(texts)
+    got, notes = shipped_vectors(tiny.texts, tiny.content_hash, get_model=lambda: other,
+                                 folder=tmp_path)
+    assert got is None and notes[0][0] == "shipped_spot_failed"  # a handed-in model: checked
+
+
 def test_shipped_rows_that_are_not_unit_vectors_are_refused_even_when_re_signed(tiny, tmp_path):
     """Issue 21: a manifest rewritten to match a tampered file (checksum and shape re-signed)
     is not enough: zero or scaled rows outside the spot-checked sample are refused."""

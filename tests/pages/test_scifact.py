@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from core import encode_job
@@ -119,3 +120,61 @@ def test_fresh_machine_uses_the_shipped_copy(tmp_path, monkeypatch):
     assert beir.is_beir_dir(tmp_path / "beir" / "scifact")
     assert any("25 documents, 12 judged queries" in m.value for m in at.markdown)
     assert all(btn.key != "scifact_download" for btn in at.button)
+
+
+def test_the_encode_belongs_to_the_server_not_the_tab(folder, tmp_path, monkeypatch):
+    """A tab opens the page: BM25 shows at once, the document encode starts as a server job
+    with one progress bar. The tab closes; another opens the page and sees the same job's
+    progress (no second encode, no stale prompt). When the job ends, the page shows the
+    verdict from the vectors it wrote."""
+    import threading
+
+    import core.retrieval as retrieval
+    from tests.core.test_cache import FakeModel
+
+    gate, loads = threading.Event(), []
+
+    class Gated(FakeModel):
+        def encode(self, texts, **kw):
+            if threading.current_thread().name.startswith("noisefloor-encode"):
+                gate.wait(60)  # the job's encode waits; the page's own timing does not
+            return super().encode(texts, **kw)
+
+    def load(*a, **k):
+        loads.append(1)
+        return Gated()
+
+    monkeypatch.setattr(retrieval, "load_model", load)
+    monkeypatch.setattr(retrieval, "model_dimension", lambda *a, **k: 8)
+    monkeypatch.setattr(retrieval, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setenv("NOISEFLOOR_CONFIRM_SECONDS", "1000000")
+    st.cache_resource.clear()
+    try:
+        first = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+        first.session_state["lang"] = "en"
+        first.run()
+        assert not first.exception, first.exception
+        assert any(h.value == "BM25 on 12 queries (ready)" for h in first.subheader)
+        bars = first.get("progress")
+        assert len(bars) == 1 and "0 done, measuring the speed" in bars[0].proto.text
+        assert not any("verdict-card" in m.value for m in first.markdown)
+        assert encode_job.running()
+        del first  # the tab is closed: the job goes on
+        second = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+        second.session_state["lang"] = "en"
+        second.run()
+        bars = second.get("progress")
+        assert len(bars) == 1 and "Encoding 25 documents" in bars[0].proto.text
+        assert not second.warning and len(encode_job.running()) == 1
+        gate.set()
+        for key in encode_job.running():
+            assert encode_job.wait(key, timeout=TIMEOUT).state == "done"
+        second.run()
+        assert not second.exception, second.exception
+        assert any("verdict-card" in m.value for m in second.markdown)
+        assert not second.get("progress")  # nothing stale
+        assert any("encoded earlier on this machine" in c.value for c in second.caption)
+        assert len(loads) == 1  # one model for the server, shared by the job
+    finally:
+        gate.set()
+        st.cache_resource.clear()
