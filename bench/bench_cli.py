@@ -32,7 +32,7 @@ from core.stats import paired_bootstrap  # noqa: E402
 DEMO = ROOT / "data" / "demo_golden.csv"
 RUNS = 7
 IMPORTS_ONLY = ("import core.__main__, core.commands.compare, core.golden, core.serialize, "
-                "core.views.golden, core.verdicts")
+                "core.views.golden, core.views.verdicts")
 
 
 def _process(args: list[str]) -> tuple[float, float]:

@@ -466,3 +466,69 @@ def defaults_from(comparison=None, golden=None) -> PlanDefaults:
                             rate, rate_data, disc, diff, False, sigma, cdiff, False)
     return PlanDefaults("none", None, None, None, None, None, rate, False, disc, diff, False,
                         sigma, cdiff, False)
+
+
+# ----------------------------------------------------------------------------- the next step
+@dataclass(frozen=True)
+class CasesNeeded:
+    """How many cases a comparison that could not tell A and B apart would need to tell apart
+    a true difference the size of the one it saw, with ``power`` (80%) at alpha = 1 -
+    ``confidence``. ``design`` is "paired" (0/1 outcomes: McNemar, Connor 1987, from the
+    data's discordance) or "continuous" (scores: paired t, Sakai 2016, from the SD of the
+    per-case differences B - A). ``n_needed`` is None when no number of cases would do (the
+    observed difference is 0, or the plan passes ``MAX_N``)."""
+
+    design: str
+    n_needed: int | None
+    n_have: int
+    diff: float                  # observed mean difference B - A (a share or score units)
+    discordance: float | None    # paired design: share of cases where A and B disagree
+    sigma: float | None          # continuous design: SD of b - a (ddof 1)
+    confidence: float
+    power: float
+
+    def url_params(self) -> dict[str, str]:
+        """The planner page's URL values for this plan (percent and %p for the paired
+        design, points x 100 for the continuous one), so its link opens filled in."""
+        out = {"design": self.design, "n": str(self.n_have),
+               "confidence": f"{100 * self.confidence:g}", "power": f"{100 * self.power:g}",
+               "alpha": f"{100 * (1 - self.confidence):.3g}"}
+        if self.design == "paired":
+            out.update(disc=f"{100 * self.discordance:.1f}", diff=f"{100 * self.diff:.1f}")
+        else:
+            out.update(sigma=f"{self.sigma:.3f}", cdiff=f"{100 * abs(self.diff):.1f}")
+        return out
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def cases_needed(a, b, *, confidence: float = 0.95, power: float = 0.8) -> CasesNeeded:
+    """The planner run on a comparison's own data: binary a, b (both 0/1) give discordance
+    d = mean(a != b) and Delta = mean(b - a), and ``n_mcnemar(d, Delta)``; scores give
+    sigma = std(b - a, ddof=1) and Delta = mean(b - a), and ``n_continuous_power(|Delta|,
+    sigma)``; alpha = 1 - ``confidence`` in both."""
+    a, b = checks.pair(a, b, min_n=2)
+    confidence = checks.confidence(confidence)
+    alpha = round(1 - confidence, 12)
+    d = b - a
+    delta = float(d.mean())
+    binary = bool(np.all((a == 0) | (a == 1)) and np.all((b == 0) | (b == 1)))
+    n_needed = None
+    if binary:
+        disc = float(np.mean(a != b))
+        if disc > 0 and delta != 0 and disc - delta * delta > 0:
+            try:
+                n_needed = n_mcnemar(disc, delta, alpha=alpha, power=power)
+            except InputError:
+                n_needed = None
+        return CasesNeeded("paired", n_needed, int(a.size), delta, disc, None, confidence,
+                           float(power))
+    sigma = float(np.std(d, ddof=1))
+    if sigma > 0 and delta != 0:
+        try:
+            n_needed = n_continuous_power(abs(delta), sigma, alpha=alpha, power=power)
+        except InputError:
+            n_needed = None
+    return CasesNeeded("continuous", n_needed, int(a.size), delta, None, sigma, confidence,
+                       float(power))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
@@ -15,10 +16,10 @@ import streamlit as st
 from core.errors import InputError
 from core.i18n import DEFAULT_LANG, LANGS, t
 from core.serialize import to_csv_bytes, to_json
-from core.verdicts import verdict_sentence
+from core.views.verdicts import verdict_sentence
 from core.views.cards import card_html
 from core.views.charts import enlarge, pad
-from core.views.format import fmt_p, pct
+
 from core.views.report import Section, build_report, to_latex, to_markdown
 
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
@@ -99,7 +100,7 @@ def tr_md(key: str, **params) -> str:
 
 
 def verdict_md(result, lang: str) -> str:
-    """``core.verdicts.comparison_verdict`` for display: the method names escaped."""
+    """``core.views.verdicts.comparison_verdict`` for display: the method names escaped."""
     c, bs = result.comparison, result.comparison.bootstrap
     return verdict_sentence(c.verdict, a=esc(c.a), b=esc(c.b), mean=bs.mean, ci_low=bs.ci_low,
                             ci_high=bs.ci_high, n=result.n_cases, confidence=bs.confidence,
@@ -165,18 +166,9 @@ def how_to_read(key: str, **params) -> None:
 
 
 def second_opinions(c) -> pd.DataFrame:
-    """The paired tests beside the bootstrap CI of a ``core.paired.PairedComparison``:
-    McNemar + discordance (binary) or paired t + Cohen's d_z (continuous), and the
-    randomization p-value; translated labels."""
-    rows = [(tr("golden.randomization_p"), fmt_p(c.randomization_p))]
-    if c.binary:
-        rows.insert(0, (tr("golden.mcnemar_p"), fmt_p(c.mcnemar_p)))
-        rows.append((tr("golden.discordance"), pct(c.discordance)))
-    else:
-        rows.append((tr("golden.ttest_p"), fmt_p(c.ttest_p)))
-        rows.append((tr("golden.cohens_dz"),
-                     "n/a" if c.cohens_dz is None else f"{c.cohens_dz:.2f}"))
-    return pd.DataFrame(rows, columns=[tr("golden.col_test"), tr("golden.col_value")])
+    """The paired tests table of ``core.views.paired.tests_table`` in the session's language."""
+    from core.views.paired import tests_table
+    return tests_table(c, current_lang())
 
 
 def glossary(*terms: str) -> str:
@@ -235,20 +227,60 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
 
 
 def interval_choice(key: str) -> str:
-    """Sidebar choice of the bootstrap interval of B - A: ``percentile`` or ``bca``."""
+    """Sidebar choice of the bootstrap interval of B - A: ``percentile`` or ``bca``, first
+    from ``?interval=`` (a shared link keeps it)."""
     from core.stats import INTERVALS
 
     labels = {k: tr(f"verdicts.interval_{k}") for k in INTERVALS}  # bound in this run's language
-    return st.radio(tr("verdicts.interval_label"), INTERVALS, index=0, key=key,
+    return st.radio(tr("verdicts.interval_label"), INTERVALS,
+                    index=url_index("interval", INTERVALS, 0), key=key,
                     format_func=labels.get, help=tr("verdicts.interval_help"))
+
+
+@dataclass(frozen=True)
+class StatSettings:
+    """The statistics settings of a page's sidebar."""
+
+    confidence: float
+    resamples: int
+    seed: int
+    interval: str
+
+    def url(self) -> dict:
+        """The values ``keep_in_url`` writes, read back by ``stat_settings``."""
+        return {"confidence": f"{100 * self.confidence:g}", "resamples": self.resamples,
+                "seed": self.seed, "interval": self.interval}
+
+
+def stat_settings(page: str, *, resamples: int = 20_000, interval: bool = True) -> StatSettings:
+    """The sidebar's statistics settings, the same on every page: confidence level,
+    resamples, seed and (``interval``) the bootstrap interval; keys ``<page>_confidence``
+    etc.; first values from the URL (``?confidence=95&resamples=&seed=&interval=``)."""
+    from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
+    from core.views.format import level as fmt_level
+
+    with st.sidebar:
+        st.subheader(tr("common.settings"))
+        confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
+                                  index=url_index("confidence", CONFIDENCE_LEVELS, 1,
+                                                  lambda c: f"{100 * c:g}"),
+                                  format_func=fmt_level, key=f"{page}_confidence")
+        n = int(st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
+                                url_number("resamples", MIN_RESAMPLES, MAX_RESAMPLES,
+                                           resamples),
+                                step=1_000, key=f"{page}_resamples"))
+        seed = int(st.number_input(tr("common.seed"), 0, 2**31 - 1,
+                                   url_number("seed", 0, 2**31 - 1, 0), key=f"{page}_seed"))
+        chosen = interval_choice(f"{page}_interval") if interval else "percentile"
+    return StatSettings(float(confidence), n, seed, chosen)
 
 
 def verdict_notes(decision, bootstrap, ci_column=None, *, reason: bool = True) -> None:
     """Under the verdict line: why it is ``no_difference`` when the CI alone might suggest
-    otherwise (``core.verdicts.reason_sentence``); beside the CI (``ci_column``): the
-    degenerate-bootstrap note (``core.verdicts.degenerate_note``). ``reason=False`` when the
+    otherwise (``core.views.verdicts.reason_sentence``); beside the CI (``ci_column``): the
+    degenerate-bootstrap note (``core.views.verdicts.degenerate_note``). ``reason=False`` when the
     verdict card already carries the reason."""
-    from core.verdicts import degenerate_note, reason_sentence
+    from core.views.verdicts import degenerate_note, reason_sentence
 
     lang = st.session_state.get("lang", DEFAULT_LANG)
     why = reason_sentence(decision, lang) if reason else None
@@ -326,6 +358,27 @@ def draw_chart(chart, where=None, *, present_height: int | None = None) -> None:
     (where or st).altair_chart(shown, width="stretch")
 
 
+def present_css(page: str) -> None:
+    """In the presentation view, hide the page's ``<page>_inputs`` container (uploads, method
+    choices, notes) and its guide: only the title, the card and its one chart remain."""
+    if presenting():
+        st.markdown(f"<style>.st-key-{page}_inputs, .st-key-{page}_guide "
+                    "{display: none !important;}</style>", unsafe_allow_html=True)
+
+
+def show_paired(view, where=None, *, label=esc) -> list:
+    """The rates row of a ``core.views.paired.PairedView``: A's and B's score with their
+    intervals and the difference B − A with its CI; returns the three columns. Labels go
+    through ``label``: ``esc`` for names from an upload, ``shipped`` for names that come with
+    the app (the scifact retrievers)."""
+    cols = (where or st).columns(3)
+    for col, tile in zip(cols, (*view.rates, view.difference)):
+        col.metric(label(tile.label), tile.value, help=tile.help or None)
+        if tile.caption:
+            col.caption(esc(tile.caption))
+    return cols
+
+
 def end_of_presentation() -> None:
     """The presentation view shows one screen per result: stop after the headline charts."""
     if presenting():
@@ -343,6 +396,12 @@ def url_index(param: str, options, default: int = 0, to_str=str) -> int:
             if to_str(opt) == wanted:
                 return i
     return default
+
+
+def url_value(param: str, default: str | None = None) -> str | None:
+    """``?param=`` as the text it is, else ``default``: the one way a page reads a URL value
+    that is not a widget's (a widget uses ``url_index`` / ``url_number``)."""
+    return st.query_params.get(param, default)
 
 
 def url_number(param: str, lo, hi, default, cast=int):

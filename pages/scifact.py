@@ -11,7 +11,6 @@ import streamlit as st
 
 from core.beir import (ANY_PATH_ENV, CORPUS, ENV_VAR, QRELS_DIR, QUERIES, beir_folders,
                        download_beir, is_beir_dir, load_beir, resolve_dir, unpack_bundle)
-from core.views.charts import bootstrap_histogram
 from core.errors import InputError
 from core import encode_job
 from core.encode_job import estimate_encode
@@ -20,16 +19,15 @@ from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIE
                           compare_retrievers, dense_from, disagreements, evaluate, means,
                           run_retrievers, run_settings, side_by_side, subsample, with_hybrid)
 from core.vectors import document_vectors, provenance
-from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
-from core.verdicts import reason_sentence
 from core.views import format as fmt
-from core.views.cards import paired_card
-from core.views.scifact import NAMES, ci_by_n_chart, comparison_sentence, scatter_chart
+from core.views.paired import paired_view
+from core.views.scifact import NAMES, ci_by_n_chart, scatter_chart
 from core.views.format import level as fmt_level
-from pages._ui import (Section, draw_chart, end_of_presentation, how_to_read,
-                       interval_choice, keep_in_url, page_setup, report_downloads, shipped,
-                       show_card, show_error, show_frame, show_table, tr, tr_md, url_index,
-                       url_number, verdict_notes)
+from pages._ui import (Section, current_lang, draw_chart, end_of_presentation, how_to_read,
+                       keep_in_url, page_setup, present_css, presenting, report_downloads,
+                       shipped, show_card, show_error, show_frame, show_paired, show_table,
+                       stat_settings, tr, tr_md, url_index, url_number, url_value,
+                       verdict_notes)
 
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
@@ -164,65 +162,72 @@ def _notes(notes) -> None:
         st.caption(tr_md(f"scifact.note_{code}", **params))
 
 
+# title -> the question -> the verdict card -> how to read -> inputs and settings -> details
 st.title(tr("scifact.title"))
 st.caption(tr("scifact.subtitle"))
-how_to_read("scifact.how_to_read", n_small=SMALL_N)
+card_slot = st.container()  # the verdict card (or the encode's progress), filled below
+with st.container(key="scifact_guide"):
+    how_to_read("scifact.how_to_read", n_small=SMALL_N)
+inputs_box = st.container(key="scifact_inputs")
+present_css("scifact")
 
-# ----------------------------------------------------------------------------- the folder
-default_path, _ = resolve_dir(None)
-if os.environ.get(ANY_PATH_ENV) == "1":  # free path field only when the operator allows it
-    typed = st.text_input(tr("scifact.path_label"), value=str(default_path),
-                          key="scifact_path", help=tr("scifact.path_help", env=ENV_VAR)).strip()
-    folder, source = resolve_dir(typed if typed and typed != str(default_path) else None)
-else:
-    choices = [str(f) for f in beir_folders()] or [str(default_path)]
-    picked = st.selectbox(tr("scifact.folder_label"), choices, key="scifact_folder",
-                          help=tr("scifact.folder_help", env=ENV_VAR))
-    folder, source = resolve_dir(picked if picked != str(default_path) else None)
-    if source == "explicit":
-        env_dir = os.environ.get(ENV_VAR, "").strip()
-        source = "env" if env_dir and Path(picked) == Path(env_dir).expanduser() else "listed"
-st.caption(tr_md(f"scifact.source_{source}", env=ENV_VAR))
+with inputs_box:
+    # ------------------------------------------------------------------------- the folder
+    default_path, _ = resolve_dir(None)
+    if os.environ.get(ANY_PATH_ENV) == "1":  # free path field only when the operator allows it
+        typed = st.text_input(tr("scifact.path_label"), value=str(default_path),
+                              key="scifact_path", help=tr("scifact.path_help", env=ENV_VAR)).strip()
+        folder, source = resolve_dir(typed if typed and typed != str(default_path) else None)
+    else:
+        choices = [str(f) for f in beir_folders()] or [str(default_path)]
+        picked = st.selectbox(tr("scifact.folder_label"), choices, key="scifact_folder",
+                              help=tr("scifact.folder_help", env=ENV_VAR))
+        folder, source = resolve_dir(picked if picked != str(default_path) else None)
+        if source == "explicit":
+            env_dir = os.environ.get(ENV_VAR, "").strip()
+            source = "env" if env_dir and Path(picked) == Path(env_dir).expanduser() else "listed"
+    st.caption(tr_md(f"scifact.source_{source}", env=ENV_VAR))
 
-if source == "default" and not is_beir_dir(folder):
-    try:  # the scifact copy shipped in data/beir/scifact.tar.gz, unpacked on first use
-        with st.spinner(tr("scifact.unpacking")):
-            unpack_bundle(folder)
-    except InputError as exc:
-        show_error(exc)
-
-if source == "default" and not folder.exists():
-    st.info(tr_md("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
-    if st.button(tr("scifact.download_button"), key="scifact_download"):
-        try:
-            with st.spinner(tr("scifact.downloading")):
-                download_beir(folder)
-            st.success(tr_md("scifact.downloaded", path=str(folder)))
+    if source == "default" and not is_beir_dir(folder):
+        try:  # the scifact copy shipped in data/beir/scifact.tar.gz, unpacked on first use
+            with st.spinner(tr("scifact.unpacking")):
+                unpack_bundle(folder)
         except InputError as exc:
             show_error(exc)
+
+    if source == "default" and not folder.exists():
+        st.info(tr_md("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
+        if st.button(tr("scifact.download_button"), key="scifact_download"):
+            try:
+                with st.spinner(tr("scifact.downloading")):
+                    download_beir(folder)
+                st.success(tr_md("scifact.downloaded", path=str(folder)))
+            except InputError as exc:
+                show_error(exc)
+                st.stop()
+        else:
             st.stop()
-    else:
+
+    path = str(folder)
+    stamp = _stamp(path)
+    try:
+        with st.spinner(tr("scifact.loading")):
+            data = _load(path, stamp)
+    except InputError as exc:
+        show_error(exc)
+        if exc.code in ("scifact.err_no_folder", "scifact.err_missing_file"):
+            st.info(tr_md("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
         st.stop()
 
-path = str(folder)
-stamp = _stamp(path)
-try:
-    with st.spinner(tr("scifact.loading")):
-        data = _load(path, stamp)
-except InputError as exc:
-    show_error(exc)
-    if exc.code in ("scifact.err_no_folder", "scifact.err_missing_file"):
-        st.info(tr_md("scifact.missing_help", env=ENV_VAR), icon="ℹ️")
-    st.stop()
+    st.markdown(tr_md("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
+                   queries=f"{data.n_queries:,}", judgements=f"{data.n_judgements:,}",
+                   split=data.split))
+    vectors_box = st.container()  # where the document vectors came from (filled when ready)
 
-st.markdown(tr_md("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
-               queries=f"{data.n_queries:,}", judgements=f"{data.n_judgements:,}",
-               split=data.split))
-vectors_box = st.container()  # where the document vectors came from (filled when ready)
-
-# ----------------------------------------------------------------------------- settings
+settings = stat_settings("scifact", resamples=DEFAULT_RESAMPLES)
+confidence, resamples, seed, interval = (settings.confidence, settings.resamples, settings.seed,
+                                         settings.interval)
 with st.sidebar:
-    st.subheader(tr("common.settings"))
     k1 = st.number_input(tr("scifact.k1"), 0.0, 10.0, 1.5, step=0.1, key="scifact_k1",
                          help=tr("scifact.k1_help"))
     b = st.number_input(tr("scifact.b"), 0.0, 1.0, 0.75, step=0.05, key="scifact_b",
@@ -232,35 +237,25 @@ with st.sidebar:
                              help=tr("scifact.tokenizer_help"))
     model = st.text_input(tr("scifact.model"), "", key="scifact_model",
                           help=tr("scifact.model_help")).strip()
-    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
-                              index=url_index("confidence", CONFIDENCE_LEVELS, 1,
-                                              lambda c: f"{100 * c:g}"),
-                              format_func=fmt_level, key="scifact_confidence")
-    resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
-                                url_number("resamples", MIN_RESAMPLES, MAX_RESAMPLES,
-                                           DEFAULT_RESAMPLES),
-                                step=1_000, key="scifact_resamples")
-    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, url_number("seed", 0, 2**31 - 1, 0),
-                           key="scifact_seed")
-    interval = interval_choice("scifact_interval")
 
-col_a, col_b, col_m = st.columns(3)
-a = col_a.selectbox(tr("scifact.retriever_a"), RETRIEVERS, index=url_index("a", RETRIEVERS, 0),
-                    key="scifact_a", format_func=NAMES.get, help=tr("golden.method_a_help"))
-b_name = col_b.selectbox(tr("scifact.retriever_b"), RETRIEVERS,
-                         index=url_index("b", RETRIEVERS, 1), key="scifact_b_name",
-                         format_func=NAMES.get, help=tr("golden.method_b_help"))
-metric = col_m.selectbox(tr("scifact.metric"), MEASURES, index=url_index("metric", MEASURES, 0),
-                         key="scifact_metric")
+with inputs_box:
+    col_a, col_b, col_m = st.columns(3)
+    a = col_a.selectbox(tr("scifact.retriever_a"), RETRIEVERS, index=url_index("a", RETRIEVERS, 0),
+                        key="scifact_a", format_func=NAMES.get, help=tr("golden.method_a_help"))
+    b_name = col_b.selectbox(tr("scifact.retriever_b"), RETRIEVERS,
+                             index=url_index("b", RETRIEVERS, 1), key="scifact_b_name",
+                             format_func=NAMES.get, help=tr("golden.method_b_help"))
+    metric = col_m.selectbox(tr("scifact.metric"), MEASURES, index=url_index("metric", MEASURES, 0),
+                             key="scifact_metric")
 
-n_all = data.n_queries
-low = min(10, n_all)
-if n_all > low:
-    n_used = st.slider(tr("scifact.subsample"), low, n_all, url_number("n", low, n_all, n_all),
-                       key="scifact_queries",
-                       help=tr("scifact.subsample_help"))
-else:
-    n_used = n_all
+    n_all = data.n_queries
+    low = min(10, n_all)
+    if n_all > low:
+        n_used = st.slider(tr("scifact.subsample"), low, n_all, url_number("n", low, n_all, n_all),
+                           key="scifact_queries",
+                           help=tr("scifact.subsample_help"))
+    else:
+        n_used = n_all
 
 # ----------------------------------------------------------------------------- running
 # BM25 first: its numbers show while the dense side waits for its document vectors
@@ -272,7 +267,7 @@ try:
 except (InputError, ValueError, OSError) as exc:
     show_error(exc)
     st.stop()
-headline = st.container()  # the verdict card and the headline charts, once dense is ready
+headline = card_slot  # the verdict card, or the encode's progress while dense waits
 bm25_slot = st.empty()
 with bm25_slot.container():
     st.subheader(tr("scifact.bm25_title", n=len(qids)))
@@ -302,40 +297,34 @@ with vectors_box:
         _start_encode(data, model, refresh=True)
         st.rerun()
 
-lang = st.session_state["lang"]
-verdict_text = comparison_sentence(comp, lang, names=NAMES)
+lang = current_lang()
+view = paired_view(comp, lang=lang, names=NAMES, unit="queries", metric=metric)
+verdict_text = view.sentence
 bs = comp.bootstrap
-card = paired_card(comp.verdict, a=NAMES[a], b=NAMES[b_name], mean=bs.mean, ci_low=bs.ci_low,
-                   ci_high=bs.ci_high, confidence=bs.confidence, kind="score",
-                   sentence=verdict_text, ci_label=tr("common.ci_short"),
-                   reason=reason_sentence(comp.decision, lang) or "")
-with headline:
-    show_card(card)
+card = view.card
 level = fmt_level(confidence)
-left, right = headline.columns(2)
-# the two intervals (by number of queries) and the bootstrap histogram: the headline charts
+boot_chart = view.bootstrap_chart(metric=metric)
+url_state = dict(a=a, b=b_name, metric=metric, n=int(n_used), **settings.url())
+keep_in_url(**url_state, query=url_value("query"))  # the drill-down's, below
+with card_slot:
+    show_card(card)
+    if presenting():  # the presentation view: the card and the one chart that explains it
+        draw_chart(boot_chart)
+end_of_presentation()
+
+# the interval by number of queries and the bootstrap histogram of B − A
 by_n = ci_by_n(tables, a, b_name, metric, [n for n in BY_N if n <= n_all] + [int(n_used)],
                resamples=int(resamples), confidence=float(confidence), seed=int(seed),
                interval=interval)
-# the headline reads "does B beat A": B − A (as core computes it) on the card and both charts
 by_n_chart = ci_by_n_chart(by_n, int(n_used), title=tr("scifact.chart_by_n", a=NAMES[a],
                                                         b=NAMES[b_name]),
                            x_title=tr("scifact.axis_n"),
                            y_title=tr("scifact.axis_diff", a=NAMES[a], b=NAMES[b_name],
                                       metric=metric))
-# round away float noise so equal resampled means share one bar
-boot_chart = bootstrap_histogram(bs.distribution.round(12), bs.ci_low, bs.ci_high,
-                                 title=tr("scifact.chart_bootstrap",
-                                          resamples=f"{bs.resamples:,}"),
-                                 x_title=tr("scifact.axis_diff", a=NAMES[a], b=NAMES[b_name],
-                                            metric=metric),
-                                 y_title=tr("common.axis_resamples"), scale=1)
+left, right = st.columns(2)
 draw_chart(by_n_chart, left)
 draw_chart(boot_chart, right)
-url_state = dict(a=a, b=b_name, metric=metric, n=int(n_used),
-                 confidence=f"{100 * confidence:g}", resamples=int(resamples), seed=int(seed))
-keep_in_url(**url_state, query=st.query_params.get("query"))  # the drill-down's, below
-end_of_presentation()
+
 
 # ----------------------------------------------------------------------------- means
 sub_means = means(tables, qids)
@@ -350,15 +339,9 @@ if data.name.lower() == "scifact":
         st.success(tr("scifact.sent"))
 
 # ----------------------------------------------------------------------------- the difference
-m1, m2, m3 = st.columns(3)
-m1.metric(shipped(NAMES[a]), fmt.value(comp.mean_a, "score"))
-m2.metric(shipped(NAMES[b_name]), fmt.value(comp.mean_b, "score"))
-m3.metric(tr("scifact.difference", a=shipped(NAMES[a]), b=shipped(NAMES[b_name]),
-             metric=shipped(metric)),
-          fmt.diff(bs.mean, "score"), help=tr("glossary.bootstrap"))
-m3.caption(tr("scifact.difference_ci", level=level, lo=fmt.diff(bs.ci_low, "score"),
-              hi=fmt.diff(bs.ci_high, "score")))
-verdict_notes(comp.decision, bs, m3, reason=False)
+cols = show_paired(view, label=shipped)  # retriever and metric names come with the app
+verdict_notes(comp.decision, bs, cols[2], reason=False)
+show_table(view.tests)
 
 w1, w2, w3 = st.columns(3)
 w1.metric(tr("scifact.wins_a", name=shipped(NAMES[a])), int(comp.a_wins))
@@ -411,18 +394,31 @@ keep_in_url(**url_state, query=qid)
 # ----------------------------------------------------------------------------- report
 per_case = comp.frame()
 per_case.insert(1, "query", [data.queries[q] for q in per_case["query_id"]])
-counts_df = pd.DataFrame([{"a_wins": comp.a_wins, "b_wins": comp.b_wins, "ties": comp.ties,
-                           **{f"hit@10 {k}": v for k, v in h.items()}}])
+counts_df = pd.DataFrame([{tr("scifact.wins_a", name=NAMES[a]): comp.a_wins,
+                           tr("scifact.wins_b", name=NAMES[b_name]): comp.b_wins,
+                           tr("scifact.ties"): comp.ties}])
 report_disc = disc.copy()
 report_disc.insert(1, "query", [data.queries[q] for q in report_disc["query_id"]])
-sections = [Section(tr("scifact.report_means"), table=means_df.reset_index().round(3)),
+report_disc = report_disc.round(3).rename(columns={
+    "query_id": tr("scifact.col_query_id"), "query": tr("scifact.col_query"),
+    a: NAMES[a], b_name: NAMES[b_name],
+    "diff": tr("paired.axis_diff", a=NAMES[a], b=NAMES[b_name])})
+by_n_table = pd.DataFrame({
+    tr("scifact.col_n"): by_n["n"],
+    tr("paired.axis_diff", a=NAMES[a], b=NAMES[b_name]): by_n["mean"].map(
+        lambda x: fmt.diff(x, "score")),
+    tr("scifact.col_lo", level=level): by_n["ci_low"].map(lambda x: fmt.diff(x, "score")),
+    tr("scifact.col_hi", level=level): by_n["ci_high"].map(lambda x: fmt.diff(x, "score")),
+    tr("scifact.col_verdict"): [tr(f"systems.verdict_{v}") for v in by_n["verdict"]]})
+sections = [Section(tr("scifact.report_means"),
+                    table=means_df.map(lambda x: fmt.value(x, "score")).reset_index()),
             Section(tr("scifact.report_counts"), table=counts_df),
+            Section(tr("scifact.hits_title"), table=hits_df.reset_index(names="")),
             Section(tr("scifact.report_scatter"), chart=scatter),
-            Section(tr("scifact.report_by_n"), table=by_n.round(3), chart=by_n_chart),
-            Section(tr("scifact.chart_bootstrap", resamples=f"{bs.resamples:,}"),
-                    chart=boot_chart),
+            Section(tr("scifact.report_by_n"), table=by_n_table, chart=by_n_chart),
+            Section(view.bootstrap_title(), chart=boot_chart),
             Section(tr("scifact.drill_title", n=len(disc)),
-                    table=report_disc.round(3) if len(disc) else None)]
+                    table=report_disc if len(disc) else None)]
 root = Path(path)
 inputs = {rel: (root / rel).read_bytes() for rel in (QUERIES, f"{QRELS_DIR}/test.tsv")}
 summary = {"collection": data.to_dict(), "scores": sub_means, "comparison": comp.to_dict(),

@@ -6,24 +6,22 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from core.views.charts import bootstrap_histogram, interval_chart
 from core.errors import InputError
 from core.golden import GoldenSet, compare_golden
 from core.lists import LIST_METRICS, load_lists, metric_key, score_lists
 from core.lists import side_by_side as list_side_by_side
 from core.multi import compare_many, disagreements, estimate_cost, plan_mode
-from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
-from core.verdicts import comparison_verdict, reason_sentence
 from core.views import format as fmt
-from core.views.cards import paired_card
 from core.views.format import fmt_p, level as fmt_level
 from core.views.multi import matrix_chart
-from pages._ui import (Section, draw_chart, end_of_presentation, esc, glossary, how_to_read,
-                       interval_choice, keep_in_url, page_setup, report_downloads,
-                       second_opinions, sha256, show_card, show_error, show_frame, show_table,
-                       tr, tr_md, url_index, url_number, verdict_notes)
+from core.views.paired import paired_view
+from pages._ui import (Section, current_lang, draw_chart, end_of_presentation, glossary,
+                       how_to_read, keep_in_url, page_setup, present_css, presenting,
+                       report_downloads, sha256, show_card, show_error, show_frame,
+                       show_paired, show_table, stat_settings, tr, tr_md, url_index,
+                       url_number, url_value, verdict_notes)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LISTS = DATA / "demo_lists.csv"
@@ -85,209 +83,188 @@ def pairs_display(table: pd.DataFrame, kind: str, level: str) -> pd.DataFrame:
                                 zip(table["wins"], table["ties"], table["losses"])]})
 
 
+# title -> the question -> the verdict card -> how to read -> inputs and settings -> details
 st.title(tr("systems.title"))
 st.caption(tr("systems.subtitle"))
-guide = st.container()  # "How to read this", at the top; filled once the level is known
+card_slot = st.container()  # filled once A vs B is computed, below
+guide = st.container(key="systems_guide")  # "How to read this", collapsed
+inputs_box = st.container(key="systems_inputs")
+present_css("systems")
 
-source = st.segmented_control(tr("systems.source_label"), ["lists", "trec"],
-                              default="trec" if st.query_params.get("source") == "trec"
-                              else "lists",
-                              format_func=lambda s: tr(f"systems.source_{s}"),
-                              key="systems_source") or "lists"
+with inputs_box:
+    source = st.segmented_control(tr("systems.source_label"), ["lists", "trec"],
+                                  default="trec" if url_value("source") == "trec"
+                                  else "lists",
+                                  format_func=lambda s: tr(f"systems.source_{s}"),
+                                  key="systems_source") or "lists"
 
-with st.sidebar:
-    st.subheader(tr("common.settings"))
-    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
-                              index=url_index("confidence", CONFIDENCE_LEVELS, 1,
-                                              lambda c: f"{100 * c:g}"),
-                              format_func=fmt_level, key="systems_confidence")
-    resamples = int(st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
-                                    url_number("resamples", MIN_RESAMPLES, MAX_RESAMPLES,
-                                               20_000),
-                                    step=1_000, key="systems_resamples"))
-    seed = int(st.number_input(tr("common.seed"), 0, 2**31 - 1,
-                               url_number("seed", 0, 2**31 - 1, 0), key="systems_seed"))
-    interval = interval_choice("systems_interval")
+settings = stat_settings("systems")
+confidence, resamples, seed, interval = (settings.confidence, settings.resamples, settings.seed,
+                                         settings.interval)
 level = fmt_level(confidence)
 with guide:
     how_to_read("systems.how_to_read", level=level)
 
-inputs: dict[str, bytes] = {}
-notes: list[str] = []
-try:
-    if source == "lists":
-        up = st.file_uploader(tr("systems.lists_upload"), type=["csv", "tsv", "txt", "xlsx"],
-                              key="systems_lists_upload", help=tr("systems.lists_help"))
-        if up is not None:
-            data, name = up.getvalue(), up.name
+with inputs_box:
+    inputs: dict[str, bytes] = {}
+    notes: list[str] = []
+    try:
+        if source == "lists":
+            up = st.file_uploader(tr("systems.lists_upload"), type=["csv", "tsv", "txt", "xlsx"],
+                                  key="systems_lists_upload", help=tr("systems.lists_help"))
+            if up is not None:
+                data, name = up.getvalue(), up.name
+            else:
+                data, name = DEMO_LISTS.read_bytes(), DEMO_LISTS.name
+                st.info(tr("systems.demo_lists_note"), icon="ℹ️")
+            inputs[name] = data
+            c1, c2, c3 = st.columns(3)
+            metric = c1.selectbox(tr("systems.metric"), LIST_METRICS,
+                                  index=url_index("metric", LIST_METRICS, LIST_METRICS.index("ndcg")),
+                                  format_func=lambda m: tr(f"systems.metric_{m}"),
+                                  key="systems_metric")
+            k = int(c2.number_input(tr("systems.k"), 1, 1000, url_number("k", 1, 1000, 10),
+                                    key="systems_k",
+                                    help=tr("systems.k_help")))
+            kind = c3.selectbox(tr("systems.match"), ["auto", "ids", "text"],
+                                format_func=lambda m: tr(f"systems.match_{m}"), key="systems_match")
+            with st.spinner(tr("systems.computing")):
+                ls_scores = _lists(data, name, kind, k)
+            ls = ls_scores.lists
+            key = metric_key(metric, k)
+            gs = ls_scores.golden(key)
+            scores, text = gs.scores, gs.text
+            st.caption(tr("systems.lists_loaded", n=len(ls.cases), methods=len(ls.methods),
+                          kind=tr(f"systems.match_{ls.kind}")))
+            means = ls_scores.means()
+            if ls.encoding == "cp949":  # say which encoding was read (Korean Excel's CSV)
+                st.caption(tr("common.read_as_cp949"))
+            if ls.no_reference:
+                notes.append(tr_md("systems.no_reference", count=len(ls.no_reference),
+                                ids=", ".join(ls.no_reference[:20])))
+            if ls.duplicates:
+                notes.append(tr_md("systems.duplicates", count=len(ls.duplicates),
+                                ids=", ".join(ls.duplicates[:20])))
+            for meth, ids in ls.empty_cells.items():
+                notes.append(tr_md("systems.empty_cells", method=meth, count=len(ids),
+                                ids=", ".join(ids[:20])))
+            undefined = ls_scores.undefined().get(key, {})
+            extra_nan = {m_: n_ - len(ls.no_reference) for m_, n_ in undefined.items()
+                         if n_ > len(ls.no_reference)}
+            for meth, n_ in extra_nan.items():
+                notes.append(tr_md("systems.undefined", method=meth, count=n_, metric=key))
+            params = {"format": "lists", "metric": key, "k": k, "match": ls.kind}
         else:
-            data, name = DEMO_LISTS.read_bytes(), DEMO_LISTS.name
-            st.info(tr("systems.demo_lists_note"), icon="ℹ️")
-        inputs[name] = data
-        c1, c2, c3 = st.columns(3)
-        metric = c1.selectbox(tr("systems.metric"), LIST_METRICS,
-                              index=url_index("metric", LIST_METRICS, LIST_METRICS.index("ndcg")),
-                              format_func=lambda m: tr(f"systems.metric_{m}"),
-                              key="systems_metric")
-        k = int(c2.number_input(tr("systems.k"), 1, 1000, url_number("k", 1, 1000, 10),
-                                key="systems_k",
-                                help=tr("systems.k_help")))
-        kind = c3.selectbox(tr("systems.match"), ["auto", "ids", "text"],
-                            format_func=lambda m: tr(f"systems.match_{m}"), key="systems_match")
-        with st.spinner(tr("systems.computing")):
-            ls_scores = _lists(data, name, kind, k)
-        ls = ls_scores.lists
-        key = metric_key(metric, k)
-        gs = ls_scores.golden(key)
-        scores, text = gs.scores, gs.text
-        st.caption(tr("systems.lists_loaded", n=len(ls.cases), methods=len(ls.methods),
-                      kind=tr(f"systems.match_{ls.kind}")))
-        means = ls_scores.means()
-        if ls.encoding == "cp949":  # say which encoding was read (Korean Excel's CSV)
-            st.caption(tr("common.read_as_cp949"))
-        if ls.no_reference:
-            notes.append(tr_md("systems.no_reference", count=len(ls.no_reference),
-                            ids=", ".join(ls.no_reference[:20])))
-        if ls.duplicates:
-            notes.append(tr_md("systems.duplicates", count=len(ls.duplicates),
-                            ids=", ".join(ls.duplicates[:20])))
-        for meth, ids in ls.empty_cells.items():
-            notes.append(tr_md("systems.empty_cells", method=meth, count=len(ids),
-                            ids=", ".join(ids[:20])))
-        undefined = ls_scores.undefined().get(key, {})
-        extra_nan = {m_: n_ - len(ls.no_reference) for m_, n_ in undefined.items()
-                     if n_ > len(ls.no_reference)}
-        for meth, n_ in extra_nan.items():
-            notes.append(tr_md("systems.undefined", method=meth, count=n_, metric=key))
-        params = {"format": "lists", "metric": key, "k": k, "match": ls.kind}
-    else:
-        c1, c2 = st.columns(2)
-        q_up = c1.file_uploader(tr("systems.qrels_upload"), key="systems_qrels_upload",
-                                help=tr("systems.qrels_help"))
-        r_up = c2.file_uploader(tr("systems.runs_upload"), accept_multiple_files=True,
-                                key="systems_runs_upload", help=tr("systems.runs_help"))
-        if q_up is not None and r_up:
-            qrels_data, qrels_name = q_up.getvalue(), q_up.name
-            runs = tuple((f.name, f.getvalue()) for f in r_up)
-        else:
-            if q_up is not None or r_up:
-                st.warning(tr("systems.need_both"), icon="⚠️")
-            qrels_data, qrels_name = (DEMO_TREC / "qrels.txt").read_bytes(), "qrels.txt"
-            runs = tuple((n, (DEMO_TREC / n).read_bytes()) for n in DEMO_RUNS)
-            st.info(tr("systems.demo_trec_note"), icon="ℹ️")
-        inputs[qrels_name] = qrels_data
-        inputs.update(dict(runs))
-        measure = st.selectbox(tr("systems.measure"), COMMON_MEASURES,
-                               index=url_index("metric", COMMON_MEASURES, 0),
-                               accept_new_options=True, key="systems_measure",
-                               help=tr("systems.measure_help"))
-        with st.spinner(tr("systems.computing")):
-            ts = _trec(qrels_data, qrels_name, runs, str(measure))
-        key = ts.measures[0]
-        gs = ts.golden(key)
-        scores, text = gs.scores, gs.text
-        means = ts.means()
-        k = 10
-        st.caption(tr("systems.trec_loaded", n=len(scores), runs=len(ts.runs),
-                      lines=f"{sum(r.lines for r in ts.runs):,}"))
-        for run, ids in ts.missing.items():
-            notes.append(tr_md("systems.missing_from_run", run=run, count=len(ids),
-                            ids=", ".join(ids[:20])))
-        for run, ids in ts.unjudged.items():
-            notes.append(tr_md("systems.without_qrels", run=run, count=len(ids),
-                            ids=", ".join(ids[:20])))
-        if ts.no_relevant:
-            notes.append(tr_md("systems.no_relevant", count=len(ts.no_relevant),
-                            ids=", ".join(ts.no_relevant[:20])))
-        for r in ts.runs:
-            if r.repeated:
-                notes.append(tr_md("systems.repeated", run=r.name, count=r.repeated))
-        params = {"format": "trec", "measure": key, "qrels": qrels_name,
-                  "runs": ", ".join(r.name for r in ts.runs)}
-except InputError as exc:
-    show_error(exc)
-    st.stop()
+            c1, c2 = st.columns(2)
+            q_up = c1.file_uploader(tr("systems.qrels_upload"), key="systems_qrels_upload",
+                                    help=tr("systems.qrels_help"))
+            r_up = c2.file_uploader(tr("systems.runs_upload"), accept_multiple_files=True,
+                                    key="systems_runs_upload", help=tr("systems.runs_help"))
+            if q_up is not None and r_up:
+                qrels_data, qrels_name = q_up.getvalue(), q_up.name
+                runs = tuple((f.name, f.getvalue()) for f in r_up)
+            else:
+                if q_up is not None or r_up:
+                    st.warning(tr("systems.need_both"), icon="⚠️")
+                qrels_data, qrels_name = (DEMO_TREC / "qrels.txt").read_bytes(), "qrels.txt"
+                runs = tuple((n, (DEMO_TREC / n).read_bytes()) for n in DEMO_RUNS)
+                st.info(tr("systems.demo_trec_note"), icon="ℹ️")
+            inputs[qrels_name] = qrels_data
+            inputs.update(dict(runs))
+            measure = st.selectbox(tr("systems.measure"), COMMON_MEASURES,
+                                   index=url_index("metric", COMMON_MEASURES, 0),
+                                   accept_new_options=True, key="systems_measure",
+                                   help=tr("systems.measure_help"))
+            with st.spinner(tr("systems.computing")):
+                ts = _trec(qrels_data, qrels_name, runs, str(measure))
+            key = ts.measures[0]
+            gs = ts.golden(key)
+            scores, text = gs.scores, gs.text
+            means = ts.means()
+            k = 10
+            st.caption(tr("systems.trec_loaded", n=len(scores), runs=len(ts.runs),
+                          lines=f"{sum(r.lines for r in ts.runs):,}"))
+            for run, ids in ts.missing.items():
+                notes.append(tr_md("systems.missing_from_run", run=run, count=len(ids),
+                                ids=", ".join(ids[:20])))
+            for run, ids in ts.unjudged.items():
+                notes.append(tr_md("systems.without_qrels", run=run, count=len(ids),
+                                ids=", ".join(ids[:20])))
+            if ts.no_relevant:
+                notes.append(tr_md("systems.no_relevant", count=len(ts.no_relevant),
+                                ids=", ".join(ts.no_relevant[:20])))
+            for r in ts.runs:
+                if r.repeated:
+                    notes.append(tr_md("systems.repeated", run=r.name, count=r.repeated))
+            params = {"format": "trec", "measure": key, "qrels": qrels_name,
+                      "runs": ", ".join(r.name for r in ts.runs)}
+    except InputError as exc:
+        show_error(exc)
+        st.stop()
 
-for note in notes:
-    st.warning(note, icon="⚠️")
+    for note in notes:
+        st.warning(note, icon="⚠️")
 
 methods = list(scores.columns)
+if len(methods) < 2:
+    with inputs_box:
+        show_error(InputError("need_two_methods", methods=", ".join(methods)))
+        st.stop()
+
+with inputs_box:
+    # ----------------------------------------------------------------------------- A vs B
+    st.subheader(tr_md("systems.pair_title", metric=key))
+    col_a, col_b = st.columns(2)
+    a = col_a.selectbox(tr("systems.method_a"), methods, index=url_index("a", methods, 0),
+                        key="systems_a", help=tr("golden.method_a_help"))
+    b = col_b.selectbox(tr("systems.method_b"), methods, index=url_index("b", methods, 1),
+                        key="systems_b", help=tr("golden.method_b_help"))
+    keep_in_url(source=source, metric=metric if source == "lists" else key,
+                k=k if source == "lists" else None, a=a, b=b, **settings.url())
+    try:
+        with st.spinner(tr("systems.computing")):
+            data_key = (source, key, tuple(sorted(params.items(), key=str)),
+                        tuple((n, sha256(v)) for n, v in inputs.items()))
+            result = _pair(gs, data_key, a, b, resamples, float(confidence), seed, interval)
+    except InputError as exc:
+        show_error(exc)
+        st.stop()
+
+lang = current_lang()
+view = paired_view(result, lang=lang)
+c, bs = result.comparison, result.comparison.bootstrap
+verdict_text = view.sentence
+card = view.card
+kind = view.kind
+rates_chart = view.rates_chart(axis=tr("systems.axis_metric", metric=key))
+boot_chart = view.bootstrap_chart()
+with card_slot:
+    show_card(card)
+    if presenting():  # the presentation view: the card and the one chart that explains it
+        draw_chart(boot_chart)
+end_of_presentation()
+ex = result.excluded
+if ex.total:
+    st.warning(tr_md("systems.excluded", count=ex.total,
+                     ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
+                                          | set(ex.blank))[:20])), icon="⚠️")
+
+cols = show_paired(view)
+verdict_notes(c.decision, bs, cols[2], reason=False)
+left, right = st.columns(2)
+draw_chart(rates_chart, left)
+draw_chart(boot_chart, right)
+tests_table = view.tests
+st.markdown(f"**{tr('paired.tests_title')}**",
+            help=glossary("mcnemar", "discordant", "randomization", "ttest", "cohens_dz"))
+show_table(tests_table)
+
 st.subheader(tr("systems.means_title"))
 # one row per measure, one column per method: measure names are long and many, methods few,
 # so this way round the table fits a 1280-px screen (issue 13: nothing cut off)
 means_table = means.map(_fmt).T
 means_table.index.name = tr("systems.col_measure")
 show_frame(means_table, width="stretch")
-if len(methods) < 2:
-    show_error(InputError("need_two_methods", methods=", ".join(methods)))
-    st.stop()
-
-# ----------------------------------------------------------------------------- A vs B
-st.subheader(tr_md("systems.pair_title", metric=key))
-col_a, col_b = st.columns(2)
-a = col_a.selectbox(tr("systems.method_a"), methods, index=url_index("a", methods, 0),
-                    key="systems_a", help=tr("golden.method_a_help"))
-b = col_b.selectbox(tr("systems.method_b"), methods, index=url_index("b", methods, 1),
-                    key="systems_b", help=tr("golden.method_b_help"))
-keep_in_url(source=source, metric=metric if source == "lists" else key,
-            k=k if source == "lists" else None, a=a, b=b,
-            confidence=f"{100 * confidence:g}", resamples=resamples, seed=seed)
-try:
-    with st.spinner(tr("systems.computing")):
-        data_key = (source, key, tuple(sorted(params.items(), key=str)),
-                    tuple((n, sha256(v)) for n, v in inputs.items()))
-        result = _pair(gs, data_key, a, b, resamples, float(confidence), seed, interval)
-except InputError as exc:
-    show_error(exc)
-    st.stop()
-c, bs = result.comparison, result.comparison.bootstrap
-verdict_text = comparison_verdict(result, st.session_state["lang"])
-kind = fmt.kind_of(c.binary)
-card = paired_card(c.verdict, a=c.a, b=c.b, mean=bs.mean, ci_low=bs.ci_low, ci_high=bs.ci_high,
-                   confidence=bs.confidence, kind=kind, sentence=verdict_text,
-                   ci_label=tr("common.ci_short"),
-                   reason=reason_sentence(c.decision, st.session_state["lang"]) or "")
-show_card(card)
-ex = result.excluded
-if ex.total:
-    st.warning(tr_md("systems.excluded", count=ex.total,
-                  ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
-                                       | set(ex.blank))[:20])), icon="⚠️")
-
-m1, m2, m3 = st.columns(3)
-for col, (mname, r) in zip((m1, m2), ((c.a, c.rate_a), (c.b, c.rate_b))):
-    count = f" ({r.successes:d}/{r.n:d})" if r.successes is not None else ""
-    col.metric(esc(mname), fmt.value(r.mean, kind) + count,
-               help=glossary("wilson" if r.interval == "wilson" else "bootstrap"))
-    kind_text = tr(f"systems.interval_{r.interval}")
-    col.caption(tr("systems.interval_line", level=level, kind=kind_text,
-                   lo=fmt.value(r.ci_low, kind), hi=fmt.value(r.ci_high, kind)))
-# B − A ("does B beat A"), as on the verdict card
-m3.metric(tr_md("systems.difference", a=c.a, b=c.b), fmt.diff(bs.mean, kind),
-          help=glossary("bootstrap", "pp") if c.binary else glossary("bootstrap"))
-m3.caption(tr("systems.difference_ci", level=level, lo=fmt.diff(bs.ci_low, kind),
-              hi=fmt.diff(bs.ci_high, kind)))
-verdict_notes(c.decision, bs, m3, reason=False)
-
-left, right = st.columns(2)
-rates = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low, "ci_high": r.ci_high}
-                      for n_, r in ((c.a, c.rate_a), (c.b, c.rate_b))])
-rates_chart = interval_chart(rates, title=tr("systems.chart_means", level=level),
-                             x_title=tr("systems.axis_metric", metric=key) + fmt.axis_unit(kind),
-                             scale=fmt.scale(kind))
-boot_chart = bootstrap_histogram(bs.distribution, bs.ci_low, bs.ci_high,
-                                 title=tr("systems.chart_bootstrap",
-                                          resamples=f"{bs.resamples:,}"),
-                                 x_title=tr("common.axis_diff", a=c.a, b=c.b)
-                                 + fmt.axis_unit(kind, difference=True),
-                                 y_title=tr("common.axis_resamples"), scale=fmt.scale(kind))
-draw_chart(rates_chart, left)
-draw_chart(boot_chart, right)
-end_of_presentation()
-tests_table = second_opinions(c)
-st.markdown(f"**{tr('golden.second_opinions')}**",
-            help=glossary("mcnemar", "discordant", "randomization", "ttest", "cohens_dz"))
-show_table(tests_table)
 
 # ----------------------------------------------------------------------------- many systems
 many = None
@@ -325,15 +302,15 @@ if many is not None:
     sections_many = [Section(tr("systems.many_title", n=len(methods)),
                              tr("systems.holm_note", m=len(many.pairs),
                                 alpha=f"{many.alpha:.2f}", level=level),
-                             table=many.table(), chart=chart)]
+                             table=pairs_display(many.table(), kind, level), chart=chart)]
 
 # ----------------------------------------------------------------------------- drill-down
 st.subheader(tr_md("systems.drill_title", a=a, b=b))
 dis = disagreements(scores, a, b, text=text)
+dis_shown = dis.head(MAX_DRILL).rename(columns={"case_id": tr("systems.col_case"),
+                                                "difference": tr("paired.axis_diff", a=a, b=b)})
 if len(dis):
-    show_frame(dis.head(MAX_DRILL).rename(columns={"difference": tr("common.axis_diff",
-                                                                   a=a, b=b)}),
-               hide_index=True, width="stretch")
+    show_frame(dis_shown, hide_index=True, width="stretch")
     case = st.selectbox(tr("systems.case"), dis["case_id"].head(MAX_DRILL).tolist(),
                         key="systems_case")
     if source == "lists":
@@ -357,12 +334,12 @@ if many is not None:
     summary["pairs"] = [p.to_dict() for p in many.pairs]
     summary["multiple"] = {k_: v for k_, v in many.to_dict().items() if k_ != "pairs"}
 sections = [
-    Section(tr("systems.means_title"), "\n".join(notes), table=means.reset_index(names="method")),
+    Section(tr("systems.means_title"), "\n".join(notes), table=means_table.reset_index()),
     Section(tr("systems.pair_title", metric=key), verdict_text, table=tests_table),
-    Section(tr("systems.chart_means", level=level), chart=rates_chart),
-    Section(tr("systems.chart_bootstrap", resamples=f"{bs.resamples:,}"), chart=boot_chart),
+    Section(view.rates_title(), chart=rates_chart),
+    Section(view.bootstrap_title(), chart=boot_chart),
     *sections_many,
-    Section(tr("systems.drill_title", a=a, b=b), table=dis.head(MAX_DRILL) if len(dis) else None),
+    Section(tr("systems.drill_title", a=a, b=b), table=dis_shown if len(dis) else None),
 ]
 report_downloads("systems", tr("systems.title"), sections, inputs=inputs,
                  params={**params, "a": a, "b": b, "resamples": resamples, "seed": seed,

@@ -2,7 +2,7 @@
 
 ``paired_card`` turns a paired comparison (difference B − A, its CI, the verdict) into a
 ``VerdictCard``: the headline difference is read as "does B (the new method) beat A (the
-baseline)": B − A as core computed it, with its CI, one plain sentence from ``core.verdicts`` under it,
+baseline)": B − A as core computed it, with its CI, one plain sentence from ``core.views.verdicts`` under it,
 and an optional second line (a reason, e.g. why the verdict is "no difference"). The tone
 (colour) comes from ``core.views.palette.tone_of``. ``card_html`` renders it as escaped HTML
 with inline styles, the same in the app and in the offline report.
@@ -31,6 +31,9 @@ class VerdictCard:
     interval: str      # e.g. "95% CI [+5.0 %p, +25.0 %p]"
     sentence: str      # the verdict in one plain sentence
     reason: str = ""   # an optional second line
+    next_step: str = ""   # "cannot tell": how many cases would tell them apart
+    next_link: str = ""   # a relative link to the planner with those values filled in
+    next_label: str = ""  # the link's text
 
     def __post_init__(self):
         if self.tone not in TONES:
@@ -38,12 +41,14 @@ class VerdictCard:
 
     def to_dict(self) -> dict:
         return {"tone": self.tone, "label": self.label, "value": self.value,
-                "interval": self.interval, "sentence": self.sentence, "reason": self.reason}
+                "interval": self.interval, "sentence": self.sentence, "reason": self.reason,
+                "next_step": self.next_step, "next_link": self.next_link}
 
 
 def paired_card(verdict: str, *, a: str, b: str, mean: float, ci_low: float, ci_high: float,
                 confidence: float, kind: str, sentence: str, ci_label: str = "CI",
-                reason: str = "") -> VerdictCard:
+                reason: str = "", next_step: str = "", next_link: str = "",
+                next_label: str = "") -> VerdictCard:
     """The card of a paired comparison whose difference ``mean`` = B − A (new minus
     baseline) lies in [``ci_low``, ``ci_high``] (a percentile or BCa bootstrap CI, Efron &
     Tibshirani 1993), shown as it is in ``kind``'s unit."""
@@ -53,7 +58,8 @@ def paired_card(verdict: str, *, a: str, b: str, mean: float, ci_low: float, ci_
     return VerdictCard(
         tone=tone_of(verdict), label=f"{b} − {a}", value=fmt.diff(mean, kind),
         interval=f"{level} {ci_label} {fmt.interval(ci_low, ci_high, kind, signed=True)}",
-        sentence=sentence, reason=reason)
+        sentence=sentence, reason=reason, next_step=next_step, next_link=next_link,
+        next_label=next_label)
 
 
 def agreement_card(band: str | None, *, label: str, kappa: float, ci_low: float,
@@ -71,14 +77,22 @@ def agreement_card(band: str | None, *, label: str, kappa: float, ci_low: float,
                        sentence=sentence)
 
 
-def card_html(card: VerdictCard, *, large: bool = False) -> str:
+def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> str:
     """The card as one escaped HTML block with inline styles (no scripts, no classes the
-    page must define). The sentence sits in an element of class ``verdict``."""
+    page must define). The sentence sits in an element of class ``verdict``, the next step
+    in ``verdict-next`` with its link (``links=False`` for an offline report, where the
+    app's pages are not there to open)."""
     accent, background = TONES[card.tone]
     e = html.escape
     big = "3.4rem" if large else "2.6rem"
     reason = (f'<div class="verdict-reason" style="margin-top:.3rem;font-size:1rem;'
               f'color:{TEXT}">{e(card.reason)}</div>' if card.reason else "")
+    if card.next_step:
+        link = (f' <a href="{e(card.next_link, quote=True)}" target="_self" '
+                f'style="color:{accent};font-weight:600">{e(card.next_label)}</a>'
+                if links and card.next_link else "")
+        reason += (f'<div class="verdict-next" style="margin-top:.3rem;font-size:1rem;'
+                   f'color:{TEXT}">{e(card.next_step)}{link}</div>')
     return (
         f'<div class="verdict-card verdict-{card.tone}" role="status" '
         f'style="border-left:8px solid {accent};background:{background};color:{TEXT};'

@@ -28,39 +28,40 @@ PRESENT_PADDING = {"left": 8, "top": 8, "right": 8, "bottom": 8}  # px: large gl
 
 
 def display_width(text: str) -> int:
-    """Columns ``text`` takes in a proportional font, roughly: East Asian wide and full-width
-    characters (Hangul, CJK; ``unicodedata.east_asian_width`` W or F) count 2, others 1."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    """Columns ``text`` takes on screen: East Asian wide and full-width characters (Hangul,
+    CJK; Unicode East_Asian_Width W or F, UAX #11) count 2, the rest 1."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
 def wrap_lines(text: str, width: int = TITLE_CHARS) -> list[str]:
-    """``text`` broken at spaces into lines of at most ``width`` display columns
-    (``display_width``: a Korean syllable counts as two Latin letters); a single word wider
-    than ``width`` keeps its own line."""
+    """``text`` split at spaces into lines of at most ``width`` display columns
+    (``display_width``: a Korean syllable is two), so a Korean title wraps as early as its
+    glyphs are wide; a single longer word stays whole on its own line."""
+    checks.whole("width", width, lo=10)
     lines: list[str] = []
-    line = ""
-    for word in text.split():
-        candidate = f"{line} {word}" if line else word
-        if line and display_width(candidate) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = candidate
-    if line:
+    for part in text.split("\n"):
+        line = ""
+        for word in part.split():
+            cand = f"{line} {word}" if line else word
+            if line and display_width(cand) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = cand
         lines.append(line)
-    return lines
+    return [ln for ln in lines if ln] or [""]
 
 
 def wrap_title(text: str, width: int = TITLE_CHARS) -> alt.TitleParams | str:
     """``text`` as a chart title wrapped onto lines of at most ``width`` display columns
-    (``wrap_lines``; Vega never wraps a title, and a long one is cut with '…' or runs past its
-    chart when it is wider than the chart)."""
+    (``wrap_lines``; Vega never wraps a title, a long one is cut with '…' when it is wider
+    than the chart). A line break in ``text`` starts a new line."""
     import altair as alt
     checks.whole("width", width, lo=10)
     if not text:
         return ""
     lines = wrap_lines(text, width)
-    return alt.TitleParams(text=lines if len(lines) > 1 else text, anchor="start",
+    return alt.TitleParams(text=lines if len(lines) > 1 else lines[0], anchor="start",
                            limit=0)
 
 

@@ -1,9 +1,8 @@
 """What the golden-case page and ``python -m core compare`` print as text (``core.golden``)."""
 from __future__ import annotations
 
-from core.verdicts import comparison_verdict, degenerate_note, reason_sentence
-from core.views.format import (diff, fmt_p, interval, kind_of, level as fmt_level, p_text,
-                               pct, signed)
+from core.views.format import fmt_p, level as fmt_level, pct, signed
+from core.views.paired import paired_view
 
 
 def comparison_text(result, lang: str = "en") -> str:
@@ -20,20 +19,6 @@ def comparison_text(result, lang: str = "en") -> str:
         count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
         lines.append(f"  {name}: {pct(r.mean)}{count}  {level} {r.interval} "
                      f"[{pct(r.ci_low)}, {pct(r.ci_high)}]")
-    kind = kind_of(c.binary)
-    lines.append(f"  {c.b} − {c.a}: {diff(bs.mean, kind)}  {level} paired bootstrap CI "
-                 f"({bs.interval}) {interval(bs.ci_low, bs.ci_high, kind, signed=True)}  "
-                 f"({bs.resamples:,} resamples, seed {bs.seed})")
-    note = degenerate_note(bs, lang)
-    if note:
-        lines.append(f"  {note}")
-    exact = " (exact)" if c.test is not None and c.test.exact else ""
-    tests = [f"randomization {p_text(c.randomization_p)}{exact}"]
-    if c.mcnemar_p is not None:
-        tests.insert(0, f"McNemar exact {p_text(c.mcnemar_p)}")
-    if c.ttest_p is not None:
-        tests.append(f"paired t-test {p_text(c.ttest_p)}")
-    lines.append("  " + "; ".join(tests))
     ex = result.excluded
     if ex.total:
         lines.append(f"  left out: {len(ex.missing)} missing, {len(ex.duplicates)} duplicate, "
@@ -41,10 +26,7 @@ def comparison_text(result, lang: str = "en") -> str:
     for cid, rows in list(result.golden.unicode_merged.items())[:20]:
         lines.append(f"  rows {', '.join(map(str, rows))} have the same id '{cid}' once "
                      "Unicode-normalised (NFC/NFD); left out as duplicates")
-    lines.append(comparison_verdict(result, lang))
-    why = reason_sentence(c.decision, lang)
-    if why:
-        lines.append(why)
+    lines.extend(paired_view(result, lang=lang, plan=False).cli_lines())
     return "\n".join(lines)
 
 

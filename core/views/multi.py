@@ -6,6 +6,7 @@ import numpy as np
 
 from core.multi import ManyComparison
 from core.views.charts import wrap_title
+from core.views.format import signed
 
 
 def matrix_chart(mc: ManyComparison, *, title: str = "", legend: str = "row − column",
@@ -13,7 +14,7 @@ def matrix_chart(mc: ManyComparison, *, title: str = "", legend: str = "row − 
     """Heatmap: colour = mean(row - column) on a diverging scale centred at 0; text = the
     difference, with ``*`` where significant after Holm's adjustment."""
     df = mc.matrix()
-    df["label"] = [f"{d:+.{digits}f}{' *' if s else ''}" for d, s in
+    df["label"] = [f"{signed(d, digits)}{' *' if s else ''}" for d, s in
                    zip(df["diff"], df["significant"])]
     lim = float(np.max(np.abs(df["diff"]))) if len(df) else 1.0
     lim = lim or 1.0
@@ -33,5 +34,6 @@ def matrix_chart(mc: ManyComparison, *, title: str = "", legend: str = "row − 
     text = alt.Chart(df).mark_text(fontSize=12).encode(
         x=x, y=y, text="label:N",
         color=alt.condition(alt.datum.dark, alt.value("white"), alt.value("black")))
-    side = max(60 * len(set(df["row"])), 180)
-    return alt.layer(rect, text).properties(title=wrap_title(title), height=side)
+    # a band per row (alt.Step): a fixed total height was shared with the title, the top axis
+    # and the legend, and at 3 systems every row came out 0 px high with the labels stacked
+    return alt.layer(rect, text).properties(title=wrap_title(title), height=alt.Step(56))

@@ -251,7 +251,7 @@ def build_report(title: str, sections: list[Section], *, inputs: dict[str, bytes
              f"<p>{html.escape(t('report.subtitle', lang))}</p>"]
     if card is not None:
         checks.instance("card", card, VerdictCard, "a core.views.cards.VerdictCard")
-        parts.append(card_html(card))
+        parts.append(card_html(card, links=False))  # no app pages offline
     elif verdict:
         accent, background = TONES["neutral"]
         parts.append(f'<div class="verdict" style="padding:.8rem 1rem;border-left:5px solid '

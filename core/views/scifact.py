@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from core.scifact import RetrieverComparison, ScifactResult
-from core.verdicts import degenerate_note, reason_sentence, verdict_sentence
+from core.views.paired import paired_view
 from core.views.charts import wrap_title
-from core.views.format import fmt_p, level as fmt_level, p_text, signed
 from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -20,21 +19,14 @@ NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
 
 def comparison_sentence(comp: RetrieverComparison, lang: str = "en",
                         names: dict | None = None) -> str:
-    """The golden-case page's verdict wording (``core.verdicts.verdict_sentence``) for a
-    retriever comparison, with display ``names`` for the retrievers; the difference is on
-    the measure's own scale (``kind="score"``)."""
-    names = names or {}
-    bs = comp.bootstrap
-    return verdict_sentence(comp.verdict, a=names.get(comp.a, comp.a),
-                            b=names.get(comp.b, comp.b), mean=bs.mean, ci_low=bs.ci_low,
-                            ci_high=bs.ci_high, n=comp.n, confidence=bs.confidence,
-                            lang=lang, unit="queries", kind="score")
+    """The verdict wording of ``core.views.paired`` for a retriever comparison, with display
+    ``names`` for the retrievers; the difference is on the measure's own scale."""
+    return paired_view(comp, lang=lang, names=names, unit="queries", plan=False).sentence
 
 
 def result_text(res: ScifactResult, lang: str = "en") -> str:
     """Readable summary (the CLI's default output)."""
     c = res.comparison
-    bs = c.bootstrap
     col = res.collection
     lines = [f"{col['name']}: {col['n_docs']:,} documents, {c.n} of {col['n_queries']} judged "
              f"queries"]
@@ -44,19 +36,7 @@ def result_text(res: ScifactResult, lang: str = "en") -> str:
     lines.append(f"  {c.metric}: {c.a} wins {c.a_wins}, {c.b} wins {c.b_wins}, ties {c.ties}")
     lines.append(f"  hit@10: {c.a} only {h['a_only']}, {c.b} only {h['b_only']}, both "
                  f"{h['both']}, neither {h['neither']}")
-    lines.append(f"  {c.b} − {c.a}: {signed(bs.mean, 4)}  {fmt_level(bs.confidence)} paired "
-                 f"bootstrap CI ({bs.interval}) [{signed(bs.ci_low, 4)}, {signed(bs.ci_high, 4)}] "
-                 f"({bs.resamples:,} resamples, seed {bs.seed})")
-    note = degenerate_note(bs, lang)
-    if note:
-        lines.append(f"  {note}")
-    if c.test is not None:
-        exact = "exact" if c.test.exact else f"{c.test.resamples:,} random sign flips"
-        lines.append(f"  {c.test.name} {p_text(c.test.p)} ({exact})")
-    lines.append(comparison_sentence(c, lang))
-    why = reason_sentence(c.decision, lang)
-    if why:
-        lines.append(why)
+    lines.extend(paired_view(c, lang=lang, unit="queries", plan=False).cli_lines())
     return "\n".join(lines)
 
 
@@ -104,12 +84,4 @@ def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
 
 def _title(title: str):
     """Each given line wrapped so no line is wider than the chart (``wrap_title``)."""
-    import altair as alt
-    lines = [ln for part in title.split("\n") for ln in
-             ([part] if not part else _wrap(part))]
-    return alt.TitleParams(text=lines if len(lines) > 1 else title, anchor="start", limit=0)
-
-
-def _wrap(text: str) -> list[str]:
-    t_ = wrap_title(text)
-    return list(t_.text) if isinstance(t_.text, list) else [t_.text]
+    return wrap_title(title)

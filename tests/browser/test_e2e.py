@@ -18,7 +18,7 @@ import pytest
 
 from core.golden import compare_golden, load_golden
 from core.i18n import t
-from core.verdicts import comparison_verdict
+from core.views.verdicts import comparison_verdict
 from tests.shared_data import TINY
 from tests.browser.helpers import (ARTIFACTS, FIXTURE, SHOTS, TIMEOUT_MS, _errors, _page_order,
                                     _page_problems, _settle, _shot, _through_app_py, _url)

@@ -14,7 +14,7 @@ import pytest
 
 from core.golden import compare_golden, load_golden
 from core.i18n import t
-from core.verdicts import comparison_verdict
+from core.views.verdicts import comparison_verdict
 from tests.browser import helpers
 from tests.browser.helpers import _errors
 

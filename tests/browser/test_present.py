@@ -14,7 +14,7 @@ import pytest
 
 from core.golden import compare_golden, load_golden
 from core.i18n import t
-from core.verdicts import comparison_verdict
+from core.views.verdicts import comparison_verdict
 from core.views.palette import TONES
 from tests.browser.helpers import (FIXTURE, ROOT, SHOTS, TIMEOUT_MS, _errors, _page_order,
                                     _page_problems, _settle, _shot, _url)
@@ -159,7 +159,7 @@ def _chart_problems(pg, where: str) -> list[str]:
 
 def test_verdict_card_leads_with_the_tone_of_the_result(server, page):
     """Demo (B = RRF is worse, not significantly): amber. Upload where B = reranker wins:
-    green, and the same sentence as core.verdicts."""
+    green, and the same sentence as core.views.verdicts."""
     page.goto(f"{server}/")
     _settle(page)
     card = _card(page)

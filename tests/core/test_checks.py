@@ -147,7 +147,7 @@ def test_same_length_names_both_sequences():
 
 
 def test_choice_and_distinct():
-    from core.verdicts import verdict_sentence
+    from core.views.verdicts import verdict_sentence
     with pytest.raises(ValueError, match=r"unit must be one of cases, queries, got 'rows'"):
         verdict_sentence("no_difference", a="A", b="B", mean=0.0, ci_low=-0.1, ci_high=0.1,
                          n=10, confidence=0.95, unit="rows")

@@ -230,6 +230,8 @@ def _runtime_domains() -> dict[str, tuple]:
         "systems.metric_*": LIST_METRICS,
         "systems.match_*": MATCH_KINDS,
         "systems.interval_*": ("wilson", "bootstrap"),
+        "paired.kind_*": ("wilson", "bootstrap"),            # core.stats.RateEstimate.interval
+        "paired.interval_help_*": ("wilson", "bootstrap"),
         "systems.mode_*": MODES,
         "systems.verdict_*": ("a_better", "b_better", "no_difference"),
         "scifact.source_*": ("explicit", "env", "default"),

@@ -18,7 +18,7 @@ from core.multi import compare_many
 from core.paired import compare_paired
 from core.scifact import compare_retrievers
 from core.stats import paired_bootstrap
-from core.verdicts import comparison_verdict
+from core.views.verdicts import comparison_verdict
 from core.views import format as fmt
 from core.views.cards import card_html, paired_card
 from core.views.report import build_report

@@ -15,7 +15,7 @@ from core.views.charts import bootstrap_histogram, interval_chart
 from core.golden import compare_golden, load_golden
 from core.views.report import CHART_WIDTH, Section, build_report, latex_escape, package_versions, to_latex, \
     to_markdown
-from core.verdicts import comparison_verdict
+from core.views.verdicts import comparison_verdict
 
 
 class _Cells(HTMLParser):

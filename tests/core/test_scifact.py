@@ -13,7 +13,7 @@ from core.retrieval import BM25Params, load_model
 from core.scifact import (MEASURES, ci_by_n, compare_retrievers, disagreements, evaluate, means,
                           needed, run_retrievers, run_scifact, side_by_side, subsample)
 from core.stats import paired_bootstrap, verdict
-from core.verdicts import verdict_sentence
+from core.views.verdicts import verdict_sentence
 from core.views.scifact import comparison_sentence
 
 from tests.shared_data import ROOT, TINY

@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 
 from core.multi import compare_many
+from core.views.format import signed
 from core.views.multi import matrix_chart
 
 
@@ -22,7 +23,7 @@ def test_matrix_chart_cells_match_the_comparison():
     assert len(cells) == len(matrix) == 6  # every ordered pair of 3 systems
     for cell, (_, row) in zip(cells, matrix.iterrows()):
         assert (cell["row"], cell["col"]) == (row["row"], row["col"])
-        assert cell["label"].startswith(f"{row['diff']:+.2f}")
+        assert cell["label"].startswith(signed(row["diff"], 2))  # a rounded 0 has no sign
         assert cell["label"].endswith(" *") == bool(row["significant"])
     scale = spec["layer"][0]["encoding"]["color"]["scale"]
     assert scale["domainMid"] == 0 and scale["domain"][0] == -scale["domain"][1]

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 
 from core.scifact import MEASURES, ScifactResult, ci_by_n, compare_retrievers
-from core.verdicts import verdict_sentence
+from core.views.verdicts import verdict_sentence
 from core.views.format import signed
 from core.views.scifact import (NAMES, ci_by_n_chart, comparison_sentence, result_text,
                                 scatter_chart)

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.golden import compare_golden, load_golden
 from core.i18n import catalog, t
-from core.verdicts import comparison_verdict
+from core.views.verdicts import comparison_verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")

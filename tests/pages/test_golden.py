@@ -123,3 +123,66 @@ def test_card_metric_and_report_show_the_cli_number():
     assert "RRF − title-only" in html.unescape(card)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["RRF − title-only"] == headline
+
+
+def _walk(node):
+    """Elements of the page in the order they are drawn."""
+    children = getattr(node, "children", None)
+    if children is None:
+        yield node
+        return
+    for key in sorted(children):
+        yield from _walk(children[key])
+
+
+def test_the_verdict_comes_first_then_the_guide_then_the_inputs():
+    """title -> question -> verdict card -> "How to read this" -> inputs -> details."""
+    at = _page()
+    assert not at.exception
+    order = list(_walk(at.main))
+    kinds = [type(e).__name__ for e in order]
+    card = next(i for i, e in enumerate(order) if "verdict-card" in str(getattr(e, "value", "")))
+    guide = next(i for i, e in enumerate(order)
+                 if str(getattr(e, "value", "")).startswith("- **The percentages**"))
+    assert kinds[:2] == ["Title", "Caption"] and card == 2 and guide == 3
+    assert kinds.index("FileUploader") > guide and kinds.index("Selectbox") > guide
+    assert kinds.index("Metric") > kinds.index("Selectbox")   # details after the inputs
+
+
+def test_the_card_names_the_cases_it_would_take_and_links_the_planner():
+    from urllib.parse import parse_qs, urlsplit
+    at = _page()
+    card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
+    assert "To tell apart a difference this size you would need about" in card
+    assert "(you have 31)" in card
+    href = card.split('href="', 1)[1].split('"', 1)[0]
+    q = {k: v[0] for k, v in parse_qs(urlsplit(href).query).items()}
+    assert urlsplit(href).path == "sample_size"
+    assert q["design"] == "paired" and q["n"] == "31" and q["disc"] == "25.8"
+    assert q["diff"] == "-6.5" and q["lang"] == "en"
+
+
+def test_the_link_keeps_the_interval_and_every_setting():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params.update({"interval": "bca", "seed": "7", "resamples": "3000",
+                            "confidence": "90", "a": "RRF", "b": "title-only"})
+    at.run()
+    assert not at.exception
+    assert at.radio(key="golden_interval").value == "bca"
+    assert at.number_input(key="golden_seed").value == 7
+    c = at.session_state["golden_comparison"].comparison
+    assert c.bootstrap.interval == "bca" and c.bootstrap.confidence == 0.9
+    assert (c.a, c.b, c.bootstrap.seed, c.bootstrap.resamples) == ("RRF", "title-only", 7, 3000)
+    at.radio(key="golden_interval").set_value("percentile").run()
+    assert at.query_params["interval"] == ["percentile"] or \
+        at.query_params["interval"] == "percentile"
+
+
+def test_presentation_view_shows_the_card_and_one_chart():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["view"] = "present"
+    at.run()
+    assert not at.exception
+    assert sum("verdict-card" in m.value for m in at.markdown) == 1
+    assert len(at.get("arrow_vega_lite_chart")) + len(at.get("vega_lite_chart")) == 1
+    assert len(at.metric) == 0 and len(at.table) == 0

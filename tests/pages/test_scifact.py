@@ -57,7 +57,9 @@ def test_page_end_to_end(folder):
     shown = {m.label: m.value for m in at.metric}
     assert shown["BM25"] == f"{expect['bm25']['ndcg@10']:.3f}"
     assert shown["Dense"] == f"{expect['dense']['ndcg@10']:.3f}"
-    assert len(at.table) == 3  # the Hit@10 2x2 and the two drill-down top-10 lists (wrapped)
+    # the exact test beside the CI (core.views.paired), the Hit@10 2x2 and the two
+    # drill-down top-10 lists (wrapped)
+    assert len(at.table) == 4
     # send the measured means to the BEIR Table 2 page
     at.button(key="scifact_send").click().run()
     sent = at.session_state["scifact_measured"]
@@ -120,6 +122,24 @@ def test_fresh_machine_uses_the_shipped_copy(tmp_path, monkeypatch):
     assert beir.is_beir_dir(tmp_path / "beir" / "scifact")
     assert any("25 documents, 12 judged queries" in m.value for m in at.markdown)
     assert all(btn.key != "scifact_download" for btn in at.button)
+
+
+def test_korean_copies_are_translated_and_present_shows_card_and_one_chart(folder):
+    import re
+    raw_keys = re.compile(r"\b(a_wins|b_wins|ci_low|ci_high|query_id|b_better|a_better|"
+                          r"no_difference|True|False|mean)\b")
+    at = _run("ko")
+    assert not at.exception, at.exception
+    copies = [c.value for c in at.code]
+    assert copies
+    raw = sorted({m.group(0) for c in copies for m in raw_keys.finditer(c)})
+    assert raw == [], raw
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.query_params["view"] = "present"
+    at.run()
+    assert not at.exception, at.exception
+    assert sum("verdict-card" in m.value for m in at.markdown) == 1
+    assert len(at.get("vega_lite_chart")) == 1 and len(at.metric) == 0
 
 
 def test_the_encode_belongs_to_the_server_not_the_tab(folder, tmp_path, monkeypatch):

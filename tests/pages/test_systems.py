@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.lists import load_lists, score_lists
 from core.multi import compare_many
-from core.verdicts import fmt_p
+from core.views.verdicts import fmt_p
 from core.trec import read_qrels, read_run, score_runs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,3 +150,38 @@ def test_bad_run_line_names_file_and_line():
     assert not at.exception
     assert any("r.run, row 2, column 'score'" in e.value for e in at.error)
 
+
+
+RAW_KEYS = re.compile(r"\b(mean_a|mean_b|p_holm|ci_low|ci_high|b_better|a_better|"
+                      r"no_difference|cohens_dz|case_id|True|False)\b")
+
+
+def test_korean_tables_and_copies_carry_no_raw_keys():
+    """Every table a person reads or copies (screen, Markdown/LaTeX copies) is translated;
+    the JSON/CSV downloads keep their English keys."""
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["lang"] = "ko"
+    at.run()
+    assert not at.exception
+    copies = [c.value for c in at.code]
+    assert copies, "no Markdown/LaTeX copies"
+    raw = sorted({m.group(0) for c in copies for m in RAW_KEYS.finditer(c)})
+    assert raw == [], raw
+    shown = [str(list(t.value.columns)) + t.value.to_string() for t in at.table]
+    raw = sorted({m.group(0) for s in shown for m in RAW_KEYS.finditer(s)})
+    assert raw == [], raw
+    assert any("B − A" in s for s in shown)
+
+
+def test_presentation_view_and_heatmap_rows():
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params["view"] = "present"
+    at.run()
+    assert not at.exception
+    assert sum("verdict-card" in m.value for m in at.markdown) == 1
+    assert len(at.get("vega_lite_chart")) == 1 and len(at.metric) == 0
+    from core.views.multi import matrix_chart
+    scores = score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
+                                    "demo_lists.csv"), 10).golden("ndcg@10").scores
+    spec = matrix_chart(compare_many(scores, resamples=1_000)).to_dict()
+    assert spec["height"] == {"step": 56}   # a band per row, never a shared fixed height

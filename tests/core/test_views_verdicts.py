@@ -1,4 +1,4 @@
-"""core.verdicts: the verdict sentence shows the comparison's own B − A and CI, says which
+"""core.views.verdicts: the verdict sentence shows the comparison's own B − A and CI, says which
 method won, and explains a "no difference" when the data could never show one."""
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ import pytest
 from core.golden import compare_golden, load_golden
 from core.i18n import t
 from core.paired import compare_paired
-from core.verdicts import comparison_verdict, degenerate_note, reason_sentence, verdict_sentence
+from core.views.verdicts import comparison_verdict, degenerate_note, reason_sentence, verdict_sentence
 from core.views import format as fmt
 
 

@@ -1,0 +1,260 @@
+"""One renderer for a paired comparison: the golden-case page, the ranked-lists / TREC page,
+the scifact page and the CLI text all show A vs B through ``paired_view``.
+
+``paired_view`` takes what ``core`` computed (a ``core.golden.GoldenComparison``, a
+``core.paired.PairedComparison`` or a ``core.scifact.RetrieverComparison``) and builds, once,
+in one language:
+
+- the verdict card (``core.views.cards``): B − A with its CI, the plain sentence, the reason
+  when it is "no difference", and the next step: how many cases would tell apart a difference
+  this size (``core.sample_size.cases_needed``) with a link to the planner filled in;
+- the rates row: A's and B's score (with its interval) and the difference tile;
+- the tests table (the exact tests beside the bootstrap CI);
+- the charts: each method with its interval, and the bootstrap distribution of B − A;
+- the CLI lines.
+
+The difference is B − A (new minus baseline) exactly as ``core`` computed it: nothing here
+changes a sign. Nothing here computes a statistic either; the next step calls the planner.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+import pandas as pd
+
+from core import checks
+from core.i18n import t
+from core.views import format as fmt
+from core.views.cards import VerdictCard, paired_card
+from core.views.verdicts import degenerate_note, reason_sentence, verdict_sentence
+
+if TYPE_CHECKING:  # altair only where a chart is drawn: the CLI text needs none
+    import altair as alt
+
+PLANNER_PAGE = "sample_size"   # the planner page's URL path (app.py PAGE_ORDER stem)
+NEXT_STEP_POWER = 0.8
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One number tile of the rates row: a label, the value, a caption line and hover help.
+    Every field is plain text (a page escapes the label and caption)."""
+
+    label: str
+    value: str
+    caption: str = ""
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class PairedView:
+    """What a page (or the CLI) shows of one paired comparison, in ``lang``."""
+
+    lang: str
+    kind: str                     # "rate" (0/1 outcomes) or "score"
+    a: str                        # display names
+    b: str
+    n: int
+    unit: str                     # "cases" or "queries"
+    sentence: str
+    card: VerdictCard
+    rates: tuple[Tile, Tile]
+    difference: Tile
+    tests: pd.DataFrame = field(repr=False)
+    next_step: Any = None         # core.sample_size.CasesNeeded when "no difference"
+    comparison: Any = field(default=None, repr=False)
+
+    @property
+    def bootstrap(self):
+        return self.comparison.bootstrap
+
+    # -------------------------------------------------------------------- charts
+    def _tr(self, key: str, **params) -> str:
+        return t(key, self.lang, **params)
+
+    def bootstrap_title(self) -> str:
+        return self._tr("paired.chart_bootstrap", a=self.a, b=self.b,
+                        resamples=f"{self.bootstrap.resamples:,}")
+
+    def rates_title(self) -> str:
+        return self._tr("paired.chart_rates", level=fmt.level(self.bootstrap.confidence))
+
+    def bootstrap_chart(self, *, metric: str | None = None) -> alt.LayerChart:
+        """The bootstrap distribution of B − A with its CI band and 0 marked."""
+        from core.views.charts import bootstrap_histogram
+        bs = self.bootstrap
+        x_title = self._tr("paired.axis_diff", a=self.a, b=self.b)
+        x_title += f" ({metric})" if metric else fmt.axis_unit(self.kind, difference=True)
+        # rounding away float noise lets equal resampled means share one bar
+        return bootstrap_histogram(bs.distribution.round(12), bs.ci_low, bs.ci_high,
+                                   title=self.bootstrap_title(), x_title=x_title,
+                                   y_title=self._tr("paired.axis_resamples"),
+                                   scale=fmt.scale(self.kind))
+
+    def rates_chart(self, *, axis: str | None = None) -> alt.LayerChart | None:
+        """Each method's score with its interval (None when the comparison carries no
+        per-method intervals, as a retriever comparison does not)."""
+        from core.views.charts import interval_chart
+        c = self.comparison
+        if not hasattr(c, "rate_a"):
+            return None
+        rows = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low,
+                              "ci_high": r.ci_high}
+                             for n_, r in ((self.a, c.rate_a), (self.b, c.rate_b))])
+        return interval_chart(rows, title=self.rates_title(),
+                              x_title=(axis or self._tr("paired.axis_score"))
+                              + fmt.axis_unit(self.kind), scale=fmt.scale(self.kind))
+
+    # -------------------------------------------------------------------- CLI
+    def cli_lines(self) -> list[str]:
+        """The CLI's lines for the difference, its tests and the verdict (English labels
+        for the statistics, the sentence in ``lang``): 'B − A: +6.5 %p  95% paired bootstrap
+        CI (percentile) [..]', the tests, the verdict sentence and its reason."""
+        bs = self.bootstrap
+        c = self.comparison
+        diff = fmt.diff(bs.mean, self.kind) if self.kind == "rate" else fmt.signed(bs.mean, 4)
+        lo, hi = ((fmt.diff(bs.ci_low, self.kind), fmt.diff(bs.ci_high, self.kind))
+                  if self.kind == "rate" else (fmt.signed(bs.ci_low, 4),
+                                               fmt.signed(bs.ci_high, 4)))
+        lines = [f"  {self.b} − {self.a}: {diff}  {fmt.level(bs.confidence)} paired bootstrap "
+                 f"CI ({bs.interval}) [{lo}, {hi}]  ({bs.resamples:,} resamples, seed "
+                 f"{bs.seed})"]
+        note = degenerate_note(bs, self.lang)
+        if note:
+            lines.append(f"  {note}")
+        lines.append("  " + "; ".join(_cli_tests(c)))
+        lines.append(self.sentence)
+        why = reason_sentence(c.decision, self.lang)
+        if why:
+            lines.append(why)
+        if self.card.next_step:
+            lines.append(self.card.next_step)
+        return lines
+
+
+def _cli_tests(c) -> list[str]:
+    test = getattr(c, "test", None)
+    if hasattr(c, "randomization_p"):
+        exact = " (exact)" if test is not None and test.exact else ""
+        out = [f"randomization {fmt.p_text(c.randomization_p)}{exact}"]
+        if c.mcnemar_p is not None:
+            out.insert(0, f"McNemar exact {fmt.p_text(c.mcnemar_p)}")
+        if c.ttest_p is not None:
+            out.append(f"paired t-test {fmt.p_text(c.ttest_p)}")
+        return out
+    if test is None:
+        return []
+    how = "exact" if test.exact else f"{test.resamples:,} random sign flips"
+    return [f"{test.name} {fmt.p_text(test.p)} ({how})"]
+
+
+def tests_table(c, lang: str = "en") -> pd.DataFrame:
+    """The exact tests beside the bootstrap CI, translated: McNemar + discordance (0/1
+    outcomes) or paired t + Cohen's d_z of B − A (scores), and the randomization p-value; a
+    retriever comparison shows the one test its verdict uses."""
+    rows = []
+    if hasattr(c, "randomization_p"):
+        rows.append((t("paired.randomization_p", lang), fmt.fmt_p(c.randomization_p)))
+        if c.binary:
+            rows.insert(0, (t("paired.mcnemar_p", lang), fmt.fmt_p(c.mcnemar_p)))
+            rows.append((t("paired.discordance", lang), fmt.pct(c.discordance)))
+        else:
+            rows.append((t("paired.ttest_p", lang), fmt.fmt_p(c.ttest_p)))
+            rows.append((t("paired.cohens_dz", lang),
+                         "n/a" if c.cohens_dz is None else f"{c.cohens_dz:.2f}"))
+    elif getattr(c, "test", None) is not None:
+        test = c.test
+        how = (t("paired.test_exact", lang) if test.exact else
+               t("paired.test_monte_carlo", lang, resamples=f"{test.resamples:,}"))
+        rows.append((t("paired.test_p", lang, test=t(f"verdicts.test_{test.name}", lang)),
+                     f"{fmt.fmt_p(test.p)} ({how})"))
+    return pd.DataFrame(rows, columns=[t("paired.col_test", lang), t("paired.col_value", lang)])
+
+
+def planner_link(needed, lang: str) -> str:
+    """The planner page's address with ``needed``'s values (``CasesNeeded.url_params``) and
+    the language: a relative link, so it works wherever the app is served."""
+    return f"{PLANNER_PAGE}?{urlencode({**needed.url_params(), 'lang': lang})}"
+
+
+def next_step_line(needed, lang: str, unit: str = "cases") -> str:
+    """'To tell apart a difference this size you would need about N cases (you have n).'
+    (``unit="queries"``: '... N queries (you have n).')"""
+    if needed is None:
+        return ""
+    if needed.n_needed is None:
+        return t("paired.next_step_none", lang)
+    key = "paired.next_step_queries" if unit == "queries" else "paired.next_step"
+    return t(key, lang, needed=f"{needed.n_needed:,}", n=f"{needed.n_have:,}")
+
+
+def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
+                unit: str | None = None, metric: str | None = None,
+                values: tuple | None = None, plan: bool = True) -> PairedView:
+    """Build the view of ``comparison``: a ``GoldenComparison`` (its cases, unit and values
+    come with it), a ``PairedComparison`` (give ``values`` = (a, b) for the next step) or a
+    ``RetrieverComparison`` (scores; ``unit`` "queries"). ``names`` maps method ids to display
+    names; ``metric`` is named beside the difference."""
+    checks.choice("lang", lang, ("en", "ko"))
+    names = names or {}
+    n = None
+    if hasattr(comparison, "comparison"):          # core.golden.GoldenComparison
+        values = (comparison.a_values, comparison.b_values)
+        unit = unit or comparison.golden.unit
+        n = comparison.n_cases
+        comparison = comparison.comparison
+    c = comparison
+    if values is None and hasattr(c, "values_a"):   # core.scifact.RetrieverComparison
+        values = (c.values_a, c.values_b)
+    unit = unit or "cases"
+    n = n or c.n
+    kind = fmt.kind_of(getattr(c, "binary", False))
+    a, b = names.get(c.a, c.a), names.get(c.b, c.b)
+    bs = c.bootstrap
+    level = fmt.level(bs.confidence)
+    sentence = verdict_sentence(c.verdict, a=a, b=b, mean=bs.mean, ci_low=bs.ci_low,
+                                ci_high=bs.ci_high, n=n, confidence=bs.confidence, lang=lang,
+                                unit=unit, kind=kind)
+    needed = None
+    if plan and c.verdict == "no_difference" and values is not None:
+        from core.sample_size import cases_needed  # scipy: only when a plan is shown
+        needed = cases_needed(values[0], values[1], confidence=bs.confidence,
+                              power=NEXT_STEP_POWER)
+    card = paired_card(c.verdict, a=a, b=b, mean=bs.mean, ci_low=bs.ci_low, ci_high=bs.ci_high,
+                       confidence=bs.confidence, kind=kind, sentence=sentence,
+                       ci_label=t("common.ci_short", lang),
+                       reason=reason_sentence(c.decision, lang) or "",
+                       next_step=next_step_line(needed, lang, unit),
+                       next_link=(planner_link(needed, lang)
+                                  if needed is not None and needed.n_needed else ""),
+                       next_label=t("paired.next_link", lang))
+    label = (t("paired.difference_metric", lang, a=a, b=b, metric=metric) if metric
+             else t("paired.difference", lang, a=a, b=b))
+    difference = Tile(label, fmt.diff(bs.mean, kind),
+                      t("paired.difference_ci", lang, level=level,
+                        lo=fmt.diff(bs.ci_low, kind), hi=fmt.diff(bs.ci_high, kind)),
+                      t("glossary.bootstrap", lang)
+                      + ("\n\n" + t("glossary.pp", lang) if kind == "rate" else ""))
+    return PairedView(lang, kind, a, b, n, unit, sentence, card, _rates(c, a, b, kind, lang),
+                      difference, tests_table(c, lang), needed, c)
+
+
+def _rates(c, a: str, b: str, kind: str, lang: str) -> tuple[Tile, Tile]:
+    if not hasattr(c, "rate_a"):                     # a retriever comparison: the means
+        return (Tile(a, fmt.value(c.mean_a, kind)), Tile(b, fmt.value(c.mean_b, kind)))
+    level = fmt.level(c.bootstrap.confidence)
+    tiles = []
+    for name, r in ((a, c.rate_a), (b, c.rate_b)):
+        count = f" ({r.successes:d}/{r.n:d})" if r.successes is not None else ""
+        kind_text = t(f"paired.kind_{r.interval}", lang)
+        lo, hi = fmt.value(r.ci_low, kind), fmt.value(r.ci_high, kind)
+        caption = (t("paired.interval_line_step", lang, level=level, kind=kind_text, lo=lo,
+                     hi=hi, step=f"{100 / r.n:.1f}") if kind == "rate" else
+                   t("paired.interval_line", lang, level=level, kind=kind_text, lo=lo, hi=hi))
+        glossary = "wilson" if r.interval == "wilson" else "bootstrap"
+        tiles.append(Tile(name, fmt.value(r.mean, kind) + count, caption,
+                          t(f"paired.interval_help_{r.interval}", lang, level=level) + "\n\n"
+                          + t(f"glossary.{glossary}", lang)))
+    return tiles[0], tiles[1]

@@ -1,0 +1,126 @@
+"""core.views.paired: one renderer for golden, systems and scifact (card, rates row, tests
+table, charts, CLI lines) and its next step from core.sample_size."""
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from core.golden import compare_golden, load_golden
+from core.paired import compare_paired
+from core.sample_size import cases_needed, n_continuous_power, n_mcnemar
+from core.scifact import MEASURES, compare_retrievers
+from core.views import format as fmt
+from core.views.cards import card_html
+from core.views.charts import display_width, wrap_lines
+from core.views.paired import paired_view, tests_table as paired_tests
+
+DEMO = Path(__file__).resolve().parents[2] / "data" / "demo_golden.csv"
+
+
+@pytest.fixture(scope="module")
+def demo():
+    return compare_golden(load_golden(DEMO.read_bytes(), DEMO.name), resamples=2_000)
+
+
+def test_card_rates_and_difference_are_core_numbers(demo):
+    c, bs = demo.comparison, demo.comparison.bootstrap
+    v = paired_view(demo, lang="en")
+    assert v.card.label == "RRF − title-only" and v.card.value == fmt.diff(bs.mean, "rate")
+    assert v.card.interval.endswith(fmt.interval(bs.ci_low, bs.ci_high, "rate", signed=True))
+    assert [t_.value for t_ in v.rates] == ["83.9% (26/31)", "77.4% (24/31)"]
+    assert v.rates[0].caption.startswith("95% Wilson interval [67.4%, 92.9%]")
+    assert v.difference.label == "RRF − title-only" and v.difference.value == v.card.value
+    assert list(v.tests.iloc[:, 1]) == [fmt.fmt_p(c.mcnemar_p), fmt.fmt_p(c.randomization_p),
+                                        fmt.pct(c.discordance)]
+
+
+def test_cannot_tell_card_gives_the_planners_number_and_link(demo):
+    c = demo.comparison
+    v = paired_view(demo, lang="en")
+    assert c.verdict == "no_difference"
+    disc, delta = c.discordance, c.bootstrap.mean
+    need = n_mcnemar(disc, delta, alpha=0.05, power=0.8)
+    assert v.next_step.n_needed == need and v.next_step.n_have == 31
+    assert v.card.next_step == (f"To tell apart a difference this size you would need about "
+                                f"{need:,} cases (you have 31).")
+    url = urlsplit(v.card.next_link)
+    assert url.path == "sample_size"
+    q = {k: v_[0] for k, v_ in parse_qs(url.query).items()}
+    assert q == {"design": "paired", "n": "31", "confidence": "95", "power": "80",
+                 "alpha": "5", "disc": f"{100 * disc:.1f}", "diff": f"{100 * delta:.1f}",
+                 "lang": "en"}
+    html = card_html(v.card)
+    assert 'class="verdict-next"' in html and 'href="sample_size?design=paired&amp;' in html
+    assert "href" not in card_html(v.card, links=False)   # the offline report has no pages
+    ko = paired_view(demo, lang="ko")
+    assert f"약 {need:,}개" in ko.card.next_step and "lang=ko" in ko.card.next_link
+
+
+def test_no_next_step_when_there_is_a_verdict():
+    a = np.array([0.0] * 30 + [1.0] * 10)
+    b = np.ones(40)
+    c = compare_paired(a, b, name_a="old", name_b="new", resamples=1_000)
+    v = paired_view(c, values=(a, b))
+    assert c.verdict == "b_better" and v.next_step is None
+    assert v.card.next_step == "" and v.card.tone == "better"
+
+
+def test_scores_plan_from_the_sd_of_the_differences():
+    rng = np.random.default_rng(1)
+    a = rng.uniform(0.2, 0.8, 30)
+    b = np.clip(a + 0.01 + rng.normal(0, 0.15, 30), 0, 1)
+    need = cases_needed(a, b)
+    d = b - a
+    assert need.design == "continuous" and need.sigma == pytest.approx(np.std(d, ddof=1))
+    assert need.n_needed == n_continuous_power(abs(d.mean()), np.std(d, ddof=1), alpha=0.05,
+                                               power=0.8)
+    q = need.url_params()
+    assert q["sigma"] == f"{np.std(d, ddof=1):.3f}" and q["cdiff"] == f"{100 * abs(d.mean()):.1f}"
+    same = cases_needed(a, a.copy())
+    assert same.n_needed is None
+    assert paired_view(compare_paired(a, a.copy(), resamples=1_000),
+                       values=(a, a.copy())).card.next_step.startswith("A and B come out even")
+
+
+def test_retriever_comparison_uses_names_metric_and_queries():
+    rng = np.random.default_rng(2)
+    a, b = rng.random(40), rng.random(40)
+    idx = pd.Index([f"q{i}" for i in range(40)], name="query_id")
+    tables = {n: pd.DataFrame({**{m: v for m in MEASURES}, "hit@10": (v > 0.5) * 1.0},
+                              index=idx) for n, v in (("bm25", a), ("dense", b))}
+    c = compare_retrievers(tables, "bm25", "dense", resamples=1_000)
+    v = paired_view(c, names={"bm25": "BM25", "dense": "Dense"}, unit="queries",
+                    metric="ndcg@10")
+    assert v.difference.label == "Dense − BM25 (ndcg@10)"
+    assert [t_.value for t_ in v.rates] == [f"{a.mean():.3f}", f"{b.mean():.3f}"]
+    assert "these 40 queries" in v.sentence or "better than" in v.sentence
+    if v.next_step is not None and v.next_step.n_needed:
+        assert "queries (you have 40)" in v.card.next_step
+    assert paired_tests(c).shape == (1, 2)
+    lines = v.cli_lines()
+    assert lines[0].startswith("  Dense − BM25: " + fmt.signed(c.bootstrap.mean, 4))
+
+
+def test_cli_lines_name_b_first_and_quote_the_same_number(demo):
+    v = paired_view(demo, lang="en", plan=False)
+    first = v.cli_lines()[0]
+    assert first.startswith(f"  RRF − title-only: {v.card.value}  95% paired bootstrap CI")
+    assert v.next_step is None   # the CLI does not plan
+
+
+def test_charts_show_b_minus_a(demo):
+    v = paired_view(demo, lang="ko")
+    spec = v.bootstrap_chart().to_dict()
+    assert "RRF − title-only" in str(spec)
+    assert v.rates_chart() is not None
+
+
+def test_korean_titles_wrap_by_display_width():
+    assert display_width("가나") == 4 and display_width("ab") == 2
+    title = "RRF − title-only의 대응 부트스트랩 (재표집 20,000회); 띠 = 신뢰구간, 빨간 선 = 0"
+    lines = wrap_lines(title, 46)
+    assert len(lines) >= 2 and all(display_width(ln) <= 46 for ln in lines)
+    assert " ".join(lines) == title
+    assert wrap_lines("short title") == ["short title"]
