@@ -22,8 +22,6 @@ SERVER_ENV = {"NOISEFLOOR_BEIR_DIR": str(TINY)}
 WIDTH, HEIGHT = 1280, 720
 PAGES = ("golden", "systems", "scifact", "beir_table", "sample_size", "agreement", "latency")
 LANGS = ("en", "ko")
-# The three paired pages get their card on top with i20a's renderer (issue 20, items 2-4).
-PENDING = {"golden", "systems", "scifact"}
 
 # How far any scroll container of the app (or the document itself) could scroll down.
 _OVERFLOW = """() => {
@@ -38,10 +36,7 @@ _OVERFLOW = """() => {
 
 
 def _cases():
-    return [pytest.param(stem, lang, id=f"{stem}-{lang}",
-                         marks=[pytest.mark.xfail(reason="i20a", strict=False)]
-                         if stem in PENDING else [])
-            for stem in PAGES for lang in LANGS]
+    return [pytest.param(stem, lang, id=f"{stem}-{lang}") for stem in PAGES for lang in LANGS]
 
 
 @pytest.fixture()
