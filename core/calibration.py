@@ -28,10 +28,13 @@ import numpy as np
 from core import checks
 from core.intervals import (PAIRED_PROPORTION_METHODS, SCORE_METHODS, paired_proportion_ci,
                             score_intervals, side)
-from core.stats import kernels, stream_key
+from core.stats import BootstrapResult, PairedData, kernels, stream_key
 
 DEFAULT_SETS = 1_000
 CELL_RESAMPLES = 2_000
+MAX_TABLES = 200_000      # 0/1, closed-form interval: at most this many discordant pairs
+MAX_CELL_WORK = 2e7       # 0/1, bootstrap interval: (m + 1) n values held at once
+MAX_SCORE_WORK = 4e8      # scores: sets x n x resamples per set
 STREAM_CALIBRATION = 2
 WORK = 2e8          # resampled values drawn in all, for the scores' null sets
 
@@ -138,3 +141,29 @@ def calibrate_scores(d, *, interval: str, confidence: float = 0.95, sets: int = 
     rate = float(np.mean(side(lo, hi, scale) != 0))
     return Calibration(rate, sets, n, interval, confidence, False, resamples,
                        math.sqrt(rate * (1 - rate) / sets))
+
+
+def calibrate_comparison(bootstrap, data) -> Calibration | None:
+    """The self-check of a comparison's displayed interval (``bootstrap.interval``, at its
+    confidence and seed) on its checked data (``core.stats.PairedData``): ``calibrate_table``
+    for 0/1 outcomes, ``calibrate_scores`` with ``DEFAULT_SETS`` null sets otherwise. None
+    when repeating it would cost too much (more than ``MAX_TABLES`` discordant pairs, or more
+    than ``MAX_CELL_WORK`` / ``MAX_SCORE_WORK`` values to draw): large sets are where these
+    intervals are accurate anyway."""
+    checks.instance("bootstrap", bootstrap, BootstrapResult)
+    checks.instance("data", data, PairedData)
+    interval, conf, seed = bootstrap.interval, bootstrap.confidence, bootstrap.seed
+    if data.binary:
+        both, a_only, b_only, neither = data.table
+        m = a_only + b_only
+        if interval in PAIRED_PROPORTION_METHODS:
+            if m > MAX_TABLES:
+                return None
+        elif (m + 1) * data.n > MAX_CELL_WORK:
+            return None
+        return calibrate_table(both, b_only, a_only, neither, interval=interval,
+                               confidence=conf, seed=seed)
+    per_set = 1 if interval == "t" else null_resamples(data.n, DEFAULT_SETS)
+    if DEFAULT_SETS * data.n * per_set > MAX_SCORE_WORK:
+        return None
+    return calibrate_scores(data.d, interval=interval, confidence=conf, seed=seed)

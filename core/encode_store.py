@@ -1,7 +1,7 @@
 """The chunks of an unfinished encode, kept on disk so an interrupted encode resumes.
 
 ``core.retrieval.encode_texts`` encodes a text set in chunks (texts sorted by length, then
-``batch_size * 8`` at a time). Each finished chunk is written atomically to a folder beside
+``batch_size * CHUNK_BATCHES`` at a time). Each finished chunk is written atomically to a folder beside
 the cache entry, ``<entry>.partial/<first position>.npy``, with a ``meta.json`` naming what
 the chunks belong to (model key and sentence-transformers version, content hash, number of
 texts, chunk size, width). A later encode of the same texts with the same settings reads
@@ -30,6 +30,7 @@ from core.safe_files import MAX_SIDECAR_BYTES, read_regular
 NORM_TOLERANCE = 1e-3  # chunks hold L2-normalised float32 rows
 
 MULTIPROCESS_MIN_TEXTS = 10_000  # below this, starting the worker processes costs more
+COST_CAP = 1_200  # characters: about MiniLM's 256-token window; longer texts are truncated
 
 
 def partial_dir(entry: Path) -> Path:
@@ -132,3 +133,12 @@ def chunk_encoder(model, *, batch_size: int, workers: int = 1):
     finally:
         if pool is not None:
             model.stop_multi_process_pool(pool)
+
+
+def encode_cost(texts) -> np.ndarray:
+    """Relative cost of encoding each text, for the ETA: cost = min(len(text), COST_CAP)
+    characters (a transformer's time grows with the tokens it reads, and the model reads at
+    most its window). Texts are encoded longest first, so an ETA by text count would start
+    far too high; by cost it extrapolates seconds per character."""
+    return np.minimum(np.fromiter((len(t) for t in texts), dtype=np.float64, count=len(texts)),
+                      COST_CAP)

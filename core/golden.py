@@ -349,7 +349,7 @@ class GoldenComparison:
 
 def compare_golden(gs: GoldenSet, a: str | None = None, b: str | None = None, *,
                    resamples: int = 20_000, confidence: float = 0.95,
-                   seed: int = 0, interval: str = "percentile") -> GoldenComparison:
+                   seed: int = 0, interval: str = "auto") -> GoldenComparison:
     """Pair A and B by case id, drop (and report) incomplete cases, and compare them."""
     if a is None and b is None:
         a, b = default_pair(gs)

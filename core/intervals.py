@@ -195,6 +195,8 @@ def tango_limits(n12, n21, N, z: float, tol: float = 1e-10):
     if np.any(n12 < 0) or np.any(n21 < 0) or np.any(n12 + n21 > N) or np.any(N <= 0):
         raise ValueError("tango_limits needs 0 <= n12, n21 and n12 + n21 <= N, N > 0")
     z = checks.positive("z", z)
+    if n12.ndim == 0:   # one table: the same bisection in plain floats (no array overhead)
+        return _tango_limits_scalar(float(n12), float(n21), float(N), z, tol)
     est = (n12 - n21) / N
 
     def root(target):
@@ -210,6 +212,32 @@ def tango_limits(n12, n21, N, z: float, tol: float = 1e-10):
     low = np.where(est <= -1, -1.0, root(z))
     high = np.where(est >= 1, 1.0, root(-z))
     return np.minimum(low, est), np.maximum(high, est)
+
+
+def _tango_limits_scalar(n12: float, n21: float, N: float, z: float, tol: float):
+    def t(d0):
+        a, b = 2 * N, -n12 - n21 + (2 * N - n12 + n21) * d0
+        c = -n21 * d0 * (1 - d0)
+        p21 = (math.sqrt(max(b * b - 4 * a * c, 0.0)) - b) / (2 * a)
+        var = N * (2 * p21 + d0 * (1 - d0))
+        num = n12 - n21 - N * d0
+        return 0.0 if var <= 0 and num == 0 else (num / math.sqrt(var) if var > 0 else
+                                                   math.copysign(math.inf, num))
+
+    def root(target):
+        lo, hi = -1.0, 1.0
+        for _ in range(int(math.ceil(math.log2(2 / tol)))):
+            mid = 0.5 * (lo + hi)
+            if t(mid) > target:
+                lo = mid
+            else:
+                hi = mid
+        return 0.5 * (lo + hi)
+
+    est = (n12 - n21) / N
+    low = -1.0 if est <= -1 else root(z)
+    high = 1.0 if est >= 1 else root(-z)
+    return np.float64(min(low, est)), np.float64(max(high, est))
 
 
 def planned_half_width(discordance: float, diff: float, n, confidence: float = 0.95):
@@ -391,3 +419,35 @@ def side(ci_low, ci_high, scale=1.0):
     lo, hi = snap_zero(ci_low, scale), snap_zero(ci_high, scale)
     out = np.where(np.asarray(lo) > 0, 1, np.where(np.asarray(hi) < 0, -1, 0))
     return int(out) if out.ndim == 0 else out
+
+
+# ----------------------------------------------------------------------------- names
+# Intervals of B - A. "auto" is the calibrated default of the data's kind (docs/calibration.md):
+# Tango's score interval for 0/1 outcomes, the t-interval for scores. The paired-proportion
+# intervals exist for 0/1 data only, t / expanded percentile / bootstrap-t for scores; an
+# interval that does not fit the data falls back to the default (the result names the one used).
+INTERVALS = ("auto", "tango", "newcombe", "bonett_price", "wald", "t", "expanded_percentile",
+             "bootstrap_t", "percentile", "bca")
+BINARY_INTERVALS = PAIRED_PROPORTION_METHODS + ("percentile", "bca")
+SCORE_INTERVALS = ("t", "expanded_percentile", "bootstrap_t", "percentile", "bca")
+DEFAULT_INTERVALS = {True: "tango", False: "t"}   # binary -> default
+
+
+def check_interval(interval: str) -> str:
+    """One of ``INTERVALS``, or ``ValueError`` naming the argument and listing them."""
+    return checks.choice("interval", interval, INTERVALS)
+
+
+def resolve_interval(interval: str, binary: bool) -> str:
+    """The interval actually used for data of this kind: ``interval`` when it fits (see
+    ``BINARY_INTERVALS`` / ``SCORE_INTERVALS``), else the calibrated default
+    (``DEFAULT_INTERVALS``: Tango for 0/1 outcomes, the t-interval for scores)."""
+    interval = check_interval(interval)
+    fits = BINARY_INTERVALS if binary else SCORE_INTERVALS
+    return interval if interval in fits else DEFAULT_INTERVALS[bool(binary)]
+
+
+def interval_warning(interval: str, n: int) -> str | None:
+    """``"bca_small_n"`` when the BCa interval is used on fewer than ``BCA_MIN_N`` (50) cases:
+    in ``docs/calibration.md`` it under-covers there (on 0/1 data and on real scores alike)."""
+    return "bca_small_n" if interval == "bca" and n < BCA_MIN_N else None

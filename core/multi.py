@@ -145,7 +145,7 @@ class ManyComparison:
     resamples: int
     seed: int
     excluded: dict = field(default_factory=dict)  # "a vs b" -> case ids left out (NaN)
-    interval: str = "percentile"
+    interval: str = "auto"
 
     @property
     def alpha(self) -> float:
@@ -187,7 +187,7 @@ def _pairs(systems, mode, baseline):
 
 def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | None = None,
                  resamples: int = 20_000, confidence: float = 0.95,
-                 seed: int = 0, interval: str = "percentile") -> ManyComparison:
+                 seed: int = 0, interval: str = "auto") -> ManyComparison:
     """Compare the columns of ``scores`` (cases x systems) pairwise or against ``baseline``.
 
     Per pair, cases where either value is NaN are left out (listed in ``excluded``); every

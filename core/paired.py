@@ -7,15 +7,22 @@ gives the rates, the paired bootstrap, the tests and that verdict for two aligne
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from functools import cached_property
+
 from core import checks
-from core.paired_tests import PairedTest, cohens_dz, paired_test, paired_ttest_p
-from core.stats import (BootstrapResult, RateEstimate, Verdict, bootstrap_ci, bootstrap_mean,
-                        cells, check_interval, is_binary, is_constant, kernels,
-                        paired_bootstrap, stream_key, verdict, wilson_interval)
+from core.calibration import Calibration, calibrate_comparison
+from core.intervals import wilson_bounds
+from core.paired_tests import (PairedTest, cohens_dz, difference_test, mcnemar_exact,
+                               paired_ttest_p)
+from core.stats import (BootstrapResult, PairedData, RateEstimate, Verdict, bootstrap_ci,
+                        bootstrap_difference, bootstrap_mean, check_interval,
+                        difference_interval, interval_warning, is_binary, is_constant,
+                        kernels, paired_data, significance_level, stream_key, verdict,
+                        wilson_interval, z_value)
 
 REASONS = ("ci_includes_zero", "too_few_discordant", "too_few_nonzero", "test_disagrees")
 
@@ -47,23 +54,23 @@ class Decision:
 
 
 def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float) -> Decision:
-    """"Better" only when the CI of B - A excludes 0 AND the matching exact test (McNemar for
-    binary outcomes, sign-flip randomization for scores) has p < 1 - confidence; otherwise
-    ``no_difference`` with the reason (see ``Decision``)."""
+    """"Better" only when the CI of B - A excludes 0 AND the matching test (mid-p McNemar for
+    binary outcomes, sign-flip randomization for scores) has p < alpha: the one rule,
+    ``core.stats.verdict`` with the test's p; this adds the reason (see ``Decision``) when it
+    says ``no_difference``."""
     checks.instance("test", test, PairedTest)
-    confidence = checks.confidence(confidence)
-    alpha = round(1 - confidence, 12)
-    by_ci = verdict(ci_low, ci_high)
+    alpha = significance_level(confidence)
+    final = verdict(ci_low, ci_high, test.p, confidence=confidence)
     reason = None
-    if by_ci == "no_difference" or not test.p < alpha:
+    if final == "no_difference":
         if test.min_p >= alpha:
             reason = "too_few_discordant" if test.name == "mcnemar" else "too_few_nonzero"
-        elif by_ci == "no_difference":
+        elif verdict(ci_low, ci_high) == "no_difference":
             reason = "ci_includes_zero"
         else:
             reason = "test_disagrees"
-    return Decision("no_difference" if reason else by_ci, reason, test.name, test.p,
-                    test.min_p, test.nonzero, alpha, test.exact)
+    return Decision(final, reason, test.name, test.p, test.min_p, test.nonzero, alpha,
+                    test.exact)
 
 
 class Decided:
@@ -96,7 +103,22 @@ class PairedComparison(Decided):
     ttest_p: float | None
     table: tuple[int, int, int, int] | None  # (both, a_only, b_only, neither)
     cohens_dz: float | None
-    test: PairedTest | None = None   # the exact test the verdict needs (McNemar / sign flip)
+    test: PairedTest | None = None   # the test the verdict needs (mid-p McNemar / sign flip)
+    data: PairedData | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def interval_warning(self) -> str | None:
+        """``"bca_small_n"`` when BCa is shown on fewer than 50 cases (``interval_warning``)."""
+        return interval_warning(self.bootstrap.interval, self.n)
+
+    @cached_property
+    def calibration(self) -> Calibration | None:
+        """How often the displayed interval leaves out 0 on sign-flip null sets built from
+        these very differences (``core.calibration.calibrate_comparison``); None when the
+        data are too large to repeat it (see there). Computed on first use."""
+        if self.data is None:
+            return None
+        return calibrate_comparison(self.bootstrap, self.data)
 
     @property
     def n(self) -> int:
@@ -122,6 +144,8 @@ class PairedComparison(Decided):
                 "interval": bs.interval, "degenerate": bs.degenerate,
                 "distinct_resamples": bs.distinct,
                 "randomization_exact": self.test.exact if self.test else None,
+                "interval_warning": self.interval_warning,
+                "calibration": None if self.calibration is None else self.calibration.to_dict(),
                 "decision": self.decision.to_dict()}
 
 
@@ -148,44 +172,59 @@ def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,
 
 def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int = 20_000,
                    confidence: float = 0.95, seed: int = 0,
-                   interval: str = "percentile") -> PairedComparison:
-    """Rates, the paired bootstrap of B - A, the paired tests and the verdict (``decide``),
-    for two aligned vectors.
+                   interval: str = "auto") -> PairedComparison:
+    """Rates, the paired bootstrap of B - A with its CI, the paired tests and the verdict
+    (``decide``), for two aligned vectors.
 
-    Binary data when both vectors are 0/1 (Wilson intervals, McNemar, 2x2 table); otherwise
-    continuous (bootstrap CIs of each mean, paired t-test, Cohen's d_z). Continuous data take
-    one fused compiled pass (``core._kernels.paired_means``): each resample's n indices are
-    drawn once and give mean(A), mean(B) and mean(B - A), the same numbers as
-    ``bootstrap_mean`` and ``paired_bootstrap`` with this seed. ``interval`` applies to the
-    CI of B - A (the rates keep percentile intervals).
+    The arguments are checked once, here (``core.stats.paired_data`` finds the kind and the
+    2x2 table in one pass); the helpers below trust them. Binary data when both vectors are
+    0/1: Wilson intervals of the rates, the cell bootstrap, the mid-p McNemar test, and by
+    default Tango's interval of B - A. Otherwise continuous: one fused compiled pass
+    (``core._kernels.paired_means``) gives mean(A), mean(B) and mean(B - A) for each resample
+    (the same numbers as ``bootstrap_mean`` and ``paired_bootstrap`` with this seed), the
+    sign-flip test, the paired t-test, Cohen's d_z, and by default the t-interval of B - A.
+    ``interval`` (one of ``core.stats.INTERVALS``) applies to the CI of B - A; the rates keep
+    Wilson / percentile intervals.
     """
-    a, b = checks.pair(a, b, min_n=2)
+    data = paired_data(a, b, min_n=2)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     interval = check_interval(interval)
-    binary = is_binary(a) and is_binary(b)
-    d = b - a
-    if binary:
-        table = cells(a, b)
-        kw = dict(confidence=confidence, resamples=resamples, seed=seed, binary=True)
-        rate_a, rate_b = rate_estimate(a, **kw), rate_estimate(b, **kw)
-        bs = paired_bootstrap(a, b, resamples=resamples, confidence=confidence, seed=seed,
+    if data.binary:
+        return _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval)
+    return _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval)
+
+
+def _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval):
+    n = data.n
+    both, a_only, b_only, _ = data.table
+    z = z_value(confidence)
+    rates = []
+    for k in (both + a_only, both + b_only):
+        lo, hi, _ = wilson_bounds(k, n, z)
+        rates.append(RateEstimate(n, k / n, float(lo), float(hi), "wilson", k))
+    bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
                               interval=interval)
-        test = paired_test(a, b, binary=True)
-        mcnemar_p = test.p
-    else:
-        table = None
-        key = stream_key(seed)
-        means = kernels().paired_means(np.column_stack((a, b)), key, 0, resamples)
-        rate_a = _rate_from_dist(a, means[:, 0], confidence, "percentile")
-        rate_b = _rate_from_dist(b, means[:, 1], confidence, "percentile")
-        dist = np.ascontiguousarray(means[:, 2])
-        lo, hi, used = bootstrap_ci(dist, d, confidence, interval)
-        bs = BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed),
-                             "resample", dist, used, is_constant(d))
-        test = paired_test(a, b, resamples=resamples, seed=seed, binary=False)
-        mcnemar_p = None
-    return PairedComparison(
-        a=name_a, b=name_b, binary=binary, rate_a=rate_a, rate_b=rate_b, bootstrap=bs,
-        mcnemar_p=mcnemar_p, randomization_p=test.p,
-        ttest_p=None if binary else paired_ttest_p(a, b), table=table,
-        cohens_dz=None if binary else cohens_dz(a, b), test=test)
+    test = difference_test(data)
+    # the sign-flip randomization p of 0/1 differences is the exact McNemar p
+    return PairedComparison(a=name_a, b=name_b, binary=True, rate_a=rates[0], rate_b=rates[1],
+                            bootstrap=bs, mcnemar_p=test.p,
+                            randomization_p=mcnemar_exact(a_only, b_only),
+                            ttest_p=None, table=data.table, cohens_dz=None, test=test,
+                            data=data)
+
+
+def _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval):
+    a, b, d = data.a, data.b, data.d
+    means = kernels().paired_means(np.column_stack((a, b)), stream_key(seed), 0, resamples)
+    rate_a = _rate_from_dist(a, means[:, 0], confidence, "percentile")
+    rate_b = _rate_from_dist(b, means[:, 1], confidence, "percentile")
+    dist = np.ascontiguousarray(means[:, 2])
+    lo, hi, used = difference_interval(data, dist, confidence=confidence, interval=interval,
+                                       seed=seed)
+    bs = BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed), "resample",
+                         dist, used, is_constant(d))
+    test = difference_test(data, resamples=resamples, seed=seed)
+    return PairedComparison(a=name_a, b=name_b, binary=False, rate_a=rate_a, rate_b=rate_b,
+                            bootstrap=bs, mcnemar_p=None, randomization_p=test.p,
+                            ttest_p=paired_ttest_p(a, b), table=None,
+                            cohens_dz=cohens_dz(a, b), test=test, data=data)

@@ -34,7 +34,7 @@ import numpy as np
 
 from core import checks
 from core.beir import REPO_ROOT
-from core.encode_store import ChunkStore, chunk_encoder, encode_workers
+from core.encode_store import ChunkStore, chunk_encoder, encode_cost, encode_workers
 from core.errors import InputError
 from core.safe_files import MAX_SIDECAR_BYTES, folder_dimension, read_regular
 
@@ -45,6 +45,7 @@ TOKENIZERS = ("en", "en_stem", "char_bigram")
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 RRF_K, RRF_DEPTH, TOP_K = 60, 100, 100
 ENCODE_BATCH = 32
+CHUNK_BATCHES = 2  # batches per chunk: progress (and a resumable file) every 64 documents
 Progress = Callable[[int, int, float | None], None]  # (done, total, eta seconds or None)
 
 
@@ -401,10 +402,10 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
 
     The model is only loaded (``get_model()``, default ``load_model(model_name)``) on a cache
     miss. Texts are sorted by length once, as ``SentenceTransformer.encode`` does, then
-    encoded in chunks of ``batch_size * 8`` so ``progress(done, total, eta_seconds)`` can
+    encoded in chunks of ``batch_size * CHUNK_BATCHES`` so ``progress(done, total, eta)`` can
     report; the batches are the same as one ``encode`` call, so this adds no work. Each
     finished chunk is kept on disk (``core.encode_store``), so an interrupted encode resumes
-    where it stopped; the ETA counts only chunks encoded in this run. Large sets on more
+    where it stopped; the ETA counts only chunks encoded in this run, weighted by length. Large sets on more
     than two cores use sentence-transformers' multi-process pool (``encode_workers``).
     ``cache_dir=None`` disables the cache.
     """
@@ -437,13 +438,14 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     t0 = time.perf_counter()
     n = len(texts)
     order = np.argsort([-len(t) for t in texts], kind="stable")
-    chunk = batch_size * 8
+    chunk = batch_size * CHUNK_BATCHES
     dim = _dimension_of(model)
     store = None if path is None else ChunkStore(path, {
         "model": model_key, "model_version": model_version(), "content_hash": chash,
         "n": n, "chunk": chunk, "batch_size": batch_size, "width": dim})
     out = np.empty((n, dim), dtype=np.float32)
-    resumed = 0
+    resumed, cost = 0, encode_cost(texts)  # the ETA weighs texts by length (see encode_cost)
+    left, spent = float(cost.sum()), 0.0
     if progress:
         progress(0, n, None)
     with chunk_encoder(model, batch_size=batch_size, workers=encode_workers(n)) as encode:
@@ -452,15 +454,15 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
             part = store.read(start, len(sel), dim) if store is not None else None
             if part is None:
                 part = encode([texts[i] for i in sel])
+                spent += float(cost[sel].sum())
                 if store is not None:
                     store.write(start, part)
             else:
                 resumed += len(sel)
-            out[sel] = part
+            out[sel], left = part, left - float(cost[sel].sum())
             if progress:
-                done = min(start + chunk, n)
-                fresh, elapsed = done - resumed, time.perf_counter() - t0
-                progress(done, n, elapsed / fresh * (n - done) if fresh else None)
+                eta = (time.perf_counter() - t0) / spent * max(left, 0.0) if spent else None
+                progress(min(start + chunk, n), n, eta)
     seconds = time.perf_counter() - t0
     if not np.isfinite(out).all():
         raise InputError("scifact.err_not_finite", file=str(model_name or DEFAULT_MODEL))

@@ -28,7 +28,7 @@ from scipy import stats as _st
 
 from core import checks
 from core.errors import InputError
-from core.paired_tests import mcnemar_exact
+from core.paired_tests import mcnemar_midp
 from core.intervals import planned_half_width, wilson_bounds
 from core.stats import z_value
 
@@ -224,10 +224,11 @@ def discordant_count(n: int, discordance: float) -> int:
 
 def min_significant_diff(n: int, discordance: float, *,
                          alpha: float = 0.05) -> MinSignificant | None:
-    """With m = round(d n) discordant cases, the most even split (a_only >= b_only) whose exact
-    McNemar p-value (``core.paired_tests.mcnemar_exact``) is below ``alpha``; None if even m-0 is not.
+    """With m = round(d n) discordant cases, the most even split (a_only >= b_only) whose
+    mid-p McNemar p-value (``core.paired_tests.mcnemar_midp``, the test the 0/1 verdict uses)
+    is below ``alpha``; None if even m-0 is not.
 
-    The two-sided exact p-value falls as the split gets more lopsided, so a bisection over
+    The two-sided mid-p value falls as the split gets more lopsided, so a bisection over
     a_only in [ceil(m/2), m] finds it in log2(m) tests.
     """
     n = checks.plan_n(n)
@@ -236,16 +237,16 @@ def min_significant_diff(n: int, discordance: float, *,
         raise InputError("sample_size.err_discordance", value=f"{d:g}")
     alpha = checks.plan_level("alpha", alpha)
     m = discordant_count(n, d)
-    if m == 0 or mcnemar_exact(m, 0) >= alpha:
+    if m == 0 or mcnemar_midp(m, 0) >= alpha:
         return None
     lo, hi = (m + 1) // 2 - 1, m  # p(lo) >= alpha (or below range), p(hi) < alpha
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if mid >= (m + 1) // 2 and mcnemar_exact(mid, m - mid) < alpha:
+        if mid >= (m + 1) // 2 and mcnemar_midp(mid, m - mid) < alpha:
             hi = mid
         else:
             lo = mid
-    return MinSignificant(n, m, hi, m - hi, mcnemar_exact(hi, m - hi))
+    return MinSignificant(n, m, hi, m - hi, mcnemar_midp(hi, m - hi))
 
 
 @dataclass(frozen=True)

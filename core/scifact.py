@@ -15,6 +15,7 @@ Reference numbers for BEIR scifact (Thakur et al. 2021, Table 2): BM25 (Anserini
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -29,7 +30,9 @@ from core.retrieval import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Encoded, Progr
                             load_model, rrf)
 from core.paired import Decided
 from core.paired_tests import PairedTest, paired_test
-from core.stats import BootstrapResult, paired_bootstrap
+from core.calibration import Calibration, calibrate_comparison
+from core.stats import (BootstrapResult, PairedData, interval_warning, paired_bootstrap,
+                        paired_data)
 from core.vectors import document_vectors
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
@@ -74,7 +77,7 @@ def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = B
 
     Document vectors come from ``core.vectors.document_vectors``: shipped (checksum and
     spot check), else the disk cache, else a live encode (``encode_all``: always live);
-    queries are encoded on this machine (``core.retrieval.encode_texts``, disk cache). The
+    queries are always encoded live (``dense_from``). The
     model is loaded only when needed, through ``get_model`` when given (the page passes its
     ``st.cache_resource`` loader). ``progress(done, total, eta)`` follows the document
     encoding. Notes (cache and shipped-vector checks) are appended to ``notes`` and the
@@ -105,14 +108,14 @@ def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = B
 def dense_from(data: BeirData, docs: Encoded, *, model: str | None = None, get_model=None,
                cache_dir=CACHE_DIR) -> tuple[Ranking, Encoded, list]:
     """The dense ranking of every judged query from the document vectors ``docs``: queries
-    are encoded on this machine (``core.retrieval.encode_texts``, disk cache), ranked by
-    cosine (``dense_search``). When the two widths differ (a cache entry written by another
+    are always encoded live (``core.retrieval.encode_texts``, no cache: nothing about them is
+    shipped or kept), ranked by cosine (``dense_search``). When the two widths differ (a cache entry written by another
     model under the same key), the documents are encoded again live, with a ``cache_width``
     note. Returns (ranking, the documents' Encoded actually used, notes)."""
     qids = data.query_ids
     kw = dict(model_name=model, get_model=get_model or _loader(model), cache_dir=cache_dir)
     queries = encode_texts([data.queries[q] for q in qids], kind="queries", width=docs.width,
-                           **kw)
+                           **{**kw, "cache_dir": None})
     notes = list(queries.notes)
     if queries.width != docs.width:
         notes.append(("cache_width", {"cached": docs.width, "model": queries.width}))
@@ -196,6 +199,21 @@ class RetrieverComparison(Decided):
     def n(self) -> int:
         return len(self.query_ids)
 
+    @cached_property
+    def data(self) -> PairedData:
+        """The per-query values, checked once (for the self-check)."""
+        return paired_data(self.values_a, self.values_b)
+
+    @cached_property
+    def calibration(self) -> Calibration | None:
+        """The displayed interval's null rejection on sign-flip null sets of these queries'
+        differences (``core.calibration.calibrate_comparison``)."""
+        return calibrate_comparison(self.bootstrap, self.data)
+
+    @property
+    def interval_warning(self) -> str | None:
+        return interval_warning(self.bootstrap.interval, self.n)
+
     @property
     def diff(self) -> np.ndarray:
         return self.values_b - self.values_a
@@ -240,7 +258,10 @@ class RetrieverComparison(Decided):
                 "b_wins": self.b_wins, "ties": self.ties, "hits": self.hits,
                 "difference": {"b_minus_a": bs.mean, "ci_low": bs.ci_low,
                                "ci_high": bs.ci_high, "confidence": bs.confidence,
-                               "interval": bs.interval, "degenerate": bs.degenerate},
+                               "interval": bs.interval, "degenerate": bs.degenerate,
+                               "interval_warning": self.interval_warning,
+                               "calibration": (None if self.calibration is None
+                                               else self.calibration.to_dict())},
                 "resamples": bs.resamples, "seed": bs.seed, "verdict": self.verdict,
                 "test": self.test.to_dict() if self.test else None,
                 "decision": self.decision.to_dict()}
@@ -249,7 +270,7 @@ class RetrieverComparison(Decided):
 def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
                        metric: str = "ndcg@10", *, queries: Sequence[str] | None = None,
                        resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
-                       seed: int = 0, interval: str = "percentile") -> RetrieverComparison:
+                       seed: int = 0, interval: str = "auto") -> RetrieverComparison:
     """Paired comparison of A and B over ``queries`` (default: all judged queries).
 
     Difference d_q = metric_B(q) - metric_A(q) (new minus baseline); its mean gets a paired bootstrap CI
@@ -281,7 +302,7 @@ def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
 
 def ci_by_n(tables: dict[str, pd.DataFrame], a: str, b: str, metric: str, ns: Sequence[int],
             *, resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
-            seed: int = 0, interval: str = "percentile") -> pd.DataFrame:
+            seed: int = 0, interval: str = "auto") -> pd.DataFrame:
     """The CI of mean(B - A) on nested seeded subsets of each size in ``ns``:
     columns n, mean (of B - A), ci_low, ci_high, verdict."""
     all_ids = tuple(tables[a].index)
@@ -341,7 +362,7 @@ class ScifactResult:
 def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str = "ndcg@10", *,
                 bm25: BM25Params = BM25Params(), model: str | None = None,
                 queries: int | None = None, resamples: int = DEFAULT_RESAMPLES,
-                confidence: float = 0.95, seed: int = 0, interval: str = "percentile",
+                confidence: float = 0.95, seed: int = 0, interval: str = "auto",
                 cache_dir=CACHE_DIR,
                 progress: Progress | None = None, get_model=None,
                 notes: list | None = None, encode_all: bool = False,

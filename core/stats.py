@@ -18,12 +18,17 @@ from statistics import NormalDist
 import numpy as np
 
 from core import checks
-from core.intervals import wilson_bounds
+from core.intervals import (BINARY_INTERVALS, DEFAULT_INTERVALS, INTERVALS,  # noqa: F401
+                            PAIRED_PROPORTION_METHODS, SCORE_INTERVALS, check_interval,
+                            interval_warning, paired_proportion_ci, resolve_interval,
+                            score_intervals, side, snap_zero, wilson_bounds)
+from core.paired_data import PairedData, paired_data  # noqa: F401  (re-exported)
+from core.streams import (STREAM_BOOTSTRAP, STREAM_SIGNFLIP, resample_seeds,  # noqa: F401
+                          stream_key)
 
 Verdict = Literal["no_difference", "a_better", "b_better"]
-Interval = Literal["percentile", "bca"]
+Interval = str   # one of INTERVALS (the name actually used is kept in BootstrapResult)
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)
-INTERVALS = ("percentile", "bca")
 MIN_RESAMPLES, MAX_RESAMPLES = 1_000, 100_000
 DEGENERATE_DISTINCT = 10   # fewer distinct resampled means than this: a degenerate bootstrap
 CONSTANT_RTOL = 1e-12      # differences whose spread is below this share of their scale
@@ -63,11 +68,6 @@ def is_binary(values) -> bool:
     return bool(arr.size) and bool(np.all((arr == 0) | (arr == 1)))
 
 
-def check_interval(interval: str) -> str:
-    """``percentile`` or ``bca``, or ``ValueError`` naming the argument."""
-    return checks.choice("interval", interval, INTERVALS)
-
-
 def z_value(confidence: float) -> float:
     """Two-sided standard-normal quantile: z such that P(|Z| <= z) = confidence."""
     return float(_ndtri(0.5 + checks.confidence(confidence) / 2))
@@ -89,38 +89,6 @@ def resolution(n: int) -> float:
     return 1.0 / checks.whole("n", n, lo=1)
 
 
-_MASK64 = (1 << 64) - 1
-STREAM_BOOTSTRAP, STREAM_SIGNFLIP = 0, 1
-
-
-def _mix64(z: int) -> int:
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
-
-
-def stream_key(seed: int, stream: int = STREAM_BOOTSTRAP) -> np.uint64:
-    """The 64-bit key of a counter-based run of resamples: a splitmix64 hash of (seed, stream).
-    Resample r then draws from a stream started at a hash of (key, r) inside the compiled
-    kernel (``core._kernels``), so no per-resample seed array is built."""
-    seed = checks.seed(seed)
-    return np.uint64(_mix64((int(seed) * 2 + int(stream) + 0x9E3779B97F4A7C15) & _MASK64))
-
-
-def resample_seeds(seed: int, resamples: int, stream: int = STREAM_BOOTSTRAP) -> np.ndarray:
-    """One 64-bit seed per resample for kernels that seed a generator per resample (the
-    latency bootstraps): seed r = mix64(key + (r + 1) * golden), the same counter-based start
-    state ``core._kernels`` gives resample r of the run keyed by ``stream_key(seed, stream)``
-    (splitmix64, Steele, Lea & Flood 2014). Vectorised, no ``SeedSequence``; resample r's seed
-    does not depend on how many resamples are asked for."""
-    key = stream_key(seed, stream)
-    z = (np.arange(1, checks.resamples(resamples) + 1, dtype=np.uint64)
-         * np.uint64(0x9E3779B97F4A7C15) + key)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
 def significance_level(confidence: float) -> float:
     """alpha = 1 - confidence, rounded to 12 decimals: every verdict compares a p-value with
     this one number (1 - 0.95 is 0.050000000000000044 in floating point, so p = 0.05 would
@@ -130,22 +98,23 @@ def significance_level(confidence: float) -> float:
 
 def verdict(ci_low: float, ci_high: float, p: float | None = None, *,
             confidence: float | None = None) -> Verdict:
-    """``b_better`` if the CI of B - A (new minus baseline) lies above 0, ``a_better`` if
-    below, else no difference.
+    """The one verdict rule. ``b_better`` if the CI of B - A (new minus baseline) lies above
+    0, ``a_better`` if below, else ``no_difference``; an end within 1e-12 of 0 relative to the
+    interval's size counts as 0 (``core.intervals.side``), so an end printed as 0.000 never
+    decides.
 
-    With the matching exact test's ``p`` (and the ``confidence`` of the CI), "better" also
-    needs p < 1 - confidence; otherwise ``no_difference``. ``decide`` says why.
+    With the matching test's ``p`` (and the ``confidence`` of the CI), "better" also needs
+    p < ``significance_level(confidence)``; otherwise ``no_difference``. ``core.paired.decide``
+    applies this function and adds the reason.
     """
     if p is not None:
         if confidence is None:
             raise ValueError("confidence is needed when p is given")
-        if not p < 1 - checks.confidence(confidence):
+        if not p < significance_level(confidence):
             return "no_difference"
-    if ci_low > 0:
-        return "b_better"
-    if ci_high < 0:
-        return "a_better"
-    return "no_difference"
+    scale = max(abs(float(ci_low)), abs(float(ci_high)))
+    where = side(ci_low, ci_high, scale)
+    return "b_better" if where > 0 else "a_better" if where < 0 else "no_difference"
 
 
 # ----------------------------------------------------------------------------- Wilson
@@ -345,6 +314,74 @@ def _binary_paired_dist(n: int, n10: int, n01: int, resamples: int, seed: int) -
     return (disc - 2 * a_only) / n   # (b_only - a_only) / n: B - A
 
 
+def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float,
+                        interval: str, seed: int) -> tuple[float, float, str]:
+    """The CI of mean(B - A) with ``interval`` (``resolve_interval`` picks the one used for
+    the data's kind), given the bootstrap distribution ``dist`` of the mean difference that
+    the caller drew from ``data``. Returns (low, high, interval used); ends within 1e-12 of 0
+    relative to ``data.scale`` are exactly 0 (``core.intervals.snap_zero``), so the printed
+    interval and the verdict read the same numbers.
+
+    * 0/1 outcomes, ``tango`` / ``newcombe`` / ``bonett_price`` / ``wald``: closed form from
+      the 2x2 table (``core.intervals``), with n12 = B only and n21 = A only;
+    * ``percentile``, ``bca`` (falls back to percentile where BCa is undefined),
+      ``expanded_percentile``: read off ``dist``;
+    * ``bootstrap_t``: studentized resamples drawn with the same counter-based stream as
+      ``dist`` (``core._kernels.bootstrap_sets``, key ``stream_key(seed)``);
+    * ``t``: the t-interval (no bootstrap).
+    """
+    checks.instance("data", data, PairedData, "a PairedData from paired_data")
+    confidence = checks.confidence(confidence)
+    used = resolve_interval(interval, data.binary)
+    if used in PAIRED_PROPORTION_METHODS:
+        both, a_only, b_only, neither = data.table
+        lo, hi = paired_proportion_ci(both, b_only, a_only, neither, confidence, method=used)
+    elif used == "percentile" or (used == "bca" and data.n < 2):
+        lo, hi = percentile_ci(dist, confidence)
+        used = "percentile"
+    elif used == "bca":
+        ci = bca_ci(dist, data.d, confidence)
+        if ci is None:
+            lo, hi = percentile_ci(dist, confidence)
+            used = "percentile"
+        else:
+            lo, hi = ci
+    else:
+        d = data.d[None, :]
+        sds = None
+        if used == "bootstrap_t":
+            sds = kernels().bootstrap_sets(np.ascontiguousarray(d), stream_key(seed),
+                                           dist.size)[1]
+        l, h = score_intervals(d, dist[None, :], sds, confidence, used)
+        lo, hi = float(l[0]), float(h[0])
+    return float(snap_zero(lo, data.scale)), float(snap_zero(hi, data.scale)), used
+
+
+def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
+                         confidence: float = 0.95, seed: int = 0,
+                         interval: str = "auto") -> BootstrapResult:
+    """Paired bootstrap of mean(B - A) for checked data (see ``paired_bootstrap``) with the CI
+    of ``difference_interval``."""
+    checks.instance("data", data, PairedData, "a PairedData from paired_data")
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    interval = check_interval(interval)
+    n = data.n
+    if data.binary:
+        _, a_only, b_only, _ = data.table
+        dist = _binary_paired_dist(n, a_only, b_only, resamples, seed)
+        mean = (b_only - a_only) / n
+        constant = a_only + b_only == 0 or a_only == n or b_only == n
+        method = "cells"
+    else:
+        d = data.d
+        dist = kernels().bootstrap_means(d, stream_key(seed), 0, resamples)
+        mean, constant, method = float(d.mean()), is_constant(d), "resample"
+    lo, hi, used = difference_interval(data, dist, confidence=confidence, interval=interval,
+                                       seed=seed)
+    return BootstrapResult(float(mean), lo, hi, confidence, resamples, int(seed), method, dist,
+                           used, bool(constant))
+
+
 def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
                      seed: int = 0, interval: str = "percentile") -> BootstrapResult:
     """Paired bootstrap of mean(B - A), new minus baseline (Efron & Tibshirani 1993, ch. 13;
@@ -353,7 +390,8 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
     Cases are resampled with replacement, A and B kept together, so each resample's statistic
     is the mean of the resampled differences d_i = b_i - a_i. ``interval="percentile"`` reads
     the CI off the (alpha/2, 1 - alpha/2) percentiles; ``"bca"`` off the bias-corrected and
-    accelerated ones (``bca_ci``, scipy's definition).
+    accelerated ones (``bca_ci``, scipy's definition); every other name of ``INTERVALS``
+    (``"auto"``: the calibrated default of the data's kind) as ``difference_interval`` says.
 
     Binary outcomes: a resample of n cases is fully described by its four 2x2 cell counts,
     which are Multinomial(n; p11, p10, p01, p00) with the observed cell shares; the resampled
@@ -364,18 +402,5 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
     case in compiled code with counter-based streams (``method="resample"``; see
     ``core._kernels``); memory stays O(n + resamples).
     """
-    a, b = checks.pair(a, b)
-    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
-    interval = check_interval(interval)
-    key = stream_key(seed)
-    d = b - a
-    if is_binary(a) and is_binary(b):
-        _, n10, n01, _ = cells(a, b)
-        dist = _binary_paired_dist(a.size, n10, n01, resamples, seed)
-        method = "cells"
-    else:
-        dist = kernels().bootstrap_means(d, key, 0, resamples)
-        method = "resample"
-    lo, hi, used = bootstrap_ci(dist, d, confidence, interval)
-    return BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed), method,
-                           dist, used, is_constant(d))
+    return bootstrap_difference(paired_data(a, b), resamples=resamples, confidence=confidence,
+                                seed=seed, interval=interval)

@@ -15,12 +15,13 @@ when, in order:
    rounding).
 
 Otherwise the vectors come from the cache or a live encode, with a one-line note saying why.
-Queries are never shipped: they are encoded on this machine.
+Queries are never shipped nor cached: they are always encoded live.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import time
 from dataclasses import dataclass
@@ -191,7 +192,7 @@ def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str 
     if check.passed and from_files:
         _CHECKED[key] = check
     elif not check.passed:
-        return None, [("shipped_spot_failed", {"n": check.n, "min": f"{check.min_cosine:.5f}",
+        return None, [("shipped_spot_failed", {"n": check.n, "min": floor5(check.min_cosine),
                                                "threshold": f"{check.threshold:g}"})]
     return Encoded(emb, True, time.perf_counter() - t0, str(manifest.parent / meta["file"]),
                    source="shipped", check=check), []
@@ -231,12 +232,18 @@ def document_vectors(texts: Sequence[str], content_hash: str, *,
     return enc, notes + list(enc.notes)
 
 
+def floor5(x: float) -> str:
+    """``x`` rounded down to 5 decimals: a min cosine of 0.9999997 reads 0.99999, never a
+    1.00000 that looks like an exact match."""
+    return "-inf" if not np.isfinite(x) else f"{math.floor(x * 1e5) / 1e5:.5f}"
+
+
 def provenance(enc: Encoded) -> tuple[str, dict]:
     """(source, parameters): one line saying where the vectors came from is the i18n key
     ``scifact.vectors_<source>`` filled with the parameters (source one of ``SOURCES``)."""
     if enc.source == "shipped":
         params = {"file": Path(enc.path).name, "n": enc.check.n,
-                  "min": f"{enc.check.min_cosine:.5f}"}
+                  "min": floor5(enc.check.min_cosine)}
     elif enc.source == "cache":
         params = {"file": Path(enc.path).name}
     else:

@@ -227,8 +227,8 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
 
 
 def interval_choice(key: str) -> str:
-    """Sidebar choice of the bootstrap interval of B - A: ``percentile`` or ``bca``, first
-    from ``?interval=`` (a shared link keeps it)."""
+    """Sidebar choice of the interval of B - A (``core.stats.INTERVALS``; ``auto``, the
+    calibrated default, first), first from ``?interval=`` (a shared link keeps it)."""
     from core.stats import INTERVALS
 
     labels = {k: tr(f"verdicts.interval_{k}") for k in INTERVALS}  # bound in this run's language
@@ -359,8 +359,8 @@ def draw_chart(chart, where=None, *, present_height: int = PRESENT_CHART_HEIGHT)
 
 
 def present_css(page: str) -> None:
-    """In the presentation view, hide the page's ``<page>_inputs`` container (uploads, method
-    choices, notes) and its guide: only the title, the card and its one chart remain."""
+    """In the presentation view, hide the page's guide (``<page>_guide``) beside its
+    ``inputs_box``: only the title, the card and its one chart remain."""
     if presenting():
         st.markdown(f"<style>.st-key-{page}_inputs, .st-key-{page}_guide "
                     "{display: none !important;}</style>", unsafe_allow_html=True)

@@ -9,11 +9,11 @@ from core.golden import compare_golden, load_golden
 from core.views import format as fmt
 from core.views.format import level as fmt_level
 from core.views.paired import paired_view
-from pages._ui import (Section, current_lang, draw_chart, end_of_presentation, glossary,
-                       how_to_read, keep_in_url, page_setup, present_css, presenting,
-                       report_downloads,
-                       sha256, show_card, show_error, show_frame, show_paired, show_table,
-                       stat_settings, tr, tr_md, url_index, verdict_notes)
+from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
+                       glossary, how_to_read, inputs_box, keep_in_url, page_setup, present_css,
+                       presenting, report_downloads, Section, sha256, show_card, show_error,
+                       show_frame, show_paired, show_table, stat_settings, tr, tr_md, url_index,
+                       verdict_notes)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_golden.csv"
 
@@ -27,7 +27,7 @@ def _load(data: bytes, name: str):
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _compare(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
-             seed: int, interval: str = "percentile"):
+             seed: int, interval: str = "auto"):
     return compare_golden(_load(data, name), a, b, resamples=resamples,
                           confidence=confidence, seed=seed, interval=interval)
 
@@ -37,7 +37,7 @@ st.title(tr("golden.title"))
 st.caption(tr("golden.subtitle"))
 card_slot = st.container()  # filled once the comparison is computed, below
 guide = st.container(key="golden_guide")  # "How to read this", collapsed
-inputs = st.container(key="golden_inputs")
+inputs = inputs_box("golden")
 present_css("golden")
 
 with inputs:
@@ -99,7 +99,7 @@ boot_chart = view.bootstrap_chart()
 with card_slot:
     show_card(view.card)
     if presenting():  # the presentation view: the card and the one chart that explains it
-        draw_chart(boot_chart)
+        draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 with guide:
     how_to_read("golden.how_to_read", n=result.n_cases, step=f"{100 / result.n_cases:.1f}",
                 level=level)

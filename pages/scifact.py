@@ -23,11 +23,11 @@ from core.views import format as fmt
 from core.views.paired import paired_view
 from core.views.scifact import NAMES, ci_by_n_chart, scatter_chart
 from core.views.format import level as fmt_level
-from pages._ui import (Section, current_lang, draw_chart, end_of_presentation, how_to_read,
-                       keep_in_url, page_setup, present_css, presenting, report_downloads,
-                       shipped, show_card, show_error, show_frame, show_paired, show_table,
-                       stat_settings, tr, tr_md, url_index, url_number, url_value,
-                       verdict_notes)
+from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
+                       how_to_read, inputs_box, keep_in_url, page_setup, present_css, presenting,
+                       report_downloads, Section, shipped, show_card, show_error, show_frame,
+                       show_paired, show_table, stat_settings, tr, tr_md, url_index, url_number,
+                       url_value, verdict_notes)
 
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
@@ -168,7 +168,7 @@ st.caption(tr("scifact.subtitle"))
 card_slot = st.container()  # the verdict card (or the encode's progress), filled below
 with st.container(key="scifact_guide"):
     how_to_read("scifact.how_to_read", n_small=SMALL_N)
-inputs_box = st.container(key="scifact_inputs")
+inputs_box = inputs_box("scifact")
 present_css("scifact")
 
 with inputs_box:
@@ -309,7 +309,7 @@ keep_in_url(**url_state, query=url_value("query"))  # the drill-down's, below
 with card_slot:
     show_card(card)
     if presenting():  # the presentation view: the card and the one chart that explains it
-        draw_chart(boot_chart)
+        draw_chart(view.bootstrap_chart(metric=metric, titled=False), present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
 
 # the interval by number of queries and the bootstrap histogram of B − A

@@ -17,10 +17,10 @@ from core.views import format as fmt
 from core.views.format import fmt_p, level as fmt_level
 from core.views.multi import matrix_chart
 from core.views.paired import paired_view
-from pages._ui import (Section, current_lang, draw_chart, end_of_presentation, glossary,
-                       how_to_read, keep_in_url, page_setup, present_css, presenting,
-                       report_downloads, sha256, show_card, show_error, show_frame,
-                       show_paired, show_table, stat_settings, tr, tr_md, url_index,
+from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
+                       glossary, how_to_read, inputs_box, keep_in_url, page_setup, present_css,
+                       presenting, report_downloads, Section, sha256, show_card, show_error,
+                       show_frame, show_paired, show_table, stat_settings, tr, tr_md, url_index,
                        url_number, url_value, verdict_notes)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -47,7 +47,7 @@ def _trec(qrels: bytes, qrels_name: str, runs: tuple, measure: str):
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _pair(_gs: GoldenSet, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
-          seed: int, interval: str = "percentile"):
+          seed: int, interval: str = "auto"):
     """``compare_golden`` on the GoldenSet core built (``ListScores.golden`` /
     ``TrecScores.golden``); ``data_key`` (inputs' digests and the settings that shaped the
     scores) stands in for the unhashed GoldenSet in the cache key."""
@@ -57,7 +57,7 @@ def _pair(_gs: GoldenSet, data_key: tuple, a: str, b: str, resamples: int, confi
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _many(scores: pd.DataFrame, mode: str, baseline, resamples: int, confidence: float,
-          seed: int, interval: str = "percentile"):
+          seed: int, interval: str = "auto"):
     return compare_many(scores, mode=mode, baseline=baseline, resamples=resamples,
                         confidence=confidence, seed=seed, interval=interval)
 
@@ -88,7 +88,7 @@ st.title(tr("systems.title"))
 st.caption(tr("systems.subtitle"))
 card_slot = st.container()  # filled once A vs B is computed, below
 guide = st.container(key="systems_guide")  # "How to read this", collapsed
-inputs_box = st.container(key="systems_inputs")
+inputs_box = inputs_box("systems")
 present_css("systems")
 
 with inputs_box:
@@ -241,7 +241,7 @@ boot_chart = view.bootstrap_chart()
 with card_slot:
     show_card(card)
     if presenting():  # the presentation view: the card and the one chart that explains it
-        draw_chart(boot_chart)
+        draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
 ex = result.excluded
 if ex.total:

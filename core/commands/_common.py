@@ -40,7 +40,8 @@ def print_json(obj) -> None:
 
 def add_stat_args(p, *, resamples: int = 20_000, interval: bool = False) -> None:
     """--resamples, --seed, --confidence, --json: the same spelling on every command;
-    ``interval=True`` adds --interval percentile|bca (commands with a paired verdict)."""
+    ``interval=True`` adds --interval (``core.stats.INTERVALS``; commands with a paired
+    verdict)."""
     p.add_argument("--resamples", type=int, default=resamples,
                    help=f"bootstrap resamples (default {resamples:,})")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -48,6 +49,12 @@ def add_stat_args(p, *, resamples: int = 20_000, interval: bool = False) -> None
                    help="confidence level, e.g. 0.90, 0.95, 0.99 (default 0.95)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     if interval:
-        p.add_argument("--interval", choices=("percentile", "bca"), default="percentile",
-                       help="bootstrap CI of B - A: percentile (default) or bca "
-                            "(bias-corrected and accelerated, scipy's definition)")
+        from core.stats import INTERVALS
+        p.add_argument("--interval", choices=INTERVALS, default="auto",
+                       help="CI of B - A. auto (default): the calibrated one for the data "
+                            "(Tango's score interval for 0/1 outcomes, the t-interval for "
+                            "scores; docs/calibration.md). 0/1 only: tango, newcombe, "
+                            "bonett_price, wald. Scores only: t, expanded_percentile, "
+                            "bootstrap_t. Both: percentile, bca (under-covers below 50 "
+                            "cases). A name that does not fit the data falls back to auto; "
+                            "the output names the interval used.")

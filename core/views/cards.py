@@ -34,6 +34,8 @@ class VerdictCard:
     next_step: str = ""   # "cannot tell": how many cases would tell them apart
     next_link: str = ""   # a relative link to the planner with those values filled in
     next_label: str = ""  # the link's text
+    calibration: str = ""  # "On data like yours, this interval would wrongly leave out 0 ..."
+    warning: str = ""      # e.g. BCa on fewer than 50 cases
 
     def __post_init__(self):
         if self.tone not in TONES:
@@ -42,13 +44,15 @@ class VerdictCard:
     def to_dict(self) -> dict:
         return {"tone": self.tone, "label": self.label, "value": self.value,
                 "interval": self.interval, "sentence": self.sentence, "reason": self.reason,
-                "next_step": self.next_step, "next_link": self.next_link}
+                "next_step": self.next_step, "next_link": self.next_link,
+                "calibration": self.calibration, "warning": self.warning}
 
 
 def paired_card(verdict: str, *, a: str, b: str, mean: float, ci_low: float, ci_high: float,
                 confidence: float, kind: str, sentence: str, ci_label: str = "CI",
                 reason: str = "", next_step: str = "", next_link: str = "",
-                next_label: str = "") -> VerdictCard:
+                next_label: str = "", calibration: str = "",
+                warning: str = "") -> VerdictCard:
     """The card of a paired comparison whose difference ``mean`` = B − A (new minus
     baseline) lies in [``ci_low``, ``ci_high``] (a percentile or BCa bootstrap CI, Efron &
     Tibshirani 1993), shown as it is in ``kind``'s unit."""
@@ -59,7 +63,7 @@ def paired_card(verdict: str, *, a: str, b: str, mean: float, ci_low: float, ci_
         tone=tone_of(verdict), label=f"{b} − {a}", value=fmt.diff(mean, kind),
         interval=f"{level} {ci_label} {fmt.interval(ci_low, ci_high, kind, signed=True)}",
         sentence=sentence, reason=reason, next_step=next_step, next_link=next_link,
-        next_label=next_label)
+        next_label=next_label, calibration=calibration, warning=warning)
 
 
 def agreement_card(band: str | None, *, label: str, kappa: float, ci_low: float,
@@ -93,6 +97,11 @@ def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> 
                 if links and card.next_link else "")
         reason += (f'<div class="verdict-next" style="margin-top:.3rem;font-size:1rem;'
                    f'color:{TEXT}">{e(card.next_step)}{link}</div>')
+    for cls, text in (("verdict-warning", card.warning),
+                      ("verdict-calibration", card.calibration)):
+        if text:
+            reason += (f'<div class="{cls}" style="margin-top:.3rem;font-size:.95rem;'
+                       f'color:{TEXT}">{e(text)}</div>')
     return (
         f'<div class="verdict-card verdict-{card.tone}" role="status" '
         f'style="border-left:8px solid {accent};background:{background};color:{TEXT};'

@@ -1,7 +1,7 @@
 """What the golden-case page and ``python -m core compare`` print as text (``core.golden``)."""
 from __future__ import annotations
 
-from core.views.format import fmt_p, level as fmt_level, pct, signed
+from core.views.format import fmt_p, level as fmt_level, p_text, pct, signed
 from core.views.paired import paired_view
 
 

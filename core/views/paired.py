@@ -81,15 +81,19 @@ class PairedView:
     def rates_title(self) -> str:
         return self._tr("paired.chart_rates", level=fmt.level(self.bootstrap.confidence))
 
-    def bootstrap_chart(self, *, metric: str | None = None) -> alt.LayerChart:
-        """The bootstrap distribution of B − A with its CI band and 0 marked."""
+    def bootstrap_chart(self, *, metric: str | None = None,
+                        titled: bool = True) -> alt.LayerChart:
+        """The bootstrap distribution of B − A with its CI band and 0 marked; ``titled=False``
+        under the card in the presentation view, where the card and the axis say what it is
+        and the screen has no room for a two-line title."""
         from core.views.charts import bootstrap_histogram
         bs = self.bootstrap
         x_title = self._tr("paired.axis_diff", a=self.a, b=self.b)
         x_title += f" ({metric})" if metric else fmt.axis_unit(self.kind, difference=True)
         # rounding away float noise lets equal resampled means share one bar
         return bootstrap_histogram(bs.distribution.round(12), bs.ci_low, bs.ci_high,
-                                   title=self.bootstrap_title(), x_title=x_title,
+                                   title=self.bootstrap_title() if titled else "",
+                                   x_title=x_title,
                                    y_title=self._tr("paired.axis_resamples"),
                                    scale=fmt.scale(self.kind))
 
@@ -118,9 +122,11 @@ class PairedView:
         lo, hi = ((fmt.diff(bs.ci_low, self.kind), fmt.diff(bs.ci_high, self.kind))
                   if self.kind == "rate" else (fmt.signed(bs.ci_low, 4),
                                                fmt.signed(bs.ci_high, 4)))
-        lines = [f"  {self.b} − {self.a}: {diff}  {fmt.level(bs.confidence)} paired bootstrap "
-                 f"CI ({bs.interval}) [{lo}, {hi}]  ({bs.resamples:,} resamples, seed "
-                 f"{bs.seed})"]
+        lines = [f"  {self.b} − {self.a}: {diff}  {fmt.level(bs.confidence)} CI "
+                 f"({bs.interval}) [{lo}, {hi}]  (paired bootstrap: {bs.resamples:,} "
+                 f"resamples, seed {bs.seed})"]
+        if self.card.warning:
+            lines.append(f"  {self.card.warning}")
         note = degenerate_note(bs, self.lang)
         if note:
             lines.append(f"  {note}")
@@ -131,6 +137,8 @@ class PairedView:
             lines.append(why)
         if self.card.next_step:
             lines.append(self.card.next_step)
+        if self.card.calibration:
+            lines.append(self.card.calibration)
         return lines
 
 
@@ -140,7 +148,8 @@ def _cli_tests(c) -> list[str]:
         exact = " (exact)" if test is not None and test.exact else ""
         out = [f"randomization {fmt.p_text(c.randomization_p)}{exact}"]
         if c.mcnemar_p is not None:
-            out.insert(0, f"McNemar exact {fmt.p_text(c.mcnemar_p)}")
+            how = "mid-p" if test is not None and test.mid_p else "exact"
+            out.insert(0, f"McNemar {how} {fmt.p_text(c.mcnemar_p)}")
         if c.ttest_p is not None:
             out.append(f"paired t-test {fmt.p_text(c.ttest_p)}")
         return out
@@ -171,6 +180,32 @@ def tests_table(c, lang: str = "en") -> pd.DataFrame:
         rows.append((t("paired.test_p", lang, test=t(f"verdicts.test_{test.name}", lang)),
                      f"{fmt.fmt_p(test.p)} ({how})"))
     return pd.DataFrame(rows, columns=[t("paired.col_test", lang), t("paired.col_value", lang)])
+
+
+def calibration_sentence(c, lang: str = "en") -> str:
+    """The self-check under the card, in plain words (issue 19): "On data like yours, this
+    interval would wrongly leave out 0 in 4.9% of cases; 5% is the promise." and how it was
+    measured (``core.calibration``). Empty when the comparison carries no self-check; the
+    'skipped' line when the data are too large for it."""
+    if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
+        return ""
+    cal = c.calibration
+    if cal is None:
+        return t("verdicts.calibration_skipped", lang)
+    name = t(f"verdicts.interval_{cal.interval}", lang)
+    head = t("verdicts.calibration", lang, rate=fmt.pct(cal.null_rejection),
+             promise=fmt.pct(cal.promise, 0))
+    how = (t("verdicts.calibration_exact", lang, n=f"{cal.n:,}", interval=name) if cal.exact
+           else t("verdicts.calibration_mc", lang, sets=f"{cal.sets:,}", n=f"{cal.n:,}",
+                  interval=name, se=fmt.pct(cal.mc_se)))
+    return f"{head} {how}"
+
+
+def interval_warning_line(c, lang: str = "en") -> str:
+    """The BCa warning below 50 cases (``core.stats.interval_warning``), or ''."""
+    keys = {"bca_small_n": "verdicts.bca_small_n"}   # the codes of interval_warning
+    code = getattr(c, "interval_warning", None)
+    return t(keys[code], lang, n=f"{c.n:,}") if code else ""
 
 
 def planner_link(needed, lang: str) -> str:
@@ -229,11 +264,14 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                        next_step=next_step_line(needed, lang, unit),
                        next_link=(planner_link(needed, lang)
                                   if needed is not None and needed.n_needed else ""),
-                       next_label=t("paired.next_link", lang))
+                       next_label=t("paired.next_link", lang),
+                       calibration=calibration_sentence(c, lang),
+                       warning=interval_warning_line(c, lang))
     label = (t("paired.difference_metric", lang, a=a, b=b, metric=metric) if metric
              else t("paired.difference", lang, a=a, b=b))
     difference = Tile(label, fmt.diff(bs.mean, kind),
                       t("paired.difference_ci", lang, level=level,
+                        interval=t(f"verdicts.interval_{bs.interval}", lang),
                         lo=fmt.diff(bs.ci_low, kind), hi=fmt.diff(bs.ci_high, kind)),
                       t("glossary.bootstrap", lang)
                       + ("\n\n" + t("glossary.pp", lang) if kind == "rate" else ""))

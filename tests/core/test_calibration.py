@@ -94,3 +94,18 @@ def test_short_exact_calibration_of_the_table_default():
                 covs.append(float(np.sum(w * ((lo <= delta + 1e-12) & (delta - 1e-12 <= hi)))))
     assert min(covs) > 0.90
     assert 0.93 <= np.mean(covs) <= 0.975
+
+
+def test_comparison_self_check_is_skipped_when_it_would_cost_too_much():
+    from core.calibration import MAX_SCORE_WORK, calibrate_comparison
+    from core.stats import BootstrapResult, paired_data
+    n = 400_000
+    data = paired_data(np.zeros(n), np.linspace(-1, 1, n))
+    bs = BootstrapResult(0.0, -0.01, 0.01, 0.95, 1000, 0, "resample", np.zeros(1000),
+                         "expanded_percentile")
+    assert 1_000 * n * null_resamples(n, 1_000) > MAX_SCORE_WORK
+    assert calibrate_comparison(bs, data) is None
+    small = paired_data(np.zeros(40), np.linspace(-1, 1, 40))
+    bs_t = BootstrapResult(0.0, -0.1, 0.1, 0.95, 1000, 0, "resample", np.zeros(1000), "t")
+    cal = calibrate_comparison(bs_t, small)
+    assert cal is not None and cal.interval == "t" and cal.n == 40

@@ -35,3 +35,13 @@ def test_usage_errors_exit_2_with_one_line(capsys):
     assert e.value.code == EXIT_BAD_INPUT
     err = capsys.readouterr().err
     assert "invalid choice" in err and len(err.strip().splitlines()) == 1
+
+
+def test_terminal_safe_shows_control_characters_as_escapes():
+    from core.__main__ import terminal_safe
+
+    text = "bm25\x1b]0;pwned\x07\u202e name\r\n한"
+    out = terminal_safe(text)
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert "\\u001b" in out and "\\u202e" in out and out.endswith("name\\u000d\n한")
+    assert terminal_safe("50%\rdone", keep_cr=True) == "50%\rdone"

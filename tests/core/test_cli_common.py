@@ -33,11 +33,16 @@ def test_add_stat_args_same_spelling_and_defaults():
     add_stat_args(p, resamples=500, interval=True)
     args = p.parse_args([])
     assert (args.resamples, args.seed, args.confidence, args.json, args.interval) == \
-        (500, 0, 0.95, False, "percentile")
+        (500, 0, 0.95, False, "auto")   # the calibrated default (docs/calibration.md)
     args = p.parse_args(["--resamples", "10", "--seed", "3", "--confidence", "0.9", "--json",
                          "--interval", "bca"])
     assert (args.resamples, args.seed, args.confidence, args.json, args.interval) == \
         (10, 3, 0.9, True, "bca")
+    from core.stats import INTERVALS
+    for name in INTERVALS:   # --interval lists every interval by name
+        assert p.parse_args(["--interval", name]).interval == name
+    with pytest.raises(SystemExit):
+        p.parse_args(["--interval", "bootstrap"])
     plain = argparse.ArgumentParser()
     add_stat_args(plain)
     assert not hasattr(plain.parse_args([]), "interval")

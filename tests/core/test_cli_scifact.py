@@ -53,3 +53,21 @@ def test_an_alias_runs_end_to_end(tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["comparison"]["metric"] == "mrr@10"
+
+
+def test_encode_all_re_encodes_every_document_and_says_so(capsys):
+    """``--encode all`` ignores the cache (and shipped vectors) every time; the default reads
+    what the last encode wrote. The JSON and stderr say where the vectors came from."""
+    from core.__main__ import main
+
+    base = ["scifact", "--data", str(TINY), "--json", "--resamples", "200"]
+    for _ in range(2):
+        assert main(base + ["--encode", "all"]) == 0
+        out = capsys.readouterr()
+        vec = json.loads(out.out)["vectors"][0]
+        assert vec["source"] == "live" and vec["n"] == 25 and vec["spot_check"] is None
+        assert "Document vectors: encoded live on this machine (25 documents" in out.err
+    assert main(base) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["vectors"][0]["source"] == "cache"
+    assert "encoded earlier on this machine" in out.err

@@ -1,6 +1,8 @@
 """core.encode_store: an interrupted encode keeps its finished chunks on disk and the next
 encode of the same texts with the same settings resumes from them (issue 22). A fake encoder
 that stops midway stands in for the model; every folder is temporary."""
+import time
+
 import numpy as np
 import pytest
 
@@ -38,11 +40,11 @@ TEXTS = [f"document {i} " + "word " * (i % 17) for i in range(100)]
 
 def test_an_interrupted_encode_resumes_from_its_chunks(tmp_path):
     with pytest.raises(Interrupt):
-        encode_texts(TEXTS, get_model=lambda: StopAfter(3), cache_dir=tmp_path, batch_size=2)
+        encode_texts(TEXTS, get_model=lambda: StopAfter(3), cache_dir=tmp_path, batch_size=8)
     entry = cache_file(DEFAULT_MODEL, texts_hash(TEXTS), kind="corpus", cache_dir=tmp_path)
     assert len(list(partial_dir(entry).glob("*.npy"))) == 2  # two chunks of 16 kept
     model, ticks = FakeModel(), []
-    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, batch_size=2,
+    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, batch_size=8,
                        progress=lambda d, t, e: ticks.append((d, e)))
     assert enc.resumed == 32 and model.calls == 5  # 100 texts, chunks of 16: 7, 2 resumed
     assert ticks[1][1] is None and ticks[-1] == (100, 0.0)  # no ETA from resumed chunks
@@ -53,9 +55,9 @@ def test_an_interrupted_encode_resumes_from_its_chunks(tmp_path):
 
 def test_chunks_of_other_settings_are_not_reused(tmp_path):
     with pytest.raises(Interrupt):
-        encode_texts(TEXTS, get_model=lambda: StopAfter(3), cache_dir=tmp_path, batch_size=2)
+        encode_texts(TEXTS, get_model=lambda: StopAfter(3), cache_dir=tmp_path, batch_size=8)
     model = FakeModel()
-    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, batch_size=4)
+    enc = encode_texts(TEXTS, get_model=lambda: model, cache_dir=tmp_path, batch_size=16)
     assert enc.resumed == 0 and model.calls == 4
 
 
@@ -146,3 +148,18 @@ def test_a_fifo_in_the_partial_folder_never_hangs(tmp_path, which):
                          text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "True"
+
+
+def test_the_eta_weighs_texts_by_length_up_to_the_model_window():
+    from core.encode_store import COST_CAP, encode_cost
+
+    assert list(encode_cost(["ab", "x" * 5_000, ""])) == [2.0, float(COST_CAP), 0.0]
+    texts = ["x" * 1_000] * 64 + ["y" * 10] * 64  # long first, then short: chunks of 64
+    etas, seen = [], []
+    t0 = time.perf_counter()
+    encode_texts(texts, get_model=lambda: FakeModel(delay=0.05), cache_dir=None,
+                 progress=lambda d, t, e: (etas.append(e), seen.append(time.perf_counter())))
+    assert etas[0] is None and etas[-1] == 0.0
+    # after the long chunk, what is left weighs 640 characters against 64,000 done: the ETA
+    # is 1/100 of the time spent so far (a count of texts would have said 1/1)
+    assert 0 < etas[1] <= (seen[1] - t0) / 100

@@ -91,3 +91,20 @@ def test_resamples_do_not_depend_on_batching():
     parts = np.concatenate([_kernels.bootstrap_means(x, key, s, 3) for s in range(0, 10, 3)][:3]
                            + [_kernels.bootstrap_means(x, key, 9, 1)])
     assert np.array_equal(whole, parts)
+
+
+def test_bootstrap_sets_gives_each_sets_means_and_sds():
+    rng = np.random.default_rng(4)
+    sets = rng.normal(size=(3, 15))
+    key = stream_key(21)
+    out = _kernels.bootstrap_sets(sets, key, 4)
+    assert out.shape == (2, 3, 4)
+    np.testing.assert_allclose(out[0, 0], _kernels.bootstrap_means(sets[0], key, 0, 4), atol=1e-12)
+    for s in range(3):
+        skey = np.uint64((int(key) + s * M1) & MASK)
+        for r in range(4):
+            drawn = sets[s][_draws(skey, r, 15)]
+            assert out[0, s, r] == pytest.approx(drawn.mean(), abs=1e-12)
+            assert out[1, s, r] == pytest.approx(drawn.std(ddof=1), abs=1e-12)
+    tied = _kernels.bootstrap_sets(np.full((1, 8), 0.1), key, 3)
+    assert (tied[1] == 0).all()  # a constant set: SD exactly 0

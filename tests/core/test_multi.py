@@ -52,7 +52,7 @@ def test_all_pairs_equal_core_stats_and_holm():
     raw = []
     for p in mc.pairs:
         a, b = df[p.a].to_numpy(), df[p.b].to_numpy()
-        bs = paired_bootstrap(a, b, resamples=2000, seed=7)
+        bs = paired_bootstrap(a, b, resamples=2000, seed=7, interval=mc.interval)
         assert (p.mean, p.ci_low, p.ci_high) == (bs.mean, bs.ci_low, bs.ci_high)
         assert p.p == randomization_p(a, b, resamples=2000, seed=7)
         assert p.cohens_dz == cohens_dz(a, b)

@@ -97,3 +97,104 @@ def test_rate_estimate_wilson_for_binary_bootstrap_for_scores():
     s = rate_estimate(x * 0.5 + 0.1, resamples=1000, seed=2)
     ref = bootstrap_mean(x * 0.5 + 0.1, resamples=1000, seed=2)
     assert s.interval == "bootstrap" and (s.ci_low, s.ci_high) == (ref.ci_low, ref.ci_high)
+
+
+# ----------------------------------------------------------------------------- issue 19 / 20
+from core import checks as _checks_module  # noqa: E402
+from core import stats as _stats_module  # noqa: E402
+from core.stats import INTERVALS, verdict  # noqa: E402
+
+
+@pytest.mark.parametrize("lo,hi", [(0.01, 0.2), (-0.2, -0.01), (-0.1, 0.1), (0.0, 0.1),
+                                   (2.8e-18, 0.1), (-0.1, -3e-17), (0.05, 0.05)])
+@pytest.mark.parametrize("p", [0.001, 0.0499999, 0.05, 0.050000000000000044, 0.2])
+@pytest.mark.parametrize("confidence", [0.90, 0.95, 0.99])
+def test_one_verdict_rule(lo, hi, p, confidence):
+    """``core.stats.verdict`` with the test's p and ``decide`` are one rule: the same answer on
+    every boundary (p exactly alpha, p = 1 - 0.95 in floating point, ends 0 up to rounding)."""
+    assert verdict(lo, hi, p, confidence=confidence) == \
+        decide(lo, hi, _test(p), confidence).verdict
+
+
+def test_no_verdict_on_a_rounding_error():
+    """Issue 19's example: 10 two-decimal score pairs, A 0.1 higher on 9 cases and 0.1 lower on
+    one. The BCa lower end of B - A used to be -2.8e-18 (printed 0.000, read as "A better").
+    Now an end within 1e-12 of 0 (relative to the data) is exactly 0, and the verdict and the
+    printed interval agree for every seed."""
+    a = np.round(np.linspace(0.3, 0.8, 10), 2)
+    b = a - 0.1
+    b[3] = a[3] + 0.1
+    for seed in range(30):
+        c = compare_paired(a, b, interval="bca", seed=seed, resamples=4_000)
+        bs = c.bootstrap
+        for end in (bs.ci_low, bs.ci_high):
+            assert end == 0.0 or abs(end) > 1e-12 * 0.1
+        printed_excludes = (round(bs.ci_low, 3) > 0) or (round(bs.ci_high, 3) < 0)
+        if c.verdict != "no_difference":
+            assert printed_excludes
+
+
+@pytest.mark.parametrize("binary", [True, False])
+@pytest.mark.parametrize("interval", INTERVALS)
+def test_every_interval_holds_the_estimate_nests_and_agrees_with_the_verdict(binary, interval):
+    rng = np.random.default_rng(3)
+    for rep in range(4):
+        n = int(rng.integers(8, 60))
+        if binary:
+            a = (rng.random(n) < 0.7).astype(float)
+            b = np.where(rng.random(n) < 0.3, 1 - a, a)
+        else:
+            a = rng.random(n)
+            b = a + rng.normal(0.05, 0.2, n)
+        prev = None
+        for conf in (0.90, 0.95, 0.99):
+            c = compare_paired(a, b, interval=interval, confidence=conf, resamples=3_000,
+                               seed=rep)
+            bs = c.bootstrap
+            if bs.interval != "bonett_price":   # centred on a shrunk estimate by design
+                assert bs.ci_low <= bs.mean + 1e-12 and bs.mean - 1e-12 <= bs.ci_high
+            if prev is not None:
+                assert bs.ci_low <= prev[0] + 1e-12 and bs.ci_high >= prev[1] - 1e-12
+            prev = bs.ci_low, bs.ci_high
+            if c.verdict == "b_better":
+                assert bs.ci_low > 0
+            elif c.verdict == "a_better":
+                assert bs.ci_high < 0
+            used = _stats_module.resolve_interval(interval, binary)
+            assert bs.interval == used or (interval == "bca" and bs.interval == "percentile")
+
+
+def test_defaults_and_fallbacks_name_the_interval_used():
+    a = np.array([1, 1, 0, 1, 0, 1, 1, 0, 1, 1], float)
+    b = np.array([1, 1, 1, 1, 1, 1, 0, 1, 1, 1], float)
+    assert compare_paired(a, b).bootstrap.interval == "tango"
+    assert compare_paired(a, b, interval="t").bootstrap.interval == "tango"  # scores only
+    x = np.linspace(0, 1, 12)
+    assert compare_paired(x, x[::-1]).bootstrap.interval == "t"
+    assert compare_paired(x, x[::-1], interval="newcombe").bootstrap.interval == "t"
+    c = compare_paired(x, x[::-1], interval="bca")
+    assert c.interval_warning == "bca_small_n"
+    d = c.difference_dict()
+    assert d["interval"] == "bca" and d["interval_warning"] == "bca_small_n"
+    assert {"null_rejection", "sets", "n"} <= set(d["calibration"])
+    with pytest.raises(ValueError, match="interval"):
+        compare_paired(a, b, interval="bootstrap")
+
+
+def test_compare_paired_checks_each_vector_once(monkeypatch):
+    """Validate once at the door (issue 20, item 7a): a binary comparison checks each input
+    vector once and never re-derives the 2x2 table or the kind in a helper."""
+    calls = {"values": 0, "is_binary": 0, "cells": 0}
+    for name, mod in (("values", _checks_module), ("is_binary", _stats_module),
+                      ("cells", _stats_module)):
+        orig = getattr(mod, name)
+
+        def wrap(*args, _orig=orig, _name=name, **kw):
+            calls[_name] += 1
+            return _orig(*args, **kw)
+        monkeypatch.setattr(mod, name, wrap)
+    rng = np.random.default_rng(0)
+    a = (rng.random(500) < 0.8).astype(float)
+    b = np.where(rng.random(500) < 0.2, 1 - a, a)
+    compare_paired(a, b, resamples=2_000)
+    assert calls == {"values": 2, "is_binary": 0, "cells": 0}

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 from core.paired_tests import (EXACT_MAX_NONZERO, PairedTest, cohens_dz, mcnemar_exact,
-                               min_exact_p, paired_test, paired_ttest_p, randomization_p)
+                               mcnemar_midp, mcnemar_test, min_exact_p, paired_test, paired_ttest_p, randomization_p)
 
 
 @pytest.mark.parametrize("a_only,b_only", [(0, 0), (3, 9), (9, 3), (10, 10), (0, 7), (40, 61),
@@ -49,13 +49,17 @@ def test_exact_sign_flip_p_equals_enumerating_every_sign_pattern(seed):
     assert randomization_p(a, b) == t.p
 
 
-def test_binary_outcomes_get_exact_mcnemar():
+def test_binary_outcomes_get_mid_p_mcnemar():
+    """The verdict's test on 0/1 data is the mid-p McNemar test: the exact McNemar p (which
+    equals the enumerated sign-flip p) minus the probability of the observed split."""
     a = np.array([1, 1, 0, 0, 1, 0, 1, 1])
     b = np.array([1, 0, 1, 1, 1, 1, 1, 1])
     t = paired_test(a, b)
-    assert (t.name, t.nonzero, t.exact) == ("mcnemar", 4, True)
-    assert t.p == mcnemar_exact(1, 3) == pytest.approx(_enumerated_p(a - b))
-    assert t.to_dict()["min_p"] == min_exact_p(4)
+    assert (t.name, t.nonzero, t.exact, t.mid_p) == ("mcnemar", 4, True, True)
+    assert mcnemar_exact(1, 3) == pytest.approx(_enumerated_p(a - b))
+    assert t.p == mcnemar_midp(1, 3) == pytest.approx(mcnemar_exact(1, 3) - 4 / 16)
+    assert t.min_p == 1 / 16 and mcnemar_test(1, 3, mid_p=False).min_p == 2 / 16
+    assert t.to_dict()["min_p"] == min_exact_p(4) / 2 and t.to_dict()["mid_p"] is True
 
 
 def test_monte_carlo_sign_flip_above_the_exact_limit():
@@ -85,3 +89,17 @@ def test_cohens_dz_is_mean_over_sd_of_the_differences():
     assert cohens_dz(a, a) is None
     with pytest.raises(ValueError):
         cohens_dz([1.0, 2.0], [1.0])
+
+
+@pytest.mark.parametrize("a_only,b_only", [(0, 0), (3, 9), (10, 10), (0, 7), (40, 61)])
+def test_mcnemar_midp_is_the_exact_p_minus_the_observed_split(a_only, b_only):
+    from core.paired_tests import mcnemar_midp
+
+    m = a_only + b_only
+    if m == 0:
+        assert mcnemar_midp(0, 0) == 1.0
+        return
+    k = min(a_only, b_only)
+    ref = min(1.0, 2 * stats.binom.cdf(k, m, 0.5)) - stats.binom.pmf(k, m, 0.5)
+    assert mcnemar_midp(a_only, b_only) == pytest.approx(ref, rel=1e-9)
+    assert mcnemar_midp(a_only, b_only) <= mcnemar_exact(a_only, b_only)

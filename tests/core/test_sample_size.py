@@ -22,7 +22,7 @@ from core.sample_size import (defaults_from, half_width_curve, mcnemar_power, mi
                               n_paired_ci, n_wilson, paired_half_width, paired_t_power,
                               plan_continuous, plan_paired, plan_rate, smallest_n,
                               t_half_width, wilson_half_width)
-from core.paired_tests import mcnemar_exact
+from core.paired_tests import mcnemar_exact, mcnemar_midp
 from core.stats import paired_bootstrap, wilson_interval, z_value
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,19 +124,20 @@ def test_n_continuous_ci_is_smallest():
         assert n == 2 or t_half_width(sigma, n - 1, conf) > e
 
 
-def test_min_significant_diff_uses_exact_mcnemar():
+def test_min_significant_diff_uses_the_verdicts_mid_p_mcnemar():
     ms = min_significant_diff(31, 8 / 31)  # the demo: 8 discordant cases of 31
-    assert (ms.discordant, ms.a_only, ms.b_only) == (8, 8, 0)
-    assert ms.p_value == pytest.approx(mcnemar_exact(8, 0)) and ms.p_value < 0.05
-    assert mcnemar_exact(7, 1) >= 0.05
-    assert ms.diff == pytest.approx(8 / 31)
+    # mid-p: 7-1 gives 2*9/256 - 8/256 = 0.039 < 0.05 (the exact test needed 8-0)
+    assert (ms.discordant, ms.a_only, ms.b_only) == (8, 7, 1)
+    assert ms.p_value == pytest.approx(mcnemar_midp(7, 1)) and ms.p_value < 0.05
+    assert mcnemar_midp(6, 2) >= 0.05 and mcnemar_exact(7, 1) >= 0.05
+    assert ms.diff == pytest.approx(6 / 31)
     for n, d in [(500, 0.2), (1743, 0.2), (100, 0.37)]:
         ms = min_significant_diff(n, d)
         m = round(d * n)
         assert ms.discordant == m and ms.a_only + ms.b_only == m
-        assert mcnemar_exact(ms.a_only, ms.b_only) < 0.05
-        assert mcnemar_exact(ms.a_only - 1, ms.b_only + 1) >= 0.05  # one step more even
-    assert min_significant_diff(31, 5 / 31) is None  # 5-0 gives p = 0.0625
+        assert mcnemar_midp(ms.a_only, ms.b_only) < 0.05
+        assert mcnemar_midp(ms.a_only - 1, ms.b_only + 1) >= 0.05  # one step more even
+    assert min_significant_diff(31, 4 / 31) is None  # 4-0 gives mid-p = 0.0625
     assert min_significant_diff(31, 0.0) is None
 
 

@@ -44,7 +44,7 @@ def test_comparison_counts_and_bootstrap_match_core_stats():
     c = compare_retrievers(_tables(a, b), "bm25", "dense", "ndcg@10", resamples=2000, seed=3)
     assert (c.a_wins, c.b_wins, c.ties) == (3, 2, 3)
     assert c.hits == {"a_only": 1, "b_only": 1, "both": 5, "neither": 1}
-    ref = paired_bootstrap(a, b, resamples=2000, seed=3)
+    ref = paired_bootstrap(a, b, resamples=2000, seed=3, interval=c.bootstrap.interval)
     assert (c.bootstrap.ci_low, c.bootstrap.ci_high) == (ref.ci_low, ref.ci_high)
     assert c.bootstrap.mean == pytest.approx(np.mean(np.subtract(b, a)), abs=1e-12)  # B - A
     assert c.verdict == verdict(ref.ci_low, ref.ci_high)

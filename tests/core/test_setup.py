@@ -3,6 +3,7 @@ and the unpacked data alone, the README says what the tests need and cost, and t
 own state lives in a temporary folder, not in the checkout."""
 import fnmatch
 import os
+import re
 import tomllib
 from pathlib import Path
 
@@ -25,7 +26,7 @@ def test_the_file_watcher_skips_venv_cache_and_unpacked_data():
 def test_readme_names_chromium_the_duration_and_the_install_size():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "Chromium" in text and "apt-get install chromium" in text
-    assert "minutes on 2 cores" in text and "GB" in text
+    assert re.search(r"~\d+ minutes or more on 2 cores", text) and re.search(r"\d GB", text)
 
 
 def test_the_suite_keeps_its_state_out_of_the_checkout():

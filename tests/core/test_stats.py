@@ -220,7 +220,8 @@ def test_compare_paired_on_the_demo_story():
     assert c.table == (21, 5, 3, 2)
     assert c.bootstrap.ci_low < 0 < c.bootstrap.ci_high
     assert c.verdict == "no_difference"
-    assert c.ttest_p is None and c.mcnemar_p == pytest.approx(0.7265625)
+    # the verdict's test is the mid-p McNemar test: exact p 0.7265625 minus P(X = 3 | 8, 1/2)
+    assert c.ttest_p is None and c.mcnemar_p == pytest.approx(0.7265625 - 56 / 256)
     assert c.discordance == pytest.approx(8 / 31)
 
 
@@ -272,12 +273,15 @@ from core.stats import bca_ci, is_constant  # noqa: E402
     ([0.5] * 5, [0.25] * 5, "too_few_nonzero"),                   # CI [0.25, 0.25], p 0.0625
 ])
 def test_small_n_cases_from_the_issue_give_no_difference(a, b, reason):
-    c = compare_paired(np.array(a, float), np.array(b, float), resamples=5_000)
-    assert c.bootstrap.ci_high < 0  # the CI of B - A alone would have said "A is better"
+    c = compare_paired(np.array(a, float), np.array(b, float), resamples=5_000,
+                       interval="percentile")
+    assert c.bootstrap.ci_high < 0  # the percentile CI alone would have said "A is better"
     assert c.verdict == "no_difference"
     assert c.decision.reason == reason
     assert c.decision.p >= 0.05 and c.decision.min_p >= 0.05
-    assert c.decision.min_p == pytest.approx(2 * 0.5 ** c.decision.nonzero)
+    # smallest possible p: mid-p McNemar (0/1) (1/2)^m, exact sign-flip 2 (1/2)^m
+    factor = 1 if c.decision.test == "mcnemar" else 2
+    assert c.decision.min_p == pytest.approx(factor * 0.5 ** c.decision.nonzero)
 
 
 def test_constant_differences_are_flagged_degenerate():
@@ -304,8 +308,9 @@ def test_ci_excluding_zero_with_a_test_that_disagrees():
 @given(st.integers(2, 40), st.integers(0, 10_000), st.booleans(),
        st.sampled_from([0.90, 0.95, 0.99]))
 def test_property_better_only_when_the_exact_test_agrees(n, seed, binary, confidence):
-    """Whenever the verdict is "better", the matching exact test's p < 1 - confidence and the
-    CI excludes 0 on that side."""
+    """Whenever the verdict is "better", the matching test's p < 1 - confidence (for 0/1
+    outcomes the mid-p McNemar p, recomputed from scipy: exact binomial p minus the point
+    probability of the observed split) and the CI excludes 0 on that side."""
     rng = np.random.default_rng(seed)
     if binary:
         a = (rng.random(n) < rng.uniform(0.2, 1)).astype(float)
@@ -314,8 +319,9 @@ def test_property_better_only_when_the_exact_test_agrees(n, seed, binary, confid
         a = np.round(rng.random(n) + rng.uniform(0, 0.6), int(rng.integers(1, 4)))
         b = np.round(rng.random(n), int(rng.integers(1, 4)))
     c = compare_paired(a, b, resamples=1_000, seed=seed, confidence=confidence)
-    ref = (stats.binomtest(c.table[1], c.table[1] + c.table[2]).pvalue
-           if binary and c.table[1] + c.table[2] else None)
+    m = c.table[1] + c.table[2] if binary else 0
+    ref = (stats.binomtest(c.table[1], m).pvalue
+           - stats.binom.pmf(min(c.table[1], c.table[2]), m, 0.5) if m else None)
     if c.verdict != "no_difference":
         assert c.test.p < 1 - confidence
         if ref is not None:

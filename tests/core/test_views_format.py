@@ -53,3 +53,8 @@ def test_fmt_p_three_decimals_a_floor_and_not_applicable():
     assert fmt.fmt_p(0.04321) == "0.043" and fmt.fmt_p(1.0) == "1.000"
     assert "0.001" in fmt.fmt_p(0.0004) and fmt.fmt_p(0.0004).lstrip().startswith("<")
     assert fmt.fmt_p(None) == "n/a"
+
+
+def test_p_text_reads_in_a_sentence():
+    assert fmt.p_text(0.0321) == "p = 0.032" and fmt.p_text(0.0002) == "p < 0.001"
+    assert fmt.p_text(None) == "p: n/a" and fmt.p_text(0.5, "p_Holm") == "p_Holm = 0.500"

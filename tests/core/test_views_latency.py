@@ -86,3 +86,14 @@ def test_comparison_text_carries_the_comparisons_numbers():
     sentence = speed_sentence(res.ratio, a="old", b="new")
     assert sentence in out and "new" in sentence and "old" in sentence
     assert speed_sentence(res.ratio, a="old", b="new", lang="ko") != sentence
+
+
+def test_speed_headline_reads_b_against_a_and_alternative_sentence_wraps_it():
+    from core.views.latency import alternative_sentence, speed_headline
+
+    res = _comparison()
+    head = speed_headline(res.ratio, a="old", b="new")
+    assert head.startswith("new") and f"{res.ratio.geo_mean_ratio:.2f}" in head
+    assert head in speed_sentence(res.ratio, a="old", b="new")
+    alt = alternative_sentence(res.ratio, a="old", b="new")
+    assert speed_sentence(res.ratio, a="old", b="new") in alt

@@ -1,5 +1,6 @@
 """core.views.paired: one renderer for golden, systems and scifact (card, rates row, tests
-table, charts, CLI lines) and its next step from core.sample_size."""
+table, charts, CLI lines) and its next step from core.sample_size; the self-check sentence and
+the BCa warning under the card (issue 19)."""
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,6 +16,8 @@ from core.views import format as fmt
 from core.views.cards import card_html
 from core.views.charts import display_width, wrap_lines
 from core.views.paired import paired_view, tests_table as paired_tests
+from core.i18n import t
+from core.views.paired import calibration_sentence, interval_warning_line
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "demo_golden.csv"
 
@@ -106,7 +109,9 @@ def test_retriever_comparison_uses_names_metric_and_queries():
 def test_cli_lines_name_b_first_and_quote_the_same_number(demo):
     v = paired_view(demo, lang="en", plan=False)
     first = v.cli_lines()[0]
-    assert first.startswith(f"  RRF − title-only: {v.card.value}  95% paired bootstrap CI")
+    # the CI is named by the interval used (Tango, the 0/1 default), the bootstrap beside it
+    assert first.startswith(f"  RRF − title-only: {v.card.value}  95% CI (tango) ")
+    assert "paired bootstrap" in first
     assert v.next_step is None   # the CLI does not plan
 
 
@@ -124,3 +129,52 @@ def test_korean_titles_wrap_by_display_width():
     assert len(lines) >= 2 and all(display_width(ln) <= 46 for ln in lines)
     assert " ".join(lines) == title
     assert wrap_lines("short title") == ["short title"]
+
+
+# ----------------------------------------------------------------------------- issue 19
+def _binary():
+    a = np.array([1] * 26 + [0] * 5, float)
+    b = np.array([1] * 21 + [0] * 5 + [1] * 3 + [0] * 2, float)
+    return a, b
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_calibration_sentence_states_the_rate_from_the_comparison(lang):
+    c = compare_paired(*_binary())
+    cal = c.calibration
+    text = calibration_sentence(c, lang)
+    # the number printed is the comparison's exact null rejection, the promise 5%
+    assert f"{100 * cal.null_rejection:.1f}%" in text and "5%" in text
+    assert text.startswith(t("verdicts.calibration", lang,
+                             rate=f"{100 * cal.null_rejection:.1f}%", promise="5%"))
+    view = paired_view(c, lang=lang, plan=False)
+    assert view.card.calibration == text
+    assert text in view.cli_lines()
+
+
+def test_scores_self_check_names_its_sets_and_error():
+    rng = np.random.default_rng(1)
+    a = rng.random(25)
+    b = a + rng.normal(0.02, 0.1, 25)
+    c = compare_paired(a, b, resamples=2_000)
+    text = calibration_sentence(c, "en")
+    assert "1,000 sign-flip null sets" in text and "Monte-Carlo SE" in text
+    assert c.bootstrap.interval == "t" and "t-interval" in text
+
+
+def test_bca_warning_below_50_cases_only():
+    rng = np.random.default_rng(2)
+    a = rng.random(60)
+    b = a + rng.normal(0.0, 0.1, 60)
+    small = compare_paired(a[:20], b[:20], interval="bca", resamples=2_000)
+    assert interval_warning_line(small, "en") == t("verdicts.bca_small_n", "en", n="20")
+    assert paired_view(small, plan=False).card.warning
+    assert interval_warning_line(compare_paired(a, b, interval="bca", resamples=2_000)) == ""
+    assert interval_warning_line(compare_paired(a[:20], b[:20], resamples=2_000)) == ""
+
+
+def test_no_self_check_without_the_data():
+    class Bare:   # a comparison that carries no checked data (e.g. built by hand)
+        data = None
+        calibration = None
+    assert calibration_sentence(Bare(), "en") == ""

@@ -29,3 +29,17 @@ def test_plan_text_lists_inputs_and_each_n():
     assert lines[0] == "inputs: rate=0.8, half_width=0.05"
     assert "1,234" in lines[1] and LABELS["n_wilson"] in lines[1]
     assert "n_normal" in lines[2] and len(lines) == 3
+
+
+def test_power_chart_draws_the_curve_in_percent_with_target_and_marks():
+    from core.sample_size import power_curve
+    from core.views.sample_size import power_chart
+
+    curve = power_curve(diff=0.1, discordance=0.3, n_max=500)
+    chart = power_chart(curve, target=0.8, current_n=40, planned_n=200, current_label="now")
+    data = list(chart.to_dict()["datasets"].values())
+    line = next(d for d in data if d and "pct" in d[0])
+    assert [r["pct"] for r in line] == [100 * p for p in curve["power"]]
+    assert any(d == [{"y": 80.0, "label": "target power"}] for d in data)
+    marks = next(d for d in data if d and "color" in d[0])
+    assert [(m["n"], m["label"]) for m in marks] == [(200, "planned"), (40, "now")]

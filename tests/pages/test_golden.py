@@ -68,8 +68,8 @@ def test_three_methods_and_settings():
 
 
 def test_small_set_says_why_there_is_no_winner_and_notes_a_degenerate_bootstrap():
-    """Issue #11: 2 cases, A right on both, B wrong on both. The CI is [100, 100] %p, but the
-    exact McNemar p is 0.5: no winner, the reason under the verdict, the degenerate note
+    """Issue #11: 2 cases, A right on both, B wrong on both. The bootstrap gives one value, but
+    the mid-p McNemar p can be no lower than 0.25: no winner, the reason under the verdict, the degenerate note
     beside the CI; in Korean too."""
     at = _page()
     at.file_uploader(key="golden_upload").set_value(
@@ -78,7 +78,7 @@ def test_small_set_says_why_there_is_no_winner_and_notes_a_degenerate_bootstrap(
     texts = _texts(at)
     assert any("No significant difference at 95%" in t for t in texts)
     assert not any("A is better" in t for t in texts)
-    assert any("with 2 discordant pairs the smallest possible p" in t and "0.5" in t
+    assert any("with 2 discordant pairs the smallest possible p" in t and "0.25" in t
                for t in texts)
     captions = [c.value for c in at.caption]
     assert any("Degenerate bootstrap" in c for c in captions)
@@ -98,7 +98,7 @@ def test_bca_interval_option():
     at.radio(key="golden_interval").set_value("bca").run()
     assert not at.exception and not at.error
     after = at.session_state["golden_comparison"].comparison.bootstrap
-    assert before.interval == "percentile" and after.interval == "bca"
+    assert before.interval == "t" and after.interval == "bca"   # default: t for scores
     assert (after.ci_low, after.ci_high) != (before.ci_low, before.ci_high)
     assert any("new is better than old" in t for t in _texts(at))
 
@@ -186,3 +186,17 @@ def test_presentation_view_shows_the_card_and_one_chart():
     assert sum("verdict-card" in m.value for m in at.markdown) == 1
     assert len(at.get("arrow_vega_lite_chart")) + len(at.get("vega_lite_chart")) == 1
     assert len(at.metric) == 0 and len(at.table) == 0
+
+
+def test_korean_copies_carry_no_raw_keys():
+    import re
+    raw_keys = re.compile(r"\b(case_id|difference|b_minus_a|ci_low|ci_high|b_better|a_better|"
+                          r"no_difference|True|False)\b")
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["lang"] = "ko"
+    at.run()
+    assert not at.exception
+    copies = [c.value for c in at.code]
+    assert copies
+    raw = sorted({m.group(0) for c in copies for m in raw_keys.finditer(c)})
+    assert raw == [], raw

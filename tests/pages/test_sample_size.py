@@ -69,8 +69,10 @@ def test_defaults_from_loaded_demo_comparison(demo_comparison):
     hw = wilson_half_width(0.839, 31)
     warnings = " ".join(w.value for w in at.warning)
     assert f"current n = 31, the interval is ±{100 * hw:.1f} %p" in warnings
-    # demo: 8 of 31 cases disagree; only an 8-0 split is significant (exact McNemar p = 0.008)
-    assert "must reach 25.8 %p (8 of them going one way, 0 the other)" in warnings
+    # demo: 8 of 31 cases disagree; a 7-1 split is the most even one the verdict's mid-p
+    # McNemar test calls significant (mid-p = 2*9/256 - 8/256 = 0.039; exact needed 8-0)
+    assert "must reach 19.4 %p (7 of them going one way, 1 the other)" in warnings
+    assert "mid-p McNemar" in warnings
     assert _num(m["Cases for a ±5 %p interval of B − A"]) == n_paired_ci(
         round(100 * c.discordance, 1) / 100, 0.065, 0.05)
 
