@@ -6,6 +6,7 @@ Pages import from here; every page calls ``page_setup()`` first so it also runs 
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass
@@ -336,7 +337,11 @@ def presenting() -> bool:
 
 
 def show_card(card) -> None:
-    """The verdict card (``core.views.cards``), larger in the presentation view."""
+    """The verdict card (``core.views.cards``), larger in the presentation view, where the
+    interval's self-check line (a footnote for the reader, kept on the page and in the
+    report) is left out so the card and its chart fit one 1280x720 screen."""
+    if presenting() and getattr(card, "calibration", ""):
+        card = dataclasses.replace(card, calibration="")
     st.markdown(card_html(card, large=presenting()), unsafe_allow_html=True)
 
 
