@@ -303,9 +303,9 @@ PRESENT_CSS = """<style>
 [data-testid="stMain"] [class*="st-key-"][class*="_inputs"] {display: none !important;}
 [data-testid="stMain"] p, [data-testid="stMain"] li, [data-testid="stMain"] label,
 [data-testid="stMain"] [data-baseweb="select"] {font-size: 1.25rem !important;}
-[data-testid="stMain"] h1 {font-size: 2.2rem !important; padding-top: 0 !important;}
-[data-testid="stMainBlockContainer"] {padding-top: 2.2rem !important;
-                                       padding-bottom: 0.5rem !important;}
+[data-testid="stMain"] h1 {font-size: 2rem !important; padding-top: 0 !important;}
+[data-testid="stMainBlockContainer"] {padding-top: 0.8rem !important;
+                                       padding-bottom: 0 !important;}
 </style>"""
 
 
@@ -352,13 +352,13 @@ def inputs_box(page: str):
     return st.container(key=f"{page}_inputs")
 
 
-PRESENT_CHART_HEIGHT = 160  # px of plot under the verdict card in the presentation view
+PRESENT_CHART_HEIGHT = 130  # px of plot under the verdict card in the presentation view
 
 
-def draw_chart(chart, where=None, *, present_height: int | None = None) -> None:
+def draw_chart(chart, where=None, *, present_height: int = PRESENT_CHART_HEIGHT) -> None:
     """An altair chart stretched to its column; axis labels ≥ 20 px when presenting, and
     the plot ``present_height`` px high then (the one chart under the card must fit the
-    1280×720 screen with it)."""
+    1280×720 screen with it, ``tests/browser/test_headline.py``)."""
     shown = enlarge(chart, height=present_height) if presenting() else pad(chart)
     (where or st).altair_chart(shown, width="stretch")
 

@@ -10,14 +10,13 @@ from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, METRICS, WEIGHTS,
 from core.agreement_io import load_label_files, load_labels, load_runs
 from core.views.charts import interval_chart
 from core.errors import InputError
-from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.agreement import query_scatter
 from core.views.cards import agreement_card
 from core.views.format import level as fmt_level, pct
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, glossary,
                        how_to_read, inputs_box, keep_in_url, page_setup, presenting,
-                       report_downloads, show_card, show_error, show_frame, show_table, tr, tr_md,
-                       url_index, url_number)
+                       report_downloads, show_card, show_error, show_frame, show_table,
+                       stat_settings, tr, tr_md, url_index, url_number)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LABELS = DATA / "demo_labels.csv"
@@ -88,8 +87,9 @@ except InputError as exc:
     show_error(exc)
     st.stop()
 
+stats = stat_settings("agreement", resamples=DEFAULT_RESAMPLES, interval=False)
+confidence, resamples, seed = stats.confidence, stats.resamples, stats.seed
 with st.sidebar:
-    st.subheader(tr("common.settings"))
     source = st.selectbox(tr("agreement.source"), labels.names, key="agreement_source",
                           index=url_index("source", labels.names, 0),
                           help=tr("agreement.source_help"))
@@ -102,22 +102,11 @@ with st.sidebar:
     baseline = (st.selectbox(tr("agreement.baseline"), labels.names, key="agreement_baseline",
                              index=url_index("baseline", labels.names, 0))
                 if len(labels.names) > 1 else None)
-    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
-                              index=url_index("confidence", CONFIDENCE_LEVELS, 1,
-                                              lambda c: f"{100 * c:g}"),
-                              format_func=fmt_level, key="agreement_confidence")
-    resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
-                                url_number("resamples", MIN_RESAMPLES, MAX_RESAMPLES,
-                                           DEFAULT_RESAMPLES),
-                                step=1_000, key="agreement_resamples")
     splits = st.number_input(tr("agreement.splits"), 100, 10_000,
                              url_number("splits", 100, 10_000, DEFAULT_SPLITS), step=100,
                              key="agreement_splits")
-    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, url_number("seed", 0, 2**31 - 1, 0),
-                           key="agreement_seed")
 keep_in_url(source=source, metric=metric, weights=weights, baseline=baseline,
-            confidence=f"{100 * confidence:g}", resamples=int(resamples), splits=int(splits),
-            seed=int(seed))
+            splits=int(splits), **{k: v for k, v in stats.url().items() if k != "interval"})
 
 try:
     with st.spinner(tr("agreement.computing")):

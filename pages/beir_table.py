@@ -11,7 +11,7 @@ from core.views.format import fmt_p
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
                        how_to_read, inputs_box, keep_in_url, page_setup, presenting,
                        report_downloads, shipped, show_card, show_error, show_frame, tr, tr_md,
-                       url_index)
+                       url_index, url_value)
 
 lang = page_setup()
 YOURS = "yours"
@@ -73,7 +73,7 @@ with inputs:
                             key="beir_table_baseline", help=tr("beir_table.baseline_help"))
 modes = {"value": tr("beir_table.color_value"),
          "diff": tr("beir_table.color_diff", baseline=baseline)}
-mode = st.session_state.get("beir_table_color", st.query_params.get("colour", "value"))
+mode = st.session_state.get("beir_table_color", url_value("colour", "value"))
 mode = mode if mode in modes else "value"
 keep_in_url(baseline=baseline, colour=mode)
 result = _tally(baseline)

@@ -8,7 +8,7 @@ from core.errors import InputError
 from core.latency import compare_latency
 from core.latency_log import load_timings
 from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
-from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
+from core.stats import MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level, p_text
 from core.views.latency import (alternative_sentence, distribution_chart, ratio_chart, runs_chart,
@@ -16,8 +16,8 @@ from core.views.latency import (alternative_sentence, distribution_chart, ratio_
 from core.views.palette import tone_of
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
                        how_to_read, inputs_box, keep_in_url, page_setup, presenting,
-                       report_downloads, show_card, show_error, show_frame, show_table, tr, tr_md,
-                       url_index, url_number)
+                       report_downloads, show_card, show_error, show_frame, show_table,
+                       stat_settings, tr, tr_md, url_index, url_number)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_latency.csv"
 
@@ -69,22 +69,14 @@ if len(log.methods) < 2:
     show_error(InputError("need_two_methods", file=name, methods=", ".join(log.methods)))
     st.stop()
 
+stats = stat_settings("latency", interval=False)  # confidence, resamples, seed
+confidence, resamples, seed = stats.confidence, stats.resamples, stats.seed
 with st.sidebar:
-    st.subheader(tr("common.settings"))
-    confidence = st.selectbox(tr("common.confidence"), CONFIDENCE_LEVELS,
-                              index=url_index("confidence", CONFIDENCE_LEVELS, 1,
-                                              lambda c: f"{100 * c:g}"),
-                              format_func=fmt_level, key="latency_confidence")
-    resamples = st.number_input(tr("common.resamples"), MIN_RESAMPLES, MAX_RESAMPLES,
-                                url_number("resamples", MIN_RESAMPLES, MAX_RESAMPLES, 20_000),
-                                step=1_000, key="latency_resamples")
     q_resamples = st.number_input(tr("latency.quantile_resamples"), MIN_RESAMPLES,
                                   MAX_RESAMPLES,
                                   url_number("quantile_resamples", MIN_RESAMPLES, MAX_RESAMPLES,
                                              DEFAULT_QUANTILE_RESAMPLES),
                                   step=1_000, key="latency_quantile_resamples")
-    seed = st.number_input(tr("common.seed"), 0, 2**31 - 1, url_number("seed", 0, 2**31 - 1, 0),
-                           key="latency_seed")
 
 col_a, col_b, col_k = inputs.columns(3)
 a = col_a.selectbox(tr("latency.method_a"), log.methods, index=url_index("a", log.methods, 0),
@@ -98,8 +90,8 @@ if st.session_state["latency_drop_warmup"] > max_drop:
     st.session_state["latency_drop_warmup"] = 0
 drop = col_k.number_input(tr("latency.drop_warmup"), 0, max_drop, step=1,
                           key="latency_drop_warmup", help=tr("latency.drop_warmup_help"))
-keep_in_url(a=a, b=b, warmup=int(drop), confidence=f"{100 * confidence:g}",
-            resamples=int(resamples), quantile_resamples=int(q_resamples), seed=int(seed))
+url = {k: v for k, v in stats.url().items() if k != "interval"}
+keep_in_url(a=a, b=b, warmup=int(drop), quantile_resamples=int(q_resamples), **url)
 
 try:
     with st.spinner(tr("latency.computing")):

@@ -19,7 +19,8 @@ from core.views.format import fmt_p, level as fmt_level, pct
 from core.views.sample_size import half_width_chart, power_chart
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, glossary,
                        how_to_read, inputs_box, keep_in_url, page_setup, presenting,
-                       report_downloads, show_card, show_error, tr, tr_md, url_index, url_number)
+                       report_downloads, show_card, show_error, tr, tr_md, url_index, url_number,
+                       url_value)
 
 page_setup()
 ALPHAS = (0.01, 0.05, 0.10)
@@ -53,7 +54,7 @@ def _url_values() -> dict:
             "sigma": url_number("sigma", 0.001, 2.0, None, float),
             "cdiff": url_number("cdiff", 0.1, 100.0, None, float),
             "n": url_number("n", 1, 100_000_000, None),
-            "design": st.query_params.get("design")}
+            "design": url_value("design")}
 
 
 # A link (the "next step" of a "cannot tell" card) carries the data's own values; the values

@@ -22,7 +22,6 @@ SERVER_ENV = {"NOISEFLOOR_BEIR_DIR": str(TINY)}
 WIDTH, HEIGHT = 1280, 720
 PAGES = ("golden", "systems", "scifact", "beir_table", "sample_size", "agreement", "latency")
 LANGS = ("en", "ko")
-PENDING: set[str] = set()   # every page has its card on top (issue 20, items 3-4)
 
 # How far any scroll container of the app (or the document itself) could scroll down.
 _OVERFLOW = """() => {
@@ -37,10 +36,7 @@ _OVERFLOW = """() => {
 
 
 def _cases():
-    return [pytest.param(stem, lang, id=f"{stem}-{lang}",
-                         marks=[pytest.mark.xfail(reason="i20a", strict=False)]
-                         if stem in PENDING else [])
-            for stem in PAGES for lang in LANGS]
+    return [pytest.param(stem, lang, id=f"{stem}-{lang}") for stem in PAGES for lang in LANGS]
 
 
 @pytest.fixture()

@@ -221,8 +221,7 @@ def test_presentation_view_at_1280x720(server, browser):
         assert sidebar.locator(".st-key-golden_resamples").is_hidden()
         assert sidebar.get_by_text(t("common.settings", "en"), exact=True).is_hidden()
         assert sidebar.locator(".st-key-app_present").is_visible()  # the way back
-        # the card and the one chart that explains it (issue 20): the bootstrap of B − A
-        assert pg.locator('[data-testid="stVegaLiteChart"]').count() == 1
+        assert pg.locator('[data-testid="stVegaLiteChart"]').count() == 1  # the one chart
         assert pg.locator('[data-testid="stHeading"]',
                           has_text=t("golden.second_opinions", "en")).count() == 0
         assert pg.locator(".verdict-value").evaluate(
