@@ -508,7 +508,9 @@ def cases_needed(a, b, *, confidence: float = 0.95, power: float = 0.8) -> Cases
     """The planner run on a comparison's own data: binary a, b (both 0/1) give discordance
     d = mean(a != b) and Delta = mean(b - a), and ``n_mcnemar(d, Delta)``; scores give
     sigma = std(b - a, ddof=1) and Delta = mean(b - a), and ``n_continuous_power(|Delta|,
-    sigma)``; alpha = 1 - ``confidence`` in both."""
+    sigma)``; alpha = 1 - ``confidence`` in both. The plan uses the values as the planner page
+    shows them (``CasesNeeded.url_params``: d and Delta to 0.1 %p, sigma to 0.001), so the
+    card's "about N cases" and the page its link opens give the same N."""
     a, b = checks.pair(a, b, min_n=2)
     confidence = checks.confidence(confidence)
     alpha = round(1 - confidence, 12)
@@ -518,17 +520,19 @@ def cases_needed(a, b, *, confidence: float = 0.95, power: float = 0.8) -> Cases
     n_needed = None
     if binary:
         disc = float(np.mean(a != b))
-        if disc > 0 and delta != 0 and disc - delta * delta > 0:
+        d_r, delta_r = round(disc, 3), round(delta, 3)   # as the planner shows them
+        if d_r > 0 and delta_r != 0 and d_r - delta_r * delta_r > 0 and abs(delta_r) <= d_r:
             try:
-                n_needed = n_mcnemar(disc, delta, alpha=alpha, power=power)
+                n_needed = n_mcnemar(d_r, delta_r, alpha=alpha, power=power)
             except InputError:
                 n_needed = None
         return CasesNeeded("paired", n_needed, int(a.size), delta, disc, None, confidence,
                            float(power))
     sigma = float(np.std(d, ddof=1))
-    if sigma > 0 and delta != 0:
+    s_r, delta_r = round(sigma, 3), round(abs(delta), 3)   # as the planner shows them
+    if s_r > 0 and delta_r > 0:
         try:
-            n_needed = n_continuous_power(abs(delta), sigma, alpha=alpha, power=power)
+            n_needed = n_continuous_power(delta_r, s_r, alpha=alpha, power=power)
         except InputError:
             n_needed = None
     return CasesNeeded("continuous", n_needed, int(a.size), delta, None, sigma, confidence,

@@ -200,3 +200,21 @@ def test_korean_copies_carry_no_raw_keys():
     assert copies
     raw = sorted({m.group(0) for c in copies for m in raw_keys.finditer(c)})
     assert raw == [], raw
+
+
+def test_the_planner_the_card_links_to_says_the_same_number():
+    """The "cannot tell" card's N and the sample-size page opened by its link agree."""
+    import re
+    from urllib.parse import parse_qs, urlsplit
+    at = _page()
+    card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
+    needed = re.search(r"you would need about ([\d,]+) cases", card).group(1)
+    href = card.split('href="', 1)[1].split('"', 1)[0]
+    planner = AppTest.from_file(str(ROOT / "pages" / "sample_size.py"), default_timeout=120)
+    planner.query_params.update({k: v[0] for k, v in parse_qs(urlsplit(href).query).items()})
+    planner.run()
+    assert not planner.exception
+    shown = {m.label: m.value for m in planner.metric}
+    power = next(v for k, v in shown.items() if k.startswith("Cases to detect")
+                 and "%p" in k)
+    assert power.replace(",", "") == needed.replace(",", "")
