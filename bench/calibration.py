@@ -12,8 +12,11 @@ cases? Writes the tables to ``docs/calibration.md``; ``python bench/calibration.
     (1) the shipped BEIR scifact BM25 vs dense nDCG@10 per query, centred, signs randomised;
     (2) the same, centred but not sign-flipped (its real skew); (3) Exp(1) - 1 (skewness 2).
     True mean 0; power at a true shift of half an SD. 2,000 sets x 2,000 resamples per cell.
+    Intervals: the bootstrap ones, the t-interval and the skewness-corrected t-intervals of
+    Johnson (1978) and Hall (1992); also the verdict's sign-flip test alone.
 (c) latency logs: 10 / 20 / 50 queries x 5 runs each, skewed per-query log ratios; the
-    geometric-mean ratio (t-interval vs the seed's percentile bootstrap) and the ratio of
+    geometric-mean ratio (t-interval, Johnson's and Hall's skewness-corrected t vs the seed's
+    percentile bootstrap; and the sign-flip test alone) and the ratio of
     medians (percentile vs expanded percentile of its paired bootstrap).
 (d) the sample-size planner: does its n reach the target half-width with the default
     interval (exact for 0/1, 1,000 simulated sets for scores)?
@@ -49,7 +52,8 @@ DISC = (0.05, 0.15, 0.30)
 NS_SCORE = (10, 20, 30, 50)
 NS_LAT = (10, 20, 50)
 BOOT_BIN = 1_000
-SCORE_METHODS = ("percentile", "bca", "expanded_percentile", "bootstrap_t", "t")
+SCORE_METHODS = ("percentile", "bca", "expanded_percentile", "bootstrap_t", "t", "johnson_t",
+                 "hall_t")
 OUT = ROOT / "docs" / "calibration.md"
 
 
@@ -231,6 +235,8 @@ def score_cell(pop, n, sets, resamples, rng, *, signflip: bool, shift_sd: float 
     p0 = _signflip_p(x, signs)
     p1 = _signflip_p(x + shift, signs)
     res = {m: {"rej": 0, "t1": 0, "pow": 0} for m in methods}
+    res["sign-flip test alone"] = {"rej": int(np.sum(p0 < ALPHA)), "t1": int(np.sum(p0 < ALPHA)),
+                                   "pow": int(np.sum(p1 < ALPHA))}
     scale = np.max(np.abs(x), axis=1)
     for s in range(0, sets, 500):
         xs = np.ascontiguousarray(x[s:s + 500])
@@ -291,16 +297,22 @@ def latency_block(quick=False):
     for nq in NS_LAT:
         res = {k: {"cov": 0, "t1": 0, "pow": 0} for k in
                ("geo: percentile", "geo: expanded_percentile", "geo: bootstrap_t", "geo: t",
-                "median: percentile", "median: expanded_percentile")}
+                "geo: johnson_t", "geo: hall_t", "median: percentile",
+                "median: expanded_percentile", "sign-flip test alone")}
         for mu in (0.0, math.log(0.9)):
             a, b = _latency_sets(nq, sets, runs, mu, rng)
             L = np.log(np.median(b, axis=2)) - np.log(np.median(a, axis=2))
             signs = rng.choice([-1.0, 1.0], size=(1999, nq))
             p = _signflip_p(L, signs)
             boot = kernels().bootstrap_sets(np.ascontiguousarray(L), stream_key(7), resamples)
-            for m in ("percentile", "expanded_percentile", "bootstrap_t", "t"):
+            for m in ("percentile", "expanded_percentile", "bootstrap_t", "t", "johnson_t",
+                      "hall_t"):
                 lo, hi = score_intervals(L, boot[0], boot[1], CONF, m)
                 _tally(res[f"geo: {m}"], lo, hi, mu, p, mu == 0.0)
+            # the test alone: an interval that always excludes 0 on the side of the data
+            sgn_mean = np.sign(L.mean(axis=1))
+            _tally(res["sign-flip test alone"], np.where(sgn_mean < 0, -np.inf, 1.0),
+                   np.where(sgn_mean < 0, -1.0, np.inf), mu, p, mu == 0.0)
             qa = np.repeat(np.arange(nq), runs)
             mlo = {m: np.empty(sets) for m in ("percentile", "expanded_percentile")}
             mhi = {m: np.empty(sets) for m in ("percentile", "expanded_percentile")}
@@ -429,11 +441,13 @@ def score_tables(out, note, sets, resamples):
     lines = ["### (b) scores: null rejection of the interval / verdict type-I / power at 0.5 SD",
              "", f"Real data: {note}. {sets:,} sets per cell, {resamples:,} resamples per set; "
              f"Monte-Carlo SE of a 5% rate {_pct(se)} (of 95% coverage the same).", "",
-             "| data | n | " + " | ".join(SCORE_METHODS) + " |",
-             "|---|---|" + "---|" * len(SCORE_METHODS)]
+             "The last column is the verdict's sign-flip test alone (no interval): its share of "
+             "p < 0.05 under the null, repeated, and its power.", "",
+             "| data | n | " + " | ".join(SCORE_METHODS + ("sign-flip test alone",)) + " |",
+             "|---|---|" + "---|" * (len(SCORE_METHODS) + 1)]
     for (name, n), res in out.items():
         cells = [f"{_pct(res[m]['rej'])} / {_pct(res[m]['t1'])} / {_pct(res[m]['pow'])}"
-                 for m in SCORE_METHODS]
+                 for m in SCORE_METHODS + ("sign-flip test alone",)]
         lines.append(f"| {name} | {n} | " + " | ".join(cells) + " |")
     return lines + [""]
 
@@ -445,8 +459,8 @@ def latency_tables(out, truth):
              f"{truth[math.log(0.9)]:.4f} under the alternative (geometric mean 0.9).", "",
              "| queries | " + " | ".join(keys) + " |", "|---|" + "---|" * len(keys)]
     for nq, res in out.items():
-        cells = [f"{_pct(res[k]['cov'])} / {_pct(res[k]['t1'])} / {_pct(res[k]['pow'])}"
-                 for k in keys]
+        cells = [("n/a" if k == "sign-flip test alone" else _pct(res[k]['cov']))
+                 + f" / {_pct(res[k]['t1'])} / {_pct(res[k]['pow'])}" for k in keys]
         lines.append(f"| {nq} | " + " | ".join(cells) + " |")
     return lines + [""]
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import checks
-from core.intervals import (PAIRED_PROPORTION_METHODS, SCORE_METHODS, paired_proportion_ci,
-                            score_intervals, side)
+from core.intervals import (CLOSED_FORM_METHODS, PAIRED_PROPORTION_METHODS, SCORE_METHODS,
+                            paired_proportion_ci, score_intervals, side)
 from core.stats import BootstrapResult, PairedData, kernels, stream_key
 
 DEFAULT_SETS = 1_000
@@ -129,7 +129,7 @@ def calibrate_scores(d, *, interval: str, confidence: float = 0.95, sets: int = 
     n = d.size
     rng = np.random.default_rng([seed, STREAM_CALIBRATION])
     x = np.abs(d)[None, :] * (2.0 * rng.integers(0, 2, size=(sets, n)) - 1.0)
-    if interval == "t":
+    if interval in CLOSED_FORM_METHODS:
         means = sds = None
         resamples = 0
     else:
@@ -163,7 +163,7 @@ def calibrate_comparison(bootstrap, data) -> Calibration | None:
             return None
         return calibrate_table(both, b_only, a_only, neither, interval=interval,
                                confidence=conf, seed=seed)
-    per_set = 1 if interval == "t" else null_resamples(data.n, DEFAULT_SETS)
+    per_set = 1 if interval in CLOSED_FORM_METHODS else null_resamples(data.n, DEFAULT_SETS)
     if DEFAULT_SETS * data.n * per_set > MAX_SCORE_WORK:
         return None
     return calibrate_scores(data.d, interval=interval, confidence=conf, seed=seed)

@@ -11,7 +11,8 @@ Two families, each chosen by the simulation in ``bench/calibration.py`` (table i
   Price 2012), with the plain Wald interval for reference;
 * **scores** (continuous per-case values): intervals read off a bootstrap of the mean
   (Efron & Tibshirani 1993): percentile (ch. 13), BCa (ch. 14), Hesterberg's expanded
-  percentile (Hesterberg 2015), the studentized bootstrap-t (ch. 12) and the t-interval.
+  percentile (Hesterberg 2015), the studentized bootstrap-t (ch. 12), the t-interval and two
+  closed-form skewness-corrected t-intervals (Johnson 1978; Hall 1992).
 
 Notation (Fagerland et al.): a paired 2x2 table ``n11, n12, n21, n22`` with N cases; the
 difference is delta = (n12 - n21) / N = pi_1+ - pi_+1. The functions do not know which
@@ -32,7 +33,10 @@ import numpy as np
 from core import checks
 
 PAIRED_PROPORTION_METHODS = ("tango", "newcombe", "bonett_price", "wald")
-SCORE_METHODS = ("expanded_percentile", "bootstrap_t", "t", "percentile", "bca")
+SCORE_METHODS = ("expanded_percentile", "bootstrap_t", "t", "johnson_t", "hall_t", "percentile",
+                 "bca")
+SKEW_T_METHODS = ("johnson_t", "hall_t")   # closed-form skewness-corrected t-intervals
+CLOSED_FORM_METHODS = ("t",) + SKEW_T_METHODS   # score intervals that need no bootstrap
 BCA_MIN_N = 50     # below this many cases BCa under-covers (docs/calibration.md): warn
 _NORMAL = NormalDist()
 
@@ -302,6 +306,81 @@ def _quantiles_rows(sorted_rows: np.ndarray, q) -> np.ndarray:
         return np.where((frac == 0) | (a == b), a, a + frac * (b - a))
 
 
+def _skew_parts(x: np.ndarray):
+    """Row-wise mean, SD s (ddof 1) and third central moment mu3 = sum((x - xbar)^3) / n."""
+    xbar = x.mean(axis=1)
+    u = x - xbar[:, None]
+    return xbar, x.std(axis=1, ddof=1), np.mean(u ** 3, axis=1)
+
+
+def johnson_t_interval(x: np.ndarray, confidence: float):
+    """Johnson's modified-t interval of the mean of each row of ``x`` (S sets of n >= 2 cases;
+    Johnson 1978, "Modified t tests and confidence intervals for asymmetrical populations",
+    *JASA* 73:536-544). Johnson's statistic, with mu3 = sum((x_i - xbar)^3) / n and s the SD
+    (ddof 1), is
+
+        t1(mu) = [(xbar - mu) + mu3 / (6 s^2 n) + mu3 / (3 s^4) (xbar - mu)^2] / (s / sqrt(n)).
+
+    With delta = xbar - mu, g = mu3 / (3 s^4), b = mu3 / (6 s^2 n) and c = t(1 - alpha/2, n - 1)
+    s / sqrt(n), the interval is {mu : -c <= t1 * s / sqrt(n) <= c}, solved on the branch where
+    t1 is monotone (1 + 2 g delta > 0): delta(q) = 2 (q - b) / (1 + sqrt(1 - 4 g (b - q))) for
+    q = +c (lower end mu = xbar - delta(c)) and q = -c (upper end mu = xbar - delta(-c)). Where
+    the quadratic has no root (1 - 4 g (b - q) < 0: the statistic never gets that far on that
+    side) the end is the turning point delta = -1 / (2 g). With mu3 = 0 it is the t-interval.
+    Returns arrays (low, high)."""
+    xbar, s, mu3 = _skew_parts(x)
+    n = x.shape[1]
+    c = float(_t_quantile(1 - (1 - confidence) / 2, n - 1)) * s / math.sqrt(n)
+    ok = s > 0
+    s_ = np.where(ok, s, 1.0)
+    g = np.where(ok, mu3 / (3 * s_ ** 4), 0.0)
+    b = np.where(ok, mu3 / (6 * s_ ** 2 * n), 0.0)
+
+    def delta(q):
+        disc = 1 - 4 * g * (b - q)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            root = 2 * (q - b) / (1 + np.sqrt(np.maximum(disc, 0.0)))
+            turn = np.where(g != 0, -1 / (2 * np.where(g != 0, g, 1.0)), root)
+        return np.where(disc >= 0, root, turn)
+
+    return xbar - delta(c), xbar - delta(-c)
+
+
+def hall_t_interval(x: np.ndarray, confidence: float):
+    """Hall's transformation-based t-interval of the mean of each row of ``x`` (S sets of
+    n >= 2 cases; Hall 1992, "On the removal of skewness by transformation", *JRSS-B*
+    54:221-228). With T = sqrt(n) (xbar - mu) / s, the sample skewness
+    gamma = mu3 / s2^1.5 (mu3 = sum((x_i - xbar)^3) / n, s2 = sum((x_i - xbar)^2) / n) and
+    a = gamma / sqrt(n), Hall's monotone transformation
+
+        g(T) = T + a T^2 / 3 + a^2 T^3 / 27 + a / 6
+
+    removes the n^(-1/2) skewness term of T's distribution; its inverse is
+    g^(-1)(y) = (3 / a) [(1 + a (y - a / 6))^(1/3) - 1] (real cube root; computed as
+    3 (y - a/6) / (w^2 + w + 1), w the cube root, which is exact at a = 0). The interval is
+
+        [xbar - g^(-1)(q_hi) s / sqrt(n),  xbar - g^(-1)(q_lo) s / sqrt(n)]
+
+    with Student quantiles q = t(1 -/+ alpha/2, n - 1) and s the SD (ddof 1) in place of Hall's
+    normal quantiles and plug-in SD, so that with gamma = 0 it is exactly the t-interval.
+    Returns arrays (low, high)."""
+    xbar, s, mu3 = _skew_parts(x)
+    n = x.shape[1]
+    m2 = np.mean((x - xbar[:, None]) ** 2, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.where(m2 > 0, mu3 / np.where(m2 > 0, m2, 1.0) ** 1.5, 0.0) / math.sqrt(n)
+    q = float(_t_quantile(1 - (1 - confidence) / 2, n - 1))
+
+    def ginv(y):
+        # (3/a)(w - 1) = 3 (y - a/6) / (w^2 + w + 1), w = cbrt(1 + a (y - a/6)): no 0/0 and no
+        # cancellation when a is 0 or tiny (mu3 of symmetric data is 0 only up to rounding)
+        w = np.cbrt(1 + a * (y - a / 6))
+        return 3 * (y - a / 6) / (w * w + w + 1)
+
+    se = s / math.sqrt(n)
+    return xbar - ginv(q) * se, xbar - ginv(-q) * se
+
+
 def score_intervals(values, boot_means, boot_sds, confidence: float, method: str):
     """The ``method`` interval of the mean of each row of ``values`` (S sets of n cases), from
     that set's bootstrap: ``boot_means[s, r]`` and ``boot_sds[s, r]`` (mean and SD, ddof 1,
@@ -316,6 +395,8 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
       resamples t* = (mean* - xbar)/(sd*/sqrt(n)) (Efron & Tibshirani 1993, ch. 12.5;
       resamples with sd* = 0 count as t* = +/-inf, or 0 when mean* = xbar);
     * ``t``: xbar +/- t(1 - alpha/2, n - 1) se (Student 1908; no bootstrap);
+    * ``johnson_t`` / ``hall_t``: the skewness-corrected t-intervals of Johnson (1978) and
+      Hall (1992), closed forms in ``johnson_t_interval`` / ``hall_t_interval`` (no bootstrap);
     * ``bca``: bias-corrected and accelerated percentiles (Efron & Tibshirani 1993, eq. 14.15;
       ``core.stats.bca_ci``), with the jackknife acceleration of a mean,
       a = sum(u^3) / (6 (sum u^2)^1.5), u_i = x_i - xbar. Falls back to percentile where
@@ -323,7 +404,7 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
     """
     x = np.atleast_2d(np.asarray(values, dtype=float))
     method = checks.choice("method", method, SCORE_METHODS)
-    if method not in ("t", "bootstrap_t"):
+    if method not in ("t", "bootstrap_t") + SKEW_T_METHODS:
         means = np.sort(np.atleast_2d(np.asarray(boot_means, dtype=float)), axis=1)
     confidence = checks.confidence(confidence)
     S, n = x.shape
@@ -335,6 +416,11 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
         se = x.std(axis=1, ddof=1) / math.sqrt(n)
         t = float(_t_quantile(1 - alpha / 2, n - 1))
         return xbar - t * se, xbar + t * se
+    if method in SKEW_T_METHODS:
+        if n < 2:
+            return xbar.copy(), xbar.copy()
+        f = johnson_t_interval if method == "johnson_t" else hall_t_interval
+        return f(x, confidence)
     if method == "percentile" or (method == "expanded_percentile" and n < 2):
         return _quantiles_rows(means, alpha / 2), _quantiles_rows(means, 1 - alpha / 2)
     if method == "expanded_percentile":
@@ -426,10 +512,11 @@ def side(ci_low, ci_high, scale=1.0):
 # Tango's score interval for 0/1 outcomes, the t-interval for scores. The paired-proportion
 # intervals exist for 0/1 data only, t / expanded percentile / bootstrap-t for scores; an
 # interval that does not fit the data falls back to the default (the result names the one used).
-INTERVALS = ("auto", "tango", "newcombe", "bonett_price", "wald", "t", "expanded_percentile",
-             "bootstrap_t", "percentile", "bca")
+INTERVALS = ("auto", "tango", "newcombe", "bonett_price", "wald", "t", "johnson_t", "hall_t",
+             "expanded_percentile", "bootstrap_t", "percentile", "bca")
 BINARY_INTERVALS = PAIRED_PROPORTION_METHODS + ("percentile", "bca")
-SCORE_INTERVALS = ("t", "expanded_percentile", "bootstrap_t", "percentile", "bca")
+SCORE_INTERVALS = ("t", "johnson_t", "hall_t", "expanded_percentile", "bootstrap_t",
+                   "percentile", "bca")
 DEFAULT_INTERVALS = {True: "tango", False: "t"}   # binary -> default
 
 

@@ -328,7 +328,8 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
       ``expanded_percentile``: read off ``dist``;
     * ``bootstrap_t``: studentized resamples drawn with the same counter-based stream as
       ``dist`` (``core._kernels.bootstrap_sets``, key ``stream_key(seed)``);
-    * ``t``: the t-interval (no bootstrap).
+    * ``t``: the t-interval; ``johnson_t`` / ``hall_t``: Johnson's (1978) and Hall's (1992)
+      skewness-corrected t-intervals (closed forms, no bootstrap; ``core.intervals``).
     """
     checks.instance("data", data, PairedData, "a PairedData from paired_data")
     confidence = checks.confidence(confidence)

@@ -8,7 +8,8 @@ from scipy import stats
 
 from core import _kernels
 from core.calibration import calibrate_scores, calibrate_table, null_resamples
-from core.intervals import paired_proportion_ci, score_intervals, side
+from core.intervals import (hall_t_interval, johnson_t_interval, paired_proportion_ci,
+                            score_intervals, side)
 from core.stats import stream_key
 
 
@@ -109,3 +110,15 @@ def test_comparison_self_check_is_skipped_when_it_would_cost_too_much():
     bs_t = BootstrapResult(0.0, -0.1, 0.1, 0.95, 1000, 0, "resample", np.zeros(1000), "t")
     cal = calibrate_comparison(bs_t, small)
     assert cal is not None and cal.interval == "t" and cal.n == 40
+
+
+@pytest.mark.parametrize("interval", ("johnson_t", "hall_t"))
+def test_scores_self_check_skew_t_is_closed_form_and_a_direct_count(interval):
+    d = np.random.default_rng(2).exponential(size=14) - 1
+    cal = calibrate_scores(d, interval=interval, seed=0, sets=400)
+    rng = np.random.default_rng([0, 2])
+    x = np.abs(d)[None, :] * (2.0 * rng.integers(0, 2, size=(400, d.size)) - 1.0)
+    f = johnson_t_interval if interval == "johnson_t" else hall_t_interval
+    lo, hi = f(x, 0.95)
+    assert cal.resamples == 0 and cal.interval == interval
+    assert cal.null_rejection == pytest.approx(np.mean((lo > 0) | (hi < 0)))

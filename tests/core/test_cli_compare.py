@@ -160,3 +160,27 @@ def test_unknown_measure_exits_2_naming_the_valid_ones():
     lists = str(ROOT / "data" / "demo_lists.csv")
     p = _run("compare", lists, "--format", "lists", "--measure", "bleu")
     assert p.returncode == 2 and "bleu" in p.stderr and "ndcg" in p.stderr
+
+
+@pytest.mark.parametrize("interval", ("johnson_t", "hall_t"))
+def test_skewness_corrected_interval_by_name(tmp_path, capsys, interval):
+    """--interval johnson_t / hall_t on scores: JSON names the interval and its ends are the
+    closed form of core.intervals on the file's B - A; on 0/1 outcomes it falls back to the
+    calibrated default (Tango) and says so by name."""
+    import numpy as np
+
+    from core.intervals import score_intervals
+    rng = np.random.default_rng(3)
+    a = rng.uniform(0.2, 0.6, size=16).round(3)
+    b = (a + rng.exponential(0.1, size=16) - 0.08).round(3)
+    path = tmp_path / "scores.csv"
+    path.write_text("case_id,bm25,dense\n" + "".join(f"q{i},{x},{y}\n" for i, (x, y)
+                                                     in enumerate(zip(a, b))), encoding="utf-8")
+    assert main(["compare", str(path), "--a", "bm25", "--b", "dense", "--resamples", "1000",
+                 "--interval", interval, "--json"]) == 0
+    diff = json.loads(capsys.readouterr().out)["difference"]
+    lo, hi = score_intervals((b - a)[None, :], None, None, 0.95, interval)
+    assert diff["interval"] == interval
+    assert (diff["ci_low"], diff["ci_high"]) == pytest.approx((lo[0], hi[0]), abs=1e-12)
+    assert main(["compare", DEMO, "--resamples", "1000", "--interval", interval, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["difference"]["interval"] == "tango"
