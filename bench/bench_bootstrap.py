@@ -21,16 +21,9 @@ from scipy import stats
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.timing import best  # noqa: E402
+
 from core.stats import paired_bootstrap  # noqa: E402
-
-
-def _best(fn, repeat=3):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def _numpy_index_bootstrap(d, resamples, batch=256, seed=0):
@@ -64,8 +57,8 @@ def main() -> None:
     # 1. n = 300 continuous vs scipy
     a, b = rng.random(300), rng.random(300)
     paired_bootstrap(a[:10], b[:10], resamples=100)  # compile/load once, outside the timing
-    ours = _best(lambda: paired_bootstrap(a, b, resamples=20_000, seed=0))
-    ref = _best(lambda: stats.bootstrap(
+    ours = best(lambda: paired_bootstrap(a, b, resamples=20_000, seed=0))
+    ref = best(lambda: stats.bootstrap(
         (a, b), lambda x, y, axis=-1: np.mean(y - x, axis=axis), paired=True, vectorized=True,
         n_resamples=20_000, method="percentile", random_state=np.random.default_rng(0)))
     print(f"n=300 continuous, 20,000 resamples: NoiseFloor {ours * 1e3:.1f} ms, "
@@ -75,9 +68,9 @@ def main() -> None:
     for n in (31, 100_000):
         a = (rng.random(n) < 0.8).astype(float)
         b = np.where(rng.random(n) < 0.2, 1 - a, a)
-        ours = _best(lambda: paired_bootstrap(a, b, resamples=20_000, seed=0), repeat=5)
+        ours = best(lambda: paired_bootstrap(a, b, resamples=20_000, seed=0), repeat=5)
         ref_r = 2_000 if n > 1_000 else 20_000
-        ref = _best(lambda: _numpy_index_bootstrap(b - a, ref_r), repeat=1) * 20_000 / ref_r
+        ref = best(lambda: _numpy_index_bootstrap(b - a, ref_r), repeat=1) * 20_000 / ref_r
         print(f"binary n={n:,}, 20,000 resamples: {ours * 1e3:.2f} ms (target < 10 ms); "
               f"numpy index resampling {ref * 1e3:.0f} ms"
               f"{' (extrapolated from 2,000)' if ref_r < 20_000 else ''} -> {ref / ours:.0f}x")
@@ -87,7 +80,7 @@ def main() -> None:
                          text=True, check=True)
     m = json.loads(out.stdout)
     d = rng.random(100_000) - rng.random(100_000)
-    ref = _best(lambda: _numpy_index_bootstrap(d, 200), repeat=1) * 100
+    ref = best(lambda: _numpy_index_bootstrap(d, 200), repeat=1) * 100
     print(f"continuous n=100,000, 20,000 resamples: {m['seconds']:.2f} s (target <= 2 s); "
           f"numpy index resampling {ref:.1f} s (extrapolated from 200) -> "
           f"{ref / m['seconds']:.1f}x; peak RSS growth {m['peak_mb'] - m['base_mb']:.0f} MB "

@@ -25,6 +25,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.timing import best  # noqa: E402
+
 from core.golden import compare_golden, load_golden  # noqa: E402
 from core.paired import compare_paired  # noqa: E402
 from core.stats import paired_bootstrap  # noqa: E402
@@ -53,15 +55,6 @@ def _runs(args: list[str], n: int = RUNS) -> dict:
             "wall_best": min(wall), "wall_median": statistics.median(wall)}
 
 
-def _best(fn, repeat=3) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        times.append(time.process_time() - t)
-    return min(times)
-
-
 def _fmt(r: dict) -> str:
     return (f"CPU best {r['cpu_best']:.2f} s, median {r['cpu_median']:.2f} s; wall best "
             f"{r['wall_best']:.2f} s, median {r['wall_median']:.2f} s")
@@ -75,8 +68,8 @@ def main() -> None:
     imports = _runs([py, "-c", IMPORTS_ONLY])
     bare = _runs([py, "-c", "import pandas, numpy"])
     gs = load_golden(DEMO.read_bytes(), file=str(DEMO))
-    compute = _best(lambda: compare_golden(load_golden(DEMO.read_bytes(), file=str(DEMO))),
-                    repeat=5)
+    compute = best(lambda: compare_golden(load_golden(DEMO.read_bytes(), file=str(DEMO))),
+                   repeat=5, clock=time.process_time)
     ref = bare["cpu_best"] + compute
     print(f"CLI compare demo_golden.csv --json ({len(gs.scores)} cases): {_fmt(cli)} "
           f"(target <= 0.8 s on a quiet machine)")
@@ -92,8 +85,8 @@ def main() -> None:
     rng = np.random.default_rng(0)
     a, b = rng.random(100_000), rng.random(100_000)
     compare_paired(a[:50], b[:50], resamples=100)  # load compiled kernels
-    pb = _best(lambda: paired_bootstrap(a, b, resamples=20_000, seed=0))
-    cp = _best(lambda: compare_paired(a, b, resamples=20_000, seed=0))
+    pb = best(lambda: paired_bootstrap(a, b, resamples=20_000, seed=0), clock=time.process_time)
+    cp = best(lambda: compare_paired(a, b, resamples=20_000, seed=0), clock=time.process_time)
     print(f"continuous n=100,000, 20,000 resamples (CPU, best of 3): compare_paired "
           f"{cp:.2f} s, paired_bootstrap {pb:.2f} s -> {cp / pb:.2f}x (target <= 2x)")
 

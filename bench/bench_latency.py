@@ -20,21 +20,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.timing import best  # noqa: E402
+
 from core.latency import compare_latency  # noqa: E402
 from core.latency_log import load_timings  # noqa: E402
 from core.latency_resample import (nested_bootstrap_quantiles,  # noqa: E402
                                    paired_median_ratio_bootstrap)
 
 N_QUERIES, RUNS = 2_000, 25
-
-
-def _best(fn, repeat=3):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def _log_bytes(rng) -> tuple[bytes, np.ndarray, np.ndarray]:
@@ -78,8 +71,8 @@ def main() -> None:
     print(f"timing log: {log.n_rows:,} rows ({N_QUERIES:,} queries x 2 methods x {RUNS} runs),"
           f" {len(data) / 2**20:.1f} MB; load_timings {t_load:.2f} s")
     compare_latency(log, "A", "B", resamples=1000, quantile_resamples=1000)  # compile kernels
-    t_full = _best(lambda: compare_latency(log, "A", "B"), repeat=3)
-    t_np = _best(lambda: _numpy_point_estimates(a, b), repeat=5)
+    t_full = best(lambda: compare_latency(log, "A", "B"), repeat=3)
+    t_np = best(lambda: _numpy_point_estimates(a, b), repeat=5)
     verdict = 'met' if t_full <= 2 else 'NOT met'
     print(f"1. compare_latency, defaults (20,000 paired + 2 x 2,000 nested resamples): "
           f"{t_full:.2f} s (target <= 2 s: {verdict})")
@@ -88,13 +81,13 @@ def main() -> None:
 
     groups = list(a)
     R = 2000
-    t_kernel = _best(lambda: nested_bootstrap_quantiles(groups, [0.5], resamples=R, seed=1))
-    t_numpy = _best(lambda: _numpy_nested(groups, 50, np.random.default_rng(1)), repeat=1) * R / 50
+    t_kernel = best(lambda: nested_bootstrap_quantiles(groups, [0.5], resamples=R, seed=1))
+    t_numpy = best(lambda: _numpy_nested(groups, 50, np.random.default_rng(1)), repeat=1) * R / 50
     print(f"2. nested bootstrap of a median, 50,000 timings (walking kernel): {1000 * t_kernel / R:.2f} ms per "
           f"resample vs numpy {1000 * t_numpy / R:.2f} ms ({t_numpy / t_kernel:.1f}x faster)")
     q = np.repeat(np.arange(N_QUERIES), RUNS)
     R2 = 20_000
-    t_walk = _best(lambda: paired_median_ratio_bootstrap(a.ravel(), q, b.ravel(), q, N_QUERIES,
+    t_walk = best(lambda: paired_median_ratio_bootstrap(a.ravel(), q, b.ravel(), q, N_QUERIES,
                                                          resamples=R2, seed=1))
     rng2 = np.random.default_rng(2)
 
@@ -102,7 +95,7 @@ def main() -> None:
         for _ in range(resamples):
             w = np.bincount(rng2.integers(0, N_QUERIES, N_QUERIES), minlength=N_QUERIES)
             np.log(np.median(np.repeat(b, w, axis=0))) - np.log(np.median(np.repeat(a, w, axis=0)))
-    t_np_ratio = _best(numpy_ratio, repeat=1) / 50
+    t_np_ratio = best(numpy_ratio, repeat=1) / 50
     print(f"   paired ratio of medians: {1e6 * t_walk / R2:.1f} us per resample "
           f"({t_walk:.2f} s for 20,000) vs numpy {1e6 * t_np_ratio:.0f} us "
           f"({t_np_ratio / (t_walk / R2):,.0f}x faster)")

@@ -8,7 +8,6 @@ Also counts how often the checks run inside one call (``is_binary``, ``checks.va
 from __future__ import annotations
 
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -17,19 +16,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.timing import best  # noqa: E402
+
 import core.checks as checks  # noqa: E402
 import core.paired as paired  # noqa: E402
 import core.paired_tests as paired_tests  # noqa: E402
 import core.stats as stats  # noqa: E402
-
-
-def _best(fn, repeat=7):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def _count_calls(fn):
@@ -64,13 +56,13 @@ def main() -> None:
     a = (rng.random(n) < 0.8).astype(float)
     b = np.where(rng.random(n) < 0.2, 1 - a, a)
     paired.compare_paired(a[:50], b[:50], resamples=100)  # warm imports
-    ours = _best(lambda: paired.compare_paired(a, b, resamples=20_000, seed=0))
+    ours = best(lambda: paired.compare_paired(a, b, resamples=20_000, seed=0), repeat=7)
 
     def table():
         a1, b1 = a == 1, b == 1
         return (np.count_nonzero(a1 & b1), np.count_nonzero(a1 & ~b1),
                 np.count_nonzero(~a1 & b1), np.count_nonzero(~a1 & ~b1))
-    ref = _best(table)
+    ref = best(table, repeat=7)
     counts = _count_calls(lambda: paired.compare_paired(a, b, resamples=20_000, seed=0))
     print(f"binary compare_paired n=1,000,000, 20,000 resamples: {ours * 1e3:.1f} ms "
           f"(target <= 10 ms); one numpy pass building the 2x2 table {ref * 1e3:.1f} ms -> "
@@ -83,12 +75,12 @@ def main() -> None:
     d = rng.normal(0.02, 0.3, 1_000)
     calibrate_scores(d[:30], interval="expanded_percentile", sets=20)   # compile once
     for interval in ("t", "expanded_percentile", "bootstrap_t", "percentile", "bca"):
-        secs = _best(lambda: calibrate_scores(d, interval=interval), repeat=2)
-        one = _best(lambda: paired.compare_paired(np.zeros(1_000), d, interval=interval,
+        secs = best(lambda: calibrate_scores(d, interval=interval), repeat=2)
+        one = best(lambda: paired.compare_paired(np.zeros(1_000), d, interval=interval,
                                                   resamples=20_000), repeat=2)
         print(f"self-check, scores n=1,000, 1,000 null sets, {interval}: {secs:.2f} s "
               f"(target <= 1 s); one comparison with 20,000 resamples {one:.2f} s")
-    secs = _best(lambda: calibrate_table(300, 250, 200, 250, interval="tango"), repeat=3)
+    secs = best(lambda: calibrate_table(300, 250, 200, 250, interval="tango"), repeat=3)
     print(f"self-check, 0/1 n=1,000 with 450 discordant pairs, tango (exact): {secs * 1e3:.1f} ms")
 
 

@@ -35,6 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.timing import best  # noqa: E402
+
 WARM_TARGET_S = 3.0
 ENCODE_TARGET = 1.1
 CLI_TARGET_S, PAGE_TARGET_S = 10.0, 15.0  # fresh clone, quiet 2-core machine (issue 22)
@@ -48,15 +50,6 @@ def _data_dir() -> Path | None:
         if cand and is_beir_dir(cand):
             return Path(cand)
     return None
-
-
-def _best(fn, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def bench_bm25(data, repeats: int = 3) -> dict:
@@ -79,7 +72,7 @@ def bench_bm25(data, repeats: int = 3) -> dict:
                               k=100, show_progress=False)
 
     ours(), alone()  # warm imports and numba/scipy paths
-    t_ours, t_alone = _best(ours, repeats), _best(alone, repeats)
+    t_ours, t_alone = best(ours, repeats), best(alone, repeats)
     same = bool(np.array_equal(np.sort(ours().doc_index, axis=1),
                                np.sort(np.asarray(alone()[0]), axis=1)))
     return {"ours_s": t_ours, "bm25s_s": t_alone, "ratio": t_ours / t_alone,
@@ -123,7 +116,7 @@ def bench_warm(path: Path) -> dict:
         d = load_beir(path)
         return run_scifact(d, "bm25", "dense", resamples=10_000, seed=0)
 
-    t = _best(warm, 3)
+    t = best(warm, 3)
     return {"warm_s": t, "target_s": WARM_TARGET_S, "ratio_to_target": t / WARM_TARGET_S,
             "n_queries": data.n_queries}
 

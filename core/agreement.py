@@ -79,7 +79,8 @@ class AgreementReport:
         m = self.main.to_dict()
         out = {"file": self.labels.source, "source": self.main.name,
                "gold": self.labels.gold_name, "n_pairs": m["n_pairs"],
-               "n_queries": m["n_queries"], "labels": self.labels.summary()}
+               "n_queries": m["n_queries"], "labels": self.labels.summary(),
+               "encoding": self.labels.encoding}
         out.update({k: m[k] for k in m if k not in ("source", "gold", "n_pairs", "n_queries")})
         out["sources"] = [{"source": r.name, "n_pairs": r.n_pairs, "kappa": r.kappa.value,
                            "kappa_ci": [r.kappa.ci_low, r.kappa.ci_high],

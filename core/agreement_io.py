@@ -79,6 +79,7 @@ class LabelSet:
     unmatched: dict = field(default_factory=dict)  # {"gold_only": [...], "other_only": [...]}
     ignored_columns: tuple = ()
     rows: np.ndarray | None = field(default=None, repr=False)  # spreadsheet row per pair
+    encoding: str | None = None  # the text encoding read (None for a workbook)
 
     @property
     def names(self) -> list[str]:
@@ -145,13 +146,14 @@ def _read_qrels(text: str, file: str) -> pd.DataFrame:
     return frame
 
 
-def _table(data: bytes, file: str) -> tuple[pd.DataFrame, bool]:
-    """(string frame indexed by spreadsheet row / line number, is_qrels)."""
+def _table(data: bytes, file: str) -> tuple[pd.DataFrame, bool, str | None]:
+    """(string frame indexed by spreadsheet row / line number, is_qrels, text encoding)."""
     if data[:4] != b"PK\x03\x04" and not file.lower().endswith((".xlsx", ".xlsm")) and data:
-        text, _ = decode_text(bytes(data), file)
+        text, enc = decode_text(bytes(data), file)
         if _looks_like_qrels(text):
-            return _read_qrels(text, file), True
-    return read_table(data, file).frame, False
+            return _read_qrels(text, file), True, enc
+    raw = read_table(data, file)
+    return raw.frame, False, raw.encoding or None
 
 
 def _key_columns(frame: pd.DataFrame, file: str) -> tuple[str, str]:
@@ -191,7 +193,7 @@ def load_labels(data: bytes, file: str = "upload", *, gold: str | None = None) -
     The gold column is ``gold`` (or golden, reference, 정답, …; or the name given); every other
     column except recognised text columns (text, title, note, 메모, …) is a label source.
     """
-    frame, is_qrels = _table(data, file)
+    frame, is_qrels, encoding = _table(data, file)
     if is_qrels:
         raise InputError("agreement.err_qrels_single", file=file)
     q, d = _key_columns(frame, file)
@@ -210,17 +212,18 @@ def load_labels(data: bytes, file: str = "upload", *, gold: str | None = None) -
         _check_any(sources[c], file, c)
     pairs = pd.DataFrame({"query_id": frame[q].to_numpy(), "doc_id": frame[d].to_numpy()})
     return LabelSet(pairs, g, sources, file, gold_col, {}, tuple(ignored),
-                    frame.index.to_numpy())
+                    frame.index.to_numpy(), encoding)
 
 
-def _side(data: bytes, file: str, *, want_gold: bool) -> tuple[pd.DataFrame, dict]:
-    frame, is_qrels = _table(data, file)
+def _side(data: bytes, file: str, *,
+          want_gold: bool) -> tuple[pd.DataFrame, dict, str | None]:
+    frame, is_qrels, encoding = _table(data, file)
     if is_qrels:
         labels = {"gold" if want_gold else _stem(file):
                   parse_labels(frame["label"], "label", file)}
         keys = frame[["query_id", "doc_id"]]
         _dup_check(keys, file)
-        return keys.rename_axis("row").reset_index(), labels
+        return keys.rename_axis("row").reset_index(), labels, encoding
     q, d = _key_columns(frame, file)
     cols, _ = _label_columns(frame, (q, d))
     if not cols:
@@ -234,7 +237,7 @@ def _side(data: bytes, file: str, *, want_gold: bool) -> tuple[pd.DataFrame, dic
     else:
         labels = {c: parse_labels(frame[c], c, file) for c in cols}
     keys = pd.DataFrame({"query_id": frame[q], "doc_id": frame[d]})
-    return keys.rename_axis("row").reset_index(), labels
+    return keys.rename_axis("row").reset_index(), labels, encoding
 
 
 def _dup_check(keys: pd.DataFrame, file: str) -> None:
@@ -254,8 +257,8 @@ def load_label_files(gold_data: bytes, gold_file: str, other_data: bytes,
     Only pairs present in both files are compared; the others are listed in
     ``LabelSet.unmatched`` as ``gold_only`` and ``other_only``.
     """
-    gk, glabels = _side(gold_data, gold_file, want_gold=True)
-    ok, olabels = _side(other_data, other_file, want_gold=False)
+    gk, glabels, genc = _side(gold_data, gold_file, want_gold=True)
+    ok, olabels, oenc = _side(other_data, other_file, want_gold=False)
     (gname, gvals), = glabels.items()
     if gname in olabels:
         olabels = {(f"{k} ({_stem(other_file)})" if k == gname else k): v
@@ -275,7 +278,8 @@ def load_label_files(gold_data: bytes, gold_file: str, other_data: bytes,
     sources = {k: v[oi] for k, v in olabels.items()}
     return LabelSet(pairs, gvals[gi], sources, f"{gold_file} + {other_file}", gname,
                     {"gold_only": gold_only, "other_only": other_only}, (),
-                    both["row_y"].to_numpy() if "row_y" in both else None)
+                    both["row_y"].to_numpy() if "row_y" in both else None,
+                    "cp949" if "cp949" in (genc, oenc) else (genc or oenc))
 
 
 # ----------------------------------------------------------------------------- runs

@@ -167,6 +167,7 @@ class LatencyComparison:
     plan: LatencyPlan | None
     quantile_resamples: int
     distributions: dict = field(repr=False, default_factory=dict)  # method -> latencies (ms)
+    encoding: str | None = None   # the log's text encoding (None for a workbook)
 
     @property
     def verdict(self) -> str:
@@ -183,7 +184,7 @@ class LatencyComparison:
                            "methods": {w.method: w.to_dict() for w in self.warmup}},
                 "alternative": None if self.alternative is None else self.alternative.to_dict(),
                 "sample_size": None if self.plan is None else self.plan.to_dict(),
-                "quantile_resamples": self.quantile_resamples}
+                "quantile_resamples": self.quantile_resamples, "encoding": self.encoding}
 
 
 def _groups(sub: pd.DataFrame, queries) -> list[np.ndarray]:
@@ -348,4 +349,4 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
     return LatencyComparison(log.source, a, b, methods[0], methods[1], ratio, per, warm,
                              suggested, alternative, tuple(warnings),
                              _plan(per, kept, a, b, confidence, ratio), quantile_resamples,
-                             dists)
+                             dists, log.encoding)

@@ -45,6 +45,7 @@ class TimingLog:
     has_cache: bool
     has_timestamp: bool
     blank: tuple[str, ...] = ()      # cells left blank, as "row 7 (dense)"
+    encoding: str | None = None      # the text encoding read (None for a workbook)
 
     @property
     def n_rows(self) -> int:
@@ -189,4 +190,4 @@ def load_timings(data: bytes, file: str = "upload") -> TimingLog:
         .sort_values(["row", "mpos"], kind="stable").drop(columns="mpos")
     return TimingLog(long.reset_index(drop=True), file, layout, methods, rcol is not None,
                      ccol is not None and bool(long["cache"].notna().any()), tcol is not None,
-                     tuple(blank))
+                     tuple(blank), raw.encoding or None)

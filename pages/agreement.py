@@ -86,6 +86,8 @@ try:
 except InputError as exc:
     show_error(exc)
     st.stop()
+if labels.encoding == "cp949":  # say which encoding was read (Korean Excel's CSV)
+    inputs.caption(tr("common.read_as_cp949"))
 
 stats = stat_settings("agreement", resamples=DEFAULT_RESAMPLES, interval=False)
 confidence, resamples, seed = stats.confidence, stats.resamples, stats.seed

@@ -65,6 +65,8 @@ try:
 except InputError as exc:
     show_error(exc)
     st.stop()
+if log.encoding == "cp949":  # say which encoding was read (Korean Excel's CSV)
+    inputs.caption(tr("common.read_as_cp949"))
 if len(log.methods) < 2:
     show_error(InputError("need_two_methods", file=name, methods=", ".join(log.methods)))
     st.stop()

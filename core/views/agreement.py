@@ -38,7 +38,8 @@ def text(report) -> str:
     """Readable summary (the default output)."""
     d = report.to_dict()
     level = fmt_level(d["confidence"])
-    lines = [f"{d['file']}: '{d['source']}' vs '{d['gold']}' on {d['n_pairs']} pairs, "
+    enc = " (read as CP949/EUC-KR)" if d.get("encoding") == "cp949" else ""
+    lines = [f"{d['file']}{enc}: '{d['source']}' vs '{d['gold']}' on {d['n_pairs']} pairs, "
              f"{d['n_queries']} queries ({d['n_excluded']} pairs left out: a blank label)",
              f"  1. kappa (binary) {d['kappa_binary']:.3f} {level} CI "
              f"{_ci(*d['kappa_binary_ci'])}; kappa (0/1/2) {d['kappa']:.3f} "

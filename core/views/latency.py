@@ -163,7 +163,8 @@ def comparison_text(res: LatencyComparison, lang: str = "en") -> str:
     """The CLI's readable summary."""
     r = res.ratio
     level = fmt_level(r.confidence)
-    lines = [f"{res.source}: {r.n_queries} paired queries" +
+    enc = " (read as CP949/EUC-KR)" if res.encoding == "cp949" else ""
+    lines = [f"{res.source}{enc}: {r.n_queries} paired queries" +
              (f", runs 1 to {r.drop_warmup} of every query dropped" if r.drop_warmup else "")]
     for m in (res.method_a, res.method_b):
         lines.append(f"  {m.name}: median {fmt_ms(m.median)} ms [{fmt_ms(m.median_ci[0])}, "

@@ -108,6 +108,36 @@ def test_cli_says_which_encoding_was_read(tmp_path, capsys):
     assert "CP949" in out and "청크" in out and "û" not in out
 
 
+def _korean_latency_log() -> bytes:
+    """A long timing log whose method names, saved by Korean Excel (CP949), are valid UTF-8."""
+    rows = ["query_id,method,latency_ms"] + [f"q{i},{m},{10 + i + k}"
+                                             for i in range(6) for k, m in enumerate(("청크", "청킹"))]
+    return "\n".join(rows).encode("cp949")
+
+
+def _korean_labels() -> bytes:
+    rows = ["query_id,doc_id,gold,청크"] + [f"q{i // 3},d{i},{i % 3},{(i + 1) % 3}" for i in range(12)]
+    return "\n".join(rows).encode("cp949")
+
+
+def test_latency_and_agreement_say_which_encoding_was_read(tmp_path, capsys):
+    from core.agreement_io import load_labels
+    from core.latency_log import load_timings
+    log = load_timings(_korean_latency_log(), "t.csv")
+    assert log.encoding == "cp949" and log.methods == ("청크", "청킹")
+    labels = load_labels(_korean_labels(), "l.csv")
+    assert labels.encoding == "cp949" and labels.names == ["청크"]
+    assert load_timings(b"query_id,a,b\nq1,1,2\nq2,2,3\n", "u.csv").encoding == "utf-8-sig"
+    (tmp_path / "t.csv").write_bytes(_korean_latency_log())
+    (tmp_path / "l.csv").write_bytes(_korean_labels())
+    for cmd, f in (("latency", "t.csv"), ("agreement", "l.csv")):
+        assert main([cmd, str(tmp_path / f), "--resamples", "200"]) == 0
+        out = capsys.readouterr().out
+        assert "CP949" in out and "청크" in out and "û" not in out, cmd
+        assert main([cmd, str(tmp_path / f), "--resamples", "200", "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["encoding"] == "cp949", cmd
+
+
 # ----------------------------------------------------------------------------- line ends, csv words
 def test_cr_only_line_ends_are_read():
     data = _wide(["case_id", "A", "B"], [(f"c{i}", i % 2, (i // 2) % 2) for i in range(6)],

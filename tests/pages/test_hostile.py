@@ -126,7 +126,11 @@ def test_systems_empty_cell_warning_escapes_the_method_name():
     (GOLDEN, "golden_upload", "case_id,청크,청킹\n" + "".join(
         f"q{i},{i % 2},{(i // 3) % 2}\n" for i in range(8))),
     (SYSTEMS, "systems_lists_upload", "case_id,query,gold_ids,청크,청킹\n" + "".join(
-        f"q{i},question {i},d{i},d{i}|x,x|d{i}\n" for i in range(8)))])
+        f"q{i},question {i},d{i},d{i}|x,x|d{i}\n" for i in range(8))),
+    (str(ROOT / "pages" / "latency.py"), "latency_upload", "query_id,method,latency_ms\n" +
+     "".join(f"q{i},{m},{10 + i + k}\n" for i in range(8) for k, m in enumerate(("청크", "청킹")))),
+    (str(ROOT / "pages" / "agreement.py"), "agreement_labels", "query_id,doc_id,gold,청크\n" +
+     "".join(f"q{i // 3},d{i},{i % 3},{(i + 1) % 3}\n" for i in range(12)))])
 def test_cp949_that_is_valid_utf8_is_read_as_hangul_and_named(page, key, text):
     """Issue 21: these CP949 bytes are also valid UTF-8 ('ûũ'); the page reads Hangul and
     says the file was read as CP949."""
