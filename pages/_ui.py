@@ -352,6 +352,21 @@ def inputs_box(page: str):
     return st.container(key=f"{page}_inputs")
 
 
+TABLE_TYPES = ["csv", "tsv", "txt", "xlsx"]
+
+
+def upload_or_demo(page: str, demo, where) -> tuple[bytes, str]:
+    """(bytes, file name) of the table uploaded on ``page`` (uploader key ``<page>_upload``,
+    labels ``<page>.upload_label`` / ``upload_help``), else of the built-in ``demo`` file
+    (a ``Path``), said in ``<page>.demo_note``; widgets go into the container ``where``."""
+    upload = where.file_uploader(tr(f"{page}.upload_label"), type=TABLE_TYPES,
+                                 key=f"{page}_upload", help=tr(f"{page}.upload_help"))
+    if upload is not None:
+        return upload.getvalue(), upload.name
+    where.info(tr(f"{page}.demo_note"), icon="ℹ️")
+    return demo.read_bytes(), demo.name
+
+
 PRESENT_CHART_HEIGHT = 130  # px of plot under the verdict card in the presentation view
 
 

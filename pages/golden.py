@@ -13,7 +13,7 @@ from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_pr
                        glossary, how_to_read, inputs_box, keep_in_url, page_setup, present_css,
                        presenting, report_downloads, Section, sha256, show_card, show_error,
                        show_frame, show_paired, show_table, stat_settings, tr, tr_md, url_index,
-                       verdict_notes)
+                       upload_or_demo, verdict_notes)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_golden.csv"
 
@@ -41,14 +41,7 @@ inputs = inputs_box("golden")
 present_css("golden")
 
 with inputs:
-    upload = st.file_uploader(tr("golden.upload_label"), type=["csv", "tsv", "txt", "xlsx"],
-                              key="golden_upload", help=tr("golden.upload_help"))
-    if upload is not None:
-        data, name = upload.getvalue(), upload.name
-    else:
-        data, name = DEMO.read_bytes(), "demo_golden.csv"
-        st.info(tr("golden.demo_note"), icon="ℹ️")
-
+    data, name = upload_or_demo("golden", DEMO, inputs)
     try:
         golden = _load(data, name)
     except InputError as exc:

@@ -17,7 +17,7 @@ from core.views.palette import tone_of
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
                        how_to_read, inputs_box, keep_in_url, page_setup, presenting,
                        report_downloads, show_card, show_error, show_frame, show_table,
-                       stat_settings, tr, tr_md, url_index, url_number)
+                       stat_settings, tr, tr_md, upload_or_demo, url_index, url_number)
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_latency.csv"
 
@@ -51,14 +51,7 @@ head = st.container()   # the verdict card (and, presenting, its chart): first o
 guide = st.container()  # "How to read this", collapsed
 inputs = inputs_box("latency")
 
-with inputs:
-    upload = st.file_uploader(tr("latency.upload_label"), type=["csv", "tsv", "txt", "xlsx"],
-                              key="latency_upload", help=tr("latency.upload_help"))
-if upload is not None:
-    data, name = upload.getvalue(), upload.name
-else:
-    data, name = DEMO.read_bytes(), "demo_latency.csv"
-    inputs.info(tr("latency.demo_note"), icon="ℹ️")
+data, name = upload_or_demo("latency", DEMO, inputs)
 
 try:
     log = _load(data, name)
