@@ -14,10 +14,13 @@ A's names in that order; with ``--baseline`` the baseline is A. JSON: the golden
 for A and B (``n_cases, methods, difference, resolution, excluded, verdict``; ``difference``
 holds ``b_minus_a`` and ``ci_low``/``ci_high`` of B - A), plus ``pairs`` (Holm-adjusted) for three or more systems, ``metrics``
 (per-method means of every list metric) for lists, and ``queries`` (missing/unjudged) for TREC.
+With ``--margin`` (``core.margin``; A vs B only, every format) a ``margin`` block holds the
+margin's answer (``MarginResult.to_dict``); without it the output is unchanged.
 """
 from __future__ import annotations
 
-from core.commands._common import add_stat_args, print_json, read_bytes
+from core.commands._common import (add_margin_arg, add_stat_args, margin_of, print_json,
+                                  read_bytes)
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
 from core.views.golden import compare_text
@@ -48,6 +51,7 @@ def register(p) -> None:
     p.add_argument("--b", help="method B, the new one; the difference is B - A "
                                "(default: second method in the file)")
     add_stat_args(p, interval=True)
+    add_margin_arg(p)
 
 
 def _stat_kw(args) -> dict:
@@ -102,6 +106,7 @@ def run(args) -> int:
         others = [m for m in gs.methods if m != args.baseline]
         a, b = args.baseline, (others[0] if others else None)  # B - A = other - baseline
     result = compare_golden(gs, a, b, **_stat_kw(args))
+    margin = margin_of(result, args.margin)
     many = None
     if len(gs.methods) >= 3:
         import sys
@@ -119,6 +124,8 @@ def run(args) -> int:
     if args.json:
         out = result.to_dict()
         out.update(extra)
+        if margin is not None:
+            out["margin"] = margin.to_dict()
         if many is not None:
             out["multiple"] = {k: v for k, v in many.to_dict().items() if k != "pairs"}
             out["pairs"] = [{k: p[k] for k in ("a", "b", "b_minus_a", "ci_low", "ci_high", "p",
@@ -126,5 +133,5 @@ def run(args) -> int:
                             for p in many.to_dict()["pairs"]]
         print_json(out)
         return 0
-    print(compare_text(result, extra, many, args.format))
+    print(compare_text(result, extra, many, args.format, margin=margin))
     return 0
