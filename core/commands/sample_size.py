@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from core.commands._common import print_json
 from core.errors import InputError
-from core.sample_size import (n_continuous_ci, n_continuous_power, n_mcnemar,
-                              n_noninferiority_continuous, n_noninferiority_paired, n_normal,
+from core.sample_size import (n_continuous_ci, n_continuous_power, n_mcnemar, n_normal,
                               n_paired_ci, n_wilson)
+from core.sample_size_margin import n_noninferiority_continuous, n_noninferiority_paired
 from core.views.sample_size import plan_text
 
 NAME = "sample-size"

@@ -50,7 +50,7 @@ def test_cli_json_and_text(capsys):
 
 
 def test_margin_gives_the_noninferiority_n_of_core(capsys):
-    from core.sample_size import n_noninferiority_continuous, n_noninferiority_paired
+    from core.sample_size_margin import n_noninferiority_continuous, n_noninferiority_paired
     out = plan(_args("--discordance", "0.2", "--margin", "0.05", "--alpha", "0.1"))
     assert out["n_paired_noninferiority"] == n_noninferiority_paired(0.2, 0.0, 0.05, alpha=0.1)
     assert "n_paired_power" not in out
