@@ -246,6 +246,17 @@ def counts_iv(**counts) -> tuple[int, ...]:
     return tuple(whole(name, v, lo=0) for name, v in counts.items())
 
 
+# ----------------------------------------------------------------------------- core.margin
+def margin(m, *, binary: bool) -> float:
+    """A margin delta >= 0 on the difference's own scale: below 1 for 0/1 outcomes (a share:
+    0.02 is 2 %p), any finite size for scores."""
+    x = number("margin", m)
+    if x < 0 or (binary and x >= 1):
+        where = "in [0, 1) for 0/1 outcomes (0.02 = 2 %p)" if binary else ">= 0"
+        raise ValueError(f"margin must be a number {where}, got {m!r}")
+    return x
+
+
 # ----------------------------------------------------------------------------- core.sample_size
 def plan_number(name: str, x) -> float:
     """A number for the planner; a non-finite one is an ``InputError`` the page translates."""
