@@ -158,21 +158,12 @@ def newcombe_ci(n11, n12, n21, n22, confidence: float = 0.95):
     return _scalar(np.maximum(lo, -1.0), np.minimum(hi, 1.0))
 
 
-def tango_restricted_p21(delta0, n12, n21, N):
-    """The maximum likelihood estimate of pi_21 (the share of cases only the baseline gets
-    right) under delta = delta0 (Tango 1998, eq. 5): the root (sqrt(b^2 - 4ac) - b) / (2a) of
-    a = 2N, b = (2N - n12 + n21) delta0 - n12 - n21, c = -n21 delta0 (1 - delta0). Counts may
-    be expected (non-integer) counts, e.g. N = 1 and the shares of a planned table (Nam 1997);
-    arrays broadcast. The caller checked 0 <= n12, n21, n12 + n21 <= N, -1 < delta0 < 1."""
+def _tango_t(delta0, n12, n21, N):
+    """Tango's score statistic at delta0 with the restricted ML estimate of pi_21."""
     a = 2 * N
     b = -n12 - n21 + (2 * N - n12 + n21) * delta0
     c = -n21 * delta0 * (1 - delta0)
-    return (np.sqrt(np.maximum(b * b - 4 * a * c, 0.0)) - b) / (2 * a)
-
-
-def _tango_t(delta0, n12, n21, N):
-    """Tango's score statistic at delta0 with the restricted ML estimate of pi_21."""
-    p21 = tango_restricted_p21(delta0, n12, n21, N)
+    p21 = (np.sqrt(np.maximum(b * b - 4 * a * c, 0.0)) - b) / (2 * a)
     var = N * (2 * p21 + delta0 * (1 - delta0))
     num = n12 - n21 - N * delta0
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -28,7 +28,7 @@ from scipy import stats as _st
 
 from core import checks
 from core.errors import InputError
-from core.intervals import tango_restricted_p21
+from core.intervals import tango_statistic
 from core.sample_size import MAX_N, CasesNeeded, ceil_n, smallest_n
 from core.stats import significance_level
 
@@ -41,12 +41,12 @@ def one_sided_alpha(alpha: float) -> float:
 
 
 def _nam_sds(d: float, delta: float, margin: float) -> tuple[float, float]:
-    """SDs of one case's B - A under H0 (delta = -margin, with Tango's restricted estimate of
-    the A-only share at the planned table, N = 1) and under the assumed truth (sqrt(d -
-    Delta^2))."""
-    t0 = -margin
-    p21 = float(tango_restricted_p21(t0, (d + delta) / 2, (d - delta) / 2, 1.0))
-    return math.sqrt(max(2 * p21 + t0 * (1 - t0), 0.0)), math.sqrt(d - delta * delta)
+    """SDs of one case's B - A under H0 (B - A = -margin, with Tango's restricted estimate
+    of the A-only share at the planned table: the denominator of Tango's statistic at N = 1,
+    s0 = (Delta + margin) / T(-margin), ``core.intervals.tango_statistic``) and under the
+    assumed truth (s1 = sqrt(d - Delta^2)). The caller checked Delta > -margin."""
+    t = float(tango_statistic(-margin, (d + delta) / 2, (d - delta) / 2, 1.0))
+    return (delta + margin) / t, math.sqrt(d - delta * delta)
 
 
 def noninferiority_power_paired(n, discordance: float, diff: float, margin: float, *,
