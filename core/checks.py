@@ -310,6 +310,19 @@ def plan_sigma(sigma) -> float:
     return s
 
 
+def plan_margin(margin, diff) -> tuple[float, float]:
+    """Non-inferiority plans: a margin 0 < delta < 1 (a share, or score units) and an assumed
+    true difference B - A above -delta (at or below it, non-inferiority is false and no n
+    shows it)."""
+    m = plan_number("margin", margin)
+    if not 0.0 < m < 1.0:
+        raise InputError("sample_size.err_margin", value=f"{m:g}")
+    delta = plan_number("diff", diff)
+    if not delta > -m:
+        raise InputError("sample_size.err_ni_diff", diff=f"{delta:g}", margin=f"{m:g}")
+    return m, delta
+
+
 def plan_n(n, *, name: str = "n", min_n: int = 1) -> int:
     return whole(name, n, lo=min_n)
 
