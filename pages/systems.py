@@ -10,6 +10,7 @@ from core.errors import InputError
 from core.golden import GoldenSet, compare_golden
 from core.lists import LIST_METRICS, load_lists, metric_key, score_lists
 from core.lists import side_by_side as list_side_by_side
+from core.margin import margin_decision
 from core.multi import compare_many, disagreements, estimate_cost, plan_mode
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
@@ -18,10 +19,10 @@ from core.views.format import fmt_p, level as fmt_level
 from core.views.multi import matrix_chart
 from core.views.paired import paired_view
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
-                       glossary, how_to_read, inputs_box, keep_in_url, page_setup, present_css,
-                       presenting, report_downloads, Section, sha256, show_card, show_error,
-                       show_frame, show_paired, show_table, stat_settings, tr, tr_md, url_index,
-                       url_number, url_value, verdict_notes)
+                       glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
+                       present_css, presenting, report_downloads, Section, sha256, show_card,
+                       show_error, show_frame, show_paired, show_table, stat_settings, tr, tr_md,
+                       url_index, url_number, url_value, verdict_notes)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LISTS = DATA / "demo_lists.csv"
@@ -219,19 +220,23 @@ with inputs_box:
                         key="systems_a", help=tr("golden.method_a_help"))
     b = col_b.selectbox(tr("systems.method_b"), methods, index=url_index("b", methods, 1),
                         key="systems_b", help=tr("golden.method_b_help"))
-    keep_in_url(source=source, metric=metric if source == "lists" else key,
-                k=k if source == "lists" else None, a=a, b=b, **settings.url())
+    url = dict(source=source, metric=metric if source == "lists" else key,
+               k=k if source == "lists" else None, a=a, b=b, **settings.url())
     try:
         with st.spinner(tr("systems.computing")):
             data_key = (source, key, tuple(sorted(params.items(), key=str)),
                         tuple((n, sha256(v)) for n, v in inputs.items()))
             result = _pair(gs, data_key, a, b, resamples, float(confidence), seed, interval)
     except InputError as exc:
+        keep_in_url(**url)
         show_error(exc)
         st.stop()
+    margin_value, margin_text = margin_input("systems", fmt.kind_of(result.comparison.binary))
+    keep_in_url(**url, margin=margin_text)
+margin = None if margin_value is None else margin_decision(result, margin_value)
 
 lang = current_lang()
-view = paired_view(result, lang=lang)
+view = paired_view(result, lang=lang, margin=margin)
 c, bs = result.comparison, result.comparison.bootstrap
 verdict_text = view.sentence
 card = view.card
@@ -329,6 +334,8 @@ else:
 st.subheader(tr("systems.report_title"))
 summary = result.to_dict()
 summary.update(params)
+if margin is not None:
+    summary["margin"] = margin.to_dict()
 summary["metrics"] = {m_: means[m_].to_dict() for m_ in means.columns}
 if many is not None:
     summary["pairs"] = [p.to_dict() for p in many.pairs]
