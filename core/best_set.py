@@ -56,8 +56,8 @@ BLOCK = 64  # resamples per seeded block
 @dataclass(frozen=True)
 class SystemRank:
     """One system: its mean on the shared cases, observed rank (1 = highest mean; tied means
-    share the better rank), rank interval [rank_low, rank_high], and whether it is tied for
-    best (rank_low == 1)."""
+    share the better rank), rank interval [rank_low, rank_high], whether it is tied for best
+    (rank_low == 1), and the systems shown better than it (``behind_of``, input order)."""
 
     name: str
     mean: float
@@ -65,11 +65,12 @@ class SystemRank:
     rank_low: int
     rank_high: int
     in_best: bool
+    behind_of: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {"system": self.name, "mean": self.mean, "rank": self.rank,
                 "rank_low": self.rank_low, "rank_high": self.rank_high,
-                "tied_for_best": self.in_best}
+                "tied_for_best": self.in_best, "behind": list(self.behind_of)}
 
 
 @dataclass(frozen=True)
@@ -204,7 +205,8 @@ def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float
     for i in range(k):
         lo_rank = 1 + int(better[i].sum())
         ranks.append(SystemRank(systems[i], float(means[i]), 1 + int(np.sum(means > means[i])),
-                                lo_rank, k - int(worse[i].sum()), lo_rank == 1))
+                                lo_rank, k - int(worse[i].sum()), lo_rank == 1,
+                                tuple(systems[j] for j in np.flatnonzero(better[i]))))
     ranks.sort(key=lambda r: (-r.mean, systems.index(r.name)))
     pairs = tuple(PairInterval(systems[i], systems[j], float(dbar[p]), float(low[p]),
                                float(high[p])) for p, (i, j) in enumerate(pair_idx))

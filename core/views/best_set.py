@@ -34,14 +34,22 @@ def rank_text(low: int, high: int) -> str:
 
 def best_sentence(bs: BestSet, lang: str = "en") -> str:
     """The set in one plain sentence: who is best (or that we cannot tell which of them) and
-    who is behind."""
+    who is behind: "behind it / both / all of them" when every system outside the set is shown
+    behind every one in it, else whom each trails ("bm25 is behind hybrid")."""
     best, behind = bs.best, bs.behind
     b = join_names(best, lang, "or")
     if not behind:
         return t("systems.best_all", lang, best=join_names(best, lang, "and"))
-    w = join_names(behind, lang, "and")
-    key = SENTENCE_KEYS[(min(len(best), 3), len(behind) > 1)]  # "is" / "are" behind
-    return t(key, lang, best=b, behind=w)
+    if all(set(best) <= set(r.behind_of) for r in bs.ranks if not r.in_best):
+        w = join_names(behind, lang, "and")
+        key = SENTENCE_KEYS[(min(len(best), 3), len(behind) > 1)]  # "is" / "are" behind
+        return t(key, lang, best=b, behind=w)
+    # some system outside the set is not shown behind every one in it: say whom it trails
+    details = "; ".join(t("systems.best_behind_who", lang, name=r.name,
+                          who=join_names(r.behind_of, lang, "and"))
+                        for r in bs.ranks if not r.in_best)
+    key = "systems.best_one_detail" if len(best) == 1 else "systems.best_tie_detail"
+    return t(key, lang, best=b, details=details)
 
 
 def ranks_line(bs: BestSet, lang: str = "en") -> str:
@@ -111,7 +119,7 @@ def rank_chart(bs: BestSet, *, title: str = "", axis: str = "rank", best: str = 
 def best_lines(bs: BestSet) -> list[str]:
     """The CLI's lines (English): the sentence, then one line per system."""
     level = fmt_level(bs.confidence)
-    lines = [f"\nTied for best ({level}, all {len(bs.systems)} systems at once; simultaneous "
+    lines = [f"Tied for best ({level}, all {len(bs.systems)} systems at once; simultaneous "
              f"bootstrap rank intervals, {bs.n} cases, {bs.resamples:,} resamples):",
              f"  {best_sentence(bs, 'en')}"]
     if bs.excluded:

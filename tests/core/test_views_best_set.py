@@ -69,3 +69,18 @@ def test_table_chart_lines():
     assert join_names(["a", "b", "c"], "en", "or") == "a, b or c"
     assert join_names(["a", "b"], "ko", "or") == "a 또는 b"
     assert rank_text(2, 2) == "2" and rank_text(1, 3) == "1–3"
+
+
+def test_whom_each_trails_when_not_behind_all():
+    # C is 0.5 above A on every case; B sits halfway, +/-1 around it (se = 1/sqrt(40)): {C, B}
+    # are tied for best, and A is behind C only (not shown behind B): not "behind both"
+    x = np.random.default_rng(4).random(40)
+    df = pd.DataFrame({"A": x, "B": x + 0.25 + np.tile([1.0, -1.0], 20), "C": x + 0.5})
+    bs = best_set(df, resamples=1000, seed=0)
+    assert set(bs.best) == {"B", "C"} and bs.behind == ("A",)
+    a = next(r for r in bs.ranks if r.name == "A")
+    assert a.behind_of == ("C",)
+    first, second = bs.best
+    assert best_sentence(bs, "en") == \
+        f"Best: {first} or {second} — cannot tell which; A is behind C."
+    assert best_sentence(bs, "ko").endswith("A: C보다 뒤처짐.")
