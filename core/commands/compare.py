@@ -18,10 +18,13 @@ holds ``b_minus_a`` and ``ci_low``/``ci_high`` of B - A), plus, for three or mor
 ``rank_low``/``rank_high``) and ``pairs`` (``p_holm`` and ``p_adjusted``, the chosen
 correction's; ``multiple.adjustment`` names it), ``metrics``
 (per-method means of every list metric) for lists, and ``queries`` (missing/unjudged) for TREC.
+With ``--margin`` (``core.margin``; A vs B only, every format) a ``margin`` block holds the
+margin's answer (``MarginResult.to_dict``); without it the output is unchanged.
 """
 from __future__ import annotations
 
-from core.commands._common import add_stat_args, print_json, read_bytes
+from core.commands._common import (add_margin_arg, add_stat_args, margin_of, print_json,
+                                  read_bytes)
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
 from core.views.golden import compare_text
@@ -59,6 +62,7 @@ def register(p) -> None:
                         "among the pairs called different stays below alpha; more power with "
                         "many systems)")
     add_stat_args(p, interval=True)
+    add_margin_arg(p)
 
 
 def _stat_kw(args) -> dict:
@@ -113,6 +117,7 @@ def run(args) -> int:
         others = [m for m in gs.methods if m != args.baseline]
         a, b = args.baseline, (others[0] if others else None)  # B - A = other - baseline
     result = compare_golden(gs, a, b, **_stat_kw(args))
+    margin = margin_of(result, args.margin)
     many = best = None
     if len(gs.methods) >= 3:
         import sys
@@ -139,6 +144,8 @@ def run(args) -> int:
     if args.json:
         out = result.to_dict()
         out.update(extra)
+        if margin is not None:
+            out["margin"] = margin.to_dict()
         if best is not None:
             out["best_set"] = best.to_dict()
         if many is not None:
@@ -149,5 +156,5 @@ def run(args) -> int:
                             for p in many.to_dict()["pairs"]]
         print_json(out)
         return 0
-    print(compare_text(result, extra, many, args.format, best=best))
+    print(compare_text(result, extra, many, args.format, margin=margin, best=best))
     return 0

@@ -5,9 +5,10 @@ from core.views.format import fmt_p, level as fmt_level, p_text, pct, signed
 from core.views.paired import paired_view
 
 
-def comparison_text(result, lang: str = "en") -> str:
+def comparison_text(result, lang: str = "en", margin=None) -> str:
     """Readable multi-line summary of a ``GoldenComparison`` (the CLI's default output); the
-    difference is B − A (new minus baseline), named in that order."""
+    difference is B − A (new minus baseline), named in that order; ``margin`` a
+    ``core.margin.MarginResult`` (its lines under the verdict) or None."""
     c = result.comparison
     bs = c.bootstrap
     level = fmt_level(bs.confidence)
@@ -26,7 +27,7 @@ def comparison_text(result, lang: str = "en") -> str:
     for cid, rows in list(result.golden.unicode_merged.items())[:20]:
         lines.append(f"  rows {', '.join(map(str, rows))} have the same id '{cid}' once "
                      "Unicode-normalised (NFC/NFD); left out as duplicates")
-    lines.extend(paired_view(result, lang=lang, plan=False).cli_lines())
+    lines.extend(paired_view(result, lang=lang, plan=False, margin=margin).cli_lines())
     return "\n".join(lines)
 
 
@@ -37,7 +38,7 @@ ADJUSTMENTS = {"holm": ("Holm-Bonferroni adjusted p", "p_holm",
                       "false")}
 
 
-def compare_text(result, extra: dict, many, fmt: str, best=None) -> str:
+def compare_text(result, extra: dict, many, fmt: str, margin=None, best=None) -> str:
     """The ``compare`` command's readable output: with three or more systems the tied-for-best
     set first (``core.views.best_set.best_lines`` of a ``core.best_set.BestSet``), then
     list-metric means (lists), query coverage (TREC), the A vs B summary
@@ -63,7 +64,7 @@ def compare_text(result, extra: dict, many, fmt: str, best=None) -> str:
         for r, ids in q["without_qrels"].items():
             lines.append(f"  {r}: {len(ids)} run quer(ies) without qrels, ignored: "
                          f"{', '.join(ids[:10])}")
-    lines.append(comparison_text(result))
+    lines.append(comparison_text(result, margin=margin))
     if many is not None:
         level = fmt_level(many.confidence)
         who = "pairs" if many.mode == "all" else f"systems vs {many.baseline}"
