@@ -236,6 +236,7 @@ def test_correction_choices_are_core_multi_s():
 
     assert CORRECTIONS == CORE
 
+
 def test_margin_off_by_default_changes_nothing(capsys):
     base = ["compare", DEMO, "--resamples", "1000", "--json"]
     assert main(base) == 0
