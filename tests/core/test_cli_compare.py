@@ -186,6 +186,57 @@ def test_skewness_corrected_interval_by_name(tmp_path, capsys, interval):
     assert json.loads(capsys.readouterr().out)["difference"]["interval"] == "tango"
 
 
+LISTS = str(ROOT / "data" / "demo_lists.csv")
+
+
+def test_systems_mode_leads_with_the_tied_for_best_set(capsys):
+    from core.best_set import best_set
+    from core.lists import load_lists, score_lists
+
+    assert main(["compare", LISTS, "--format", "lists", "--resamples", "1000", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    scores = score_lists(load_lists(Path(LISTS).read_bytes(), "demo_lists.csv"), 10)
+    ref = best_set(scores.values["ndcg@10"], resamples=1000, seed=0)
+    assert d["best_set"]["best"] == list(ref.best)
+    assert [(r["system"], r["rank_low"], r["rank_high"]) for r in d["best_set"]["ranks"]] == \
+        [(r.name, r.rank_low, r.rank_high) for r in ref.ranks]
+    assert d["multiple"]["adjustment"] == "holm"
+    assert all(p["p_adjusted"] == p["p_holm"] for p in d["pairs"])
+    assert main(["compare", LISTS, "--format", "lists", "--resamples", "1000"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Tied for best (95%, all 3 systems at once")
+    assert out[1].strip().startswith("Best: ")
+    assert "Holm-Bonferroni adjusted p" in "\n".join(out)
+
+
+def test_correction_bh_adjusts_like_statsmodels(capsys):
+    from statsmodels.stats.multitest import multipletests
+
+    assert main(["compare", LISTS, "--format", "lists", "--resamples", "1000",
+                 "--correction", "bh", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["multiple"]["adjustment"] == "bh"
+    raw = [p["p"] for p in d["pairs"]]
+    assert [p["p_adjusted"] for p in d["pairs"]] == pytest.approx(
+        multipletests(raw, method="fdr_bh")[1])
+    assert [p["p_holm"] for p in d["pairs"]] == pytest.approx(
+        multipletests(raw, method="holm")[1])
+    assert main(["compare", LISTS, "--format", "lists", "--resamples", "1000",
+                 "--correction", "bh"]) == 0
+    text = capsys.readouterr().out
+    assert "Benjamini-Hochberg adjusted p" in text and "false discovery rate" in text
+    assert "p_bh" in text
+    p = _run("compare", LISTS, "--format", "lists", "--correction", "fdr")
+    assert p.returncode == 2 and "fdr" in p.stderr
+
+
+def test_correction_choices_are_core_multi_s():
+    from core.commands.compare import CORRECTIONS
+    from core.multi import CORRECTIONS as CORE
+
+    assert CORRECTIONS == CORE
+
+
 def test_margin_off_by_default_changes_nothing(capsys):
     base = ["compare", DEMO, "--resamples", "1000", "--json"]
     assert main(base) == 0
