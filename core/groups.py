@@ -320,3 +320,18 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
         if len(lab) else None
     return GroupComparison(name_a, name_b, tuple(results), confidence, corrected, test,
                            ungrouped, binary, column)
+
+
+def by_group(result, groups: pd.Series | None = None, column: str | None = None,
+             **stat) -> GroupComparison | None:
+    """``compare_by_group`` on the paired cases of a ``core.golden.GoldenComparison``, with
+    ``groups`` (default: its golden set's, e.g. a ``group`` column) and the statistics
+    settings ``stat`` (resamples, confidence, seed, interval, permutations); None when there
+    are no groups."""
+    if groups is None:
+        groups, column = result.golden.groups, result.golden.group_column
+    if groups is None:
+        return None
+    c = result.comparison
+    return compare_by_group(result.case_ids, result.a_values, result.b_values, groups,
+                            name_a=c.a, name_b=c.b, column=column, **stat)

@@ -115,19 +115,13 @@ def _trec(args):
     return gs, extra, judged
 
 
-def _groups(args, gs, result):
-    """B − A per query group (``core.groups``) when the file has a group column or
+def _groups(args, result):
+    """B − A per query group (``core.groups.by_group``) when the file has a group column or
     ``--groups`` names a side file; else None."""
-    from core.groups import compare_by_group, read_group_file
+    from core.groups import by_group, read_group_file
 
-    if args.groups:
-        labels = read_group_file(read_bytes(args.groups), args.groups)
-        gs = gs.with_groups(labels, args.groups)
-    if gs.groups is None:
-        return None
-    c = result.comparison
-    return compare_by_group(result.case_ids, result.a_values, result.b_values, gs.groups,
-                            name_a=c.a, name_b=c.b, column=gs.group_column, **_stat_kw(args))
+    labels = read_group_file(read_bytes(args.groups), args.groups) if args.groups else None
+    return by_group(result, labels, args.groups, **_stat_kw(args))
 
 
 def run(args) -> int:
@@ -156,7 +150,7 @@ def run(args) -> int:
             sys.stderr.write("note: " + t("systems.many_fallback_cli", "en", **full.params(),
                                           baseline=gs.methods[0]) + "\n")
         many = compare_many(gs.scores, mode=mode, baseline=args.baseline, **_stat_kw(args))
-    groups = _groups(args, gs, result)
+    groups = _groups(args, result)
     judged = None if judged_of is None else judged_of(result.comparison.a,
                                                       result.comparison.b, **_stat_kw(args))
     if args.unjudged_csv and judged is not None:

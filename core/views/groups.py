@@ -55,17 +55,24 @@ def intro_params(gc: GroupComparison) -> dict:
             "alpha": f"{1 - gc.confidence:.2f}"}
 
 
-def interaction_sentence(gc: GroupComparison, lang: str = "en") -> str:
-    """Whether the effect differs between groups, in one sentence (names as given: a page
-    passes escaped ones through ``GroupComparison`` fields it escapes itself)."""
+def interaction_parts(gc: GroupComparison, lang: str = "en") -> tuple[str, dict]:
+    """(i18n key, its fields) of the sentence saying whether the effect differs between
+    groups; a page fills it with ``tr_md`` (the method names escaped)."""
     it = gc.interaction
     if it is None:
-        return t("groups.interaction_none", lang)
+        return "groups.interaction_none", {}
     alpha = round(1 - gc.confidence, 12)
     answer = t("groups.interaction_yes" if it.p < alpha else "groups.interaction_no", lang)
-    return t("groups.interaction", lang, a=gc.a, b=gc.b,
-             f="n/a" if it.f is None else f"{it.f:.2f}", p=fmt.p_text(it.p),
-             permutations=f"{it.permutations:,}", answer=answer)
+    return "groups.interaction", {"a": gc.a, "b": gc.b,
+                                  "f": "n/a" if it.f is None else f"{it.f:.2f}",
+                                  "p": fmt.p_text(it.p), "permutations": f"{it.permutations:,}",
+                                  "answer": answer}
+
+
+def interaction_sentence(gc: GroupComparison, lang: str = "en") -> str:
+    """``interaction_parts`` as plain text (the CLI, the report)."""
+    key, params = interaction_parts(gc, lang)
+    return t(key, lang, **params)
 
 
 def forest_chart(gc: GroupComparison, *, title: str = "", x_title: str = "") -> alt.LayerChart:
