@@ -36,3 +36,15 @@ def tone_of(verdict: str) -> str:
     if verdict in ("a_better", "a_faster"):
         return "worse"
     return "neutral"
+
+
+MARGIN_TONES = {"equivalent": "better", "non_inferior": "better", "inferior": "worse",
+                "inconclusive": "neutral"}
+
+
+def margin_tone(verdict: str) -> str:
+    """The tone of a margin's answer (``core.margin``): non-inferior or equivalent ->
+    'better' (safe to switch), inferior -> 'worse', inconclusive -> 'neutral'."""
+    if verdict not in MARGIN_TONES:
+        raise ValueError(f"verdict must be one of {tuple(MARGIN_TONES)}, got {verdict!r}")
+    return MARGIN_TONES[verdict]

@@ -207,6 +207,8 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.paired import REASONS
     from core.stats import INTERVALS
     from core.vectors import SOURCES as VECTOR_SOURCES
+    from core.margin import TESTS as MARGIN_TESTS, VERDICTS as MARGIN_VERDICTS
+    from core.switch import DECISIONS, STATES
 
     bands = tuple({kappa_band(k) for k in (-0.5, 0.1, 0.3, 0.5, 0.7, 0.9)})
     return {
@@ -214,6 +216,8 @@ def _runtime_domains() -> dict[str, tuple]:
         "verdicts.test_*": ("mcnemar", "randomization"),     # core.paired_tests.PairedTest.name
         "verdicts.degenerate_*": ("constant", "few_distinct"),  # BootstrapResult.degenerate
         "verdicts.interval_*": INTERVALS,
+        "margin.verdict_*": MARGIN_VERDICTS,
+        "margin.short_*": MARGIN_VERDICTS,
         "scifact.note_*": tuple(sorted({c for m in ("retrieval", "vectors", "scifact")
                                         for c in _tuple_codes(ROOT / "core" / f"{m}.py")})),
         "scifact.vectors_*": VECTOR_SOURCES,
@@ -239,6 +243,13 @@ def _runtime_domains() -> dict[str, tuple]:
         "scifact.source_*": ("explicit", "env", "default"),
         "scifact.tok_*": TOKENIZERS,
         "nav.*": _page_order(),
+        "margin.test_*": MARGIN_TESTS,
+        "switch.value_*": DECISIONS,
+        "switch.sentence_*": tuple(d for d in DECISIONS if d != "switch"),
+        "switch.short_*": tuple(f"{c}_{s}" for c in ("quality", "speed")
+                                for s in ("fails", "unsure")),
+        "switch.cond_*": tuple(f"{c}_{s}" for c in ("quality", "speed") for s in STATES)
+        + ("quality_unsure_test",),
     }
 
 
