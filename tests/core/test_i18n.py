@@ -267,6 +267,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "nav.*": _page_order(),
         "margin.test_*": MARGIN_TESTS,
         "switch.value_*": DECISIONS,
+        "sample_size.mode_*": ("difference", "noninferiority"),   # pages/sample_size.MODES
         "switch.state_*": STATES,
         "switch.sentence_*": tuple(d for d in DECISIONS if d != "switch"),
         "switch.short_*": tuple(f"{c}_{s}" for c in ("quality", "speed")
