@@ -28,9 +28,10 @@ def tone_of(verdict: str) -> str:
 
     B is the new method, A the baseline: a significant win for A means the new method is worse.
     """
-    if verdict not in ("a_better", "b_better", "no_difference", "a_faster", "b_faster"):
-        raise ValueError(f"verdict must be a_better, b_better, no_difference, a_faster or "
-                         f"b_faster, got {verdict!r}")
+    if verdict not in ("a_better", "b_better", "no_difference", "a_faster", "b_faster",
+                       "units_unclear"):
+        raise ValueError(f"verdict must be a_better, b_better, no_difference, a_faster, "
+                         f"b_faster or units_unclear, got {verdict!r}")
     if verdict in ("b_better", "b_faster"):
         return "better"
     if verdict in ("a_better", "a_faster"):

@@ -40,6 +40,7 @@ def _params(dec: SwitchDecision, lang: str) -> dict:
     q = dec.quality_condition
     s = dec.speed_condition
     return {"a": dec.a, "b": dec.b, "margin": margin_text(dec.margin, k),
+            "limit": fmt.diff(-dec.margin, k),
             "low": fmt.diff(dec.quality.ci_low, k), "high": fmt.diff(dec.quality.ci_high, k),
             "loss": loss_text(min(dec.quality.ci_low, 0.0), k),
             "qgap": loss_text(q.gap, k), "ratio": ratio_text(dec.ratio),
