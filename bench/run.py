@@ -2,7 +2,9 @@
 ``bootstrap``; ``--quick`` is handed to each bench).
 
 ``bench/calibration.py`` (name ``calibration``) runs last: it is not a speed benchmark but the
-coverage simulation whose table is kept in ``docs/calibration.md`` (a few minutes).
+coverage simulation whose table is kept in ``docs/calibration.md`` (a few minutes); before it,
+``bench/best_set.py`` (name ``best_set``), the tied-for-best set's coverage simulation, table in
+``docs/many_systems.md``.
 
 Each ``bench/bench_<name>.py`` has a ``main()`` that prints its figures as ratios against a
 reference measured in the same run (these machines are shared and noisy: absolute seconds
@@ -28,7 +30,8 @@ from bench.memory import peak_mb, reset_peak  # noqa: E402
 def main(argv: list[str]) -> int:
     flags = [a for a in argv if a.startswith("--")]
     wanted = {a for a in argv if not a.startswith("--")}
-    for path in sorted(HERE.glob("bench_*.py")) + [HERE / "calibration.py"]:
+    for path in (sorted(HERE.glob("bench_*.py")) + [HERE / "best_set.py"]
+                 + [HERE / "calibration.py"]):
         name = path.stem.removeprefix("bench_")
         if wanted and name not in wanted:
             continue

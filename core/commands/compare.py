@@ -1,5 +1,6 @@
 """``python -m core compare FILE...``: two methods paired by case id, and three or more
-systems with Holm-adjusted pairwise tests.
+systems: the tied-for-best set with each system's rank interval (``core.best_set``) first, then
+pairwise tests adjusted by Holm or, with ``--correction bh``, Benjamini–Hochberg.
 
 Formats:
 
@@ -12,12 +13,18 @@ Formats:
 The difference is always B - A (new minus baseline): the text names it "B − A" with B's and
 A's names in that order; with ``--baseline`` the baseline is A. JSON: the golden-case contract
 for A and B (``n_cases, methods, difference, resolution, excluded, verdict``; ``difference``
-holds ``b_minus_a`` and ``ci_low``/``ci_high`` of B - A), plus ``pairs`` (Holm-adjusted) for three or more systems, ``metrics``
+holds ``b_minus_a`` and ``ci_low``/``ci_high`` of B - A), plus, for three or more systems,
+``best_set`` (``core.best_set.BestSet.to_dict``: ``best``, ``behind``, ``ranks`` with
+``rank_low``/``rank_high``) and ``pairs`` (``p_holm`` and ``p_adjusted``, the chosen
+correction's; ``multiple.adjustment`` names it), ``metrics``
 (per-method means of every list metric) for lists, and ``queries`` (missing/unjudged) for TREC.
+With ``--margin`` (``core.margin``; A vs B only, every format) a ``margin`` block holds the
+margin's answer (``MarginResult.to_dict``); without it the output is unchanged.
 """
 from __future__ import annotations
 
-from core.commands._common import add_stat_args, print_json, read_bytes
+from core.commands._common import (add_margin_arg, add_stat_args, margin_of, print_json,
+                                  read_bytes)
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
 from core.views.golden import compare_text
@@ -26,6 +33,7 @@ NAME = "compare"
 HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lists) or TREC "
         "runs with qrels (--format trec)")
 FORMATS = ("golden", "lists", "trec")
+CORRECTIONS = ("holm", "bh")  # core.multi.CORRECTIONS (not imported: start-up time)
 
 
 def register(p) -> None:
@@ -47,7 +55,14 @@ def register(p) -> None:
     p.add_argument("--a", help="method A, the baseline (default: first method in the file)")
     p.add_argument("--b", help="method B, the new one; the difference is B - A "
                                "(default: second method in the file)")
+    p.add_argument("--correction", choices=CORRECTIONS, default="holm",
+                   help="with three or more systems: adjust the pairs' p-values by holm "
+                        "(default; the chance of even one false 'different' stays below "
+                        "alpha) or bh, Benjamini-Hochberg (the expected share of false ones "
+                        "among the pairs called different stays below alpha; more power with "
+                        "many systems)")
     add_stat_args(p, interval=True)
+    add_margin_arg(p)
 
 
 def _stat_kw(args) -> dict:
@@ -102,10 +117,12 @@ def run(args) -> int:
         others = [m for m in gs.methods if m != args.baseline]
         a, b = args.baseline, (others[0] if others else None)  # B - A = other - baseline
     result = compare_golden(gs, a, b, **_stat_kw(args))
-    many = None
+    margin = margin_of(result, args.margin)
+    many = best = None
     if len(gs.methods) >= 3:
         import sys
 
+        from core.best_set import best_set
         from core.i18n import t
         from core.multi import compare_many, estimate_cost, plan_mode
 
@@ -115,16 +132,29 @@ def run(args) -> int:
             full = estimate_cost(len(gs.methods), len(gs.scores), args.resamples, wanted)
             sys.stderr.write("note: " + t("systems.many_fallback_cli", "en", **full.params(),
                                           baseline=gs.methods[0]) + "\n")
-        many = compare_many(gs.scores, mode=mode, baseline=args.baseline, **_stat_kw(args))
+        many = compare_many(gs.scores, mode=mode, baseline=args.baseline,
+                            correction=args.correction, **_stat_kw(args))
+        all_pairs = estimate_cost(len(gs.methods), len(gs.scores), args.resamples, "all")
+        if all_pairs.fits:
+            best = best_set(gs.scores, resamples=args.resamples, confidence=args.confidence,
+                            seed=args.seed)
+        else:  # cost before work: the ranking needs every pair
+            sys.stderr.write("note: " + t("systems.best_too_much", "en", **all_pairs.params())
+                             + "\n")
     if args.json:
         out = result.to_dict()
         out.update(extra)
+        if margin is not None:
+            out["margin"] = margin.to_dict()
+        if best is not None:
+            out["best_set"] = best.to_dict()
         if many is not None:
             out["multiple"] = {k: v for k, v in many.to_dict().items() if k != "pairs"}
             out["pairs"] = [{k: p[k] for k in ("a", "b", "b_minus_a", "ci_low", "ci_high", "p",
-                                               "p_holm", "verdict", "n", "cohens_dz")}
+                                               "p_holm", "p_adjusted", "verdict", "n",
+                                               "cohens_dz")}
                             for p in many.to_dict()["pairs"]]
         print_json(out)
         return 0
-    print(compare_text(result, extra, many, args.format))
+    print(compare_text(result, extra, many, args.format, margin=margin, best=best))
     return 0

@@ -5,7 +5,8 @@ import sys
 import time
 
 from core.beir import ENV_VAR, find_or_download, load_beir
-from core.commands._common import add_stat_args, metric_option, print_json
+from core.commands._common import (add_margin_arg, add_stat_args, margin_of, metric_option,
+                                  print_json)
 from core.errors import InputError
 from core.i18n import t
 from core.retrieval import BM25Params, TOKENIZERS
@@ -47,6 +48,7 @@ def register(p) -> None:
                    help=f"refuse collections of more than N documents before encoding "
                         f"(default {MAX_DOCS:,}; dense encoding takes minutes per 10,000)")
     add_stat_args(p, resamples=DEFAULT_RESAMPLES, interval=True)
+    add_margin_arg(p)
 
 
 def _progress(done: int, total: int, eta: float | None) -> None:
@@ -80,11 +82,14 @@ def run(args) -> int:
     for enc in vectors:
         source, params = provenance(enc)
         sys.stderr.write(t(f"scifact.vectors_{source}", "en", **params) + "\n")
+    margin = margin_of(res.comparison, args.margin)
     if args.json:
         out = res.to_dict()
+        if margin is not None:
+            out["margin"] = margin.to_dict()
         out["vectors"] = [vector_summary(enc) for enc in vectors]
         out["seconds"] = round(time.perf_counter() - t0, 3)
         print_json(out)
     else:
-        print(result_text(res))
+        print(result_text(res, margin=margin))
     return 0

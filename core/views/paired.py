@@ -27,8 +27,9 @@ import pandas as pd
 from core import checks
 from core.i18n import t
 from core.views import format as fmt
-from core.views.cards import VerdictCard, paired_card
-from core.views.verdicts import degenerate_note, reason_sentence, verdict_sentence
+from core.views.cards import MarginBand, VerdictCard, paired_card
+from core.views.verdicts import (degenerate_note, margin_reason, margin_sentence, reason_sentence,
+                                 verdict_sentence)
 
 if TYPE_CHECKING:  # altair only where a chart is drawn: the CLI text needs none
     import altair as alt
@@ -65,6 +66,7 @@ class PairedView:
     tests: pd.DataFrame = field(repr=False)
     next_step: Any = None         # core.sample_size.CasesNeeded when "no difference"
     comparison: Any = field(default=None, repr=False)
+    margin: Any = None            # core.margin.MarginResult when a margin was set
 
     @property
     def bootstrap(self):
@@ -95,7 +97,8 @@ class PairedView:
                                    title=self.bootstrap_title() if titled else "",
                                    x_title=x_title,
                                    y_title=self._tr("paired.axis_resamples"),
-                                   scale=fmt.scale(self.kind))
+                                   scale=fmt.scale(self.kind),
+                                   margin=None if self.margin is None else self.margin.margin)
 
     def rates_chart(self, *, axis: str | None = None) -> alt.LayerChart | None:
         """Each method's score with its interval (None when the comparison carries no
@@ -135,11 +138,34 @@ class PairedView:
         why = reason_sentence(c.decision, self.lang)
         if why:
             lines.append(why)
+        lines.extend(margin_cli_lines(self.margin, self.card))
         if self.card.next_step:
             lines.append(self.card.next_step)
         if self.card.calibration:
             lines.append(self.card.calibration)
         return lines
+
+
+def margin_cli_lines(m, card: VerdictCard) -> list[str]:
+    """The margin's lines under the verdict (none without a margin): its sentence, the
+    reason when the test disagrees, and the one-sided tests (English labels, as the CLI's
+    other statistics)."""
+    if m is None:
+        return []
+    lines = [card.margin] + ([card.margin_reason] if card.margin_reason else [])
+    lines.append(t("margin.cli_line", "en", margin=fmt.margin(m.margin, m.kind),
+                   verdict=t(f"margin.short_{m.verdict}", "en"), alpha=f"{m.alpha:.3g}",
+                   test=t(f"margin.test_{m.test_name}", "en"), p_ni=fmt.p_text(m.p_noninferior),
+                   p_inf=fmt.p_text(m.p_inferior), p_eq=fmt.p_text(m.p_equivalence)))
+    return lines
+
+
+def margin_band(m, lang: str) -> MarginBand:
+    """The card's strip of a ``core.margin.MarginResult``, in display units."""
+    k = fmt.scale(m.kind)
+    text = fmt.margin(m.margin, m.kind)
+    return MarginBand(k * m.margin, k * m.ci_low, k * m.ci_high, k * m.mean, f"−{text}",
+                      f"+{text}", t("margin.band_label", lang, margin=text))
 
 
 def _cli_tests(c) -> list[str]:
@@ -227,11 +253,15 @@ def next_step_line(needed, lang: str, unit: str = "cases") -> str:
 
 def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                 unit: str | None = None, metric: str | None = None,
-                values: tuple | None = None, plan: bool = True) -> PairedView:
+                values: tuple | None = None, plan: bool = True,
+                margin=None) -> PairedView:
     """Build the view of ``comparison``: a ``GoldenComparison`` (its cases, unit and values
     come with it), a ``PairedComparison`` (give ``values`` = (a, b) for the next step) or a
     ``RetrieverComparison`` (scores; ``unit`` "queries"). ``names`` maps method ids to display
-    names; ``metric`` is named beside the difference."""
+    names; ``metric`` is named beside the difference. ``margin``: the
+    ``core.margin.MarginResult`` of this comparison (``margin_decision``), or None (no
+    margin: the card is as before); with one the card answers "safe to switch?" first and
+    draws the margin as a band, and the bootstrap chart shades it."""
     checks.choice("lang", lang, ("en", "ko"))
     names = names or {}
     n = None
@@ -266,7 +296,12 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                                   if needed is not None and needed.n_needed else ""),
                        next_label=t("paired.next_link", lang),
                        calibration=calibration_sentence(c, lang),
-                       warning=interval_warning_line(c, lang))
+                       warning=interval_warning_line(c, lang),
+                       margin_verdict=None if margin is None else margin.verdict,
+                       margin="" if margin is None else margin_sentence(margin, a=a, b=b,
+                                                                        lang=lang),
+                       margin_reason=(margin_reason(margin, lang) or "") if margin else "",
+                       band=None if margin is None else margin_band(margin, lang))
     label = (t("paired.difference_metric", lang, a=a, b=b, metric=metric) if metric
              else t("paired.difference", lang, a=a, b=b))
     difference = Tile(label, fmt.diff(bs.mean, kind),
@@ -276,7 +311,7 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                       t("glossary.bootstrap", lang)
                       + ("\n\n" + t("glossary.pp", lang) if kind == "rate" else ""))
     return PairedView(lang, kind, a, b, n, unit, sentence, card, _rates(c, a, b, kind, lang),
-                      difference, tests_table(c, lang), needed, c)
+                      difference, tests_table(c, lang), needed, c, margin)
 
 
 def _rates(c, a: str, b: str, kind: str, lang: str) -> tuple[Tile, Tile]:

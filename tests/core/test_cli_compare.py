@@ -184,3 +184,107 @@ def test_skewness_corrected_interval_by_name(tmp_path, capsys, interval):
     assert (diff["ci_low"], diff["ci_high"]) == pytest.approx((lo[0], hi[0]), abs=1e-12)
     assert main(["compare", DEMO, "--resamples", "1000", "--interval", interval, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["difference"]["interval"] == "tango"
+
+
+LISTS = str(ROOT / "data" / "demo_lists.csv")
+
+
+def test_systems_mode_leads_with_the_tied_for_best_set(capsys):
+    from core.best_set import best_set
+    from core.lists import load_lists, score_lists
+
+    assert main(["compare", LISTS, "--format", "lists", "--resamples", "1000", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    scores = score_lists(load_lists(Path(LISTS).read_bytes(), "demo_lists.csv"), 10)
+    ref = best_set(scores.values["ndcg@10"], resamples=1000, seed=0)
+    assert d["best_set"]["best"] == list(ref.best)
+    assert [(r["system"], r["rank_low"], r["rank_high"]) for r in d["best_set"]["ranks"]] == \
+        [(r.name, r.rank_low, r.rank_high) for r in ref.ranks]
+    assert d["multiple"]["adjustment"] == "holm"
+    assert all(p["p_adjusted"] == p["p_holm"] for p in d["pairs"])
+    assert main(["compare", LISTS, "--format", "lists", "--resamples", "1000"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Tied for best (95%, all 3 systems at once")
+    assert out[1].strip().startswith("Best: ")
+    assert "Holm-Bonferroni adjusted p" in "\n".join(out)
+
+
+def test_correction_bh_adjusts_like_statsmodels(capsys):
+    from statsmodels.stats.multitest import multipletests
+
+    assert main(["compare", LISTS, "--format", "lists", "--resamples", "1000",
+                 "--correction", "bh", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["multiple"]["adjustment"] == "bh"
+    raw = [p["p"] for p in d["pairs"]]
+    assert [p["p_adjusted"] for p in d["pairs"]] == pytest.approx(
+        multipletests(raw, method="fdr_bh")[1])
+    assert [p["p_holm"] for p in d["pairs"]] == pytest.approx(
+        multipletests(raw, method="holm")[1])
+    assert main(["compare", LISTS, "--format", "lists", "--resamples", "1000",
+                 "--correction", "bh"]) == 0
+    text = capsys.readouterr().out
+    assert "Benjamini-Hochberg adjusted p" in text and "false discovery rate" in text
+    assert "p_bh" in text
+    p = _run("compare", LISTS, "--format", "lists", "--correction", "fdr")
+    assert p.returncode == 2 and "fdr" in p.stderr
+
+
+def test_correction_choices_are_core_multi_s():
+    from core.commands.compare import CORRECTIONS
+    from core.multi import CORRECTIONS as CORE
+
+    assert CORRECTIONS == CORE
+
+
+def test_margin_off_by_default_changes_nothing(capsys):
+    base = ["compare", DEMO, "--resamples", "1000", "--json"]
+    assert main(base) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert "margin" not in plain
+    assert main(base + ["--margin", "0.05"]) == 0
+    with_margin = json.loads(capsys.readouterr().out)
+    block = with_margin.pop("margin")
+    assert with_margin == plain
+    assert block["margin"] == 0.05 and block["test"] == "tango_score" and block["kind"] == "rate"
+    assert block["verdict"] in ("non_inferior", "equivalent", "inferior", "inconclusive")
+    assert block["ci_low"] == plain["difference"]["ci_low"]
+
+
+@pytest.mark.parametrize("text", ["0.05", "5pp", "5%p", "5%"])
+def test_margin_spellings_for_rates_agree(text, capsys):
+    assert main(["compare", DEMO, "--resamples", "1000", "--json", "--margin", text]) == 0
+    assert json.loads(capsys.readouterr().out)["margin"]["margin"] == pytest.approx(0.05)
+
+
+def test_margin_text_answers_in_plain_words(capsys):
+    # title-only − RRF = +6.5 %p [-12.8 %p, +25.7 %p]: above -15 %p, not inside ±15 %p
+    assert main(["compare", DEMO, "--a", "RRF", "--b", "title-only", "--resamples", "1000",
+                 "--margin", "15pp"]) == 0
+    out = capsys.readouterr().out
+    assert ("title-only is not worse than RRF by more than 15.0 %p (lower bound -12.8 %p)"
+            in out)
+    assert "Margin 15.0 %p: non-inferior" in out
+    assert main(["compare", DEMO, "--resamples", "1000", "--margin", "30pp"]) == 0
+    assert "Equivalent within ±30.0 %p" in capsys.readouterr().out
+    assert main(["compare", DEMO, "--resamples", "1000", "--margin", "0.05"]) == 0
+    assert "Inconclusive for a margin of 5.0 %p" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text,needle", [("2", "ambiguous"), ("0.5", "ambiguous"),
+                                         ("abc", "not a number"), ("-1pp", "not a number")])
+def test_ambiguous_or_bad_margin_exits_2_with_one_line(text, needle):
+    p = _run("compare", DEMO, "--resamples", "1000", f"--margin={text}")
+    assert p.returncode == 2 and p.stdout == ""
+    assert needle in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_margin_in_the_systems_mode_and_for_scores(capsys):
+    lists = str(ROOT / "data" / "demo_lists.csv")
+    assert main(["compare", lists, "--format", "lists", "--resamples", "1000", "--json",
+                 "--margin", "0.05"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["margin"]["kind"] == "score" and d["margin"]["test"] == "signflip_shifted"
+    assert d["margin"]["ci_low"] == d["difference"]["ci_low"] and "pairs" in d
+    p = _run("compare", lists, "--format", "lists", "--resamples", "1000", "--margin", "5pp")
+    assert p.returncode == 2 and "percentage points" in p.stderr

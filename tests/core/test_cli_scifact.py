@@ -71,3 +71,25 @@ def test_encode_all_re_encodes_every_document_and_says_so(capsys):
     out = capsys.readouterr()
     assert json.loads(out.out)["vectors"][0]["source"] == "cache"
     assert "encoded earlier on this machine" in out.err
+
+
+def test_margin_block_and_text_on_the_tiny_fixture(tmp_path):
+    """``--margin 0.05`` on nDCG@10 (a score): the JSON gains a ``margin`` block on the
+    comparison's own interval, the text says the margin's answer; %p is refused for a score."""
+    env = {**os.environ, "NOISEFLOOR_CACHE_DIR": str(tmp_path)}
+    base = [sys.executable, "-m", "core", "scifact", "--data", str(TINY), "--a", "bm25",
+            "--b", "dense", "--resamples", "500"]
+    p = subprocess.run(base + ["--margin", "0.05", "--json"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    m = d["margin"]
+    assert m["margin"] == 0.05 and m["kind"] == "score" and m["test"] == "signflip_shifted"
+    assert m["ci_low"] == d["comparison"]["difference"]["ci_low"]
+    assert m["n"] == d["n_queries"]
+    p = subprocess.run(base + ["--margin", "0.05"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0 and "Margin 0.050:" in p.stdout
+    p = subprocess.run(base + ["--margin", "5pp"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 2 and "percentage points" in p.stderr

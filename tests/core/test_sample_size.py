@@ -325,7 +325,7 @@ def test_cli_json_matches_core_in_a_real_process():
     assert out["n_continuous_power"] == n_continuous_power(0.03, 0.3)
     assert out["inputs"] == {"rate": 0.839, "half_width": 0.02, "confidence": 0.95,
                              "discordance": 0.2, "diff": 0.03, "power": 0.8, "alpha": 0.05,
-                             "sigma": 0.3}
+                             "sigma": 0.3, "margin": None}
 
 
 def test_cli_only_applicable_fields_and_default_rate(capsys):

@@ -179,3 +179,25 @@ def test_no_self_check_without_the_data():
         data = None
         calibration = None
     assert calibration_sentence(Bare(), "en") == ""
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_paired_view_with_a_margin(lang):
+    from core.margin import margin_decision
+    rng = np.random.default_rng(4)
+    a = rng.uniform(0.3, 0.8, 25)
+    b = a + rng.normal(0.0, 0.05, 25)
+    c = compare_paired(a, b, resamples=1_000)
+    r = margin_decision(c, 0.05)
+    v = paired_view(c, lang=lang, values=(a, b), margin=r)
+    assert v.margin is r
+    lines = v.cli_lines()
+    assert v.card.margin in lines
+    assert any(line.startswith(f"Margin {fmt.margin(0.05, 'score')}:") for line in lines)
+    # the chart shades the band
+    layers = v.bootstrap_chart().to_dict()["layer"]
+    assert len(layers) == len(paired_view(c, lang=lang, values=(a, b)).bootstrap_chart()
+                              .to_dict()["layer"]) + 2
+    # without a margin nothing changes
+    assert not any(line.startswith("Margin") for line in
+                   paired_view(c, lang=lang, values=(a, b)).cli_lines())
