@@ -6,6 +6,7 @@ Values: 0/1, true/false, yes/no, O/X (and Korean 예/아니오, 정답/오답), 
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import unicodedata
@@ -15,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import InputError
+from core.groups import groups_from_table, is_group_column
 from core.paired import PairedComparison, compare_paired
 from core.stats import resolution
 from core.tables import (AmbiguousNumber, RawTable, find_column, norm_header, parse_number,
@@ -111,6 +113,9 @@ class GoldenSet:
     other_sheets: tuple[str, ...] = ()  # the workbook's other worksheets
     # ids that only became equal after Unicode NFC normalisation: {id: (row, row, ...)}
     unicode_merged: dict = field(default_factory=dict)
+    # query groups (core.groups): the label of each case id, and the column they came from
+    groups: pd.Series | None = field(default=None, repr=False)
+    group_column: str | None = None
 
     @property
     def methods(self) -> list[str]:
@@ -143,7 +148,13 @@ class GoldenSet:
         """A copy with other per-case scores (same case ids); for derived metrics."""
         return GoldenSet(scores, self.text, source or self.source, self.layout,
                          self.duplicates, dict(self.missing), self.encoding, self.sheet,
-                         self.other_sheets, dict(self.unicode_merged))
+                         self.other_sheets, dict(self.unicode_merged), self.groups,
+                         self.group_column)
+
+    def with_groups(self, groups: pd.Series | None, column: str | None = None) -> "GoldenSet":
+        """A copy with query groups (a label by case id, e.g. from a TREC side file read by
+        ``core.groups.read_group_file``); ``column`` names where they came from."""
+        return dataclasses.replace(self, groups=groups, group_column=column)
 
 
 # A plain ASCII decimal (``0.75``, ``1``, ``.5``, ``1e-3``): for such a cell ``parse_value``
@@ -214,7 +225,7 @@ def _from_wide(raw: RawTable, id_col: str) -> GoldenSet:
     frame, file = raw.frame, raw.file
     methods, text_cols, parsed = [], [], {}
     for col in frame.columns:
-        if col == id_col:
+        if col == id_col or is_group_column(col):  # the group column is never a method
             continue
         nonblank = frame[col][frame[col] != ""]
         if norm_header(col) in {norm_header(h) for h in TEXT_HINTS} or len(nonblank) == 0:
@@ -244,8 +255,10 @@ def _from_wide(raw: RawTable, id_col: str) -> GoldenSet:
     text = pd.DataFrame({c: keep[c].to_numpy() for c in text_cols},
                         index=scores.index)
     _check_size(scores, file)
+    groups, group_col = groups_from_table(RawTable(keep, file, raw.encoding, raw.delimiter),
+                                          id_col)
     return GoldenSet(scores, text, file, "wide", duplicates, {}, raw.encoding, raw.sheet,
-                     raw.other_sheets, _merged(raw, ids))
+                     raw.other_sheets, _merged(raw, ids), groups, group_col)
 
 
 def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> GoldenSet:
@@ -273,7 +286,8 @@ def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> G
     scores.index.name = "case_id"
     missing = {m: tuple(sorted(set(all_ids) - present.get(m, set()))) for m in methods}
     missing = {m: ids for m, ids in missing.items() if ids}
-    text_cols = [c for c in frame.columns if c not in (id_col, method_col, score_col)]
+    text_cols = [c for c in frame.columns if c not in (id_col, method_col, score_col)
+                 and not is_group_column(c)]
     text = (frame.loc[ok, [id_col, *text_cols]].drop_duplicates(subset=[id_col])
             .set_index(id_col).reindex(all_ids))
     text.index.name = "case_id"
@@ -285,8 +299,9 @@ def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> G
                                   | set(raw.normalized.get(method_col, ()))))}),
                      pairs.rename("k"))
     merged = {k.split("\x00")[0]: rows for k, rows in merged.items()}
+    groups, group_col = groups_from_table(raw, id_col)
     return GoldenSet(scores, text, file, "long", duplicates, missing, raw.encoding, raw.sheet,
-                     raw.other_sheets, merged)
+                     raw.other_sheets, merged, groups, group_col)
 
 
 def check_method_names(names, file: str) -> None:

@@ -196,7 +196,8 @@ class MarginCasesNeeded(CasesNeeded):
         """The planner's URL values: ``mode=noninferiority``, ``margin`` and ``assumed`` (the
         true B - A assumed) in %p (0/1) or points x 100 (scores), ``disc`` or ``sigma``."""
         out = {k: v for k, v in super().url_params().items()
-               if k in ("design", "n", "confidence", "power", "alpha")}
+               if k in ("design", "n", "confidence", "power")}
+        out["alpha"] = f"{significance_level(self.confidence):g}"   # the planner's 0.05
         out.update(mode=self.mode, margin=f"{100 * self.margin:.1f}",
                    assumed=f"{100 * self.assumed_diff:.1f}")
         if self.design == "paired":

@@ -8,6 +8,8 @@ import streamlit as st
 
 from core.errors import InputError
 from core.golden import GoldenSet, compare_golden
+from core.groups import by_group, read_group_file
+from core.judged import lists_bounds, trec_bounds
 from core.lists import LIST_METRICS, load_lists, metric_key, score_lists
 from core.lists import side_by_side as list_side_by_side
 from core.multi import compare_many, disagreements, estimate_cost, plan_mode
@@ -22,6 +24,7 @@ from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_pr
                        presenting, report_downloads, Section, sha256, show_card, show_error,
                        show_frame, show_paired, show_table, stat_settings, tr, tr_md, url_index,
                        url_number, url_value, verdict_notes)
+from pages._sections import show_groups, show_judged
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LISTS = DATA / "demo_lists.csv"
@@ -53,6 +56,30 @@ def _pair(_gs: GoldenSet, data_key: tuple, a: str, b: str, resamples: int, confi
     scores) stands in for the unhashed GoldenSet in the cache key."""
     return compare_golden(_gs, a, b, resamples=resamples, confidence=confidence, seed=seed,
                           interval=interval)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _group_file(data: bytes, name: str):
+    return read_group_file(data, name)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _groups(_result, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
+            seed: int, interval: str = "auto"):
+    """``core.groups.by_group`` on the A vs B result (its golden set carries the groups of
+    a list file's column or the TREC side file); ``data_key`` as for ``_pair``."""
+    return by_group(_result, resamples=resamples, confidence=confidence, seed=seed,
+                    interval=interval)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _judged(_scores, data_key: tuple, source: str, key: str, a: str, b: str, resamples: int,
+            confidence: float, seed: int, interval: str = "auto"):
+    """Judged@10 and both bounds (``core.judged``) of the scored lists or runs."""
+    stat = dict(resamples=resamples, confidence=confidence, seed=seed, interval=interval)
+    if source == "lists":
+        return lists_bounds(_scores, key, a, b, **stat)
+    return trec_bounds(_scores, a, b, **stat)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -160,6 +187,8 @@ with inputs_box:
                                     help=tr("systems.qrels_help"))
             r_up = c2.file_uploader(tr("systems.runs_upload"), accept_multiple_files=True,
                                     key="systems_runs_upload", help=tr("systems.runs_help"))
+            g_up = st.file_uploader(tr("groups.upload"), type=["csv", "tsv", "txt", "xlsx"],
+                                    key="systems_groups_upload", help=tr("groups.upload_help"))
             if q_up is not None and r_up:
                 qrels_data, qrels_name = q_up.getvalue(), q_up.name
                 runs = tuple((f.name, f.getvalue()) for f in r_up)
@@ -179,6 +208,9 @@ with inputs_box:
                 ts = _trec(qrels_data, qrels_name, runs, str(measure))
             key = ts.measures[0]
             gs = ts.golden(key)
+            if g_up is not None:  # query groups from the qid,group side file
+                gs = gs.with_groups(_group_file(g_up.getvalue(), g_up.name), g_up.name)
+                inputs[g_up.name] = g_up.getvalue()
             scores, text = gs.scores, gs.text
             means = ts.means()
             k = 10
@@ -325,6 +357,19 @@ if len(dis):
 else:
     st.caption(tr("systems.no_disagreement"))
 
+# ----------------------------------------------------------------------------- groups, labels
+with st.spinner(tr("systems.computing")):
+    groups = _groups(result, data_key, a, b, resamples, float(confidence), seed, interval)
+group_sections = show_groups(groups, "groups.hint" if source == "lists" else "groups.hint_trec")
+judged = None
+if source == "lists" and ls.kind != "ids":
+    st.caption(tr("judged.text_kind"))
+else:
+    with st.spinner(tr("systems.computing")):
+        judged = _judged(ls_scores if source == "lists" else ts, data_key, source, key, a, b,
+                         resamples, float(confidence), seed, interval)
+judged_sections = [] if judged is None else show_judged(judged, "systems", kind)
+
 # ----------------------------------------------------------------------------- report
 st.subheader(tr("systems.report_title"))
 summary = result.to_dict()
@@ -333,6 +378,11 @@ summary["metrics"] = {m_: means[m_].to_dict() for m_ in means.columns}
 if many is not None:
     summary["pairs"] = [p.to_dict() for p in many.pairs]
     summary["multiple"] = {k_: v for k_, v in many.to_dict().items() if k_ != "pairs"}
+if groups is not None:
+    summary["groups"] = groups.to_dict()["groups"]
+    summary["groups_test"] = {k_: v for k_, v in groups.to_dict().items() if k_ != "groups"}
+if judged is not None:
+    summary["judged"] = judged.to_dict()
 sections = [
     Section(tr("systems.means_title"), "\n".join(notes), table=means_table.reset_index()),
     Section(tr("systems.pair_title", metric=key), verdict_text, table=tests_table),
@@ -340,6 +390,8 @@ sections = [
     Section(view.bootstrap_title(), chart=boot_chart),
     *sections_many,
     Section(tr("systems.drill_title", a=a, b=b), table=dis_shown if len(dis) else None),
+    *group_sections,
+    *judged_sections,
 ]
 report_downloads("systems", tr("systems.title"), sections, inputs=inputs,
                  params={**params, "a": a, "b": b, "resamples": resamples, "seed": seed,

@@ -222,6 +222,7 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.agreement import WEIGHTS, kappa_band
     from core.beir_grid import KINDS
     from core.beir_table import STANDINGS
+    from core.groups import STATUSES as GROUP_STATUSES
     from core.lists import KINDS as MATCH_KINDS, LIST_METRICS
     from core.multi import MODES
     from core.retrieval import TOKENIZERS
@@ -259,12 +260,14 @@ def _runtime_domains() -> dict[str, tuple]:
         "paired.kind_*": ("wilson", "bootstrap"),            # core.stats.RateEstimate.interval
         "paired.interval_help_*": ("wilson", "bootstrap"),
         "systems.mode_*": MODES,
+        "groups.status_*": GROUP_STATUSES,
         "systems.verdict_*": ("a_better", "b_better", "no_difference"),
         "scifact.source_*": ("explicit", "env", "default"),
         "scifact.tok_*": TOKENIZERS,
         "nav.*": _page_order(),
         "margin.test_*": MARGIN_TESTS,
         "switch.value_*": DECISIONS,
+        "sample_size.mode_*": ("difference", "noninferiority"),   # pages/sample_size.MODES
         "switch.state_*": STATES,
         "switch.sentence_*": tuple(d for d in DECISIONS if d != "switch"),
         "switch.short_*": tuple(f"{c}_{s}" for c in ("quality", "speed")
