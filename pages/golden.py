@@ -6,6 +6,7 @@ import streamlit as st
 
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
+from core.groups import by_group
 from core.views import format as fmt
 from core.views.format import level as fmt_level
 from core.views.paired import paired_view
@@ -14,6 +15,7 @@ from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_pr
                        presenting, report_downloads, Section, sha256, show_card, show_error,
                        show_frame, show_paired, show_table, stat_settings, tr, tr_md, url_index,
                        upload_or_demo, verdict_notes)
+from pages._sections import show_groups
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_golden.csv"
 
@@ -30,6 +32,13 @@ def _compare(data: bytes, name: str, a: str, b: str, resamples: int, confidence:
              seed: int, interval: str = "auto"):
     return compare_golden(_load(data, name), a, b, resamples=resamples,
                           confidence=confidence, seed=seed, interval=interval)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _groups(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
+            seed: int, interval: str = "auto"):
+    return by_group(_compare(data, name, a, b, resamples, confidence, seed, interval),
+                    resamples=resamples, confidence=confidence, seed=seed, interval=interval)
 
 
 # title -> the question -> the verdict card -> how to read -> inputs and settings -> details
@@ -135,6 +144,11 @@ if len(disc):
 else:
     st.caption(tr("golden.no_discordant"))
 
+with st.spinner(tr("golden.computing")):
+    groups = _groups(data, name, a, b, settings.resamples, settings.confidence, settings.seed,
+                     settings.interval)
+group_sections = show_groups(groups)
+
 st.subheader(tr("golden.report_title"))
 rate_rows = pd.DataFrame([
     {tr("golden.col_method"): n_, tr("golden.col_score"): fmt.value(r.mean, kind),
@@ -162,8 +176,13 @@ if table_2x2 is not None:
 sections.append(Section(tr("golden.discordant_title", n=len(disc)),
                         "" if len(disc) else tr("golden.no_discordant"),
                         table=disc if len(disc) else None))
+sections.extend(group_sections)
+summary = result.to_dict()
+if groups is not None:
+    summary["groups"] = groups.to_dict()["groups"]
+    summary["groups_test"] = {k: v for k, v in groups.to_dict().items() if k != "groups"}
 report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": settings.resamples,
                          "seed": settings.seed, "confidence": level, "interval": bs.interval},
-                 per_case=paired_cases, summary=result.to_dict(), verdict=view.sentence,
+                 per_case=paired_cases, summary=summary, verdict=view.sentence,
                  card=view.card)

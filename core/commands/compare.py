@@ -52,6 +52,17 @@ def register(p) -> None:
                    help="lists: cells hold ids or passages (default: auto-detect)")
     p.add_argument("--baseline", help="with three or more systems: compare each to this one "
                                       "instead of all pairs")
+    p.add_argument("--groups", metavar="FILE",
+                   help="query groups: a qid,group file (CSV/TSV/XLSX) giving B - A per group "
+                        "(trec; golden and lists files may carry a 'group' column instead, "
+                        "which this file replaces)")
+    p.add_argument("--judged-k", type=int, default=10, metavar="K",
+                   help="lists and trec: Judged@K and the metric with unjudged documents "
+                        "counted non-relevant / relevant, on the top K (default 10)")
+    p.add_argument("--unjudged-csv", metavar="FILE",
+                   help="lists and trec: write the pooled unjudged documents (every method's "
+                        "top --judged-k without a judgement, deduplicated) to FILE to label "
+                        "next")
     p.add_argument("--a", help="method A, the baseline (default: first method in the file)")
     p.add_argument("--b", help="method B, the new one; the difference is B - A "
                                "(default: second method in the file)")
@@ -74,7 +85,7 @@ def _golden(args):
     if len(args.files) != 1:
         raise InputError("systems.err_one_file", format="golden", n=len(args.files))
     gs = load_golden(read_bytes(args.files[0]), file=args.files[0])
-    return gs, {}
+    return gs, {}, None
 
 
 def _lists(args):
@@ -90,7 +101,12 @@ def _lists(args):
              "metrics": scores.to_dict(), "undefined": scores.undefined(),
              "no_reference": list(ls.no_reference),
              "empty_lists": {m: list(v) for m, v in ls.empty_cells.items()}}
-    return scores.golden(key), extra
+
+    def judged(a, b, **stat):
+        from core.judged import lists_bounds
+        return None if ls.kind != "ids" else lists_bounds(scores, key, a, b,
+                                                         k=args.judged_k, **stat)
+    return scores.golden(key), extra, judged
 
 
 def _trec(args):
@@ -107,11 +123,29 @@ def _trec(args):
     extra = {"format": "trec", "measure": key, "qrels": args.qrels,
              "runs": {r.name: r.file for r in ts.runs},
              "metrics": {key: ts.means()[key].to_dict()}, "queries": ts.report()}
-    return gs, extra
+
+    def judged(a, b, **stat):
+        from core.judged import trec_bounds
+        return trec_bounds(ts, a, b, k=args.judged_k, **stat)
+    return gs, extra, judged
+
+
+def _groups(args, result):
+    """B − A per query group (``core.groups.by_group``) when the file has a group column or
+    ``--groups`` names a side file; else None."""
+    from core.groups import by_group, read_group_file
+
+    labels = read_group_file(read_bytes(args.groups), args.groups) if args.groups else None
+    return by_group(result, labels, args.groups, **_stat_kw(args))
 
 
 def run(args) -> int:
-    gs, extra = {"golden": _golden, "lists": _lists, "trec": _trec}[args.format](args)
+    if args.judged_k < 1:
+        raise ValueError(f"--judged-k must be at least 1, got {args.judged_k}")
+    if args.unjudged_csv and args.format == "golden":
+        raise ValueError("--unjudged-csv needs --format lists or trec (ranked documents)")
+    gs, extra, judged_of = {"golden": _golden, "lists": _lists,
+                            "trec": _trec}[args.format](args)
     a, b = args.a, args.b
     if args.baseline is not None and a is None and b is None and len(gs.methods) >= 2:
         others = [m for m in gs.methods if m != args.baseline]
@@ -141,6 +175,14 @@ def run(args) -> int:
         else:  # cost before work: the ranking needs every pair
             sys.stderr.write("note: " + t("systems.best_too_much", "en", **all_pairs.params())
                              + "\n")
+    groups = _groups(args, result)
+    judged = None if judged_of is None else judged_of(result.comparison.a,
+                                                      result.comparison.b, **_stat_kw(args))
+    if args.unjudged_csv and judged is not None:
+        from pathlib import Path
+
+        from core.serialize import to_csv_bytes
+        Path(args.unjudged_csv).write_bytes(to_csv_bytes(judged.pool))
     if args.json:
         out = result.to_dict()
         out.update(extra)
@@ -148,6 +190,12 @@ def run(args) -> int:
             out["margin"] = margin.to_dict()
         if best is not None:
             out["best_set"] = best.to_dict()
+        if groups is not None:
+            g = groups.to_dict()
+            out["groups"] = g.pop("groups")
+            out["groups_test"] = g
+        if judged is not None:
+            out["judged"] = judged.to_dict()
         if many is not None:
             out["multiple"] = {k: v for k, v in many.to_dict().items() if k != "pairs"}
             out["pairs"] = [{k: p[k] for k in ("a", "b", "b_minus_a", "ci_low", "ci_high", "p",
@@ -157,4 +205,11 @@ def run(args) -> int:
         print_json(out)
         return 0
     print(compare_text(result, extra, many, args.format, margin=margin, best=best))
+    if groups is not None:
+        from core.views.groups import group_cli_lines
+        print("\n".join(group_cli_lines(groups)))
+    if judged is not None:
+        from core.views.groups import judged_cli_lines
+        print("\n".join(judged_cli_lines(judged, "rate" if result.comparison.binary
+                                           else "score")))
     return 0

@@ -186,6 +186,70 @@ def test_skewness_corrected_interval_by_name(tmp_path, capsys, interval):
     assert json.loads(capsys.readouterr().out)["difference"]["interval"] == "tango"
 
 
+def _trec_args(*more):
+    d = ROOT / "data" / "demo_trec"
+    return ["compare", str(d / "bm25.run"), str(d / "dense.run"), "--format", "trec",
+            "--qrels", str(d / "qrels.txt"), "--resamples", "500", *more]
+
+
+def test_trec_groups_side_file_and_judged_in_json(tmp_path, capsys):
+    from core.groups import compare_by_group, read_group_file
+    from core.judged import trec_bounds
+    from core.trec import read_qrels, read_run, score_runs
+
+    groups = tmp_path / "groups.csv"
+    groups.write_text("qid,group\n" + "".join(f"q{i:02d},{'short' if i % 3 else 'long'}\n"
+                                               for i in range(1, 51)), encoding="utf-8")
+    pool = tmp_path / "pool.csv"
+    assert main(_trec_args("--groups", str(groups), "--unjudged-csv", str(pool),
+                           "--json")) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [g["group"] for g in out["groups"]] == ["short", "long"]
+    assert out["groups_test"]["correction"]["tests"] == "holm"
+    assert out["groups_test"]["interaction"]["p"] > 0
+    # the same numbers as the core functions on the same per-query values
+    d = ROOT / "data" / "demo_trec"
+    ts = score_runs([read_run((d / n).read_bytes(), n) for n in ("bm25.run", "dense.run")],
+                    read_qrels((d / "qrels.txt").read_bytes(), "qrels.txt"), ["nDCG@10"])
+    vals = ts.values["nDCG@10"]
+    gc = compare_by_group(list(vals.index), vals["bm25"], vals["dense"],
+                          read_group_file(groups.read_bytes(), "g.csv"), resamples=500)
+    assert out["groups"] == json.loads(json.dumps([g.to_dict() for g in gc.groups]))
+    jb = trec_bounds(ts, "bm25", "dense", resamples=500)
+    assert out["judged"]["methods"]["dense"]["judged@10"] == pytest.approx(
+        float(jb.judged["dense"].mean()))
+    assert out["judged"]["verdict"] == {"unjudged_nonrelevant": jb.verdict_low,
+                                        "unjudged_relevant": jb.verdict_high}
+    rows = pool.read_text(encoding="utf-8-sig").splitlines()
+    assert rows[0] == "query_id,query,doc_id,best_rank,methods"
+    assert len(rows) - 1 == out["judged"]["pool_size"] == len(jb.pool)
+    assert main(_trec_args("--groups", str(groups))) == 0
+    text = capsys.readouterr().out
+    assert "By query group" in text and "Judged@10" in text
+
+
+def test_golden_group_column_gives_groups(tmp_path, capsys):
+    f = tmp_path / "g.csv"
+    rows = ["case_id,그룹,A,B"] + [f"c{i},{'ko' if i < 20 else 'en'},{i % 2},{int(i < 20 or i % 3 == 0)}"
+                                   for i in range(40)]
+    f.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert main(["compare", str(f), "--resamples", "500", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["methods"].keys() == {"A", "B"}
+    assert [g["group"] for g in out["groups"]] == ["ko", "en"]
+    assert out["groups_test"]["column"] == "그룹" and "judged" not in out
+
+
+def test_bad_group_file_exits_2_naming_row_and_column(tmp_path):
+    g = tmp_path / "groups.csv"
+    g.write_text("qid,group\nq01,short\nq02,\n", encoding="utf-8")
+    d = ROOT / "data" / "demo_trec"
+    p = _run("compare", str(d / "bm25.run"), str(d / "dense.run"), "--format", "trec",
+             "--qrels", str(d / "qrels.txt"), "--groups", str(g), "--resamples", "200")
+    assert p.returncode == 2
+    assert "row 3" in p.stderr and "'group'" in p.stderr and "groups.csv" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
 LISTS = str(ROOT / "data" / "demo_lists.csv")
 
 

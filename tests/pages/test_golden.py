@@ -218,3 +218,46 @@ def test_the_planner_the_card_links_to_says_the_same_number():
     power = next(v for k, v in shown.items() if k.startswith("Cases to detect")
                  and "%p" in k)
     assert power.replace(",", "") == needed.replace(",", "")
+
+
+def _grouped_upload():
+    rows = ["case_id,group,new,old"]
+    for i in range(60):
+        g = "ko" if i < 30 else "en"
+        new = 1 if (i < 30 and i % 10) or (i >= 30 and i % 2) else 0
+        rows.append(f"c{i},{g},{new},{1 if i % 3 == 0 else 0}")
+    return ("\n".join(rows) + "\n").encode()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_group_column_gives_b_minus_a_per_group(lang):
+    from core.golden import compare_golden, load_golden
+    from core.groups import by_group
+
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["lang"] = lang
+    at.run()
+    assert any(("그룹" if lang == "ko" else "group") in c.value for c in at.caption)  # the hint
+    at.file_uploader(key="golden_upload").set_value(("grouped.csv", _grouped_upload(),
+                                                     "text/csv")).run()
+    assert not at.exception and not at.error
+    ref = by_group(compare_golden(load_golden(_grouped_upload(), "grouped.csv"), "new", "old",
+                                  resamples=20_000), resamples=20_000)
+    title = "질의 그룹별" if lang == "ko" else "By query group"
+    assert any(title in s.value for s in at.subheader)
+    table = next(t.value for t in at.table if ("그룹" if lang == "ko" else "group")
+                 in t.value.columns)
+    col = "그룹" if lang == "ko" else "group"
+    assert list(table[col]) == ["ko", "en"]
+    diff_col = next(c for c in table.columns if "−" in c and "CI" not in c and "신뢰" not in c)
+    assert list(table[diff_col]) == [f"{100 * g.diff:+.1f} %p" for g in ref.groups]
+    word = "순열" if lang == "ko" else "Permutation"
+    assert any(word in m.value for m in at.markdown)
+
+
+def test_a_blank_group_names_row_and_column():
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(
+        ("g.csv", b"case_id,group,A,B\n1,ko,1,0\n2,,0,1\n3,en,1,1\n", "text/csv")).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "row 3" in at.error[0].value and "group" in at.error[0].value
