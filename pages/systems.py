@@ -306,8 +306,9 @@ boot_chart = view.bootstrap_chart()
 best_chart = (rank_chart(best, title=tr("systems.best_title"), axis=tr("systems.best_axis"),
                          best=tr("systems.best_in"), behind=tr("systems.best_out"))
               if best is not None else None)
+headline_best = best is not None and margin is None   # a margin asks about A vs B first
 with card_slot:
-    if best is not None:
+    if headline_best:
         show_card(best_card(best, lang))
         if presenting():  # the card and the chart of the rank intervals
             draw_chart(rank_chart(best, axis=tr("systems.best_axis"), best=tr("systems.best_in"),
@@ -318,8 +319,10 @@ with card_slot:
         if presenting():  # the presentation view: the card and the one chart that explains it
             draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
-if best is not None:  # A vs B keeps its own card, under its heading
+if headline_best:  # A vs B keeps its own card, under its heading
     show_card(card)
+elif best is not None:  # with a margin the best set's card moves down here
+    show_card(best_card(best, lang))
 ex = result.excluded
 if ex.total:
     st.warning(tr_md("systems.excluded", count=ex.total,
@@ -466,4 +469,4 @@ report_downloads("systems", tr("systems.title"), sections, inputs=inputs,
                          "confidence": level, "interval": bs.interval},
                  per_case=scores.reset_index(), summary=summary,
                  verdict=best_sentence(best, lang) if best is not None else verdict_text,
-                 card=best_card(best, lang) if best is not None else card)
+                 card=best_card(best, lang) if headline_best else card)
