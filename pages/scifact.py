@@ -91,6 +91,16 @@ def _dense(path: str, stamp: tuple, model: str, live: bool):
     return ranking, provenance(docs), notes + more
 
 
+@st.cache_data(show_spinner=False, max_entries=8)
+def _judged(_data, _rankings, run_key: tuple, metric: str, a: str, b: str, queries: tuple,
+            resamples: int, confidence: float, seed: int, interval: str):
+    """Judged@10 and both readings (``core.judged.beir_bounds``); ``run_key`` (folder,
+    file stamps, BM25 settings, model) stands in for the unhashed data and rankings."""
+    return beir_bounds(_data, _rankings, metric, a, b, queries=list(queries),
+                       resamples=resamples, confidence=confidence, seed=seed,
+                       interval=interval)
+
+
 def _eta(seconds: float | None) -> str:
     if seconds is None:
         return "…"
@@ -367,9 +377,10 @@ draw_chart(scatter)
 
 # ----------------------------------------------------------------------------- missing labels
 with st.spinner(tr("scifact.computing_judged")):
-    judged = beir_bounds(data, rankings, metric, a, b_name, queries=qids,
-                         resamples=int(resamples), confidence=float(confidence),
-                         seed=int(seed), interval=interval)
+    judged = _judged(data, rankings, (path, stamp, float(k1), float(b), tokenizer, model,
+                                      vec_source, str(vec_params)),
+                     metric, a, b_name, qids, int(resamples), float(confidence), int(seed),
+                     interval)
 judged_sections = show_judged(judged, "scifact", view.kind, names=NAMES,
                               title_key="judged.scifact_title")
 
