@@ -37,6 +37,7 @@ MAX_CELL_WORK = 2e7       # 0/1, bootstrap interval: (m + 1) n values held at on
 MAX_SCORE_WORK = 4e8      # scores: sets x n x resamples per set
 STREAM_CALIBRATION = 2
 WORK = 2e8          # resampled values drawn in all, for the scores' null sets
+BLOCK_VALUES = 1 << 20  # null-set values held at once for a closed-form interval (8 MB)
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,21 @@ def null_resamples(n: int, sets: int) -> int:
     return int(min(1_000, max(200, WORK // (sets * n))))
 
 
+def _null_sets(d: np.ndarray, rng: np.random.Generator, rows: int) -> np.ndarray:
+    """The next ``rows`` sign-flip null sets of ``d`` from ``rng``: |d_i| s_i with fair signs
+    (``rows`` x n; drawn row after row, so blocks of rows give the same sets as one draw)."""
+    return np.abs(d)[None, :] * (2.0 * rng.integers(0, 2, size=(rows, d.size)) - 1.0)
+
+
+def _blocks(sets: int, n: int):
+    """Row counts that cover ``sets`` null sets in blocks of at most ``BLOCK_VALUES`` values
+    (one row at least): a closed-form interval needs each set once, so memory stays
+    O(BLOCK_VALUES) instead of O(sets n) (1,000 x 100,000 doubles would be 800 MB)."""
+    step = max(1, BLOCK_VALUES // n)
+    for start in range(0, sets, step):
+        yield min(step, sets - start)
+
+
 def calibrate_scores(d, *, interval: str, confidence: float = 0.95, sets: int = DEFAULT_SETS,
                      seed: int = 0) -> Calibration:
     """Monte-Carlo null rejection of ``interval`` (one of ``core.intervals.SCORE_METHODS``)
@@ -128,17 +144,21 @@ def calibrate_scores(d, *, interval: str, confidence: float = 0.95, sets: int = 
     seed = checks.seed(seed)
     n = d.size
     rng = np.random.default_rng([seed, STREAM_CALIBRATION])
-    x = np.abs(d)[None, :] * (2.0 * rng.integers(0, 2, size=(sets, n)) - 1.0)
+    scale = float(np.max(np.abs(d)))
     if interval in CLOSED_FORM_METHODS:
-        means = sds = None
         resamples = 0
+        rejected = 0
+        for rows in _blocks(sets, n):
+            x = _null_sets(d, rng, rows)
+            lo, hi = score_intervals(x, x, None, confidence, interval)
+            rejected += int(np.count_nonzero(side(lo, hi, scale) != 0))
+        rate = rejected / sets
     else:
+        x = _null_sets(d, rng, sets)
         resamples = null_resamples(n, sets)
         boot = kernels().bootstrap_sets(x, stream_key(seed, STREAM_CALIBRATION), resamples)
-        means, sds = boot[0], boot[1]
-    lo, hi = score_intervals(x, means if means is not None else x, sds, confidence, interval)
-    scale = float(np.max(np.abs(d)))
-    rate = float(np.mean(side(lo, hi, scale) != 0))
+        lo, hi = score_intervals(x, boot[0], boot[1], confidence, interval)
+        rate = float(np.mean(side(lo, hi, scale) != 0))
     return Calibration(rate, sets, n, interval, confidence, False, resamples,
                        math.sqrt(rate * (1 - rate) / sets))
 

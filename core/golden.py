@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -156,14 +157,32 @@ class GoldenSet:
         return dataclasses.replace(self, groups=groups, group_column=column)
 
 
-def _bad_cells(frame: pd.DataFrame, col: str) -> list[int]:
+# A plain ASCII decimal (``0.75``, ``1``, ``.5``, ``1e-3``): for such a cell ``parse_value``
+# is exactly ``float`` and the [0, 1] check (NFKC, the outcome words and the decimal comma
+# change nothing), so ``_parse_column`` reads it without the general path.
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _parse_column(frame: pd.DataFrame, col: str) -> tuple[np.ndarray, list[int]]:
+    """``parse_value`` of every cell of ``frame[col]``, in one pass: the values (NaN for a
+    blank cell or one it refuses) and the rows (frame labels) of the cells it refuses."""
+    cells = frame[col].tolist()
+    out = np.empty(len(cells))
     bad = []
-    for row, cell in frame[col].items():
+    plain = _PLAIN_NUMBER.fullmatch
+    for i, cell in enumerate(cells):
+        if plain(cell):
+            x = float(cell)
+            if 0.0 <= x <= 1.0:
+                out[i] = x
+                continue
         try:
-            parse_value(cell)
+            v = parse_value(cell)
         except ValueError:
-            bad.append(row)
-    return bad
+            bad.append(i)
+            v = None
+        out[i] = math.nan if v is None else v
+    return out, [frame.index[i] for i in bad]
 
 
 def _raise_bad(frame, col, rows, file, code="bad_value"):
@@ -185,10 +204,6 @@ def _merged(raw: RawTable, ids: pd.Series) -> dict:
     return out
 
 
-def _column_values(frame: pd.DataFrame, col: str) -> pd.Series:
-    return frame[col].map(lambda c: np.nan if (v := parse_value(c)) is None else v).astype(float)
-
-
 def from_table(raw: RawTable) -> GoldenSet:
     """Interpret a parsed table as golden-case results (long if it has method+score columns)."""
     frame, file = raw.frame, raw.file
@@ -208,7 +223,7 @@ def from_table(raw: RawTable) -> GoldenSet:
 
 def _from_wide(raw: RawTable, id_col: str) -> GoldenSet:
     frame, file = raw.frame, raw.file
-    methods, text_cols = [], []
+    methods, text_cols, parsed = [], [], {}
     for col in frame.columns:
         if col == id_col or is_group_column(col):  # the group column is never a method
             continue
@@ -216,9 +231,10 @@ def _from_wide(raw: RawTable, id_col: str) -> GoldenSet:
         if norm_header(col) in {norm_header(h) for h in TEXT_HINTS} or len(nonblank) == 0:
             text_cols.append(col)
             continue
-        bad = _bad_cells(frame, col)
+        values, bad = _parse_column(frame, col)
         if not bad:
             methods.append(col)
+            parsed[col] = values
         elif nonblank.map(_is_number).any():
             # numbers mixed with unreadable cells: a method with bad cells, never text
             _raise_bad(frame, col, bad, file,
@@ -233,7 +249,8 @@ def _from_wide(raw: RawTable, id_col: str) -> GoldenSet:
     dup_mask = ids.duplicated(keep=False)
     duplicates = tuple(sorted(set(ids[dup_mask])))
     keep = frame[~dup_mask]
-    scores = pd.DataFrame({m: _column_values(keep, m).to_numpy() for m in methods},
+    rows = ~dup_mask.to_numpy()
+    scores = pd.DataFrame({m: parsed[m][rows] for m in methods},
                           index=pd.Index(keep[id_col].to_numpy(), name="case_id"))
     text = pd.DataFrame({c: keep[c].to_numpy() for c in text_cols},
                         index=scores.index)
@@ -250,10 +267,10 @@ def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> G
     if len(blank_m):
         raise InputError("blank_method", file=file, row=int(blank_m[0]), column=method_col,
                          count=len(blank_m))
-    bad = _bad_cells(frame, score_col)
+    parsed, bad = _parse_column(frame, score_col)
     if bad:
         _raise_bad(frame, score_col, bad, file)
-    values = _column_values(frame, score_col)
+    values = pd.Series(parsed, index=frame.index)
     key = frame[[id_col, method_col]]
     dup_mask = key.duplicated(keep=False)
     duplicates = tuple(sorted(set(frame.loc[dup_mask, id_col])))

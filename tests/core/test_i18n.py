@@ -224,7 +224,7 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.beir_table import STANDINGS
     from core.groups import STATUSES as GROUP_STATUSES
     from core.lists import KINDS as MATCH_KINDS, LIST_METRICS
-    from core.multi import MODES
+    from core.multi import CORRECTIONS, MODES
     from core.retrieval import TOKENIZERS
     from core.paired import REASONS
     from core.stats import INTERVALS
@@ -260,6 +260,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "paired.kind_*": ("wilson", "bootstrap"),            # core.stats.RateEstimate.interval
         "paired.interval_help_*": ("wilson", "bootstrap"),
         "systems.mode_*": MODES,
+        "systems.correction_*": CORRECTIONS,
         "groups.status_*": GROUP_STATUSES,
         "systems.verdict_*": ("a_better", "b_better", "no_difference"),
         "scifact.source_*": ("explicit", "env", "default"),

@@ -370,3 +370,21 @@ def test_power_curve_reaches_the_planned_power_at_the_planned_n():
     with pytest.raises(InputError):
         power_curve(diff=0.0, sigma=0.3, n_max=100)
 
+
+def test_t_half_width_equals_scipy_stats_t_exactly():
+    """t_half_width reads the t quantile from scipy.special.stdtrit (what scipy.stats.t.ppf
+    evaluates) so that the latency CLI does not import scipy.stats: the same numbers."""
+    n = np.arange(2, 5_000)
+    for conf in (0.8, 0.9, 0.95, 0.99, 0.999):
+        expected = st.t.ppf(0.5 + conf / 2, n - 1) * 0.3 / np.sqrt(n)
+        assert np.array_equal(t_half_width(0.3, n, conf), expected)
+        assert t_half_width(0.3, 31, conf) == float(st.t.ppf(0.5 + conf / 2, 30) * 0.3
+                                                    / np.sqrt(31))
+
+
+def test_latency_path_does_not_import_scipy_stats():
+    code = ("import sys; import core.latency, core.commands.latency; "
+            "print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "False"
