@@ -228,6 +228,7 @@ def test_margin_answers_on_the_card_and_keeps_the_url(folder, lang):
     assert fmt.margin(0.2, "score") in comp_card
 
 
+@pytest.mark.parametrize("lang", ["en", "ko"])
 def test_judged_at_10_for_bm25_dense_and_hybrid(folder, lang):
     from core.judged import beir_bounds
     from core.scifact import with_hybrid
