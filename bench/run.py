@@ -6,7 +6,9 @@ coverage simulation whose table is kept in ``docs/calibration.md`` (a few minute
 ``bench/best_set.py`` (name ``best_set``), the tied-for-best set's coverage simulation, table in
 ``docs/many_systems.md``, and ``bench/noninferiority_plan.py`` (name
 ``noninferiority_plan``), the planner's non-inferiority power in simulation, table in
-``docs/noninferiority_plan.md``.
+``docs/noninferiority_plan.md``, and ``bench/margin.py`` (name ``margin``), the margin
+verdict's error rate at B − A = −δ and its power beside a naive "cannot tell → switch" rule,
+table in ``docs/margin.md``.
 
 Each ``bench/bench_<name>.py`` has a ``main()`` that prints its figures as ratios against a
 reference measured in the same run (these machines are shared and noisy: absolute seconds
@@ -33,7 +35,7 @@ def main(argv: list[str]) -> int:
     flags = [a for a in argv if a.startswith("--")]
     wanted = {a for a in argv if not a.startswith("--")}
     for path in (sorted(HERE.glob("bench_*.py")) + [HERE / "best_set.py"]
-                 + [HERE / "noninferiority_plan.py"]
+                 + [HERE / "noninferiority_plan.py"] + [HERE / "margin.py"]
                  + [HERE / "calibration.py"]):
         name = path.stem.removeprefix("bench_")
         if wanted and name not in wanted:
