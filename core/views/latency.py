@@ -190,11 +190,13 @@ def cannot_tell_reason(ratio: RatioEstimate, lang: str = "en") -> str:
     alpha = significance_level(ratio.confidence)
     _, lo, hi = ratio_strings(ratio)
     params = {"n": ratio.n_queries, "alpha": f"{alpha:g}", "lo": lo, "hi": hi,
-              "p": p_text(ratio.randomization_p), "min_p": f"{ratio.min_p:.3g}"}
+              "p": p_text(ratio.randomization_p), "min_p": f"{ratio.min_p:.3g}",
+              "m": ratio.nonzero}
     excludes = ratio.geo_ci_high < 1 or ratio.geo_ci_low > 1
     small_p = ratio.randomization_p < alpha
     if ratio.min_p >= alpha:
-        key = "latency.reason_min_p"
+        key = "latency.reason_min_p" if ratio.nonzero >= ratio.n_queries else \
+            "latency.reason_min_p_ties"
     elif excludes and not small_p:
         key = "latency.reason_p"
     elif small_p and not excludes:

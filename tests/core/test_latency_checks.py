@@ -68,6 +68,15 @@ def test_three_queries_cannot_tell_and_say_why():
     assert "0.25" in cannot_tell_reason(r, "ko") and res.to_dict()["ratio"]["min_p"] == 0.25
 
 
+def test_identical_timings_say_how_many_queries_differ():
+    d = np.array([0.0, 0.0, 0.0, 0.0, 0.2, 0.3])
+    res = L.compare_latency(load_timings(_paired_wide(d), "t.csv"), "A", "B", **FAST)
+    assert res.ratio.nonzero == 2 and res.ratio.min_p == pytest.approx(0.5)
+    assert cannot_tell_reason(res.ratio).startswith(
+        "Only 2 of the 6 queries took different times for A and B; with 2 the smallest "
+        "possible p of the sign-flip test is 0.5")
+
+
 def test_both_conditions_failing_is_said():
     d = np.tile([.05, -.04, .06, -.03, .01], 3)      # log ratios around 0: no difference
     res = L.compare_latency(load_timings(_paired_wide(d), "b.csv"), "A", "B", **FAST)
