@@ -106,6 +106,8 @@ def test_ratio_digits():
     assert ratio_digits(1.0, 0.9996, 1.0004) == 4
     assert ratio_digits(1.0000001) == 6            # capped
     assert ratio_digits(1.0, 1.0) == 2
+    assert ratio_digits(0.0008, 0.00075, 0.00085) == 5 and ratio_digits(0.05) == 3
+    assert ratio_digits(1e-9) == 6
 
 
 def test_1e308_is_a_clear_error_naming_file_row_and_column():
