@@ -4,7 +4,9 @@
 ``bench/calibration.py`` (name ``calibration``) runs last: it is not a speed benchmark but the
 coverage simulation whose table is kept in ``docs/calibration.md`` (a few minutes); before it,
 ``bench/best_set.py`` (name ``best_set``), the tied-for-best set's coverage simulation, table in
-``docs/many_systems.md``.
+``docs/many_systems.md``, and ``bench/noninferiority_plan.py`` (name
+``noninferiority_plan``), the planner's non-inferiority power in simulation, table in
+``docs/noninferiority_plan.md``.
 
 Each ``bench/bench_<name>.py`` has a ``main()`` that prints its figures as ratios against a
 reference measured in the same run (these machines are shared and noisy: absolute seconds
@@ -31,6 +33,7 @@ def main(argv: list[str]) -> int:
     flags = [a for a in argv if a.startswith("--")]
     wanted = {a for a in argv if not a.startswith("--")}
     for path in (sorted(HERE.glob("bench_*.py")) + [HERE / "best_set.py"]
+                 + [HERE / "noninferiority_plan.py"]
                  + [HERE / "calibration.py"]):
         name = path.stem.removeprefix("bench_")
         if wanted and name not in wanted:

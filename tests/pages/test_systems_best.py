@@ -111,3 +111,14 @@ def test_presenting_shows_the_set_and_its_rank_chart():
     charts = at.get("vega_lite_chart")
     assert len(charts) == 1
     assert "rank (1 = best)" in str(charts[0].proto.spec)
+
+
+def test_the_report_carries_the_set():
+    """The copies of the report's tables include the rank table; the report's card and summary
+    are the set's (built by the same helpers as the page)."""
+    at = _page()
+    copies = "\n".join(c.value for c in at.code)
+    ref = best_set(_scores(), resamples=RESAMPLES, seed=0)
+    assert "rank interval" in copies
+    for r in ref.ranks:
+        assert r.name in copies
