@@ -12,7 +12,9 @@ A vs B verdict under both readings.
   that carry no judgement, deduplicated, with the methods that retrieved each and its best
   rank (the depth-k pool of TREC, Voorhees & Harman 2005).
 - The two readings: "unjudged = non-relevant" is the usual one (trec_eval, ir_measures);
-  "unjudged = relevant" gives every pooled document grade 1 for its query (one label per
+  "unjudged = relevant" gives every pooled document grade 1 (the lowest relevant grade of
+  trec_eval; a measure with a higher threshold, such as ``P(rel=2)@10``, sees no change)
+  for its query (one label per
   document, the same in every method, so the verdict compares like with like) and scores
   every method again with the same scorer. Documents below rank k stay non-relevant in both.
   For metrics that only look at a method's own top k (P@k, Hit@k, MRR@k) the two are the

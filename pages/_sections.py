@@ -28,6 +28,11 @@ def show_groups(gc, hint_key: str = "groups.hint") -> list[Section]:
         st.subheader(tr_md("groups.title_column", column=gc.column))
     else:
         st.subheader(tr("groups.title"))
+    if gc.ungrouped:
+        st.warning(tr_md("groups.ungrouped", count=len(gc.ungrouped),
+                         ids=", ".join(gc.ungrouped[:20])), icon="⚠️")
+    if not gc.groups:  # no compared case has a label (ids that do not match?)
+        return []
     st.caption(tr_md("groups.intro", **intro_params(gc)))
     table = group_table(gc, lang)
     show_table(table)
@@ -36,9 +41,6 @@ def show_groups(gc, hint_key: str = "groups.hint") -> list[Section]:
     draw_chart(chart)
     key, params = interaction_parts(gc, lang)
     st.markdown(tr_md(key, **params))
-    if gc.ungrouped:
-        st.warning(tr_md("groups.ungrouped", count=len(gc.ungrouped),
-                         ids=", ".join(gc.ungrouped[:20])), icon="⚠️")
     text = "\n".join([tr("groups.intro", **intro_params(gc)), interaction_sentence(gc, lang)])
     return [Section(title, text, table=table, chart=chart)]
 
