@@ -151,9 +151,8 @@ def _between_ss(d: np.ndarray, codes: np.ndarray, counts: np.ndarray) -> np.ndar
     sum of squares minus a constant (N mean(d)^2), so it orders labelings as F does."""
     rows = codes.shape[0]
     g = counts.size
-    sums = np.zeros((rows, g))
-    np.add.at(sums, (np.repeat(np.arange(rows), codes.shape[1]), codes.ravel()),
-              np.tile(d, rows))
+    flat = (codes + g * np.arange(rows)[:, None]).ravel()  # one bin per (labelling, group)
+    sums = np.bincount(flat, weights=np.tile(d, rows), minlength=rows * g).reshape(rows, g)
     return (sums ** 2 / counts).sum(axis=1)
 
 

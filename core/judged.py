@@ -11,12 +11,16 @@ A vs B verdict under both readings.
 - The pool to label next: per query, the union over the methods of their top-k documents
   that carry no judgement, deduplicated, with the methods that retrieved each and its best
   rank (the depth-k pool of TREC, Voorhees & Harman 2005).
-- The two bounds: "unjudged = non-relevant" is the usual reading (trec_eval, ir_measures);
-  "unjudged = relevant" gives every pooled document grade 1 for its query (one label per
-  document, the same in every method) and scores every method again with the same scorer.
-  Documents below rank k stay non-relevant in both, so for a metric cut at k (nDCG@10,
-  Hit@10, MRR@10, P@10) the two are the lowest and highest values any labelling of the
-  pool can give a method; for a deeper metric (R@100) the second is a bound on the pool only.
+- The two readings: "unjudged = non-relevant" is the usual one (trec_eval, ir_measures);
+  "unjudged = relevant" gives every pooled document grade 1 (the lowest relevant grade of
+  trec_eval; a measure with a higher threshold, such as ``P(rel=2)@10``, sees no change)
+  for its query (one label per
+  document, the same in every method, so the verdict compares like with like) and scores
+  every method again with the same scorer. Documents below rank k stay non-relevant in both.
+  For metrics that only look at a method's own top k (P@k, Hit@k, MRR@k) the two are the
+  lowest and highest values any labelling of the pool can give; for nDCG, recall and AP a
+  pooled document another method found also raises the ideal (the denominator), so the
+  second reading can be lower than the first for a method that missed it.
 - The verdict of A vs B under each reading is ``core.paired.compare_paired`` on that
   reading's per-query values (the page's machinery, the same seed); when the two verdicts
   differ, the verdict depends on labels that are missing.

@@ -89,6 +89,7 @@ class RatioEstimate:
     geo_interval: str = "t"              # t-interval on the per-query log ratios
     median_interval: str = "percentile"  # paired bootstrap over queries
     min_p: float = 0.0                   # the smallest p the sign-flip test could give here
+    nonzero: int = 0                     # queries whose log ratio is not 0 (the test's m)
 
     @property
     def verdict(self) -> str:
@@ -103,6 +104,7 @@ class RatioEstimate:
                 "resamples": self.resamples, "seed": self.seed, "n_queries": self.n_queries,
                 "drop_warmup": self.drop_warmup, "geo_interval": self.geo_interval,
                 "median_interval": self.median_interval, "min_p": self.min_p,
+                "nonzero": self.nonzero,
                 "verdict": self.verdict}
 
 
@@ -236,7 +238,8 @@ def _ratio(frame: pd.DataFrame, a: str, b: str, queries: list[str], *, resamples
     lo, hi = percentile_ci(dist, confidence)
     est = RatioEstimate(float(np.exp(obs)), float(np.exp(lo)), float(np.exp(hi)),
                         geo_ratio, geo_lo, geo_hi, float(p), confidence, resamples, int(seed),
-                        nq, drop, np.exp(geo.distribution), min_p=float(test.min_p))
+                        nq, drop, np.exp(geo.distribution), min_p=float(test.min_p),
+                        nonzero=int(test.nonzero))
     per = PerQuery(tuple(queries), med_a, med_b, np.array([g.size for g in ga]),
                    np.array([g.size for g in gb]))
     return est, per

@@ -39,7 +39,8 @@ class PairOrder:
     """Position-in-pair evidence for methods ``a`` and ``b``: ``n_pairs`` pairs with a known
     order, ``b_second`` of them with B second; ``gain`` (running second is ``gain``x faster;
     None when it cannot be estimated), its p, the design used (``within`` | ``between`` |
-    ``fixed`` | ``unclear``: mixed but too few queries to compare | ``none``) and the median gap between the two runs of a pair (order units)."""
+    ``fixed`` | ``unclear``: mixed but too few queries to compare | ``none``) and the median
+    gap between the two runs of a pair (order units)."""
 
     a: str
     b: str

@@ -9,7 +9,8 @@ difference, so the comparison refuses a verdict until the user states the units:
 * **two scales**: a method's sorted log10 timings have a gap of at least
   ``TWO_SCALE_GAP`` (a factor of 10 between neighbouring values) whose two sides' geometric
   means are between ``TWO_SCALE_RANGE`` apart (10^2.3 to 10^3.7: about 1,000x, the step
-  between ns, us, ms and s).
+  between ns, us, ms and s), each side holding at least ``TWO_SCALE_MIN`` timings (a lone
+  timeout is an outlier, not a unit).
 
 ``parse_units`` reads the CLI's ``--units`` (``a=ms,b=s``, ``bm25=ms,dense=s`` or one unit
 for every method); ``UNIT_TO_MS`` converts. A method whose unit is stated is taken as the user
@@ -28,6 +29,7 @@ UNIT_CHOICES = ("ns", "µs", "ms", "s")   # as a page offers them
 MEDIAN_RATIO_LIMIT = 50.0
 TWO_SCALE_GAP = 1.0                       # log10: neighbours 10x apart
 TWO_SCALE_RANGE = (2.3, 3.7)              # log10 of the two clumps' geometric-mean ratio
+TWO_SCALE_MIN = 2                         # timings in the smaller clump (one is an outlier)
 
 
 def unit_factor(unit: str) -> float:
@@ -98,7 +100,7 @@ def two_scales(values) -> tuple[float, float, float, int, int] | None:
         return None
     gaps = np.diff(x)
     i = int(np.argmax(gaps))
-    if gaps[i] < TWO_SCALE_GAP:
+    if gaps[i] < TWO_SCALE_GAP or min(i + 1, x.size - i - 1) < TWO_SCALE_MIN:
         return None
     lo, hi = x[:i + 1].mean(), x[i + 1:].mean()
     if not TWO_SCALE_RANGE[0] <= hi - lo <= TWO_SCALE_RANGE[1]:

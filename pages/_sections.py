@@ -28,6 +28,11 @@ def show_groups(gc, hint_key: str = "groups.hint") -> list[Section]:
         st.subheader(tr_md("groups.title_column", column=gc.column))
     else:
         st.subheader(tr("groups.title"))
+    if gc.ungrouped:
+        st.warning(tr_md("groups.ungrouped", count=len(gc.ungrouped),
+                         ids=", ".join(gc.ungrouped[:20])), icon="⚠️")
+    if not gc.groups:  # no compared case has a label (ids that do not match?)
+        return []
     st.caption(tr_md("groups.intro", **intro_params(gc)))
     table = group_table(gc, lang)
     show_table(table)
@@ -36,20 +41,18 @@ def show_groups(gc, hint_key: str = "groups.hint") -> list[Section]:
     draw_chart(chart)
     key, params = interaction_parts(gc, lang)
     st.markdown(tr_md(key, **params))
-    if gc.ungrouped:
-        st.warning(tr_md("groups.ungrouped", count=len(gc.ungrouped),
-                         ids=", ".join(gc.ungrouped[:20])), icon="⚠️")
     text = "\n".join([tr("groups.intro", **intro_params(gc)), interaction_sentence(gc, lang)])
     return [Section(title, text, table=table, chart=chart)]
 
 
-def show_judged(jb, page: str, kind: str, names: dict | None = None) -> list[Section]:
+def show_judged(jb, page: str, kind: str, names: dict | None = None,
+                title_key: str = "judged.title") -> list[Section]:
     """Judged@k of every method, its metric with unjudged documents non-relevant and
     relevant, the verdict under both readings (a warning when they differ) and the CSV of
-    the pooled unjudged documents (download key ``<page>_unjudged_csv``). Returns the
-    report's sections."""
+    the pooled unjudged documents (download key ``<page>_unjudged_csv``); ``names`` maps
+    method ids to the names shown, ``title_key`` the heading. Returns the report's sections."""
     lang = current_lang()
-    st.subheader(tr("judged.title", k=int(jb.k)))
+    st.subheader(tr(title_key, k=int(jb.k)))
     st.caption(tr("judged.intro", k=int(jb.k)))
     table = judged_table(jb, lang, kind, names)
     show_table(table)
@@ -70,4 +73,4 @@ def show_judged(jb, page: str, kind: str, names: dict | None = None) -> list[Sec
         st.caption(tr("judged.pool_empty", k=int(jb.k)))
     text = "\n".join([tr("judged.verdicts", **params),
                       tr("judged.differ" if jb.differ else "judged.same")])
-    return [Section(tr("judged.title", k=int(jb.k)), text, table=table)]
+    return [Section(tr(title_key, k=int(jb.k)), text, table=table)]

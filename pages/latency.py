@@ -90,10 +90,12 @@ drop = col_k.number_input(tr("latency.drop_warmup"), 0, max_drop, step=1,
 col_ua, col_ub, _ = inputs.columns(3)
 unit_options = ("", *UNIT_CHOICES)   # "": not stated (taken as ms, not as confirmed)
 unstated = tr("latency.unit_unstated")  # read now: the label must not change after the run
-unit_a = col_ua.selectbox(tr("latency.unit_label", method=a), unit_options, key="latency_unit_a",
-                          format_func=lambda u: u or unstated, help=tr("latency.unit_help"))
-unit_b = col_ub.selectbox(tr("latency.unit_label", method=b), unit_options, key="latency_unit_b",
-                          format_func=lambda u: u or unstated, help=tr("latency.unit_help"))
+unit_a = col_ua.selectbox(tr_md("latency.unit_label", method=a), unit_options,
+                          key="latency_unit_a", format_func=lambda u: u or unstated,
+                          help=tr("latency.unit_help"))
+unit_b = col_ub.selectbox(tr_md("latency.unit_label", method=b), unit_options,
+                          key="latency_unit_b", format_func=lambda u: u or unstated,
+                          help=tr("latency.unit_help"))
 units = tuple((m, u) for m, u in ((a, unit_a), (b, unit_b)) if u and a != b)
 url = {k: v for k, v in stats.url().items() if k != "interval"}
 keep_in_url(a=a, b=b, warmup=int(drop), quantile_resamples=int(q_resamples), **url)

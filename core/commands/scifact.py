@@ -47,6 +47,9 @@ def register(p) -> None:
     p.add_argument("--max-docs", type=int, default=MAX_DOCS, metavar="N",
                    help=f"refuse collections of more than N documents before encoding "
                         f"(default {MAX_DOCS:,}; dense encoding takes minutes per 10,000)")
+    p.add_argument("--unjudged-csv", metavar="FILE",
+                   help="write the pooled unjudged documents (every retriever's top 10 "
+                        "without a judgement, deduplicated, with the query text) to FILE")
     add_stat_args(p, resamples=DEFAULT_RESAMPLES, interval=True)
     add_margin_arg(p)
 
@@ -83,6 +86,11 @@ def run(args) -> int:
         source, params = provenance(enc)
         sys.stderr.write(t(f"scifact.vectors_{source}", "en", **params) + "\n")
     margin = margin_of(res.comparison, args.margin)
+    if args.unjudged_csv and res.judged is not None:
+        from pathlib import Path
+
+        from core.serialize import to_csv_bytes
+        Path(args.unjudged_csv).write_bytes(to_csv_bytes(res.judged.pool))
     if args.json:
         out = res.to_dict()
         if margin is not None:

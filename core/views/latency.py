@@ -141,8 +141,11 @@ MAX_RATIO_DIGITS = 6
 def ratio_digits(*values: float) -> int:
     """Decimals for ratios shown beside the line of no difference: 2, or more until no value
     other than exactly 1 prints as '1.00…' (1.002 must not print as 1.00 beside 'no
-    measurable difference'; 0.9996 not as 1.000). At most ``MAX_RATIO_DIGITS``."""
-    for d in range(2, MAX_RATIO_DIGITS + 1):
+    measurable difference'; 0.9996 not as 1.000), and two significant digits of ratios below
+    0.1 (B logged in seconds: 0.00080, not 0.00). At most ``MAX_RATIO_DIGITS``."""
+    small = [v for v in values if np.isfinite(v) and 0 < v < 0.1]
+    start = 2 if not small else 1 + int(np.ceil(-np.log10(min(small))))  # 2 significant
+    for d in range(min(max(2, start), MAX_RATIO_DIGITS), MAX_RATIO_DIGITS + 1):
         one = f"{1:.{d}f}"
         if all(v == 1 or not np.isfinite(v) or f"{v:.{d}f}" != one for v in values):
             return d
@@ -190,11 +193,13 @@ def cannot_tell_reason(ratio: RatioEstimate, lang: str = "en") -> str:
     alpha = significance_level(ratio.confidence)
     _, lo, hi = ratio_strings(ratio)
     params = {"n": ratio.n_queries, "alpha": f"{alpha:g}", "lo": lo, "hi": hi,
-              "p": p_text(ratio.randomization_p), "min_p": f"{ratio.min_p:.3g}"}
+              "p": p_text(ratio.randomization_p), "min_p": f"{ratio.min_p:.3g}",
+              "m": ratio.nonzero}
     excludes = ratio.geo_ci_high < 1 or ratio.geo_ci_low > 1
     small_p = ratio.randomization_p < alpha
     if ratio.min_p >= alpha:
-        key = "latency.reason_min_p"
+        key = "latency.reason_min_p" if ratio.nonzero >= ratio.n_queries else \
+            "latency.reason_min_p_ties"
     elif excludes and not small_p:
         key = "latency.reason_p"
     elif small_p and not excludes:

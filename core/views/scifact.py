@@ -39,6 +39,9 @@ def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:
                  f"{h['both']}, neither {h['neither']}")
     lines.extend(paired_view(c, lang=lang, unit="queries", plan=False,
                              margin=margin).cli_lines())
+    if res.judged is not None:
+        from core.views.groups import judged_cli_lines
+        lines.extend(judged_cli_lines(res.judged, "rate" if c.data.binary else "score"))
     return "\n".join(lines)
 
 

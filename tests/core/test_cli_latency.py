@@ -127,3 +127,12 @@ def test_three_queries_print_the_reason(tmp_path, capsys):
     assert main(["latency", f, *FAST]) == 0
     assert "With 3 queries the smallest possible p of the sign-flip test is 0.25" in \
         capsys.readouterr().out
+
+
+def test_seconds_mixed_into_a_column_give_no_speed_claim_at_all(tmp_path, capsys):
+    from tests.latency_logs import wide_log
+    f = _write(tmp_path, "mixed.csv", wide_log(mixed_share=0.3, ratio=1.0, seed=1))
+    assert main(["latency", f, *FAST]) == 0
+    out = capsys.readouterr().out
+    assert "! Units? Column B holds two scales" in out and "Two clumps" not in out
+    assert "No verdict on speed" in out and "faster." not in out and "slower." not in out

@@ -115,7 +115,6 @@ def test_trec_bounds_low_reading_is_the_page_metric_and_judged_is_ir_measures():
     ts = _demo_trec()
     jb = trec_bounds(ts, "bm25", "dense", resamples=500)
     pd.testing.assert_frame_equal(jb.low, ts.values["nDCG@10"], check_names=False)
-    assert (jb.high.values >= jb.low.values - 1e-12).all()
     for r in ts.runs:
         ref = {m.query_id: m.value for m in ir_measures.iter_calc(
             [ir_measures.Judged @ 10], ts.qrels, {q: d for q, d in r.docs.items()

@@ -68,6 +68,15 @@ def test_three_queries_cannot_tell_and_say_why():
     assert "0.25" in cannot_tell_reason(r, "ko") and res.to_dict()["ratio"]["min_p"] == 0.25
 
 
+def test_identical_timings_say_how_many_queries_differ():
+    d = np.array([0.0, 0.0, 0.0, 0.0, 0.2, 0.3])
+    res = L.compare_latency(load_timings(_paired_wide(d), "t.csv"), "A", "B", **FAST)
+    assert res.ratio.nonzero == 2 and res.ratio.min_p == pytest.approx(0.5)
+    assert cannot_tell_reason(res.ratio).startswith(
+        "Only 2 of the 6 queries took different times for A and B; with 2 the smallest "
+        "possible p of the sign-flip test is 0.5")
+
+
 def test_both_conditions_failing_is_said():
     d = np.tile([.05, -.04, .06, -.03, .01], 3)      # log ratios around 0: no difference
     res = L.compare_latency(load_timings(_paired_wide(d), "b.csv"), "A", "B", **FAST)
@@ -97,6 +106,8 @@ def test_ratio_digits():
     assert ratio_digits(1.0, 0.9996, 1.0004) == 4
     assert ratio_digits(1.0000001) == 6            # capped
     assert ratio_digits(1.0, 1.0) == 2
+    assert ratio_digits(0.0008, 0.00075, 0.00085) == 5 and ratio_digits(0.05) == 3
+    assert ratio_digits(1e-9) == 6
 
 
 def test_1e308_is_a_clear_error_naming_file_row_and_column():

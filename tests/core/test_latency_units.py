@@ -49,6 +49,8 @@ def test_two_scales_finds_clumps_about_1000x_apart_only():
     assert two_scales(ms) is None                                   # one scale
     assert two_scales(np.concatenate([ms[:60], ms[60:] / 20])) is None   # a 20x cache hit
     assert two_scales([5.0]) is None
+    assert two_scales(np.append(ms, 30_000.0)) is None      # one timeout: an outlier
+    assert two_scales(np.append(ms, [0.03, 0.04]))[3:] == (2, 80)
 
 
 def test_b_in_seconds_withholds_the_verdict_until_units_are_stated():

@@ -64,3 +64,17 @@ def test_judged_table_and_verdicts():
     p = verdict_params(jb, "en")
     assert p["low"] == "no clear difference" and p["a"] == "A"
     assert any("Judged@2" in line for line in judged_cli_lines(jb))
+
+
+def test_the_report_carries_the_group_section_with_names_escaped():
+    from core.views.report import Section, build_report
+
+    ids, a, b, g = _data()
+    g = {c: ("<b>ko</b>" if v == "ko" else v) for c, v in g.items()}
+    gc = compare_by_group(ids, a, b, g, name_a="bm25", name_b="dense", resamples=300,
+                          permutations=100)
+    page = build_report("t", [Section("By query group", interaction_sentence(gc),
+                                      table=group_table(gc), chart=forest_chart(gc))],
+                        inputs={}, params={}, lang="en")
+    assert "&lt;b&gt;ko&lt;/b&gt;" in page and "<b>ko</b>" not in page
+    assert "<svg" in page and "cannot tell (too few cases)" in page

@@ -261,3 +261,16 @@ def test_a_blank_group_names_row_and_column():
         ("g.csv", b"case_id,group,A,B\n1,ko,1,0\n2,,0,1\n3,en,1,1\n", "text/csv")).run()
     assert not at.exception
     assert len(at.error) == 1 and "row 3" in at.error[0].value and "group" in at.error[0].value
+
+
+def test_group_labels_are_shown_as_typed_never_as_markdown_or_html():
+    rows = ["case_id,group,new,old"] + [
+        f"c{i},{'**bold**' if i < 20 else '<img src=x>'},{int(i % 4 != 0)},{int(i % 3 == 0)}"
+        for i in range(40)]
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(
+        ("hostile.csv", ("\n".join(rows) + "\n").encode(), "text/csv")).run()
+    assert not at.exception and not at.error
+    table = next(t.value for t in at.table if "group" in t.value.columns)
+    assert list(table["group"]) == [r"\*\*bold\*\*", r"\<img src=x\>"]  # escaped cells
+    assert not any("<img" in m.value for m in at.markdown if "verdict-card" not in m.value)
