@@ -28,7 +28,7 @@ carries the next step: the cases needed for 80% power to show non-inferiority at
 with the data's own discordance or SD (``core.sample_size_margin.cases_needed_noninferiority``).
 
 ``decide_switch`` works on comparisons already made; ``decide_files`` reads a golden-case file
-(or a systems table in the same format) and a timing log, checks that both name A and B, and
+(or a retrieval-list CSV, scored per case as on the systems page) and a timing log, checks that both name A and B, and
 compares them with the same settings. Pages and the CLI call ``decide_files``.
 """
 from __future__ import annotations
@@ -217,17 +217,37 @@ def pick_pair(quality_methods, latency_methods, a: str | None, b: str | None, *,
     return a, b
 
 
+QUALITY_FORMATS = ("golden", "lists")
+
+
+def load_quality(data: bytes, file: str, *, quality_format: str = "golden",
+                 measure: str | None = None, k: int = 10):
+    """The quality file as a ``core.golden.GoldenSet``: a golden-case table (``golden``:
+    case_id, then one column per method) or a retrieval-list CSV (``lists``: case_id, query,
+    gold_ids, then one column of ranked ids per method, scored by ``measure`` at ``k``,
+    default nDCG@10, as ``compare --format lists`` and the systems page do)."""
+    quality_format = checks.choice("quality_format", quality_format, QUALITY_FORMATS)
+    if quality_format == "golden":
+        return load_golden(data, file=file)
+    from core.lists import load_lists, metric_key, parse_metric, score_lists
+    name, k = parse_metric(measure or "ndcg", k)
+    return score_lists(load_lists(data, file=file), k).golden(metric_key(name, k))
+
+
 def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
                  latency_file: str, *, margin: float | str,
                  max_slowdown: float = DEFAULT_MAX_SLOWDOWN, a: str | None = None,
                  b: str | None = None, confidence: float = 0.95, resamples: int = 20_000,
                  seed: int = 0, interval: str = "auto", drop_warmup: int = 0,
-                 quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES) -> SwitchDecision:
-    """Read a golden-case file (CSV/TSV/XLSX, one column per method) and a timing log, pick A
-    and B (``pick_pair``), compare both with the same confidence, resamples and seed, and
-    decide (``decide_switch``). A ``margin`` given as text (the CLI's, a URL's) is read by
+                 quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES,
+                 quality_format: str = "golden", measure: str | None = None,
+                 k: int = 10) -> SwitchDecision:
+    """Read the quality file (``load_quality``: a golden-case table, or retrieval lists with
+    ``quality_format="lists"``) and a timing log, pick A and B (``pick_pair``), compare both
+    with the same confidence, resamples and seed, and decide (``decide_switch``). A ``margin`` given as text (the CLI's, a URL's) is read by
     ``core.margin.parse_margin`` once the outcomes are known to be 0/1 or scores."""
-    gs = load_golden(quality_data, file=quality_file)
+    gs = load_quality(quality_data, quality_file, quality_format=quality_format,
+                      measure=measure, k=k)
     log = load_timings(latency_data, file=latency_file)
     a, b = pick_pair(gs.methods, log.methods, a, b, quality_file=quality_file,
                      latency_file=latency_file)

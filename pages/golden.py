@@ -6,12 +6,14 @@ import streamlit as st
 
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
+from core.margin import margin_decision
 from core.groups import by_group
 from core.views import format as fmt
 from core.views.format import level as fmt_level
 from core.views.paired import paired_view
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
-                       glossary, how_to_read, inputs_box, keep_in_url, page_setup, present_css,
+                       glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
+                       present_css,
                        presenting, report_downloads, Section, sha256, show_card, show_error,
                        show_frame, show_paired, show_table, stat_settings, tr, tr_md, url_index,
                        upload_or_demo, verdict_notes)
@@ -80,7 +82,6 @@ a = col_a.selectbox(tr("golden.method_a"), methods, index=url_index("a", methods
                     key="golden_a", help=tr("golden.method_a_help"))
 b = col_b.selectbox(tr("golden.method_b"), methods, index=url_index("b", methods, 1),
                     key="golden_b", help=tr("golden.method_b_help"))
-keep_in_url(a=a, b=b, **settings.url())
 
 try:
     with st.spinner(tr("golden.computing")):
@@ -88,11 +89,16 @@ try:
                           settings.seed, settings.interval)
 except InputError as exc:
     with inputs:
+        keep_in_url(a=a, b=b, **settings.url())
         show_error(exc)
     st.stop()
+margin_value, margin_text = margin_input("golden", fmt.kind_of(result.comparison.binary),
+                                         inputs)
+keep_in_url(a=a, b=b, margin=margin_text, **settings.url())
+margin = None if margin_value is None else margin_decision(result, margin_value)
 st.session_state["golden_comparison"] = result
 lang = current_lang()
-view = paired_view(result, lang=lang)
+view = paired_view(result, lang=lang, margin=margin)
 c, bs = result.comparison, result.comparison.bootstrap
 kind = view.kind
 level = fmt_level(settings.confidence)
@@ -178,6 +184,8 @@ sections.append(Section(tr("golden.discordant_title", n=len(disc)),
                         table=disc if len(disc) else None))
 sections.extend(group_sections)
 summary = result.to_dict()
+if margin is not None:
+    summary["margin"] = margin.to_dict()
 if groups is not None:
     summary["groups"] = groups.to_dict()["groups"]
     summary["groups_test"] = {k: v for k, v in groups.to_dict().items() if k != "groups"}

@@ -14,6 +14,7 @@ from core.beir import (ANY_PATH_ENV, CORPUS, ENV_VAR, QRELS_DIR, QUERIES, beir_f
 from core.errors import InputError
 from core import encode_job
 from core.encode_job import estimate_encode
+from core.margin import margin_decision
 from core.retrieval import CACHE_DIR, TOKENIZERS, BM25Params, load_model, resolve_model
 from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIEVERS, ci_by_n,
                           compare_retrievers, dense_from, disagreements, evaluate, means,
@@ -25,7 +26,8 @@ from core.views.paired import paired_view
 from core.views.scifact import NAMES, ci_by_n_chart, scatter_chart
 from core.views.format import level as fmt_level
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
-                       how_to_read, inputs_box, keep_in_url, page_setup, present_css, presenting,
+                       how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
+                       present_css, presenting,
                        report_downloads, Section, shipped, show_card, show_error, show_frame,
                        show_paired, show_table, stat_settings, tr, tr_md, url_index, url_number,
                        url_value, verdict_notes)
@@ -309,14 +311,18 @@ with vectors_box:
         _start_encode(data, model, refresh=True)
         st.rerun()
 
+with inputs_box:
+    margin_value, margin_text = margin_input("scifact", fmt.kind_of(comp.data.binary))
+margin = None if margin_value is None else margin_decision(comp, margin_value)
 lang = current_lang()
-view = paired_view(comp, lang=lang, names=NAMES, unit="queries", metric=metric)
+view = paired_view(comp, lang=lang, names=NAMES, unit="queries", metric=metric, margin=margin)
 verdict_text = view.sentence
 bs = comp.bootstrap
 card = view.card
 level = fmt_level(confidence)
 boot_chart = view.bootstrap_chart(metric=metric)
-url_state = dict(a=a, b=b_name, metric=metric, n=int(n_used), **settings.url())
+url_state = dict(a=a, b=b_name, metric=metric, n=int(n_used), margin=margin_text,
+                 **settings.url())
 keep_in_url(**url_state, query=url_value("query"))  # the drill-down's, below
 with card_slot:
     show_card(card)
@@ -444,6 +450,7 @@ sections = [Section(tr("scifact.report_means"),
 root = Path(path)
 inputs = {rel: (root / rel).read_bytes() for rel in (QUERIES, f"{QRELS_DIR}/test.tsv")}
 summary = {"collection": data.to_dict(), "scores": sub_means, "comparison": comp.to_dict(),
+           **({"margin": margin.to_dict()} if margin is not None else {}),
            "judged": judged.to_dict(),
            "settings": run_settings(BM25Params(float(k1), float(b), tokenizer),
                                     resolve_model(model or None)[1], seed=int(seed),

@@ -14,6 +14,7 @@ from core.groups import by_group, read_group_file
 from core.judged import lists_bounds, trec_bounds
 from core.lists import LIST_METRICS, load_lists, metric_key, score_lists
 from core.lists import side_by_side as list_side_by_side
+from core.margin import margin_decision
 from core.multi import CORRECTIONS, compare_many, disagreements, estimate_cost, plan_mode
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
@@ -23,10 +24,10 @@ from core.views.format import fmt_p, level as fmt_level
 from core.views.multi import matrix_chart
 from core.views.paired import paired_view
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation, esc,
-                       glossary, how_to_read, inputs_box, keep_in_url, page_setup, present_css,
-                       presenting, report_downloads, Section, sha256, show_card, show_error,
-                       show_frame, show_paired, show_table, stat_settings, tr, tr_md, url_index,
-                       url_number, url_value, verdict_notes)
+                       glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
+                       present_css, presenting, report_downloads, Section, sha256, show_card,
+                       show_error, show_frame, show_paired, show_table, stat_settings, tr, tr_md,
+                       url_index, url_number, url_value, verdict_notes)
 from pages._sections import show_groups, show_judged
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -268,17 +269,21 @@ with inputs_box:
                         key="systems_a", help=tr("golden.method_a_help"))
     b = col_b.selectbox(tr("systems.method_b"), methods, index=url_index("b", methods, 1),
                         key="systems_b", help=tr("golden.method_b_help"))
-    keep_in_url(source=source, metric=metric if source == "lists" else key,
-                k=k if source == "lists" else None, a=a, b=b,
-                correction=st.session_state.get("systems_correction"), **settings.url())
+    url = dict(source=source, metric=metric if source == "lists" else key,
+               k=k if source == "lists" else None, a=a, b=b,
+               correction=st.session_state.get("systems_correction"), **settings.url())
     try:
         with st.spinner(tr("systems.computing")):
             data_key = (source, key, tuple(sorted(params.items(), key=str)),
                         tuple((n, sha256(v)) for n, v in inputs.items()))
             result = _pair(gs, data_key, a, b, resamples, float(confidence), seed, interval)
     except InputError as exc:
+        keep_in_url(**url)
         show_error(exc)
         st.stop()
+    margin_value, margin_text = margin_input("systems", fmt.kind_of(result.comparison.binary))
+    keep_in_url(**url, margin=margin_text)
+margin = None if margin_value is None else margin_decision(result, margin_value)
 
 # the tied-for-best set of all systems: the headline with three or more (cost before work:
 # it needs every pair; when all pairs do not fit, A vs B stays the headline)
@@ -291,7 +296,7 @@ if len(methods) >= 3 and best_cost.fits:
         with inputs_box:
             show_error(exc)
 lang = current_lang()
-view = paired_view(result, lang=lang)
+view = paired_view(result, lang=lang, margin=margin)
 c, bs = result.comparison, result.comparison.bootstrap
 verdict_text = view.sentence
 card = view.card
@@ -301,8 +306,9 @@ boot_chart = view.bootstrap_chart()
 best_chart = (rank_chart(best, title=tr("systems.best_title"), axis=tr("systems.best_axis"),
                          best=tr("systems.best_in"), behind=tr("systems.best_out"))
               if best is not None else None)
+headline_best = best is not None and margin is None   # a margin asks about A vs B first
 with card_slot:
-    if best is not None:
+    if headline_best:
         show_card(best_card(best, lang))
         if presenting():  # the card and the chart of the rank intervals
             draw_chart(rank_chart(best, axis=tr("systems.best_axis"), best=tr("systems.best_in"),
@@ -313,8 +319,10 @@ with card_slot:
         if presenting():  # the presentation view: the card and the one chart that explains it
             draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
-if best is not None:  # A vs B keeps its own card, under its heading
+if headline_best:  # A vs B keeps its own card, under its heading
     show_card(card)
+elif best is not None:  # with a margin the best set's card moves down here
+    show_card(best_card(best, lang))
 ex = result.excluded
 if ex.total:
     st.warning(tr_md("systems.excluded", count=ex.total,
@@ -433,6 +441,8 @@ judged_sections = [] if judged is None else show_judged(judged, "systems", kind)
 st.subheader(tr("systems.report_title"))
 summary = result.to_dict()
 summary.update(params)
+if margin is not None:
+    summary["margin"] = margin.to_dict()
 summary["metrics"] = {m_: means[m_].to_dict() for m_ in means.columns}
 if best is not None:
     summary["best_set"] = best.to_dict()
@@ -459,4 +469,4 @@ report_downloads("systems", tr("systems.title"), sections, inputs=inputs,
                          "confidence": level, "interval": bs.interval},
                  per_case=scores.reset_index(), summary=summary,
                  verdict=best_sentence(best, lang) if best is not None else verdict_text,
-                 card=best_card(best, lang) if best is not None else card)
+                 card=best_card(best, lang) if headline_best else card)

@@ -251,6 +251,34 @@ def next_step_line(needed, lang: str, unit: str = "cases") -> str:
     return t(key, lang, needed=f"{needed.n_needed:,}", n=f"{needed.n_have:,}")
 
 
+def margin_next_step(margin, values):
+    """The non-inferiority plan of an inconclusive margin (``core.sample_size_margin.
+    cases_needed_noninferiority``: the cases for 80% power to show B loses at most the margin
+    if B is truly as good as A, from the data's discordance or SD), or None when the planner
+    has no plan for this margin (0, or a score margin of 1 or more)."""
+    from core.errors import InputError
+    from core.sample_size_margin import cases_needed_noninferiority  # scipy: only when shown
+    try:
+        return cases_needed_noninferiority(values[0], values[1], margin.margin,
+                                           confidence=margin.confidence,
+                                           power=NEXT_STEP_POWER)
+    except InputError:
+        return None
+
+
+def margin_next_line(needed, margin, lang: str, unit: str, *, a: str, b: str) -> str:
+    """'To show that B loses at most 2.0 %p (if B is truly as good as A) you would need about
+    N cases (you have n).' for an inconclusive margin; '' otherwise."""
+    if margin.verdict != "inconclusive":
+        return ""
+    text = fmt.margin(margin.margin, margin.kind)
+    if needed is None or needed.n_needed is None:
+        return t("margin.next_step_none", lang, margin=text)
+    key = "margin.next_step_queries" if unit == "queries" else "margin.next_step"
+    return t(key, lang, a=a, b=b, margin=text, needed=f"{needed.n_needed:,}",
+             n=f"{needed.n_have:,}")
+
+
 def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                 unit: str | None = None, metric: str | None = None,
                 values: tuple | None = None, plan: bool = True,
@@ -283,7 +311,10 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                                 ci_high=bs.ci_high, n=n, confidence=bs.confidence, lang=lang,
                                 unit=unit, kind=kind)
     needed = None
-    if plan and c.verdict == "no_difference" and values is not None:
+    if margin is not None:   # the question is the margin's: its plan, only when unanswered
+        if plan and margin.verdict == "inconclusive" and values is not None:
+            needed = margin_next_step(margin, values)
+    elif plan and c.verdict == "no_difference" and values is not None:
         from core.sample_size import cases_needed  # scipy: only when a plan is shown
         needed = cases_needed(values[0], values[1], confidence=bs.confidence,
                               power=NEXT_STEP_POWER)
@@ -291,7 +322,8 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                        confidence=bs.confidence, kind=kind, sentence=sentence,
                        ci_label=t("common.ci_short", lang),
                        reason=reason_sentence(c.decision, lang) or "",
-                       next_step=next_step_line(needed, lang, unit),
+                       next_step=(next_step_line(needed, lang, unit) if margin is None
+                                  else margin_next_line(needed, margin, lang, unit, a=a, b=b)),
                        next_link=(planner_link(needed, lang)
                                   if needed is not None and needed.n_needed else ""),
                        next_label=t("paired.next_link", lang),

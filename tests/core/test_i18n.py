@@ -230,7 +230,7 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.stats import INTERVALS
     from core.vectors import SOURCES as VECTOR_SOURCES
     from core.margin import TESTS as MARGIN_TESTS, VERDICTS as MARGIN_VERDICTS
-    from core.switch import DECISIONS, STATES
+    from core.switch import DECISIONS, QUALITY_FORMATS, STATES
 
     bands = tuple({kappa_band(k) for k in (-0.5, 0.1, 0.3, 0.5, 0.7, 0.9)})
     return {
@@ -270,6 +270,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "switch.value_*": DECISIONS,
         "sample_size.mode_*": ("difference", "noninferiority"),   # pages/sample_size.MODES
         "switch.state_*": STATES,
+        "switch.format_*": QUALITY_FORMATS,
         "switch.sentence_*": tuple(d for d in DECISIONS if d != "switch"),
         "switch.short_*": tuple(f"{c}_{s}" for c in ("quality", "speed")
                                 for s in ("fails", "unsure")),

@@ -220,6 +220,48 @@ def test_the_planner_the_card_links_to_says_the_same_number():
     assert power.replace(",", "") == needed.replace(",", "")
 
 
+def _card(at):
+    return html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
+
+
+def test_margin_is_off_by_default_and_answers_in_both_languages():
+    at = _page()
+    assert at.number_input(key="golden_margin_rate").value == 0.0
+    assert "verdict-band" not in _card(at) and "margin" not in at.query_params
+    # title-only − RRF = +6.5 %p [-12.8 %p, +25.7 %p]: above -15 %p -> non-inferior
+    at.selectbox(key="golden_a").set_value("RRF")
+    at.selectbox(key="golden_b").set_value("title-only")
+    at.number_input(key="golden_margin_rate").set_value(15.0).run()
+    assert not at.exception
+    card = _card(at)
+    assert ("title-only is not worse than RRF by more than 15.0 %p (lower bound -12.8 %p)"
+            in card)
+    assert 'class="verdict-band"' in card and "verdict-better" in card
+    q = at.query_params["margin"]
+    assert (q[0] if isinstance(q, list) else q) == "15"
+    at.session_state["lang"] = "ko"
+    at.run()
+    card = _card(at)
+    assert "title-only은(는) RRF보다 15.0 %p 넘게 나쁘지 않습니다(하한 -12.8 %p)" in card
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_margin_from_the_url_that_leaves_it_open_gives_the_plan(lang):
+    from urllib.parse import parse_qs, urlsplit
+    from core.i18n import t
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params.update({"margin": "5", "lang": lang})
+    at.run()
+    assert not at.exception
+    assert at.number_input(key="golden_margin_rate").value == 5.0
+    card = _card(at)
+    assert t("margin.verdict_inconclusive", lang, a="title-only", b="RRF", margin="5.0 %p",
+             lo="-25.7 %p", hi="+12.8 %p") in card
+    href = card.split('href="', 1)[1].split('"', 1)[0]
+    q = {k: v[0] for k, v in parse_qs(urlsplit(href).query).items()}
+    assert q["mode"] == "noninferiority" and q["margin"] == "5.0" and q["lang"] == lang
+
+
 def _grouped_upload():
     rows = ["case_id,group,new,old"]
     for i in range(60):

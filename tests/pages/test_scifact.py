@@ -201,6 +201,34 @@ def test_the_encode_belongs_to_the_server_not_the_tab(folder, tmp_path, monkeypa
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
+def test_margin_answers_on_the_card_and_keeps_the_url(folder, lang):
+    from core.i18n import t
+    from core.views import format as fmt
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.session_state["lang"] = lang
+    at.query_params["margin"] = "0.2"
+    settle(at)
+    assert not at.exception, at.exception
+    assert at.number_input(key="scifact_margin_score").value == 0.2
+    comp_card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
+    assert 'class="verdict-band"' in comp_card and 'class="verdict-margin"' in comp_card
+    # the card says core.margin's answer for core.scifact's comparison of these queries
+    from core.margin import margin_decision
+    from core.scifact import compare_retrievers, subsample
+    data = load_beir(folder)
+    tables = evaluate(data, run_retrievers(data, ["bm25", "dense"]))
+    comp = compare_retrievers(tables, "bm25", "dense", "ndcg@10",
+                              queries=subsample(data.query_ids, data.n_queries, seed=0),
+                              resamples=int(at.number_input(key="scifact_resamples").value))
+    want = margin_decision(comp, 0.2)
+    assert t(f"margin.verdict_{want.verdict}", lang, a="BM25", b="Dense", margin="0.200",
+             lo=fmt.diff(want.ci_low, "score"), hi=fmt.diff(want.ci_high, "score")) in comp_card
+    q = at.query_params["margin"]
+    assert (q[0] if isinstance(q, list) else q) == "0.2"
+    assert fmt.margin(0.2, "score") in comp_card
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
 def test_judged_at_10_for_bm25_dense_and_hybrid(folder, lang):
     from core.judged import beir_bounds
     from core.scifact import with_hybrid

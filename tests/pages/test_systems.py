@@ -187,6 +187,34 @@ def test_presentation_view_and_heatmap_rows():
     assert spec["height"] == {"step": 56}   # a band per row, never a shared fixed height
 
 
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_margin_on_the_systems_pair_in_both_languages(lang):
+    from core.golden import compare_golden
+    from core.i18n import t
+    from core.margin import margin_decision
+    from core.views import format as fmt
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["systems_resamples"] = 1000
+    at.session_state["lang"] = lang
+    at.query_params["margin"] = "0.05"
+    at.run()
+    assert not at.exception and not at.error
+    assert at.number_input(key="systems_margin_score").value == 0.05
+    scores = score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
+                                    "demo_lists.csv"), 10)
+    want = margin_decision(compare_golden(scores.golden("ndcg@10"), "bm25", "dense",
+                                          resamples=1000), 0.05)
+    card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
+    assert t(f"margin.verdict_{want.verdict}", lang, a="bm25", b="dense", margin="0.050",
+             lo=fmt.diff(want.ci_low, "score"), hi=fmt.diff(want.ci_high, "score")) in card
+    assert 'class="verdict-band"' in card
+    if lang == "ko":   # AppTest re-reads the Korean lists selectbox with an English label
+        return
+    at.number_input(key="systems_margin_score").set_value(0.0).run()
+    card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
+    assert "verdict-band" not in card and "margin" not in at.query_params
+
+
 def _demo_trec_scores():
     qrels = read_qrels((DEMO_TREC / "qrels.txt").read_bytes(), "qrels.txt")
     runs = [read_run((DEMO_TREC / n).read_bytes(), n) for n in ("bm25.run", "dense.run",
