@@ -33,10 +33,11 @@ import numpy as np
 from core import checks
 
 PAIRED_PROPORTION_METHODS = ("tango", "newcombe", "bonett_price", "wald")
-SCORE_METHODS = ("expanded_percentile", "bootstrap_t", "t", "johnson_t", "hall_t", "percentile",
-                 "bca")
+SCORE_METHODS = ("calibrated_t", "expanded_percentile", "bootstrap_t", "t", "johnson_t", "hall_t",
+                 "percentile", "bca")
 SKEW_T_METHODS = ("johnson_t", "hall_t")   # closed-form skewness-corrected t-intervals
 CLOSED_FORM_METHODS = ("t",) + SKEW_T_METHODS   # score intervals that need no bootstrap
+STUDENTIZED_METHODS = ("calibrated_t", "bootstrap_t")   # need the resamples' SDs too
 BCA_MIN_N = 50     # below this many cases BCa under-covers (docs/calibration.md): warn
 _NORMAL = NormalDist()
 
@@ -292,13 +293,16 @@ def expanded_level(n: int, confidence: float) -> float:
     return 1 - 2 * _NORMAL.cdf(-math.sqrt(n / (n - 1)) * t)
 
 
-def _quantiles_rows(sorted_rows: np.ndarray, q) -> np.ndarray:
+def _quantiles_rows(sorted_rows: np.ndarray, q, counts=None) -> np.ndarray:
     """numpy's linear-interpolation quantile of each row of an already sorted (S, B) array,
-    at one share per row (``q`` broadcast to S)."""
+    at one share per row (``q`` broadcast to S). With ``counts`` (S,), row s holds its values
+    in its first counts[s] places (NaN after them, as ``np.sort`` leaves them) and the quantile
+    is over those; callers handle counts of 0."""
     S, B = sorted_rows.shape
-    pos = np.clip(np.broadcast_to(np.asarray(q, float), (S,)), 0.0, 1.0) * (B - 1)
+    last = (np.full(S, B) if counts is None else np.maximum(np.asarray(counts), 1)) - 1
+    pos = np.clip(np.broadcast_to(np.asarray(q, float), (S,)), 0.0, 1.0) * last
     lo = np.floor(pos).astype(np.int64)
-    hi = np.minimum(lo + 1, B - 1)
+    hi = np.minimum(lo + 1, last)
     frac = pos - lo
     rows = np.arange(S)
     a, b = sorted_rows[rows, lo], sorted_rows[rows, hi]
@@ -381,6 +385,49 @@ def hall_t_interval(x: np.ndarray, confidence: float):
     return xbar - ginv(q) * se, xbar - ginv(-q) * se
 
 
+def calibrated_t_interval(x: np.ndarray, boot_means, boot_sds, confidence: float):
+    """The t-interval of the mean of each row of ``x`` (S sets of n >= 2 cases), each end
+    moved out to the bootstrap-t's end when that lies further out: the default for scores
+    and for the latency geometric-mean ratio (chosen by ``bench/calibration.py``,
+    ``docs/calibration.md``).
+
+    With xbar the mean, se = s / sqrt(n) (s the SD, ddof 1), c = t(1 - alpha/2, n - 1) and the
+    studentized resamples t*_r = (mean*_r - xbar) / (sd*_r / sqrt(n)) of the bootstrap
+    (``boot_means[s, r]``, ``boot_sds[s, r]``; resamples with sd* = 0 carry no studentized
+    value and are left out), with q_lo, q_hi their alpha/2 and 1 - alpha/2 quantiles::
+
+        low  = xbar - max(c, q_hi) se,    high = xbar - min(-c, q_lo) se
+
+    Resampling the differences around their own mean keeps their skew, so q_lo and q_hi are
+    the nominal levels at which the t-interval's two tails would each leave out the truth
+    alpha/2 of the time on data like these: a bootstrap calibration of the t-interval's
+    level, tail by tail (Loh 1987, "Calibrating confidence coefficients", *JASA* 82:155-162;
+    Hall & Martin 1988, *Biometrika* 75:661-671; the bootstrap-t itself: Efron & Tibshirani
+    1993, ch. 12.5), kept from ever being narrower than the t-interval. Equivalently the
+    union of the t-interval and the bootstrap-t interval: it leaves out a value only when both
+    do (an intersection-union test, Berger 1982, *Technometrics* 24:295-300), so its false
+    alarms are never more than either's. Where the t-distribution is right (symmetric data)
+    the bootstrap-t quantiles are close to +/-c and it is the t-interval up to a slight
+    widening. Returns arrays (low, high)."""
+    x = np.atleast_2d(np.asarray(x, dtype=float))
+    S, n = x.shape
+    xbar = x.mean(axis=1)
+    alpha = 1 - confidence
+    if n < 2:
+        return xbar.copy(), xbar.copy()
+    se = x.std(axis=1, ddof=1) / math.sqrt(n)
+    c = float(_t_quantile(1 - alpha / 2, n - 1))
+    means = np.atleast_2d(np.asarray(boot_means, dtype=float))
+    sds = np.atleast_2d(np.asarray(boot_sds, dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tstar = np.where(sds > 0, (means - xbar[:, None]) / (sds / math.sqrt(n)), np.nan)
+    counts = np.sum(sds > 0, axis=1)
+    tstar.sort(axis=1)
+    q_hi = np.where(counts > 0, _quantiles_rows(tstar, 1 - alpha / 2, counts), c)
+    q_lo = np.where(counts > 0, _quantiles_rows(tstar, alpha / 2, counts), -c)
+    return xbar - np.maximum(c, q_hi) * se, xbar - np.minimum(-c, q_lo) * se
+
+
 def score_intervals(values, boot_means, boot_sds, confidence: float, method: str):
     """The ``method`` interval of the mean of each row of ``values`` (S sets of n cases), from
     that set's bootstrap: ``boot_means[s, r]`` and ``boot_sds[s, r]`` (mean and SD, ddof 1,
@@ -395,6 +442,8 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
       resamples t* = (mean* - xbar)/(sd*/sqrt(n)) (Efron & Tibshirani 1993, ch. 12.5;
       resamples with sd* = 0 count as t* = +/-inf, or 0 when mean* = xbar);
     * ``t``: xbar +/- t(1 - alpha/2, n - 1) se (Student 1908; no bootstrap);
+    * ``calibrated_t``: the t-interval, each end widened to the bootstrap-t's when that is
+      further out (``calibrated_t_interval``; the default for scores);
     * ``johnson_t`` / ``hall_t``: the skewness-corrected t-intervals of Johnson (1978) and
       Hall (1992), closed forms in ``johnson_t_interval`` / ``hall_t_interval`` (no bootstrap);
     * ``bca``: bias-corrected and accelerated percentiles (Efron & Tibshirani 1993, eq. 14.15;
@@ -404,7 +453,7 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
     """
     x = np.atleast_2d(np.asarray(values, dtype=float))
     method = checks.choice("method", method, SCORE_METHODS)
-    if method not in ("t", "bootstrap_t") + SKEW_T_METHODS:
+    if method not in ("t", "bootstrap_t", "calibrated_t") + SKEW_T_METHODS:
         means = np.sort(np.atleast_2d(np.asarray(boot_means, dtype=float)), axis=1)
     confidence = checks.confidence(confidence)
     S, n = x.shape
@@ -416,6 +465,8 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
         se = x.std(axis=1, ddof=1) / math.sqrt(n)
         t = float(_t_quantile(1 - alpha / 2, n - 1))
         return xbar - t * se, xbar + t * se
+    if method == "calibrated_t":
+        return calibrated_t_interval(x, boot_means, boot_sds, confidence)
     if method in SKEW_T_METHODS:
         if n < 2:
             return xbar.copy(), xbar.copy()
@@ -464,9 +515,25 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
 def log_ratio_t_interval(log_ratios, confidence: float = 0.95) -> tuple[float, float, float]:
     """Geometric-mean ratio with a t-interval on the per-query log ratios:
     exp(mean +/- t(1 - alpha/2, n - 1) sd / sqrt(n)) (the t-interval of ``score_intervals``
-    on the log scale, back-transformed; Student 1908). Returns (ratio, low, high)."""
+    on the log scale, back-transformed; Student 1908). Returns (ratio, low, high). Kept by
+    name; the latency page uses ``log_ratio_interval`` (the calibrated t-interval)."""
     d = checks.values("log_ratios", log_ratios, min_n=2)
     lo, hi = score_intervals(d[None, :], d[None, :], None, confidence, "t")
+    return math.exp(float(d.mean())), math.exp(float(lo[0])), math.exp(float(hi[0]))
+
+
+def log_ratio_interval(log_ratios, boot_means, boot_sds, confidence: float = 0.95, *,
+                       method: str = "calibrated_t") -> tuple[float, float, float]:
+    """Geometric-mean ratio exp(mean of the per-query log ratios) with the ``method`` interval
+    (one of ``SCORE_METHODS``; default the calibrated t-interval, ``calibrated_t_interval``,
+    chosen for latency by ``bench/calibration.py``) of the mean log ratio, back-transformed.
+    ``boot_means`` / ``boot_sds``: mean and SD of each bootstrap resample of the log ratios
+    (the same draws as the page's chart). Returns (ratio, low, high)."""
+    d = checks.values("log_ratios", log_ratios, min_n=2)
+    method = checks.choice("method", method, SCORE_METHODS)
+    lo, hi = score_intervals(d[None, :], np.atleast_2d(boot_means),
+                             None if boot_sds is None else np.atleast_2d(boot_sds),
+                             confidence, method)
     return math.exp(float(d.mean())), math.exp(float(lo[0])), math.exp(float(hi[0]))
 
 
@@ -509,15 +576,15 @@ def side(ci_low, ci_high, scale=1.0):
 
 # ----------------------------------------------------------------------------- names
 # Intervals of B - A. "auto" is the calibrated default of the data's kind (docs/calibration.md):
-# Tango's score interval for 0/1 outcomes, the t-interval for scores. The paired-proportion
+# Tango's score interval for 0/1 outcomes, the calibrated t-interval for scores. The paired-proportion
 # intervals exist for 0/1 data only, t / expanded percentile / bootstrap-t for scores; an
 # interval that does not fit the data falls back to the default (the result names the one used).
-INTERVALS = ("auto", "tango", "newcombe", "bonett_price", "wald", "t", "johnson_t", "hall_t",
-             "expanded_percentile", "bootstrap_t", "percentile", "bca")
+INTERVALS = ("auto", "tango", "newcombe", "bonett_price", "wald", "calibrated_t", "t",
+             "johnson_t", "hall_t", "expanded_percentile", "bootstrap_t", "percentile", "bca")
 BINARY_INTERVALS = PAIRED_PROPORTION_METHODS + ("percentile", "bca")
-SCORE_INTERVALS = ("t", "johnson_t", "hall_t", "expanded_percentile", "bootstrap_t",
-                   "percentile", "bca")
-DEFAULT_INTERVALS = {True: "tango", False: "t"}   # binary -> default
+SCORE_INTERVALS = ("calibrated_t", "t", "johnson_t", "hall_t", "expanded_percentile",
+                   "bootstrap_t", "percentile", "bca")
+DEFAULT_INTERVALS = {True: "tango", False: "calibrated_t"}   # binary -> default
 
 
 def check_interval(interval: str) -> str:
@@ -528,7 +595,7 @@ def check_interval(interval: str) -> str:
 def resolve_interval(interval: str, binary: bool) -> str:
     """The interval actually used for data of this kind: ``interval`` when it fits (see
     ``BINARY_INTERVALS`` / ``SCORE_INTERVALS``), else the calibrated default
-    (``DEFAULT_INTERVALS``: Tango for 0/1 outcomes, the t-interval for scores)."""
+    (``DEFAULT_INTERVALS``: Tango for 0/1 outcomes, the calibrated t-interval for scores)."""
     interval = check_interval(interval)
     fits = BINARY_INTERVALS if binary else SCORE_INTERVALS
     return interval if interval in fits else DEFAULT_INTERVALS[bool(binary)]

@@ -170,7 +170,7 @@ def test_defaults_and_fallbacks_name_the_interval_used():
     assert compare_paired(a, b).bootstrap.interval == "tango"
     assert compare_paired(a, b, interval="t").bootstrap.interval == "tango"  # scores only
     x = np.linspace(0, 1, 12)
-    assert compare_paired(x, x[::-1]).bootstrap.interval == "t"
+    assert compare_paired(x, x[::-1]).bootstrap.interval == "calibrated_t"
     assert compare_paired(x, x[::-1], interval="newcombe").bootstrap.interval == "t"
     c = compare_paired(x, x[::-1], interval="bca")
     assert c.interval_warning == "bca_small_n"

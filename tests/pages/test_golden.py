@@ -98,7 +98,7 @@ def test_bca_interval_option():
     at.radio(key="golden_interval").set_value("bca").run()
     assert not at.exception and not at.error
     after = at.session_state["golden_comparison"].comparison.bootstrap
-    assert before.interval == "t" and after.interval == "bca"   # default: t for scores
+    assert before.interval == "calibrated_t" and after.interval == "bca"   # default for scores
     assert (after.ci_low, after.ci_high) != (before.ci_low, before.ci_high)
     assert any("new is better than old" in t for t in _texts(at))
 
