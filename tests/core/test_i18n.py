@@ -203,6 +203,7 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.lists import KINDS as MATCH_KINDS, LIST_METRICS
     from core.multi import MODES
     from core.retrieval import TOKENIZERS
+    from core.calibration import SURVIVAL_TESTS
     from core.paired import REASONS
     from core.stats import INTERVALS
     from core.vectors import SOURCES as VECTOR_SOURCES
@@ -213,6 +214,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "verdicts.test_*": ("mcnemar", "randomization"),     # core.paired_tests.PairedTest.name
         "verdicts.degenerate_*": ("constant", "few_distinct"),  # BootstrapResult.degenerate
         "verdicts.interval_*": INTERVALS,
+        "verdicts.survival_*": SURVIVAL_TESTS,     # core.calibration.Calibration.survival_test
         "scifact.note_*": tuple(sorted({c for m in ("retrieval", "vectors", "scifact")
                                         for c in _tuple_codes(ROOT / "core" / f"{m}.py")})),
         "scifact.vectors_*": VECTOR_SOURCES,
