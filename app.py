@@ -20,6 +20,7 @@ PAGE_ORDER = [  # (file stem, icon)
     ("sample_size", "📐"),
     ("agreement", "🤝"),
     ("latency", "⏱️"),
+    ("decide", "🔀"),
 ]
 LANG_NAMES = {"en": "English", "ko": "한국어"}
 

@@ -9,7 +9,12 @@ refused in seconds, measured against an ordinary input in the same run.
    to each method against the baseline (996 pairs); timed against all pairs of 10 methods
    (45 pairs) at the same resamples. Target: at most 30 s and ~ the pair ratio (996 / 45).
    Before issue 21 ``compare`` ran all ~500,000 pairs (4.8 GB after 120 s).
-Peak memory of each is measured in a fresh subprocess (RSS high-water mark).
+3. The whole CLI, ``python -m core compare FILE --json`` on a CSV with ``case_id`` and 999
+   method columns x 40 cases (the widest file the 1,000-column cap admits) with the default
+   20,000 resamples: a clear answer (each method against the baseline, with a note naming
+   the limit) or a refusal naming the limit. Target (issue 25): <= 30 s CPU; reference in the
+   same run: the same command on a 10-method file.
+Peak memory of each is measured in a fresh subprocess (RSS high-water mark, ``VmHWM``).
 """
 from __future__ import annotations
 
@@ -26,6 +31,8 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.memory import run_process  # noqa: E402
 
 from core.errors import InputError  # noqa: E402
 from core.multi import compare_many, estimate_cost, plan_mode  # noqa: E402
@@ -116,6 +123,18 @@ def main() -> None:
           f"{big.pairs / small.pairs:.1f}x")
     print(f"   peak memory: {_peak_mb('_many(997)'):.0f} MB "
           "(fresh process)")
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = {}
+        for k in (10, 999):
+            path = Path(tmp) / f"wide_{k}.csv"
+            frame = _scores(k).round(4)
+            frame.insert(0, "case_id", [f"c{i}" for i in range(len(frame))])
+            frame.to_csv(path, index=False)
+            runs[k] = run_process(["-m", "core", "compare", str(path), "--json"], cwd=ROOT)
+    r10, r999 = runs[10], runs[999]
+    print(f"3. CLI compare, 999 method columns x 40 cases, 20,000 resamples: {r999.cpu:.1f} s "
+          f"CPU (target <= 30 s), {r999.wall:.1f} s wall, peak {r999.peak_mb:.0f} MiB; "
+          f"10 methods {r10.cpu:.2f} s -> {r999.cpu / r10.cpu:.1f}x")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,20 @@
-"""Run every benchmark: ``python bench/run.py [name ...]`` (names like ``bootstrap``).
+"""Run every benchmark: ``python bench/run.py [--quick] [name ...]`` (names like
+``bootstrap``; ``--quick`` is handed to each bench).
 
 ``bench/calibration.py`` (name ``calibration``) runs last: it is not a speed benchmark but the
-coverage simulation whose table is kept in ``docs/calibration.md`` (a few minutes).
+coverage simulation whose table is kept in ``docs/calibration.md`` (a few minutes); before it,
+``bench/best_set.py`` (name ``best_set``), the tied-for-best set's coverage simulation, table in
+``docs/many_systems.md``, and ``bench/noninferiority_plan.py`` (name
+``noninferiority_plan``), the planner's non-inferiority power in simulation, table in
+``docs/noninferiority_plan.md``.
 
 Each ``bench/bench_<name>.py`` has a ``main()`` that prints its figures as ratios against a
 reference measured in the same run (these machines are shared and noisy: absolute seconds
 are printed for context only). Nothing here is a test; nothing asserts.
+
+After each bench the line ``--- name: ...`` gives its wall time, the CPU time of this process
+(all threads) and the peak RSS of this process *during that bench* (``VmHWM`` reset before it,
+``bench.memory``); benches that start children report the children's own peaks themselves.
 """
 from __future__ import annotations
 
@@ -17,10 +26,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from bench.memory import peak_mb, reset_peak  # noqa: E402
+
 
 def main(argv: list[str]) -> int:
-    wanted = set(argv)
-    for path in sorted(HERE.glob("bench_*.py")) + [HERE / "calibration.py"]:
+    flags = [a for a in argv if a.startswith("--")]
+    wanted = {a for a in argv if not a.startswith("--")}
+    for path in (sorted(HERE.glob("bench_*.py")) + [HERE / "best_set.py"]
+                 + [HERE / "noninferiority_plan.py"]
+                 + [HERE / "calibration.py"]):
         name = path.stem.removeprefix("bench_")
         if wanted and name not in wanted:
             continue
@@ -28,13 +42,16 @@ def main(argv: list[str]) -> int:
         spec = importlib.util.spec_from_file_location(path.stem, path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
-        t0 = time.perf_counter()
-        saved, sys.argv = sys.argv, [str(path)]  # each bench parses its own (empty) options
+        reset = reset_peak()
+        t0, c0 = time.perf_counter(), time.process_time()
+        saved, sys.argv = sys.argv, [str(path), *flags]  # each bench parses its own options
         try:
             mod.main()
         finally:
             sys.argv = saved
-        print(f"--- {name}: {time.perf_counter() - t0:.1f} s wall", flush=True)
+        peak = f"peak RSS {peak_mb():.0f} MB" + ("" if reset else " (whole run: reset refused)")
+        print(f"--- {name}: {time.perf_counter() - t0:.1f} s wall, "
+              f"{time.process_time() - c0:.1f} s CPU (this process), {peak}", flush=True)
     return 0
 
 

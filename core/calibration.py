@@ -63,6 +63,7 @@ MAX_CELL_WORK = 2e7       # 0/1, bootstrap interval: (m + 1) n values held at on
 MAX_SCORE_WORK = 8e8      # scores: both checks' sets x n x resamples per set
 STREAM_CALIBRATION = 2
 WORK = 1e8          # resampled values drawn in all, for each check's null sets (scores)
+BLOCK_VALUES = 1 << 20  # null-set values held at once for a closed-form interval (8 MB)
 
 
 @dataclass(frozen=True)
@@ -214,19 +215,46 @@ def null_resamples(n: int, sets: int) -> int:
     return int(min(500, max(100, WORK // (sets * n))))
 
 
-def _set_rejection(x: np.ndarray, interval: str, confidence: float, key: int,
-                   scale: float) -> tuple[float, int]:
-    """Share of the rows of ``x`` (null sets) on which ``interval`` leaves out 0, and the
-    bootstrap resamples per set it took."""
+def _null_sets(d: np.ndarray, rng: np.random.Generator, rows: int) -> np.ndarray:
+    """The next ``rows`` sign-flip null sets of ``d`` from ``rng``: |d_i| s_i with fair signs
+    (``rows`` x n; drawn row after row, so blocks of rows give the same sets as one draw)."""
+    return np.abs(d)[None, :] * (2.0 * rng.integers(0, 2, size=(rows, d.size)) - 1.0)
+
+
+def _resample_sets(z: np.ndarray, rng: np.random.Generator, rows: int) -> np.ndarray:
+    """The next ``rows`` centred-resample null sets: n values drawn with replacement from
+    ``z`` = d - mean(d) (row after row, as ``_null_sets``)."""
+    return z[rng.integers(0, z.size, size=(rows, z.size))]
+
+
+def _blocks(sets: int, n: int):
+    """Row counts that cover ``sets`` null sets in blocks of at most ``BLOCK_VALUES`` values
+    (one row at least): a closed-form interval needs each set once, so memory stays
+    O(BLOCK_VALUES) instead of O(sets n) (1,000 x 100,000 doubles would be 800 MB)."""
+    step = max(1, BLOCK_VALUES // n)
+    for start in range(0, sets, step):
+        yield min(step, sets - start)
+
+
+def _set_rejection(draw, sets: int, n: int, interval: str, confidence: float, key: int,
+                   scale: float) -> tuple[float, int, np.ndarray]:
+    """Share of ``sets`` null sets (``draw(rows)`` gives the next rows of them) on which
+    ``interval`` leaves out 0, the bootstrap resamples per set it took, and each set's
+    studentized mean (``_studentized``). Closed-form intervals go block by block
+    (``_blocks``)."""
     if interval in CLOSED_FORM_METHODS:
-        means = sds = None
-        resamples = 0
-    else:
-        resamples = null_resamples(x.shape[1], x.shape[0])
-        boot = kernels().bootstrap_sets(np.ascontiguousarray(x), key, resamples)
-        means, sds = boot[0], boot[1]
-    lo, hi = score_intervals(x, means if means is not None else x, sds, confidence, interval)
-    return float(np.mean(side(lo, hi, scale) != 0)), resamples
+        rejected, stud = 0, []
+        for rows in _blocks(sets, n):
+            x = draw(rows)
+            lo, hi = score_intervals(x, x, None, confidence, interval)
+            rejected += int(np.count_nonzero(side(lo, hi, scale) != 0))
+            stud.append(_studentized(x))
+        return rejected / sets, 0, np.concatenate(stud)
+    x = np.ascontiguousarray(draw(sets))
+    resamples = null_resamples(n, sets)
+    boot = kernels().bootstrap_sets(x, key, resamples)
+    lo, hi = score_intervals(x, boot[0], boot[1], confidence, interval)
+    return float(np.mean(side(lo, hi, scale) != 0)), resamples, _studentized(x)
 
 
 def _studentized(x: np.ndarray) -> np.ndarray:
@@ -240,15 +268,15 @@ def _studentized(x: np.ndarray) -> np.ndarray:
                         np.where(mean > 0, np.inf, np.where(mean < 0, -np.inf, 0.0)))
 
 
-def bootstrap_t_test_p(d, null_sets: np.ndarray) -> float:
+def bootstrap_t_test_p(d, t_null: np.ndarray) -> float:
     """Two-sided p of the studentized bootstrap test of mean(d) = 0 (Efron & Tibshirani
-    1993, Algorithm 16.2) from centred-resample ``null_sets`` (rows of n values drawn from
-    d - mean(d)): with t = sqrt(n) mean(d) / sd(d) and t*_j the same of null set j,
+    1993, Algorithm 16.2) from the studentized means ``t_null`` of centred-resample null sets
+    (n values drawn from d - mean(d); ``_studentized``): with t = sqrt(n) mean(d) / sd(d),
     p = min(1, 2 (1 + #{t*_j >= t}) / (1 + S)) when t >= 0, with <= for t < 0 (Phipson &
     Smyth 2010: the +1 keeps p above 0)."""
     d = np.asarray(d, dtype=float)
     t_obs = float(_studentized(d[None, :])[0])
-    t_null = _studentized(null_sets)
+    t_null = np.asarray(t_null, dtype=float)
     far = np.sum(t_null >= t_obs) if t_obs >= 0 else np.sum(t_null <= t_obs)
     return float(min(1.0, 2 * (1 + far) / (1 + t_null.size)))
 
@@ -271,19 +299,19 @@ def calibrate_scores(d, *, interval: str, confidence: float = 0.95, sets: int = 
     n = d.size
     scale = float(np.max(np.abs(d)))
     rng = np.random.default_rng([seed, STREAM_CALIBRATION])
-    x = np.abs(d)[None, :] * (2.0 * rng.integers(0, 2, size=(sets, n)) - 1.0)
-    rate, resamples = _set_rejection(x, interval, confidence,
-                                     stream_key(seed, STREAM_CALIBRATION), scale)
+    rate, resamples, _ = _set_rejection(lambda rows: _null_sets(d, rng, rows), sets, n,
+                                        interval, confidence,
+                                        stream_key(seed, STREAM_CALIBRATION), scale)
     extra = {}
     if resample_sets:
         r = np.random.default_rng([seed, STREAM_RESAMPLE_NULL])
         z = d - d.mean()
-        xr = z[r.integers(0, n, size=(resample_sets, n))]
-        rr, _ = _set_rejection(xr, interval, confidence,
-                               stream_key(seed, STREAM_RESAMPLE_NULL), scale)
+        rr, _, t_null = _set_rejection(lambda rows: _resample_sets(z, r, rows), resample_sets,
+                                       n, interval, confidence,
+                                       stream_key(seed, STREAM_RESAMPLE_NULL), scale)
         extra = dict(resample_null_rejection=rr, resample_sets=resample_sets,
                      resample_mc_se=math.sqrt(rr * (1 - rr) / resample_sets),
-                     survival_test="bootstrap_t", survival_p=bootstrap_t_test_p(d, xr))
+                     survival_test="bootstrap_t", survival_p=bootstrap_t_test_p(d, t_null))
     return Calibration(rate, sets, n, interval, confidence, False, resamples,
                        math.sqrt(rate * (1 - rate) / sets), **extra)
 

@@ -246,6 +246,17 @@ def counts_iv(**counts) -> tuple[int, ...]:
     return tuple(whole(name, v, lo=0) for name, v in counts.items())
 
 
+# ----------------------------------------------------------------------------- core.margin
+def margin(m, *, binary: bool) -> float:
+    """A margin delta >= 0 on the difference's own scale: below 1 for 0/1 outcomes (a share:
+    0.02 is 2 %p), any finite size for scores."""
+    x = number("margin", m)
+    if x < 0 or (binary and x >= 1):
+        where = "in [0, 1) for 0/1 outcomes (0.02 = 2 %p)" if binary else ">= 0"
+        raise ValueError(f"margin must be a number {where}, got {m!r}")
+    return x
+
+
 # ----------------------------------------------------------------------------- core.sample_size
 def plan_number(name: str, x) -> float:
     """A number for the planner; a non-finite one is an ``InputError`` the page translates."""
@@ -297,6 +308,19 @@ def plan_sigma(sigma) -> float:
     if not s > 0.0:
         raise InputError("sample_size.err_sigma", value=f"{s:g}")
     return s
+
+
+def plan_margin(margin, diff) -> tuple[float, float]:
+    """Non-inferiority plans: a margin 0 < delta < 1 (a share, or score units) and an assumed
+    true difference B - A above -delta (at or below it, non-inferiority is false and no n
+    shows it)."""
+    m = plan_number("margin", margin)
+    if not 0.0 < m < 1.0:
+        raise InputError("sample_size.err_margin", value=f"{m:g}")
+    delta = plan_number("diff", diff)
+    if not delta > -m:
+        raise InputError("sample_size.err_ni_diff", diff=f"{delta:g}", margin=f"{m:g}")
+    return m, delta
 
 
 def plan_n(n, *, name: str = "n", min_n: int = 1) -> int:

@@ -6,7 +6,9 @@ Values: 0/1, true/false, yes/no, O/X (and Korean 예/아니오, 정답/오답), 
 """
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -14,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import InputError
+from core.groups import groups_from_table, is_group_column
 from core.paired import PairedComparison, compare_paired
 from core.stats import resolution
 from core.tables import (AmbiguousNumber, RawTable, find_column, norm_header, parse_number,
@@ -110,6 +113,9 @@ class GoldenSet:
     other_sheets: tuple[str, ...] = ()  # the workbook's other worksheets
     # ids that only became equal after Unicode NFC normalisation: {id: (row, row, ...)}
     unicode_merged: dict = field(default_factory=dict)
+    # query groups (core.groups): the label of each case id, and the column they came from
+    groups: pd.Series | None = field(default=None, repr=False)
+    group_column: str | None = None
 
     @property
     def methods(self) -> list[str]:
@@ -142,17 +148,41 @@ class GoldenSet:
         """A copy with other per-case scores (same case ids); for derived metrics."""
         return GoldenSet(scores, self.text, source or self.source, self.layout,
                          self.duplicates, dict(self.missing), self.encoding, self.sheet,
-                         self.other_sheets, dict(self.unicode_merged))
+                         self.other_sheets, dict(self.unicode_merged), self.groups,
+                         self.group_column)
+
+    def with_groups(self, groups: pd.Series | None, column: str | None = None) -> "GoldenSet":
+        """A copy with query groups (a label by case id, e.g. from a TREC side file read by
+        ``core.groups.read_group_file``); ``column`` names where they came from."""
+        return dataclasses.replace(self, groups=groups, group_column=column)
 
 
-def _bad_cells(frame: pd.DataFrame, col: str) -> list[int]:
+# A plain ASCII decimal (``0.75``, ``1``, ``.5``, ``1e-3``): for such a cell ``parse_value``
+# is exactly ``float`` and the [0, 1] check (NFKC, the outcome words and the decimal comma
+# change nothing), so ``_parse_column`` reads it without the general path.
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _parse_column(frame: pd.DataFrame, col: str) -> tuple[np.ndarray, list[int]]:
+    """``parse_value`` of every cell of ``frame[col]``, in one pass: the values (NaN for a
+    blank cell or one it refuses) and the rows (frame labels) of the cells it refuses."""
+    cells = frame[col].tolist()
+    out = np.empty(len(cells))
     bad = []
-    for row, cell in frame[col].items():
+    plain = _PLAIN_NUMBER.fullmatch
+    for i, cell in enumerate(cells):
+        if plain(cell):
+            x = float(cell)
+            if 0.0 <= x <= 1.0:
+                out[i] = x
+                continue
         try:
-            parse_value(cell)
+            v = parse_value(cell)
         except ValueError:
-            bad.append(row)
-    return bad
+            bad.append(i)
+            v = None
+        out[i] = math.nan if v is None else v
+    return out, [frame.index[i] for i in bad]
 
 
 def _raise_bad(frame, col, rows, file, code="bad_value"):
@@ -174,10 +204,6 @@ def _merged(raw: RawTable, ids: pd.Series) -> dict:
     return out
 
 
-def _column_values(frame: pd.DataFrame, col: str) -> pd.Series:
-    return frame[col].map(lambda c: np.nan if (v := parse_value(c)) is None else v).astype(float)
-
-
 def from_table(raw: RawTable) -> GoldenSet:
     """Interpret a parsed table as golden-case results (long if it has method+score columns)."""
     frame, file = raw.frame, raw.file
@@ -197,17 +223,18 @@ def from_table(raw: RawTable) -> GoldenSet:
 
 def _from_wide(raw: RawTable, id_col: str) -> GoldenSet:
     frame, file = raw.frame, raw.file
-    methods, text_cols = [], []
+    methods, text_cols, parsed = [], [], {}
     for col in frame.columns:
-        if col == id_col:
+        if col == id_col or is_group_column(col):  # the group column is never a method
             continue
         nonblank = frame[col][frame[col] != ""]
         if norm_header(col) in {norm_header(h) for h in TEXT_HINTS} or len(nonblank) == 0:
             text_cols.append(col)
             continue
-        bad = _bad_cells(frame, col)
+        values, bad = _parse_column(frame, col)
         if not bad:
             methods.append(col)
+            parsed[col] = values
         elif nonblank.map(_is_number).any():
             # numbers mixed with unreadable cells: a method with bad cells, never text
             _raise_bad(frame, col, bad, file,
@@ -222,13 +249,16 @@ def _from_wide(raw: RawTable, id_col: str) -> GoldenSet:
     dup_mask = ids.duplicated(keep=False)
     duplicates = tuple(sorted(set(ids[dup_mask])))
     keep = frame[~dup_mask]
-    scores = pd.DataFrame({m: _column_values(keep, m).to_numpy() for m in methods},
+    rows = ~dup_mask.to_numpy()
+    scores = pd.DataFrame({m: parsed[m][rows] for m in methods},
                           index=pd.Index(keep[id_col].to_numpy(), name="case_id"))
     text = pd.DataFrame({c: keep[c].to_numpy() for c in text_cols},
                         index=scores.index)
     _check_size(scores, file)
+    groups, group_col = groups_from_table(RawTable(keep, file, raw.encoding, raw.delimiter),
+                                          id_col)
     return GoldenSet(scores, text, file, "wide", duplicates, {}, raw.encoding, raw.sheet,
-                     raw.other_sheets, _merged(raw, ids))
+                     raw.other_sheets, _merged(raw, ids), groups, group_col)
 
 
 def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> GoldenSet:
@@ -237,10 +267,10 @@ def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> G
     if len(blank_m):
         raise InputError("blank_method", file=file, row=int(blank_m[0]), column=method_col,
                          count=len(blank_m))
-    bad = _bad_cells(frame, score_col)
+    parsed, bad = _parse_column(frame, score_col)
     if bad:
         _raise_bad(frame, score_col, bad, file)
-    values = _column_values(frame, score_col)
+    values = pd.Series(parsed, index=frame.index)
     key = frame[[id_col, method_col]]
     dup_mask = key.duplicated(keep=False)
     duplicates = tuple(sorted(set(frame.loc[dup_mask, id_col])))
@@ -256,7 +286,8 @@ def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> G
     scores.index.name = "case_id"
     missing = {m: tuple(sorted(set(all_ids) - present.get(m, set()))) for m in methods}
     missing = {m: ids for m, ids in missing.items() if ids}
-    text_cols = [c for c in frame.columns if c not in (id_col, method_col, score_col)]
+    text_cols = [c for c in frame.columns if c not in (id_col, method_col, score_col)
+                 and not is_group_column(c)]
     text = (frame.loc[ok, [id_col, *text_cols]].drop_duplicates(subset=[id_col])
             .set_index(id_col).reindex(all_ids))
     text.index.name = "case_id"
@@ -268,8 +299,9 @@ def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> G
                                   | set(raw.normalized.get(method_col, ()))))}),
                      pairs.rename("k"))
     merged = {k.split("\x00")[0]: rows for k, rows in merged.items()}
+    groups, group_col = groups_from_table(raw, id_col)
     return GoldenSet(scores, text, file, "long", duplicates, missing, raw.encoding, raw.sheet,
-                     raw.other_sheets, merged)
+                     raw.other_sheets, merged, groups, group_col)
 
 
 def check_method_names(names, file: str) -> None:

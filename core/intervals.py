@@ -175,6 +175,15 @@ def _tango_t(delta0, n12, n21, N):
     return np.where((var <= 0) & (num == 0), 0.0, t)
 
 
+def tango_statistic(delta0: float, n12, n21, N):
+    """Tango's (1998) score statistic T(delta0) of H0: delta = delta0 (``tango_ci``; the
+    caller checked the counts, -1 < delta0 < 1); at 0 McNemar's (n12 - n21)/sqrt(n12 + n21).
+    ``core.margin`` rejects H0: delta <= -m at level a when T(-m) > z_(1-a), exactly when
+    Tango's lower limit at level 1 - 2a is above -m (T falls as delta0 rises)."""
+    return _tango_t(np.asarray(delta0, dtype=float), np.asarray(n12, dtype=float),
+                    np.asarray(n21, dtype=float), np.asarray(N, dtype=float))
+
+
 def tango_ci(n11, n12, n21, n22, confidence: float = 0.95, *, tol: float = 1e-10):
     """Tango's (1998) asymptotic score interval of delta ("Equivalence test and confidence
     interval for the difference in proportions for the paired-sample design", *Statistics in

@@ -17,8 +17,12 @@ Input is a timing log, long ``query_id, method, latency_ms[, run, cache, timesta
 * a verdict that never overclaims: "faster" only if the CI of the geometric-mean ratio
   excludes 1 *and* the randomization p is below 1 - confidence;
 * fairness checks with their evidence: warm-up (a changepoint on the run index), order
-  effects (all A timings before all B timings), cache (a ``cache`` column or a bimodal
-  distribution), unequal numbers of runs, queries or cells left out;
+  effects (all A timings before all B timings; who ran first within each query,
+  ``core.latency_order``), cache (a ``cache`` column or a bimodal distribution), unequal
+  numbers of runs, queries or cells left out;
+* a unit check (``core.latency_units``): medians more than 50x apart, or one column in two
+  clumps about 1,000x apart, withhold the verdict (``units_unclear``) until the units are
+  stated (``units``), which also converts them to ms;
 * how many queries a +/-5 % CI of the ratio would need (``core.sample_size``).
 
 Ratios are B/A: below 1 means B is faster. Everything is computed here; pages and the CLI
@@ -34,11 +38,14 @@ import pandas as pd
 
 from core import checks
 from core.errors import InputError
-from core.latency_fairness import FairnessWarning, WarmupCheck, detect_warmup, fairness_warnings
+from core.latency_fairness import (FairnessWarning, WarmupCheck, detect_warmup,
+                                   fairness_warnings, fmt_ms)
 from core.latency_log import TimingLog
+from core.latency_order import PairOrder, pair_order
+from core.latency_units import ScaleProblem, blocking, scale_problems, unit_factor
 from core.latency_resample import (DEFAULT_QUANTILE_RESAMPLES, DEFAULT_RESAMPLES,
                                    nested_bootstrap_quantiles, paired_median_ratio_bootstrap)
-from core.paired_tests import randomization_p
+from core.paired_tests import paired_test
 from core.sample_size import n_continuous_ci
 from core.intervals import DEFAULT_INTERVALS, log_ratio_interval
 from core.stats import kernels, percentile_ci, significance_level, stream_key
@@ -83,6 +90,8 @@ class RatioEstimate:
     geo_distribution: np.ndarray = field(repr=False)
     geo_interval: str = DEFAULT_INTERVALS[False]   # calibrated t on the per-query log ratios
     median_interval: str = "percentile"  # paired bootstrap over queries
+    min_p: float = 0.0                   # the smallest p the sign-flip test could give here
+    nonzero: int = 0                     # queries whose log ratio is not 0 (the test's m)
 
     @property
     def verdict(self) -> str:
@@ -96,7 +105,9 @@ class RatioEstimate:
                 "randomization_p": self.randomization_p, "confidence": self.confidence,
                 "resamples": self.resamples, "seed": self.seed, "n_queries": self.n_queries,
                 "drop_warmup": self.drop_warmup, "geo_interval": self.geo_interval,
-                "median_interval": self.median_interval, "verdict": self.verdict}
+                "median_interval": self.median_interval, "min_p": self.min_p,
+                "nonzero": self.nonzero,
+                "verdict": self.verdict}
 
 
 def speed_verdict(ci_low: float, ci_high: float, p_value: float, confidence: float) -> str:
@@ -170,10 +181,15 @@ class LatencyComparison:
     quantile_resamples: int
     distributions: dict = field(repr=False, default_factory=dict)  # method -> latencies (ms)
     encoding: str | None = None   # the log's text encoding (None for a workbook)
+    units: dict = field(default_factory=dict)      # method -> unit the user stated
+    scale: tuple[ScaleProblem, ...] = ()           # unit suspicions the stated units leave
+    pair: PairOrder | None = None                  # who ran first within each query
 
     @property
     def verdict(self) -> str:
-        return self.ratio.verdict
+        """``ratio.verdict``, or ``units_unclear`` while a unit suspicion (``scale``) stands:
+        no speed verdict until the user states the units."""
+        return "units_unclear" if self.scale else self.ratio.verdict
 
     def to_dict(self) -> dict:
         return {"source": self.source, "a": self.a, "b": self.b,
@@ -186,7 +202,9 @@ class LatencyComparison:
                            "methods": {w.method: w.to_dict() for w in self.warmup}},
                 "alternative": None if self.alternative is None else self.alternative.to_dict(),
                 "sample_size": None if self.plan is None else self.plan.to_dict(),
-                "quantile_resamples": self.quantile_resamples, "encoding": self.encoding}
+                "quantile_resamples": self.quantile_resamples, "encoding": self.encoding,
+                "units": dict(self.units), "scale": [p.to_dict() for p in self.scale],
+                "pair_order": None if self.pair is None else self.pair.to_dict()}
 
 
 def _groups(sub: pd.DataFrame, queries) -> list[np.ndarray]:
@@ -215,7 +233,8 @@ def _ratio(frame: pd.DataFrame, a: str, b: str, queries: list[str], *, resamples
     boot = kernels().bootstrap_sets(logr[None, :], stream_key(seed), resamples)
     geo_ratio, geo_lo, geo_hi = log_ratio_interval(logr, boot[0], boot[1], confidence,
                                                    method=DEFAULT_INTERVALS[False])
-    p = randomization_p(log_b, log_a, resamples=resamples, seed=seed)
+    test = paired_test(log_b, log_a, resamples=resamples, seed=seed, binary=False)
+    p = test.p
     nq = len(queries)
     qa = np.repeat(np.arange(nq), [g.size for g in ga])
     qb = np.repeat(np.arange(nq), [g.size for g in gb])
@@ -224,7 +243,8 @@ def _ratio(frame: pd.DataFrame, a: str, b: str, queries: list[str], *, resamples
     lo, hi = percentile_ci(dist, confidence)
     est = RatioEstimate(float(np.exp(obs)), float(np.exp(lo)), float(np.exp(hi)),
                         geo_ratio, geo_lo, geo_hi, float(p), confidence, resamples, int(seed),
-                        nq, drop, np.exp(boot[0, 0]))
+                        nq, drop, np.exp(boot[0, 0]), min_p=float(test.min_p),
+                        nonzero=int(test.nonzero))
     per = PerQuery(tuple(queries), med_a, med_b, np.array([g.size for g in ga]),
                    np.array([g.size for g in gb]))
     return est, per
@@ -293,8 +313,13 @@ def _check_method(log: TimingLog, name, role: str) -> str:
 def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_RESAMPLES,
                     quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES,
                     confidence: float = 0.95, seed: int = 0,
-                    drop_warmup: int = 0) -> LatencyComparison:
+                    drop_warmup: int = 0, units: dict | None = None) -> LatencyComparison:
     """Compare the latency of ``a`` and ``b`` (see the module docstring).
+
+    ``units`` maps a method to the unit its timings are in (``ns``, ``us``/``µs``, ``ms``,
+    ``s``; ``core.latency_units.parse_units`` reads ``a=ms,b=s``): they are converted to ms,
+    and stating them settles that method's unit suspicions. Methods left out are taken as ms
+    but not as confirmed.
 
     ``drop_warmup`` leaves out runs 1..k of every query and method. When warm-up is detected
     and none is dropped (or some is dropped), ``alternative`` holds the ratio and verdict with
@@ -306,7 +331,14 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
         raise InputError("same_method", file=log.source, method=a)
     confidence, resamples, quantile_resamples, seed, drop = checks.latency_iv(
         confidence, resamples, quantile_resamples, seed, drop_warmup)
+    units = _units_iv(log, units)
     full = log.frame[log.frame["method"].isin((a, b))]
+    if any(m in units for m in (a, b)):
+        factor = full["method"].map({m: unit_factor(units.get(m, "ms")) for m in (a, b)})
+        full = full.assign(latency_ms=full["latency_ms"].to_numpy(float) * factor.to_numpy(float))
+    scale = blocking(scale_problems(
+        {m: full.loc[full["method"] == m, "latency_ms"].to_numpy(float) for m in (a, b)},
+        {m: log.column_of(m) for m in (a, b)}, a, b), units)
     paired_all, only_a, only_b = _paired_queries(full, a, b)
     if len(paired_all) < 2:
         raise InputError("too_few_paired", file=log.source, count=len(paired_all), a=a, b=b)
@@ -350,8 +382,31 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
                                      int(allv.size)))
         dists[m] = allv
     dropped_queries = [q for q in paired_all if q not in qset]
-    warnings = fairness_warnings(log, kept, a, b, per, warm, drop, only_a, only_b, dropped_queries)
+    pair = pair_order(full, a, b, seed=seed, resamples=resamples)
+    mixed = {m for p in scale if p.kind == "two_scales" for m in p.methods}
+    warnings = [_scale_warning(p) for p in scale] + [  # two scales are not a cache's clumps
+        w for w in fairness_warnings(log, kept, a, b, per, warm, drop, only_a, only_b,
+                                     dropped_queries, pair=pair, seed=seed)
+        if not (w.code == "bimodal" and w.params["method"] in mixed)]
     return LatencyComparison(log.source, a, b, methods[0], methods[1], ratio, per, warm,
                              suggested, alternative, tuple(warnings),
                              _plan(per, kept, a, b, confidence, ratio), quantile_resamples,
-                             dists, log.encoding)
+                             dists, log.encoding, dict(units), scale, pair)
+
+
+def _units_iv(log: TimingLog, units) -> dict:
+    """``units``: None or {method of the log: a unit ``unit_factor`` knows}."""
+    if units is None:
+        return {}
+    units = checks.instance("units", units, dict, "a dict {method: unit}")
+    for m, u in units.items():
+        _check_method(log, m, "units")
+        unit_factor(u)
+    return dict(units)
+
+
+def _scale_warning(p: ScaleProblem) -> FairnessWarning:
+    return FairnessWarning("units_medians" if p.kind == "medians" else "units_two_scales", {
+        "column": p.column, "ratio": f"{p.ratio:,.0f}", "low": fmt_ms(p.low),
+        "high": fmt_ms(p.high), "n_low": p.n_low, "n_high": p.n_high,
+        "methods": ", ".join(p.methods)})

@@ -2,7 +2,9 @@
 
 * warm-up: a two-segment changepoint on the run index with a permutation test
   (``detect_warmup``);
-* cache: a ``cache`` column, else two clumps in the log latencies (``bimodality``);
+* cache: a ``cache`` column, else two clumps in the log latencies (``bimodality``) beyond
+  what the spread between queries gives (``clumps``: a parametric null calibrated by
+  ``bench/bench_latency_checks.py``, ``docs/latency_checks.md``);
 * order: all of A's timings before all of B's (by timestamp, else spreadsheet row);
 * unequal runs, unpaired queries, queries emptied by dropping warm-up, blank cells.
 
@@ -10,7 +12,6 @@ Each problem is a ``FairnessWarning``: an i18n code and the numbers behind it.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,48 +20,17 @@ import pandas as pd
 
 from core import checks
 from core.i18n import t
+from core.latency_clumps import (BIMODALITY_COEFFICIENT, CACHE_ALPHA,  # noqa: F401 (re-exported)
+                                 CACHE_MIN_ASHMAN_D, CACHE_MIN_SHARE, bimodality, clumps)
 from core.latency_log import TimingLog
 
 if TYPE_CHECKING:
     from core.latency import PerQuery
+    from core.latency_order import PairOrder
 
 WARMUP_MIN_SLOWDOWN = 1.10           # warm-up runs must be >= 10 % slower (geometric mean)
 WARMUP_ALPHA, WARMUP_PERMUTATIONS = 0.01, 199
-CACHE_MIN_SHARE, CACHE_MIN_ASHMAN_D, BIMODALITY_COEFFICIENT = 0.05, 3.5, 5 / 9
 MAX_SHOWN = 10
-
-
-def bimodality(log_values) -> tuple[float, float, float, float, float]:
-    """Is a distribution of log latencies two clumps? Returns (bimodality coefficient,
-    Ashman's D, share of the fast clump, geometric mean of the fast clump, of the slow one).
-
-    The split is the threshold minimising the within-clump squared error (Otsu's 1979
-    two-class criterion, exact over every cut of the sorted values), and Ashman's D = sqrt(2)
-    |mu1 - mu2| / sqrt(s1^2 + s2^2) of the two clumps (Ashman, Bird & Zepf 1994). D > 2 means
-    separated components for fitted mixtures; the two halves of a split single normal already
-    give D = 2.7 and of a uniform 3.5, so the checks here ask for D >= 3.5;
-    the sample bimodality coefficient BC = (g^2 + 1) / (k + 3 (n-1)^2 / ((n-2)(n-3))) with g
-    the skewness and k the excess kurtosis (bias-corrected) exceeds 5/9 for bimodal shapes
-    (SAS; Pfister et al. 2013).
-    """
-    x = np.sort(np.asarray(log_values, dtype=float))
-    n = x.size
-    if n < 10:
-        return 0.0, 0.0, 0.0, float("nan"), float("nan")
-    from scipy import stats as _st
-    g = _st.skew(x, bias=False)
-    k = _st.kurtosis(x, bias=False)
-    bc = float((g * g + 1) / (k + 3 * (n - 1) ** 2 / ((n - 2) * (n - 3))))
-    cs, cs2 = np.cumsum(x), np.cumsum(x * x)
-    i = np.arange(1, n)  # left clump = first i values
-    left_ss = cs2[:-1] - cs[:-1] ** 2 / i
-    right_ss = (cs2[-1] - cs2[:-1]) - (cs[-1] - cs[:-1]) ** 2 / (n - i)
-    cut = int(np.argmin(left_ss + right_ss)) + 1
-    lo, hi = x[:cut], x[cut:]
-    var = lo.var() + hi.var()
-    d = float(math.sqrt(2) * abs(hi.mean() - lo.mean()) / math.sqrt(var)) if var > 0 \
-        else float("inf")
-    return bc, d, cut / n, float(np.exp(lo.mean())), float(np.exp(hi.mean()))
 
 
 def run_matrix(groups) -> np.ndarray:
@@ -91,7 +61,9 @@ def _best_split(profile: np.ndarray, weight: np.ndarray, max_k: int) -> tuple[in
 class WarmupCheck:
     """Warm-up of one method: the changepoint ``k`` on the run index (0 = none found), how
     much slower runs 1..k are than the rest (geometric-mean ratio), the permutation p, and
-    the geometric mean latency at each run index (``profile``, ms) with its query count."""
+    the geometric mean latency at each run index (``profile``, ms) with its query count.
+    ``capped``: k is the last split the search allows (runs - 1), so the warm-up may be
+    longer ("at least k runs")."""
 
     method: str
     k: int
@@ -99,6 +71,7 @@ class WarmupCheck:
     p_value: float | None
     profile: tuple[float, ...]
     counts: tuple[int, ...]
+    capped: bool = False
 
     @property
     def detected(self) -> bool:
@@ -107,7 +80,7 @@ class WarmupCheck:
     def to_dict(self) -> dict:
         return {"method": self.method, "k": self.k, "slowdown": self.slowdown,
                 "p_value": self.p_value, "profile": list(self.profile),
-                "counts": list(self.counts)}
+                "counts": list(self.counts), "capped": self.capped}
 
 
 def detect_warmup(groups, *, method: str = "", permutations: int = WARMUP_PERMUTATIONS,
@@ -117,7 +90,7 @@ def detect_warmup(groups, *, method: str = "", permutations: int = WARMUP_PERMUT
 
     ``groups`` holds each query's latencies in run order. The profile is the mean log latency
     at each run index over the queries that have it (run indexes kept while at least half the
-    queries reach them). The split k (1 <= k <= runs/2) minimises the within-segment squared
+    queries reach them). The split k (1 <= k <= runs - 1) minimises the within-segment squared
     error (a two-segment least-squares changepoint; Hinkley 1970) among splits whose first
     segment is slower. It is accepted only when the first k runs are at least
     ``min_slowdown`` times slower (geometric means) and a permutation test that shuffles the
@@ -134,8 +107,8 @@ def detect_warmup(groups, *, method: str = "", permutations: int = WARMUP_PERMUT
         profile = np.nanmean(m[:, :runs], axis=0) if runs else np.array([])
     geo = tuple(float(v) for v in np.exp(profile))
     cnt = tuple(int(c) for c in counts)
-    max_k = runs // 2
-    if runs < 3 or max_k < 1:
+    max_k = runs - 1
+    if runs < 2:
         return WarmupCheck(method, 0, 1.0, None, geo, cnt)
     k, stat = _best_split(profile, counts.astype(float), max_k)
     if k == 0:
@@ -160,18 +133,21 @@ def detect_warmup(groups, *, method: str = "", permutations: int = WARMUP_PERMUT
             exceed += 1
     p = (1 + exceed) / (1 + permutations)
     accepted = slow >= min_slowdown and p < alpha
-    return WarmupCheck(method, k if accepted else 0, slow, p, geo, cnt)
+    return WarmupCheck(method, k if accepted else 0, slow, p, geo, cnt,
+                       accepted and k == max_k)
 
 
 @dataclass(frozen=True)
 class FairnessWarning:
-    """One fairness problem, as an i18n code (``latency.warn_<code>``) and its evidence."""
+    """One fairness problem, as an i18n code (``latency.warn_<code>``, or
+    ``latency.warn_<key>`` when a variant of the message is needed) and its evidence."""
 
     code: str
     params: dict
+    key: str = ""
 
     def message(self, lang: str = "en") -> str:
-        return t(f"latency.warn_{self.code}", lang, **self.params)
+        return t(f"latency.warn_{self.key or self.code}", lang, **self.params)
 
     def to_dict(self) -> dict:
         return {"code": self.code, "message": self.message("en"), **self.params}
@@ -194,9 +170,38 @@ def fmt_ms(x: float) -> str:
     return f"{x:.3g}" if x < 100 else f"{x:,.0f}"
 
 
+def _pair_warnings(pair: PairOrder | None, per: PerQuery, basis: str) -> list[FairnessWarning]:
+    """The position-in-pair warning: a fixed order (who may benefit, by up to the whole
+    measured difference) or a measured position effect (how much, and the balanced ratio)."""
+    if pair is None or pair.n_pairs == 0:
+        return []
+    ratio = float(np.exp(np.mean(np.log(per.ratio))))
+    n_second = pair.b_second if pair.second == pair.b else pair.n_pairs - pair.b_second
+    common = {"first": pair.first, "second": pair.second, "count": n_second,
+              "n": pair.n_pairs, "basis": basis, "ratio": f"{ratio:.3f}",
+              "a": pair.a, "b": pair.b}
+    if pair.fixed:
+        return [FairnessWarning("order_pair", {**common, "design": pair.design},
+                                "order_pair_fixed")]
+    if not pair.detected:
+        return []
+    g = pair.gain
+    share = pair.share_b_second
+    return [FairnessWarning("order_pair", {
+        **common, "design": pair.design, "gain": f"{max(g, 1 / g):.2f}",
+        "p": p_text(pair.p_value), "share": f"{100 * share:.0f}",
+        "pull": f"{g ** -(2 * share - 1):.3f}",
+        "balanced": f"{pair.balanced_ratio(ratio):.3f}", "queries": pair.n_queries},
+        "order_pair_faster" if g > 1 else "order_pair_slower")]
+
+
 def fairness_warnings(log: TimingLog, frame: pd.DataFrame, a: str, b: str, per: PerQuery,
               warm: tuple[WarmupCheck, WarmupCheck], drop: int, only_a, only_b,
-              dropped_queries) -> list[FairnessWarning]:
+              dropped_queries, *, pair: PairOrder | None = None,
+              seed: int = 0) -> list[FairnessWarning]:
+    """Every fairness problem of the comparison, in the page's order: warm-up, order (blocked,
+    then within pairs), cache, runs, coverage. ``pair`` is ``core.latency_order.pair_order``'s
+    evidence (None: not checked)."""
     out: list[FairnessWarning] = []
     for w in warm:
         if w.detected:
@@ -204,7 +209,8 @@ def fairness_warnings(log: TimingLog, frame: pd.DataFrame, a: str, b: str, per: 
                 "method": w.method, "count": w.k, "slowdown": f"{w.slowdown:.2f}",
                 "first": fmt_ms(float(np.mean(w.profile[:w.k]))) if w.profile else "",
                 "rest": fmt_ms(float(np.mean(w.profile[w.k:]))) if w.profile else "",
-                "p": p_text(w.p_value), "dropped": drop}))
+                "p": p_text(w.p_value), "dropped": drop, "capped": w.capped},
+                "warmup_capped" if w.capped else ""))
     if log.layout == "long":
         oa = frame.loc[frame["method"] == a, "order"].to_numpy(float)
         ob = frame.loc[frame["method"] == b, "order"].to_numpy(float)
@@ -217,6 +223,8 @@ def fairness_warnings(log: TimingLog, frame: pd.DataFrame, a: str, b: str, per: 
                     "first_range": f"{of.min():g}–{of.max():g}",
                     "second_range": f"{os_.min():g}–{os_.max():g}"}))
                 break
+        else:
+            out += _pair_warnings(pair, per, basis)
     sub = frame[frame["method"].isin((a, b))]
     if log.has_cache and sub["cache"].notna().any():
         share = {m: float(sub.loc[sub["method"] == m, "cache"].mean()) for m in (a, b)}
@@ -230,14 +238,17 @@ def fairness_warnings(log: TimingLog, frame: pd.DataFrame, a: str, b: str, per: 
                 "hit_ms": fmt_ms(float(hits["latency_ms"].median())) if len(hits) else "–",
                 "miss_ms": fmt_ms(float(misses["latency_ms"].median())) if len(misses) else "–"}))
     else:
-        for m in (a, b):
-            x = np.log(sub.loc[sub["method"] == m, "latency_ms"].to_numpy(float))
-            bc, d, share, fast, slow = bimodality(x)
-            if bc > BIMODALITY_COEFFICIENT and d >= CACHE_MIN_ASHMAN_D and \
-                    CACHE_MIN_SHARE <= share <= 1 - CACHE_MIN_SHARE:
+        for i, m in enumerate((a, b)):
+            rows = sub[sub["method"] == m]
+            if warm[i].detected:  # a warm-up is a slow clump of its own, reported above
+                rows = rows[rows["run"] > warm[i].k]
+            c = clumps(np.log(rows["latency_ms"].to_numpy(float)),
+                       pd.factorize(rows["query"])[0], seed=seed + i)
+            if c.detected:
                 out.append(FairnessWarning("bimodal", {
-                    "method": m, "share": f"{100 * share:.0f}", "fast": fmt_ms(fast),
-                    "slow": fmt_ms(slow), "d": f"{d:.1f}", "bc": f"{bc:.2f}"}))
+                    "method": m, "share": f"{100 * c.share:.0f}", "fast": fmt_ms(c.fast),
+                    "slow": fmt_ms(c.slow), "d": f"{c.d:.1f}", "bc": f"{c.bc:.2f}",
+                    "p": p_text(c.p), "basis": c.basis}))
     diff = per.runs_a != per.runs_b
     lo_runs = int(min(per.runs_a.min(), per.runs_b.min()))
     hi_runs = int(max(per.runs_a.max(), per.runs_b.max()))

@@ -46,14 +46,24 @@ class TimingLog:
     has_timestamp: bool
     blank: tuple[str, ...] = ()      # cells left blank, as "row 7 (dense)"
     encoding: str | None = None      # the text encoding read (None for a workbook)
+    latency_column: str = ""         # long logs: the latency column's header ("" when wide)
+
+    def column_of(self, method: str) -> str:
+        """The column holding ``method``'s timings: its own column in a wide log, the latency
+        column (with the method named) in a long one."""
+        return method if self.layout == "wide" else f"{self.latency_column} ({method})"
 
     @property
     def n_rows(self) -> int:
         return len(self.frame)
 
 
+MAX_LATENCY = 1e15   # above this no unit makes a value a latency (1e15 ns is 11.6 days)
+
+
 def _number_cells(col: pd.Series, *, file: str, column: str) -> np.ndarray:
-    """Latencies in ms: floats > 0; anything else raises ``InputError`` naming the row."""
+    """Latencies: floats in (0, ``MAX_LATENCY``]; anything else raises ``InputError`` naming
+    the row (a value like 1e308 would overflow the sums and medians downstream)."""
     vals = parse_numbers(col, file=file, column=column)
     bad = ~np.isfinite(vals)
     if bad.any():
@@ -65,6 +75,12 @@ def _number_cells(col: pd.Series, *, file: str, column: str) -> np.ndarray:
         row = int(col.index[np.argmax(low)])
         raise InputError("latency.err_not_positive", file=file, row=row, column=column,
                          value=str(col.iloc[np.argmax(low)])[:40], count=int(low.sum()))
+    high = vals > MAX_LATENCY
+    if high.any():
+        row = int(col.index[np.argmax(high)])
+        raise InputError("latency.err_too_large", file=file, row=row, column=column,
+                         value=str(col.iloc[np.argmax(high)])[:40], limit=f"{MAX_LATENCY:.0e}",
+                         count=int(high.sum()))
     return vals
 
 
@@ -190,4 +206,4 @@ def load_timings(data: bytes, file: str = "upload") -> TimingLog:
         .sort_values(["row", "mpos"], kind="stable").drop(columns="mpos")
     return TimingLog(long.reset_index(drop=True), file, layout, methods, rcol is not None,
                      ccol is not None and bool(long["cache"].notna().any()), tcol is not None,
-                     tuple(blank), raw.encoding or None)
+                     tuple(blank), raw.encoding or None, lcol if layout == "long" else "")

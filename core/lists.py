@@ -49,6 +49,7 @@ from rapidfuzz.distance import Levenshtein
 from core import checks
 from core.errors import InputError
 from core.golden import CASE_ID_NAMES, TEXT_HINTS, GoldenSet, check_method_names
+from core.groups import groups_from_table, is_group_column
 from core.metrics import Measure, UnknownMeasure, parse_measure, query_score
 from core.tables import RawTable, find_column, norm_header, read_table
 
@@ -128,6 +129,8 @@ class ListSet:
     empty_cells: dict = field(default_factory=dict)
     encoding: str = ""
     sheet: str | None = None   # the worksheet read (xlsx)
+    groups: pd.Series | None = field(default=None, repr=False)  # core.groups: label by case
+    group_column: str | None = None
 
     @property
     def methods(self) -> list[str]:
@@ -167,8 +170,9 @@ def from_table(raw: RawTable, *, kind: str = "auto") -> ListSet:
     hints = {norm_header(h) for h in TEXT_HINTS + QUERY_NAMES + ("response", "reference",
                                                           "answer", "ground_truth")}
     methods = [c for c in frame.columns if c not in (id_col, gold_col)
-               and norm_header(c) not in hints]
-    text_cols = [c for c in frame.columns if c not in (id_col, gold_col) and c not in methods]
+               and norm_header(c) not in hints and not is_group_column(c)]
+    text_cols = [c for c in frame.columns if c not in (id_col, gold_col) and c not in methods
+                 and not is_group_column(c)]
     if not methods:
         raise InputError("systems.err_no_method_lists", file=file,
                          columns=", ".join(frame.columns[:10]))
@@ -206,8 +210,10 @@ def from_table(raw: RawTable, *, kind: str = "auto") -> ListSet:
     no_ref = tuple(c for c, g in zip(cases, gold) if not g)
     text = pd.DataFrame({c: frame.loc[keep, c].to_numpy() for c in text_cols},
                         index=pd.Index(cases, name="case_id"))
+    groups, group_col = groups_from_table(
+        RawTable(frame[keep], file, raw.encoding, raw.delimiter), id_col)
     return ListSet(cases, gold, retrieved, text, file, kind, gold_col, no_ref, duplicates,
-                   empty, raw.encoding, raw.sheet)
+                   empty, raw.encoding, raw.sheet, groups, group_col)
 
 
 def load_lists(data: bytes, file: str = "upload", *, kind: str = "auto") -> ListSet:
@@ -302,7 +308,8 @@ class ListScores:
                              metrics=", ".join(self.values))
         ls = self.lists
         return GoldenSet(self.values[metric].copy(), ls.text, f"{ls.source} [{metric}]", "lists",
-                         ls.duplicates, {}, ls.encoding, sheet=ls.sheet)
+                         ls.duplicates, {}, ls.encoding, sheet=ls.sheet, groups=ls.groups,
+                         group_column=ls.group_column)
 
     def to_dict(self) -> dict:
         means = self.means()

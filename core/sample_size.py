@@ -10,7 +10,9 @@ Three designs, each a small frozen result with ``to_dict()``:
   difference (Tango's interval, the one the verdict uses) has half-width <= E, the n for the McNemar test by Connor (1987), and the smallest
   difference an exact McNemar test would call significant at the current n;
 * continuous per-case scores, e.g. nDCG (``plan_continuous``): Sakai's (2016) CI-based design,
-  smallest n with t(1-alpha/2, n-1) * sigma / sqrt(n) <= E, and the paired t-test power design.
+  smallest n with t(1-alpha/2, n-1) * sigma / sqrt(n) <= E, and the paired t-test power design;
+* non-inferiority (``core.sample_size_margin.plan_noninferiority``): the n for 80% power to
+  show that B is not worse than A by more than a margin.
 
 Rates, discordance, differences and half-widths are shares (0.02 = 2 %p), never percents.
 Impossible inputs raise ``core.errors.InputError`` (a ``ValueError``) with a
@@ -24,7 +26,6 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
 from core import checks
 from core.errors import InputError
@@ -35,8 +36,8 @@ from core.stats import z_value
 MAX_N = 100_000_000  # searches stop here: a plan beyond 10^8 cases is not a plan
 
 
-def _ceil(x: float) -> int:
-    """ceil that ignores float noise: 1600.0000000000002 -> 1600."""
+def ceil_n(x: float) -> int:
+    """ceil that ignores float noise: 1600.0000000000002 -> 1600 (a planned n)."""
     return int(math.ceil(round(x, 9)))
 
 
@@ -97,7 +98,7 @@ def n_normal(rate: float, half_width: float, confidence: float = 0.95) -> int:
     """Normal-approximation (Wald) sample size: n = ceil(z^2 p(1-p) / E^2)."""
     p, e = checks.plan_rate(rate), checks.plan_half_width(half_width)
     z = z_value(confidence)
-    return max(1, _ceil(z * z * p * (1 - p) / (e * e)))
+    return max(1, ceil_n(z * z * p * (1 - p) / (e * e)))
 
 
 @dataclass(frozen=True)
@@ -180,11 +181,12 @@ def n_mcnemar(discordance: float, diff: float, *, alpha: float = 0.05,
     alpha, power = checks.power_plan_iv(alpha, power)
     if delta == 0.0:
         raise InputError("sample_size.err_zero_diff")
+    from scipy import stats as _st  # lazily: scipy.stats costs ~0.7 s of CPU to import
     za, zb = _st.norm.ppf(1 - alpha / 2), _st.norm.ppf(power)
     n = (za * math.sqrt(d) + zb * math.sqrt(d - delta * delta)) ** 2 / (delta * delta)
     if n > MAX_N:
         raise InputError("sample_size.err_too_many", limit=f"{MAX_N:,}")
-    return max(1, _ceil(n))
+    return max(1, ceil_n(n))
 
 
 def mcnemar_power(n: int, discordance: float, diff: float, *, alpha: float = 0.05) -> float:
@@ -193,6 +195,7 @@ def mcnemar_power(n: int, discordance: float, diff: float, *, alpha: float = 0.0
     n = checks.plan_n(n)
     d, delta = checks.plan_discordance(discordance, diff)
     alpha = checks.plan_level("alpha", alpha)
+    from scipy import stats as _st
     za = _st.norm.ppf(1 - alpha / 2)
     return float(_st.norm.cdf((abs(delta) * math.sqrt(n) - za * math.sqrt(d))
                               / math.sqrt(d - delta * delta)))
@@ -299,7 +302,8 @@ def t_half_width(sigma: float, n, confidence: float = 0.95):
     s = checks.plan_sigma(sigma)
     confidence = checks.confidence(confidence)
     n = checks.at_least("n", n, 2)  # a t interval needs 2 cases
-    half = _st.t.ppf(0.5 + confidence / 2, n - 1) * s / np.sqrt(n)
+    from scipy.special import stdtrit  # = scipy.stats.t.ppf (tested), without scipy.stats
+    half = stdtrit(n - 1, 0.5 + confidence / 2) * s / np.sqrt(n)
     return float(half) if half.ndim == 0 else half
 
 
@@ -322,6 +326,7 @@ def paired_t_power(n: int, diff: float, sigma: float, *, alpha: float = 0.05) ->
     delta, s = checks.plan_number("diff", diff), checks.plan_sigma(sigma)
     alpha = checks.plan_level("alpha", alpha)
     df, nc = n - 1, abs(delta) * math.sqrt(n) / s
+    from scipy import stats as _st
     c = _st.t.ppf(1 - alpha / 2, df)
     return float(_st.nct.sf(c, df, nc) + _st.nct.cdf(-c, df, nc))
 
@@ -383,7 +388,8 @@ def power_curve(*, diff: float, n_max: int, alpha: float = 0.05,
     ``power``. With ``discordance`` (paired binary outcomes) each row is ``mcnemar_power``
     (Connor 1987); with ``sigma`` (continuous scores) ``paired_t_power`` (noncentral t).
     Give exactly one of the two; the power at the planned n of ``plan_paired`` /
-    ``plan_continuous`` reaches the planned power on this curve."""
+    ``plan_continuous`` reaches the planned power on this curve (non-inferiority:
+    ``core.sample_size_margin.noninferiority_power_curve``)."""
     if (discordance is None) == (sigma is None):
         raise ValueError("give exactly one of discordance (binary) or sigma (scores)")
     n_max = checks.plan_n(n_max, name="n_max", min_n=2)

@@ -24,6 +24,7 @@ import pandas as pd
 from core import checks
 from core.beir import BeirData
 from core.errors import InputError
+from core.judged import JudgedBounds, beir_bounds
 from core.metrics import parse_measure, per_query
 from core.retrieval import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Encoded, Progress, RRF_DEPTH,
                             RRF_K, Ranking, bm25_search, dense_search, encode_texts,
@@ -350,13 +351,15 @@ class ScifactResult:
     scores: dict
     comparison: RetrieverComparison
     settings: dict
+    judged: JudgedBounds | None = None   # Judged@10 and both bounds (core.judged)
 
     def to_dict(self) -> dict:
         return {"collection": self.collection["name"], "path": self.collection["path"],
                 "n_queries": self.comparison.n, "n_queries_judged":
                     self.collection["n_queries"], "n_docs": self.collection["n_docs"],
                 "n_judgements": self.collection["n_judgements"], "scores": self.scores,
-                "comparison": self.comparison.to_dict(), "settings": self.settings}
+                "comparison": self.comparison.to_dict(), "settings": self.settings,
+                "judged": None if self.judged is None else self.judged.to_dict()}
 
 
 def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str = "ndcg@10", *,
@@ -368,7 +371,9 @@ def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str =
                 notes: list | None = None, encode_all: bool = False,
                 vectors: list | None = None) -> ScifactResult:
     """Run what A and B need, score every judged query, compare on a seeded subset of
-    ``queries`` of them (all when None). Means in ``scores`` are over the same subset.
+    ``queries`` of them (all when None). Means in ``scores`` are over the same subset;
+    ``judged``: Judged@10 of every retriever run and ``metric`` with unjudged documents
+    non-relevant / relevant, with the verdict under both (``core.judged.beir_bounds``).
     Notes go to ``notes``, the documents' ``Encoded`` to ``vectors`` (see ``run_retrievers``)."""
     check_retriever(a, "a")
     check_retriever(b, "b")
@@ -383,4 +388,6 @@ def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str =
     comp = compare_retrievers(tables, a, b, metric, queries=qids, resamples=resamples,
                               confidence=confidence, seed=seed, interval=interval)
     settings = run_settings(bm25, model or DEFAULT_MODEL, seed=seed, queries=queries)
-    return ScifactResult(data.to_dict(), means(tables, qids), comp, settings)
+    judged = beir_bounds(data, rankings, metric, a, b, queries=qids, resamples=resamples,
+                         confidence=confidence, seed=seed, interval=interval)
+    return ScifactResult(data.to_dict(), means(tables, qids), comp, settings, judged)

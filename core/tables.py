@@ -184,20 +184,42 @@ def nfc(text: str) -> str:
     return INVISIBLE.sub("", unicodedata.normalize("NFC", str(text))).strip()
 
 
-def _clean(frame: pd.DataFrame, file: str) -> tuple[pd.DataFrame, dict]:
+def _column_cells(rows: list[list], j: int) -> list[str]:
+    """Column ``j`` of the body rows (all but the first) as stripped strings; short rows pad
+    with ""."""
+    return [(str(r[j]) if r[j] is not None else "").strip() if j < len(r) else ""
+            for r in rows[1:]]
+
+
+def _nfc_column(cells: list[str]) -> list[str]:
+    """``nfc`` of each (stripped) cell. A column that is all ASCII is returned as is: NFC
+    leaves ASCII unchanged and the removed characters (``INVISIBLE``) are not ASCII, so only
+    columns with other characters pay for the per-cell normalisation."""
+    if "".join(cells).isascii():
+        return cells
+    return [nfc(c) for c in cells]
+
+
+def _frame_from_rows(rows: list[list], file: str) -> tuple[pd.DataFrame, dict]:
     """First row -> header (read ourselves, so repeated names are seen, not renamed).
-    Headers and cells are NFC-normalised and stripped; returns the frame and the
-    ``{column: (row, ...)}`` of cells whose text NFC changed (so callers can say so)."""
-    frame = frame.fillna("").astype(str)
-    if frame.empty:
+    Headers and cells are NFC-normalised and stripped; returns the frame of the remaining
+    rows (index: spreadsheet row numbers, rows blank in every cell dropped) and the
+    ``{column: (row, ...)}`` of cells whose text NFC changed (so callers can say so).
+    Works column by column on the parsed rows; a pandas frame is built once, at the end."""
+    if not rows:
         raise InputError("empty_file", file=file)
-    header = [nfc(c) for c in frame.iloc[0]]
-    raw_body = frame.iloc[1:].reset_index(drop=True).map(str.strip)
-    body = raw_body.map(nfc)
+    width = max(len(r) for r in rows)
+    if width == 0:
+        raise InputError("empty_file", file=file)
+    first = rows[0]
+    header = [nfc("" if j >= len(first) or first[j] is None else str(first[j]))
+              for j in range(width)]
+    raw = [_column_cells(rows, j) for j in range(width)]
+    body = [_nfc_column(col) for col in raw]
     keep = []
     for pos, name in enumerate(header):
         if name == "":
-            if (body.iloc[:, pos] != "").any():
+            if any(c != "" for c in body[pos]):
                 raise InputError("blank_header", file=file, column=str(pos + 1))
             continue  # an empty column with no header (trailing delimiter): nothing to lose
         keep.append(pos)
@@ -207,13 +229,17 @@ def _clean(frame: pd.DataFrame, file: str) -> tuple[pd.DataFrame, dict]:
         if name in seen:
             raise InputError("duplicate_column", file=file, column=name)
         seen.add(name)
-    frame = body.iloc[:, keep]
+    n = len(rows) - 1
+    frame = pd.DataFrame({j: body[p] for j, p in enumerate(keep)}, index=pd.RangeIndex(2, 2 + n),
+                         columns=range(len(keep)), dtype=str)
     frame.columns = names
+    normalized = {}
+    for j, p in enumerate(keep):
+        if body[p] is not raw[p]:
+            changed = tuple(i + 2 for i, (a, b) in enumerate(zip(raw[p], body[p])) if a != b)
+            if changed:
+                normalized[names[j]] = changed
     # Drop rows that are blank in every cell (trailing Excel rows); keep numbering stable.
-    frame.index = pd.RangeIndex(2, 2 + len(frame))
-    changed = raw_body.iloc[:, keep].to_numpy() != frame.to_numpy()
-    normalized = {names[j]: tuple(int(r) for r in frame.index[changed[:, j]])
-                  for j in range(len(names)) if changed[:, j].any()}
     return frame[(frame != "").any(axis=1)], normalized
 
 
@@ -294,9 +320,7 @@ def read_table(data: bytes, file: str = "upload", *, required: tuple = (),
     text = newlines(text)
     delim = sniff_delimiter(text)
     rows = read_csv_rows(text, delim, file, max_columns=max_columns, max_cells=max_cells)
-    width = max(len(r) for r in rows)
-    frame = pd.DataFrame([r + [""] * (width - len(r)) for r in rows], dtype=str)
-    frame, normalized = _clean(frame, file)
+    frame, normalized = _frame_from_rows(rows, file)
     if frame.empty:
         raise InputError("header_only", file=file)
     return RawTable(frame, file, enc, delim, normalized=normalized)
@@ -399,11 +423,7 @@ def _read_xlsx(data: bytes, file: str, required: tuple = (), max_columns: int = 
     finally:
         values.close()
         formulas.close()
-    width = max(len(r) for r in rows)
-    frame = pd.DataFrame([r + [""] * (width - len(r)) for r in rows], dtype=str)
-    if frame.shape[1] == 0:
-        raise InputError("empty_file", file=file)
-    frame, normalized = _clean(frame, file)
+    frame, normalized = _frame_from_rows(rows, file)
     if frame.empty:
         raise InputError("header_only", file=file)
     others = tuple(n for n in names if n != chosen)

@@ -434,6 +434,23 @@ def url_number(param: str, lo, hi, default, cast=int):
     return x if lo <= x <= hi else default
 
 
+def margin_input(page: str, kind: str, box=None) -> tuple[float | None, str | None]:
+    """The margin δ input (issue 23) in the inputs ``box``: for rates in %p (0-50, step 0.5),
+    for scores on their own scale (0-1, step 0.005); 0 is off (the default). First value from
+    ``?margin=`` in the same unit as the input. Returns (δ on the difference's scale for
+    ``core.margin.margin_decision``, or None when off; the text ``keep_in_url`` writes)."""
+    rate = kind == "rate"
+    hi, step, shown = (50.0, 0.5, "%.1f") if rate else (1.0, 0.005, "%.3f")
+    where = box if box is not None else st
+    value = float(where.number_input(
+        tr("margin.label_rate" if rate else "margin.label_score"), 0.0, hi,
+        url_number("margin", 0.0, hi, 0.0, float), step=step, format=shown,
+        key=f"{page}_margin_{kind}", help=tr("margin.help")))
+    if value <= 0:
+        return None, None
+    return (value / 100 if rate else value), f"{value:g}"
+
+
 def keep_in_url(**params) -> None:
     """Write the page's current choices into the URL (keeping ``lang`` and ``view``), so the
     address bar is a link to this exact view. Other pages' choices are dropped."""

@@ -6,14 +6,18 @@ import streamlit as st
 
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
+from core.margin import margin_decision
+from core.groups import by_group
 from core.views import format as fmt
 from core.views.format import level as fmt_level
 from core.views.paired import paired_view
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
-                       glossary, how_to_read, inputs_box, keep_in_url, page_setup, present_css,
+                       glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
+                       present_css,
                        presenting, report_downloads, Section, sha256, show_card, show_error,
                        show_frame, show_paired, show_table, stat_settings, tr, tr_md, url_index,
                        upload_or_demo, verdict_notes)
+from pages._sections import show_groups
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_golden.csv"
 
@@ -30,6 +34,13 @@ def _compare(data: bytes, name: str, a: str, b: str, resamples: int, confidence:
              seed: int, interval: str = "auto"):
     return compare_golden(_load(data, name), a, b, resamples=resamples,
                           confidence=confidence, seed=seed, interval=interval)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _groups(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
+            seed: int, interval: str = "auto"):
+    return by_group(_compare(data, name, a, b, resamples, confidence, seed, interval),
+                    resamples=resamples, confidence=confidence, seed=seed, interval=interval)
 
 
 # title -> the question -> the verdict card -> how to read -> inputs and settings -> details
@@ -71,7 +82,6 @@ a = col_a.selectbox(tr("golden.method_a"), methods, index=url_index("a", methods
                     key="golden_a", help=tr("golden.method_a_help"))
 b = col_b.selectbox(tr("golden.method_b"), methods, index=url_index("b", methods, 1),
                     key="golden_b", help=tr("golden.method_b_help"))
-keep_in_url(a=a, b=b, **settings.url())
 
 try:
     with st.spinner(tr("golden.computing")):
@@ -79,11 +89,16 @@ try:
                           settings.seed, settings.interval)
 except InputError as exc:
     with inputs:
+        keep_in_url(a=a, b=b, **settings.url())
         show_error(exc)
     st.stop()
+margin_value, margin_text = margin_input("golden", fmt.kind_of(result.comparison.binary),
+                                         inputs)
+keep_in_url(a=a, b=b, margin=margin_text, **settings.url())
+margin = None if margin_value is None else margin_decision(result, margin_value)
 st.session_state["golden_comparison"] = result
 lang = current_lang()
-view = paired_view(result, lang=lang)
+view = paired_view(result, lang=lang, margin=margin)
 c, bs = result.comparison, result.comparison.bootstrap
 kind = view.kind
 level = fmt_level(settings.confidence)
@@ -135,6 +150,11 @@ if len(disc):
 else:
     st.caption(tr("golden.no_discordant"))
 
+with st.spinner(tr("golden.computing")):
+    groups = _groups(data, name, a, b, settings.resamples, settings.confidence, settings.seed,
+                     settings.interval)
+group_sections = show_groups(groups)
+
 st.subheader(tr("golden.report_title"))
 rate_rows = pd.DataFrame([
     {tr("golden.col_method"): n_, tr("golden.col_score"): fmt.value(r.mean, kind),
@@ -162,8 +182,15 @@ if table_2x2 is not None:
 sections.append(Section(tr("golden.discordant_title", n=len(disc)),
                         "" if len(disc) else tr("golden.no_discordant"),
                         table=disc if len(disc) else None))
+sections.extend(group_sections)
+summary = result.to_dict()
+if margin is not None:
+    summary["margin"] = margin.to_dict()
+if groups is not None:
+    summary["groups"] = groups.to_dict()["groups"]
+    summary["groups_test"] = {k: v for k, v in groups.to_dict().items() if k != "groups"}
 report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": settings.resamples,
                          "seed": settings.seed, "confidence": level, "interval": bs.interval},
-                 per_case=paired_cases, summary=result.to_dict(), verdict=view.sentence,
+                 per_case=paired_cases, summary=summary, verdict=view.sentence,
                  card=view.card)

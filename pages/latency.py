@@ -8,11 +8,13 @@ from core.errors import InputError
 from core.latency import compare_latency
 from core.latency_log import load_timings
 from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
+from core.latency_units import UNIT_CHOICES
 from core.stats import MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level, p_text
-from core.views.latency import (alternative_sentence, distribution_chart, ratio_chart, runs_chart,
-                                speed_headline, speed_sentence)
+from core.views.latency import (alternative_sentence, cannot_tell_reason, distribution_chart,
+                                fmt_ratio, ratio_chart, ratio_digits, ratio_strings, runs_chart,
+                                speed_headline, units_sentence, verdict_sentence)
 from core.views.palette import tone_of
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
                        how_to_read, inputs_box, keep_in_url, page_setup, presenting,
@@ -31,10 +33,10 @@ def _load(data: bytes, name: str):
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _compare(data: bytes, name: str, a: str, b: str, resamples: int, quantile_resamples: int,
-             confidence: float, seed: int, drop: int):
+             confidence: float, seed: int, drop: int, units: tuple):
     return compare_latency(_load(data, name), a, b, resamples=resamples,
                            quantile_resamples=quantile_resamples, confidence=confidence,
-                           seed=seed, drop_warmup=drop)
+                           seed=seed, drop_warmup=drop, units=dict(units) or None)
 
 
 def _ms(x: float) -> str:
@@ -85,13 +87,23 @@ if st.session_state["latency_drop_warmup"] > max_drop:
     st.session_state["latency_drop_warmup"] = 0
 drop = col_k.number_input(tr("latency.drop_warmup"), 0, max_drop, step=1,
                           key="latency_drop_warmup", help=tr("latency.drop_warmup_help"))
+col_ua, col_ub, _ = inputs.columns(3)
+unit_options = ("", *UNIT_CHOICES)   # "": not stated (taken as ms, not as confirmed)
+unstated = tr("latency.unit_unstated")  # read now: the label must not change after the run
+unit_a = col_ua.selectbox(tr_md("latency.unit_label", method=a), unit_options,
+                          key="latency_unit_a", format_func=lambda u: u or unstated,
+                          help=tr("latency.unit_help"))
+unit_b = col_ub.selectbox(tr_md("latency.unit_label", method=b), unit_options,
+                          key="latency_unit_b", format_func=lambda u: u or unstated,
+                          help=tr("latency.unit_help"))
+units = tuple((m, u) for m, u in ((a, unit_a), (b, unit_b)) if u and a != b)
 url = {k: v for k, v in stats.url().items() if k != "interval"}
 keep_in_url(a=a, b=b, warmup=int(drop), quantile_resamples=int(q_resamples), **url)
 
 try:
     with st.spinner(tr("latency.computing")):
         res = _compare(data, name, a, b, int(resamples), int(q_resamples), float(confidence),
-                       int(seed), int(drop))
+                       int(seed), int(drop), units)
 except InputError as exc:
     show_error(exc)
     st.stop()
@@ -99,17 +111,23 @@ except InputError as exc:
 lang = st.session_state["lang"]
 r = res.ratio
 level = fmt_level(confidence)
-verdict_text = speed_sentence(r, a=a, b=b, lang=lang)
+refused = res.verdict == "units_unclear"   # the unit check withholds the verdict
+verdict_text = verdict_sentence(res, lang)
+geo, geo_lo, geo_hi = ratio_strings(r)   # enough digits to show the CI against 1
 # the card reads "is B (new) faster than A (baseline)": the geometric mean of the per-query
 # ratios B/A with its CI; green when B is faster, red when slower (palette.tone_of); names are
 # HTML-escaped by card_html
-card = VerdictCard(tone=tone_of(res.verdict), label=tr("latency.card_label", a=a, b=b),
-                   value=f"{r.geo_mean_ratio:.2f}×",
-                   interval=f"{level} {tr('common.ci_short')} "
-                            f"[{r.geo_ci_low:.2f}, {r.geo_ci_high:.2f}]",
-                   sentence=speed_headline(r, a=a, b=b, lang=lang),
-                   reason=tr("latency.card_reason", p=p_text(r.randomization_p),
-                             n=r.n_queries))
+if refused:
+    card = VerdictCard(tone=tone_of(res.verdict), label=tr("latency.card_label", a=a, b=b),
+                       value=tr("latency.card_value_units"), interval="",
+                       sentence=units_sentence(res, lang), reason=tr("latency.card_reason_units"))
+else:
+    card = VerdictCard(tone=tone_of(res.verdict), label=tr("latency.card_label", a=a, b=b),
+                       value=f"{geo}×",
+                       interval=f"{level} {tr('common.ci_short')} [{geo_lo}, {geo_hi}]",
+                       sentence=speed_headline(r, a=a, b=b, lang=lang),
+                       reason=cannot_tell_reason(r, lang) or tr(
+                           "latency.card_reason", p=p_text(r.randomization_p), n=r.n_queries))
 ratio_fig = ratio_chart(res.per_query.ratio, title=tr("latency.chart_ratio", a=a, b=b),
                         x_title=tr("latency.axis_query_rank"), y_title=tr("latency.axis_ratio"),
                         faster_label=tr("latency.side_faster", b=b),
@@ -121,7 +139,7 @@ with head:
 end_of_presentation()
 with guide:
     how_to_read("latency.how_to_read")
-if res.alternative is not None:
+if res.alternative is not None and not refused:
     st.info(alternative_sentence(res.alternative, a=esc(a), b=esc(b), lang=lang), icon="🔁")
 
 m1, m2, m3 = st.columns(3)
@@ -132,17 +150,19 @@ for col, m in ((m1, res.method_a), (m2, res.method_b)):
     col.caption(tr("latency.metric_ci", level=level, lo=_ms(m.median_ci[0]),
                    hi=_ms(m.median_ci[1]), p95=_ms(m.p95), p95_lo=_ms(m.p95_ci[0]),
                    p95_hi=_ms(m.p95_ci[1]), n=f"{m.n_queries:,}", runs=f"{m.n_runs:,}"))
-m3.metric(tr_md("latency.metric_ratio", a=a, b=b), f"{r.median_ratio:.2f}")
-m3.caption(tr("latency.metric_ratio_ci", level=level, lo=f"{r.ci_low:.2f}",
-              hi=f"{r.ci_high:.2f}", geo=f"{r.geo_mean_ratio:.2f}",
-              geo_lo=f"{r.geo_ci_low:.2f}", geo_hi=f"{r.geo_ci_high:.2f}"))
+md = ratio_digits(r.median_ratio, r.ci_low, r.ci_high)
+m3.metric(tr_md("latency.metric_ratio", a=a, b=b), fmt_ratio(r.median_ratio, md))
+m3.caption(tr("latency.metric_ratio_ci", level=level, lo=fmt_ratio(r.ci_low, md),
+              hi=fmt_ratio(r.ci_high, md), geo=geo, geo_lo=geo_lo, geo_hi=geo_hi))
 
 st.subheader(tr("latency.warnings_title"))
 warning_texts = [w.message(lang) for w in res.warnings]
 for text in warning_texts:  # they quote method names: shown literally
     st.warning(esc(text), icon="⚠️")
+order_unknown = res.pair is None or res.pair.n_pairs == 0
+no_warnings = tr("latency.no_warnings_order_unknown" if order_unknown else "latency.no_warnings")
 if not warning_texts:
-    st.info(tr("latency.no_warnings"), icon="✅")
+    st.info(no_warnings, icon="✅")
 
 st.subheader(tr("latency.warmup_title"))
 if res.suggested_warmup > 0:
@@ -177,11 +197,15 @@ method_rows = pd.DataFrame([
 show_table(method_rows)
 
 st.subheader(tr("latency.ratio_title"))
+md3 = max(3, md)
+gd3 = max(3, ratio_digits(r.geo_mean_ratio, r.geo_ci_low, r.geo_ci_high))
 ratio_rows = pd.DataFrame(
-    [(tr("latency.row_median_ratio", a=a, b=b), f"{r.median_ratio:.3f}"),
-     (tr("latency.row_ci", level=level), f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"),
-     (tr("latency.row_geo_ratio", a=a, b=b), f"{r.geo_mean_ratio:.3f}"),
-     (tr("latency.row_ci", level=level), f"[{r.geo_ci_low:.3f}, {r.geo_ci_high:.3f}]"),
+    [(tr("latency.row_median_ratio", a=a, b=b), fmt_ratio(r.median_ratio, md3)),
+     (tr("latency.row_ci", level=level),
+      f"[{fmt_ratio(r.ci_low, md3)}, {fmt_ratio(r.ci_high, md3)}]"),
+     (tr("latency.row_geo_ratio", a=a, b=b), fmt_ratio(r.geo_mean_ratio, gd3)),
+     (tr("latency.row_ci", level=level),
+      f"[{fmt_ratio(r.geo_ci_low, gd3)}, {fmt_ratio(r.geo_ci_high, gd3)}]"),
      (tr("latency.row_randomization"), fmt_p(r.randomization_p)),
      (tr("latency.row_resamples"), f"{r.resamples:,} ({r.seed})")],
     columns=[tr("latency.col_measure"), tr("latency.col_value")])
@@ -212,7 +236,7 @@ sections = [
     Section(tr("latency.methods_title"), table=method_rows),
     Section(tr("latency.ratio_title"), table=ratio_rows),
     Section(tr("latency.warnings_title"),
-            "\n".join(warning_texts) if warning_texts else tr("latency.no_warnings")),
+            "\n".join(warning_texts) if warning_texts else no_warnings),
     Section(tr("latency.chart_runs"), chart=runs_fig),
     Section(tr("latency.chart_dist"), chart=dist_fig),
     Section(tr("latency.chart_ratio", a=a, b=b), chart=ratio_fig),
@@ -221,6 +245,7 @@ sections = [
 report_downloads("latency", tr("latency.title"), sections, inputs={name: data}, card=card,
                  params={"a": a, "b": b, "resamples": int(resamples),
                          "quantile_resamples": int(q_resamples), "seed": int(seed),
-                         "confidence": level, "drop_warmup": int(drop)},
+                         "confidence": level, "drop_warmup": int(drop),
+                         "units": ", ".join(f"{m}={u}" for m, u in units) or "–"},
                  per_case=per_query, summary=res.to_dict(), verdict=verdict_text)
 

@@ -5,7 +5,10 @@ discordance in %, difference B − A in %p, ``sigma`` the SD of per-case differe
 in points, ``n`` the cases you have, plus ``confidence``, ``alpha``, ``power``, ``target``),
 else from the golden set loaded on the comparison page (session keys ``golden_comparison`` /
 ``golden_set``) via ``core.sample_size.defaults_from``. The card on top answers "how many
-cases to tell A and B apart" for the design the data call for (``design``).
+cases to tell A and B apart" for the design the data call for (``design``), or, in the
+non-inferiority mode (``?mode=noninferiority&margin=<%p or points>&assumed=<true B − A>``,
+the link of an inconclusive "switch" or margin verdict), "how many cases show that B is not
+worse than A by more than the margin" (``core.sample_size_margin``).
 """
 import pandas as pd
 import streamlit as st
@@ -13,6 +16,7 @@ import streamlit as st
 from core.errors import InputError
 from core.sample_size import (defaults_from, discordant_count, half_width_curve,
                               plan_continuous, plan_paired, plan_rate, power_curve)
+from core.sample_size_margin import noninferiority_power_curve, plan_noninferiority
 from core.stats import CONFIDENCE_LEVELS
 from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level, pct
@@ -25,6 +29,7 @@ from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_present
 page_setup()
 ALPHAS = (0.01, 0.05, 0.10)
 DESIGNS = ("paired", "continuous")
+MODES = ("difference", "noninferiority")
 
 
 def _n(x: int) -> str:
@@ -54,7 +59,10 @@ def _url_values() -> dict:
             "sigma": url_number("sigma", 0.001, 2.0, None, float),
             "cdiff": url_number("cdiff", 0.1, 100.0, None, float),
             "n": url_number("n", 1, 100_000_000, None),
-            "design": url_value("design")}
+            "design": url_value("design"),
+            "mode": url_value("mode"),
+            "margin": url_number("margin", 0.1, 50.0, None, float),
+            "assumed": url_number("assumed", -50.0, 50.0, None, float)}
 
 
 # A link (the "next step" of a "cannot tell" card) carries the data's own values; the values
@@ -66,6 +74,9 @@ link = (any(v is not None for v in from_url.values())
 # Widgets keep their values across reruns; reset the data-driven ones when the data change
 # or a new link arrives.
 signature = (dflt.source, dflt.name, dflt.a, dflt.b, dflt.current_n)
+st.session_state.setdefault("sample_size_mode", "difference")
+if link and from_url["mode"] in MODES:
+    st.session_state["sample_size_mode"] = from_url["mode"]
 if link or st.session_state.get("sample_size_signature") != signature:
     def _start(param, value):
         return value if not link or from_url[param] is None else from_url[param]
@@ -78,6 +89,8 @@ if link or st.session_state.get("sample_size_signature") != signature:
     st.session_state["sample_size_diff"] = _start("diff", round(100 * dflt.diff, 1))
     st.session_state["sample_size_sigma"] = _start("sigma", round(dflt.sigma, 3))
     st.session_state["sample_size_cdiff"] = _start("cdiff", round(100 * dflt.cdiff, 1))
+    st.session_state["sample_size_margin"] = _start("margin", 2.0)
+    st.session_state["sample_size_assumed"] = _start("assumed", 0.0)
 
 opened = st.session_state["sample_size_link"]
 cur_n = opened["n"] if opened.get("n") is not None else dflt.current_n
@@ -113,6 +126,21 @@ with st.sidebar:
                          format_func=lambda a: f"{a:g}", key="sample_size_alpha")
     power = st.slider(tr("sample_size.power"), 50, 99, url_number("power", 50, 99, 80),
                       step=1, format="%d%%", key="sample_size_power") / 100
+
+mode_names = {m: tr(f"sample_size.mode_{m}") for m in MODES}
+mode = inputs.radio(tr("sample_size.mode"), MODES, key="sample_size_mode", horizontal=True,
+                    format_func=mode_names.get,
+                    help=tr("sample_size.mode_help"))
+if mode == "noninferiority":
+    m1, m2 = inputs.columns(2)
+    margin_pp = m1.number_input(tr("sample_size.margin"), 0.1, 50.0, step=0.5, format="%.1f",
+                                key="sample_size_margin", help=tr("sample_size.margin_help"))
+    assumed_pp = m2.number_input(tr("sample_size.assumed"), -50.0, 50.0, step=0.5,
+                                 format="%.1f", key="sample_size_assumed",
+                                 help=tr("sample_size.assumed_help"))
+else:
+    margin_pp = st.session_state["sample_size_margin"]
+    assumed_pp = st.session_state["sample_size_assumed"]
 
 target_pp = inputs.slider(tr("sample_size.target"), 0.5, 15.0,
                           url_number("target", 0.5, 15.0, 5.0, float), step=0.5,
@@ -247,8 +275,66 @@ keep_in_url(design=design, disc=st.session_state["sample_size_discordance"],
             diff=st.session_state["sample_size_diff"], sigma=st.session_state["sample_size_sigma"],
             cdiff=st.session_state["sample_size_cdiff"], n=cur_n,
             confidence=f"{100 * confidence:g}", alpha=f"{alpha:g}", power=round(100 * power),
-            target=f"{target_pp:g}")
+            target=f"{target_pp:g}", mode=mode if mode != "difference" else None,
+            margin=f"{margin_pp:g}" if mode != "difference" else None,
+            assumed=f"{assumed_pp:g}" if mode != "difference" else None)
 st.session_state["sample_size_url_written"] = _url_values()
+
+
+def _noninferiority_plan():
+    """The non-inferiority plan for ``design`` (Nam 1997 / one-sided paired t), or None with
+    the error shown under the inputs."""
+    try:
+        spread = ({"discordance": st.session_state["sample_size_discordance"] / 100}
+                  if design == "paired" else {"sigma": st.session_state["sample_size_sigma"]})
+        return plan_noninferiority(margin_pp / 100, diff=assumed_pp / 100, alpha=alpha,
+                                   power=power, current_n=cur_n if cur_n and cur_n >= 2
+                                   else None, **spread)
+    except InputError as exc:
+        with inputs:
+            show_error(exc)
+        return None
+
+
+nip = _noninferiority_plan() if mode == "noninferiority" else None
+
+
+def _noninferiority_card():
+    """The card answering "how many cases show that B is not worse than A by more than the
+    margin?" and the power curve behind it."""
+    if nip is None:
+        return None, None
+    unit = (lambda x: f"{x:g} %p") if design == "paired" else \
+        (lambda x: tr("sample_size.card_points", diff=f"{x:g}"))
+    design_name = tr("sample_size.tab_paired" if design == "paired"
+                     else "sample_size.tab_continuous")
+    spread = (tr("sample_size.card_disc", disc=pct(nip.discordance)) if design == "paired"
+              else tr("sample_size.card_sigma", sigma=f"{nip.sigma:.3f}"))
+    need = nip.n_needed
+    sentence = tr("sample_size.card_ni_paired" if design == "paired"
+                  else "sample_size.card_ni_continuous", count=_n(need),
+                  margin=unit(margin_pp), assumed=unit(assumed_pp), power=pct(power, 0),
+                  alpha=f"{alpha / 2:g}", spread=spread)
+    reason = ("" if nip.current_power is None else
+              tr("sample_size.card_ni_now", count=_n(cur_n), power=pct(nip.current_power, 0)))
+    card = VerdictCard(
+        tone="better" if cur_n is not None and cur_n >= need else "neutral",
+        label=tr("sample_size.card_label_ni", design=design_name, margin=unit(margin_pp)),
+        value=tr("sample_size.card_value", count=_n(need)),
+        interval="" if cur_n is None else tr("sample_size.card_have", count=_n(cur_n)),
+        sentence=sentence, reason=reason)
+    n_max = 4 * max(need, cur_n or 1, 10)
+    spread_kw = ({"discordance": nip.discordance} if design == "paired"
+                 else {"sigma": nip.sigma})
+    curve = noninferiority_power_curve(diff=nip.diff, margin=nip.margin, alpha=alpha,
+                                       n_max=n_max, **spread_kw)
+    chart = power_chart(curve, target=power, current_n=cur_n, planned_n=need,
+                        title=tr("sample_size.power_chart_title_ni", design=design_name),
+                        x_title=tr("sample_size.axis_n"), y_title=tr("sample_size.axis_power"),
+                        target_label=tr("sample_size.mark_power", power=pct(power, 0)),
+                        current_label=tr("sample_size.mark_current", n=cur_n),
+                        planned_label=tr("sample_size.mark_planned", n=_n(need)))
+    return card, chart
 
 
 def _answer_card():
@@ -304,7 +390,8 @@ def _answer_card():
     return card, chart
 
 
-answer, answer_chart = _answer_card()
+answer, answer_chart = (_noninferiority_card() if mode == "noninferiority"
+                        else _answer_card())
 with head:
     if answer is not None:
         show_card(answer)
@@ -333,12 +420,19 @@ if cp is not None:
                   (tr("sample_size.tab_continuous"),
                    tr("sample_size.n_continuous_power", diff=_p1(cp.diff), power=pct(power, 0)),
                    cp.n_power)]
+if nip is not None:
+    plan_rows.append((tr("sample_size.tab_paired" if design == "paired"
+                         else "sample_size.tab_continuous"),
+                      tr("sample_size.n_noninferiority", margin=f"{margin_pp:g}",
+                         power=pct(power, 0)), nip.n_needed))
 plan_table = pd.DataFrame(plan_rows, columns=[tr("sample_size.col_design"),
                                               tr("sample_size.col_question"),
                                               tr("sample_size.col_n")])
 if answer_chart is not None:
-    st.subheader(tr("sample_size.power_chart_title", design=tr(
-        "sample_size.tab_paired" if design == "paired" else "sample_size.tab_continuous")))
+    st.subheader(tr("sample_size.power_chart_title_ni" if nip is not None
+                    else "sample_size.power_chart_title", design=tr(
+                        "sample_size.tab_paired" if design == "paired"
+                        else "sample_size.tab_continuous")))
     draw_chart(answer_chart)
 sections = [Section(tr("sample_size.report_plan"), tr("sample_size.report_text",
                                                       level=level, alpha=f"{alpha:g}",
@@ -348,7 +442,8 @@ if rate_chart is not None:
     sections.append(Section(tr("sample_size.chart_title", rate=pct(rp.rate)), chart=rate_chart))
 summary = {"defaults": dflt.__dict__, "rate": None if rp is None else rp.to_dict(),
            "paired": None if pp_ is None else pp_.to_dict(),
-           "continuous": None if cp is None else cp.to_dict()}
+           "continuous": None if cp is None else cp.to_dict(),
+           "noninferiority": None if nip is None else nip.to_dict()}
 params = {"confidence": fmt_level(confidence), "alpha": alpha, "power": f"{power:.0%}",
           "target_half_width": f"{target_pp:g} %p"}
 source = st.session_state.get("golden_source")

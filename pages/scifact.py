@@ -14,20 +14,24 @@ from core.beir import (ANY_PATH_ENV, CORPUS, ENV_VAR, QRELS_DIR, QUERIES, beir_f
 from core.errors import InputError
 from core import encode_job
 from core.encode_job import estimate_encode
+from core.margin import margin_decision
 from core.retrieval import CACHE_DIR, TOKENIZERS, BM25Params, load_model, resolve_model
 from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIEVERS, ci_by_n,
                           compare_retrievers, dense_from, disagreements, evaluate, means,
                           run_retrievers, run_settings, side_by_side, subsample, with_hybrid)
+from core.judged import beir_bounds
 from core.vectors import document_vectors, provenance
 from core.views import format as fmt
 from core.views.paired import paired_view
 from core.views.scifact import NAMES, ci_by_n_chart, scatter_chart
 from core.views.format import level as fmt_level
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
-                       how_to_read, inputs_box, keep_in_url, page_setup, present_css, presenting,
+                       how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
+                       present_css, presenting,
                        report_downloads, Section, shipped, show_card, show_error, show_frame,
                        show_paired, show_table, stat_settings, tr, tr_md, url_index, url_number,
                        url_value, verdict_notes)
+from pages._sections import show_judged
 
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
@@ -87,6 +91,16 @@ def _dense(path: str, stamp: tuple, model: str, live: bool):
     ranking, docs, more = dense_from(data, docs, model=model or None, get_model=get,
                                      cache_dir=CACHE_DIR)
     return ranking, provenance(docs), notes + more
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _judged(_data, _rankings, run_key: tuple, metric: str, a: str, b: str, queries: tuple,
+            resamples: int, confidence: float, seed: int, interval: str):
+    """Judged@10 and both readings (``core.judged.beir_bounds``); ``run_key`` (folder,
+    file stamps, BM25 settings, model) stands in for the unhashed data and rankings."""
+    return beir_bounds(_data, _rankings, metric, a, b, queries=list(queries),
+                       resamples=resamples, confidence=confidence, seed=seed,
+                       interval=interval)
 
 
 def _eta(seconds: float | None) -> str:
@@ -297,14 +311,18 @@ with vectors_box:
         _start_encode(data, model, refresh=True)
         st.rerun()
 
+with inputs_box:
+    margin_value, margin_text = margin_input("scifact", fmt.kind_of(comp.data.binary))
+margin = None if margin_value is None else margin_decision(comp, margin_value)
 lang = current_lang()
-view = paired_view(comp, lang=lang, names=NAMES, unit="queries", metric=metric)
+view = paired_view(comp, lang=lang, names=NAMES, unit="queries", metric=metric, margin=margin)
 verdict_text = view.sentence
 bs = comp.bootstrap
 card = view.card
 level = fmt_level(confidence)
 boot_chart = view.bootstrap_chart(metric=metric)
-url_state = dict(a=a, b=b_name, metric=metric, n=int(n_used), **settings.url())
+url_state = dict(a=a, b=b_name, metric=metric, n=int(n_used), margin=margin_text,
+                 **settings.url())
 keep_in_url(**url_state, query=url_value("query"))  # the drill-down's, below
 with card_slot:
     show_card(card)
@@ -363,6 +381,15 @@ scatter = scatter_chart(comp, title=tr("scifact.chart_scatter", a=NAMES[a], b=NA
                         size_title=tr("scifact.legend_queries"))
 draw_chart(scatter)
 
+# ----------------------------------------------------------------------------- missing labels
+with st.spinner(tr("scifact.computing_judged")):
+    judged = _judged(data, rankings, (path, stamp, float(k1), float(b), tokenizer, model,
+                                      vec_source, str(vec_params)),
+                     metric, a, b_name, qids, int(resamples), float(confidence), int(seed),
+                     interval)
+judged_sections = show_judged(judged, "scifact", view.kind, names=NAMES,
+                              title_key="judged.scifact_title")
+
 # ----------------------------------------------------------------------------- drill-down
 disc = disagreements(comp)
 st.subheader(tr("scifact.drill_title", n=len(disc)))
@@ -417,11 +444,14 @@ sections = [Section(tr("scifact.report_means"),
             Section(tr("scifact.report_scatter"), chart=scatter),
             Section(tr("scifact.report_by_n"), table=by_n_table, chart=by_n_chart),
             Section(view.bootstrap_title(), chart=boot_chart),
+            *judged_sections,
             Section(tr("scifact.drill_title", n=len(disc)),
                     table=report_disc if len(disc) else None)]
 root = Path(path)
 inputs = {rel: (root / rel).read_bytes() for rel in (QUERIES, f"{QRELS_DIR}/test.tsv")}
 summary = {"collection": data.to_dict(), "scores": sub_means, "comparison": comp.to_dict(),
+           **({"margin": margin.to_dict()} if margin is not None else {}),
+           "judged": judged.to_dict(),
            "settings": run_settings(BM25Params(float(k1), float(b), tokenizer),
                                     resolve_model(model or None)[1], seed=int(seed),
                                     queries=int(n_used))}

@@ -1,27 +1,34 @@
 """Ranked lists & many systems: retrieval-list CSV or TREC runs + qrels -> per-case metric
-(core.lists / core.trec) -> A vs B (core.golden.compare_golden) and all pairs with Holm
-(core.multi.compare_many) -> draw. Nothing computed here."""
+(core.lists / core.trec) -> A vs B (core.golden.compare_golden), the tied-for-best set with
+rank intervals (core.best_set.best_set; the headline with three or more systems) and all pairs
+with Holm or Benjamini–Hochberg (core.multi.compare_many) -> draw. Nothing computed here."""
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
+from core.best_set import best_set
 from core.errors import InputError
 from core.golden import GoldenSet, compare_golden
+from core.groups import by_group, read_group_file
+from core.judged import lists_bounds, trec_bounds
 from core.lists import LIST_METRICS, load_lists, metric_key, score_lists
 from core.lists import side_by_side as list_side_by_side
-from core.multi import compare_many, disagreements, estimate_cost, plan_mode
+from core.margin import margin_decision
+from core.multi import CORRECTIONS, compare_many, disagreements, estimate_cost, plan_mode
 from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
 from core.trec import side_by_side as trec_side_by_side
 from core.views import format as fmt
+from core.views.best_set import best_card, best_sentence, rank_chart, ranks_display
 from core.views.format import fmt_p, level as fmt_level
 from core.views.multi import matrix_chart
 from core.views.paired import paired_view
-from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
-                       glossary, how_to_read, inputs_box, keep_in_url, page_setup, present_css,
-                       presenting, report_downloads, Section, sha256, show_card, show_error,
-                       show_frame, show_paired, show_table, stat_settings, tr, tr_md, url_index,
-                       url_number, url_value, verdict_notes)
+from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation, esc,
+                       glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
+                       present_css, presenting, report_downloads, Section, sha256, show_card,
+                       show_error, show_frame, show_paired, show_table, stat_settings, tr, tr_md,
+                       url_index, url_number, url_value, verdict_notes)
+from pages._sections import show_groups, show_judged
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LISTS = DATA / "demo_lists.csv"
@@ -55,20 +62,58 @@ def _pair(_gs: GoldenSet, data_key: tuple, a: str, b: str, resamples: int, confi
                           interval=interval)
 
 
+@st.cache_data(show_spinner=False, max_entries=8)
+def _group_file(data: bytes, name: str):
+    return read_group_file(data, name)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _groups(_result, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
+            seed: int, interval: str = "auto"):
+    """``core.groups.by_group`` on the A vs B result (its golden set carries the groups of
+    a list file's column or the TREC side file); ``data_key`` as for ``_pair``."""
+    return by_group(_result, resamples=resamples, confidence=confidence, seed=seed,
+                    interval=interval)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _judged(_scores, data_key: tuple, source: str, key: str, a: str, b: str, resamples: int,
+            confidence: float, seed: int, interval: str = "auto"):
+    """Judged@10 and both bounds (``core.judged``) of the scored lists or runs."""
+    stat = dict(resamples=resamples, confidence=confidence, seed=seed, interval=interval)
+    if source == "lists":
+        return lists_bounds(_scores, key, a, b, **stat)
+    return trec_bounds(_scores, a, b, **stat)
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def _many(scores: pd.DataFrame, mode: str, baseline, resamples: int, confidence: float,
-          seed: int, interval: str = "auto"):
+          seed: int, interval: str = "auto", correction: str = "holm"):
     return compare_many(scores, mode=mode, baseline=baseline, resamples=resamples,
-                        confidence=confidence, seed=seed, interval=interval)
+                        confidence=confidence, seed=seed, interval=interval,
+                        correction=correction)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _best(scores: pd.DataFrame, resamples: int, confidence: float, seed: int):
+    return best_set(scores, resamples=resamples, confidence=confidence, seed=seed)
 
 
 def _fmt(x) -> str:
     return "" if pd.isna(x) else f"{x:.3f}"
 
 
-def pairs_display(table: pd.DataFrame, kind: str, level: str) -> pd.DataFrame:
+P_COLUMN = {"holm": "systems.col_p_holm", "bh": "systems.col_p_bh"}
+CORRECTION_NOTE = {"holm": "systems.holm_note", "bh": "systems.bh_note"}
+CORRECTION_SENTENCE = {"holm": "systems.correction_sentence_holm",
+                       "bh": "systems.correction_sentence_bh"}
+
+
+def pairs_display(table: pd.DataFrame, kind: str, level: str,
+                  correction: str = "holm") -> pd.DataFrame:
     """The all-pairs table as shown: translated headers, one unit (``kind``), the CI and the
-    win/tie/loss counts in one column each so it fits the page."""
+    win/tie/loss counts in one column each so it fits the page; the p column is the chosen
+    correction's (``p_adjusted``)."""
     return pd.DataFrame({
         "A": table["a"], "B": table["b"], tr("systems.col_n"): table["n"],
         tr("systems.col_mean_a"): [fmt.value(x, kind) for x in table["mean_a"]],
@@ -76,7 +121,7 @@ def pairs_display(table: pd.DataFrame, kind: str, level: str) -> pd.DataFrame:
         tr("systems.col_diff"): [fmt.diff(x, kind) for x in table["b_minus_a"]],
         tr("systems.col_ci", level=level): [fmt.interval(lo, hi, kind, signed=True)
                                             for lo, hi in zip(table["ci_low"], table["ci_high"])],
-        tr("systems.col_p_holm"): [fmt_p(x) for x in table["p_holm"]],
+        tr(P_COLUMN[correction]): [fmt_p(x) for x in table["p_adjusted"]],
         tr("systems.col_verdict"): [tr(f"systems.verdict_{v}") for v in table["verdict"]],
         tr("systems.col_dz"): ["n/a" if pd.isna(x) else f"{x:.2f}" for x in table["cohens_dz"]],
         tr("systems.col_wtl"): [f"{w}/{t_}/{l_}" for w, t_, l_ in
@@ -86,7 +131,7 @@ def pairs_display(table: pd.DataFrame, kind: str, level: str) -> pd.DataFrame:
 # title -> the question -> the verdict card -> how to read -> inputs and settings -> details
 st.title(tr("systems.title"))
 st.caption(tr("systems.subtitle"))
-card_slot = st.container()  # filled once A vs B is computed, below
+card_slot = st.container()  # filled once the best set (3+ systems) or A vs B is computed
 guide = st.container(key="systems_guide")  # "How to read this", collapsed
 inputs_box = inputs_box("systems")
 present_css("systems")
@@ -160,6 +205,8 @@ with inputs_box:
                                     help=tr("systems.qrels_help"))
             r_up = c2.file_uploader(tr("systems.runs_upload"), accept_multiple_files=True,
                                     key="systems_runs_upload", help=tr("systems.runs_help"))
+            g_up = st.file_uploader(tr("groups.upload"), type=["csv", "tsv", "txt", "xlsx"],
+                                    key="systems_groups_upload", help=tr("groups.upload_help"))
             if q_up is not None and r_up:
                 qrels_data, qrels_name = q_up.getvalue(), q_up.name
                 runs = tuple((f.name, f.getvalue()) for f in r_up)
@@ -179,6 +226,9 @@ with inputs_box:
                 ts = _trec(qrels_data, qrels_name, runs, str(measure))
             key = ts.measures[0]
             gs = ts.golden(key)
+            if g_up is not None:  # query groups from the qid,group side file
+                gs = gs.with_groups(_group_file(g_up.getvalue(), g_up.name), g_up.name)
+                inputs[g_up.name] = g_up.getvalue()
             scores, text = gs.scores, gs.text
             means = ts.means()
             k = 10
@@ -219,30 +269,60 @@ with inputs_box:
                         key="systems_a", help=tr("golden.method_a_help"))
     b = col_b.selectbox(tr("systems.method_b"), methods, index=url_index("b", methods, 1),
                         key="systems_b", help=tr("golden.method_b_help"))
-    keep_in_url(source=source, metric=metric if source == "lists" else key,
-                k=k if source == "lists" else None, a=a, b=b, **settings.url())
+    url = dict(source=source, metric=metric if source == "lists" else key,
+               k=k if source == "lists" else None, a=a, b=b,
+               correction=st.session_state.get("systems_correction"), **settings.url())
     try:
         with st.spinner(tr("systems.computing")):
             data_key = (source, key, tuple(sorted(params.items(), key=str)),
                         tuple((n, sha256(v)) for n, v in inputs.items()))
             result = _pair(gs, data_key, a, b, resamples, float(confidence), seed, interval)
     except InputError as exc:
+        keep_in_url(**url)
         show_error(exc)
         st.stop()
+    margin_value, margin_text = margin_input("systems", fmt.kind_of(result.comparison.binary))
+    keep_in_url(**url, margin=margin_text)
+margin = None if margin_value is None else margin_decision(result, margin_value)
 
+# the tied-for-best set of all systems: the headline with three or more (cost before work:
+# it needs every pair; when all pairs do not fit, A vs B stays the headline)
+best, best_cost = None, estimate_cost(len(methods), len(scores), resamples, "all")
+if len(methods) >= 3 and best_cost.fits:
+    try:
+        with st.spinner(tr("systems.computing")):
+            best = _best(scores, resamples, float(confidence), seed)
+    except InputError as exc:
+        with inputs_box:
+            show_error(exc)
 lang = current_lang()
-view = paired_view(result, lang=lang)
+view = paired_view(result, lang=lang, margin=margin)
 c, bs = result.comparison, result.comparison.bootstrap
 verdict_text = view.sentence
 card = view.card
 kind = view.kind
 rates_chart = view.rates_chart(axis=tr("systems.axis_metric", metric=key))
 boot_chart = view.bootstrap_chart()
+best_chart = (rank_chart(best, title=tr("systems.best_title"), axis=tr("systems.best_axis"),
+                         best=tr("systems.best_in"), behind=tr("systems.best_out"))
+              if best is not None else None)
+headline_best = best is not None and margin is None   # a margin asks about A vs B first
 with card_slot:
-    show_card(card)
-    if presenting():  # the presentation view: the card and the one chart that explains it
-        draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
+    if headline_best:
+        show_card(best_card(best, lang))
+        if presenting():  # the card and the chart of the rank intervals
+            draw_chart(rank_chart(best, axis=tr("systems.best_axis"), best=tr("systems.best_in"),
+                                  behind=tr("systems.best_out")),
+                       present_height=PRESENT_CHART_HEIGHT)
+    else:
+        show_card(card)
+        if presenting():  # the presentation view: the card and the one chart that explains it
+            draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
+if headline_best:  # A vs B keeps its own card, under its heading
+    show_card(card)
+elif best is not None:  # with a margin the best set's card moves down here
+    show_card(best_card(best, lang))
 ex = result.excluded
 if ex.total:
     st.warning(tr_md("systems.excluded", count=ex.total,
@@ -270,10 +350,23 @@ show_frame(means_table, width="stretch")
 many = None
 sections_many = []
 if len(methods) >= 3:
-    st.subheader(tr("systems.many_title", n=len(methods)), help=tr("glossary.holm"))
-    mc1, mc2 = st.columns(2)
+    st.subheader(tr("systems.many_title", n=len(methods)), help=glossary("holm", "bh"))
+    if best is not None:
+        st.markdown(f"**{tr('systems.best_title')}**", help=tr("systems.best_note"))
+        st.caption(esc(best_sentence(best, lang)))
+        if best.excluded:
+            st.warning(tr("systems.best_excluded", count=len(best.excluded)), icon="⚠️")
+        draw_chart(best_chart)
+        show_table(ranks_display(best, lang).set_index(tr("systems.best_col_system")))
+    elif not best_cost.fits:
+        st.info(tr_md("systems.best_too_much", **best_cost.params()))
+    mc1, mc2, mc3 = st.columns(3)
     mode = mc1.radio(tr("systems.mode"), ["all", "baseline"], horizontal=True,
                      format_func=lambda m: tr(f"systems.mode_{m}"), key="systems_mode")
+    correction = mc3.radio(tr("systems.correction"), CORRECTIONS, horizontal=True,
+                           index=url_index("correction", CORRECTIONS, 0),
+                           format_func=lambda c: tr(f"systems.correction_{c}"),
+                           key="systems_correction", help=tr("systems.correction_help"))
     baseline = None
     planned, cost = plan_mode(len(methods), len(scores), resamples, mode)
     if planned != mode:  # cost before work: all pairs would not fit the limits
@@ -288,21 +381,27 @@ if len(methods) >= 3:
         if cost.fits:
             with st.spinner(tr("systems.computing")):
                 many = _many(scores, mode, baseline, resamples, float(confidence), seed,
-                             interval)
+                             interval, correction)
     except InputError as exc:
         show_error(exc)
         st.stop()
+if best is not None:
+    sections_many.append(Section(tr("systems.best_title"),
+                                 best_sentence(best, lang) + "\n" + tr("systems.best_note"),
+                                 table=ranks_display(best, lang), chart=best_chart))
 if many is not None:
-    st.caption(tr("systems.holm_note", m=len(many.pairs), alpha=f"{many.alpha:.2f}",
-                  level=level))
+    note = tr(CORRECTION_NOTE[many.correction], m=len(many.pairs), alpha=f"{many.alpha:.2f}",
+              level=level)
+    which = tr(CORRECTION_SENTENCE[many.correction], alpha=f"{many.alpha:.2f}")
+    st.caption(note)
+    st.caption(which)
     chart = matrix_chart(many, title=tr("systems.matrix_title", metric=key),
                          legend=tr("systems.matrix_legend"))
     draw_chart(chart)
-    show_table(pairs_display(many.table(), kind, level).set_index("A"))  # wraps: fits the page
-    sections_many = [Section(tr("systems.many_title", n=len(methods)),
-                             tr("systems.holm_note", m=len(many.pairs),
-                                alpha=f"{many.alpha:.2f}", level=level),
-                             table=pairs_display(many.table(), kind, level), chart=chart)]
+    table_shown = pairs_display(many.table(), kind, level, many.correction)
+    show_table(table_shown.set_index("A"))  # wraps: fits the page
+    sections_many.append(Section(tr("systems.many_title", n=len(methods)), note + "\n" + which,
+                                 table=table_shown, chart=chart))
 
 # ----------------------------------------------------------------------------- drill-down
 st.subheader(tr_md("systems.drill_title", a=a, b=b))
@@ -325,14 +424,36 @@ if len(dis):
 else:
     st.caption(tr("systems.no_disagreement"))
 
+# ----------------------------------------------------------------------------- groups, labels
+with st.spinner(tr("systems.computing")):
+    groups = _groups(result, data_key, a, b, resamples, float(confidence), seed, interval)
+group_sections = show_groups(groups, "groups.hint" if source == "lists" else "groups.hint_trec")
+judged = None
+if source == "lists" and ls.kind != "ids":
+    st.caption(tr("judged.text_kind"))
+else:
+    with st.spinner(tr("systems.computing")):
+        judged = _judged(ls_scores if source == "lists" else ts, data_key, source, key, a, b,
+                         resamples, float(confidence), seed, interval)
+judged_sections = [] if judged is None else show_judged(judged, "systems", kind)
+
 # ----------------------------------------------------------------------------- report
 st.subheader(tr("systems.report_title"))
 summary = result.to_dict()
 summary.update(params)
+if margin is not None:
+    summary["margin"] = margin.to_dict()
 summary["metrics"] = {m_: means[m_].to_dict() for m_ in means.columns}
+if best is not None:
+    summary["best_set"] = best.to_dict()
 if many is not None:
     summary["pairs"] = [p.to_dict() for p in many.pairs]
     summary["multiple"] = {k_: v for k_, v in many.to_dict().items() if k_ != "pairs"}
+if groups is not None:
+    summary["groups"] = groups.to_dict()["groups"]
+    summary["groups_test"] = {k_: v for k_, v in groups.to_dict().items() if k_ != "groups"}
+if judged is not None:
+    summary["judged"] = judged.to_dict()
 sections = [
     Section(tr("systems.means_title"), "\n".join(notes), table=means_table.reset_index()),
     Section(tr("systems.pair_title", metric=key), verdict_text, table=tests_table),
@@ -340,9 +461,12 @@ sections = [
     Section(view.bootstrap_title(), chart=boot_chart),
     *sections_many,
     Section(tr("systems.drill_title", a=a, b=b), table=dis_shown if len(dis) else None),
+    *group_sections,
+    *judged_sections,
 ]
 report_downloads("systems", tr("systems.title"), sections, inputs=inputs,
                  params={**params, "a": a, "b": b, "resamples": resamples, "seed": seed,
                          "confidence": level, "interval": bs.interval},
-                 per_case=scores.reset_index(), summary=summary, verdict=verdict_text,
-                 card=card)
+                 per_case=scores.reset_index(), summary=summary,
+                 verdict=best_sentence(best, lang) if best is not None else verdict_text,
+                 card=best_card(best, lang) if headline_best else card)

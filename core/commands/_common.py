@@ -58,3 +58,25 @@ def add_stat_args(p, *, resamples: int = 20_000, interval: bool = False) -> None
                             "bootstrap_t. Both: percentile, bca (under-covers below 50 "
                             "cases). A name that does not fit the data falls back to auto; "
                             "the output names the interval used.")
+
+
+def add_margin_arg(p) -> None:
+    """--margin: off by default; read by ``core.margin.parse_margin`` once the data's kind is
+    known (rates: 0.02 or 2pp = 2 %p; scores: their own scale)."""
+    p.add_argument("--margin", default=None, metavar="DELTA",
+                   help="answer 'can we switch to B without losing more than DELTA?': "
+                        "non-inferior / equivalent / inferior / inconclusive (off by "
+                        "default). For 0/1 outcomes a share below 0.2 (0.02 = 2 %%p) or "
+                        "percentage points with a suffix (2pp, 2%%p); a plain 2 or 0.5 is "
+                        "refused as ambiguous. For scores a number on the score's own scale "
+                        "(0.02 nDCG).")
+
+
+def margin_of(comparison, text):
+    """The ``core.margin.MarginResult`` of ``comparison`` for ``--margin`` ``text``, or None
+    when no margin was given."""
+    if text is None:
+        return None
+    from core.margin import margin_decision, parse_margin
+    c = getattr(comparison, "comparison", comparison)
+    return margin_decision(c, parse_margin(text, binary=c.data.binary))

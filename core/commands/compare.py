@@ -1,5 +1,6 @@
 """``python -m core compare FILE...``: two methods paired by case id, and three or more
-systems with Holm-adjusted pairwise tests.
+systems: the tied-for-best set with each system's rank interval (``core.best_set``) first, then
+pairwise tests adjusted by Holm or, with ``--correction bh``, Benjamini–Hochberg.
 
 Formats:
 
@@ -12,12 +13,18 @@ Formats:
 The difference is always B - A (new minus baseline): the text names it "B − A" with B's and
 A's names in that order; with ``--baseline`` the baseline is A. JSON: the golden-case contract
 for A and B (``n_cases, methods, difference, resolution, excluded, verdict``; ``difference``
-holds ``b_minus_a`` and ``ci_low``/``ci_high`` of B - A), plus ``pairs`` (Holm-adjusted) for three or more systems, ``metrics``
+holds ``b_minus_a`` and ``ci_low``/``ci_high`` of B - A), plus, for three or more systems,
+``best_set`` (``core.best_set.BestSet.to_dict``: ``best``, ``behind``, ``ranks`` with
+``rank_low``/``rank_high``) and ``pairs`` (``p_holm`` and ``p_adjusted``, the chosen
+correction's; ``multiple.adjustment`` names it), ``metrics``
 (per-method means of every list metric) for lists, and ``queries`` (missing/unjudged) for TREC.
+With ``--margin`` (``core.margin``; A vs B only, every format) a ``margin`` block holds the
+margin's answer (``MarginResult.to_dict``); without it the output is unchanged.
 """
 from __future__ import annotations
 
-from core.commands._common import add_stat_args, print_json, read_bytes
+from core.commands._common import (add_margin_arg, add_stat_args, margin_of, print_json,
+                                  read_bytes)
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
 from core.views.golden import compare_text
@@ -26,6 +33,7 @@ NAME = "compare"
 HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lists) or TREC "
         "runs with qrels (--format trec)")
 FORMATS = ("golden", "lists", "trec")
+CORRECTIONS = ("holm", "bh")  # core.multi.CORRECTIONS (not imported: start-up time)
 
 
 def register(p) -> None:
@@ -44,10 +52,28 @@ def register(p) -> None:
                    help="lists: cells hold ids or passages (default: auto-detect)")
     p.add_argument("--baseline", help="with three or more systems: compare each to this one "
                                       "instead of all pairs")
+    p.add_argument("--groups", metavar="FILE",
+                   help="query groups: a qid,group file (CSV/TSV/XLSX) giving B - A per group "
+                        "(trec; golden and lists files may carry a 'group' column instead, "
+                        "which this file replaces)")
+    p.add_argument("--judged-k", type=int, default=10, metavar="K",
+                   help="lists and trec: Judged@K and the metric with unjudged documents "
+                        "counted non-relevant / relevant, on the top K (default 10)")
+    p.add_argument("--unjudged-csv", metavar="FILE",
+                   help="lists and trec: write the pooled unjudged documents (every method's "
+                        "top --judged-k without a judgement, deduplicated) to FILE to label "
+                        "next")
     p.add_argument("--a", help="method A, the baseline (default: first method in the file)")
     p.add_argument("--b", help="method B, the new one; the difference is B - A "
                                "(default: second method in the file)")
+    p.add_argument("--correction", choices=CORRECTIONS, default="holm",
+                   help="with three or more systems: adjust the pairs' p-values by holm "
+                        "(default; the chance of even one false 'different' stays below "
+                        "alpha) or bh, Benjamini-Hochberg (the expected share of false ones "
+                        "among the pairs called different stays below alpha; more power with "
+                        "many systems)")
     add_stat_args(p, interval=True)
+    add_margin_arg(p)
 
 
 def _stat_kw(args) -> dict:
@@ -59,7 +85,7 @@ def _golden(args):
     if len(args.files) != 1:
         raise InputError("systems.err_one_file", format="golden", n=len(args.files))
     gs = load_golden(read_bytes(args.files[0]), file=args.files[0])
-    return gs, {}
+    return gs, {}, None
 
 
 def _lists(args):
@@ -75,7 +101,12 @@ def _lists(args):
              "metrics": scores.to_dict(), "undefined": scores.undefined(),
              "no_reference": list(ls.no_reference),
              "empty_lists": {m: list(v) for m, v in ls.empty_cells.items()}}
-    return scores.golden(key), extra
+
+    def judged(a, b, **stat):
+        from core.judged import lists_bounds
+        return None if ls.kind != "ids" else lists_bounds(scores, key, a, b,
+                                                         k=args.judged_k, **stat)
+    return scores.golden(key), extra, judged
 
 
 def _trec(args):
@@ -92,20 +123,40 @@ def _trec(args):
     extra = {"format": "trec", "measure": key, "qrels": args.qrels,
              "runs": {r.name: r.file for r in ts.runs},
              "metrics": {key: ts.means()[key].to_dict()}, "queries": ts.report()}
-    return gs, extra
+
+    def judged(a, b, **stat):
+        from core.judged import trec_bounds
+        return trec_bounds(ts, a, b, k=args.judged_k, **stat)
+    return gs, extra, judged
+
+
+def _groups(args, result):
+    """B − A per query group (``core.groups.by_group``) when the file has a group column or
+    ``--groups`` names a side file; else None."""
+    from core.groups import by_group, read_group_file
+
+    labels = read_group_file(read_bytes(args.groups), args.groups) if args.groups else None
+    return by_group(result, labels, args.groups, **_stat_kw(args))
 
 
 def run(args) -> int:
-    gs, extra = {"golden": _golden, "lists": _lists, "trec": _trec}[args.format](args)
+    if args.judged_k < 1:
+        raise ValueError(f"--judged-k must be at least 1, got {args.judged_k}")
+    if args.unjudged_csv and args.format == "golden":
+        raise ValueError("--unjudged-csv needs --format lists or trec (ranked documents)")
+    gs, extra, judged_of = {"golden": _golden, "lists": _lists,
+                            "trec": _trec}[args.format](args)
     a, b = args.a, args.b
     if args.baseline is not None and a is None and b is None and len(gs.methods) >= 2:
         others = [m for m in gs.methods if m != args.baseline]
         a, b = args.baseline, (others[0] if others else None)  # B - A = other - baseline
     result = compare_golden(gs, a, b, **_stat_kw(args))
-    many = None
+    margin = margin_of(result, args.margin)
+    many = best = None
     if len(gs.methods) >= 3:
         import sys
 
+        from core.best_set import best_set
         from core.i18n import t
         from core.multi import compare_many, estimate_cost, plan_mode
 
@@ -115,16 +166,50 @@ def run(args) -> int:
             full = estimate_cost(len(gs.methods), len(gs.scores), args.resamples, wanted)
             sys.stderr.write("note: " + t("systems.many_fallback_cli", "en", **full.params(),
                                           baseline=gs.methods[0]) + "\n")
-        many = compare_many(gs.scores, mode=mode, baseline=args.baseline, **_stat_kw(args))
+        many = compare_many(gs.scores, mode=mode, baseline=args.baseline,
+                            correction=args.correction, **_stat_kw(args))
+        all_pairs = estimate_cost(len(gs.methods), len(gs.scores), args.resamples, "all")
+        if all_pairs.fits:
+            best = best_set(gs.scores, resamples=args.resamples, confidence=args.confidence,
+                            seed=args.seed)
+        else:  # cost before work: the ranking needs every pair
+            sys.stderr.write("note: " + t("systems.best_too_much", "en", **all_pairs.params())
+                             + "\n")
+    groups = _groups(args, result)
+    judged = None if judged_of is None else judged_of(result.comparison.a,
+                                                      result.comparison.b, **_stat_kw(args))
+    if args.unjudged_csv and judged is not None:
+        from pathlib import Path
+
+        from core.serialize import to_csv_bytes
+        Path(args.unjudged_csv).write_bytes(to_csv_bytes(judged.pool))
     if args.json:
         out = result.to_dict()
         out.update(extra)
+        if margin is not None:
+            out["margin"] = margin.to_dict()
+        if best is not None:
+            out["best_set"] = best.to_dict()
+        if groups is not None:
+            g = groups.to_dict()
+            out["groups"] = g.pop("groups")
+            out["groups_test"] = g
+        if judged is not None:
+            out["judged"] = judged.to_dict()
         if many is not None:
             out["multiple"] = {k: v for k, v in many.to_dict().items() if k != "pairs"}
             out["pairs"] = [{k: p[k] for k in ("a", "b", "b_minus_a", "ci_low", "ci_high", "p",
-                                               "p_holm", "verdict", "n", "cohens_dz")}
+                                               "p_holm", "p_adjusted", "verdict", "n",
+                                               "cohens_dz")}
                             for p in many.to_dict()["pairs"]]
         print_json(out)
         return 0
-    print(compare_text(result, extra, many, args.format))
+    print(compare_text(result, extra, many, args.format, margin=margin, best=best))
+    if groups is not None:
+        from core.views.groups import group_cli_lines
+        print("\n".join(group_cli_lines(groups)))
+    if judged is not None:
+        from core.views.groups import judged_cli_lines
+        print("\n".join(judged_cli_lines(judged, "rate" if result.comparison.binary
+                                           else "score")))
     return 0

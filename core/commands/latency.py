@@ -4,7 +4,9 @@ methods, paired by query (the same ``core.latency.compare_latency`` as the Laten
 JSON keys: ``methods{<name>: {median, median_ci, p95, p95_ci, n_queries, n_runs}}``,
 ``ratio{median_ratio, ci_low, ci_high, geo_mean_ratio, geo_ci_low, geo_ci_high,
 randomization_p, ...}``, ``warnings[]`` (``code``, ``message`` and the evidence), ``verdict``
-(``a_faster | b_faster | no_difference``), plus ``warmup``, ``alternative`` (the verdict with
+(``a_faster | b_faster | no_difference``, or ``units_unclear`` while the unit check withholds
+it: state the units with ``--units``), plus ``units``, ``scale`` (unit suspicions left),
+``pair_order`` (who ran first within each query), ``warmup``, ``alternative`` (the verdict with
 the other warm-up choice) and ``sample_size``.
 """
 from __future__ import annotations
@@ -13,6 +15,7 @@ from core.commands._common import add_stat_args, print_json, read_bytes
 from core.errors import InputError
 from core.latency import compare_latency
 from core.latency_log import load_timings
+from core.latency_units import parse_units
 from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
 from core.views.latency import comparison_text
 
@@ -31,6 +34,12 @@ def register(p) -> None:
     p.add_argument("--quantile-resamples", type=int, default=DEFAULT_QUANTILE_RESAMPLES,
                    help="nested bootstrap resamples for each method's median and p95 "
                         f"(default {DEFAULT_QUANTILE_RESAMPLES:,})")
+    p.add_argument("--units", metavar="UNITS",
+                   help="the unit of each method's timings, converted to ms: METHOD=UNIT pairs "
+                        "such as a=ms,b=s (a and b are the methods compared) or one unit for "
+                        "all (ns, us, ms, s). Stating them also settles the unit check, which "
+                        "otherwise withholds the verdict when medians differ by more than 50x "
+                        "or a column holds two scales about 1,000x apart")
     add_stat_args(p)
 
 
@@ -40,10 +49,11 @@ def run(args) -> int:
         raise InputError("need_two_methods", file=args.file, methods=", ".join(log.methods))
     a = args.a if args.a is not None else log.methods[0]
     b = args.b if args.b is not None else next(m for m in log.methods if m != a)
+    units = None if args.units is None else parse_units(args.units, log.methods, a=a, b=b)
     res = compare_latency(log, a, b, resamples=args.resamples,
                           quantile_resamples=args.quantile_resamples,
                           confidence=args.confidence, seed=args.seed,
-                          drop_warmup=args.drop_warmup)
+                          drop_warmup=args.drop_warmup, units=units)
     if args.json:
         print_json(res.to_dict())
     else:

@@ -6,6 +6,7 @@ from core.commands._common import print_json
 from core.errors import InputError
 from core.sample_size import (n_continuous_ci, n_continuous_power, n_mcnemar, n_normal,
                               n_paired_ci, n_wilson)
+from core.sample_size_margin import n_noninferiority_continuous, n_noninferiority_paired
 from core.views.sample_size import plan_text
 
 NAME = "sample-size"
@@ -31,6 +32,12 @@ def register(p) -> None:
     p.add_argument("--alpha", type=float, default=0.05, help="test level (default 0.05)")
     p.add_argument("--sigma", type=float,
                    help="continuous scores: SD of the per-case differences B - A")
+    p.add_argument("--margin", type=float,
+                   help="non-inferiority: the cases needed to show B is not worse than A by "
+                        "more than this margin (a share for 0/1 outcomes, 0.02 = 2 %%p; score "
+                        "units with --sigma), with --power, one-sided at alpha/2 (the lower "
+                        "bound of the two-sided interval); --diff is then the true B - A "
+                        "assumed (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -44,7 +51,9 @@ def plan(args) -> dict:
     e, conf, alpha, power = args.half_width, args.confidence, args.alpha, args.power
     out: dict = {"inputs": {"rate": rate, "half_width": e, "confidence": conf,
                             "discordance": disc, "diff": diff, "power": power, "alpha": alpha,
-                            "sigma": sigma}}
+                            "sigma": sigma, "margin": args.margin}}
+    if args.margin is not None and disc is None and sigma is None:
+        raise InputError("sample_size.err_margin_alone")
     if rate is not None:
         out["n_wilson"] = n_wilson(rate, e, conf)
         out["n_normal"] = n_normal(rate, e, conf)
@@ -53,11 +62,17 @@ def plan(args) -> dict:
         out["n_paired_ci"] = n_paired_ci(disc, d_diff, e, conf)
         if d_diff != 0:
             out["n_paired_power"] = n_mcnemar(disc, d_diff, alpha=alpha, power=power)
+        if args.margin is not None:
+            out["n_paired_noninferiority"] = n_noninferiority_paired(
+                disc, d_diff, args.margin, alpha=alpha, power=power)
     if sigma is not None:
         out["n_continuous_ci"] = n_continuous_ci(sigma, e, conf)
         if diff is not None and diff != 0:
             out["n_continuous_power"] = n_continuous_power(diff, sigma, alpha=alpha,
                                                            power=power)
+        if args.margin is not None:
+            out["n_continuous_noninferiority"] = n_noninferiority_continuous(
+                0.0 if diff is None else diff, sigma, args.margin, alpha=alpha, power=power)
     return out
 
 

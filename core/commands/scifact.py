@@ -5,7 +5,8 @@ import sys
 import time
 
 from core.beir import ENV_VAR, find_or_download, load_beir
-from core.commands._common import add_stat_args, metric_option, print_json
+from core.commands._common import (add_margin_arg, add_stat_args, margin_of, metric_option,
+                                  print_json)
 from core.errors import InputError
 from core.i18n import t
 from core.retrieval import BM25Params, TOKENIZERS
@@ -46,7 +47,11 @@ def register(p) -> None:
     p.add_argument("--max-docs", type=int, default=MAX_DOCS, metavar="N",
                    help=f"refuse collections of more than N documents before encoding "
                         f"(default {MAX_DOCS:,}; dense encoding takes minutes per 10,000)")
+    p.add_argument("--unjudged-csv", metavar="FILE",
+                   help="write the pooled unjudged documents (every retriever's top 10 "
+                        "without a judgement, deduplicated, with the query text) to FILE")
     add_stat_args(p, resamples=DEFAULT_RESAMPLES, interval=True)
+    add_margin_arg(p)
 
 
 def _progress(done: int, total: int, eta: float | None) -> None:
@@ -80,11 +85,19 @@ def run(args) -> int:
     for enc in vectors:
         source, params = provenance(enc)
         sys.stderr.write(t(f"scifact.vectors_{source}", "en", **params) + "\n")
+    margin = margin_of(res.comparison, args.margin)
+    if args.unjudged_csv and res.judged is not None:
+        from pathlib import Path
+
+        from core.serialize import to_csv_bytes
+        Path(args.unjudged_csv).write_bytes(to_csv_bytes(res.judged.pool))
     if args.json:
         out = res.to_dict()
+        if margin is not None:
+            out["margin"] = margin.to_dict()
         out["vectors"] = [vector_summary(enc) for enc in vectors]
         out["seconds"] = round(time.perf_counter() - t0, 3)
         print_json(out)
     else:
-        print(result_text(res))
+        print(result_text(res, margin=margin))
     return 0

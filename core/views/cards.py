@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from core import checks
 from core.views import format as fmt
-from core.views.palette import TEXT, TONES, tone_of
+from core.views.palette import MUTED, REFERENCE, TABLE_HEADER, TEXT, TONES, margin_tone, tone_of
 from core.views.format import level as fmt_level
 
 AGREEMENT_TONES = {"almost_perfect": "better", "substantial": "better", "moderate": "neutral",
@@ -36,6 +36,9 @@ class VerdictCard:
     next_label: str = ""  # the link's text
     calibration: str = ""  # "On data like yours, this interval would wrongly leave out 0 ..."
     warning: str = ""      # e.g. BCa on fewer than 50 cases
+    margin: str = ""       # with a margin: its answer ("B is not worse than A by more than ...")
+    margin_reason: str = ""  # why the margin's answer is "inconclusive" (the test disagrees)
+    band: MarginBand | None = None   # the margin drawn as a shaded band beside the CI
 
     def __post_init__(self):
         if self.tone not in TONES:
@@ -45,25 +48,86 @@ class VerdictCard:
         return {"tone": self.tone, "label": self.label, "value": self.value,
                 "interval": self.interval, "sentence": self.sentence, "reason": self.reason,
                 "next_step": self.next_step, "next_link": self.next_link,
-                "calibration": self.calibration, "warning": self.warning}
+                "calibration": self.calibration, "warning": self.warning,
+                "margin": self.margin, "margin_reason": self.margin_reason}
+
+
+@dataclass(frozen=True)
+class MarginBand:
+    """What the card's margin strip draws, in display units (``core.views.format.scale``):
+    the band [-margin, +margin], the CI [ci_low, ci_high] of B − A, its mean and 0; ``text``
+    labels the two ends of the band and ``label`` says it all for a screen reader."""
+
+    margin: float
+    ci_low: float
+    ci_high: float
+    mean: float
+    low_text: str
+    high_text: str
+    label: str
+
+    def position(self, x: float) -> float:
+        """``x`` as a percentage of the strip's width (the band, the CI and 0 fit, with 8% of
+        room on each side)."""
+        lo = min(self.ci_low, -self.margin, 0.0)
+        hi = max(self.ci_high, self.margin, 0.0)
+        span = max(hi - lo, 1e-12)
+        return 8 + 84 * (x - lo) / span
 
 
 def paired_card(verdict: str, *, a: str, b: str, mean: float, ci_low: float, ci_high: float,
                 confidence: float, kind: str, sentence: str, ci_label: str = "CI",
                 reason: str = "", next_step: str = "", next_link: str = "",
                 next_label: str = "", calibration: str = "",
-                warning: str = "") -> VerdictCard:
+                warning: str = "", margin_verdict: str | None = None, margin: str = "",
+                margin_reason: str = "", band: MarginBand | None = None) -> VerdictCard:
     """The card of a paired comparison whose difference ``mean`` = B − A (new minus
     baseline) lies in [``ci_low``, ``ci_high``] (a percentile or BCa bootstrap CI, Efron &
-    Tibshirani 1993), shown as it is in ``kind``'s unit."""
+    Tibshirani 1993), shown as it is in ``kind``'s unit. With a margin (``core.margin``),
+    ``margin_verdict`` sets the tone (``margin_tone``: the question asked is then "safe to
+    switch?"), ``margin`` is its sentence and ``band`` its strip."""
     confidence = checks.confidence(confidence)
     checks.text("sentence", sentence)
     level = fmt_level(confidence)
+    tone = tone_of(verdict) if margin_verdict is None else margin_tone(margin_verdict)
     return VerdictCard(
-        tone=tone_of(verdict), label=f"{b} − {a}", value=fmt.diff(mean, kind),
+        tone=tone, label=f"{b} − {a}", value=fmt.diff(mean, kind),
         interval=f"{level} {ci_label} {fmt.interval(ci_low, ci_high, kind, signed=True)}",
         sentence=sentence, reason=reason, next_step=next_step, next_link=next_link,
-        next_label=next_label, calibration=calibration, warning=warning)
+        next_label=next_label, calibration=calibration, warning=warning, margin=margin,
+        margin_reason=margin_reason, band=band)
+
+
+def band_html(band: MarginBand, accent: str) -> str:
+    """The margin strip: a grey track, the band [-margin, +margin] shaded in the card's
+    accent with a solid line at -margin (the loss that must be ruled out), 0 dashed, and the
+    CI of B − A as a dark bar with its mean as a dot; the band's ends are labelled below."""
+    e = html.escape
+    x = band.position
+    left, right = x(-band.margin), x(band.margin)
+    lo, hi = x(band.ci_low), x(band.ci_high)
+    pos = "position:absolute;"
+    label_style = (f"{pos}top:20px;transform:translateX(-50%);font-size:.8rem;"
+                   f"white-space:nowrap;color:{TEXT}")
+    return (
+        f'<div class="verdict-band" role="img" aria-label="{e(band.label, quote=True)}" '
+        f'style="position:relative;height:18px;margin:.5rem 0 1.3rem 0;background:{TABLE_HEADER};'
+        f'border-radius:3px">'
+        f'<div style="{pos}left:{left:.2f}%;width:{right - left:.2f}%;top:0;bottom:0;'
+        f'background:{accent};opacity:.22"></div>'
+        f'<div style="{pos}left:{left:.2f}%;top:-3px;bottom:-3px;'
+        f'border-left:2px solid {accent}"></div>'
+        f'<div style="{pos}left:{x(0.0):.2f}%;top:0;bottom:0;'
+        f'border-left:2px dashed {REFERENCE}"></div>'
+        f'<div style="{pos}left:{lo:.2f}%;width:{max(hi - lo, 0.3):.2f}%;top:7px;height:4px;'
+        f'background:{TEXT}"></div>'
+        f'<div style="{pos}left:{x(band.mean):.2f}%;top:4px;width:10px;height:10px;'
+        f'margin-left:-5px;border-radius:50%;background:{TEXT};'
+        f'border:1px solid {MUTED}"></div>'
+        f'<span style="{label_style};left:{left:.2f}%">{e(band.low_text)}</span>'
+        + (f'<span style="{label_style};left:{right:.2f}%">{e(band.high_text)}</span>'
+           if band.margin > 0 else "")
+        + '</div>')
 
 
 def agreement_card(band: str | None, *, label: str, kappa: float, ci_low: float,
@@ -97,6 +161,15 @@ def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> 
                 if links and card.next_link else "")
         reason += (f'<div class="verdict-next" style="margin-top:.3rem;font-size:1rem;'
                    f'color:{TEXT}">{e(card.next_step)}{link}</div>')
+    margin = ""
+    if card.margin:
+        margin = (f'<div class="verdict-margin" style="font-size:1.2rem;font-weight:700;'
+                  f'margin-top:.3rem;color:{accent}">{e(card.margin)}</div>')
+        if card.band is not None:
+            margin += band_html(card.band, accent)
+        if card.margin_reason:
+            margin += (f'<div class="verdict-margin-reason" style="font-size:1rem;'
+                       f'color:{TEXT}">{e(card.margin_reason)}</div>')
     for cls, text in (("verdict-warning", card.warning),
                       ("verdict-calibration", card.calibration)):
         if text:
@@ -112,5 +185,6 @@ def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> 
         f'color:{accent}">{e(card.value)}</span>'
         f'<span class="verdict-interval" style="font-size:1.35rem;font-weight:600">'
         f'{e(card.interval)}</span></div>'
+        f'{margin}'
         f'<div class="verdict" style="font-size:1.15rem;font-weight:600;margin-top:.3rem">'
         f'{e(card.sentence)}</div>{reason}</div>')

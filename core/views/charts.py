@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from core import checks
-from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
+from core.views.palette import DARK, HIGHLIGHT, POSITIVE, PRIMARY, REFERENCE
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
     import altair as alt
@@ -130,10 +130,12 @@ def _check_scale(scale: float) -> float:
 
 def bootstrap_histogram(dist, ci_low: float, ci_high: float, *, title: str = "",
                         x_title: str = "B − A (%p)", y_title: str = "resamples",
-                        bins: int = 60, scale: float = 100) -> alt.LayerChart:
+                        bins: int = 60, scale: float = 100,
+                        margin: float | None = None) -> alt.LayerChart:
     """Histogram of a bootstrap distribution with the CI band and 0 marked; values are
     multiplied by ``scale`` (100: rates in %p; 1: scores on their own scale, see
-    ``core.views.format``)."""
+    ``core.views.format``). With a ``margin`` delta (``core.margin``, on the difference's
+    scale) the band [-delta, +delta] is shaded and -delta drawn as a solid line."""
     import altair as alt
     scale = _check_scale(scale)
     fmt = ".1f" if scale == 100 else ".3f"
@@ -149,7 +151,15 @@ def bootstrap_histogram(dist, ci_low: float, ci_high: float, *, title: str = "",
     ci = alt.Chart(band).mark_rect(opacity=0.15, color=HIGHLIGHT).encode(x="lo:Q", x2="hi:Q")
     rule = alt.Chart(zero).mark_rule(color=REFERENCE, strokeWidth=2, strokeDash=[4, 3]) \
         .encode(x="x:Q")
-    return alt.layer(ci, bars, rule).properties(title=wrap_title(title), height=260)
+    layers = [ci, bars, rule]
+    if margin is not None:
+        margin = scale * checks.number("margin", margin)
+        zone = pd.DataFrame({"lo": [-margin], "hi": [margin]})
+        layers.insert(0, alt.Chart(zone).mark_rect(opacity=0.18, color=POSITIVE)
+                      .encode(x="lo:Q", x2="hi:Q"))
+        layers.append(alt.Chart(pd.DataFrame({"x": [-margin]}))
+                      .mark_rule(color=POSITIVE, strokeWidth=3).encode(x="x:Q"))
+    return alt.layer(*layers).properties(title=wrap_title(title), height=260)
 
 
 def interval_chart(rows: pd.DataFrame, *, x_title: str = "rate (%)",

@@ -62,6 +62,19 @@ def diff(x: float | None, kind: str) -> str:
     return f"{signed(100 * x, 1)} %p" if kind == "rate" else signed(x, SCORE_DIGITS)
 
 
+def margin(x: float, kind: str) -> str:
+    """A margin delta >= 0, unsigned: 0.02 -> '2.0 %p' (rate) or '0.020' (score); more
+    decimals when one would round it (0.0025 -> '0.25 %p'), so the margin a person set is
+    the one they read."""
+    _check(kind)
+    digits = 1 if kind == "rate" else SCORE_DIGITS
+    v = 100 * x if kind == "rate" else x
+    while digits < 6 and abs(round(v, digits) - v) > 1e-9 * max(1.0, abs(v)):
+        digits += 1
+    text = f"{v:.{digits}f}"
+    return f"{text} %p" if kind == "rate" else text
+
+
 def interval(lo: float | None, hi: float | None, kind: str, *, signed: bool = False) -> str:
     """'[5.0%, 25.0%]', '[+5.0 %p, +25.0 %p]' (``signed``) or '[0.512, 0.640]'."""
     fmt = diff if signed else value

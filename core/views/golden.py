@@ -5,9 +5,10 @@ from core.views.format import fmt_p, level as fmt_level, p_text, pct, signed
 from core.views.paired import paired_view
 
 
-def comparison_text(result, lang: str = "en") -> str:
+def comparison_text(result, lang: str = "en", margin=None) -> str:
     """Readable multi-line summary of a ``GoldenComparison`` (the CLI's default output); the
-    difference is B − A (new minus baseline), named in that order."""
+    difference is B − A (new minus baseline), named in that order; ``margin`` a
+    ``core.margin.MarginResult`` (its lines under the verdict) or None."""
     c = result.comparison
     bs = c.bootstrap
     level = fmt_level(bs.confidence)
@@ -26,15 +27,28 @@ def comparison_text(result, lang: str = "en") -> str:
     for cid, rows in list(result.golden.unicode_merged.items())[:20]:
         lines.append(f"  rows {', '.join(map(str, rows))} have the same id '{cid}' once "
                      "Unicode-normalised (NFC/NFD); left out as duplicates")
-    lines.extend(paired_view(result, lang=lang, plan=False).cli_lines())
+    lines.extend(paired_view(result, lang=lang, plan=False, margin=margin).cli_lines())
     return "\n".join(lines)
 
 
-def compare_text(result, extra: dict, many, fmt: str) -> str:
-    """The ``compare`` command's readable output: list-metric means (lists), query coverage
-    (TREC), the A vs B summary (``comparison_text``) and, with three or more systems, every
-    Holm-adjusted pair of a ``core.multi.ManyComparison``."""
+ADJUSTMENTS = {"holm": ("Holm-Bonferroni adjusted p", "p_holm",
+                        "family-wise error: the chance of even one false * stays below alpha"),
+               "bh": ("Benjamini-Hochberg adjusted p", "p_bh",
+                      "false discovery rate: on average at most a share alpha of the * are "
+                      "false")}
+
+
+def compare_text(result, extra: dict, many, fmt: str, margin=None, best=None) -> str:
+    """The ``compare`` command's readable output: with three or more systems the tied-for-best
+    set first (``core.views.best_set.best_lines`` of a ``core.best_set.BestSet``), then
+    list-metric means (lists), query coverage (TREC), the A vs B summary
+    (``comparison_text``) and every adjusted pair of a ``core.multi.ManyComparison`` (Holm or
+    Benjamini-Hochberg, named with the error it controls)."""
     lines: list[str] = []
+    if best is not None:
+        from core.views.best_set import best_lines
+
+        lines.extend(best_lines(best) + [""])
     if extra.get("metrics") and fmt == "lists":
         lines.append(f"{extra['measure']} is compared; means of every metric (k={extra['k']}):")
         for metric, by_method in extra["metrics"].items():
@@ -50,16 +64,18 @@ def compare_text(result, extra: dict, many, fmt: str) -> str:
         for r, ids in q["without_qrels"].items():
             lines.append(f"  {r}: {len(ids)} run quer(ies) without qrels, ignored: "
                          f"{', '.join(ids[:10])}")
-    lines.append(comparison_text(result))
+    lines.append(comparison_text(result, margin=margin))
     if many is not None:
         level = fmt_level(many.confidence)
         who = "pairs" if many.mode == "all" else f"systems vs {many.baseline}"
+        name, label, controls = ADJUSTMENTS[many.correction]
         lines.append(f"\nAll {who}"
-                     f" ({len(many.pairs)} comparisons; Holm-Bonferroni adjusted p, "
+                     f" ({len(many.pairs)} comparisons; {name}, "
                      f"alpha = {many.alpha:.2f}; {level} paired bootstrap CIs):")
+        lines.append(f"  ({controls})")
         for p in many.pairs:
             mark = "*" if p.significant else " "
             lines.append(f" {mark} {p.b} − {p.a}: {signed(p.mean, 4)} [{signed(p.ci_low, 4)}, "
                          f"{signed(p.ci_high, 4)}]"
-                         f"  {p_text(p.p)}  {p_text(p.p_holm, 'p_holm')}  {p.verdict}")
+                         f"  {p_text(p.p)}  {p_text(p.p_adj, label)}  {p.verdict}")
     return "\n".join(lines)

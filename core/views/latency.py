@@ -17,6 +17,7 @@ from core.i18n import t
 from core.latency import LatencyComparison, RatioEstimate
 from core.latency_fairness import fmt_ms
 from core.views.charts import wrap_title
+from core.stats import significance_level
 from core.views.format import level as fmt_level, p_text
 from core.views.palette import HIGHLIGHT, PRIMARY, REFERENCE, TONES
 
@@ -134,6 +135,32 @@ def runs_chart(warmups, *, k: int = 0, title: str = "", x_title: str = "run inde
 # ----------------------------------------------------------------------------- sentences and CLI text
 SPEED_KEYS = {"b_faster": "latency.speed_b_faster", "a_faster": "latency.speed_b_slower",
               "no_difference": "latency.speed_none"}
+MAX_RATIO_DIGITS = 6
+
+
+def ratio_digits(*values: float) -> int:
+    """Decimals for ratios shown beside the line of no difference: 2, or more until no value
+    other than exactly 1 prints as '1.00…' (1.002 must not print as 1.00 beside 'no
+    measurable difference'; 0.9996 not as 1.000), and two significant digits of ratios below
+    0.1 (B logged in seconds: 0.00080, not 0.00). At most ``MAX_RATIO_DIGITS``."""
+    small = [v for v in values if np.isfinite(v) and 0 < v < 0.1]
+    start = 2 if not small else 1 + int(np.ceil(-np.log10(min(small))))  # 2 significant
+    for d in range(min(max(2, start), MAX_RATIO_DIGITS), MAX_RATIO_DIGITS + 1):
+        one = f"{1:.{d}f}"
+        if all(v == 1 or not np.isfinite(v) or f"{v:.{d}f}" != one for v in values):
+            return d
+    return MAX_RATIO_DIGITS
+
+
+def fmt_ratio(x: float, digits: int) -> str:
+    return f"{x:.{digits}f}"
+
+
+def ratio_strings(ratio: RatioEstimate) -> tuple[str, str, str]:
+    """The geometric-mean ratio and its CI bounds, printed with ``ratio_digits``."""
+    d = ratio_digits(ratio.geo_mean_ratio, ratio.geo_ci_low, ratio.geo_ci_high)
+    return (fmt_ratio(ratio.geo_mean_ratio, d), fmt_ratio(ratio.geo_ci_low, d),
+            fmt_ratio(ratio.geo_ci_high, d))
 
 
 def speed_headline(ratio: RatioEstimate, *, a: str, b: str, lang: str = "en") -> str:
@@ -141,16 +168,59 @@ def speed_headline(ratio: RatioEstimate, *, a: str, b: str, lang: str = "en") ->
     B is faster.' / '… B is slower.' / '… these 40 queries cannot tell which is faster.' The
     number is the geometric mean of the per-query ratios B/A (``RatioEstimate.geo_mean_ratio``);
     the verdict is ``core.latency.speed_verdict``'s."""
-    return t(SPEED_KEYS[ratio.verdict], lang, a=a, b=b, ratio=f"{ratio.geo_mean_ratio:.2f}",
+    return t(SPEED_KEYS[ratio.verdict], lang, a=a, b=b, ratio=ratio_strings(ratio)[0],
              n=ratio.n_queries)
 
 
 def speed_sentence(ratio: RatioEstimate, *, a: str, b: str, lang: str = "en") -> str:
     """``speed_headline`` with its evidence: the CI of the geometric-mean ratio B/A and the
-    randomization p ('… B is faster. (95% CI [0.61, 0.78] …; randomization p < 0.001.)')."""
-    return t("latency.speed_detail", lang, sentence=speed_headline(ratio, a=a, b=b, lang=lang),
-             level=fmt_level(ratio.confidence), lo=f"{ratio.geo_ci_low:.2f}",
-             hi=f"{ratio.geo_ci_high:.2f}", a=a, b=b, p=p_text(ratio.randomization_p))
+    randomization p ('… B is faster. (95% CI [0.61, 0.78] …; randomization p < 0.001.)'),
+    and on 'cannot tell' the reason (``cannot_tell_reason``)."""
+    _, lo, hi = ratio_strings(ratio)
+    text = t("latency.speed_detail", lang, sentence=speed_headline(ratio, a=a, b=b, lang=lang),
+             level=fmt_level(ratio.confidence), lo=lo, hi=hi, a=a, b=b,
+             p=p_text(ratio.randomization_p))
+    reason = cannot_tell_reason(ratio, lang)
+    return f"{text} {reason}" if reason else text
+
+
+def cannot_tell_reason(ratio: RatioEstimate, lang: str = "en") -> str:
+    """Why the verdict is 'cannot tell' ('' otherwise): the smallest p the sign-flip test
+    could give with this many queries is not below alpha ('with 3 queries the smallest
+    possible p is 0.25'), or which of the two conditions of ``speed_verdict`` failed."""
+    if ratio.verdict != "no_difference":
+        return ""
+    alpha = significance_level(ratio.confidence)
+    _, lo, hi = ratio_strings(ratio)
+    params = {"n": ratio.n_queries, "alpha": f"{alpha:g}", "lo": lo, "hi": hi,
+              "p": p_text(ratio.randomization_p), "min_p": f"{ratio.min_p:.3g}",
+              "m": ratio.nonzero}
+    excludes = ratio.geo_ci_high < 1 or ratio.geo_ci_low > 1
+    small_p = ratio.randomization_p < alpha
+    if ratio.min_p >= alpha:
+        key = "latency.reason_min_p" if ratio.nonzero >= ratio.n_queries else \
+            "latency.reason_min_p_ties"
+    elif excludes and not small_p:
+        key = "latency.reason_p"
+    elif small_p and not excludes:
+        key = "latency.reason_ci"
+    else:
+        key = "latency.reason_both"
+    return t(key, lang, **params)
+
+
+def units_sentence(res: LatencyComparison, lang: str = "en") -> str:
+    """The refusal when the units are in doubt (``LatencyComparison.scale``): no speed
+    verdict, and how to state the units."""
+    columns = "; ".join(p.column for p in res.scale)
+    return t("latency.speed_units", lang, a=res.a, b=res.b, columns=columns)
+
+
+def verdict_sentence(res: LatencyComparison, lang: str = "en") -> str:
+    """The comparison's verdict as one text: the unit refusal, else ``speed_sentence``."""
+    if res.verdict == "units_unclear":
+        return units_sentence(res, lang)
+    return speed_sentence(res.ratio, a=res.a, b=res.b, lang=lang)
 
 
 def alternative_sentence(alt: RatioEstimate, *, a: str, b: str, lang: str = "en") -> str:
@@ -166,20 +236,24 @@ def comparison_text(res: LatencyComparison, lang: str = "en") -> str:
     enc = " (read as CP949/EUC-KR)" if res.encoding == "cp949" else ""
     lines = [f"{res.source}{enc}: {r.n_queries} paired queries" +
              (f", runs 1 to {r.drop_warmup} of every query dropped" if r.drop_warmup else "")]
+    if res.units:
+        lines[0] += "; units " + ", ".join(f"{m}={u}" for m, u in res.units.items())
     for m in (res.method_a, res.method_b):
         lines.append(f"  {m.name}: median {fmt_ms(m.median)} ms [{fmt_ms(m.median_ci[0])}, "
                      f"{fmt_ms(m.median_ci[1])}], p95 {fmt_ms(m.p95)} ms "
                      f"[{fmt_ms(m.p95_ci[0])}, {fmt_ms(m.p95_ci[1])}]  "
                      f"({m.n_queries} queries, {m.n_runs} timings)")
-    lines.append(f"  ratio of medians {res.b}/{res.a}: {r.median_ratio:.3f} {level} CI "
-                 f"[{r.ci_low:.3f}, {r.ci_high:.3f}]")
-    lines.append(f"  geometric mean of per-query ratios: {r.geo_mean_ratio:.3f} {level} CI "
-                 f"[{r.geo_ci_low:.3f}, {r.geo_ci_high:.3f}]; randomization "
-                 f"{p_text(r.randomization_p)}  ({r.resamples:,} resamples, seed {r.seed})")
+    d = max(3, ratio_digits(r.median_ratio, r.ci_low, r.ci_high))
+    lines.append(f"  ratio of medians {res.b}/{res.a}: {fmt_ratio(r.median_ratio, d)} {level} "
+                 f"CI [{fmt_ratio(r.ci_low, d)}, {fmt_ratio(r.ci_high, d)}]")
+    d = max(3, ratio_digits(r.geo_mean_ratio, r.geo_ci_low, r.geo_ci_high))
+    lines.append(f"  geometric mean of per-query ratios: {fmt_ratio(r.geo_mean_ratio, d)} "
+                 f"{level} CI [{fmt_ratio(r.geo_ci_low, d)}, {fmt_ratio(r.geo_ci_high, d)}]; "
+                 f"randomization {p_text(r.randomization_p)}  ({r.resamples:,} resamples, "
+                 f"seed {r.seed})")
     for w in res.warnings:
         lines.append("  ! " + w.message(lang))
-    lines.append(speed_sentence(r, a=res.a, b=res.b, lang=lang))
-    if res.alternative is not None:
-        alt = res.alternative
-        lines.append(alternative_sentence(alt, a=res.a, b=res.b, lang=lang))
+    lines.append(verdict_sentence(res, lang))
+    if res.alternative is not None and res.verdict != "units_unclear":
+        lines.append(alternative_sentence(res.alternative, a=res.a, b=res.b, lang=lang))
     return "\n".join(lines)

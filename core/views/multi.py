@@ -12,7 +12,7 @@ from core.views.format import signed
 def matrix_chart(mc: ManyComparison, *, title: str = "", legend: str = "row − column",
                  digits: int = 3) -> alt.LayerChart:
     """Heatmap: colour = mean(row - column) on a diverging scale centred at 0; text = the
-    difference, with ``*`` where significant after Holm's adjustment."""
+    difference, with ``*`` where significant after the chosen adjustment (Holm or BH)."""
     df = mc.matrix()
     df["label"] = [f"{signed(d, digits)}{' *' if s else ''}" for d, s in
                    zip(df["diff"], df["significant"])]
@@ -30,7 +30,7 @@ def matrix_chart(mc: ManyComparison, *, title: str = "", legend: str = "row − 
                         legend=alt.Legend(orient="bottom", direction="horizontal",
                                           gradientLength=220, titleLimit=0)),
         tooltip=["row:N", "col:N", alt.Tooltip("diff:Q", format=f"+.{digits}f"),
-                 alt.Tooltip("p_holm:Q", format=".4f"), "significant:N"])
+                 alt.Tooltip("p_adjusted:Q", format=".4f"), "significant:N"])
     text = alt.Chart(df).mark_text(fontSize=12).encode(
         x=x, y=y, text="label:N",
         color=alt.condition(alt.datum.dark, alt.value("white"), alt.value("black")))

@@ -27,8 +27,9 @@ import pandas as pd
 from core import checks
 from core.i18n import t
 from core.views import format as fmt
-from core.views.cards import VerdictCard, paired_card
-from core.views.verdicts import degenerate_note, reason_sentence, verdict_sentence
+from core.views.cards import MarginBand, VerdictCard, paired_card
+from core.views.verdicts import (degenerate_note, margin_reason, margin_sentence, reason_sentence,
+                                 verdict_sentence)
 
 if TYPE_CHECKING:  # altair only where a chart is drawn: the CLI text needs none
     import altair as alt
@@ -65,6 +66,7 @@ class PairedView:
     tests: pd.DataFrame = field(repr=False)
     next_step: Any = None         # core.sample_size.CasesNeeded when "no difference"
     comparison: Any = field(default=None, repr=False)
+    margin: Any = None            # core.margin.MarginResult when a margin was set
 
     @property
     def bootstrap(self):
@@ -95,7 +97,8 @@ class PairedView:
                                    title=self.bootstrap_title() if titled else "",
                                    x_title=x_title,
                                    y_title=self._tr("paired.axis_resamples"),
-                                   scale=fmt.scale(self.kind))
+                                   scale=fmt.scale(self.kind),
+                                   margin=None if self.margin is None else self.margin.margin)
 
     def rates_chart(self, *, axis: str | None = None) -> alt.LayerChart | None:
         """Each method's score with its interval (None when the comparison carries no
@@ -135,11 +138,34 @@ class PairedView:
         why = reason_sentence(c.decision, self.lang)
         if why:
             lines.append(why)
+        lines.extend(margin_cli_lines(self.margin, self.card))
         if self.card.next_step:
             lines.append(self.card.next_step)
         if self.card.calibration:
             lines.append(self.card.calibration)
         return lines
+
+
+def margin_cli_lines(m, card: VerdictCard) -> list[str]:
+    """The margin's lines under the verdict (none without a margin): its sentence, the
+    reason when the test disagrees, and the one-sided tests (English labels, as the CLI's
+    other statistics)."""
+    if m is None:
+        return []
+    lines = [card.margin] + ([card.margin_reason] if card.margin_reason else [])
+    lines.append(t("margin.cli_line", "en", margin=fmt.margin(m.margin, m.kind),
+                   verdict=t(f"margin.short_{m.verdict}", "en"), alpha=f"{m.alpha:.3g}",
+                   test=t(f"margin.test_{m.test_name}", "en"), p_ni=fmt.p_text(m.p_noninferior),
+                   p_inf=fmt.p_text(m.p_inferior), p_eq=fmt.p_text(m.p_equivalence)))
+    return lines
+
+
+def margin_band(m, lang: str) -> MarginBand:
+    """The card's strip of a ``core.margin.MarginResult``, in display units."""
+    k = fmt.scale(m.kind)
+    text = fmt.margin(m.margin, m.kind)
+    return MarginBand(k * m.margin, k * m.ci_low, k * m.ci_high, k * m.mean, f"−{text}",
+                      f"+{text}", t("margin.band_label", lang, margin=text))
 
 
 def _cli_tests(c) -> list[str]:
@@ -243,13 +269,45 @@ def next_step_line(needed, lang: str, unit: str = "cases") -> str:
     return t(key, lang, needed=f"{needed.n_needed:,}", n=f"{needed.n_have:,}")
 
 
+def margin_next_step(margin, values):
+    """The non-inferiority plan of an inconclusive margin (``core.sample_size_margin.
+    cases_needed_noninferiority``: the cases for 80% power to show B loses at most the margin
+    if B is truly as good as A, from the data's discordance or SD), or None when the planner
+    has no plan for this margin (0, or a score margin of 1 or more)."""
+    from core.errors import InputError
+    from core.sample_size_margin import cases_needed_noninferiority  # scipy: only when shown
+    try:
+        return cases_needed_noninferiority(values[0], values[1], margin.margin,
+                                           confidence=margin.confidence,
+                                           power=NEXT_STEP_POWER)
+    except InputError:
+        return None
+
+
+def margin_next_line(needed, margin, lang: str, unit: str, *, a: str, b: str) -> str:
+    """'To show that B loses at most 2.0 %p (if B is truly as good as A) you would need about
+    N cases (you have n).' for an inconclusive margin; '' otherwise."""
+    if margin.verdict != "inconclusive":
+        return ""
+    text = fmt.margin(margin.margin, margin.kind)
+    if needed is None or needed.n_needed is None:
+        return t("margin.next_step_none", lang, margin=text)
+    key = "margin.next_step_queries" if unit == "queries" else "margin.next_step"
+    return t(key, lang, a=a, b=b, margin=text, needed=f"{needed.n_needed:,}",
+             n=f"{needed.n_have:,}")
+
+
 def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                 unit: str | None = None, metric: str | None = None,
-                values: tuple | None = None, plan: bool = True) -> PairedView:
+                values: tuple | None = None, plan: bool = True,
+                margin=None) -> PairedView:
     """Build the view of ``comparison``: a ``GoldenComparison`` (its cases, unit and values
     come with it), a ``PairedComparison`` (give ``values`` = (a, b) for the next step) or a
     ``RetrieverComparison`` (scores; ``unit`` "queries"). ``names`` maps method ids to display
-    names; ``metric`` is named beside the difference."""
+    names; ``metric`` is named beside the difference. ``margin``: the
+    ``core.margin.MarginResult`` of this comparison (``margin_decision``), or None (no
+    margin: the card is as before); with one the card answers "safe to switch?" first and
+    draws the margin as a band, and the bootstrap chart shades it."""
     checks.choice("lang", lang, ("en", "ko"))
     names = names or {}
     n = None
@@ -271,7 +329,10 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                                 ci_high=bs.ci_high, n=n, confidence=bs.confidence, lang=lang,
                                 unit=unit, kind=kind)
     needed = None
-    if plan and c.verdict == "no_difference" and values is not None:
+    if margin is not None:   # the question is the margin's: its plan, only when unanswered
+        if plan and margin.verdict == "inconclusive" and values is not None:
+            needed = margin_next_step(margin, values)
+    elif plan and c.verdict == "no_difference" and values is not None:
         from core.sample_size import cases_needed  # scipy: only when a plan is shown
         needed = cases_needed(values[0], values[1], confidence=bs.confidence,
                               power=NEXT_STEP_POWER)
@@ -279,13 +340,19 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                        confidence=bs.confidence, kind=kind, sentence=sentence,
                        ci_label=t("common.ci_short", lang),
                        reason=reason_sentence(c.decision, lang) or "",
-                       next_step=next_step_line(needed, lang, unit),
+                       next_step=(next_step_line(needed, lang, unit) if margin is None
+                                  else margin_next_line(needed, margin, lang, unit, a=a, b=b)),
                        next_link=(planner_link(needed, lang)
                                   if needed is not None and needed.n_needed else ""),
                        next_label=t("paired.next_link", lang),
                        calibration=calibration_sentence(c, lang),
                        warning=" ".join(w for w in (interval_warning_line(c, lang),
-                                                    calibration_warning_line(c, lang)) if w))
+                                                    calibration_warning_line(c, lang)) if w),
+                       margin_verdict=None if margin is None else margin.verdict,
+                       margin="" if margin is None else margin_sentence(margin, a=a, b=b,
+                                                                        lang=lang),
+                       margin_reason=(margin_reason(margin, lang) or "") if margin else "",
+                       band=None if margin is None else margin_band(margin, lang))
     label = (t("paired.difference_metric", lang, a=a, b=b, metric=metric) if metric
              else t("paired.difference", lang, a=a, b=b))
     difference = Tile(label, fmt.diff(bs.mean, kind),
@@ -295,7 +362,7 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                       t("glossary.bootstrap", lang)
                       + ("\n\n" + t("glossary.pp", lang) if kind == "rate" else ""))
     return PairedView(lang, kind, a, b, n, unit, sentence, card, _rates(c, a, b, kind, lang),
-                      difference, tests_table(c, lang), needed, c)
+                      difference, tests_table(c, lang), needed, c, margin)
 
 
 def _rates(c, a: str, b: str, kind: str, lang: str) -> tuple[Tile, Tile]:

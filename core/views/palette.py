@@ -28,11 +28,24 @@ def tone_of(verdict: str) -> str:
 
     B is the new method, A the baseline: a significant win for A means the new method is worse.
     """
-    if verdict not in ("a_better", "b_better", "no_difference", "a_faster", "b_faster"):
-        raise ValueError(f"verdict must be a_better, b_better, no_difference, a_faster or "
-                         f"b_faster, got {verdict!r}")
+    if verdict not in ("a_better", "b_better", "no_difference", "a_faster", "b_faster",
+                       "units_unclear"):
+        raise ValueError(f"verdict must be a_better, b_better, no_difference, a_faster, "
+                         f"b_faster or units_unclear, got {verdict!r}")
     if verdict in ("b_better", "b_faster"):
         return "better"
     if verdict in ("a_better", "a_faster"):
         return "worse"
     return "neutral"
+
+
+MARGIN_TONES = {"equivalent": "better", "non_inferior": "better", "inferior": "worse",
+                "inconclusive": "neutral"}
+
+
+def margin_tone(verdict: str) -> str:
+    """The tone of a margin's answer (``core.margin``): non-inferior or equivalent ->
+    'better' (safe to switch), inferior -> 'worse', inconclusive -> 'neutral'."""
+    if verdict not in MARGIN_TONES:
+        raise ValueError(f"verdict must be one of {tuple(MARGIN_TONES)}, got {verdict!r}")
+    return MARGIN_TONES[verdict]

@@ -74,7 +74,11 @@ LABELS = {"n_wilson": "one rate, Wilson interval (search over n)",
           "n_paired_ci": "paired binary, CI of B - A",
           "n_paired_power": "paired binary, McNemar test power (Connor 1987)",
           "n_continuous_ci": "continuous, t interval (Sakai 2016)",
-          "n_continuous_power": "continuous, paired t-test power"}
+          "n_continuous_power": "continuous, paired t-test power",
+          "n_paired_noninferiority": "paired binary, non-inferiority at the margin "
+                                     "(Tango score test, Nam 1997)",
+          "n_continuous_noninferiority": "continuous, non-inferiority at the margin "
+                                         "(one-sided paired t)"}
 
 
 def plan_text(result: dict) -> str:
@@ -83,5 +87,5 @@ def plan_text(result: dict) -> str:
     lines = ["inputs: " + ", ".join(f"{k}={v:g}" for k, v in shown.items())]
     for key, label in LABELS.items():
         if key in result:
-            lines.append(f"  {key:<19} {result[key]:>12,}  {label}")
+            lines.append(f"  {key:<27} {result[key]:>12,}  {label}")
     return "\n".join(lines)

@@ -24,8 +24,9 @@ def comparison_sentence(comp: RetrieverComparison, lang: str = "en",
     return paired_view(comp, lang=lang, names=names, unit="queries", plan=False).sentence
 
 
-def result_text(res: ScifactResult, lang: str = "en") -> str:
-    """Readable summary (the CLI's default output)."""
+def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:
+    """Readable summary (the CLI's default output); ``margin`` a ``core.margin.MarginResult``
+    or None."""
     c = res.comparison
     col = res.collection
     lines = [f"{col['name']}: {col['n_docs']:,} documents, {c.n} of {col['n_queries']} judged "
@@ -36,7 +37,11 @@ def result_text(res: ScifactResult, lang: str = "en") -> str:
     lines.append(f"  {c.metric}: {c.a} wins {c.a_wins}, {c.b} wins {c.b_wins}, ties {c.ties}")
     lines.append(f"  hit@10: {c.a} only {h['a_only']}, {c.b} only {h['b_only']}, both "
                  f"{h['both']}, neither {h['neither']}")
-    lines.extend(paired_view(c, lang=lang, unit="queries", plan=False).cli_lines())
+    lines.extend(paired_view(c, lang=lang, unit="queries", plan=False,
+                             margin=margin).cli_lines())
+    if res.judged is not None:
+        from core.views.groups import judged_cli_lines
+        lines.extend(judged_cli_lines(res.judged, "rate" if c.data.binary else "score"))
     return "\n".join(lines)
 
 

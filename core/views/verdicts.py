@@ -4,10 +4,11 @@ from __future__ import annotations
 from core import checks
 from core.i18n import t
 from core.stats import Verdict
-from core.views.format import diff as fmt_diff, fmt_p, level as fmt_level, p_text, pct, pp
+from core.views.format import (diff as fmt_diff, fmt_p, level as fmt_level, margin as fmt_margin,
+                               p_text, pct, pp)
 
-__all__ = ["comparison_verdict", "degenerate_note", "fmt_p", "pct", "pp", "reason_sentence",
-           "verdict_sentence"]
+__all__ = ["comparison_verdict", "degenerate_note", "fmt_p", "margin_reason", "margin_sentence",
+           "pct", "pp", "reason_sentence", "verdict_sentence"]
 
 
 def verdict_sentence(verdict: Verdict, *, a: str, b: str, mean: float, ci_low: float,
@@ -67,3 +68,24 @@ def comparison_verdict(result, lang: str = "en") -> str:
                             ci_high=bs.ci_high, n=result.n_cases, confidence=bs.confidence,
                             lang=lang, unit=result.golden.unit,
                             kind="rate" if c.binary else "score")
+
+
+def margin_sentence(result, *, a: str, b: str, lang: str = "en") -> str:
+    """The margin's answer (a ``core.margin.MarginResult``) in one plain sentence: 'B is not
+    worse than A by more than 2.0 %p (lower bound -1.1 %p).', 'B is worse than A by more
+    than 2.0 %p (upper bound ...)', 'Equivalent within ±2.0 %p: ...' or 'Inconclusive for a
+    margin of 2.0 %p: ...', with the interval's ends as core computed them."""
+    kind = checks.choice("kind", result.kind, ("rate", "score"))
+    return t(f"margin.verdict_{result.verdict}", lang, a=a, b=b,
+             margin=fmt_margin(result.margin, kind), lo=fmt_diff(result.ci_low, kind),
+             hi=fmt_diff(result.ci_high, kind))
+
+
+def margin_reason(result, lang: str = "en") -> str | None:
+    """Why a margin's answer is 'inconclusive' although the interval clears the margin (the
+    one-sided test does not agree), or None."""
+    if result.reason_key != "test_disagrees":
+        return None
+    return t("margin.reason_test_disagrees", lang, margin=fmt_margin(result.margin, result.kind),
+             test=t(f"margin.test_{result.test_name}", lang),
+             p=p_text(result.reason_params["p"]), alpha=f"{result.alpha:.3g}")

@@ -20,7 +20,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SERVER_ENV = {"NOISEFLOOR_BEIR_DIR": str(TINY)}
 WIDTH, HEIGHT = 1280, 720
-PAGES = ("golden", "systems", "scifact", "beir_table", "sample_size", "agreement", "latency")
+PAGES = ("golden", "systems", "scifact", "beir_table", "sample_size", "agreement", "latency",
+         "decide")
 LANGS = ("en", "ko")
 
 # How far any scroll container of the app (or the document itself) could scroll down.

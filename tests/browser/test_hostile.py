@@ -308,6 +308,25 @@ def test_latency_method_names_are_inert(server, page):
     _inert(page, outside, "latency")
 
 
+def test_decide_method_names_are_inert(server, page):
+    """The Switch? page: the same hostile method names in the quality file and the timing
+    log (card, sentences, conditions table, chart titles)."""
+    outside = _outside_recorder(page, server)
+    page.goto(_url(server, "decide"))
+    _settle(page)
+    a, b = _mark("swa") + " A", "<b>zqswb</b> B"
+    golden = [["case_id", a, b]] + [[f"c{i}", i % 2, (i // 2) % 2] for i in range(60)]
+    rows = [["query_id", "method", "run", "latency_ms"]]
+    for q in range(30):
+        rows.append([f"q{q}", a, 1, 80 + q % 7])
+        rows.append([f"q{q}", b, 1, 60 + q % 5])
+    _upload(page, [_payload("quality.csv", _csv(golden))], 0)
+    _settle(page)
+    _upload(page, [_payload("timings.csv", _csv(rows))], 1)
+    page.get_by_text("timings.csv").first.wait_for(timeout=TIMEOUT_MS)
+    _inert(page, outside, "decide")
+
+
 def test_beir_table_file_and_dataset_names_are_inert(server, page):
     outside = _outside_recorder(page, server)
     page.goto(_url(server, "beir_table"))

@@ -197,3 +197,24 @@ def test_short_calibration_run_of_the_calibrated_t_default():
             rates[m] = float(np.mean(side(lo, h) != 0))
         assert rates["calibrated_t"] <= rates["t"] and rates["calibrated_t"] <= hi
     assert rates["calibrated_t"] >= 0.01
+
+
+@pytest.mark.parametrize("interval", ["t", "johnson_t", "hall_t"])
+def test_scores_self_check_in_blocks_equals_one_draw(monkeypatch, interval):
+    """Closed-form intervals run the null sets in blocks of rows (bounded memory, issue 25):
+    the sets are drawn row after row from one generator, so the rate is the same number
+    whatever the block size (here 7 rows, 1 row, and all sets at once)."""
+    import core.calibration as cal_mod
+
+    d = np.random.default_rng(4).normal(0.05, 1.0, 300) * (np.arange(300) % 7 != 0)
+    rates = []
+    for block in (7 * d.size, d.size, 10 ** 9):
+        monkeypatch.setattr(cal_mod, "BLOCK_VALUES", block)
+        rates.append(calibrate_scores(d, interval=interval, seed=3, sets=250).null_rejection)
+    assert rates[0] == rates[1] == rates[2]
+    rng = np.random.default_rng([3, 2])  # the direct count, one (sets x n) draw
+    x = np.abs(d)[None, :] * (2.0 * rng.integers(0, 2, size=(250, d.size)) - 1.0)
+    if interval == "t":
+        t = stats.t.ppf(0.975, d.size - 1)
+        se = x.std(axis=1, ddof=1) / math.sqrt(d.size)
+        assert rates[0] == np.mean(np.abs(x.mean(axis=1)) > t * se)

@@ -162,3 +162,11 @@ def test_probabilities_and_at_least():
         holm([0.2, 1.5])
     with pytest.raises(ValueError, match=r"n must be >= 1"):
         wilson_half_width(0.5, [10, 0])
+
+
+def test_margin():
+    assert checks.margin(0.02, binary=True) == 0.02
+    assert checks.margin(3, binary=False) == 3.0
+    for bad, binary in ((-0.1, False), (1.0, True), ("0.1", True), (float("inf"), False)):
+        with pytest.raises(ValueError, match="margin"):
+            checks.margin(bad, binary=binary)

@@ -3,7 +3,7 @@ import pytest
 
 from core.__main__ import EXIT_BAD_INPUT, EXIT_OK, build_parser, main
 
-COMMANDS = {"agreement", "beir-table", "compare", "latency", "sample-size", "scifact"}
+COMMANDS = {"agreement", "beir-table", "compare", "decide", "latency", "sample-size", "scifact"}
 
 
 def _commands(parser):

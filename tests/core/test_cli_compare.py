@@ -213,3 +213,171 @@ def test_json_carries_both_self_checks_and_the_default_interval(tmp_path, capsys
     demo = json.loads(capsys.readouterr().out)["difference"]["calibration"]
     assert demo["survival_test"] == "mcnemar_exact" and demo["exact"] is True
     assert demo["resample_sets"] == 1000
+
+
+def _trec_args(*more):
+    d = ROOT / "data" / "demo_trec"
+    return ["compare", str(d / "bm25.run"), str(d / "dense.run"), "--format", "trec",
+            "--qrels", str(d / "qrels.txt"), "--resamples", "500", *more]
+
+
+def test_trec_groups_side_file_and_judged_in_json(tmp_path, capsys):
+    from core.groups import compare_by_group, read_group_file
+    from core.judged import trec_bounds
+    from core.trec import read_qrels, read_run, score_runs
+
+    groups = tmp_path / "groups.csv"
+    groups.write_text("qid,group\n" + "".join(f"q{i:02d},{'short' if i % 3 else 'long'}\n"
+                                               for i in range(1, 51)), encoding="utf-8")
+    pool = tmp_path / "pool.csv"
+    assert main(_trec_args("--groups", str(groups), "--unjudged-csv", str(pool),
+                           "--json")) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [g["group"] for g in out["groups"]] == ["short", "long"]
+    assert out["groups_test"]["correction"]["tests"] == "holm"
+    assert out["groups_test"]["interaction"]["p"] > 0
+    # the same numbers as the core functions on the same per-query values
+    d = ROOT / "data" / "demo_trec"
+    ts = score_runs([read_run((d / n).read_bytes(), n) for n in ("bm25.run", "dense.run")],
+                    read_qrels((d / "qrels.txt").read_bytes(), "qrels.txt"), ["nDCG@10"])
+    vals = ts.values["nDCG@10"]
+    gc = compare_by_group(list(vals.index), vals["bm25"], vals["dense"],
+                          read_group_file(groups.read_bytes(), "g.csv"), resamples=500)
+    assert out["groups"] == json.loads(json.dumps([g.to_dict() for g in gc.groups]))
+    jb = trec_bounds(ts, "bm25", "dense", resamples=500)
+    assert out["judged"]["methods"]["dense"]["judged@10"] == pytest.approx(
+        float(jb.judged["dense"].mean()))
+    assert out["judged"]["verdict"] == {"unjudged_nonrelevant": jb.verdict_low,
+                                        "unjudged_relevant": jb.verdict_high}
+    rows = pool.read_text(encoding="utf-8-sig").splitlines()
+    assert rows[0] == "query_id,query,doc_id,best_rank,methods"
+    assert len(rows) - 1 == out["judged"]["pool_size"] == len(jb.pool)
+    assert main(_trec_args("--groups", str(groups))) == 0
+    text = capsys.readouterr().out
+    assert "By query group" in text and "Judged@10" in text
+
+
+def test_golden_group_column_gives_groups(tmp_path, capsys):
+    f = tmp_path / "g.csv"
+    rows = ["case_id,그룹,A,B"] + [f"c{i},{'ko' if i < 20 else 'en'},{i % 2},{int(i < 20 or i % 3 == 0)}"
+                                   for i in range(40)]
+    f.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert main(["compare", str(f), "--resamples", "500", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["methods"].keys() == {"A", "B"}
+    assert [g["group"] for g in out["groups"]] == ["ko", "en"]
+    assert out["groups_test"]["column"] == "그룹" and "judged" not in out
+
+
+def test_bad_group_file_exits_2_naming_row_and_column(tmp_path):
+    g = tmp_path / "groups.csv"
+    g.write_text("qid,group\nq01,short\nq02,\n", encoding="utf-8")
+    d = ROOT / "data" / "demo_trec"
+    p = _run("compare", str(d / "bm25.run"), str(d / "dense.run"), "--format", "trec",
+             "--qrels", str(d / "qrels.txt"), "--groups", str(g), "--resamples", "200")
+    assert p.returncode == 2
+    assert "row 3" in p.stderr and "'group'" in p.stderr and "groups.csv" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+LISTS = str(ROOT / "data" / "demo_lists.csv")
+
+
+def test_systems_mode_leads_with_the_tied_for_best_set(capsys):
+    from core.best_set import best_set
+    from core.lists import load_lists, score_lists
+
+    assert main(["compare", LISTS, "--format", "lists", "--resamples", "1000", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    scores = score_lists(load_lists(Path(LISTS).read_bytes(), "demo_lists.csv"), 10)
+    ref = best_set(scores.values["ndcg@10"], resamples=1000, seed=0)
+    assert d["best_set"]["best"] == list(ref.best)
+    assert [(r["system"], r["rank_low"], r["rank_high"]) for r in d["best_set"]["ranks"]] == \
+        [(r.name, r.rank_low, r.rank_high) for r in ref.ranks]
+    assert d["multiple"]["adjustment"] == "holm"
+    assert all(p["p_adjusted"] == p["p_holm"] for p in d["pairs"])
+    assert main(["compare", LISTS, "--format", "lists", "--resamples", "1000"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Tied for best (95%, all 3 systems at once")
+    assert out[1].strip().startswith("Best: ")
+    assert "Holm-Bonferroni adjusted p" in "\n".join(out)
+
+
+def test_correction_bh_adjusts_like_statsmodels(capsys):
+    from statsmodels.stats.multitest import multipletests
+
+    assert main(["compare", LISTS, "--format", "lists", "--resamples", "1000",
+                 "--correction", "bh", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["multiple"]["adjustment"] == "bh"
+    raw = [p["p"] for p in d["pairs"]]
+    assert [p["p_adjusted"] for p in d["pairs"]] == pytest.approx(
+        multipletests(raw, method="fdr_bh")[1])
+    assert [p["p_holm"] for p in d["pairs"]] == pytest.approx(
+        multipletests(raw, method="holm")[1])
+    assert main(["compare", LISTS, "--format", "lists", "--resamples", "1000",
+                 "--correction", "bh"]) == 0
+    text = capsys.readouterr().out
+    assert "Benjamini-Hochberg adjusted p" in text and "false discovery rate" in text
+    assert "p_bh" in text
+    p = _run("compare", LISTS, "--format", "lists", "--correction", "fdr")
+    assert p.returncode == 2 and "fdr" in p.stderr
+
+
+def test_correction_choices_are_core_multi_s():
+    from core.commands.compare import CORRECTIONS
+    from core.multi import CORRECTIONS as CORE
+
+    assert CORRECTIONS == CORE
+
+
+def test_margin_off_by_default_changes_nothing(capsys):
+    base = ["compare", DEMO, "--resamples", "1000", "--json"]
+    assert main(base) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert "margin" not in plain
+    assert main(base + ["--margin", "0.05"]) == 0
+    with_margin = json.loads(capsys.readouterr().out)
+    block = with_margin.pop("margin")
+    assert with_margin == plain
+    assert block["margin"] == 0.05 and block["test"] == "tango_score" and block["kind"] == "rate"
+    assert block["verdict"] in ("non_inferior", "equivalent", "inferior", "inconclusive")
+    assert block["ci_low"] == plain["difference"]["ci_low"]
+
+
+@pytest.mark.parametrize("text", ["0.05", "5pp", "5%p", "5%"])
+def test_margin_spellings_for_rates_agree(text, capsys):
+    assert main(["compare", DEMO, "--resamples", "1000", "--json", "--margin", text]) == 0
+    assert json.loads(capsys.readouterr().out)["margin"]["margin"] == pytest.approx(0.05)
+
+
+def test_margin_text_answers_in_plain_words(capsys):
+    # title-only − RRF = +6.5 %p [-12.8 %p, +25.7 %p]: above -15 %p, not inside ±15 %p
+    assert main(["compare", DEMO, "--a", "RRF", "--b", "title-only", "--resamples", "1000",
+                 "--margin", "15pp"]) == 0
+    out = capsys.readouterr().out
+    assert ("title-only is not worse than RRF by more than 15.0 %p (lower bound -12.8 %p)"
+            in out)
+    assert "Margin 15.0 %p: non-inferior" in out
+    assert main(["compare", DEMO, "--resamples", "1000", "--margin", "30pp"]) == 0
+    assert "Equivalent within ±30.0 %p" in capsys.readouterr().out
+    assert main(["compare", DEMO, "--resamples", "1000", "--margin", "0.05"]) == 0
+    assert "Inconclusive for a margin of 5.0 %p" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text,needle", [("2", "ambiguous"), ("0.5", "ambiguous"),
+                                         ("abc", "not a number"), ("-1pp", "not a number")])
+def test_ambiguous_or_bad_margin_exits_2_with_one_line(text, needle):
+    p = _run("compare", DEMO, "--resamples", "1000", f"--margin={text}")
+    assert p.returncode == 2 and p.stdout == ""
+    assert needle in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_margin_in_the_systems_mode_and_for_scores(capsys):
+    lists = str(ROOT / "data" / "demo_lists.csv")
+    assert main(["compare", lists, "--format", "lists", "--resamples", "1000", "--json",
+                 "--margin", "0.05"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["margin"]["kind"] == "score" and d["margin"]["test"] == "signflip_shifted"
+    assert d["margin"]["ci_low"] == d["difference"]["ci_low"] and "pairs" in d
+    p = _run("compare", lists, "--format", "lists", "--resamples", "1000", "--margin", "5pp")
+    assert p.returncode == 2 and "percentage points" in p.stderr

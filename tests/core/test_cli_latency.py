@@ -66,3 +66,73 @@ def test_bad_input_exits_2_with_one_line(args, needle):
 def test_same_seed_same_json():
     a, b = _run("latency", DEMO, *FAST, "--json"), _run("latency", DEMO, *FAST, "--json")
     assert a.returncode == 0 and a.stdout == b.stdout
+
+
+# ----------------------------------------------------------------------------- issue 25
+def _write(tmp_path, name, data: bytes) -> str:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+def test_b_always_second_is_warned_about(tmp_path, capsys):
+    from tests.latency_logs import pair_log
+    f = _write(tmp_path, "pair.csv", pair_log(gain=1.3))
+    assert main(["latency", f, *FAST, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    w = [w for w in d["warnings"] if w["code"] == "order_pair"]
+    assert len(w) == 1 and w[0]["second"] == "B" and d["pair_order"]["design"] == "fixed"
+    assert main(["latency", f, *FAST]) == 0
+    assert "! Order within each query: B ran after A" in capsys.readouterr().out
+
+
+def test_units_refusal_and_units_option(tmp_path, capsys):
+    from tests.latency_logs import wide_log
+    f = _write(tmp_path, "sec.csv", wide_log(b_scale=1 / 1000, ratio=0.8))
+    assert main(["latency", f, *FAST, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["verdict"] == "units_unclear" and d["warnings"][0]["code"] == "units_medians"
+    assert d["ratio"]["verdict"] == "b_faster" and d["scale"][0]["kind"] == "medians"
+    assert main(["latency", f, *FAST]) == 0
+    out = capsys.readouterr().out
+    assert "No verdict on speed" in out and "is faster" not in out
+    assert main(["latency", f, *FAST, "--units", "a=ms,b=s", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["verdict"] == "b_faster" and d["units"] == {"A": "ms", "B": "s"}
+    assert 0.75 < d["ratio"]["geo_mean_ratio"] < 0.85 and d["scale"] == []
+    assert main(["latency", f, *FAST, "--units", "A=ms,B=ms"]) == 0
+    assert "units A=ms, B=ms" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("units, needle", [("a=hours", "'hours' is not a unit"),
+                                            ("x=ms", "no method 'x'"),
+                                            ("a:ms,b", "is not a statement of units")])
+def test_bad_units_exit_2_with_one_line(tmp_path, units, needle):
+    p = _run("latency", DEMO, *FAST, "--units", units)
+    assert p.returncode == 2 and p.stdout == "" and needle in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_1e308_exits_2_naming_file_row_and_column_without_numpy_warnings(tmp_path):
+    f = _write(tmp_path, "big.csv",
+               b"query_id,method,latency_ms\nq1,A,10\nq1,B,1e308\nq2,A,20\nq2,B,9\n")
+    p = _run("latency", f, *FAST)
+    assert p.returncode == 2 and p.stdout == ""
+    assert "RuntimeWarning" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    assert "big.csv" in p.stderr and "row 3" in p.stderr and "latency_ms" in p.stderr
+
+
+def test_three_queries_print_the_reason(tmp_path, capsys):
+    f = _write(tmp_path, "q3.csv", b"query_id,A,B\nq1,40,50\nq2,30,39.6\nq3,20,27.6\n")
+    assert main(["latency", f, *FAST]) == 0
+    assert "With 3 queries the smallest possible p of the sign-flip test is 0.25" in \
+        capsys.readouterr().out
+
+
+def test_seconds_mixed_into_a_column_give_no_speed_claim_at_all(tmp_path, capsys):
+    from tests.latency_logs import wide_log
+    f = _write(tmp_path, "mixed.csv", wide_log(mixed_share=0.3, ratio=1.0, seed=1))
+    assert main(["latency", f, *FAST]) == 0
+    out = capsys.readouterr().out
+    assert "! Units? Column B holds two scales" in out and "Two clumps" not in out
+    assert "No verdict on speed" in out and "faster." not in out and "slower." not in out

@@ -47,3 +47,19 @@ def test_cli_json_and_text(capsys):
     assert main(["sample-size", "--rate", "0.7"]) == 0
     assert str(out["n_wilson"]) in capsys.readouterr().out.replace(",", "")
     assert main(["sample-size", "--rate", "1.5"]) == 2
+
+
+def test_margin_gives_the_noninferiority_n_of_core(capsys):
+    from core.sample_size_margin import n_noninferiority_continuous, n_noninferiority_paired
+    out = plan(_args("--discordance", "0.2", "--margin", "0.05", "--alpha", "0.1"))
+    assert out["n_paired_noninferiority"] == n_noninferiority_paired(0.2, 0.0, 0.05, alpha=0.1)
+    assert "n_paired_power" not in out
+    out = plan(_args("--sigma", "0.3", "--margin", "0.05", "--diff", "0.01"))
+    assert out["n_continuous_noninferiority"] == n_noninferiority_continuous(0.01, 0.3, 0.05)
+    with pytest.raises(InputError) as e:
+        plan(_args("--margin", "0.05"))
+    assert e.value.code == "sample_size.err_margin_alone"
+    assert main(["sample-size", "--discordance", "0.2", "--margin", "0.05"]) == 0
+    assert "n_paired_noninferiority" in capsys.readouterr().out
+    assert main(["sample-size", "--discordance", "0.2", "--diff", "-0.06",
+                 "--margin", "0.05"]) == 2

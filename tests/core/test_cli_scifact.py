@@ -71,3 +71,42 @@ def test_encode_all_re_encodes_every_document_and_says_so(capsys):
     out = capsys.readouterr()
     assert json.loads(out.out)["vectors"][0]["source"] == "cache"
     assert "encoded earlier on this machine" in out.err
+
+
+def test_margin_block_and_text_on_the_tiny_fixture(tmp_path):
+    """``--margin 0.05`` on nDCG@10 (a score): the JSON gains a ``margin`` block on the
+    comparison's own interval, the text says the margin's answer; %p is refused for a score."""
+    env = {**os.environ, "NOISEFLOOR_CACHE_DIR": str(tmp_path)}
+    base = [sys.executable, "-m", "core", "scifact", "--data", str(TINY), "--a", "bm25",
+            "--b", "dense", "--resamples", "500"]
+    p = subprocess.run(base + ["--margin", "0.05", "--json"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    m = d["margin"]
+    assert m["margin"] == 0.05 and m["kind"] == "score" and m["test"] == "signflip_shifted"
+    assert m["ci_low"] == d["comparison"]["difference"]["ci_low"]
+    assert m["n"] == d["n_queries"]
+    p = subprocess.run(base + ["--margin", "0.05"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0 and "Margin 0.050:" in p.stdout
+    p = subprocess.run(base + ["--margin", "5pp"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 2 and "percentage points" in p.stderr
+
+
+def test_judged_at_10_in_json_text_and_the_pool_csv(tmp_path, capsys):
+    from core.__main__ import main
+
+    pool = tmp_path / "pool.csv"
+    assert main(["scifact", "--data", str(TINY), "--a", "bm25", "--b", "dense", "--json",
+                 "--resamples", "500", "--unjudged-csv", str(pool)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    j = out["judged"]
+    assert set(j["methods"]) == {"bm25", "dense"} and j["k"] == 10
+    assert set(j["verdict"]) == {"unjudged_nonrelevant", "unjudged_relevant"}
+    assert j["verdict"]["unjudged_nonrelevant"] == out["comparison"]["verdict"]
+    rows = pool.read_text(encoding="utf-8-sig").splitlines()
+    assert rows[0] == "query_id,query,doc_id,best_rank,methods" and len(rows) - 1 == j["pool_size"]
+    assert main(["scifact", "--data", str(TINY), "--resamples", "500"]) == 0
+    assert "Judged@10" in capsys.readouterr().out

@@ -210,3 +210,57 @@ def test_hostile_tables_raise_only_input_error(rows, sep, enc):
     assert len(gs.scores) >= 2
     if r is not None:
         assert np.isfinite(r.comparison.bootstrap.mean)
+
+
+def test_column_parser_equals_parse_value_cell_by_cell():
+    """``_parse_column`` reads plain ASCII decimals with ``float`` (issue 25: one pass, no
+    per-cell normalisation); every spelling gives what ``parse_value`` gives, and the cells
+    it refuses are the ones ``parse_value`` refuses."""
+    import math
+
+    import pandas as pd
+
+    from core.golden import _parse_column
+
+    cells = ["1", "0", "1.0", "0.0", "-0", "+.5", ".25", "1.", "00.5", "1e-3", "1E-1", "5e-1",
+             "2", "-0.1", "1e999", "nan", "inf", "0,5", "1,234", "85%", "８５％", "Ｏ", "x", "yes",
+             "✓", "", " 0.5 ", "0.5.1", "1_0", "١", "e1", "."]
+    frame = pd.DataFrame({"A": cells}, index=range(2, 2 + len(cells)))
+    values, bad = _parse_column(frame, "A")
+    expected_bad = []
+    for i, cell in enumerate(cells):
+        try:
+            v = parse_value(cell)
+        except ValueError:
+            expected_bad.append(i + 2)
+            assert math.isnan(values[i]), cell
+            continue
+        if v is None:
+            assert math.isnan(values[i]), cell
+        else:
+            assert values[i] == v and math.copysign(1, values[i]) == math.copysign(1, v), cell
+    assert bad == expected_bad
+
+
+def test_a_group_column_is_read_as_groups_never_as_a_method():
+    # numbers in the group column (length buckets 1/2) would otherwise read as a method
+    gs = load_golden(b"case_id,group,A,B\nc1,1,1,0\nc2,2,0,1\nc3,1,1,1\n", "g.csv")
+    assert gs.methods == ["A", "B"] and gs.group_column == "group"
+    assert gs.groups.to_dict() == {"c1": "1", "c2": "2", "c3": "1"}
+    long = load_golden("case_id,method,score,그룹\n1,A,1,ko\n1,B,0,ko\n2,A,1,en\n2,B,1,en\n"
+                       .encode(), "l.csv")
+    assert long.methods == ["A", "B"] and long.groups.to_dict() == {"1": "ko", "2": "en"}
+    assert "그룹" not in long.text.columns
+    assert gs.with_scores(gs.scores).groups is gs.groups
+    assert load_golden(b"case_id,A,B\n1,1,0\n2,0,1\n", "n.csv").groups is None
+
+
+def test_bad_group_values_name_file_row_and_column():
+    with pytest.raises(InputError) as e:
+        load_golden(b"case_id,group,A,B\n1,ko,1,0\n2,,0,1\n", "g.csv")
+    assert (e.value.code, e.value.row, e.value.column, e.value.file) == \
+        ("groups.err_blank", 3, "group", "g.csv")
+    with pytest.raises(InputError) as e:
+        load_golden(b"case_id,method,score,group\n1,A,1,ko\n1,B,0,en\n2,A,1,en\n2,B,1,en\n",
+                    "l.csv")
+    assert e.value.code == "groups.err_conflict" and e.value.row == 3

@@ -176,6 +176,28 @@ def _call_codes(path: Path, func: str) -> tuple[str, ...]:
                          and n.args and isinstance(n.args[0], ast.Constant)}))
 
 
+def _warning_codes() -> tuple[str, ...]:
+    """The message keys of every ``FairnessWarning(code, params[, key])`` built in the latency
+    modules: the string constants of ``key`` (``latency.warn_<key>``), and of ``code`` when
+    there is no key or it may be empty (``latency.warn_<code>``)."""
+    def constants(node):  # the values an expression can take (not what it compares with)
+        if isinstance(node, ast.IfExp):
+            return constants(node.body) | constants(node.orelse)
+        return {node.value} if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+            else set()
+
+    out = set()
+    for name in ("latency.py", "latency_fairness.py"):
+        tree = ast.parse((ROOT / "core" / name).read_text(encoding="utf-8"))
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "FairnessWarning":
+                keys = constants(n.args[2]) if len(n.args) > 2 else {""}
+                out |= keys - {""}
+                if "" in keys:
+                    out |= constants(n.args[0])
+    return tuple(sorted(out))
+
+
 def _call_codes_all(func: str) -> tuple[str, ...]:
     """Every literal argument of ``func(...)`` calls in the sources (glossary terms)."""
     out = set()
@@ -200,13 +222,16 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.agreement import WEIGHTS, kappa_band
     from core.beir_grid import KINDS
     from core.beir_table import STANDINGS
+    from core.groups import STATUSES as GROUP_STATUSES
     from core.lists import KINDS as MATCH_KINDS, LIST_METRICS
-    from core.multi import MODES
+    from core.multi import CORRECTIONS, MODES
     from core.retrieval import TOKENIZERS
     from core.calibration import SURVIVAL_TESTS
     from core.paired import REASONS
     from core.stats import INTERVALS
     from core.vectors import SOURCES as VECTOR_SOURCES
+    from core.margin import TESTS as MARGIN_TESTS, VERDICTS as MARGIN_VERDICTS
+    from core.switch import DECISIONS, QUALITY_FORMATS, STATES
 
     bands = tuple({kappa_band(k) for k in (-0.5, 0.1, 0.3, 0.5, 0.7, 0.9)})
     return {
@@ -215,10 +240,12 @@ def _runtime_domains() -> dict[str, tuple]:
         "verdicts.degenerate_*": ("constant", "few_distinct"),  # BootstrapResult.degenerate
         "verdicts.interval_*": INTERVALS,
         "verdicts.survival_*": SURVIVAL_TESTS,     # core.calibration.Calibration.survival_test
+        "margin.verdict_*": MARGIN_VERDICTS,
+        "margin.short_*": MARGIN_VERDICTS,
         "scifact.note_*": tuple(sorted({c for m in ("retrieval", "vectors", "scifact")
                                         for c in _tuple_codes(ROOT / "core" / f"{m}.py")})),
         "scifact.vectors_*": VECTOR_SOURCES,
-        "latency.warn_*": _call_codes(ROOT / "core" / "latency.py", "FairnessWarning"),
+        "latency.warn_*": _warning_codes(),
         "glossary.*": _call_codes_all("glossary"),
         "agreement.weights_*": WEIGHTS,
         "beir_table.story_*": STANDINGS,
@@ -235,10 +262,22 @@ def _runtime_domains() -> dict[str, tuple]:
         "paired.kind_*": ("wilson", "bootstrap"),            # core.stats.RateEstimate.interval
         "paired.interval_help_*": ("wilson", "bootstrap"),
         "systems.mode_*": MODES,
+        "systems.correction_*": CORRECTIONS,
+        "groups.status_*": GROUP_STATUSES,
         "systems.verdict_*": ("a_better", "b_better", "no_difference"),
         "scifact.source_*": ("explicit", "env", "default"),
         "scifact.tok_*": TOKENIZERS,
         "nav.*": _page_order(),
+        "margin.test_*": MARGIN_TESTS,
+        "switch.value_*": DECISIONS,
+        "sample_size.mode_*": ("difference", "noninferiority"),   # pages/sample_size.MODES
+        "switch.state_*": STATES,
+        "switch.format_*": QUALITY_FORMATS,
+        "switch.sentence_*": tuple(d for d in DECISIONS if d != "switch"),
+        "switch.short_*": tuple(f"{c}_{s}" for c in ("quality", "speed")
+                                for s in ("fails", "unsure")),
+        "switch.cond_*": tuple(f"{c}_{s}" for c in ("quality", "speed") for s in STATES)
+        + ("quality_unsure_test",),
     }
 
 

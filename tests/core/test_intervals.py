@@ -320,3 +320,15 @@ def test_skew_t_shifts_towards_the_long_tail_and_nests(method):
             assert np.all(lo < prev[0] if strict else lo <= prev[0])
             assert np.all(hi > prev[1] if strict else hi >= prev[1])
         prev = lo, hi
+
+
+def test_tango_statistic_at_zero_is_mcnemar_and_inverts_to_the_interval():
+    from core.intervals import tango_statistic
+    n11, n12, n21, n22 = CAVO
+    N = n11 + n12 + n21 + n22
+    assert float(tango_statistic(0.0, n12, n21, N)) == pytest.approx(
+        (n12 - n21) / math.sqrt(n12 + n21), abs=1e-12)
+    lo, hi = tango_ci(*CAVO)
+    z = 1.959963984540054
+    assert float(tango_statistic(lo, n12, n21, N)) == pytest.approx(z, abs=1e-6)
+    assert float(tango_statistic(hi, n12, n21, N)) == pytest.approx(-z, abs=1e-6)

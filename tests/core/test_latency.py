@@ -25,12 +25,15 @@ def _long_csv(rows, header="query_id,method,run,latency_ms") -> bytes:
 
 
 def _log(a, b, *, names=("A", "B"), interleave=True) -> LL.TimingLog:
-    """A long log from two (queries x runs) arrays of ms; runs interleaved A/B per query."""
+    """A long log from two (queries x runs) arrays of ms; runs interleaved A/B per query, who
+    goes first in each pair drawn at random (a fair log: no position-in-pair effect)."""
     rows = []
+    first = np.random.default_rng(7).random(a.shape) < 0.5
     for q in range(a.shape[0]):
         for r in range(a.shape[1]):
-            rows.append((f"q{q}", names[0], r + 1, f"{a[q, r]:.6f}"))
-            rows.append((f"q{q}", names[1], r + 1, f"{b[q, r]:.6f}"))
+            pair = [(f"q{q}", names[0], r + 1, f"{a[q, r]:.6f}"),
+                    (f"q{q}", names[1], r + 1, f"{b[q, r]:.6f}")]
+            rows += pair if first[q, r] else pair[::-1]
     if not interleave:
         rows.sort(key=lambda t: t[1] != names[0])
     return LL.load_timings(_long_csv(rows), "sim.csv")

@@ -242,3 +242,14 @@ def test_metric_key_and_check_k():
     for bad in (0, 2.5, 10_001):
         with pytest.raises(ValueError, match="k"):
             check_k(bad)
+
+
+def test_a_group_column_in_a_list_file_is_groups_not_a_method():
+    from core.lists import load_lists, score_lists
+    data = (b"case_id,query,group,gold_ids,bm25,dense\n"
+            b"c1,a b,short,d1,d1|d2,d2|d1\nc2,c d,long,d3,d3,d4|d3\n")
+    ls = load_lists(data, "l.csv")
+    assert ls.methods == ["bm25", "dense"] and ls.group_column == "group"
+    assert ls.groups.to_dict() == {"c1": "short", "c2": "long"}
+    gs = score_lists(ls, 10).golden("ndcg@10")
+    assert gs.groups.to_dict() == ls.groups.to_dict() and gs.group_column == "group"

@@ -1,11 +1,12 @@
-"""core.multi: Holm vs statsmodels and a hand computation; pairs equal core.stats per pair."""
+"""core.multi: Holm and Benjamini–Hochberg vs statsmodels and a hand computation; pairs equal
+core.stats per pair."""
 import numpy as np
 import pandas as pd
 import pytest
 from statsmodels.stats.multitest import multipletests
 
 from core.errors import InputError
-from core.multi import compare_many, disagreements, holm
+from core.multi import bh, compare_many, disagreements, holm
 from core.views.multi import matrix_chart
 from core.paired_tests import cohens_dz, randomization_p
 from core.stats import paired_bootstrap
@@ -26,6 +27,47 @@ def test_holm_equals_statsmodels(seed):
     p = np.random.default_rng(seed).random(12) ** 4
     p[3] = p[7]  # a tie
     assert np.allclose(holm(p), multipletests(p, method="holm")[1], atol=1e-15)
+
+
+def test_bh_by_hand():
+    # sorted p: 0.01, 0.02, 0.04, 0.3 with m = 4 -> m p / i = 0.04, 0.04, 0.0533, 0.3;
+    # the running minimum from the top changes nothing here
+    assert bh([0.04, 0.01, 0.3, 0.02]) == pytest.approx([0.16 / 3, 0.04, 0.3, 0.04])
+    # step-up: sorted 0.02, 0.03, 0.031 (m = 3) -> 0.06, 0.045, 0.031: the smaller later
+    # values pull the earlier ones down to 0.031
+    assert bh([0.031, 0.02, 0.03]) == pytest.approx([0.031, 0.031, 0.031])
+    assert bh([0.6, 0.9]) == pytest.approx([0.9, 0.9])
+    assert bh([]).size == 0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_bh_equals_statsmodels(seed):
+    rng = np.random.default_rng(seed)
+    p = rng.random(int(rng.integers(1, 40))) ** 3
+    if p.size > 4:
+        p[1] = p[4]  # a tie
+    assert np.allclose(bh(p), multipletests(p, method="fdr_bh")[1], atol=1e-15)
+    # BH never adjusts above Holm (it controls a weaker error)
+    assert np.all(bh(p) <= holm(p) + 1e-15)
+
+
+def test_bh_verdicts_read_the_bh_p():
+    df = _scores(seed=3)
+    holm_mc = compare_many(df, resamples=2000, seed=7)
+    bh_mc = compare_many(df, resamples=2000, seed=7, correction="bh")
+    raw = [p.p for p in bh_mc.pairs]
+    assert raw == [p.p for p in holm_mc.pairs]
+    assert [p.p_adjusted for p in bh_mc.pairs] == pytest.approx(
+        multipletests(raw, method="fdr_bh")[1])
+    assert [p.p_holm for p in bh_mc.pairs] == [p.p_holm for p in holm_mc.pairs]
+    for p in bh_mc.pairs:
+        assert p.significant == (p.p_adjusted < 0.05 and p.mean != 0)
+    assert bh_mc.to_dict()["adjustment"] == "bh" and holm_mc.to_dict()["adjustment"] == "holm"
+    assert {p["p_adjusted"] for p in holm_mc.to_dict()["pairs"]} == \
+        {p.p_holm for p in holm_mc.pairs}
+    assert list(bh_mc.matrix()["p_adjusted"])[::2] == [p.p_adjusted for p in bh_mc.pairs]
+    with pytest.raises(ValueError, match="correction"):
+        compare_many(df, resamples=200, correction="fdr")
 
 
 def test_holm_rejects_bad_p():

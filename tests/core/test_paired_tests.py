@@ -103,3 +103,14 @@ def test_mcnemar_midp_is_the_exact_p_minus_the_observed_split(a_only, b_only):
     ref = min(1.0, 2 * stats.binom.cdf(k, m, 0.5)) - stats.binom.pmf(k, m, 0.5)
     assert mcnemar_midp(a_only, b_only) == pytest.approx(ref, rel=1e-9)
     assert mcnemar_midp(a_only, b_only) <= mcnemar_exact(a_only, b_only)
+
+
+def test_shifted_signflip_at_zero_is_half_the_two_sided_test():
+    from core.paired_tests import shifted_signflip_p
+    d = np.array([0.3, 0.1, -0.05, 0.2, 0.15, -0.1, 0.25, 0.05])
+    one = shifted_signflip_p(d, 0.0, alternative="greater")
+    two = paired_test(np.zeros(d.size), d)
+    assert one.exact and 2 * one.p == pytest.approx(two.p, abs=1e-15)
+    assert shifted_signflip_p(d, 0.0, alternative="less").p > 0.5
+    with pytest.raises(ValueError, match="alternative"):
+        shifted_signflip_p(d, 0.0, alternative="two-sided")

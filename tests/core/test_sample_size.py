@@ -325,7 +325,7 @@ def test_cli_json_matches_core_in_a_real_process():
     assert out["n_continuous_power"] == n_continuous_power(0.03, 0.3)
     assert out["inputs"] == {"rate": 0.839, "half_width": 0.02, "confidence": 0.95,
                              "discordance": 0.2, "diff": 0.03, "power": 0.8, "alpha": 0.05,
-                             "sigma": 0.3}
+                             "sigma": 0.3, "margin": None}
 
 
 def test_cli_only_applicable_fields_and_default_rate(capsys):
@@ -369,3 +369,22 @@ def test_power_curve_reaches_the_planned_power_at_the_planned_n():
         power_curve(diff=0.03, discordance=0.2, sigma=0.3, n_max=100)
     with pytest.raises(InputError):
         power_curve(diff=0.0, sigma=0.3, n_max=100)
+
+
+def test_t_half_width_equals_scipy_stats_t_exactly():
+    """t_half_width reads the t quantile from scipy.special.stdtrit (what scipy.stats.t.ppf
+    evaluates) so that the latency CLI does not import scipy.stats: the same numbers."""
+    n = np.arange(2, 5_000)
+    for conf in (0.8, 0.9, 0.95, 0.99, 0.999):
+        expected = st.t.ppf(0.5 + conf / 2, n - 1) * 0.3 / np.sqrt(n)
+        assert np.array_equal(t_half_width(0.3, n, conf), expected)
+        assert t_half_width(0.3, 31, conf) == float(st.t.ppf(0.5 + conf / 2, 30) * 0.3
+                                                    / np.sqrt(31))
+
+
+def test_latency_path_does_not_import_scipy_stats():
+    code = ("import sys; import core.latency, core.commands.latency; "
+            "print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "False"

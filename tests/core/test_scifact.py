@@ -230,3 +230,27 @@ def test_check_metric_reads_every_registry_spelling_of_the_compared_metrics():
     assert [check_retriever(r) for r in RETRIEVERS] == list(RETRIEVERS)
     with pytest.raises(ValueError):
         check_retriever("bm26")
+
+
+def test_run_scifact_reports_judged_at_10_and_both_bounds(tiny_run):
+    from core.judged import beir_bounds, judged_table
+
+    data, rankings, tables, model, cache = tiny_run
+    res = run_scifact(data, "bm25", "hybrid", "ndcg@10", resamples=500, cache_dir=cache,
+                      get_model=lambda: model)
+    jb = res.judged
+    assert list(jb.judged.columns) == ["bm25", "dense", "hybrid"]
+    runs = {n: r.to_run(data.doc_ids) for n, r in rankings.items()}
+    ref = judged_table(runs, data.qrels, 10, list(data.query_ids))
+    pd.testing.assert_frame_equal(jb.judged, ref)
+    # the non-relevant reading is the page's own metric
+    assert np.allclose(jb.low["bm25"], tables["bm25"].loc[jb.low.index, "ndcg@10"])
+    # for a metric of the own top 10 only, the relevant reading is never lower
+    hit = beir_bounds(data, rankings, "hit@10", "bm25", "hybrid", resamples=200)
+    assert (hit.high.values >= hit.low.values).all() and (hit.high.values == 1).all()
+    assert jb.verdict_low == res.comparison.verdict
+    d = json.loads(json.dumps(res.to_dict()))["judged"]
+    assert set(d["methods"]) == {"bm25", "dense", "hybrid"} and d["k"] == 10
+    assert set(jb.pool["query"]) <= set(data.queries.values())
+    again = beir_bounds(data, rankings, "ndcg@10", "bm25", "hybrid", resamples=500)
+    assert again.verdict_low == jb.verdict_low and len(again.pool) == len(jb.pool)

@@ -58,3 +58,29 @@ def test_card_html_escapes_user_text_and_uses_the_tone_colour():
     assert TONES["better"][0] in html and 'class="verdict"' in html
     assert "3.4rem" in card_html(card, large=True) and "3.4rem" not in html
     assert "verdict-reason" not in card_html(VerdictCard("neutral", "l", "v", "i", "s"))
+
+
+def test_card_with_a_margin_takes_its_tone_and_draws_the_band():
+    from core.margin import margin_decision
+    from core.views.paired import paired_view
+    a = np.array([1] * 20 + [1] * 2 + [0] * 6 + [0] * 8)
+    b = np.array([1] * 20 + [0] * 2 + [1] * 6 + [0] * 8)
+    c = compare_paired(a, b, resamples=1_000)
+    plain = paired_view(c, values=(a, b))
+    assert plain.card.margin == "" and plain.card.band is None
+    assert "verdict-band" not in card_html(plain.card)
+    for m, tone in ((0.15, "better"), (0.05, "neutral")):
+        r = margin_decision(c, m)
+        card = paired_view(c, values=(a, b), margin=r).card
+        assert card.tone == tone and card.margin
+        html_ = card_html(card)
+        assert 'class="verdict-band"' in html_ and 'class="verdict-margin"' in html_
+        assert f"−{fmt.margin(m, 'rate')}" in html_
+        # the strip places -margin left of 0 and the CI inside it
+        band = card.band
+        assert band.position(-band.margin) < band.position(0.0) < band.position(band.margin)
+        assert 0 <= band.position(band.ci_low) and band.position(band.ci_high) <= 100
+    # a hostile method name stays text
+    card = paired_view(c, values=(a, b), names={"B": "<b>x</b>"},
+                       margin=margin_decision(c, 0.15)).card
+    assert "<b>x</b>" not in card_html(card) and "&lt;b&gt;x&lt;/b&gt;" in card_html(card)

@@ -123,3 +123,15 @@ def test_every_chart_title_template_fits_when_wrapped():
 def test_korean_titles_wrap_sooner_than_english():
     ko = "케이스가 늘면 차이를 찾아낼 확률 (A vs B, 맞음/틀림)"
     assert len(wrap_lines(ko)) == 2 and len(wrap_lines("x" * 40 + " y")) == 1
+
+
+def test_bootstrap_histogram_shades_the_margin():
+    dist = np.random.default_rng(0).normal(0.01, 0.02, 500)
+    plain = bootstrap_histogram(dist, -0.02, 0.04, scale=100).to_dict()
+    with_margin = bootstrap_histogram(dist, -0.02, 0.04, scale=100, margin=0.03).to_dict()
+    assert len(with_margin["layer"]) == len(plain["layer"]) + 2
+    datasets = with_margin["datasets"].values()
+    assert any(rows == [{"lo": -3.0, "hi": 3.0}] for rows in datasets)
+    assert any(rows == [{"x": -3.0}] for rows in datasets)
+    with pytest.raises(ValueError, match="margin"):
+        bootstrap_histogram(dist, -0.02, 0.04, margin="0.03")

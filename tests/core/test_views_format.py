@@ -58,3 +58,11 @@ def test_fmt_p_three_decimals_a_floor_and_not_applicable():
 def test_p_text_reads_in_a_sentence():
     assert fmt.p_text(0.0321) == "p = 0.032" and fmt.p_text(0.0002) == "p < 0.001"
     assert fmt.p_text(None) == "p: n/a" and fmt.p_text(0.5, "p_Holm") == "p_Holm = 0.500"
+
+
+def test_margin_is_unsigned_and_keeps_the_digits_a_person_set():
+    assert fmt.margin(0.02, "rate") == "2.0 %p"
+    assert fmt.margin(0.0025, "rate") == "0.25 %p"
+    assert fmt.margin(0.05, "score") == "0.050"
+    assert fmt.margin(0.0125, "score") == "0.0125"
+    assert fmt.margin(0.0, "rate") == "0.0 %p"

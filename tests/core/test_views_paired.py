@@ -179,3 +179,49 @@ def test_no_self_check_without_the_data():
         data = None
         calibration = None
     assert calibration_sentence(Bare(), "en") == ""
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_paired_view_with_a_margin(lang):
+    from core.margin import margin_decision
+    rng = np.random.default_rng(4)
+    a = rng.uniform(0.3, 0.8, 25)
+    b = a + rng.normal(0.0, 0.05, 25)
+    c = compare_paired(a, b, resamples=1_000)
+    r = margin_decision(c, 0.05)
+    v = paired_view(c, lang=lang, values=(a, b), margin=r)
+    assert v.margin is r
+    lines = v.cli_lines()
+    assert v.card.margin in lines
+    assert any(line.startswith(f"Margin {fmt.margin(0.05, 'score')}:") for line in lines)
+    # the chart shades the band
+    layers = v.bootstrap_chart().to_dict()["layer"]
+    assert len(layers) == len(paired_view(c, lang=lang, values=(a, b)).bootstrap_chart()
+                              .to_dict()["layer"]) + 2
+    # without a margin nothing changes
+    assert not any(line.startswith("Margin") for line in
+                   paired_view(c, lang=lang, values=(a, b)).cli_lines())
+
+
+def test_an_inconclusive_margin_gives_the_non_inferiority_plan_and_its_link():
+    from core.margin import margin_decision
+    from core.sample_size_margin import cases_needed_noninferiority
+    a = np.array([1] * 20 + [1] * 3 + [0] * 5 + [0] * 8)
+    b = np.array([1] * 20 + [0] * 3 + [1] * 5 + [0] * 8)
+    c = compare_paired(a, b, resamples=1_000)
+    r = margin_decision(c, 0.1)
+    assert r.verdict == "inconclusive"
+    want = cases_needed_noninferiority(a, b, 0.1, confidence=0.95, power=0.8)
+    for lang in ("en", "ko"):
+        v = paired_view(c, lang=lang, values=(a, b), margin=r)
+        assert v.next_step == want and f"{want.n_needed:,}" in v.card.next_step
+        q = parse_qs(urlsplit(v.card.next_link).query)
+        assert q["mode"] == ["noninferiority"] and q["margin"] == ["10.0"]
+        assert q["lang"] == [lang] and q["disc"] == [f"{100 * 8 / 36:.1f}"]
+    # answered: no next step, even though the superiority verdict is "no difference"
+    wide = paired_view(c, values=(a, b), margin=margin_decision(c, 0.3))
+    assert c.verdict == "no_difference" and wide.card.next_step == "" and wide.next_step is None
+    # a margin of 0 has no plan: said in words, no link
+    zero = paired_view(c, values=(a, b), margin=margin_decision(c, 0.0))
+    assert zero.card.next_step == t("margin.next_step_none", "en", margin="0.0 %p")
+    assert zero.card.next_link == ""

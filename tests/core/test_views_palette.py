@@ -28,3 +28,12 @@ def test_tone_of_reads_b_as_the_new_method(verdict, tone):
 def test_tone_of_refuses_an_unknown_verdict():
     with pytest.raises(ValueError, match="verdict"):
         palette.tone_of("better")
+
+
+def test_margin_tone():
+    assert palette.margin_tone("non_inferior") == "better"
+    assert palette.margin_tone("equivalent") == "better"
+    assert palette.margin_tone("inferior") == "worse"
+    assert palette.margin_tone("inconclusive") == "neutral"
+    with pytest.raises(ValueError, match="verdict"):
+        palette.margin_tone("b_better")

@@ -76,3 +76,41 @@ def test_comparison_verdict_is_the_sentence_of_a_golden_comparison():
     assert comparison_verdict(res) == verdict_sentence(
         c.verdict, a=c.a, b=c.b, mean=bs.mean, ci_low=bs.ci_low, ci_high=bs.ci_high,
         n=res.n_cases, confidence=bs.confidence, unit=res.golden.unit, kind="rate")
+
+
+def _margin_cases():
+    from core.margin import margin_decision
+    a = np.array([1] * 20 + [1] * 2 + [0] * 6 + [0] * 8)
+    b = np.array([1] * 20 + [0] * 2 + [1] * 6 + [0] * 8)
+    c = compare_paired(a, b, resamples=1_000)
+    return c, {m: margin_decision(c, m) for m in (0.01, 0.05, 0.15, 0.4)}
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_margin_sentence_quotes_the_margin_and_the_bound(lang):
+    from core.views.verdicts import margin_reason, margin_sentence
+    c, results = _margin_cases()
+    seen = set()
+    for m, r in results.items():
+        s = margin_sentence(r, a="base", b="new", lang=lang)
+        assert fmt.margin(m, "rate") in s and "base" in s and "new" in s
+        if r.verdict == "non_inferior":
+            assert fmt.diff(r.ci_low, "rate") in s
+        if r.verdict == "inferior":
+            assert fmt.diff(r.ci_high, "rate") in s
+        assert s == t(f"margin.verdict_{r.verdict}", lang, a="base", b="new",
+                      margin=fmt.margin(m, "rate"), lo=fmt.diff(r.ci_low, "rate"),
+                      hi=fmt.diff(r.ci_high, "rate"))
+        assert margin_reason(r, lang) is None or r.reason_key == "test_disagrees"
+        seen.add(r.verdict)
+    assert {"non_inferior", "equivalent", "inconclusive"} <= seen
+
+
+def test_margin_reason_when_the_test_disagrees():
+    from dataclasses import replace
+    from core.views.verdicts import margin_reason
+    _, results = _margin_cases()
+    r = replace(results[0.05], verdict="inconclusive", reason_key="test_disagrees")
+    for lang in ("en", "ko"):
+        text = margin_reason(r, lang)
+        assert t("margin.test_tango_score", lang) in text and "0.025" in text

@@ -256,3 +256,101 @@ def test_no_warning_when_both_self_checks_hold():
     cal = at.session_state["golden_comparison"].comparison.calibration
     assert not cal.warns
     assert not any("treat the verdict with care" in t for t in _texts(at))
+
+
+def _card(at):
+    return html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
+
+
+def test_margin_is_off_by_default_and_answers_in_both_languages():
+    at = _page()
+    assert at.number_input(key="golden_margin_rate").value == 0.0
+    assert "verdict-band" not in _card(at) and "margin" not in at.query_params
+    # title-only − RRF = +6.5 %p [-12.8 %p, +25.7 %p]: above -15 %p -> non-inferior
+    at.selectbox(key="golden_a").set_value("RRF")
+    at.selectbox(key="golden_b").set_value("title-only")
+    at.number_input(key="golden_margin_rate").set_value(15.0).run()
+    assert not at.exception
+    card = _card(at)
+    assert ("title-only is not worse than RRF by more than 15.0 %p (lower bound -12.8 %p)"
+            in card)
+    assert 'class="verdict-band"' in card and "verdict-better" in card
+    q = at.query_params["margin"]
+    assert (q[0] if isinstance(q, list) else q) == "15"
+    at.session_state["lang"] = "ko"
+    at.run()
+    card = _card(at)
+    assert "title-only은(는) RRF보다 15.0 %p 넘게 나쁘지 않습니다(하한 -12.8 %p)" in card
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_margin_from_the_url_that_leaves_it_open_gives_the_plan(lang):
+    from urllib.parse import parse_qs, urlsplit
+    from core.i18n import t
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.query_params.update({"margin": "5", "lang": lang})
+    at.run()
+    assert not at.exception
+    assert at.number_input(key="golden_margin_rate").value == 5.0
+    card = _card(at)
+    assert t("margin.verdict_inconclusive", lang, a="title-only", b="RRF", margin="5.0 %p",
+             lo="-25.7 %p", hi="+12.8 %p") in card
+    href = card.split('href="', 1)[1].split('"', 1)[0]
+    q = {k: v[0] for k, v in parse_qs(urlsplit(href).query).items()}
+    assert q["mode"] == "noninferiority" and q["margin"] == "5.0" and q["lang"] == lang
+
+
+def _grouped_upload():
+    rows = ["case_id,group,new,old"]
+    for i in range(60):
+        g = "ko" if i < 30 else "en"
+        new = 1 if (i < 30 and i % 10) or (i >= 30 and i % 2) else 0
+        rows.append(f"c{i},{g},{new},{1 if i % 3 == 0 else 0}")
+    return ("\n".join(rows) + "\n").encode()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_group_column_gives_b_minus_a_per_group(lang):
+    from core.golden import compare_golden, load_golden
+    from core.groups import by_group
+
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["lang"] = lang
+    at.run()
+    assert any(("그룹" if lang == "ko" else "group") in c.value for c in at.caption)  # the hint
+    at.file_uploader(key="golden_upload").set_value(("grouped.csv", _grouped_upload(),
+                                                     "text/csv")).run()
+    assert not at.exception and not at.error
+    ref = by_group(compare_golden(load_golden(_grouped_upload(), "grouped.csv"), "new", "old",
+                                  resamples=20_000), resamples=20_000)
+    title = "질의 그룹별" if lang == "ko" else "By query group"
+    assert any(title in s.value for s in at.subheader)
+    table = next(t.value for t in at.table if ("그룹" if lang == "ko" else "group")
+                 in t.value.columns)
+    col = "그룹" if lang == "ko" else "group"
+    assert list(table[col]) == ["ko", "en"]
+    diff_col = next(c for c in table.columns if "−" in c and "CI" not in c and "신뢰" not in c)
+    assert list(table[diff_col]) == [f"{100 * g.diff:+.1f} %p" for g in ref.groups]
+    word = "순열" if lang == "ko" else "Permutation"
+    assert any(word in m.value for m in at.markdown)
+
+
+def test_a_blank_group_names_row_and_column():
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(
+        ("g.csv", b"case_id,group,A,B\n1,ko,1,0\n2,,0,1\n3,en,1,1\n", "text/csv")).run()
+    assert not at.exception
+    assert len(at.error) == 1 and "row 3" in at.error[0].value and "group" in at.error[0].value
+
+
+def test_group_labels_are_shown_as_typed_never_as_markdown_or_html():
+    rows = ["case_id,group,new,old"] + [
+        f"c{i},{'**bold**' if i < 20 else '<img src=x>'},{int(i % 4 != 0)},{int(i % 3 == 0)}"
+        for i in range(40)]
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(
+        ("hostile.csv", ("\n".join(rows) + "\n").encode(), "text/csv")).run()
+    assert not at.exception and not at.error
+    table = next(t.value for t in at.table if "group" in t.value.columns)
+    assert list(table["group"]) == [r"\*\*bold\*\*", r"\<img src=x\>"]  # escaped cells
+    assert not any("<img" in m.value for m in at.markdown if "verdict-card" not in m.value)

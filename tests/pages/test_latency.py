@@ -140,3 +140,59 @@ def test_presentation_shows_the_card_and_the_ratio_chart_only():
     assert not at.exception
     assert len(at.get("vega_lite_chart")) == 1 and not at.expander and not at.table
     assert "verdict-card" in _card(at) and not at.metric
+
+
+# ----------------------------------------------------------------------------- issue 25
+def _upload(at, name: str, data: bytes):
+    at.file_uploader(key="latency_upload").set_value((name, data, "text/csv")).run()
+    assert not at.exception and not at.error
+    return at
+
+
+@pytest.mark.parametrize("lang, needle", [("en", "Order within each query: B ran after A"),
+                                          ("ko", "질의 안의 실행 순서")])
+def test_b_always_second_is_warned_and_no_order_effect_is_not_claimed(lang, needle):
+    from tests.latency_logs import pair_log
+    at = _page()
+    at.session_state["lang"] = lang
+    _upload(at, "pair.csv", pair_log(gain=1.3))
+    texts = _texts(at)
+    assert any(t.startswith(needle) for t in texts)
+    assert not any("no order effect" in t or "No fairness problem" in t for t in texts)
+
+
+@pytest.mark.parametrize("lang, refusal, faster", [
+    ("en", "No verdict on speed", "B is faster."), ("ko", "속도 판정 없음", "B이(가) 더 빠릅니다")])
+def test_seconds_against_milliseconds_refuse_until_the_unit_is_set(lang, refusal, faster):
+    from tests.latency_logs import wide_log
+    at = _page()
+    at.session_state["lang"] = lang
+    _upload(at, "sec.csv", wide_log(b_scale=1 / 1000, ratio=0.8))
+    card = _unescape(_card(at))
+    assert refusal in card and "verdict-neutral" in _card(at) and "×" not in card.split("?")[0]
+    assert any(t.startswith("Units?") or t.startswith("단위 확인") for t in _texts(at))
+    assert not any(t.startswith("If the first") for t in _texts(at))
+    at.selectbox(key="latency_unit_b").set_value("s").run()
+    assert not at.exception and not at.error
+    assert any(faster in t for t in _texts(at)) and "verdict-better" in _card(at)
+    assert not any(t.startswith("Units?") or t.startswith("단위 확인") for t in _texts(at))
+
+
+@pytest.mark.parametrize("lang, needle", [
+    ("en", "With 3 queries the smallest possible p of the sign-flip test is 0.25"),
+    ("ko", "질의 3개로는 부호 뒤집기 검정이 낼 수 있는 가장 작은 p값이 0.25")])
+def test_cannot_tell_gives_its_reason_on_the_card(lang, needle):
+    at = _page()
+    at.session_state["lang"] = lang
+    _upload(at, "q3.csv", b"query_id,A,B\nq1,40,50\nq2,30,39.6\nq3,20,27.6\n")
+    assert needle in _unescape(_card(at))
+
+
+def test_a_wide_log_does_not_claim_there_is_no_order_effect():
+    rng = np.random.default_rng(5)
+    base = rng.lognormal(3, 0.4, 30)
+    rows = "".join(f"q{i},{b * rng.lognormal(0, .05):.3f},{b * rng.lognormal(0, .05):.3f}\n"
+                   for i, b in enumerate(base))
+    at = _upload(_page(), "wide.csv", ("query_id,A,B\n" + rows).encode())
+    infos = [_unescape(e.value) for e in at.info]
+    assert any("could not be checked" in t for t in infos)

@@ -196,3 +196,48 @@ def test_korean_card_and_presentation():
     assert not at.exception
     assert len(at.get("vega_lite_chart")) == 1 and not at.expander
     assert "You need" in _card(at)
+
+
+def test_noninferiority_link_opens_the_mode_with_the_plans_n():
+    """The link of an inconclusive quality condition: ?mode=noninferiority with the data's
+    discordance, the margin and the assumed true difference; the card gives the same n as
+    core.sample_size_margin, and the widgets change it."""
+    from core.sample_size_margin import n_noninferiority_paired
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params.update({"mode": "noninferiority", "design": "paired", "disc": "12.5",
+                            "margin": "5.0", "assumed": "0.0", "n": "40", "alpha": "0.05"})
+    at.run()
+    assert not at.exception and not at.error
+    assert at.radio(key="sample_size_mode").value == "noninferiority"
+    need = n_noninferiority_paired(0.125, 0.0, 0.05)
+    card = _card(at)
+    assert f"You need {need:,} cases" in card and "not worse than A by more than 5 %p" in card
+    assert "Nam 1997" in card and "you have 40" in card
+    at.number_input(key="sample_size_margin").set_value(2.0).run()
+    assert f"You need {n_noninferiority_paired(0.125, 0.0, 0.02):,} cases" in _card(at)
+    assert at.query_params["mode"] == "noninferiority" and at.query_params["margin"] == "2"
+    at.number_input(key="sample_size_assumed").set_value(-3.0).run()   # a loss beyond δ
+    assert at.error
+
+
+def test_noninferiority_mode_for_scores_in_korean():
+    from core.sample_size_margin import n_noninferiority_continuous
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.session_state["lang"] = "ko"
+    at.query_params.update({"mode": "noninferiority", "design": "continuous", "sigma": "0.3",
+                            "margin": "5", "assumed": "0", "n": "50"})
+    at.run()
+    assert not at.exception
+    need = n_noninferiority_continuous(0.0, 0.3, 0.05)
+    assert f"{need:,}개 케이스가 필요합니다" in _card(at) and "단측 대응 t-검정" in _card(at)
+
+
+def test_korean_mode_switch_by_widget():
+    from core.sample_size_margin import n_noninferiority_paired
+    at = _run(lang="ko")
+    at.radio(key="sample_size_mode").set_value("noninferiority").run()
+    assert not at.exception
+    at.number_input(key="sample_size_margin").set_value(5.0).run()
+    assert not at.exception
+    need = n_noninferiority_paired(0.2, 0.0, 0.05)
+    assert f"{need:,}개 케이스가 필요합니다" in _card(at)

@@ -58,8 +58,8 @@ def test_page_end_to_end(folder):
     assert shown["BM25"] == f"{expect['bm25']['ndcg@10']:.3f}"
     assert shown["Dense"] == f"{expect['dense']['ndcg@10']:.3f}"
     # the exact test beside the CI (core.views.paired), the Hit@10 2x2 and the two
-    # drill-down top-10 lists (wrapped)
-    assert len(at.table) == 4
+    # drill-down top-10 lists (wrapped), and Judged@10 of the three retrievers
+    assert len(at.table) == 5
     # send the measured means to the BEIR Table 2 page
     at.button(key="scifact_send").click().run()
     sent = at.session_state["scifact_measured"]
@@ -198,3 +198,54 @@ def test_the_encode_belongs_to_the_server_not_the_tab(folder, tmp_path, monkeypa
     finally:
         gate.set()
         st.cache_resource.clear()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_margin_answers_on_the_card_and_keeps_the_url(folder, lang):
+    from core.i18n import t
+    from core.views import format as fmt
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
+    at.session_state["lang"] = lang
+    at.query_params["margin"] = "0.2"
+    settle(at)
+    assert not at.exception, at.exception
+    assert at.number_input(key="scifact_margin_score").value == 0.2
+    comp_card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
+    assert 'class="verdict-band"' in comp_card and 'class="verdict-margin"' in comp_card
+    # the card says core.margin's answer for core.scifact's comparison of these queries
+    from core.margin import margin_decision
+    from core.scifact import compare_retrievers, subsample
+    data = load_beir(folder)
+    tables = evaluate(data, run_retrievers(data, ["bm25", "dense"]))
+    comp = compare_retrievers(tables, "bm25", "dense", "ndcg@10",
+                              queries=subsample(data.query_ids, data.n_queries, seed=0),
+                              resamples=int(at.number_input(key="scifact_resamples").value))
+    want = margin_decision(comp, 0.2)
+    assert t(f"margin.verdict_{want.verdict}", lang, a="BM25", b="Dense", margin="0.200",
+             lo=fmt.diff(want.ci_low, "score"), hi=fmt.diff(want.ci_high, "score")) in comp_card
+    q = at.query_params["margin"]
+    assert (q[0] if isinstance(q, list) else q) == "0.2"
+    assert fmt.margin(0.2, "score") in comp_card
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_judged_at_10_for_bm25_dense_and_hybrid(folder, lang):
+    from core.judged import beir_bounds
+    from core.scifact import with_hybrid
+
+    at = _run(lang)
+    assert not at.exception, at.exception
+    title = "빠진 레이블" if lang == "ko" else "Missing labels"
+    assert any(title in s.value and "BM25" in s.value for s in at.subheader)
+    table = next(t.value for t in at.table
+                 if any("Judged" in str(c) for c in t.value.columns))
+    first = table.columns[0]
+    assert list(table[first]) == ["BM25", "Dense", "Hybrid \\(RRF\\)"]  # escaped cells
+    data = load_beir(folder)
+    rankings = with_hybrid(run_retrievers(data, ["bm25", "dense"]))
+    jb = beir_bounds(data, rankings, "ndcg@10", "bm25", "dense", resamples=200)
+    judged_col = next(c for c in table.columns if "Judged" in str(c))
+    assert list(table[judged_col]) == [f"{100 * jb.judged[m].mean():.1f}%"
+                                       for m in ("bm25", "dense", "hybrid")]
+    label = "판정 없는" if lang == "ko" else "Download the unjudged"
+    assert any(b.label.startswith(label) for b in at.get("download_button"))

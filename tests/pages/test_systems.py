@@ -185,3 +185,108 @@ def test_presentation_view_and_heatmap_rows():
                                     "demo_lists.csv"), 10).golden("ndcg@10").scores
     spec = matrix_chart(compare_many(scores, resamples=1_000)).to_dict()
     assert spec["height"] == {"step": 56}   # a band per row, never a shared fixed height
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_margin_on_the_systems_pair_in_both_languages(lang):
+    from core.golden import compare_golden
+    from core.i18n import t
+    from core.margin import margin_decision
+    from core.views import format as fmt
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["systems_resamples"] = 1000
+    at.session_state["lang"] = lang
+    at.query_params["margin"] = "0.05"
+    at.run()
+    assert not at.exception and not at.error
+    assert at.number_input(key="systems_margin_score").value == 0.05
+    scores = score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
+                                    "demo_lists.csv"), 10)
+    want = margin_decision(compare_golden(scores.golden("ndcg@10"), "bm25", "dense",
+                                          resamples=1000), 0.05)
+    card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
+    assert t(f"margin.verdict_{want.verdict}", lang, a="bm25", b="dense", margin="0.050",
+             lo=fmt.diff(want.ci_low, "score"), hi=fmt.diff(want.ci_high, "score")) in card
+    assert 'class="verdict-band"' in card
+    if lang == "ko":   # AppTest re-reads the Korean lists selectbox with an English label
+        return
+    at.number_input(key="systems_margin_score").set_value(0.0).run()
+    card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
+    assert "verdict-band" not in card and "margin" not in at.query_params
+
+
+def _demo_trec_scores():
+    qrels = read_qrels((DEMO_TREC / "qrels.txt").read_bytes(), "qrels.txt")
+    runs = [read_run((DEMO_TREC / n).read_bytes(), n) for n in ("bm25.run", "dense.run",
+                                                                  "hybrid.run")]
+    return score_runs(runs, qrels, ["nDCG@10"])
+
+
+def _trec_with_groups(lang):
+    """The TREC demo with a qid,group side file uploaded (the demo runs and qrels stay)."""
+    groups = "qid,group\n" + "".join(f"q{i:02d},{'short' if i % 3 else 'long'}\n"
+                                     for i in range(1, 51))
+    qrels_data = (DEMO_TREC / "qrels.txt").read_bytes()
+    at = _page()
+    at.segmented_control(key="systems_source").set_value("trec").run()
+    at.file_uploader(key="systems_qrels_upload").set_value(("qrels.txt", qrels_data,
+                                                            "text/plain"))
+    at.file_uploader(key="systems_runs_upload").set_value(
+        [(n, (DEMO_TREC / n).read_bytes(), "text/plain") for n in ("bm25.run", "dense.run",
+                                                                    "hybrid.run")])
+    at.file_uploader(key="systems_groups_upload").set_value(("groups.csv", groups.encode(),
+                                                             "text/csv"))
+    at.run()
+    # the language last: AppTest formats widget values in English between runs
+    at.session_state["lang"] = lang
+    return at.run(), groups
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_trec_groups_side_file_and_judged_at_10(lang):
+    from core.golden import compare_golden
+    from core.groups import by_group, read_group_file
+    from core.judged import trec_bounds
+
+    at, groups = _trec_with_groups(lang)
+    assert not at.exception and not at.error
+    ts = _demo_trec_scores()
+    gs = ts.golden("nDCG@10").with_groups(read_group_file(groups.encode(), "groups.csv"),
+                                          "groups.csv")
+    ref = by_group(compare_golden(gs, "bm25", "dense", resamples=1000), resamples=1000)
+    col = "그룹" if lang == "ko" else "group"
+    tables = [t.value.rename(columns=lambda c: _unescape(c).replace("\u2060", ""))
+              for t in at.table]
+    table = next(t for t in tables if col in t.columns)
+    assert list(table[col]) == ["short", "long"]
+    assert [int(x) for x in table["n"]] == [g.n for g in ref.groups]
+    assert list(table["dense − bm25"]) == [f"{g.diff:+.3f}" for g in ref.groups]
+    # Judged@10 of each run, as core.judged (= ir_measures) computes it, in %
+    jb = trec_bounds(ts, "bm25", "dense", resamples=1000)
+    judged = next(t for t in tables if "Judged@10" in t.columns)
+    method = "방법" if lang == "ko" else "method"
+    assert list(judged[method]) == ["bm25", "dense", "hybrid"]
+    assert list(judged["Judged@10"]) == [f"{100 * jb.judged[m].mean():.1f}%"
+                                         for m in ("bm25", "dense", "hybrid")]
+    assert any(b.label.startswith("판정 없는" if lang == "ko" else "Download the unjudged")
+               for b in at.get("download_button"))
+    title = "빠진 레이블" if lang == "ko" else "Missing labels"
+    assert any(title in s.value for s in at.subheader)
+
+
+def test_a_verdict_that_depends_on_missing_labels_is_flagged():
+    # A finds the one judged document first; B puts two unjudged documents above it
+    cases = [f"c{i:02d}" for i in range(30)]
+    rows = ["case_id,query,gold_ids,A,B"] + [
+        f"{c},question {c},g{c},g{c}|a{c},b{c}|x{c}|g{c}" for c in cases]
+    at = _page()
+    at.file_uploader(key="systems_lists_upload").set_value(
+        ("labels.csv", ("\n".join(rows) + "\n").encode(), "text/csv"))
+    at.run()
+    at.selectbox(key="systems_metric").set_value("hit")
+    at.number_input(key="systems_k").set_value(2)
+    at.run()
+    assert not at.exception and not at.error
+    assert any("depends on labels that are missing" in w.value for w in at.warning)
+    # no group column: the hint says how to add one
+    assert any("'group'" in c.value for c in at.caption)

@@ -1,0 +1,218 @@
+"""A margin delta: "can we switch to B without losing more than delta?" (issue 23).
+
+The superiority verdict (``core.paired.decide``) asks "is B better?". With a margin delta >= 0
+on the difference's own scale (0.02 = 2 %p for 0/1 outcomes, score units for scores) the
+question becomes one of four answers about B - A (new minus baseline), read off the same
+two-sided interval the card shows, [L, U] at level 1 - alpha, and the matching one-sided
+tests at level alpha/2 (so each test agrees with one end of that interval):
+
+- ``equivalent`` (two one-sided tests, Schuirmann 1987): L > -delta and U < delta, and both
+  H0: B - A <= -delta and H0: B - A >= delta are rejected at alpha/2; ``p_equivalence`` is
+  the larger of the two p-values;
+- ``non_inferior``: L > -delta and H0: B - A <= -delta is rejected at alpha/2
+  ("B is not worse than A by more than delta");
+- ``inferior``: U < -delta and H0: B - A >= -delta is rejected at alpha/2
+  ("B is worse than A by more than delta");
+- ``inconclusive``: otherwise (the interval holds -delta, or the test does not agree).
+
+There is no separate "superior": a B that is better is also non-inferior, and the
+superiority verdict stays on the card beside the margin's answer. Like
+``core.stats.verdict``, an interval end within 1e-12 (relative) of -delta or delta counts as
+on it (``core.intervals.side``), so an end printed as the margin never decides.
+
+The tests. 0/1 outcomes (a paired 2x2 table): Tango's (1998) asymptotic score test for the
+difference of paired proportions with a margin (Tango 1998, "Equivalence test and confidence
+interval for the difference in proportions for the paired-sample design", *Statistics in
+Medicine* 17:891-908; the same statistic as Nam 1997, *Biometrics* 53:1422-1430):
+
+    p_noninferior = 1 - Phi(T(-delta)),   p_inferior = Phi(T(-delta)),   p_upper = Phi(T(delta))
+
+with T the score statistic of ``core.intervals.tango_statistic``. It inverts to Tango's
+interval (the default 0/1 interval), so with that interval the test and the bound always
+agree; at delta = 0 it is McNemar's asymptotic test, one-sided (Tango 1998, section 2).
+Scores: the one-sided sign-flip randomization test on d_i + delta
+(``core.paired_tests.shifted_signflip_p``), exact up to 20 non-zero values; at delta = 0 its
+p is half the two-sided p of the superiority verdict's test, so a zero margin says
+``non_inferior`` exactly when the verdict says "B is better".
+
+``docs/margin.md`` (``bench/margin.py``) measures P(non-inferior) when B - A is exactly
+-delta (the promise: at most alpha/2 = 2.5%) on 0/1 pairs by exact enumeration and on real
+per-query score differences, and the power at B - A = 0 beside a naive "cannot tell ->
+switch" rule.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Literal
+
+from core import checks
+from core.errors import InputError
+from core.intervals import side, tango_statistic
+from core.paired_tests import shifted_signflip_p
+from core.stats import BootstrapResult, PairedData, significance_level
+
+_NORMAL = NormalDist()
+
+MarginVerdict = Literal["non_inferior", "equivalent", "inferior", "inconclusive"]
+VERDICTS = ("equivalent", "non_inferior", "inferior", "inconclusive")
+REASONS = ("inside_margin", "lower_above_margin", "upper_below_margin", "ci_holds_margin",
+           "test_disagrees")
+TESTS = ("tango_score", "signflip_shifted")
+PLAIN_RATE_MAX = 0.2   # a plain --margin for a rate must be a share below this (see parse_margin)
+PP_SUFFIXES = ("%p", "pp", "%")
+
+
+@dataclass(frozen=True)
+class MarginResult:
+    """The margin's answer for B - A (new minus baseline).
+
+    ``margin`` is delta on the difference's scale; ``ci_low``/``ci_high`` the two-sided
+    interval of B - A the card shows (at ``confidence``); ``alpha`` the one-sided level of each
+    test (half of 1 - confidence). ``p_noninferior`` tests H0: B - A <= -delta,
+    ``p_inferior`` H0: B - A >= -delta, ``p_upper`` H0: B - A >= delta; ``p_equivalence`` =
+    max(p_noninferior, p_upper) (two one-sided tests). ``reason_key`` (one of ``REASONS``)
+    and ``reason_params`` say why, for ``core.views.margin``. ``kind`` is "rate" (0/1
+    outcomes) or "score"; ``mean`` is B - A."""
+
+    margin: float
+    verdict: MarginVerdict
+    mean: float
+    ci_low: float
+    ci_high: float
+    confidence: float
+    alpha: float
+    p_noninferior: float
+    p_inferior: float
+    p_upper: float
+    p_equivalence: float
+    test_name: str
+    exact: bool
+    kind: str
+    n: int
+    reason_key: str
+    reason_params: dict
+
+    def to_dict(self) -> dict:
+        return {"margin": self.margin, "verdict": self.verdict, "b_minus_a": self.mean,
+                "ci_low": self.ci_low, "ci_high": self.ci_high,
+                "confidence": self.confidence, "alpha_one_sided": self.alpha,
+                "p_noninferior": self.p_noninferior, "p_inferior": self.p_inferior,
+                "p_upper": self.p_upper, "p_equivalence": self.p_equivalence,
+                "test": self.test_name, "exact": self.exact, "kind": self.kind, "n": self.n,
+                "reason": self.reason_key, "reason_params": dict(self.reason_params)}
+
+
+def _unwrap(comparison):
+    """(bootstrap, PairedData) of a PairedComparison, GoldenComparison (its ``comparison``)
+    or RetrieverComparison."""
+    if hasattr(comparison, "comparison") and hasattr(comparison, "golden"):
+        comparison = comparison.comparison
+    what = ("a paired comparison with its data (core.paired.PairedComparison, "
+            "core.golden.GoldenComparison or core.scifact.RetrieverComparison)")
+    data = checks.instance("comparison", getattr(comparison, "data", None), PairedData, what)
+    bs = checks.instance("comparison", getattr(comparison, "bootstrap", None), BootstrapResult,
+                         what)
+    return bs, data
+
+
+def margin_decision(comparison, margin: float, *,
+                    confidence: float | None = None) -> MarginResult:
+    """The margin's answer (see the module docstring) for a paired comparison
+    (``core.paired.PairedComparison``, ``core.golden.GoldenComparison`` or
+    ``core.scifact.RetrieverComparison``) and a margin delta >= 0 on the difference's own
+    scale (0.02 = 2 %p for 0/1 outcomes, below 1; score units for scores).
+
+    The interval is the comparison's own CI of B - A (the one on the card); ``confidence``,
+    when given, must equal its level (the tests run at half of 1 - confidence, one-sided,
+    so that they match that interval). The score test reuses the comparison's seed and
+    resamples when it is Monte-Carlo."""
+    bs, data = _unwrap(comparison)
+    margin = checks.margin(margin, binary=data.binary)
+    conf = checks.confidence(bs.confidence if confidence is None else confidence)
+    if not math.isclose(conf, bs.confidence, rel_tol=0, abs_tol=1e-12):
+        raise ValueError(f"confidence {conf!r} differs from the comparison's interval level "
+                         f"{bs.confidence!r}; compare again at that level")
+    alpha = significance_level(conf) / 2
+    if data.binary:
+        _, a_only, b_only, _ = data.table
+        n = data.n
+        t_lo = float(tango_statistic(-margin, b_only, a_only, n))
+        t_hi = float(tango_statistic(margin, b_only, a_only, n)) if margin > 0 else t_lo
+        p_ni, p_inf, p_up = _NORMAL.cdf(-t_lo), _NORMAL.cdf(t_lo), _NORMAL.cdf(t_hi)
+        test, exact = "tango_score", False
+    else:
+        d = data.d
+        kw = dict(resamples=bs.resamples, seed=bs.seed)
+        ni = shifted_signflip_p(d, margin, alternative="greater", **kw)
+        inf = shifted_signflip_p(d, margin, alternative="less", **kw)
+        up = shifted_signflip_p(d, -margin, alternative="less", **kw)
+        p_ni, p_inf, p_up = ni.p, inf.p, up.p
+        test, exact = "signflip_shifted", ni.exact and inf.exact and up.exact
+    return _decide(margin, float(bs.mean), float(bs.ci_low), float(bs.ci_high), conf, alpha,
+                   float(p_ni), float(p_inf), float(p_up), test, exact,
+                   "rate" if data.binary else "score", data.n)
+
+
+def margin_rule(margin: float, ci_low: float, ci_high: float, p_noninferior: float,
+                p_inferior: float, p_upper: float, alpha: float) -> tuple[str, str]:
+    """(verdict, reason) of the margin rule from the interval [ci_low, ci_high] of B - A and
+    the three one-sided p-values, each compared with ``alpha`` (the caller checked them).
+    An end within 1e-12 of the margin (relative to max(|ends|, margin)) is on it."""
+    scale = max(abs(ci_low), abs(ci_high), margin)
+    lower = side(ci_low + margin, ci_high + margin, scale)    # +1: L > -delta; -1: U < -delta
+    upper = side(ci_low - margin, ci_high - margin, scale)    # -1: U < delta
+    ni = lower > 0 and p_noninferior < alpha
+    if ni and margin > 0 and upper < 0 and p_upper < alpha:
+        return "equivalent", "inside_margin"
+    if ni:
+        return "non_inferior", "lower_above_margin"
+    if lower < 0 and p_inferior < alpha:
+        return "inferior", "upper_below_margin"
+    if lower != 0:   # the interval is on one side of -delta but its test does not agree
+        return "inconclusive", "test_disagrees"
+    return "inconclusive", "ci_holds_margin"
+
+
+def _decide(margin, mean, ci_low, ci_high, confidence, alpha, p_ni, p_inf, p_up, test, exact,
+            kind, n) -> MarginResult:
+    verdict, reason = margin_rule(margin, ci_low, ci_high, p_ni, p_inf, p_up, alpha)
+    p_eq = max(p_ni, p_up)
+    params = {"margin": margin, "ci_low": ci_low, "ci_high": ci_high, "alpha": alpha,
+              "p": p_eq if verdict == "equivalent" else
+              p_inf if verdict == "inferior" else p_ni}
+    return MarginResult(margin, verdict, mean, ci_low, ci_high, confidence, alpha, p_ni, p_inf,
+                        p_up, p_eq, test, exact, kind, n, reason, params)
+
+
+def parse_margin(text, *, binary: bool) -> float:
+    """The margin a person typed (``--margin``, a URL), on the difference's scale.
+
+    Rates (0/1 outcomes): ``2pp``, ``2%p`` or ``2%`` are percentage points (0.02); a plain
+    number is a share and must be below ``PLAIN_RATE_MAX`` (0.2): ``0.02`` is 2 %p. A plain
+    ``2`` or ``0.5`` could mean 2 %p / 0.5 %p or a share and is refused
+    (``InputError("margin.err_ambiguous")``) rather than guessed. Scores: a plain number on
+    the score's own scale (``0.02`` nDCG); a %p suffix is refused (``margin.err_pp_score``).
+    Decimal commas are read as everywhere (``core.tables.parse_number``)."""
+    from core.tables import parse_number
+    raw = str(text).strip()
+    low = raw.lower().replace(" ", "")
+    suffix = next((s for s in PP_SUFFIXES if low.endswith(s)), None)
+    body = low[: -len(suffix)] if suffix else low
+    try:
+        value = parse_number(body)
+    except ValueError:
+        raise InputError("margin.err_not_number", value=raw[:40]) from None
+    if not math.isfinite(value) or value < 0:
+        raise InputError("margin.err_not_number", value=raw[:40])
+    if suffix and not binary:
+        raise InputError("margin.err_pp_score", value=raw[:40])
+    if suffix:
+        if value >= 100:
+            raise InputError("margin.err_too_large", value=raw[:40])
+        return value / 100
+    if binary and value >= PLAIN_RATE_MAX:
+        raise InputError("margin.err_ambiguous", value=raw[:40],
+                         limit=f"{PLAIN_RATE_MAX:g}")
+    return value

@@ -1,0 +1,176 @@
+"""What the "Switch?" page and ``python -m core decide`` show for a ``core.switch``
+decision: the sentences (EN/KO, ``core/i18n/*/switch.json``), the card, the two interval
+charts and the CLI text. Numbers come from ``core.switch.SwitchDecision`` as computed; a
+difference is B − A, a ratio B/A."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from urllib.parse import urlencode
+
+from core.i18n import t
+from core.switch import Condition, SwitchDecision
+from core.views import format as fmt
+from core.views.cards import VerdictCard
+from core.views.charts import wrap_title
+from core.views.palette import DARK, REFERENCE, TONES as TONE_COLOURS
+
+if TYPE_CHECKING:  # altair only in the chart builders: the CLI text needs none
+    import altair as alt
+
+TONES = {"switch": "better", "stay": "worse", "inconclusive": "neutral"}
+
+
+def margin_text(margin: float, kind: str) -> str:
+    """The margin as people say it: '2 %p' for rates, '0.02' for scores."""
+    return f"{100 * margin:g} %p" if kind == "rate" else f"{margin:g}"
+
+
+def loss_text(x: float, kind: str) -> str:
+    """An unsigned amount of a difference: 0.034 -> '3.4 %p' (rate) or '0.034' (score)."""
+    return f"{100 * abs(x):.1f} %p" if kind == "rate" else f"{abs(x):.{fmt.SCORE_DIGITS}f}"
+
+
+def ratio_text(r: float) -> str:
+    """A time ratio B/A: 0.7149 -> '0.71×'."""
+    return f"{r:.2f}×"
+
+
+def _params(dec: SwitchDecision, lang: str) -> dict:
+    k = dec.kind
+    q = dec.quality_condition
+    s = dec.speed_condition
+    return {"a": dec.a, "b": dec.b, "margin": margin_text(dec.margin, k),
+            "limit": fmt.diff(-dec.margin, k),
+            "low": fmt.diff(dec.quality.ci_low, k), "high": fmt.diff(dec.quality.ci_high, k),
+            "loss": loss_text(min(dec.quality.ci_low, 0.0), k),
+            "qgap": loss_text(q.gap, k), "ratio": ratio_text(dec.ratio),
+            "rlo": f"{dec.ratio_low:.2f}", "rhi": f"{dec.ratio_high:.2f}",
+            "max": ratio_text(dec.max_slowdown), "sgap": f"{s.gap:.2f}×",
+            "p": fmt.p_text(dec.quality.p_noninferior),
+            "test": t(f"margin.test_{dec.quality.test_name}", lang)}
+
+
+def condition_line(cond: Condition, dec: SwitchDecision, lang: str = "en") -> str:
+    """One condition in plain words: ``switch.cond_quality_holds`` ... ``cond_speed_unsure``
+    (``cond_quality_unsure_test`` when the lower bound clears -delta but the test does
+    not)."""
+    which = f"{cond.name}_{cond.state}"
+    if cond.name == "quality" and cond.state == "unsure" and cond.gap == 0:
+        which = "quality_unsure_test"
+    return t(f"switch.cond_{which}", lang, **_params(dec, lang))
+
+
+def decision_sentence(dec: SwitchDecision, lang: str = "en") -> str:
+    """The decision in one sentence: "Switch: B loses at most 2 %p (lower bound −1.1 %p)
+    and takes 0.71× A's time [0.66, 0.77]." or the conditions that fail (else those that
+    are unsure) after "Do not switch:" / "Cannot tell yet:"."""
+    if dec.decision == "switch":
+        return t("switch.sentence_switch", lang, **_params(dec, lang))
+    parts = " ".join(t(f"switch.short_{short}", lang, **_params(dec, lang))
+                     for short in (f"{c.name}_{c.state}" for c in dec.failing))
+    return t(f"switch.sentence_{dec.decision}", lang, parts=parts)
+
+
+def next_step(dec: SwitchDecision, lang: str = "en") -> tuple[str, str, str]:
+    """(text, link, link label) of the next step of an unsure quality condition: the cases
+    needed for the planned power to show non-inferiority at delta, and the planner page
+    opened on the same values (``MarginCasesNeeded.url_params``); empty when none."""
+    ns = dec.next_step
+    if ns is None:
+        return "", "", ""
+    spread = (t("switch.spread_disc", lang, disc=fmt.pct(ns.discordance)) if ns.design == "paired"
+              else t("switch.spread_sigma", lang, sigma=f"{ns.sigma:.3f}"))
+    if ns.n_needed is None:
+        return t("switch.next_none", lang, spread=spread), "", ""
+    text = t("switch.next_step", lang, count=f"{ns.n_needed:,}",
+             have=f"{ns.n_have:,}", margin=margin_text(dec.margin, dec.kind),
+             power=fmt.pct(ns.power, 0), a=dec.a, b=dec.b, spread=spread)
+    link = "sample_size?" + urlencode({**ns.url_params(), "lang": lang})
+    return text, link, t("switch.next_link", lang)
+
+
+def decision_card(dec: SwitchDecision, lang: str = "en") -> VerdictCard:
+    """The card: the decision, the two bounds against their limits, the sentence, each
+    condition in words, and the next step when quality is unsure."""
+    p = _params(dec, lang)
+    step, link, label = next_step(dec, lang)
+    return VerdictCard(
+        tone=TONES[dec.decision], label=t("switch.card_label", lang, a=dec.a, b=dec.b),
+        value=t(f"switch.value_{dec.decision}", lang),
+        interval=t("switch.card_interval", lang, level=fmt.level(dec.confidence), **p),
+        sentence=decision_sentence(dec, lang),
+        reason=" ".join(condition_line(c, dec, lang)
+                        for c in (dec.quality_condition, dec.speed_condition)),
+        next_step=step, next_link=link, next_label=label)
+
+
+def decision_text(dec: SwitchDecision, lang: str = "en") -> str:
+    """The ``decide`` command's readable output."""
+    step, _, _ = next_step(dec, lang)
+    lines = [decision_sentence(dec, lang),
+             "  " + condition_line(dec.quality_condition, dec, lang),
+             "  " + condition_line(dec.speed_condition, dec, lang),
+             "  " + t("switch.cli_sources", lang, quality=dec.quality_source,
+                      latency=dec.latency_source, n=dec.n_cases, q=dec.n_queries,
+                      level=fmt.level(dec.confidence)),
+             "  " + t("switch.cli_exit", lang, code=dec.exit_code,
+                      decision=t(f"switch.value_{dec.decision}", lang))]
+    if step:
+        lines.insert(3, "  " + step)
+    return "\n".join(lines)
+
+
+def _interval_chart(lo: float, mid: float, hi: float, limit: float, *, bad_side: str,
+                    ok: bool, title: str, x_title: str, limit_label: str, fmt_d3: str,
+                    domain: tuple[float, float]) -> alt.LayerChart:
+    import altair as alt
+    import pandas as pd
+    band_lo, band_hi = (domain[0], limit) if bad_side == "left" else (limit, domain[1])
+    band = alt.Chart(pd.DataFrame({"x": [band_lo], "x2": [band_hi]})).mark_rect(
+        color=TONE_COLOURS["worse"][0], opacity=0.12).encode(x=alt.X("x:Q", scale=alt.Scale(domain=domain),
+                                                     title=x_title), x2="x2:Q")
+    tone = "better" if ok else ("neutral" if (lo - limit) * (hi - limit) <= 0 else "worse")
+    colour = TONE_COLOURS[tone][0]
+    df = pd.DataFrame({"lo": [lo], "hi": [hi], "mid": [mid], "y": [0]})
+    bar = alt.Chart(df).mark_rule(color=colour, strokeWidth=6).encode(
+        x="lo:Q", x2="hi:Q", tooltip=[alt.Tooltip("lo:Q", format=fmt_d3),
+                                      alt.Tooltip("mid:Q", format=fmt_d3),
+                                      alt.Tooltip("hi:Q", format=fmt_d3)])
+    dot = alt.Chart(df).mark_point(filled=True, size=160, color=DARK).encode(x="mid:Q")
+    rule_df = pd.DataFrame({"x": [limit], "label": [limit_label]})
+    rule = alt.Chart(rule_df).mark_rule(color=REFERENCE, strokeDash=[5, 3],
+                                        strokeWidth=2).encode(x="x:Q", tooltip=["label:N"])
+    text = alt.Chart(rule_df).mark_text(align="left", dx=4, dy=-4, baseline="bottom",
+                                        color=REFERENCE).encode(x="x:Q", y=alt.value(12),
+                                                                text="label:N")
+    return alt.layer(band, bar, dot, rule, text).properties(title=wrap_title(title), height=90)
+
+
+def _domain(lo: float, hi: float, *marks: float) -> tuple[float, float]:
+    xs = [lo, hi, *marks]
+    span = max(max(xs) - min(xs), 1e-9)
+    return min(xs) - 0.15 * span, max(xs) + 0.15 * span
+
+
+def quality_chart(dec: SwitchDecision, *, title: str, x_title: str,
+                  limit_label: str) -> alt.LayerChart:
+    """The interval of B − A (in %p for rates) with the estimate, the line at −delta and the
+    region of a larger loss shaded."""
+    s = fmt.scale(dec.kind)
+    q = dec.quality
+    lo, mid, hi, lim = s * q.ci_low, s * q.mean, s * q.ci_high, -s * dec.margin
+    return _interval_chart(lo, mid, hi, lim, bad_side="left",
+                           ok=dec.quality_condition.holds, title=title, x_title=x_title,
+                           limit_label=limit_label, fmt_d3=fmt.tooltip_format(dec.kind),
+                           domain=_domain(lo, hi, lim, 0.0))
+
+
+def speed_chart(dec: SwitchDecision, *, title: str, x_title: str,
+                limit_label: str) -> alt.LayerChart:
+    """The interval of the time ratio B/A with the estimate, the line at ``max_slowdown``
+    and the slower region shaded."""
+    return _interval_chart(dec.ratio_low, dec.ratio, dec.ratio_high, dec.max_slowdown,
+                           bad_side="right", ok=dec.speed_condition.holds, title=title,
+                           x_title=x_title, limit_label=limit_label, fmt_d3=".2f",
+                           domain=_domain(dec.ratio_low, dec.ratio_high, dec.max_slowdown,
+                                          1.0))

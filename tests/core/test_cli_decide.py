@@ -1,0 +1,91 @@
+"""``python -m core decide``: exit codes 0 switch / 1 do not switch / 3 inconclusive / 2 bad
+input on generated files, JSON equal to core.switch, and a clear message when the two files
+name different methods."""
+import json
+
+import pytest
+
+from core.__main__ import main
+from core.switch import decide_files
+from tests.core.test_switch import CLOSE, WORSE, golden_csv, latency_csv, scores_csv
+
+FAST = ["--resamples", "1000", "--quantile-resamples", "50", "--seed", "3"]
+
+
+@pytest.fixture
+def files(tmp_path):
+    def write(name, data):
+        p = tmp_path / name
+        p.write_bytes(data)
+        return str(p)
+    return write
+
+
+@pytest.mark.parametrize("quality, latency, margin, extra, code", [
+    (golden_csv(CLOSE), latency_csv(0.7), "0.02", [], 0),
+    (golden_csv(CLOSE), latency_csv(0.7), "2pp", ["--max-slowdown", "0.5"], 1),
+    (golden_csv(WORSE), latency_csv(0.7), "0.02", [], 1),
+    (golden_csv(CLOSE), latency_csv(0.7), "0.01", [], 3),
+    (scores_csv(80, 0.0), latency_csv(0.8), "0.05", [], 0),
+])
+def test_exit_codes(files, capsys, quality, latency, margin, extra, code):
+    q, lg = files("q.csv", quality), files("l.csv", latency)
+    assert main(["decide", "--quality", q, "--latency", lg, "--margin", margin, *FAST,
+                 *extra]) == code
+    assert f"exit code {code}" in capsys.readouterr().out
+    assert main(["decide", "--quality", q, "--latency", lg, "--margin", margin, "--json",
+                 *FAST, *extra]) == code
+    out = json.loads(capsys.readouterr().out)
+    assert out["exit_code"] == code
+
+
+def test_json_equals_core(files, capsys):
+    q, lg = files("q.csv", golden_csv(CLOSE)), files("l.csv", latency_csv(0.7))
+    main(["decide", "--quality", q, "--latency", lg, "--margin", "0.01", "--json", *FAST])
+    out = json.loads(capsys.readouterr().out)
+    dec = decide_files(golden_csv(CLOSE), q, latency_csv(0.7), lg, margin=0.01,
+                       resamples=1000, quantile_resamples=50, seed=3)
+    assert out["decision"] == "inconclusive" and out["a"] == "base" and out["b"] == "cand"
+    assert out["conditions"]["quality"]["bound"] == dec.quality_condition.bound
+    assert out["speed"]["ci_high"] == dec.ratio_high
+    assert out["next_step"]["n_needed"] == dec.next_step.n_needed
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--margin", "0.02"], ["'cand'", "q.csv", "l.csv", "base, cand", "base, new"]),
+    (["--margin", "2"], ["ambiguous"]),
+    (["--margin", "0.02", "--a", "nope"], ["'nope'"]),
+    (["--margin", "0.02", "--max-slowdown", "-1"], ["max_slowdown"]),
+])
+def test_bad_input_exits_2_with_one_clear_line(files, capsys, argv, words):
+    q = files("q.csv", golden_csv(CLOSE))
+    lg = files("l.csv", latency_csv(0.7, names=("base", "new")) if "'cand'" in words[0]
+               else latency_csv(0.7))
+    assert main(["decide", "--quality", q, "--latency", lg, *argv, *FAST]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and all(w in err for w in words), err
+
+
+def test_missing_file_exits_2(files, capsys):
+    q = files("q.csv", golden_csv(CLOSE))
+    assert main(["decide", "--quality", q, "--latency", q + ".nope", "--margin", "0.02"]) == 2
+
+
+def test_retrieval_lists_as_the_quality_file(files, capsys):
+    """--format lists: the demo retrieval lists scored by nDCG@10 per case, against a timing
+    log that names the same methods; the quality bound is compare --format lists's CI."""
+    from pathlib import Path
+
+    from core.golden import compare_golden
+    from core.lists import load_lists, score_lists
+    root = Path(__file__).resolve().parents[2]
+    data = (root / "data" / "demo_lists.csv").read_bytes()
+    q = files("lists.csv", data)
+    lg = files("l.csv", latency_csv(0.6, names=("bm25", "hybrid")))
+    code = main(["decide", "--format", "lists", "--quality", q, "--latency", lg,
+                 "--a", "bm25", "--b", "hybrid", "--margin", "0.05", "--json", *FAST])
+    out = json.loads(capsys.readouterr().out)
+    assert code == out["exit_code"] and out["kind"] == "score"
+    gs = score_lists(load_lists(data, file=q), 10).golden("ndcg@10")
+    want = compare_golden(gs, "bm25", "hybrid", resamples=1000, seed=3).comparison.bootstrap
+    assert out["quality"]["ci_low"] == want.ci_low and out["quality"]["ci_high"] == want.ci_high

@@ -1,0 +1,162 @@
+"""core.switch: each condition against its interval by hand, the combination (0/1/3), the
+choice of A and B across two files, and decisions on generated files whose truth is known."""
+import numpy as np
+import pytest
+
+from core.errors import InputError
+from core.golden import compare_golden, load_golden
+from core.latency import compare_latency
+from core.latency_log import load_timings
+from core.margin import margin_decision
+from core.sample_size_margin import cases_needed_noninferiority
+from core.switch import (Condition, combine, decide_files, decide_switch, pick_pair,
+                         quality_condition, speed_condition)
+
+FAST = dict(resamples=1000, quantile_resamples=50, seed=3)
+
+
+def golden_csv(table, names=("base", "cand")) -> bytes:
+    """A 0/1 golden file with ``table`` = {(a, b): count}."""
+    rows = [p for p, k in table.items() for _ in range(k)]
+    lines = [f"case_id,{names[0]},{names[1]}"]
+    lines += [f"c{i},{a},{b}" for i, (a, b) in enumerate(rows)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def scores_csv(n, shift, names=("base", "cand"), seed=0) -> bytes:
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(0.2, 0.8, n)
+    b = np.clip(a + shift + rng.normal(0, 0.05, n), 0, 1)
+    lines = [f"case_id,{names[0]},{names[1]}"]
+    lines += [f"c{i},{x:.4f},{y:.4f}" for i, (x, y) in enumerate(zip(a, b))]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def latency_csv(ratio, n=40, names=("base", "cand"), seed=0, noise=0.05) -> bytes:
+    rng = np.random.default_rng(seed)
+    base = np.exp(rng.normal(np.log(50), 0.4, n))
+    lines = [f"query_id,{names[0]},{names[1]}"]
+    for q in range(n):
+        lines.append(f"q{q},{base[q] * np.exp(rng.normal(0, noise)):.3f},"
+                     f"{base[q] * ratio * np.exp(rng.normal(0, noise)):.3f}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+# 600 cases, 6% discordant, B − A = +0.3 %p: non-inferior at 2 %p, unsure at 1 %p
+CLOSE = {(1, 1): 480, (0, 0): 84, (0, 1): 19, (1, 0): 17}
+# 300 cases, B loses 10 %p (40 vs 10): inferior at 2 %p
+WORSE = {(1, 1): 200, (0, 0): 50, (0, 1): 10, (1, 0): 40}
+
+
+def test_speed_condition_reads_the_interval_ends():
+    assert speed_condition(0.66, 0.77, 1.10) == Condition("speed", "holds", 0.77, 1.10, 0.0)
+    c = speed_condition(1.2, 1.4, 1.10)
+    assert c.state == "fails" and c.bound == 1.2 and c.gap == pytest.approx(0.1)
+    c = speed_condition(0.9, 1.25, 1.10)
+    assert c.state == "unsure" and c.bound == 1.25 and c.gap == pytest.approx(0.15)
+    assert speed_condition(0.9, 1.10, 1.10).holds   # "at most" the limit
+
+
+def test_combine_is_switch_only_when_both_hold_and_stay_when_either_fails():
+    h, f, u = (Condition("x", s, 0, 0, 0) for s in ("holds", "fails", "unsure"))
+    assert combine(h, h) == "switch"
+    assert combine(f, h) == combine(h, f) == combine(f, u) == combine(u, f) == "stay"
+    assert combine(u, h) == combine(h, u) == combine(u, u) == "inconclusive"
+
+
+def _quality(table, margin):
+    gs = load_golden(golden_csv(table), file="q.csv")
+    comp = compare_golden(gs, "base", "cand", resamples=1000, seed=1)
+    return comp, margin_decision(comp, margin)
+
+
+@pytest.mark.parametrize("table, margin, state", [(CLOSE, 0.02, "holds"),
+                                                   (CLOSE, 0.01, "unsure"),
+                                                   (WORSE, 0.02, "fails")])
+def test_quality_condition_follows_the_margin_verdict(table, margin, state):
+    comp, m = _quality(table, margin)
+    q = quality_condition(m)
+    assert q.state == state and q.limit == -margin
+    if state == "holds":
+        assert q.bound == m.ci_low > -margin and q.gap == 0
+    elif state == "fails":
+        assert q.bound == m.ci_high < -margin
+        assert q.gap == pytest.approx(-margin - m.ci_high)
+    else:
+        assert q.gap == pytest.approx(-margin - m.ci_low) and q.gap > 0
+
+
+@pytest.mark.parametrize("table, margin, ratio, slow, decision, code", [
+    (CLOSE, 0.02, 0.7, 1.10, "switch", 0),
+    (CLOSE, 0.02, 1.5, 1.10, "stay", 1),       # quality holds, far too slow
+    (WORSE, 0.02, 0.7, 1.10, "stay", 1),       # fast but loses 10 %p
+    (CLOSE, 0.01, 0.7, 1.10, "inconclusive", 3),
+    (CLOSE, 0.02, 1.1, 1.10, "inconclusive", 3),   # ratio right at the limit
+])
+def test_decisions_on_generated_files(table, margin, ratio, slow, decision, code):
+    dec = decide_files(golden_csv(table), "q.csv", latency_csv(ratio), "l.csv",
+                       margin=margin, max_slowdown=slow, **FAST)
+    assert (dec.decision, dec.exit_code) == (decision, code)
+    assert dec.to_dict()["exit_code"] == code and dec.to_dict()["decision"] == decision
+    assert (dec.a, dec.b) == ("base", "cand")
+    # the speed bounds are compare_latency's geometric-mean interval, unchanged
+    lat = compare_latency(load_timings(latency_csv(ratio), file="l.csv"), "base", "cand",
+                          resamples=1000, quantile_resamples=50, seed=3)
+    assert (dec.ratio_low, dec.ratio_high) == (lat.ratio.geo_ci_low, lat.ratio.geo_ci_high)
+    assert dec.speed_condition.bound in (lat.ratio.geo_ci_low, lat.ratio.geo_ci_high)
+
+
+def test_inconclusive_quality_carries_the_planners_next_step():
+    dec = decide_files(golden_csv(CLOSE), "q.csv", latency_csv(0.7), "l.csv", margin="1pp",
+                       **FAST)
+    assert dec.quality_condition.state == "unsure" and dec.margin == pytest.approx(0.01)
+    gs = load_golden(golden_csv(CLOSE), file="q.csv")
+    comp = compare_golden(gs, "base", "cand", resamples=1000, seed=3)
+    want = cases_needed_noninferiority(comp.a_values, comp.b_values, 0.01)
+    assert dec.next_step == want and dec.next_step.n_needed > dec.n_cases
+    assert dec.to_dict()["next_step"]["url_params"]["mode"] == "noninferiority"
+
+
+def test_scores_use_the_margin_on_their_scale():
+    dec = decide_files(scores_csv(80, 0.0), "q.csv", latency_csv(0.8), "l.csv", margin=0.05,
+                       **FAST)
+    assert dec.kind == "score" and dec.decision == "switch"
+    dec = decide_files(scores_csv(80, -0.2), "q.csv", latency_csv(0.8), "l.csv", margin=0.05,
+                       **FAST)
+    assert dec.decision == "stay" and dec.quality_condition.state == "fails"
+
+
+def test_pick_pair_defaults_and_refuses_a_name_missing_from_either_file():
+    assert pick_pair(["x", "y", "z"], ["z", "y", "x"], None, None, quality_file="q",
+                     latency_file="l") == ("x", "y")
+    assert pick_pair(["x", "y", "z"], ["z", "x"], "z", None, quality_file="q",
+                     latency_file="l") == ("z", "x")
+    with pytest.raises(InputError) as e:
+        pick_pair(["x", "y"], ["x", "w"], None, None, quality_file="q.csv",
+                  latency_file="l.csv")
+    assert e.value.code == "switch_method_missing"
+    assert e.value.file == "l.csv" and e.value.params["method"] == "y"
+    assert "q.csv" in str(e.value) and "l.csv" in str(e.value)
+    with pytest.raises(InputError) as e:
+        pick_pair(["x", "y"], ["x", "y"], "x", "x", quality_file="q", latency_file="l")
+    assert e.value.code == "same_method"
+
+
+def test_mismatched_files_are_refused_naming_both():
+    with pytest.raises(InputError) as e:
+        decide_files(golden_csv(CLOSE), "q.csv", latency_csv(0.7, names=("base", "new")),
+                     "l.csv", margin=0.02, **FAST)
+    assert e.value.code == "switch_method_missing"
+    assert "'cand'" in str(e.value) and "q.csv" in str(e.value) and "l.csv" in str(e.value)
+
+
+def test_decide_switch_refuses_different_pairs_or_levels():
+    gs = load_golden(golden_csv(CLOSE), file="q.csv")
+    comp = compare_golden(gs, "base", "cand", resamples=1000)
+    log = load_timings(latency_csv(0.7), file="l.csv")
+    with pytest.raises(ValueError):
+        decide_switch(comp, compare_latency(log, "cand", "base", resamples=1000,
+                                            quantile_resamples=20), 0.02)
+    with pytest.raises(ValueError):
+        decide_switch(comp, compare_latency(log, "base", "cand", resamples=1000,
+                                            quantile_resamples=20, confidence=0.9), 0.02)
