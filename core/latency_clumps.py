@@ -14,6 +14,33 @@ CACHE_MIN_SHARE, CACHE_MIN_ASHMAN_D, BIMODALITY_COEFFICIENT = 0.05, 3.5, 5 / 9
 CACHE_ALPHA, CACHE_SIMULATIONS = 0.01, 199
 
 
+def skew_kurtosis(x: np.ndarray) -> tuple:
+    """Bias-corrected sample skewness G1 and excess kurtosis G2 along the last axis (Joanes &
+    Gill 1998): with m_r = mean((x - xbar)^r), G1 = sqrt(n (n - 1)) / (n - 2) m3 / m2^1.5
+    (n > 2) and G2 = ((n^2 - 1) m4 / m2^2 - 3 (n - 1)^2) / ((n - 2)(n - 3)) (n > 3); NaN where
+    m2 <= (eps xbar)^2 (constant data). The same operations in the same order as
+    ``scipy.stats.skew/kurtosis(x, axis=-1, bias=False)``, so the same numbers (tested), without
+    importing scipy.stats (~0.6 s of CPU on every latency run)."""
+    n = x.shape[-1]
+    mean = np.mean(x, axis=-1, keepdims=True)
+    a0 = x - mean
+    sq = a0 ** 2
+    m2 = np.mean(sq, axis=-1)
+    m3 = np.mean(sq * a0, axis=-1)
+    m4 = np.mean(sq ** 2, axis=-1)
+    with np.errstate(all="ignore"):
+        zero = m2 <= (np.finfo(m2.dtype).eps * np.squeeze(mean, axis=-1)) ** 2
+        g = np.where(zero, np.nan, m3 / m2 ** 1.5)
+        k = np.where(zero, np.nan, m4 / m2 ** 2.0)
+        if n > 2:
+            g = np.where(~zero, ((n - 1.0) * n) ** 0.5 / (n - 2.0) * m3 / m2 ** 1.5, g)
+        if n > 3:
+            k = np.where(~zero, 1.0 / (n - 2) / (n - 3) * ((n ** 2 - 1.0) * m4 / m2 ** 2.0
+                                                            - 3 * (n - 1) ** 2.0) + 3.0, k)
+    k = k - 3
+    return (g[()], k[()]) if g.ndim == 0 else (g, k)
+
+
 def bimodality(log_values) -> tuple[float, float, float, float, float]:
     """Is a distribution of log latencies two clumps? Returns (bimodality coefficient,
     Ashman's D, share of the fast clump, geometric mean of the fast clump, of the slow one).
@@ -31,9 +58,7 @@ def bimodality(log_values) -> tuple[float, float, float, float, float]:
     n = x.size
     if n < 10:
         return 0.0, 0.0, 0.0, float("nan"), float("nan")
-    from scipy import stats as _st
-    g = _st.skew(x, bias=False)
-    k = _st.kurtosis(x, bias=False)
+    g, k = skew_kurtosis(x)
     bc = float((g * g + 1) / (k + 3 * (n - 1) ** 2 / ((n - 2) * (n - 3))))
     cs, cs2 = np.cumsum(x), np.cumsum(x * x)
     i = np.arange(1, n)  # left clump = first i values
@@ -52,11 +77,9 @@ def _clump_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     Ashman's D of the Otsu split when BC > 5/9 and the fast clump's share is within
     [``CACHE_MIN_SHARE``, 1 - ``CACHE_MIN_SHARE``], else 0; with BC and the split (the
     fast clump is the first ``cut`` values). Vectorised over rows."""
-    from scipy import stats as _st
     r, n = x.shape
     with np.errstate(divide="ignore", invalid="ignore"):
-        g = _st.skew(x, axis=1, bias=False)
-        k = _st.kurtosis(x, axis=1, bias=False)
+        g, k = skew_kurtosis(x)
         bc = np.nan_to_num((g * g + 1) / (k + 3 * (n - 1) ** 2 / ((n - 2) * (n - 3))))
     cs, cs2 = np.cumsum(x, axis=1), np.cumsum(x * x, axis=1)
     i = np.arange(1, n)

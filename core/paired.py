@@ -248,7 +248,8 @@ def _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval)
                                        seed=seed)
     bs = BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed), "resample",
                          dist, used, is_constant(d))
-    test = difference_test(data, resamples=resamples, seed=seed)
+    test = difference_test(data, resamples=resamples, seed=seed,
+                           alpha=significance_level(confidence))
     return PairedComparison(a=name_a, b=name_b, binary=False, rate_a=rate_a, rate_b=rate_b,
                             bootstrap=bs, mcnemar_p=None, randomization_p=test.p,
                             ttest_p=paired_ttest_p(a, b), table=None,

@@ -64,3 +64,27 @@ def test_the_warning_comes_from_a_generated_cache_log_without_a_cache_column():
     w = [w for w in res.warnings if w.code == "bimodal"]
     assert [x.params["method"] for x in w] == ["A"] and w[0].params["basis"] == "within"
     assert "against the spread between queries alone" in w[0].message()
+
+
+def test_skew_kurtosis_equal_scipy_exactly():
+    """``skew_kurtosis`` repeats scipy's operations (issue 25: the latency run does not import
+    scipy.stats): the same numbers, NaN for constant rows, 1-D and row-wise."""
+    import warnings
+
+    import numpy as np
+    from scipy import stats
+
+    from core.latency_clumps import skew_kurtosis
+
+    rng = np.random.default_rng(0)
+    for shape in [(3,), (4,), (10,), (51,), (1000,), (7, 4), (200, 25)]:
+        for t in range(10):
+            x = np.sort(rng.lognormal(0, rng.uniform(0.01, 2), shape), axis=-1)
+            if t == 0:
+                x = np.full(shape, 3.7)
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                want = (stats.skew(x, axis=-1, bias=False), stats.kurtosis(x, axis=-1, bias=False))
+            got = skew_kurtosis(x)
+            for g, w in zip(got, want):
+                assert np.array_equal(g, w, equal_nan=True), (shape, t)
