@@ -19,7 +19,7 @@ from core.views.format import level as fmt_level
 from core.views.switch import (decision_card, decision_sentence, loss_text, margin_text,
                                quality_chart, ratio_text, speed_chart)
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, current_lang, draw_chart,
-                       end_of_presentation, how_to_read, inputs_box, keep_in_url, page_setup,
+                       end_of_presentation, esc, how_to_read, inputs_box, keep_in_url, page_setup,
                        present_css, presenting, report_downloads, show_card, show_error,
                        show_table, stat_settings, TABLE_TYPES, tr, url_index, url_number)
 
@@ -150,6 +150,9 @@ with head:
 with guide:
     how_to_read("switch.how_to_read")
 end_of_presentation()
+
+for w in dec.latency_warnings:  # they quote method names: shown literally
+    st.warning(esc(tr("switch.latency_warning", text=w.message(lang))), icon="⚠️")
 
 st.subheader(tr("switch.details"))
 states = {c.name: tr(f"switch.state_{c.state}") for c in (dec.quality_condition,
