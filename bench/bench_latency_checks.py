@@ -256,15 +256,15 @@ def main(argv=None) -> None:
            "Goal: null logs of 10-50 queries raise it in <= 5 %.",
            "", *parts[0][1], "",
            "Every null row with normal run noise, including the stress row with t 2 df query "
-           "effects (heavier than the null family), now stays within 5 %. The price is the "
-           "cache that always serves the same queries: by its timings it is a group of fast queries, tested against "
-           "heavy-tailed query spread, so it is found less often at 10-20 queries than under "
-           "the normal null (side by side above); with one run per query it cannot be told "
-           "from queries that are simply faster at all, and the warning says so and asks for "
-           "a cache column. A cache that hits on some runs of a query is found as before or "
-           "better. Not held: heavy-tailed run noise (occasional very slow runs, t 3 df) "
-           "is outside the within-query null and fires more often than 5 % at 10-20 queries; "
-           "a t null there lost most of the power against a 2x cache.", "",
+           "effects (heavier than the null family), now stays within 5 %. The price is the cache "
+           "that always serves the same queries: by its timings it is a group of fast queries, "
+           "tested against heavy-tailed query spread, so it is found less often at 10-20 queries "
+           "than under the normal null (side by side above); with one run per query it cannot be "
+           "told from queries that are simply faster at all, and the warning says so and asks for"
+           " a cache column. A cache that hits on some runs of a query is found as before or "
+           "better. Not held: heavy-tailed run noise (occasional very slow runs, t 3 df) is "
+           "outside the within-query null and fires more often than 5 % at 10-20 queries; a t "
+           "null there lost most of the power against a 2x cache.", "",
            "## Who ran first within a query", "",
            "`core.latency_order.pair_order` on 3 runs per query; B/A = 1 truly, and whichever "
            "method runs second is `gain` times faster. A fixed order is always named (the "
