@@ -4,7 +4,9 @@
 ``bench/calibration.py`` (name ``calibration``) runs last: it is not a speed benchmark but the
 coverage simulation whose table is kept in ``docs/calibration.md`` (a few minutes); before it,
 ``bench/best_set.py`` (name ``best_set``), the tied-for-best set's coverage simulation, table in
-``docs/many_systems.md``, and ``bench/noninferiority_plan.py`` (name
+``docs/many_systems.md``, ``bench/query_groups.py`` (name ``query_groups``), the per-group
+verdicts' family-wise error and the interaction test in simulation, table in
+``docs/query_groups.md``, and ``bench/noninferiority_plan.py`` (name
 ``noninferiority_plan``), the planner's non-inferiority power in simulation, table in
 ``docs/noninferiority_plan.md``, and ``bench/margin.py`` (name ``margin``), the margin
 verdict's error rate at B − A = −δ and its power beside a naive "cannot tell → switch" rule,
@@ -35,6 +37,7 @@ def main(argv: list[str]) -> int:
     flags = [a for a in argv if a.startswith("--")]
     wanted = {a for a in argv if not a.startswith("--")}
     for path in (sorted(HERE.glob("bench_*.py")) + [HERE / "best_set.py"]
+                 + [HERE / "query_groups.py"]
                  + [HERE / "noninferiority_plan.py"] + [HERE / "margin.py"]
                  + [HERE / "calibration.py"]):
         name = path.stem.removeprefix("bench_")

@@ -16,12 +16,15 @@ listed), with x_ci the value of system i on case c and, for each pair i < j,
 d_c = x_cj - x_ci (B - A with A = i, B = j), dbar its mean and se = sd(d) / sqrt(n):
 
 1. Resample the n cases with replacement, all systems together (one draw of case indices per
-   resample, so every pair sees the same cases), R times. For each pair the studentized
-   difference t*_p = (dbar*_p - dbar_p) / (sd*_p / sqrt(n)) (Efron & Tibshirani 1993,
-   ch. 12.5; sd* = 0 gives +/-inf, or 0 when dbar* = dbar, as ``core.intervals``).
-2. c = the ``confidence`` quantile of max_p |t*_p| (the max-|t| bootstrap of Romano & Wolf
-   2005, "Exact and approximate stepdown methods for multiple hypothesis testing", JASA
-   100:94-108; the bootstrap analogue of Tukey's studentized range).
+   resample, so every pair sees the same cases), R times. For each pair the standardized
+   difference t*_p = (dbar*_p - dbar_p) / se_p, scaled by the pair's standard error on the
+   data (so pairs on different scales weigh alike; a pair with se = 0, the same difference
+   on every case, has t* = 0). The resample's own SD is not used: with 0/1 outcomes near 0%
+   or 100% many resamples have SD 0, and t* = +/-inf there would make c infinite.
+2. c = the ``confidence`` quantile of max_p |t*_p| (the single-step max-|t| bootstrap of
+   Romano & Wolf 2005, "Exact and approximate stepdown methods for multiple hypothesis
+   testing", JASA 100:94-108, as Mogstad et al. 2024 use it for ranks; the bootstrap analogue
+   of Tukey's studentized range).
 3. The simultaneous interval of each pair is dbar_p +/- c se_p: all of them hold together with
    probability ~ ``confidence``.
 4. System i's rank interval (rank 1 = highest mean) is
@@ -31,9 +34,9 @@ d_c = x_cj - x_ci (B - A with A = i, B = j), dbar its mean and se = sd(d) / sqrt
    shown better than it. When all intervals hold, the true best is in it, so it holds the true
    best with probability >= ~``confidence``. It is never empty (the highest mean is in it).
 
-With k = 2 there is one pair and c is the two-sided symmetric bootstrap-t quantile: the set is
-the winner alone exactly when that pair's interval leaves out 0, the paired verdict of that
-interval. The resampling is seeded: resamples come in blocks of ``BLOCK``, block b drawn by
+With k = 2 there is one pair and c is the symmetric bootstrap quantile of |dbar* - dbar| / se:
+the set is the winner alone exactly when that pair's interval leaves out 0, the paired verdict
+of that interval. The resampling is seeded: resamples come in blocks of ``BLOCK``, block b drawn by
 ``numpy.random.default_rng([seed, b])``, so the same seed gives the same set whatever the
 memory; a block costs ``BLOCK`` x n x pairs multiply-adds (a matrix product of the resample
 counts with the differences).
@@ -137,29 +140,21 @@ def best_set_iv(scores, resamples, confidence, seed) -> tuple:
     return scores, resamples, confidence, seed
 
 
-def _max_t(d: np.ndarray, resamples: int, seed: int) -> np.ndarray:
-    """max over columns of |t*| for ``resamples`` joint resamples of the rows of the centred
-    differences ``d`` (n x P), ``BLOCK`` resamples per seeded block."""
+def _max_t(d: np.ndarray, se: np.ndarray, resamples: int, seed: int) -> np.ndarray:
+    """max over columns of |dbar* - dbar| / se for ``resamples`` joint resamples of the rows of
+    the differences ``d`` (n x P; columns with se = 0 count 0), ``BLOCK`` resamples per
+    seeded block."""
     n, _ = d.shape
     dc = d - d.mean(axis=0)
-    dc2 = dc * dc
+    scale = np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0)
     out = np.empty(resamples)
-    root_n = math.sqrt(n)
     for b, start in enumerate(range(0, resamples, BLOCK)):
         m = min(BLOCK, resamples - start)
         idx = np.random.default_rng([seed, b]).integers(0, n, size=(m, n))
         counts = np.bincount((np.arange(m)[:, None] * n + idx).ravel(),
                              minlength=m * n).reshape(m, n).astype(float)
         shift = counts @ dc / n                    # dbar* - dbar, per resample and pair
-        second = counts @ dc2 / n                  # mean of (d - dbar)^2 in the resample
-        var = np.maximum(second - shift * shift, 0.0) * (n / (n - 1))
-        sd = np.sqrt(var)
-        # sd* below rounding of the data's scale is 0 (a resample of one repeated value)
-        tiny = 1e-12 * max(float(np.max(np.abs(d))), 1e-300)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = np.where(sd > tiny, shift / (sd / root_n),
-                         np.where(np.abs(shift) > tiny, np.inf, 0.0))
-        out[start:start + m] = np.max(np.abs(t), axis=1)
+        out[start:start + m] = np.max(np.abs(shift * scale), axis=1)
     return out
 
 
@@ -187,10 +182,11 @@ def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float
     d = np.column_stack([x[:, j] - x[:, i] for i, j in pair_idx])
     dbar = d.mean(axis=0)
     se = d.std(axis=0, ddof=1) / math.sqrt(n)
-    max_t = _max_t(d, resamples, seed)
+    # se below rounding of the data's scale is 0 (the same difference on every case)
+    se = np.where(se > 1e-12 * max(float(np.max(np.abs(x))), 1e-300), se, 0.0)
+    max_t = _max_t(d, se, resamples, seed)
     crit = float(np.quantile(max_t, confidence, method="higher"))
-    with np.errstate(invalid="ignore"):  # inf x 0 (se = 0): the interval is the point
-        half = np.where(se > 0, crit * se, 0.0)
+    half = crit * se  # se = 0: the interval is the point
     low, high = dbar - half, dbar + half
     # better[i, j]: j is shown better than i; worse[i, j]: j is shown worse than i
     better = np.zeros((k, k), dtype=bool)

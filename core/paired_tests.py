@@ -157,28 +157,59 @@ def paired_test(a, b, *, resamples: int = 20_000, seed: int = 0,
     return difference_test(data, resamples=resamples, seed=seed)
 
 
-def difference_test(data: PairedData, *, resamples: int = 20_000, seed: int = 0) -> PairedTest:
+def difference_test(data: PairedData, *, resamples: int = 20_000, seed: int = 0,
+                    alpha: float | None = None) -> PairedTest:
     """``paired_test`` for data checked once (``core.stats.paired_data``): mid-p McNemar on
-    the 2x2 table of 0/1 outcomes, the sign-flip test on the differences B - A otherwise."""
+    the 2x2 table of 0/1 outcomes, the sign-flip test on the differences B - A otherwise.
+    With ``alpha`` (the verdict's level) a large sign-flip test stops once its p is resolved
+    against it (``_signflip_test``)."""
     checks.instance("data", data, PairedData, "a PairedData from paired_data")
     resamples, seed = checks.resampling_iv(resamples, seed)
     if data.binary:
         _, a_only, b_only, _ = data.table
         return mcnemar_test(a_only, b_only)
-    return _signflip_test(data.d, resamples, seed)
+    return _signflip_test(data.d, resamples, seed, alpha)
 
 
-def _signflip_test(d: np.ndarray, resamples: int, seed: int) -> PairedTest:
+# The sign-flip test sized to the verdict (issue 25): above SIGNFLIP_WORK sign flips (non-zero
+# differences x resamples), the resamples run in blocks of SIGNFLIP_BLOCK and stop after the
+# first block whose 99.9% Wilson interval of the exceedance rate lies wholly above or below
+# the verdict's alpha: more resamples would refine digits the verdict does not read.
+SIGNFLIP_WORK, SIGNFLIP_BLOCK, SIGNFLIP_SURE = 2e8, 1_000, 0.999
+
+
+def _signflip_test(d: np.ndarray, resamples: int, seed: int,
+                   alpha: float | None = None) -> PairedTest:
+    """Monte-Carlo sign flips: p = (1 + #{|T*| >= |T|}) / (1 + R) over the R resamples drawn.
+    R = ``resamples``, unless ``alpha`` is given and the test is large (see SIGNFLIP_WORK):
+    then resamples [0, R') of the same counter-based stream, R' the first multiple of
+    SIGNFLIP_BLOCK whose exceedance rate's Wilson interval at SIGNFLIP_SURE excludes alpha
+    (Besag & Clifford 1991 stop a Monte-Carlo test sequentially in the same spirit). The
+    ``PairedTest`` records R' (its ``min_p`` is 1 / (1 + R'))."""
     nz = d[d != 0]
     if nz.size <= EXACT_MAX_NONZERO:
         return PairedTest("randomization", _signflip_exact_p(nz), int(nz.size), True, 0)
     key = stream_key(seed, STREAM_SIGNFLIP)
-    null = np.abs(kernels().signflip_sums(nz, key, 0, resamples))
     observed = abs(float(nz.sum()))
     tol = 1e-12 * max(1.0, float(np.abs(nz).sum()))
-    extreme = int(np.count_nonzero(null >= observed - tol))
-    return PairedTest("randomization", (1 + extreme) / (1 + resamples), int(nz.size), False,
-                      resamples)
+    if alpha is None or nz.size * resamples <= SIGNFLIP_WORK:
+        block = resamples
+    else:
+        from core.intervals import wilson_bounds
+        from core.stats import z_value
+
+        block, z = SIGNFLIP_BLOCK, z_value(SIGNFLIP_SURE)
+    extreme = drawn = 0
+    while drawn < resamples:
+        count = min(block, resamples - drawn)
+        null = np.abs(kernels().signflip_sums(nz, key, drawn, count))
+        extreme += int(np.count_nonzero(null >= observed - tol))
+        drawn += count
+        if block < resamples:
+            lo, hi, _ = wilson_bounds(extreme, drawn, z)
+            if lo > alpha or hi < alpha:
+                break
+    return PairedTest("randomization", (1 + extreme) / (1 + drawn), int(nz.size), False, drawn)
 
 
 def _signflip_upper_count(nz: np.ndarray, cut: float) -> int:

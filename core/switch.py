@@ -28,7 +28,7 @@ carries the next step: the cases needed for 80% power to show non-inferiority at
 with the data's own discordance or SD (``core.sample_size_margin.cases_needed_noninferiority``).
 
 ``decide_switch`` works on comparisons already made; ``decide_files`` reads a golden-case file
-(or a systems table in the same format) and a timing log, checks that both name A and B, and
+(or a retrieval-list CSV, scored per case as on the systems page) and a timing log, checks that both name A and B, and
 compares them with the same settings. Pages and the CLI call ``decide_files``.
 """
 from __future__ import annotations
@@ -56,13 +56,15 @@ class Condition:
     """One condition of the switch: ``state`` holds / fails / unsure; ``bound`` the interval
     end that decides it (quality: a bound of B - A; speed: a bound of the ratio B/A);
     ``limit`` what it is held against (-delta; ``max_slowdown``); ``gap`` >= 0 how far the
-    bound misses the limit (0 when it holds)."""
+    bound misses the limit (0 when it holds); ``reason`` why a speed condition the interval
+    alone would settle is unsure (``SPEED_DOUBTS``), else empty."""
 
     name: str
     state: str
     bound: float
     limit: float
     gap: float
+    reason: str = ""
 
     @property
     def holds(self) -> bool:
@@ -70,7 +72,8 @@ class Condition:
 
     def to_dict(self) -> dict:
         return {"name": self.name, "state": self.state, "holds": self.holds,
-                "bound": self.bound, "limit": self.limit, "gap": self.gap}
+                "bound": self.bound, "limit": self.limit, "gap": self.gap,
+                "reason": self.reason or None}
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,7 @@ class SwitchDecision:
     next_step: MarginCasesNeeded | None   # quality unsure: cases needed to show it
     quality_source: str = ""
     latency_source: str = ""
+    latency_warnings: tuple = ()   # the timing log's fairness warnings (core.latency_fairness)
 
     @property
     def exit_code(self) -> int:
@@ -120,7 +124,8 @@ class SwitchDecision:
                 "n_cases": self.n_cases,
                 "next_step": None if self.next_step is None else {
                     **self.next_step.to_dict(), "url_params": self.next_step.url_params()},
-                "sources": {"quality": self.quality_source, "latency": self.latency_source}}
+                "sources": {"quality": self.quality_source, "latency": self.latency_source},
+                "latency_warnings": [w.to_dict() for w in self.latency_warnings]}
 
 
 def quality_condition(m: MarginResult) -> Condition:
@@ -144,6 +149,27 @@ def speed_condition(ci_low: float, ci_high: float, max_slowdown: float) -> Condi
     if ci_low > max_slowdown:
         return Condition("speed", "fails", ci_low, max_slowdown, ci_low - max_slowdown)
     return Condition("speed", "unsure", ci_high, max_slowdown, ci_high - max_slowdown)
+
+
+# why the log cannot back a speed verdict its interval would give
+SPEED_DOUBTS = ("units_unclear", "order_fixed")
+
+
+def speed_doubt(latency: LatencyComparison, cond: Condition) -> Condition:
+    """The speed condition with what the log's own checks say (``core.latency``): while a
+    unit suspicion stands (``latency.verdict == "units_unclear"``) no speed verdict is given;
+    when one method always ran second within a query (``latency.pair.fixed``) the order is
+    confounded with the method, so a verdict the order could have produced is withheld
+    (B second and holding, or A second and failing); the verdict against the order's pull
+    stands. Either way the state becomes ``unsure`` with ``reason`` set."""
+    if latency.verdict == "units_unclear":
+        return Condition("speed", "unsure", cond.bound, cond.limit, cond.gap, "units_unclear")
+    pair = latency.pair
+    if pair is not None and pair.fixed and cond.state != "unsure":
+        favours_b = pair.second == latency.b
+        if (cond.state == "holds") == favours_b:
+            return Condition("speed", "unsure", cond.bound, cond.limit, cond.gap, "order_fixed")
+    return cond
 
 
 def combine(quality: Condition, speed: Condition) -> str:
@@ -176,7 +202,7 @@ def decide_switch(quality: GoldenComparison, latency: LatencyComparison, margin:
     m = margin_decision(quality, margin)
     q = quality_condition(m)
     r = latency.ratio
-    s = speed_condition(r.geo_ci_low, r.geo_ci_high, max_slowdown)
+    s = speed_doubt(latency, speed_condition(r.geo_ci_low, r.geo_ci_high, max_slowdown))
     next_step = None
     if q.state == "unsure" and m.margin > 0:
         next_step = cases_needed_noninferiority(quality.a_values, quality.b_values, m.margin,
@@ -184,7 +210,7 @@ def decide_switch(quality: GoldenComparison, latency: LatencyComparison, margin:
     return SwitchDecision(c.a, c.b, m.margin, max_slowdown, m.confidence, m.kind, m, q, s,
                           r.geo_mean_ratio, r.geo_ci_low, r.geo_ci_high, quality.n_cases,
                           r.n_queries, combine(q, s), next_step, quality.golden.source,
-                          latency.source)
+                          latency.source, tuple(latency.warnings))
 
 
 def pick_pair(quality_methods, latency_methods, a: str | None, b: str | None, *,
@@ -217,17 +243,37 @@ def pick_pair(quality_methods, latency_methods, a: str | None, b: str | None, *,
     return a, b
 
 
+QUALITY_FORMATS = ("golden", "lists")
+
+
+def load_quality(data: bytes, file: str, *, quality_format: str = "golden",
+                 measure: str | None = None, k: int = 10):
+    """The quality file as a ``core.golden.GoldenSet``: a golden-case table (``golden``:
+    case_id, then one column per method) or a retrieval-list CSV (``lists``: case_id, query,
+    gold_ids, then one column of ranked ids per method, scored by ``measure`` at ``k``,
+    default nDCG@10, as ``compare --format lists`` and the systems page do)."""
+    quality_format = checks.choice("quality_format", quality_format, QUALITY_FORMATS)
+    if quality_format == "golden":
+        return load_golden(data, file=file)
+    from core.lists import load_lists, metric_key, parse_metric, score_lists
+    name, k = parse_metric(measure or "ndcg", k)
+    return score_lists(load_lists(data, file=file), k).golden(metric_key(name, k))
+
+
 def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
                  latency_file: str, *, margin: float | str,
                  max_slowdown: float = DEFAULT_MAX_SLOWDOWN, a: str | None = None,
                  b: str | None = None, confidence: float = 0.95, resamples: int = 20_000,
                  seed: int = 0, interval: str = "auto", drop_warmup: int = 0,
-                 quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES) -> SwitchDecision:
-    """Read a golden-case file (CSV/TSV/XLSX, one column per method) and a timing log, pick A
-    and B (``pick_pair``), compare both with the same confidence, resamples and seed, and
-    decide (``decide_switch``). A ``margin`` given as text (the CLI's, a URL's) is read by
+                 quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES,
+                 quality_format: str = "golden", measure: str | None = None,
+                 k: int = 10) -> SwitchDecision:
+    """Read the quality file (``load_quality``: a golden-case table, or retrieval lists with
+    ``quality_format="lists"``) and a timing log, pick A and B (``pick_pair``), compare both
+    with the same confidence, resamples and seed, and decide (``decide_switch``). A ``margin`` given as text (the CLI's, a URL's) is read by
     ``core.margin.parse_margin`` once the outcomes are known to be 0/1 or scores."""
-    gs = load_golden(quality_data, file=quality_file)
+    gs = load_quality(quality_data, quality_file, quality_format=quality_format,
+                      measure=measure, k=k)
     log = load_timings(latency_data, file=latency_file)
     a, b = pick_pair(gs.methods, log.methods, a, b, quality_file=quality_file,
                      latency_file=latency_file)

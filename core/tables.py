@@ -128,9 +128,12 @@ class RawTable:
 _GLUED = re.compile("[A-Za-z][\uac00-\ud7a3]|[\uac00-\ud7a3][A-Za-z]")
 
 
+_HANGUL = re.compile("[\uac00-\ud7a3]")
+
+
 def _hangul(text: str) -> int:
     """How many Hangul syllables (U+AC00..U+D7A3) ``text`` holds."""
-    return sum(1 for ch in text if "\uac00" <= ch <= "\ud7a3")
+    return len(_HANGUL.findall(text))
 
 
 def decode_text(data: bytes, file: str) -> tuple[str, str]:
@@ -144,6 +147,8 @@ def decode_text(data: bytes, file: str) -> tuple[str, str]:
     callers can say which it was."""
     if b"\x00" in data[:8192]:
         raise InputError("binary_file", file=file)
+    if data.isascii():  # both decodings agree and hold no Hangul: UTF-8 wins, as below
+        return data.decode("ascii"), ENCODINGS[0]
     decoded = {}
     for enc in ENCODINGS:
         try:
@@ -184,11 +189,20 @@ def nfc(text: str) -> str:
     return INVISIBLE.sub("", unicodedata.normalize("NFC", str(text))).strip()
 
 
-def _column_cells(rows: list[list], j: int) -> list[str]:
-    """Column ``j`` of the body rows (all but the first) as stripped strings; short rows pad
-    with ""."""
-    return [(str(r[j]) if r[j] is not None else "").strip() if j < len(r) else ""
-            for r in rows[1:]]
+def _cell(value) -> str:
+    return "" if value is None else str(value)
+
+
+def _columns(rows: list[list], width: int, strings: bool) -> list[list[str]]:
+    """The body rows (all but the first) as ``width`` columns of stripped strings; short rows
+    pad with "", None reads as "". Rows of strings (``strings``: the CSV reader's) all
+    ``width`` long are transposed in one step."""
+    body = rows[1:]
+    if not body:
+        return [[] for _ in range(width)]
+    if strings and set(map(len, body)) == {width}:
+        return [[c.strip() for c in col] for col in zip(*body)]
+    return [[_cell(r[j]).strip() if j < len(r) else "" for r in body] for j in range(width)]
 
 
 def _nfc_column(cells: list[str]) -> list[str]:
@@ -200,7 +214,8 @@ def _nfc_column(cells: list[str]) -> list[str]:
     return [nfc(c) for c in cells]
 
 
-def _frame_from_rows(rows: list[list], file: str) -> tuple[pd.DataFrame, dict]:
+def _frame_from_rows(rows: list[list], file: str, *,
+                     strings: bool = False) -> tuple[pd.DataFrame, dict]:
     """First row -> header (read ourselves, so repeated names are seen, not renamed).
     Headers and cells are NFC-normalised and stripped; returns the frame of the remaining
     rows (index: spreadsheet row numbers, rows blank in every cell dropped) and the
@@ -214,7 +229,7 @@ def _frame_from_rows(rows: list[list], file: str) -> tuple[pd.DataFrame, dict]:
     first = rows[0]
     header = [nfc("" if j >= len(first) or first[j] is None else str(first[j]))
               for j in range(width)]
-    raw = [_column_cells(rows, j) for j in range(width)]
+    raw = _columns(rows, width, strings)
     body = [_nfc_column(col) for col in raw]
     keep = []
     for pos, name in enumerate(header):
@@ -320,7 +335,7 @@ def read_table(data: bytes, file: str = "upload", *, required: tuple = (),
     text = newlines(text)
     delim = sniff_delimiter(text)
     rows = read_csv_rows(text, delim, file, max_columns=max_columns, max_cells=max_cells)
-    frame, normalized = _frame_from_rows(rows, file)
+    frame, normalized = _frame_from_rows(rows, file, strings=True)
     if frame.empty:
         raise InputError("header_only", file=file)
     return RawTable(frame, file, enc, delim, normalized=normalized)

@@ -37,11 +37,14 @@ def golden(rng: np.random.Generator) -> list[str]:
 def latency(rng: np.random.Generator) -> list[str]:
     base = np.exp(rng.normal(np.log(120.0), 0.35, size=N_QUERIES))  # ms, per query
     lines = ["query_id,method,run,latency_ms"]
+    order = np.random.default_rng(SEED + 1)   # who runs first: a coin per pair
     for run in range(1, RUNS + 1):
         for q in range(N_QUERIES):
-            for method, cost in COST.items():
-                ms = base[q] * cost * np.exp(rng.normal(0, 0.10))
-                lines.append(f"q{q + 1:03d},{method},{run},{ms:.2f}")
+            ms = [base[q] * cost * np.exp(rng.normal(0, 0.10)) for cost in COST.values()]
+            pair = [f"q{q + 1:03d},{method},{run},{x:.2f}" for method, x in zip(COST, ms)]
+            # the very first pair keeps rerank (the baseline, A) first: the log's first method
+            flip = order.random() < 0.5 and (run, q) != (1, 0)
+            lines += pair[::-1] if flip else pair
     return lines
 
 

@@ -1,8 +1,8 @@
 """Switch? One decision from quality and speed: two files -> core.switch.decide_files -> draw.
 Nothing computed here.
 
-The quality file is a golden-case table (the golden page's format), the speed file a timing
-log (the latency page's format); both must name A and B the same way. Without both uploads
+The quality file is a golden-case table (the golden page's format) or a retrieval-list CSV
+scored per case (the systems page's), the speed file a timing log (the latency page's format); both must name A and B the same way. Without both uploads
 the built-in demo pair (``data/demo_switch_*.csv``) is used.
 """
 from pathlib import Path
@@ -11,15 +11,15 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.golden import load_golden
 from core.latency_log import load_timings
-from core.switch import DEFAULT_MAX_SLOWDOWN, decide_files
+from core.lists import LIST_METRICS
+from core.switch import DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files, load_quality
 from core.views import format as fmt
 from core.views.format import level as fmt_level
 from core.views.switch import (decision_card, decision_sentence, loss_text, margin_text,
                                quality_chart, ratio_text, speed_chart)
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, current_lang, draw_chart,
-                       end_of_presentation, how_to_read, inputs_box, keep_in_url, page_setup,
+                       end_of_presentation, esc, how_to_read, inputs_box, keep_in_url, page_setup,
                        present_css, presenting, report_downloads, show_card, show_error,
                        show_table, stat_settings, TABLE_TYPES, tr, url_index, url_number)
 
@@ -30,19 +30,20 @@ page_setup()
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _methods(qdata: bytes, qname: str, ldata: bytes, lname: str):
+def _methods(qdata: bytes, qname: str, ldata: bytes, lname: str, qformat: str, measure: str,
+             k: int):
     """(quality methods, latency methods, {method: 0/1 outcomes?}) of the two files."""
-    gs = load_golden(qdata, file=qname)
+    gs = load_quality(qdata, qname, quality_format=qformat, measure=measure, k=k)
     log = load_timings(ldata, file=lname)
     return list(gs.methods), list(log.methods), {m: gs.is_binary(m) for m in gs.methods}
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _decide(qdata, qname, ldata, lname, margin, max_slowdown, a, b, confidence, resamples,
-            seed, interval):
+            seed, interval, qformat, measure, k):
     return decide_files(qdata, qname, ldata, lname, margin=margin, max_slowdown=max_slowdown,
                         a=a, b=b, confidence=confidence, resamples=resamples, seed=seed,
-                        interval=interval)
+                        interval=interval, quality_format=qformat, measure=measure, k=k)
 
 
 st.title(tr("switch.title"))
@@ -52,11 +53,26 @@ guide = st.container(key="decide_guide")  # "How to read this", collapsed
 inputs = inputs_box("decide")
 present_css("decide")
 
+format_names = {f: tr(f"switch.format_{f}") for f in QUALITY_FORMATS}
+qformat = inputs.radio(tr("switch.format"), QUALITY_FORMATS, horizontal=True,
+                       index=url_index("format", QUALITY_FORMATS, 0), key="decide_format",
+                       format_func=format_names.get)
+measure, k = "ndcg", 10
+if qformat == "lists":
+    f1, f2 = inputs.columns(2)
+    metric_names = {m: tr(f"systems.metric_{m}") for m in LIST_METRICS}
+    measure = f1.selectbox(tr("switch.measure"), LIST_METRICS,
+                           index=url_index("measure", LIST_METRICS, LIST_METRICS.index("ndcg")),
+                           format_func=metric_names.get, key="decide_measure")
+    k = int(f2.number_input(tr("switch.k"), 1, 1000, url_number("k", 1, 1000, 10), step=1,
+                            key="decide_k"))
 up_q, up_l = inputs.columns(2)
 q_upload = up_q.file_uploader(tr("switch.upload_quality_label"), type=TABLE_TYPES,
                               key="decide_quality_upload", help=tr("switch.upload_quality_help"))
 l_upload = up_l.file_uploader(tr("switch.upload_latency_label"), type=TABLE_TYPES,
                               key="decide_latency_upload", help=tr("switch.upload_latency_help"))
+if qformat == "lists" and q_upload is None:   # the demo pair is a golden-case table
+    qformat = "golden"
 if q_upload is not None and l_upload is not None:
     qdata, qname = q_upload.getvalue(), q_upload.name
     ldata, lname = l_upload.getvalue(), l_upload.name
@@ -69,7 +85,7 @@ else:
     ldata, lname = DEMO_LATENCY.read_bytes(), DEMO_LATENCY.name
 
 try:
-    q_methods, l_methods, binary = _methods(qdata, qname, ldata, lname)
+    q_methods, l_methods, binary = _methods(qdata, qname, ldata, lname, qformat, measure, k)
 except InputError as exc:
     with inputs:
         show_error(exc)
@@ -101,12 +117,15 @@ max_slowdown = c_s.number_input(tr("switch.max_slowdown"), 0.1, 10.0,
                                 step=0.05, format="%.2f", key="decide_max_slowdown",
                                 help=tr("switch.max_slowdown_help"))
 keep_in_url(a=a, b=b, margin=f"{margin_in:g}", max_slowdown=f"{max_slowdown:g}",
-            **settings.url())
+            format=st.session_state["decide_format"],
+            measure=measure if qformat == "lists" else None,
+            k=k if qformat == "lists" else None, **settings.url())
 
 try:
     with st.spinner(tr("latency.computing")):
         dec = _decide(qdata, qname, ldata, lname, float(margin), float(max_slowdown), a, b,
-                      settings.confidence, settings.resamples, settings.seed, settings.interval)
+                      settings.confidence, settings.resamples, settings.seed, settings.interval,
+                      qformat, measure, k)
 except InputError as exc:
     with inputs:
         show_error(exc)
@@ -131,6 +150,9 @@ with head:
 with guide:
     how_to_read("switch.how_to_read")
 end_of_presentation()
+
+for w in dec.latency_warnings:  # they quote method names: shown literally
+    st.warning(esc(tr("switch.latency_warning", text=w.message(lang))), icon="⚠️")
 
 st.subheader(tr("switch.details"))
 states = {c.name: tr(f"switch.state_{c.state}") for c in (dec.quality_condition,

@@ -11,9 +11,9 @@ from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
 from core.latency_units import UNIT_CHOICES
 from core.stats import MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.cards import VerdictCard
-from core.views.format import fmt_p, level as fmt_level, p_text
+from core.views.format import fmt_p, level as fmt_level, p_text, ratio as fmt_ratio, ratio_digits
 from core.views.latency import (alternative_sentence, cannot_tell_reason, distribution_chart,
-                                fmt_ratio, ratio_chart, ratio_digits, ratio_strings, runs_chart,
+                                ratio_chart, runs_chart,
                                 speed_headline, units_sentence, verdict_sentence)
 from core.views.palette import tone_of
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
@@ -113,7 +113,10 @@ r = res.ratio
 level = fmt_level(confidence)
 refused = res.verdict == "units_unclear"   # the unit check withholds the verdict
 verdict_text = verdict_sentence(res, lang)
-geo, geo_lo, geo_hi = ratio_strings(r)   # enough digits to show the CI against 1
+gd = ratio_digits(r.geo_mean_ratio, r.geo_ci_low, r.geo_ci_high)  # the CI visibly against 1
+geo = fmt_ratio(r.geo_mean_ratio, gd)
+geo_lo = fmt_ratio(r.geo_ci_low, gd)
+geo_hi = fmt_ratio(r.geo_ci_high, gd)
 # the card reads "is B (new) faster than A (baseline)": the geometric mean of the per-query
 # ratios B/A with its CI; green when B is faster, red when slower (palette.tone_of); names are
 # HTML-escaped by card_html

@@ -127,8 +127,9 @@ with st.sidebar:
     power = st.slider(tr("sample_size.power"), 50, 99, url_number("power", 50, 99, 80),
                       step=1, format="%d%%", key="sample_size_power") / 100
 
+mode_names = {m: tr(f"sample_size.mode_{m}") for m in MODES}
 mode = inputs.radio(tr("sample_size.mode"), MODES, key="sample_size_mode", horizontal=True,
-                    format_func=lambda m: tr(f"sample_size.mode_{m}"),
+                    format_func=mode_names.get,
                     help=tr("sample_size.mode_help"))
 if mode == "noninferiority":
     m1, m2 = inputs.columns(2)

@@ -2,7 +2,9 @@
 one decision from quality and speed (``core.switch.decide_files``, the same as the Switch?
 page).
 
-A and B: ``--a``/``--b`` when given, else the first two methods of the quality file (its
+The quality file is a golden-case table (default) or, with ``--format lists``, a
+retrieval-list CSV scored per case by ``--measure`` at ``--k`` (as ``compare --format
+lists``). A and B: ``--a``/``--b`` when given, else the first two methods of the quality file (its
 column order, A first); both must be named the same in the timing log (a name missing from
 either file is refused with both files' method lists). ``--margin`` is read as on
 ``compare``: ``0.02`` or ``2pp`` for 0/1 outcomes (2 %p), a plain number on the score's scale
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 from core.commands._common import add_stat_args, print_json, read_bytes
 from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
-from core.switch import DEFAULT_MAX_SLOWDOWN, decide_files
+from core.switch import DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files
 from core.views.switch import decision_text
 
 NAME = "decide"
@@ -31,6 +33,13 @@ HELP = ("switch from A to B? one decision from a golden-case file (quality, with
 def register(p) -> None:
     p.add_argument("--quality", required=True, metavar="FILE",
                    help="golden-case file (CSV/TSV/XLSX): case_id, then one column per method")
+    p.add_argument("--format", choices=QUALITY_FORMATS, default="golden",
+                   help="quality file format: golden (default; case_id + one column per "
+                        "method) or lists (case_id, query, gold_ids + one column of ranked "
+                        "ids per method, scored per case by --measure at --k)")
+    p.add_argument("--measure", help="lists: the metric compared, any registry spelling "
+                                     "(default ndcg at --k)")
+    p.add_argument("--k", type=int, default=10, help="lists: cutoff k (default 10)")
     p.add_argument("--latency", required=True, metavar="LOG",
                    help="timing log (CSV/TSV/XLSX), long or wide, with the same method names")
     p.add_argument("--margin", required=True,
@@ -57,7 +66,8 @@ def run(args) -> int:
                        a=args.a, b=args.b, confidence=args.confidence,
                        resamples=args.resamples, seed=args.seed, interval=args.interval,
                        drop_warmup=args.drop_warmup,
-                       quantile_resamples=args.quantile_resamples)
+                       quantile_resamples=args.quantile_resamples,
+                       quality_format=args.format, measure=args.measure, k=args.k)
     if args.json:
         print_json(dec.to_dict())
     else:

@@ -127,3 +127,25 @@ def p_text(p: float | None, name: str = "p") -> str:
 def level(confidence: float) -> str:
     """A confidence level as people say it: 0.95 -> '95%', 0.9 -> '90%', 0.995 -> '99.5%'."""
     return f"{100 * confidence:g}%"
+
+
+MAX_RATIO_DIGITS = 6
+
+
+def ratio_digits(*values: float) -> int:
+    """Decimals for ratios shown beside the line of no difference: 2, or more until no value
+    other than exactly 1 prints as '1.00…' (1.002 must not print as 1.00 beside 'no
+    measurable difference'; 0.9996 not as 1.000), and two significant digits of ratios below
+    0.1 (B logged in seconds: 0.00080, not 0.00). At most ``MAX_RATIO_DIGITS``."""
+    small = [v for v in values if math.isfinite(v) and 0 < v < 0.1]
+    start = 2 if not small else 1 + math.ceil(-math.log10(min(small)))  # 2 significant
+    for d in range(min(max(2, start), MAX_RATIO_DIGITS), MAX_RATIO_DIGITS + 1):
+        one = f"{1:.{d}f}"
+        if all(v == 1 or not math.isfinite(v) or f"{v:.{d}f}" != one for v in values):
+            return d
+    return MAX_RATIO_DIGITS
+
+
+def ratio(x: float, digits: int) -> str:
+    """A ratio with ``digits`` decimals (choose them with ``ratio_digits``)."""
+    return f"{x:.{digits}f}"

@@ -18,7 +18,7 @@ from core.latency import LatencyComparison, RatioEstimate
 from core.latency_fairness import fmt_ms
 from core.views.charts import wrap_title
 from core.stats import significance_level
-from core.views.format import level as fmt_level, p_text
+from core.views.format import level as fmt_level, p_text, ratio as fmt_ratio, ratio_digits
 from core.views.palette import HIGHLIGHT, PRIMARY, REFERENCE, TONES
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -135,25 +135,8 @@ def runs_chart(warmups, *, k: int = 0, title: str = "", x_title: str = "run inde
 # ----------------------------------------------------------------------------- sentences and CLI text
 SPEED_KEYS = {"b_faster": "latency.speed_b_faster", "a_faster": "latency.speed_b_slower",
               "no_difference": "latency.speed_none"}
-MAX_RATIO_DIGITS = 6
 
 
-def ratio_digits(*values: float) -> int:
-    """Decimals for ratios shown beside the line of no difference: 2, or more until no value
-    other than exactly 1 prints as '1.00…' (1.002 must not print as 1.00 beside 'no
-    measurable difference'; 0.9996 not as 1.000), and two significant digits of ratios below
-    0.1 (B logged in seconds: 0.00080, not 0.00). At most ``MAX_RATIO_DIGITS``."""
-    small = [v for v in values if np.isfinite(v) and 0 < v < 0.1]
-    start = 2 if not small else 1 + int(np.ceil(-np.log10(min(small))))  # 2 significant
-    for d in range(min(max(2, start), MAX_RATIO_DIGITS), MAX_RATIO_DIGITS + 1):
-        one = f"{1:.{d}f}"
-        if all(v == 1 or not np.isfinite(v) or f"{v:.{d}f}" != one for v in values):
-            return d
-    return MAX_RATIO_DIGITS
-
-
-def fmt_ratio(x: float, digits: int) -> str:
-    return f"{x:.{digits}f}"
 
 
 def ratio_strings(ratio: RatioEstimate) -> tuple[str, str, str]:

@@ -54,10 +54,22 @@ def condition_line(cond: Condition, dec: SwitchDecision, lang: str = "en") -> st
     """One condition in plain words: ``switch.cond_quality_holds`` ... ``cond_speed_unsure``
     (``cond_quality_unsure_test`` when the lower bound clears -delta but the test does
     not)."""
-    which = f"{cond.name}_{cond.state}"
+    return t(f"switch.cond_{_which(cond)}", lang, **_params(dec, lang))
+
+
+def _which(cond: Condition) -> str:
+    """The sentence key's tail: name_state, or name_state_reason (the test disagrees with
+    the bound; the log's units or fixed order withhold the speed verdict)."""
+    if cond.reason:
+        return f"{cond.name}_{cond.state}_{cond.reason}"
     if cond.name == "quality" and cond.state == "unsure" and cond.gap == 0:
-        which = "quality_unsure_test"
-    return t(f"switch.cond_{which}", lang, **_params(dec, lang))
+        return "quality_unsure_test"
+    return f"{cond.name}_{cond.state}"
+
+
+def _short(cond: Condition) -> str:
+    return f"{cond.name}_{cond.state}_{cond.reason}" if cond.reason else \
+        f"{cond.name}_{cond.state}"
 
 
 def decision_sentence(dec: SwitchDecision, lang: str = "en") -> str:
@@ -67,7 +79,7 @@ def decision_sentence(dec: SwitchDecision, lang: str = "en") -> str:
     if dec.decision == "switch":
         return t("switch.sentence_switch", lang, **_params(dec, lang))
     parts = " ".join(t(f"switch.short_{short}", lang, **_params(dec, lang))
-                     for short in (f"{c.name}_{c.state}" for c in dec.failing))
+                     for short in (_short(c) for c in dec.failing))
     return t(f"switch.sentence_{dec.decision}", lang, parts=parts)
 
 
@@ -117,6 +129,8 @@ def decision_text(dec: SwitchDecision, lang: str = "en") -> str:
                       decision=t(f"switch.value_{dec.decision}", lang))]
     if step:
         lines.insert(3, "  " + step)
+    lines += ["  " + t("switch.cli_warning", lang, text=w.message(lang))
+              for w in dec.latency_warnings]
     return "\n".join(lines)
 
 

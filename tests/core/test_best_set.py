@@ -29,22 +29,21 @@ def test_by_hand_constant_differences():
 
 def _replay(df, resamples, seed, confidence=0.95):
     """max-|t| critical value by brute force: the same seeded blocks of case indices, each
-    resample's studentized differences computed with numpy's std."""
+    resample's mean differences standardized by the data's standard errors."""
     x = df.to_numpy(float)
     n, k = x.shape
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     d = np.column_stack([x[:, j] - x[:, i] for i, j in pairs])
     dbar = d.mean(axis=0)
+    se = d.std(axis=0, ddof=1) / math.sqrt(n)
     maxima = []
     for b, start in enumerate(range(0, resamples, BLOCK)):
         m = min(BLOCK, resamples - start)
         idx = np.random.default_rng([seed, b]).integers(0, n, size=(m, n))
         for row in idx:
             ds = d[row]
-            t = (ds.mean(axis=0) - dbar) / (ds.std(axis=0, ddof=1) / math.sqrt(n))
-            maxima.append(np.max(np.abs(t)))
+            maxima.append(np.max(np.abs((ds.mean(axis=0) - dbar) / se)))
     crit = float(np.quantile(maxima, confidence, method="higher"))
-    se = d.std(axis=0, ddof=1) / math.sqrt(n)
     return crit, dbar - crit * se, dbar + crit * se
 
 
@@ -66,6 +65,18 @@ def test_equals_a_brute_force_replay():
     assert bs.max_t.shape == (300,)
     # s2 and s3 are 0.25 above s0 and s1 on 25 cases with noise 0.15: tied for best
     assert set(bs.best) == {"s2", "s3"} and set(bs.behind) == {"s0", "s1"}
+
+
+def test_zero_one_outcomes_near_the_ceiling_stay_finite():
+    """0/1 outcomes: a system right on every case and one right on 24 of 25 make many
+    resamples constant; the critical value stays finite and the clear gap is found."""
+    rng = np.random.default_rng(0)
+    n = 25
+    df = pd.DataFrame({"weak": (rng.random(n) < 0.3).astype(float),
+                       "good": np.r_[np.ones(n - 1), 0.0], "perfect": np.ones(n)})
+    bs = best_set(df, resamples=2000, seed=0)
+    assert np.isfinite(bs.critical)
+    assert set(bs.best) == {"good", "perfect"} and bs.behind == ("weak",)
 
 
 def test_seeded_and_reported():

@@ -69,3 +69,23 @@ def test_bad_input_exits_2_with_one_clear_line(files, capsys, argv, words):
 def test_missing_file_exits_2(files, capsys):
     q = files("q.csv", golden_csv(CLOSE))
     assert main(["decide", "--quality", q, "--latency", q + ".nope", "--margin", "0.02"]) == 2
+
+
+def test_retrieval_lists_as_the_quality_file(files, capsys):
+    """--format lists: the demo retrieval lists scored by nDCG@10 per case, against a timing
+    log that names the same methods; the quality bound is compare --format lists's CI."""
+    from pathlib import Path
+
+    from core.golden import compare_golden
+    from core.lists import load_lists, score_lists
+    root = Path(__file__).resolve().parents[2]
+    data = (root / "data" / "demo_lists.csv").read_bytes()
+    q = files("lists.csv", data)
+    lg = files("l.csv", latency_csv(0.6, names=("bm25", "hybrid")))
+    code = main(["decide", "--format", "lists", "--quality", q, "--latency", lg,
+                 "--a", "bm25", "--b", "hybrid", "--margin", "0.05", "--json", *FAST])
+    out = json.loads(capsys.readouterr().out)
+    assert code == out["exit_code"] and out["kind"] == "score"
+    gs = score_lists(load_lists(data, file=q), 10).golden("ndcg@10")
+    want = compare_golden(gs, "bm25", "hybrid", resamples=1000, seed=3).comparison.bootstrap
+    assert out["quality"]["ci_low"] == want.ci_low and out["quality"]["ci_high"] == want.ci_high

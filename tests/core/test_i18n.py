@@ -226,11 +226,12 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.lists import KINDS as MATCH_KINDS, LIST_METRICS
     from core.multi import CORRECTIONS, MODES
     from core.retrieval import TOKENIZERS
+    from core.calibration import SURVIVAL_TESTS
     from core.paired import REASONS
     from core.stats import INTERVALS
     from core.vectors import SOURCES as VECTOR_SOURCES
     from core.margin import TESTS as MARGIN_TESTS, VERDICTS as MARGIN_VERDICTS
-    from core.switch import DECISIONS, STATES
+    from core.switch import DECISIONS, QUALITY_FORMATS, STATES
 
     bands = tuple({kappa_band(k) for k in (-0.5, 0.1, 0.3, 0.5, 0.7, 0.9)})
     return {
@@ -238,6 +239,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "verdicts.test_*": ("mcnemar", "randomization"),     # core.paired_tests.PairedTest.name
         "verdicts.degenerate_*": ("constant", "few_distinct"),  # BootstrapResult.degenerate
         "verdicts.interval_*": INTERVALS,
+        "verdicts.survival_*": SURVIVAL_TESTS,     # core.calibration.Calibration.survival_test
         "margin.verdict_*": MARGIN_VERDICTS,
         "margin.short_*": MARGIN_VERDICTS,
         "scifact.note_*": tuple(sorted({c for m in ("retrieval", "vectors", "scifact")
@@ -270,6 +272,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "switch.value_*": DECISIONS,
         "sample_size.mode_*": ("difference", "noninferiority"),   # pages/sample_size.MODES
         "switch.state_*": STATES,
+        "switch.format_*": QUALITY_FORMATS,
         "switch.sentence_*": tuple(d for d in DECISIONS if d != "switch"),
         "switch.short_*": tuple(f"{c}_{s}" for c in ("quality", "speed")
                                 for s in ("fails", "unsure")),

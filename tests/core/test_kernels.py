@@ -108,3 +108,48 @@ def test_bootstrap_sets_gives_each_sets_means_and_sds():
             assert out[1, s, r] == pytest.approx(drawn.std(ddof=1), abs=1e-12)
     tied = _kernels.bootstrap_sets(np.full((1, 8), 0.1), key, 3)
     assert (tied[1] == 0).all()  # a constant set: SD exactly 0
+
+
+@pytest.fixture
+def threads():
+    """Run a block at a given numba thread count, restoring the default after."""
+    import numba
+
+    default = numba.get_num_threads()
+    yield numba.set_num_threads
+    numba.set_num_threads(default)
+
+
+def test_every_parallel_kernel_gives_the_same_numbers_at_any_thread_count(threads):
+    """Issue 25: the two cores are used (prange over resamples), and a resample's draws depend
+    on (seed, r) only, so 1 thread and all threads give identical arrays, as do the public
+    comparisons built on them."""
+    import numba
+
+    from core.latency_resample import nested_bootstrap_quantiles, paired_median_ratio_bootstrap
+    from core.paired import compare_paired
+
+    rng = np.random.default_rng(7)
+    a, b = rng.random(3_001), rng.random(3_001)
+    key = stream_key(5)
+    groups = [rng.lognormal(3, 0.4, rng.integers(3, 9)) for _ in range(60)]
+    qa = np.repeat(np.arange(60), 5)
+
+    def run():
+        cp = compare_paired(a, b, resamples=3_000, seed=5, interval="bootstrap_t")
+        return [_kernels.bootstrap_means(b - a, key, 0, 3_001),
+                _kernels.paired_means(np.column_stack((a, b)), key, 0, 3_001),
+                _kernels.signflip_sums(b - a, key, 0, 3_001),
+                _kernels.bootstrap_sets(np.vstack((a[:500], b[:500])), key, 777),
+                nested_bootstrap_quantiles(groups, [0.5, 0.95], resamples=501, seed=5),
+                paired_median_ratio_bootstrap(a[:300], qa, b[:300], qa, 60, resamples=2_001,
+                                              seed=5)[1],
+                cp.bootstrap.distribution, np.array([cp.bootstrap.ci_low, cp.bootstrap.ci_high,
+                                                     cp.randomization_p])]
+
+    results = []
+    for n in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        threads(n)
+        results.append(run())
+    for one, many in zip(results[0], results[-1]):
+        assert np.array_equal(one, many)

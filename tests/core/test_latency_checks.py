@@ -9,8 +9,9 @@ import pytest
 from core import latency as L
 from core.errors import InputError
 from core.latency_log import MAX_LATENCY, load_timings
-from core.views.latency import (cannot_tell_reason, comparison_text, ratio_digits,
-                                ratio_strings, speed_sentence)
+from core.views.format import ratio_digits
+from core.views.latency import (cannot_tell_reason, comparison_text, ratio_strings,
+                                speed_sentence)
 from tests.latency_logs import cache_log, pair_log, wide_log
 
 FAST = {"resamples": 2000, "quantile_resamples": 200}

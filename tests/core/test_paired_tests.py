@@ -114,3 +114,39 @@ def test_shifted_signflip_at_zero_is_half_the_two_sided_test():
     assert shifted_signflip_p(d, 0.0, alternative="less").p > 0.5
     with pytest.raises(ValueError, match="alternative"):
         shifted_signflip_p(d, 0.0, alternative="two-sided")
+
+
+def test_large_signflip_test_stops_once_its_p_is_resolved_against_alpha():
+    """Issue 25: above SIGNFLIP_WORK sign flips, with the verdict's alpha, the test draws
+    blocks of SIGNFLIP_BLOCK resamples of the same stream and stops once the exceedance
+    rate's 99.9% Wilson interval excludes alpha. Its p is the count over the first R' of the
+    full run's resamples; the side of alpha is the full run's; without alpha (or small) it is
+    the full run."""
+    from core import paired_tests as pt
+    from core.intervals import wilson_bounds
+    from core.stats import STREAM_SIGNFLIP, kernels, paired_data, stream_key, z_value
+
+    rng = np.random.default_rng(3)
+    n = 20_001
+    z = z_value(pt.SIGNFLIP_SURE)
+    for shift in (0.0, 0.02, 0.004, 0.005):
+        a = rng.random(n)
+        b = a + rng.normal(shift, 0.3, n)
+        data = paired_data(a, b)
+        full = pt.difference_test(data, resamples=20_000, seed=1)
+        sized = pt.difference_test(data, resamples=20_000, seed=1, alpha=0.05)
+        nz = data.d[data.d != 0]
+        null = np.abs(kernels().signflip_sums(nz, stream_key(1, STREAM_SIGNFLIP), 0, 20_000))
+        hit = null >= abs(nz.sum()) - 1e-12 * max(1.0, np.abs(nz).sum())
+        r = sized.resamples
+        assert full.resamples == 20_000 and full.p == (1 + hit.sum()) / 20_001
+        assert sized.p == (1 + hit[:r].sum()) / (1 + r)
+        assert (sized.p <= 0.05) == (full.p <= 0.05)
+        assert r % pt.SIGNFLIP_BLOCK == 0
+        for drawn in range(pt.SIGNFLIP_BLOCK, r + 1, pt.SIGNFLIP_BLOCK):
+            lo, hi, _ = wilson_bounds(int(hit[:drawn].sum()), drawn, z)
+            assert (lo > 0.05 or hi < 0.05) == (drawn == r)  # stops at the first such block
+    assert r > pt.SIGNFLIP_BLOCK  # the last case (p near alpha) needed several blocks
+    small = paired_data(rng.random(500), rng.random(500))
+    assert pt.difference_test(small, resamples=20_000, seed=1, alpha=0.05) == \
+        pt.difference_test(small, resamples=20_000, seed=1)

@@ -9,6 +9,7 @@ from core.latency import compare_latency
 from core.latency_log import load_timings
 from core.margin import margin_decision
 from core.sample_size_margin import cases_needed_noninferiority
+from core.views.switch import decision_text
 from core.switch import (Condition, combine, decide_files, decide_switch, pick_pair,
                          quality_condition, speed_condition)
 
@@ -160,3 +161,62 @@ def test_decide_switch_refuses_different_pairs_or_levels():
     with pytest.raises(ValueError):
         decide_switch(comp, compare_latency(log, "base", "cand", resamples=1000,
                                             quantile_resamples=20, confidence=0.9), 0.02)
+
+
+def _renamed(log: bytes) -> bytes:
+    """tests.latency_logs names the methods A and B; the quality files here use base/cand."""
+    text = log.decode().replace("query_id,A,B\n", "query_id,base,cand\n")
+    return text.replace(",A,", ",base,").replace(",B,", ",cand,").encode()
+
+
+def test_a_log_whose_units_look_mixed_gives_no_speed_verdict():
+    from tests.latency_logs import wide_log
+    log = _renamed(wide_log(queries=40, ratio=0.7, b_scale=1 / 1000))  # B logged in seconds
+    dec = decide_files(golden_csv(CLOSE), "q.csv", log, "l.csv", margin=0.02, **FAST)
+    # the interval alone would say "B is 1,000x faster": the unit check withholds it
+    assert dec.ratio_high < 0.01
+    assert dec.speed_condition.state == "unsure"
+    assert dec.speed_condition.reason == "units_unclear"
+    assert (dec.decision, dec.exit_code) == ("inconclusive", 3)
+    assert dec.to_dict()["conditions"]["speed"]["reason"] == "units_unclear"
+    assert "units look mixed" in decision_text(dec, "en")
+    assert "단위" in decision_text(dec, "ko")
+
+
+@pytest.mark.parametrize("gain, state", [(1.5, "unsure"), (1.0, "unsure")])
+def test_b_always_second_withholds_a_speed_win(gain, state):
+    from tests.latency_logs import pair_log
+    # B always runs right after A; with a 1.5x cache gain B looks 1.5x faster at a true 1.0
+    log = _renamed(pair_log(queries=40, ratio=1.0, gain=gain, order="fixed"))
+    dec = decide_files(golden_csv(CLOSE), "q.csv", log, "l.csv", margin=0.02,
+                       max_slowdown=1.10, **FAST)
+    assert dec.speed_condition.state == state
+    assert dec.speed_condition.reason == "order_fixed"
+    assert dec.decision == "inconclusive"
+    assert "randomise" in decision_text(dec, "en")
+
+
+def test_a_speed_loss_against_the_orders_pull_stands():
+    from tests.latency_logs import pair_log
+    # B always second (the order helps B) and B is still 1.5x slower: "do not switch" stands
+    log = _renamed(pair_log(queries=40, ratio=1.5, gain=1.0, order="fixed"))
+    dec = decide_files(golden_csv(CLOSE), "q.csv", log, "l.csv", margin=0.02, **FAST)
+    assert dec.speed_condition.state == "fails" and dec.speed_condition.reason == ""
+    assert dec.decision == "stay"
+
+
+def test_a_random_order_keeps_the_speed_verdict():
+    from tests.latency_logs import pair_log
+    log = _renamed(pair_log(queries=40, ratio=0.7, order="random"))
+    dec = decide_files(golden_csv(CLOSE), "q.csv", log, "l.csv", margin=0.02, **FAST)
+    assert dec.speed_condition.state == "holds" and dec.decision == "switch"
+
+
+def test_the_timing_logs_warnings_travel_with_the_decision():
+    from tests.latency_logs import pair_log
+    log = _renamed(pair_log(queries=40, ratio=1.0, gain=1.5, order="fixed"))
+    dec = decide_files(golden_csv(CLOSE), "q.csv", log, "l.csv", margin=0.02, **FAST)
+    codes = [w.code for w in dec.latency_warnings]
+    assert "order_pair" in codes
+    assert "order_pair" in [w["code"] for w in dec.to_dict()["latency_warnings"]]
+    assert "timing log:" in decision_text(dec, "en")

@@ -233,3 +233,22 @@ def test_newlines_and_read_csv_rows():
     with pytest.raises(InputError) as e:
         read_csv_rows("a,b\n1,2,3,4\n", ",", "wide.csv", max_columns=3)
     assert (e.value.code, e.value.row) == ("too_many_columns", 2)
+
+
+def test_ascii_and_ragged_tables_read_like_the_general_path():
+    """The column-wise reader's shortcuts (issue 25: ASCII bytes skip the CP949 comparison,
+    ASCII columns skip NFC, rectangular CSVs are transposed in one step) give the frame the
+    general path gives: ragged rows pad with "", cells are stripped, NFC still applies to the
+    non-ASCII columns and is reported."""
+    from core.tables import decode_text, read_table
+
+    assert decode_text(b"a,b\n1,2\n", "x.csv") == ("a,b\n1,2\n", "utf-8-sig")
+    ragged = read_table(b"case_id,A,B\nq1, 1 \nq2,0,1,\n", "r.csv")
+    assert ragged.frame.to_dict("list") == {"case_id": ["q1", "q2"], "A": ["1", "0"],
+                                            "B": ["", "1"]}
+    nfd = "case_id,A\n" + "\u1112\u1161\u11ab" + ",1\nq2,0\n"
+    t = read_table(nfd.encode(), "n.csv")
+    assert t.frame["case_id"].tolist() == ["\ud55c", "q2"]
+    assert t.normalized == {"case_id": (2,)}
+    square = read_table(b"case_id,A\n q1 ,1\nq2,0\n", "s.csv")
+    assert square.frame["case_id"].tolist() == ["q1", "q2"] and square.normalized == {}

@@ -83,3 +83,17 @@ def test_matching_uploads_decide_on_the_uploaded_data():
     assert not at.exception and not at.error
     card = _card(at)
     assert "Switch from base to cand?" in card and "Do not switch" in card
+
+
+def test_retrieval_lists_upload_is_scored_per_case():
+    at = _page()
+    at.radio(key="decide_format").set_value("lists").run()
+    assert not at.exception
+    at.file_uploader(key="decide_quality_upload").set_value(
+        ("lists.csv", (ROOT / "data" / "demo_lists.csv").read_bytes(), "text/csv"))
+    at.file_uploader(key="decide_latency_upload").set_value(
+        ("timings.csv", latency_csv(0.6, names=("bm25", "dense")), "text/csv")).run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="decide_measure").value == "ndcg"
+    assert "Switch from bm25 to dense?" in _card(at)
+    assert at.query_params["format"] == "lists" and at.query_params["k"] == "10"

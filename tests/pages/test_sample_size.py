@@ -230,3 +230,14 @@ def test_noninferiority_mode_for_scores_in_korean():
     assert not at.exception
     need = n_noninferiority_continuous(0.0, 0.3, 0.05)
     assert f"{need:,}개 케이스가 필요합니다" in _card(at) and "단측 대응 t-검정" in _card(at)
+
+
+def test_korean_mode_switch_by_widget():
+    from core.sample_size_margin import n_noninferiority_paired
+    at = _run(lang="ko")
+    at.radio(key="sample_size_mode").set_value("noninferiority").run()
+    assert not at.exception
+    at.number_input(key="sample_size_margin").set_value(5.0).run()
+    assert not at.exception
+    need = n_noninferiority_paired(0.2, 0.0, 0.05)
+    assert f"{need:,}개 케이스가 필요합니다" in _card(at)
