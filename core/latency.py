@@ -29,7 +29,7 @@ only draw and print.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -137,6 +137,26 @@ class LatencyPlan:
 
     def to_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+    def retarget(self, target: float, confidence: float) -> "LatencyPlan":
+        """This plan (same spreads, runs per query) for a CI within +/-``target`` instead
+        (decide's speed step: target = max_slowdown / ratio - 1, where the upper end at the
+        observed ratio reaches the limit)."""
+        n = _queries_needed(self.sd_log_ratio, self.sd_between, self.sd_within, self.runs,
+                            checks.positive("target", target), confidence)
+        return replace(self, target=target, n_queries=n[0], n_queries_double_runs=n[1],
+                       n_queries_floor=n[2])
+
+
+def _queries_needed(sd, sd_between, sd_within, runs, target, confidence) -> tuple[int, ...]:
+    """Queries for a t-interval of half-width log(1 + target) on the log ratios (Sakai's
+    CI-based design, ``n_continuous_ci``): with SD ``sd``; with twice the runs,
+    sqrt(s_b^2 + (pi/2) s_w^2 / (2k)); with the runs' noise gone, s_b."""
+    def need(var: float) -> int:
+        return 2 if var <= 0 else n_continuous_ci(math.sqrt(var), math.log(1 + target),
+                                                  confidence)
+    b2 = sd_between ** 2
+    return need(sd ** 2), need(b2 + math.pi / 2 * sd_within ** 2 / (2 * runs)), need(b2)
 
 
 @dataclass(frozen=True)
@@ -286,16 +306,9 @@ def _plan(per: PerQuery, frame: pd.DataFrame, a: str, b: str, confidence: float,
         within += float(var.mean()) if len(var) else 0.0
     k = float(np.mean(np.concatenate([per.runs_a, per.runs_b])))
     between = max(0.0, sd ** 2 - math.pi / 2 * within / k)
-    target = math.log(1 + TARGET_RATIO_HALF_WIDTH)
-
-    def need(var: float) -> int:
-        s = math.sqrt(var)
-        return 2 if s <= 0 else n_continuous_ci(s, target, confidence)
-
     half = max(ratio.geo_ci_high / ratio.geo_mean_ratio, ratio.geo_mean_ratio / ratio.geo_ci_low)
     return LatencyPlan(TARGET_RATIO_HALF_WIDTH, sd, math.sqrt(between), math.sqrt(within), k,
-                       need(sd ** 2), need(between + math.pi / 2 * within / (2 * k)),
-                       need(between), half - 1)
+                       0, 0, 0, half - 1).retarget(TARGET_RATIO_HALF_WIDTH, confidence)
 
 
 def _check_method(log: TimingLog, name, role: str) -> str:
