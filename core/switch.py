@@ -47,6 +47,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from core import checks
 from core.errors import InputError
 from core.golden import GoldenComparison, compare_golden, load_golden
@@ -367,6 +369,13 @@ def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
     if isinstance(margin, str):
         margin = parse_margin(margin, binary=quality.comparison.binary)
     return decide_switch(quality, latency, margin, max_slowdown=max_slowdown)
+
+
+def retriever_methods(tables: dict, metric: str) -> tuple[list[str], dict[str, bool]]:
+    """(retrievers in ``tables``, {retriever: its per-query ``metric`` values are all 0 or
+    1}): what the Switch? page needs before deciding (the margin's unit)."""
+    return list(tables), {n: bool(np.isin(t[metric].to_numpy(float), (0.0, 1.0)).all())
+                          for n, t in tables.items()}
 
 
 def decide_retrievers(tables: dict, latency_data: bytes, latency_file: str, *,
