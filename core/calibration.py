@@ -63,7 +63,7 @@ MAX_CELL_WORK = 2e7       # 0/1, bootstrap interval: (m + 1) n values held at on
 MAX_SCORE_WORK = 8e8      # scores: both checks' sets x n x resamples per set
 STREAM_CALIBRATION = 2
 WORK = 1e8          # resampled values drawn in all, for each check's null sets (scores)
-BLOCK_VALUES = 1 << 20  # null-set values held at once for a closed-form interval (8 MB)
+BLOCK_VALUES = 1 << 18  # null-set values held at once for a closed-form interval (2 MB)
 
 
 @dataclass(frozen=True)
