@@ -227,3 +227,20 @@ def test_an_unsure_speed_shows_the_queries_needed_on_the_card(lang, words):
     assert not at.exception
     card = _card(at)
     assert all(w in card for w in words), card
+
+
+def test_the_systems_page_keeps_its_trec_upload_for_the_switch_page():
+    runs = [(n, (TREC / n).read_bytes()) for n in ("bm25.run", "dense.run")]
+    at = AppTest.from_file(str(ROOT / "pages" / "systems.py"), default_timeout=180)
+    at.session_state["systems_resamples"] = 1000
+    at.run()
+    assert at.session_state["systems_file"] is None   # the demo is not "loaded"
+    at.segmented_control(key="systems_source").set_value("trec").run()
+    at.file_uploader(key="systems_qrels_upload").set_value(
+        ("qrels.txt", (TREC / "qrels.txt").read_bytes(), "text/plain"))
+    at.file_uploader(key="systems_runs_upload").set_value(
+        [(n, d, "text/plain") for n, d in runs]).run()
+    assert not at.exception
+    kept = at.session_state["systems_file"]
+    assert (kept["format"], kept["name"], kept["measure"]) == ("trec", "qrels.txt", "nDCG@10")
+    assert kept["runs"] == tuple(runs)
