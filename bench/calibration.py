@@ -12,14 +12,19 @@ cases? Writes the tables to ``docs/calibration.md``; ``python bench/calibration.
     (1) the shipped BEIR scifact BM25 vs dense nDCG@10 per query, centred, signs randomised;
     (2) the same, centred but not sign-flipped (its real skew); (3) Exp(1) - 1 (skewness 2).
     True mean 0; power at a true shift of half an SD. 2,000 sets x 2,000 resamples per cell.
-    Intervals: the bootstrap ones, the t-interval and the skewness-corrected t-intervals of
-    Johnson (1978) and Hall (1992); also the verdict's sign-flip test alone.
+    Intervals: the bootstrap ones, the t-interval, the skewness-corrected t-intervals of
+    Johnson (1978) and Hall (1992), the hull of t and Hall's (``t_or_hall``), the t-interval
+    widened symmetrically by the bootstrap (``sym_calibrated_t``) and tail by tail
+    (``calibrated_t``, the default); also the verdict's sign-flip test alone.
 (c) latency logs: 10 / 20 / 50 queries x 5 runs each, skewed per-query log ratios; the
     geometric-mean ratio (t-interval, Johnson's and Hall's skewness-corrected t vs the seed's
     percentile bootstrap; and the sign-flip test alone) and the ratio of
     medians (percentile vs expanded percentile of its paired bootstrap).
 (d) the sample-size planner: does its n reach the target half-width with the default
     interval (exact for 0/1, 1,000 simulated sets for scores)?
+(e) the self-check rule (``core.calibration``): verdict type-I and power of the default with
+    and without "a 'better' must survive the bootstrap-t test when a self-check warns", and
+    how often a check warns (scifact with its real skew, Exp(1) - 1, normal; n = 10/20).
 
 The verdict is the product's rule: "better" only when the interval excludes 0 (ends within
 1e-12 of 0 count as 0) and the matching test has p < 1 - confidence.
@@ -53,8 +58,31 @@ NS_SCORE = (10, 20, 30, 50)
 NS_LAT = (10, 20, 50)
 BOOT_BIN = 1_000
 SCORE_METHODS = ("percentile", "bca", "expanded_percentile", "bootstrap_t", "t", "johnson_t",
-                 "hall_t")
+                 "hall_t", "t_or_hall", "sym_calibrated_t", "calibrated_t")
+# bench-only candidates (issue 19): "t_or_hall" = the hull [min(lo_t, lo_hall), max(hi_t, hi_hall)]
+# (candidate 1; as a verdict it is candidate 2, "t AND Hall's interval must both exclude 0");
+# "sym_calibrated_t" = the t-interval widened symmetrically to the 95% quantile of |t*| of the
+# centred resamples, never narrower (candidate 3 read symmetrically: Hall 1988, JRSS-B 50:35);
+# "calibrated_t" = the same calibration tail by tail (candidate 3; the product's default).
+BENCH_ONLY = ("t_or_hall", "sym_calibrated_t")
 OUT = ROOT / "docs" / "calibration.md"
+
+
+def intervals(x, means, sds, method):
+    """``core.intervals.score_intervals`` plus the bench-only candidates (``BENCH_ONLY``)."""
+    if method == "t_or_hall":
+        lt, ht = score_intervals(x, means, sds, CONF, "t")
+        lh, hh = score_intervals(x, means, sds, CONF, "hall_t")
+        return np.minimum(lt, lh), np.maximum(ht, hh)
+    if method == "sym_calibrated_t":
+        n = x.shape[1]
+        xbar, se = x.mean(axis=1), x.std(axis=1, ddof=1) / math.sqrt(n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tstar = np.where(sds > 0, (means - xbar[:, None]) / (sds / math.sqrt(n)), np.nan)
+        crit = np.maximum(np.nanquantile(np.abs(tstar), CONF, axis=1),
+                          stats.t.ppf(1 - ALPHA / 2, n - 1))
+        return xbar - crit * se, xbar + crit * se
+    return score_intervals(x, means, sds, CONF, method)
 
 
 # ============================================================================ (a) 0/1 exact
@@ -242,13 +270,79 @@ def score_cell(pop, n, sets, resamples, rng, *, signflip: bool, shift_sd: float 
         xs = np.ascontiguousarray(x[s:s + 500])
         boot = kernels().bootstrap_sets(xs, stream_key(s + 1), resamples)
         for m in methods:
-            lo, hi = score_intervals(xs, boot[0], boot[1], CONF, m)
+            lo, hi = intervals(xs, boot[0], boot[1], m)
             sg0 = side(lo, hi, scale[s:s + 500])
             sg1 = side(lo + shift, hi + shift, scale[s:s + 500] + shift)
             res[m]["rej"] += int(np.sum(sg0 != 0))
             res[m]["t1"] += int(np.sum((sg0 != 0) & (p0[s:s + 500] < ALPHA)))
             res[m]["pow"] += int(np.sum((sg1 > 0) & (p1[s:s + 500] < ALPHA)))
     return {m: {k: v / sets for k, v in r.items()} for m, r in res.items()}
+
+
+def rule_cell(pop, n, sets, rng, *, signflip: bool, shift_sd: float = 0.5, alt_checks=250):
+    """The self-check rule on the default interval (``core.calibration.calibrate_scores``,
+    the product's own 1,000 + 1,000 null sets): verdict type-I and power before and after
+    the rule ("better" must survive the bootstrap-t test when a check warns), and how often a
+    check warns. The checks run only where the verdict before the rule says "better" (the
+    rule can only take a "better" away): every such null set, and ``alt_checks`` of the
+    alternative's (power after = power before x the share of them that survive)."""
+    from core.calibration import calibrate_scores
+    x = rng.choice(pop, size=(sets, n))
+    if signflip:
+        x = x * rng.choice([-1.0, 1.0], size=x.shape)
+    shift = shift_sd * float(np.std(pop))
+    signs = rng.choice([-1.0, 1.0], size=(1999, n))
+    out = {}
+    for name, data, p in (("null", x, _signflip_p(x, signs)),
+                          ("alt", x + shift, _signflip_p(x + shift, signs))):
+        boot = kernels().bootstrap_sets(np.ascontiguousarray(data), stream_key(n), 1000)
+        lo, hi = score_intervals(data, boot[0], boot[1], CONF, "calibrated_t")
+        sg = side(lo, hi, np.max(np.abs(data), axis=1))
+        better = np.flatnonzero(((sg > 0) if name == "alt" else (sg != 0)) & (p < ALPHA))
+        picked = better if name == "null" else better[:alt_checks]
+        warn = keep = 0
+        for i in picked:
+            cal = calibrate_scores(data[i], interval="calibrated_t", seed=int(i))
+            warn += cal.warns
+            keep += cal.survives
+        share = keep / max(picked.size, 1)
+        out[name] = {"before": better.size / sets, "after": better.size / sets * share,
+                     "warned": warn / max(picked.size, 1), "checked": int(picked.size)}
+    return out
+
+
+def rule_block(quick=False):
+    rng = np.random.default_rng(5)
+    sets = 300 if quick else 1000
+    pops = {}
+    d, _ = scifact_differences()
+    if d is not None:
+        pops["scifact, centred (real skew)"] = (d - d.mean(), False)
+    pops["Exp(1) - 1 (skewness 2)"] = (rng.exponential(size=200_000) - 1.0, False)
+    pops["normal"] = (rng.normal(size=200_000), False)
+    return {(name, n): rule_cell(pop, n, sets, rng, signflip=flip,
+                                 alt_checks=40 if quick else 80)
+            for name, (pop, flip) in pops.items() for n in (10, 20)}
+
+
+def rule_table(out):
+    lines = ["### (e) the self-check rule: verdict type-I and power before / after", "",
+             "Default interval (calibrated t). \"After\": a \"better\" also needs the "
+             "studentized bootstrap test on the centred resamples (p < 0.05) whenever either "
+             "self-check (1,000 sign-flip and 1,000 centred-resample null sets, the product's "
+             "own `core.calibration.calibrate_scores`) finds the interval leaving out 0 in "
+             "more than 6% of its null sets. \"Warned\": share of the sets the rule looked at "
+             "(those whose verdict said \"better\") on which a check warned. 1,000 sets per "
+             "cell (Monte-Carlo SE of a 5% rate 0.7%); power at 0.5 SD from up to 80 checked "
+             "sets (the cost: two sets of 1,000 null sets each, with a bootstrap inside).", "",
+             "| data | n | type-I before | type-I after | warned (null) | power before | "
+             "power after | warned (alternative) |", "|---|---|---|---|---|---|---|---|"]
+    for (name, n), r in out.items():
+        lines.append(f"| {name} | {n} | {_pct(r['null']['before'])} | "
+                     f"{_pct(r['null']['after'])} | {_pct(r['null']['warned'])} "
+                     f"({r['null']['checked']} sets) | {_pct(r['alt']['before'])} | "
+                     f"{_pct(r['alt']['after'])} | {_pct(r['alt']['warned'])} |")
+    return lines + [""]
 
 
 def scores_block(quick=False):
@@ -290,29 +384,33 @@ def _true_median_ratio(mu, runs, rng):
 
 
 def latency_block(quick=False):
+    """Geometric-mean ratio on ``geo_sets`` simulated logs per cell (closed forms and one
+    bootstrap per set, vectorised: Monte-Carlo SE of a 5% rate 0.4% at 3,000 sets); the
+    ratio of medians' own bootstrap on the first ``sets`` of them (a loop per set)."""
     rng = np.random.default_rng(2)
-    (sets, resamples), runs = ((200, 500) if quick else (800, 1000)), 5
+    (geo_sets, sets, resamples), runs = ((400, 200, 500) if quick else (3000, 800, 1000)), 5
     out = {}
     truth = {mu: _true_median_ratio(mu, runs, rng) for mu in (0.0, math.log(0.9))}
+    geo_methods = ("percentile", "expanded_percentile", "bootstrap_t", "t", "johnson_t",
+                   "hall_t", "t_or_hall", "sym_calibrated_t", "calibrated_t")
     for nq in NS_LAT:
         res = {k: {"cov": 0, "t1": 0, "pow": 0} for k in
-               ("geo: percentile", "geo: expanded_percentile", "geo: bootstrap_t", "geo: t",
-                "geo: johnson_t", "geo: hall_t", "median: percentile",
-                "median: expanded_percentile", "sign-flip test alone")}
+               [f"geo: {m}" for m in geo_methods] + ["median: percentile",
+                                                      "median: expanded_percentile",
+                                                      "sign-flip test alone"]}
         for mu in (0.0, math.log(0.9)):
-            a, b = _latency_sets(nq, sets, runs, mu, rng)
+            a, b = _latency_sets(nq, geo_sets, runs, mu, rng)
             L = np.log(np.median(b, axis=2)) - np.log(np.median(a, axis=2))
             signs = rng.choice([-1.0, 1.0], size=(1999, nq))
             p = _signflip_p(L, signs)
             boot = kernels().bootstrap_sets(np.ascontiguousarray(L), stream_key(7), resamples)
-            for m in ("percentile", "expanded_percentile", "bootstrap_t", "t", "johnson_t",
-                      "hall_t"):
-                lo, hi = score_intervals(L, boot[0], boot[1], CONF, m)
-                _tally(res[f"geo: {m}"], lo, hi, mu, p, mu == 0.0)
+            for m in geo_methods:
+                lo, hi = intervals(L, boot[0], boot[1], m)
+                _tally(res[f"geo: {m}"], lo, hi, mu, p, mu == 0.0, geo_sets)
             # the test alone: an interval that always excludes 0 on the side of the data
             sgn_mean = np.sign(L.mean(axis=1))
             _tally(res["sign-flip test alone"], np.where(sgn_mean < 0, -np.inf, 1.0),
-                   np.where(sgn_mean < 0, -1.0, np.inf), mu, p, mu == 0.0)
+                   np.where(sgn_mean < 0, -1.0, np.inf), mu, p, mu == 0.0, geo_sets)
             qa = np.repeat(np.arange(nq), runs)
             mlo = {m: np.empty(sets) for m in ("percentile", "expanded_percentile")}
             mhi = {m: np.empty(sets) for m in ("percentile", "expanded_percentile")}
@@ -322,18 +420,20 @@ def latency_block(quick=False):
                 for m in mlo:
                     mlo[m][s], mhi[m][s] = distribution_interval(dist, nq, CONF, method=m)
             for m in mlo:
-                _tally(res[f"median: {m}"], mlo[m], mhi[m], math.log(truth[mu]), p, mu == 0.0)
-        out[nq] = {k: {kk: vv / sets for kk, vv in v.items()} for k, v in res.items()}
-    return out, truth
+                _tally(res[f"median: {m}"], mlo[m], mhi[m], math.log(truth[mu]), p[:sets],
+                       mu == 0.0, sets)
+        out[nq] = res
+    return out, truth, (geo_sets, sets)
 
 
-def _tally(acc, lo, hi, true, p, null):
-    acc["cov"] += int(np.sum((lo <= true) & (true <= hi))) / 2   # averaged over null and alt
+def _tally(acc, lo, hi, true, p, null, sets):
+    """Add this half's shares (coverage averaged over null and alternative)."""
+    acc["cov"] += np.mean((lo <= true) & (true <= hi)) / 2
     sgn = side(lo, hi)
     if null:
-        acc["t1"] += int(np.sum((sgn != 0) & (p < ALPHA)))
+        acc["t1"] += np.mean((sgn != 0) & (p < ALPHA))
     else:
-        acc["pow"] += int(np.sum((sgn < 0) & (p < ALPHA)))
+        acc["pow"] += np.mean((sgn < 0) & (p < ALPHA))
 
 
 # ============================================================================ (d) planner
@@ -344,7 +444,8 @@ def planner_block(score_pop=None, quick=False):
     """Does the planned n reach the target half-width? 0/1: the planner's n
     (``core.sample_size.n_paired_ci``) and the exact mean half-width of the default interval
     (Tango) over every table of that n. Scores: Sakai's n (``n_continuous_ci``) for the SD of
-    the population and the simulated mean half-width of the t-interval at that n."""
+    the population and the simulated mean half-width of the t-interval and of the default
+    calibrated t-interval at that n."""
     from core.intervals import tango_limits, z_two_sided
     from core.sample_size import n_continuous_ci, n_paired_ci
     rows = []
@@ -366,8 +467,11 @@ def planner_block(score_pop=None, quick=False):
         for e in (0.5 * sd, 0.25 * sd):
             n = n_continuous_ci(sd, e, CONF)
             x = rng.choice(pop, size=(1000, n))
-            lo, hi = score_intervals(x, x, None, CONF, "t")
-            rows.append(("scores", f"{name} (SD {sd:.3f})", e, n, float(np.mean(hi - lo) / 2)))
+            boot = kernels().bootstrap_sets(np.ascontiguousarray(x), stream_key(n), 1000)
+            for m in ("t", "calibrated_t"):
+                lo, hi = score_intervals(x, boot[0], boot[1], CONF, m)
+                rows.append(("scores", f"{name} (SD {sd:.3f}), {m}", e, n,
+                             float(np.mean(hi - lo) / 2)))
     return rows
 
 
@@ -452,11 +556,14 @@ def score_tables(out, note, sets, resamples):
     return lines + [""]
 
 
-def latency_tables(out, truth):
+def latency_tables(out, truth, counts):
     keys = list(next(iter(out.values())).keys())
     lines = ["### (c) latency: coverage / verdict type-I / power (true B/A = 0.9)", "",
              f"True ratio of pooled medians: {truth[0.0]:.4f} under the null, "
-             f"{truth[math.log(0.9)]:.4f} under the alternative (geometric mean 0.9).", "",
+             f"{truth[math.log(0.9)]:.4f} under the alternative (geometric mean 0.9). "
+             f"{counts[0]:,} simulated logs per cell for the geometric-mean ratio (Monte-Carlo "
+             f"SE of a 5% rate {_pct(math.sqrt(0.05 * 0.95 / counts[0]))}), the first "
+             f"{counts[1]:,} of them for the ratio of medians.", "",
              "| queries | " + " | ".join(keys) + " |", "|---|" + "---|" * len(keys)]
     for nq, res in out.items():
         cells = [("n/a" if k == "sign-flip test alone" else _pct(res[k]['cov']))
@@ -466,44 +573,49 @@ def latency_tables(out, truth):
 
 
 BEFORE_AFTER = {"0/1": (("percentile", "exact"), ("tango", "midp")),
-                "scores": ("percentile", "t"), "latency": ("geo: percentile", "geo: t")}
+                "scores": ("percentile", "calibrated_t"),
+                "latency": ("geo: percentile", "geo: calibrated_t")}
+PREVIOUS = {"scores": "t", "latency": "geo: t"}   # the default before calibrated_t
 
 
 def summary(rows, sweep, scores, lat):
     """Before (the seed's defaults) and after (the defaults chosen here), side by side."""
     (bm, bt), (am, at) = BEFORE_AFTER["0/1"]
     lines = ["### Before / after", "",
-             "| data | measure | before | after |", "|---|---|---|---|"]
+             "Before: the seed's defaults (percentile bootstrap, exact McNemar). For scores and "
+             "latency the middle column is the previous default (the t-interval).", "",
+             "| data | measure | before | previous (t) | after |", "|---|---|---|---|---|"]
     cov = {m: np.array([r[f"cov_{m}"] for r in rows]) for m in (bm, am)}
     lines.append(f"| 0/1 grid | coverage, mean / lowest cell | {_pct(cov[bm].mean())} / "
-                 f"{_pct(cov[bm].min())} | {_pct(cov[am].mean())} / {_pct(cov[am].min())} |")
+                 f"{_pct(cov[bm].min())} | same as after | {_pct(cov[am].mean())} / "
+                 f"{_pct(cov[am].min())} |")
     for n in (10, 20, 31):
         sub = [r for r in rows if r["n"] == n and r["delta"] == 0]
         if sub:
             lines.append(f"| 0/1 grid, n = {n} | null rejection of the interval, worst cell | "
-                         f"{_pct(max(1 - r[f'cov_{bm}'] for r in sub))} | "
+                         f"{_pct(max(1 - r[f'cov_{bm}'] for r in sub))} | same as after | "
                          f"{_pct(max(1 - r[f'cov_{am}'] for r in sub))} |")
     t1 = lambda m, t: max(r[f"t1_{m}_{t}"] for r in rows if r["delta"] == 0)  # noqa: E731
-    lines.append(f"| 0/1 grid | verdict type-I, worst cell | {_pct(t1(bm, bt))} | "
+    lines.append(f"| 0/1 grid | verdict type-I, worst cell | {_pct(t1(bm, bt))} | same as after | "
                  f"{_pct(t1(am, at))} |")
     for n in (31, 100, 200):
         sub = [r for r in rows if r["n"] == n and r["delta"] > 0]
         if sub:
             lines.append(f"| 0/1 grid, n = {n} | verdict power at d/3, mean | "
-                         f"{_pct(np.mean([r[f'pow_{bm}_{bt}'] for r in sub]))} | "
+                         f"{_pct(np.mean([r[f'pow_{bm}_{bt}'] for r in sub]))} | same as after | "
                          f"{_pct(np.mean([r[f'pow_{am}_{at}'] for r in sub]))} |")
     b, a = BEFORE_AFTER["scores"]
+    pr = PREVIOUS["scores"]
+    three = lambda r, k: f"{_pct(r[k]['rej'])} / {_pct(r[k]['t1'])} / {_pct(r[k]['pow'])}"  # noqa: E731
     for (name, n), res in scores.items():
-        if n in (10, 20, 30):
-            lines.append(f"| {name}, n = {n} | null rejection / verdict type-I / power | "
-                         f"{_pct(res[b]['rej'])} / {_pct(res[b]['t1'])} / {_pct(res[b]['pow'])} | "
-                         f"{_pct(res[a]['rej'])} / {_pct(res[a]['t1'])} / {_pct(res[a]['pow'])} |")
+        lines.append(f"| {name}, n = {n} | null rejection / verdict type-I / power | "
+                     f"{three(res, b)} | {three(res, pr)} | {three(res, a)} |")
     b, a = BEFORE_AFTER["latency"]
+    pr = PREVIOUS["latency"]
+    three = lambda r, k: f"{_pct(r[k]['cov'])} / {_pct(r[k]['t1'])} / {_pct(r[k]['pow'])}"  # noqa: E731
     for nq, res in lat.items():
         lines.append(f"| latency, {nq} queries | geometric-mean ratio: coverage / verdict "
-                     f"type-I / power | {_pct(res[b]['cov'])} / {_pct(res[b]['t1'])} / "
-                     f"{_pct(res[b]['pow'])} | {_pct(res[a]['cov'])} / {_pct(res[a]['t1'])} / "
-                     f"{_pct(res[a]['pow'])} |")
+                     f"type-I / power | {three(res, b)} | {three(res, pr)} | {three(res, a)} |")
     return lines + [""]
 
 
@@ -518,20 +630,27 @@ def main(argv=None) -> None:
     scores, note, sets, resamples, score_pop = scores_block(quick)
     t2 = time.perf_counter()
     print(f"(b) scores: {t2 - t1:.1f} s ({note})", flush=True)
-    lat, truth = latency_block(quick)
+    lat, truth, lat_counts = latency_block(quick)
     t3 = time.perf_counter()
     print(f"(c) latency: {t3 - t2:.1f} s", flush=True)
     plans = planner_block(score_pop, quick)
-    print(f"(d) planner: {time.perf_counter() - t3:.1f} s", flush=True)
+    t4 = time.perf_counter()
+    print(f"(d) planner: {t4 - t3:.1f} s", flush=True)
+    rules = rule_block(quick)
+    t5 = time.perf_counter()
+    print(f"(e) self-check rule: {t5 - t4:.1f} s", flush=True)
     blines, _ = binary_tables(rows, sweep)
     text = "\n".join(summary(rows, sweep, scores, lat) + blines
-                     + score_tables(scores, note, sets, resamples) + latency_tables(lat, truth) + planner_table(plans))
+                     + score_tables(scores, note, sets, resamples) + latency_tables(lat, truth, lat_counts)
+                     + planner_table(plans) + rule_table(rules))
     print(text)
     if not quick:
         doc = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
         start, end = "<!-- bench:start -->", "<!-- bench:end -->"
-        block = f"{start}\n{text}\n_Generated by `bench/calibration.py` in " \
-                f"{t3 - t0:.0f} s._\n{end}"
+        block = (f"{start}\n{text}\n_Generated by `bench/calibration.py` on "
+                 f"{time.strftime('%Y-%m-%d', time.gmtime())} in {t5 - t0:.0f} s "
+                 f"({os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end; "
+                 f"`python bench/calibration.py`)._\n{end}")
         if start in doc and end in doc:
             doc = doc[:doc.index(start)] + block + doc[doc.index(end) + len(end):]
         else:

@@ -1,4 +1,4 @@
-"""How honest is this interval on *these* data? A self-check under a null built from the
+"""How honest is this interval on *these* data? Two self-checks under nulls built from the
 user's own differences (issue 19, item 4).
 
 Flipping the sign of each paired difference at random (d_i -> s_i |d_i|, s_i = +/-1 fair)
@@ -14,9 +14,31 @@ on data like the user's. The promise is 1 - confidence (5% at 95%).
   tables weighted by their binomial probability). Bootstrap intervals on 0/1 data take
   ``CELL_RESAMPLES`` cell resamples per null table.
 * scores: ``sets`` (1,000) seeded Monte-Carlo null sets; bootstrap intervals take
-  R = clamp(2e8 / (sets n), 200, 1,000) resamples per set (the compiled kernel
+  R = clamp(1e8 / (sets n), 100, 500) resamples per set (the compiled kernel
   ``core._kernels.bootstrap_sets``), which keeps n <= 1,000 under a second on two cores; the
   Monte-Carlo SE sqrt(r (1 - r) / sets) is reported beside the rate.
+
+A sign flip makes the differences symmetric, so the first check cannot see **skew**, the one
+thing that makes a t-type interval miss at 10-30 cases (``docs/calibration.md``). The second
+check keeps it: **centred resamples** (Efron & Tibshirani 1993, section 16.4, Algorithm 16.2:
+translate the data to the null, z_i = d_i - mean(d), and resample them with replacement) give
+null sets with the data's own shape, skew included, and true mean 0.
+
+* scores: ``sets`` centred-resample null sets of n values (seeded), the displayed interval
+  recomputed on each as above;
+* 0/1 outcomes: the 0/1 counterpart, ``sets`` multinomial tables of n cases drawn from the
+  table's cell shares with the discordant shares made equal, p12 = p21 = (n12 + n21) / (2n)
+  (the null-restricted estimate): unlike the sign flip, the number of discordant pairs varies.
+
+When either check finds the displayed interval leaving out 0 in more than ``WARN_RATE``
+(6%) of its null sets, ``Calibration.warns`` is true: the card says so, and the verdict keeps a
+"better" only if it survives a test that holds its level under *both* nulls
+(``survival_p``; ``core.paired.decide``): for scores the studentized bootstrap test of
+Efron & Tibshirani (1993, Algorithm 16.2: two-sided, the share of the centred-resample null
+sets whose t* = sqrt(n) mean* / sd* lies at least as far out as the data's t, on the side the
+data's t lies, doubled; Phipson & Smyth 2010 +1 correction), which the sign-flip test of the
+verdict already backs under the sign-flip null; for 0/1 outcomes the exact conditional
+McNemar test (exact under the sign-flip null, hence valid under the resample null too).
 """
 from __future__ import annotations
 
@@ -28,22 +50,30 @@ import numpy as np
 from core import checks
 from core.intervals import (CLOSED_FORM_METHODS, PAIRED_PROPORTION_METHODS, SCORE_METHODS,
                             paired_proportion_ci, score_intervals, side)
+from core.paired_tests import mcnemar_exact
 from core.stats import BootstrapResult, PairedData, kernels, stream_key
 
 DEFAULT_SETS = 1_000
+WARN_RATE = 0.06          # a check above this rate warns (issue 19: goal <= 6% at n = 10-30)
+STREAM_RESAMPLE_NULL = 3
+SURVIVAL_TESTS = ("bootstrap_t", "mcnemar_exact")   # Calibration.survival_test: scores, 0/1
 CELL_RESAMPLES = 2_000
 MAX_TABLES = 200_000      # 0/1, closed-form interval: at most this many discordant pairs
 MAX_CELL_WORK = 2e7       # 0/1, bootstrap interval: (m + 1) n values held at once
-MAX_SCORE_WORK = 4e8      # scores: sets x n x resamples per set
+MAX_SCORE_WORK = 8e8      # scores: both checks' sets x n x resamples per set
 STREAM_CALIBRATION = 2
-WORK = 2e8          # resampled values drawn in all, for the scores' null sets
-BLOCK_VALUES = 1 << 20  # null-set values held at once for a closed-form interval (8 MB)
+WORK = 1e8          # resampled values drawn in all, for each check's null sets (scores)
+BLOCK_VALUES = 1 << 18  # null-set values held at once for a closed-form interval (2 MB)
 
 
 @dataclass(frozen=True)
 class Calibration:
     """Share of sign-flip null sets built from the user's differences in which the displayed
-    interval leaves out 0 (``null_rejection``), over ``sets`` null sets of ``n`` cases."""
+    interval leaves out 0 (``null_rejection``), over ``sets`` null sets of ``n`` cases; and,
+    when measured, the same share over ``resample_sets`` centred-resample null sets, which
+    keep the data's skew (``resample_null_rejection``), with the p of the test a "better"
+    must survive when either share is above ``WARN_RATE`` (``survival_test``,
+    ``survival_p``; see the module docstring)."""
 
     null_rejection: float
     sets: int
@@ -53,16 +83,58 @@ class Calibration:
     exact: bool          # an exact sum over every null table (0/1 outcomes)
     resamples: int       # bootstrap resamples per null set (0 for closed-form intervals)
     mc_se: float | None  # Monte-Carlo standard error of null_rejection (None when exact)
+    resample_null_rejection: float | None = None
+    resample_sets: int = 0
+    resample_mc_se: float | None = None
+    survival_test: str | None = None     # "bootstrap_t" (scores) or "mcnemar_exact" (0/1)
+    survival_p: float | None = None
 
     @property
     def promise(self) -> float:
         """The rate the interval promises: 1 - confidence."""
         return round(1 - self.confidence, 12)
 
+    @property
+    def worst(self) -> float:
+        """The larger of the two measured null rejections (the sign-flip one alone when the
+        centred-resample check was not run)."""
+        if self.resample_null_rejection is None:
+            return self.null_rejection
+        return max(self.null_rejection, self.resample_null_rejection)
+
+    @property
+    def warns(self) -> bool:
+        """True when either check leaves out 0 in more than ``WARN_RATE`` of its null sets."""
+        return self.worst > WARN_RATE
+
+    @property
+    def needs_survival(self) -> bool:
+        """Whether a "better" must also pass ``survival_test``: scores, when either check
+        warns; 0/1 outcomes, when the resample check does (the sign-flip check of a table is
+        conditional on its discordant pairs, where a discrete test cannot hold exactly 5% and
+        the verdict's mid-p test was chosen for its unconditional level; its warning is still
+        shown)."""
+        if self.survival_test == "mcnemar_exact":
+            return (self.resample_null_rejection or 0.0) > WARN_RATE
+        return self.warns
+
+    @property
+    def survives(self) -> bool:
+        """Whether a "better" survives the self-check: always when ``needs_survival`` is
+        false, else when ``survival_p`` is below 1 - confidence."""
+        if not self.needs_survival:
+            return True
+        return self.survival_p is not None and self.survival_p < self.promise
+
     def to_dict(self) -> dict:
         return {"null_rejection": self.null_rejection, "sets": self.sets, "n": self.n,
                 "interval": self.interval, "promise": self.promise, "exact": self.exact,
-                "resamples": self.resamples, "mc_se": self.mc_se}
+                "resamples": self.resamples, "mc_se": self.mc_se,
+                "resample_null_rejection": self.resample_null_rejection,
+                "resample_sets": self.resample_sets, "resample_mc_se": self.resample_mc_se,
+                "warn_above": WARN_RATE, "warning": self.warns,
+                "survival_test": self.survival_test, "survival_p": self.survival_p,
+                "survives": self.survives}
 
 
 def _binom_half_pmf(m: int) -> np.ndarray:
@@ -78,15 +150,35 @@ def _binom_half_pmf(m: int) -> np.ndarray:
     return np.exp(gammaln(m + 1) - gammaln(k + 1) - gammaln(m - k + 1) - m * math.log(2))
 
 
+def _table_rejection(n11, n12, n21, n22, n: int, interval: str, confidence: float,
+                     rng) -> np.ndarray:
+    """Whether ``interval`` leaves out 0 on each of the tables (arrays of cells)."""
+    if interval in PAIRED_PROPORTION_METHODS:
+        lo, hi = paired_proportion_ci(n11, n12, n21, n22, confidence, method=interval)
+        return side(np.atleast_1d(lo), np.atleast_1d(hi)) != 0
+    m = n12 + n21
+    disc = rng.binomial(n, (m / n)[:, None], size=(m.size, CELL_RESAMPLES))
+    up = rng.binomial(disc, (n12 / np.maximum(m, 1))[:, None])
+    means = (2 * up - disc) / n
+    idx = np.arange(n)[None, :]
+    vals = np.where(idx < n12[:, None], 1.0, np.where(idx < m[:, None], -1.0, 0.0))
+    lo, hi = score_intervals(vals, means, None, confidence, interval)
+    return side(lo, hi) != 0
+
+
 def calibrate_table(n11: int, n12: int, n21: int, n22: int, *, interval: str,
-                    confidence: float = 0.95, seed: int = 0) -> Calibration:
+                    confidence: float = 0.95, seed: int = 0,
+                    resample_sets: int = DEFAULT_SETS) -> Calibration:
     """Exact null rejection of ``interval`` for a paired 2x2 table (Fagerland's notation:
-    n12 and n21 the discordant cells). ``interval`` is one of
-    ``core.intervals.PAIRED_PROPORTION_METHODS`` or ``percentile`` / ``bca`` (the cell
-    bootstrap, ``CELL_RESAMPLES`` per null table, seeded)."""
+    n12 and n21 the discordant cells) over the sign-flip null tables, and its Monte-Carlo
+    rate over ``resample_sets`` multinomial null tables with p12 = p21 (0: not run). ``interval``
+    is one of ``core.intervals.PAIRED_PROPORTION_METHODS`` or ``percentile`` / ``bca`` (the
+    cell bootstrap, ``CELL_RESAMPLES`` per null table, seeded). The survival test is the exact
+    McNemar test of the table."""
     n11, n12, n21, n22 = checks.counts_iv(n11=n11, n12=n12, n21=n21, n22=n22)
     confidence = checks.confidence(confidence)
     seed = checks.seed(seed)
+    resample_sets = checks.whole("resample_sets", resample_sets, lo=0, hi=100_000)
     interval = checks.choice("interval", interval, PAIRED_PROPORTION_METHODS + ("percentile", "bca"))
     n = n11 + n12 + n21 + n22
     if n == 0:
@@ -94,33 +186,45 @@ def calibrate_table(n11: int, n12: int, n21: int, n22: int, *, interval: str,
     m = n12 + n21
     k = np.arange(m + 1)
     w = _binom_half_pmf(m)
-    if interval in PAIRED_PROPORTION_METHODS:
-        lo, hi = paired_proportion_ci(np.full(k.size, n11), k, m - k, np.full(k.size, n22),
-                                      confidence, method=interval)
-        lo, hi = np.atleast_1d(lo), np.atleast_1d(hi)
-        resamples = 0
-    else:
-        rng = np.random.default_rng(seed)
-        disc = rng.binomial(n, m / n, size=(k.size, CELL_RESAMPLES))
-        up = rng.binomial(disc, (k / max(m, 1))[:, None])
-        means = (2 * up - disc) / n
-        idx = np.arange(n)[None, :]
-        vals = np.where(idx < k[:, None], 1.0, np.where(idx < m, -1.0, 0.0))
-        lo, hi = score_intervals(vals, means, None, confidence, interval)
-        resamples = CELL_RESAMPLES
-    rate = float(np.sum(w * (side(lo, hi) != 0)))
-    return Calibration(rate, m + 1, n, interval, confidence, True, resamples, None)
+    rng = np.random.default_rng(seed)
+    out = _table_rejection(np.full(k.size, n11), k, m - k, np.full(k.size, n22), n, interval,
+                           confidence, rng)
+    rate = float(np.sum(w * out))
+    resamples = 0 if interval in PAIRED_PROPORTION_METHODS else CELL_RESAMPLES
+    extra = {}
+    if resample_sets:
+        r = np.random.default_rng([seed, STREAM_RESAMPLE_NULL])
+        ms = r.binomial(n, m / n, size=resample_sets)
+        ks = r.binomial(ms, 0.5)
+        conc = n - ms
+        a11 = r.binomial(conc, n11 / (n11 + n22) if n11 + n22 else 0.0)
+        rej = _table_rejection(a11, ks, ms - ks, conc - a11, n, interval, confidence, r)
+        rr = float(np.mean(rej))
+        extra = dict(resample_null_rejection=rr, resample_sets=resample_sets,
+                     resample_mc_se=math.sqrt(rr * (1 - rr) / resample_sets))
+    return Calibration(rate, m + 1, n, interval, confidence, True, resamples, None,
+                       survival_test="mcnemar_exact",
+                       survival_p=float(mcnemar_exact(n21, n12)), **extra)
 
 
 def null_resamples(n: int, sets: int) -> int:
-    """Bootstrap resamples per null set: clamp(2e8 / (sets n), 200, 1,000)."""
-    return int(min(1_000, max(200, WORK // (sets * n))))
+    """Bootstrap resamples per null set: clamp(1e8 / (sets n), 100, 500), so both checks
+    together stay under a second for n <= 1,000 (``bench/bench_paired.py``); the rate is an
+    average over the null sets, so the resampling noise of each set's interval ends mostly
+    averages out."""
+    return int(min(500, max(100, WORK // (sets * n))))
 
 
 def _null_sets(d: np.ndarray, rng: np.random.Generator, rows: int) -> np.ndarray:
     """The next ``rows`` sign-flip null sets of ``d`` from ``rng``: |d_i| s_i with fair signs
     (``rows`` x n; drawn row after row, so blocks of rows give the same sets as one draw)."""
     return np.abs(d)[None, :] * (2.0 * rng.integers(0, 2, size=(rows, d.size)) - 1.0)
+
+
+def _resample_sets(z: np.ndarray, rng: np.random.Generator, rows: int) -> np.ndarray:
+    """The next ``rows`` centred-resample null sets: n values drawn with replacement from
+    ``z`` = d - mean(d) (row after row, as ``_null_sets``)."""
+    return z[rng.integers(0, z.size, size=(rows, z.size))]
 
 
 def _blocks(sets: int, n: int):
@@ -132,41 +236,91 @@ def _blocks(sets: int, n: int):
         yield min(step, sets - start)
 
 
+def _set_rejection(draw, sets: int, n: int, interval: str, confidence: float, key: int,
+                   scale: float) -> tuple[float, int, np.ndarray]:
+    """Share of ``sets`` null sets (``draw(rows)`` gives the next rows of them) on which
+    ``interval`` leaves out 0, the bootstrap resamples per set it took, and each set's
+    studentized mean (``_studentized``). Closed-form intervals go block by block
+    (``_blocks``)."""
+    if interval in CLOSED_FORM_METHODS:
+        rejected, stud = 0, []
+        for rows in _blocks(sets, n):
+            x = draw(rows)
+            lo, hi = score_intervals(x, x, None, confidence, interval)
+            rejected += int(np.count_nonzero(side(lo, hi, scale) != 0))
+            stud.append(_studentized(x))
+        return rejected / sets, 0, np.concatenate(stud)
+    x = np.ascontiguousarray(draw(sets))
+    resamples = null_resamples(n, sets)
+    boot = kernels().bootstrap_sets(x, key, resamples)
+    lo, hi = score_intervals(x, boot[0], boot[1], confidence, interval)
+    return float(np.mean(side(lo, hi, scale) != 0)), resamples, _studentized(x)
+
+
+def _studentized(x: np.ndarray) -> np.ndarray:
+    """sqrt(n) mean / sd (ddof 1) of each row; +/-inf (0) for a row with sd 0 and a non-zero
+    (zero) mean."""
+    n = x.shape[1]
+    mean = x.mean(axis=1)
+    sd = x.std(axis=1, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(sd > 0, math.sqrt(n) * mean / np.where(sd > 0, sd, 1.0),
+                        np.where(mean > 0, np.inf, np.where(mean < 0, -np.inf, 0.0)))
+
+
+def bootstrap_t_test_p(d, t_null: np.ndarray) -> float:
+    """Two-sided p of the studentized bootstrap test of mean(d) = 0 (Efron & Tibshirani
+    1993, Algorithm 16.2) from the studentized means ``t_null`` of centred-resample null sets
+    (n values drawn from d - mean(d); ``_studentized``): with t = sqrt(n) mean(d) / sd(d),
+    p = min(1, 2 (1 + #{t*_j >= t}) / (1 + S)) when t >= 0, with <= for t < 0 (Phipson &
+    Smyth 2010: the +1 keeps p above 0)."""
+    d = np.asarray(d, dtype=float)
+    t_obs = float(_studentized(d[None, :])[0])
+    t_null = np.asarray(t_null, dtype=float)
+    far = np.sum(t_null >= t_obs) if t_obs >= 0 else np.sum(t_null <= t_obs)
+    return float(min(1.0, 2 * (1 + far) / (1 + t_null.size)))
+
+
 def calibrate_scores(d, *, interval: str, confidence: float = 0.95, sets: int = DEFAULT_SETS,
-                     seed: int = 0) -> Calibration:
+                     seed: int = 0, resample_sets: int = DEFAULT_SETS) -> Calibration:
     """Monte-Carlo null rejection of ``interval`` (one of ``core.intervals.SCORE_METHODS``)
-    on ``sets`` sign-flip null sets of the paired differences ``d`` (seeded: the same seed
-    gives the same rate)."""
+    on ``sets`` sign-flip null sets of the paired differences ``d`` and on ``resample_sets``
+    centred-resample null sets (d - mean(d) drawn with replacement; 0: not run), with the
+    studentized bootstrap test's p from the latter (``bootstrap_t_test_p``). Seeded: the same
+    seed gives the same rates."""
     d = checks.values("d", d, min_n=2)
     interval = checks.choice("interval", interval, SCORE_METHODS)
     confidence = checks.confidence(confidence)
     sets = checks.whole("sets", sets, lo=10, hi=100_000)
+    resample_sets = checks.whole("resample_sets", resample_sets, lo=0, hi=100_000)
+    if 0 < resample_sets < 10:
+        raise ValueError(f"resample_sets must be 0 or at least 10, got {resample_sets}")
     seed = checks.seed(seed)
     n = d.size
-    rng = np.random.default_rng([seed, STREAM_CALIBRATION])
     scale = float(np.max(np.abs(d)))
-    if interval in CLOSED_FORM_METHODS:
-        resamples = 0
-        rejected = 0
-        for rows in _blocks(sets, n):
-            x = _null_sets(d, rng, rows)
-            lo, hi = score_intervals(x, x, None, confidence, interval)
-            rejected += int(np.count_nonzero(side(lo, hi, scale) != 0))
-        rate = rejected / sets
-    else:
-        x = _null_sets(d, rng, sets)
-        resamples = null_resamples(n, sets)
-        boot = kernels().bootstrap_sets(x, stream_key(seed, STREAM_CALIBRATION), resamples)
-        lo, hi = score_intervals(x, boot[0], boot[1], confidence, interval)
-        rate = float(np.mean(side(lo, hi, scale) != 0))
+    rng = np.random.default_rng([seed, STREAM_CALIBRATION])
+    rate, resamples, _ = _set_rejection(lambda rows: _null_sets(d, rng, rows), sets, n,
+                                        interval, confidence,
+                                        stream_key(seed, STREAM_CALIBRATION), scale)
+    extra = {}
+    if resample_sets:
+        r = np.random.default_rng([seed, STREAM_RESAMPLE_NULL])
+        z = d - d.mean()
+        rr, _, t_null = _set_rejection(lambda rows: _resample_sets(z, r, rows), resample_sets,
+                                       n, interval, confidence,
+                                       stream_key(seed, STREAM_RESAMPLE_NULL), scale)
+        extra = dict(resample_null_rejection=rr, resample_sets=resample_sets,
+                     resample_mc_se=math.sqrt(rr * (1 - rr) / resample_sets),
+                     survival_test="bootstrap_t", survival_p=bootstrap_t_test_p(d, t_null))
     return Calibration(rate, sets, n, interval, confidence, False, resamples,
-                       math.sqrt(rate * (1 - rate) / sets))
+                       math.sqrt(rate * (1 - rate) / sets), **extra)
 
 
 def calibrate_comparison(bootstrap, data) -> Calibration | None:
-    """The self-check of a comparison's displayed interval (``bootstrap.interval``, at its
+    """The self-checks of a comparison's displayed interval (``bootstrap.interval``, at its
     confidence and seed) on its checked data (``core.stats.PairedData``): ``calibrate_table``
-    for 0/1 outcomes, ``calibrate_scores`` with ``DEFAULT_SETS`` null sets otherwise. None
+    for 0/1 outcomes, ``calibrate_scores`` with ``DEFAULT_SETS`` null sets of each kind
+    otherwise. None
     when repeating it would cost too much (more than ``MAX_TABLES`` discordant pairs, or more
     than ``MAX_CELL_WORK`` / ``MAX_SCORE_WORK`` values to draw): large sets are where these
     intervals are accurate anyway."""
@@ -179,11 +333,11 @@ def calibrate_comparison(bootstrap, data) -> Calibration | None:
         if interval in PAIRED_PROPORTION_METHODS:
             if m > MAX_TABLES:
                 return None
-        elif (m + 1) * data.n > MAX_CELL_WORK:
+        elif (m + 1 + DEFAULT_SETS) * data.n > MAX_CELL_WORK:
             return None
         return calibrate_table(both, b_only, a_only, neither, interval=interval,
                                confidence=conf, seed=seed)
     per_set = 1 if interval in CLOSED_FORM_METHODS else null_resamples(data.n, DEFAULT_SETS)
-    if DEFAULT_SETS * data.n * per_set > MAX_SCORE_WORK:
+    if 2 * DEFAULT_SETS * data.n * per_set > MAX_SCORE_WORK:
         return None
     return calibrate_scores(data.d, interval=interval, confidence=conf, seed=seed)

@@ -31,12 +31,15 @@ from statistics import NormalDist
 import numpy as np
 
 from core import checks
+from core.skew_intervals import (calibrated_t_interval, hall_t_interval,  # noqa: F401
+                                 johnson_t_interval, quantiles_rows, t_quantile)
 
 PAIRED_PROPORTION_METHODS = ("tango", "newcombe", "bonett_price", "wald")
-SCORE_METHODS = ("expanded_percentile", "bootstrap_t", "t", "johnson_t", "hall_t", "percentile",
-                 "bca")
+SCORE_METHODS = ("calibrated_t", "expanded_percentile", "bootstrap_t", "t", "johnson_t", "hall_t",
+                 "percentile", "bca")
 SKEW_T_METHODS = ("johnson_t", "hall_t")   # closed-form skewness-corrected t-intervals
 CLOSED_FORM_METHODS = ("t",) + SKEW_T_METHODS   # score intervals that need no bootstrap
+STUDENTIZED_METHODS = ("calibrated_t", "bootstrap_t")   # need the resamples' SDs too
 BCA_MIN_N = 50     # below this many cases BCa under-covers (docs/calibration.md): warn
 _NORMAL = NormalDist()
 
@@ -281,11 +284,6 @@ def paired_proportion_ci(n11, n12, n21, n22, confidence: float = 0.95, *,
 
 
 # ----------------------------------------------------------------------------- scores
-def _t_quantile(q: float, df):
-    from scipy.special import stdtrit  # continuous data only: scipy stays off the 0/1 path
-    return stdtrit(df, q)
-
-
 def expanded_level(n: int, confidence: float) -> float:
     """Hesterberg's expanded percentile level (Hesterberg 2015, "What teachers should know
     about the bootstrap", *The American Statistician* 69:371-386, section 6.4): read the
@@ -297,97 +295,8 @@ def expanded_level(n: int, confidence: float) -> float:
     (the bootstrap's narrowness bias at small n). Returns the confidence 1 - alpha'."""
     n = checks.whole("n", n, lo=2)
     alpha = 1 - checks.confidence(confidence)
-    t = float(_t_quantile(1 - alpha / 2, n - 1))
+    t = float(t_quantile(1 - alpha / 2, n - 1))
     return 1 - 2 * _NORMAL.cdf(-math.sqrt(n / (n - 1)) * t)
-
-
-def _quantiles_rows(sorted_rows: np.ndarray, q) -> np.ndarray:
-    """numpy's linear-interpolation quantile of each row of an already sorted (S, B) array,
-    at one share per row (``q`` broadcast to S)."""
-    S, B = sorted_rows.shape
-    pos = np.clip(np.broadcast_to(np.asarray(q, float), (S,)), 0.0, 1.0) * (B - 1)
-    lo = np.floor(pos).astype(np.int64)
-    hi = np.minimum(lo + 1, B - 1)
-    frac = pos - lo
-    rows = np.arange(S)
-    a, b = sorted_rows[rows, lo], sorted_rows[rows, hi]
-    with np.errstate(invalid="ignore"):
-        return np.where((frac == 0) | (a == b), a, a + frac * (b - a))
-
-
-def _skew_parts(x: np.ndarray):
-    """Row-wise mean, SD s (ddof 1) and third central moment mu3 = sum((x - xbar)^3) / n."""
-    xbar = x.mean(axis=1)
-    u = x - xbar[:, None]
-    return xbar, x.std(axis=1, ddof=1), np.mean(u ** 3, axis=1)
-
-
-def johnson_t_interval(x: np.ndarray, confidence: float):
-    """Johnson's modified-t interval of the mean of each row of ``x`` (S sets of n >= 2 cases;
-    Johnson 1978, "Modified t tests and confidence intervals for asymmetrical populations",
-    *JASA* 73:536-544). Johnson's statistic, with mu3 = sum((x_i - xbar)^3) / n and s the SD
-    (ddof 1), is
-
-        t1(mu) = [(xbar - mu) + mu3 / (6 s^2 n) + mu3 / (3 s^4) (xbar - mu)^2] / (s / sqrt(n)).
-
-    With delta = xbar - mu, g = mu3 / (3 s^4), b = mu3 / (6 s^2 n) and c = t(1 - alpha/2, n - 1)
-    s / sqrt(n), the interval is {mu : -c <= t1 * s / sqrt(n) <= c}, solved on the branch where
-    t1 is monotone (1 + 2 g delta > 0): delta(q) = 2 (q - b) / (1 + sqrt(1 - 4 g (b - q))) for
-    q = +c (lower end mu = xbar - delta(c)) and q = -c (upper end mu = xbar - delta(-c)). Where
-    the quadratic has no root (1 - 4 g (b - q) < 0: the statistic never gets that far on that
-    side) the end is the turning point delta = -1 / (2 g). With mu3 = 0 it is the t-interval.
-    Returns arrays (low, high)."""
-    xbar, s, mu3 = _skew_parts(x)
-    n = x.shape[1]
-    c = float(_t_quantile(1 - (1 - confidence) / 2, n - 1)) * s / math.sqrt(n)
-    ok = s > 0
-    s_ = np.where(ok, s, 1.0)
-    g = np.where(ok, mu3 / (3 * s_ ** 4), 0.0)
-    b = np.where(ok, mu3 / (6 * s_ ** 2 * n), 0.0)
-
-    def delta(q):
-        disc = 1 - 4 * g * (b - q)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            root = 2 * (q - b) / (1 + np.sqrt(np.maximum(disc, 0.0)))
-            turn = np.where(g != 0, -1 / (2 * np.where(g != 0, g, 1.0)), root)
-        return np.where(disc >= 0, root, turn)
-
-    return xbar - delta(c), xbar - delta(-c)
-
-
-def hall_t_interval(x: np.ndarray, confidence: float):
-    """Hall's transformation-based t-interval of the mean of each row of ``x`` (S sets of
-    n >= 2 cases; Hall 1992, "On the removal of skewness by transformation", *JRSS-B*
-    54:221-228). With T = sqrt(n) (xbar - mu) / s, the sample skewness
-    gamma = mu3 / s2^1.5 (mu3 = sum((x_i - xbar)^3) / n, s2 = sum((x_i - xbar)^2) / n) and
-    a = gamma / sqrt(n), Hall's monotone transformation
-
-        g(T) = T + a T^2 / 3 + a^2 T^3 / 27 + a / 6
-
-    removes the n^(-1/2) skewness term of T's distribution; its inverse is
-    g^(-1)(y) = (3 / a) [(1 + a (y - a / 6))^(1/3) - 1] (real cube root; computed as
-    3 (y - a/6) / (w^2 + w + 1), w the cube root, which is exact at a = 0). The interval is
-
-        [xbar - g^(-1)(q_hi) s / sqrt(n),  xbar - g^(-1)(q_lo) s / sqrt(n)]
-
-    with Student quantiles q = t(1 -/+ alpha/2, n - 1) and s the SD (ddof 1) in place of Hall's
-    normal quantiles and plug-in SD, so that with gamma = 0 it is exactly the t-interval.
-    Returns arrays (low, high)."""
-    xbar, s, mu3 = _skew_parts(x)
-    n = x.shape[1]
-    m2 = np.mean((x - xbar[:, None]) ** 2, axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        a = np.where(m2 > 0, mu3 / np.where(m2 > 0, m2, 1.0) ** 1.5, 0.0) / math.sqrt(n)
-    q = float(_t_quantile(1 - (1 - confidence) / 2, n - 1))
-
-    def ginv(y):
-        # (3/a)(w - 1) = 3 (y - a/6) / (w^2 + w + 1), w = cbrt(1 + a (y - a/6)): no 0/0 and no
-        # cancellation when a is 0 or tiny (mu3 of symmetric data is 0 only up to rounding)
-        w = np.cbrt(1 + a * (y - a / 6))
-        return 3 * (y - a / 6) / (w * w + w + 1)
-
-    se = s / math.sqrt(n)
-    return xbar - ginv(q) * se, xbar - ginv(-q) * se
 
 
 def score_intervals(values, boot_means, boot_sds, confidence: float, method: str):
@@ -404,6 +313,8 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
       resamples t* = (mean* - xbar)/(sd*/sqrt(n)) (Efron & Tibshirani 1993, ch. 12.5;
       resamples with sd* = 0 count as t* = +/-inf, or 0 when mean* = xbar);
     * ``t``: xbar +/- t(1 - alpha/2, n - 1) se (Student 1908; no bootstrap);
+    * ``calibrated_t``: the t-interval, each end widened to the bootstrap-t's when that is
+      further out (``calibrated_t_interval``; the default for scores);
     * ``johnson_t`` / ``hall_t``: the skewness-corrected t-intervals of Johnson (1978) and
       Hall (1992), closed forms in ``johnson_t_interval`` / ``hall_t_interval`` (no bootstrap);
     * ``bca``: bias-corrected and accelerated percentiles (Efron & Tibshirani 1993, eq. 14.15;
@@ -413,7 +324,7 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
     """
     x = np.atleast_2d(np.asarray(values, dtype=float))
     method = checks.choice("method", method, SCORE_METHODS)
-    if method not in ("t", "bootstrap_t") + SKEW_T_METHODS:
+    if method not in ("t", "bootstrap_t", "calibrated_t") + SKEW_T_METHODS:
         means = np.sort(np.atleast_2d(np.asarray(boot_means, dtype=float)), axis=1)
     confidence = checks.confidence(confidence)
     S, n = x.shape
@@ -423,18 +334,20 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
         if n < 2:
             return xbar.copy(), xbar.copy()
         se = x.std(axis=1, ddof=1) / math.sqrt(n)
-        t = float(_t_quantile(1 - alpha / 2, n - 1))
+        t = float(t_quantile(1 - alpha / 2, n - 1))
         return xbar - t * se, xbar + t * se
+    if method == "calibrated_t":
+        return calibrated_t_interval(x, boot_means, boot_sds, confidence)
     if method in SKEW_T_METHODS:
         if n < 2:
             return xbar.copy(), xbar.copy()
         f = johnson_t_interval if method == "johnson_t" else hall_t_interval
         return f(x, confidence)
     if method == "percentile" or (method == "expanded_percentile" and n < 2):
-        return _quantiles_rows(means, alpha / 2), _quantiles_rows(means, 1 - alpha / 2)
+        return quantiles_rows(means, alpha / 2), quantiles_rows(means, 1 - alpha / 2)
     if method == "expanded_percentile":
         a2 = (1 - expanded_level(n, confidence)) / 2
-        return _quantiles_rows(means, a2), _quantiles_rows(means, 1 - a2)
+        return quantiles_rows(means, a2), quantiles_rows(means, 1 - a2)
     if method == "bootstrap_t":
         sds = np.atleast_2d(np.asarray(boot_sds, dtype=float))
         raw = np.atleast_2d(np.asarray(boot_means, dtype=float))
@@ -444,8 +357,8 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
             tstar = np.where(sds > 0, diff / (sds / math.sqrt(n)),
                              np.where(diff > 0, np.inf, np.where(diff < 0, -np.inf, 0.0)))
         tstar.sort(axis=1)
-        t_hi = _quantiles_rows(tstar, 1 - alpha / 2)
-        t_lo = _quantiles_rows(tstar, alpha / 2)
+        t_hi = quantiles_rows(tstar, 1 - alpha / 2)
+        t_lo = quantiles_rows(tstar, alpha / 2)
         with np.errstate(invalid="ignore"):
             lo = np.where(se > 0, xbar - t_hi * se, xbar)
             hi = np.where(se > 0, xbar - t_lo * se, xbar)
@@ -467,15 +380,31 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
     a2 = cdf(z0 + (z0 - zl) / (1 - acc * (z0 - zl)))
     a1 = np.where(ok, a1, alpha / 2)
     a2 = np.where(ok, a2, 1 - alpha / 2)
-    return _quantiles_rows(means, a1), _quantiles_rows(means, a2)
+    return quantiles_rows(means, a1), quantiles_rows(means, a2)
 
 
 def log_ratio_t_interval(log_ratios, confidence: float = 0.95) -> tuple[float, float, float]:
     """Geometric-mean ratio with a t-interval on the per-query log ratios:
     exp(mean +/- t(1 - alpha/2, n - 1) sd / sqrt(n)) (the t-interval of ``score_intervals``
-    on the log scale, back-transformed; Student 1908). Returns (ratio, low, high)."""
+    on the log scale, back-transformed; Student 1908). Returns (ratio, low, high). Kept by
+    name; the latency page uses ``log_ratio_interval`` (the calibrated t-interval)."""
     d = checks.values("log_ratios", log_ratios, min_n=2)
     lo, hi = score_intervals(d[None, :], d[None, :], None, confidence, "t")
+    return math.exp(float(d.mean())), math.exp(float(lo[0])), math.exp(float(hi[0]))
+
+
+def log_ratio_interval(log_ratios, boot_means, boot_sds, confidence: float = 0.95, *,
+                       method: str = "calibrated_t") -> tuple[float, float, float]:
+    """Geometric-mean ratio exp(mean of the per-query log ratios) with the ``method`` interval
+    (one of ``SCORE_METHODS``; default the calibrated t-interval, ``calibrated_t_interval``,
+    chosen for latency by ``bench/calibration.py``) of the mean log ratio, back-transformed.
+    ``boot_means`` / ``boot_sds``: mean and SD of each bootstrap resample of the log ratios
+    (the same draws as the page's chart). Returns (ratio, low, high)."""
+    d = checks.values("log_ratios", log_ratios, min_n=2)
+    method = checks.choice("method", method, SCORE_METHODS)
+    lo, hi = score_intervals(d[None, :], np.atleast_2d(boot_means),
+                             None if boot_sds is None else np.atleast_2d(boot_sds),
+                             confidence, method)
     return math.exp(float(d.mean())), math.exp(float(lo[0])), math.exp(float(hi[0]))
 
 
@@ -518,15 +447,15 @@ def side(ci_low, ci_high, scale=1.0):
 
 # ----------------------------------------------------------------------------- names
 # Intervals of B - A. "auto" is the calibrated default of the data's kind (docs/calibration.md):
-# Tango's score interval for 0/1 outcomes, the t-interval for scores. The paired-proportion
+# Tango's score interval for 0/1 outcomes, the calibrated t-interval for scores. The paired-proportion
 # intervals exist for 0/1 data only, t / expanded percentile / bootstrap-t for scores; an
 # interval that does not fit the data falls back to the default (the result names the one used).
-INTERVALS = ("auto", "tango", "newcombe", "bonett_price", "wald", "t", "johnson_t", "hall_t",
-             "expanded_percentile", "bootstrap_t", "percentile", "bca")
+INTERVALS = ("auto", "tango", "newcombe", "bonett_price", "wald", "calibrated_t", "t",
+             "johnson_t", "hall_t", "expanded_percentile", "bootstrap_t", "percentile", "bca")
 BINARY_INTERVALS = PAIRED_PROPORTION_METHODS + ("percentile", "bca")
-SCORE_INTERVALS = ("t", "johnson_t", "hall_t", "expanded_percentile", "bootstrap_t",
-                   "percentile", "bca")
-DEFAULT_INTERVALS = {True: "tango", False: "t"}   # binary -> default
+SCORE_INTERVALS = ("calibrated_t", "t", "johnson_t", "hall_t", "expanded_percentile",
+                   "bootstrap_t", "percentile", "bca")
+DEFAULT_INTERVALS = {True: "tango", False: "calibrated_t"}   # binary -> default
 
 
 def check_interval(interval: str) -> str:
@@ -537,7 +466,7 @@ def check_interval(interval: str) -> str:
 def resolve_interval(interval: str, binary: bool) -> str:
     """The interval actually used for data of this kind: ``interval`` when it fits (see
     ``BINARY_INTERVALS`` / ``SCORE_INTERVALS``), else the calibrated default
-    (``DEFAULT_INTERVALS``: Tango for 0/1 outcomes, the t-interval for scores)."""
+    (``DEFAULT_INTERVALS``: Tango for 0/1 outcomes, the calibrated t-interval for scores)."""
     interval = check_interval(interval)
     fits = BINARY_INTERVALS if binary else SCORE_INTERVALS
     return interval if interval in fits else DEFAULT_INTERVALS[bool(binary)]

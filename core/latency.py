@@ -9,8 +9,10 @@ Input is a timing log, long ``query_id, method, latency_ms[, run, cache, timesta
   resampled with replacement, then each chosen query's repetitions resampled within it);
 * paired by query, the ratio of medians B/A with a paired bootstrap CI over queries
   (percentile), and the geometric mean of the per-query ratios (each query's median of B over
-  its median of A) with a t-interval on the log ratios (chosen by ``bench/calibration.py``,
-  ``docs/calibration.md``; its bootstrap distribution is kept for the chart), and a
+  its median of A) with the calibrated t-interval on the log ratios (the t-interval widened
+  to the bootstrap-t's ends where those lie further out, ``core.intervals.log_ratio_interval``;
+  chosen by ``bench/calibration.py``, ``docs/calibration.md``; its bootstrap distribution is
+  kept for the chart), and a
   sign-flip randomization p on the per-query log ratios;
 * a verdict that never overclaims: "faster" only if the CI of the geometric-mean ratio
   excludes 1 *and* the randomization p is below 1 - confidence;
@@ -21,14 +23,13 @@ Input is a timing log, long ``query_id, method, latency_ms[, run, cache, timesta
 * a unit check (``core.latency_units``): medians more than 50x apart, or one column in two
   clumps about 1,000x apart, withhold the verdict (``units_unclear``) until the units are
   stated (``units``), which also converts them to ms;
-* how many queries a +/-5 % CI of the ratio would need (``core.sample_size``).
+* how many queries a +/-5 % CI of the ratio would need (``core.latency_plan``).
 
 Ratios are B/A: below 1 means B is faster. Everything is computed here; pages and the CLI
 only draw and print.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,11 +45,10 @@ from core.latency_units import ScaleProblem, blocking, scale_problems, unit_fact
 from core.latency_resample import (DEFAULT_QUANTILE_RESAMPLES, DEFAULT_RESAMPLES,
                                    nested_bootstrap_quantiles, paired_median_ratio_bootstrap)
 from core.paired_tests import paired_test
-from core.sample_size import n_continuous_ci
-from core.intervals import log_ratio_t_interval
-from core.stats import bootstrap_mean, percentile_ci, significance_level
+from core.latency_plan import TARGET_RATIO_HALF_WIDTH, LatencyPlan, plan_queries
+from core.intervals import DEFAULT_INTERVALS, log_ratio_interval
+from core.stats import kernels, percentile_ci, significance_level, stream_key
 
-TARGET_RATIO_HALF_WIDTH = 0.05       # sample-size plan: a CI of the ratio within +/-5 %
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class RatioEstimate:
     n_queries: int
     drop_warmup: int
     geo_distribution: np.ndarray = field(repr=False)
-    geo_interval: str = "t"              # t-interval on the per-query log ratios
+    geo_interval: str = DEFAULT_INTERVALS[False]   # calibrated t on the per-query log ratios
     median_interval: str = "percentile"  # paired bootstrap over queries
     min_p: float = 0.0                   # the smallest p the sign-flip test could give here
     nonzero: int = 0                     # queries whose log ratio is not 0 (the test's m)
@@ -119,24 +119,6 @@ def speed_verdict(ci_low: float, ci_high: float, p_value: float, confidence: flo
     if ci_low > 1:
         return "a_faster"
     return "no_difference"
-
-
-@dataclass(frozen=True)
-class LatencyPlan:
-    """Queries needed for a CI of the geometric-mean ratio within +/-``target`` (5 %)."""
-
-    target: float
-    sd_log_ratio: float
-    sd_between: float
-    sd_within: float
-    runs: float
-    n_queries: int
-    n_queries_double_runs: int
-    n_queries_floor: int
-    current_half_width: float
-
-    def to_dict(self) -> dict:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
 @dataclass(frozen=True)
@@ -223,11 +205,14 @@ def _ratio(frame: pd.DataFrame, a: str, b: str, queries: list[str], *, resamples
         _groups(frame[frame["method"] == b], queries)
     med_a, med_b = _group_medians(ga), _group_medians(gb)
     log_a, log_b = np.log(med_a), np.log(med_b)
-    # the geometric-mean ratio's CI: the t-interval on the log ratios (docs/calibration.md:
-    # the percentile bootstrap covered 88.7% at 10 queries, the t-interval 94.1%); the
-    # bootstrap distribution stays for the chart
-    geo = bootstrap_mean(log_b - log_a, resamples=resamples, confidence=confidence, seed=seed)
-    geo_ratio, geo_lo, geo_hi = log_ratio_t_interval(log_b - log_a, confidence)
+    # the geometric-mean ratio's CI: the calibrated t-interval on the log ratios
+    # (docs/calibration.md: the percentile bootstrap covered 88.7% at 10 queries; the t-interval
+    # kept coverage but its verdict's false alarms reached 6.8% on skewed log ratios); the
+    # bootstrap distribution (means and SDs of the same resamples) stays for the chart
+    logr = np.ascontiguousarray(log_b - log_a, dtype=float)
+    boot = kernels().bootstrap_sets(logr[None, :], stream_key(seed), resamples)
+    geo_ratio, geo_lo, geo_hi = log_ratio_interval(logr, boot[0], boot[1], confidence,
+                                                   method=DEFAULT_INTERVALS[False])
     test = paired_test(log_b, log_a, resamples=resamples, seed=seed, binary=False)
     p = test.p
     nq = len(queries)
@@ -238,7 +223,7 @@ def _ratio(frame: pd.DataFrame, a: str, b: str, queries: list[str], *, resamples
     lo, hi = percentile_ci(dist, confidence)
     est = RatioEstimate(float(np.exp(obs)), float(np.exp(lo)), float(np.exp(hi)),
                         geo_ratio, geo_lo, geo_hi, float(p), confidence, resamples, int(seed),
-                        nq, drop, np.exp(geo.distribution), min_p=float(test.min_p),
+                        nq, drop, np.exp(boot[0, 0]), min_p=float(test.min_p),
                         nonzero=int(test.nonzero))
     per = PerQuery(tuple(queries), med_a, med_b, np.array([g.size for g in ga]),
                    np.array([g.size for g in gb]))
@@ -265,37 +250,6 @@ def _paired_queries(frame: pd.DataFrame, a: str, b: str):
     only_a = [q for q in qa if q not in qb]
     only_b = sorted(q for q in qb if q not in sa)
     return paired, only_a, only_b
-
-
-def _plan(per: PerQuery, frame: pd.DataFrame, a: str, b: str, confidence: float,
-          ratio: RatioEstimate) -> LatencyPlan | None:
-    """Sakai's CI-based design on the per-query log ratios. The spread is split into a part
-    between queries and a part from the runs: var(log ratio) ~ s_b^2 + (pi/2) s_w^2 / k with
-    s_w^2 the pooled within-query variance of log latency of A plus B's and k the runs per
-    query (the variance of a median of k near-normal values is about pi/2 sigma^2/k)."""
-    d = np.log(per.ratio)
-    if d.size < 3:
-        return None
-    sd = float(np.std(d, ddof=1))
-    within = 0.0
-    for m in (a, b):
-        sub = frame[frame["method"] == m]
-        logs = np.log(sub["latency_ms"].to_numpy(float))
-        g = pd.Series(logs, index=sub.index).groupby(sub["query"].to_numpy())
-        var = g.var(ddof=1).dropna()
-        within += float(var.mean()) if len(var) else 0.0
-    k = float(np.mean(np.concatenate([per.runs_a, per.runs_b])))
-    between = max(0.0, sd ** 2 - math.pi / 2 * within / k)
-    target = math.log(1 + TARGET_RATIO_HALF_WIDTH)
-
-    def need(var: float) -> int:
-        s = math.sqrt(var)
-        return 2 if s <= 0 else n_continuous_ci(s, target, confidence)
-
-    half = max(ratio.geo_ci_high / ratio.geo_mean_ratio, ratio.geo_mean_ratio / ratio.geo_ci_low)
-    return LatencyPlan(TARGET_RATIO_HALF_WIDTH, sd, math.sqrt(between), math.sqrt(within), k,
-                       need(sd ** 2), need(between + math.pi / 2 * within / (2 * k)),
-                       need(between), half - 1)
 
 
 def _check_method(log: TimingLog, name, role: str) -> str:
@@ -385,7 +339,7 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
         if not (w.code == "bimodal" and w.params["method"] in mixed)]
     return LatencyComparison(log.source, a, b, methods[0], methods[1], ratio, per, warm,
                              suggested, alternative, tuple(warnings),
-                             _plan(per, kept, a, b, confidence, ratio), quantile_resamples,
+                             plan_queries(per, kept, a, b, confidence, ratio), quantile_resamples,
                              dists, log.encoding, dict(units), scale, pair)
 
 

@@ -2,7 +2,8 @@
 
 The difference is always B - A (new minus baseline), computed once in ``core.stats``.
 ``decide`` says "better" only when the bootstrap CI of B - A (``core.stats``) excludes 0 *and*
-the matching exact test (``core.paired_tests``) has p < 1 - confidence. ``compare_paired``
+the matching exact test (``core.paired_tests``) has p < 1 - confidence *and*, when a
+self-check on the user's own data warns (``core.calibration``), its survival test agrees. ``compare_paired``
 gives the rates, the paired bootstrap, the tests and that verdict for two aligned vectors.
 """
 from __future__ import annotations
@@ -24,7 +25,8 @@ from core.stats import (BootstrapResult, PairedData, RateEstimate, Verdict, boot
                         kernels, paired_data, significance_level, stream_key, verdict,
                         wilson_interval, z_value)
 
-REASONS = ("ci_includes_zero", "too_few_discordant", "too_few_nonzero", "test_disagrees")
+REASONS = ("ci_includes_zero", "too_few_discordant", "too_few_nonzero", "test_disagrees",
+           "fails_self_check")
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,11 @@ class Decision:
       non-zero differences (scores) the exact test's smallest possible p, 2 (1/2)^m, is not
       below alpha: no data this small can show a difference;
     - ``ci_includes_zero``: the CI of B - A contains 0;
-    - ``test_disagrees``: the CI excludes 0 but the exact test's p is not below alpha.
+    - ``test_disagrees``: the CI excludes 0 but the exact test's p is not below alpha;
+    - ``fails_self_check``: CI and test agree, but a self-check on the user's own data
+      (``core.calibration``) found the interval leaving out 0 in more than 6% of null sets
+      and the test that holds its level there (``Calibration.survival_test``) gives
+      p >= alpha.
     """
 
     verdict: Verdict
@@ -46,23 +52,41 @@ class Decision:
     nonzero: int
     alpha: float
     exact: bool
+    survival_test: str | None = None   # set when a self-check's survival test decided
+    survival_p: float | None = None
+    self_check_rate: float | None = None   # the worse self-check's null rejection then
 
     def to_dict(self) -> dict:
         return {"verdict": self.verdict, "reason": self.reason, "test": self.test,
                 "p": self.p, "min_p": self.min_p, "nonzero": self.nonzero,
-                "alpha": self.alpha, "exact": self.exact}
+                "alpha": self.alpha, "exact": self.exact, "survival_test": self.survival_test,
+                "survival_p": self.survival_p, "self_check_rate": self.self_check_rate}
 
 
-def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float) -> Decision:
+def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float,
+           calibration=None) -> Decision:
     """"Better" only when the CI of B - A excludes 0 AND the matching test (mid-p McNemar for
     binary outcomes, sign-flip randomization for scores) has p < alpha: the one rule,
     ``core.stats.verdict`` with the test's p; this adds the reason (see ``Decision``) when it
-    says ``no_difference``."""
+    says ``no_difference``.
+
+    ``calibration``: the comparison's self-checks (``core.calibration.Calibration``), or a
+    function returning them (called only when the rule above says "better", so a verdict of
+    no difference never pays for them), or None. When they warn and the survival test's p is
+    not below alpha (``Calibration.survives``), "better" becomes ``no_difference`` with the
+    reason ``fails_self_check``."""
     checks.instance("test", test, PairedTest)
     alpha = significance_level(confidence)
     final = verdict(ci_low, ci_high, test.p, confidence=confidence)
     reason = None
-    if final == "no_difference":
+    survival = (None, None, None)
+    if final != "no_difference" and calibration is not None:
+        cal = calibration() if callable(calibration) else calibration
+        if cal is not None and cal.needs_survival:
+            survival = (cal.survival_test, cal.survival_p, cal.worst)
+            if not cal.survives:
+                final, reason = "no_difference", "fails_self_check"
+    if final == "no_difference" and reason is None:
         if test.min_p >= alpha:
             reason = "too_few_discordant" if test.name == "mcnemar" else "too_few_nonzero"
         elif verdict(ci_low, ci_high) == "no_difference":
@@ -70,7 +94,7 @@ def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float) -
         else:
             reason = "test_disagrees"
     return Decision(final, reason, test.name, test.p, test.min_p, test.nonzero, alpha,
-                    test.exact)
+                    test.exact, *survival)
 
 
 class Decided:
@@ -80,7 +104,8 @@ class Decided:
     @property
     def decision(self) -> Decision:
         bs = self.bootstrap
-        return decide(bs.ci_low, bs.ci_high, self.test, bs.confidence)
+        return decide(bs.ci_low, bs.ci_high, self.test, bs.confidence,
+                      lambda: getattr(self, "calibration", None))
 
     @property
     def verdict(self) -> Verdict:

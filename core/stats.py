@@ -19,7 +19,8 @@ import numpy as np
 
 from core import checks
 from core.intervals import (BINARY_INTERVALS, DEFAULT_INTERVALS, INTERVALS,  # noqa: F401
-                            PAIRED_PROPORTION_METHODS, SCORE_INTERVALS, check_interval,
+                            PAIRED_PROPORTION_METHODS, SCORE_INTERVALS, STUDENTIZED_METHODS,
+                            check_interval,
                             interval_warning, paired_proportion_ci, resolve_interval,
                             score_intervals, side, snap_zero, wilson_bounds)
 from core.paired_data import PairedData, paired_data  # noqa: F401  (re-exported)
@@ -328,6 +329,9 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
       ``expanded_percentile``: read off ``dist``;
     * ``bootstrap_t``: studentized resamples drawn with the same counter-based stream as
       ``dist`` (``core._kernels.bootstrap_sets``, key ``stream_key(seed)``);
+    * ``calibrated_t`` (the default for scores): the t-interval, each end widened to the
+      bootstrap-t's when that is further out (``core.intervals.calibrated_t_interval``), with
+      the bootstrap-t's resamples drawn as for ``bootstrap_t``;
     * ``t``: the t-interval; ``johnson_t`` / ``hall_t``: Johnson's (1978) and Hall's (1992)
       skewness-corrected t-intervals (closed forms, no bootstrap; ``core.intervals``).
     """
@@ -350,7 +354,7 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
     else:
         d = data.d[None, :]
         sds = None
-        if used == "bootstrap_t":
+        if used in STUDENTIZED_METHODS:
             sds = kernels().bootstrap_sets(np.ascontiguousarray(d), stream_key(seed),
                                            dist.size)[1]
         l, h = score_intervals(d, dist[None, :], sds, confidence, used)

@@ -52,10 +52,12 @@ def add_stat_args(p, *, resamples: int = 20_000, interval: bool = False) -> None
         from core.stats import INTERVALS
         p.add_argument("--interval", choices=INTERVALS, default="auto",
                        help="CI of B - A. auto (default): the calibrated one for the data "
-                            "(Tango's score interval for 0/1 outcomes, the t-interval for "
-                            "scores; docs/calibration.md). 0/1 only: tango, newcombe, "
-                            "bonett_price, wald. Scores only: t, expanded_percentile, "
-                            "bootstrap_t. Both: percentile, bca (under-covers below 50 "
+                            "(Tango's score interval for 0/1 outcomes, the calibrated "
+                            "t-interval - t widened to the bootstrap-t's ends - for scores; "
+                            "docs/calibration.md). 0/1 only: tango, newcombe, bonett_price, "
+                            "wald. Scores only: calibrated_t, t, johnson_t, hall_t, "
+                            "expanded_percentile, bootstrap_t. Both: percentile, bca "
+                            "(under-covers below 50 "
                             "cases). A name that does not fit the data falls back to auto; "
                             "the output names the interval used.")
 

@@ -209,22 +209,40 @@ def tests_table(c, lang: str = "en") -> pd.DataFrame:
 
 
 def calibration_sentence(c, lang: str = "en") -> str:
-    """The self-check under the card, in plain words (issue 19): "On data like yours, this
-    interval would wrongly leave out 0 in 4.9% of cases; 5% is the promise." and how it was
-    measured (``core.calibration``). Empty when the comparison carries no self-check; the
-    'skipped' line when the data are too large for it."""
+    """The self-checks under the card (issue 19), in plain words: "On data like yours, this
+    interval would wrongly leave out 0 in 4.9% of cases; 5% is the promise." (the worse of the
+    two checks) and how each was measured (``core.calibration``). Empty when the comparison
+    carries no self-check; the 'skipped' line when the data are too large for it."""
     if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
         return ""
     cal = c.calibration
     if cal is None:
         return t("verdicts.calibration_skipped", lang)
     name = t(f"verdicts.interval_{cal.interval}", lang)
-    head = t("verdicts.calibration", lang, rate=fmt.pct(cal.null_rejection),
+    head = t("verdicts.calibration", lang, rate=fmt.pct(cal.worst),
              promise=fmt.pct(cal.promise, 0))
-    how = (t("verdicts.calibration_exact", lang, n=f"{cal.n:,}", interval=name) if cal.exact
+    how = (t("verdicts.calibration_exact", lang, n=f"{cal.n:,}", interval=name,
+             rate=fmt.pct(cal.null_rejection)) if cal.exact
            else t("verdicts.calibration_mc", lang, sets=f"{cal.sets:,}", n=f"{cal.n:,}",
-                  interval=name, se=fmt.pct(cal.mc_se)))
+                  interval=name, se=fmt.pct(cal.mc_se), rate=fmt.pct(cal.null_rejection)))
+    if cal.resample_null_rejection is not None:
+        key = ("verdicts.calibration_resample_table" if cal.exact
+               else "verdicts.calibration_resample")
+        how += " " + t(key, lang, rate=fmt.pct(cal.resample_null_rejection),
+                       sets=f"{cal.resample_sets:,}", se=fmt.pct(cal.resample_mc_se))
     return f"{head} {how}"
+
+
+def calibration_warning_line(c, lang: str = "en") -> str:
+    """The plain warning when a self-check finds the displayed interval leaving out 0 in
+    more than 6% of its null sets (``core.calibration.Calibration.warns``), else ''."""
+    if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
+        return ""
+    cal = c.calibration
+    if cal is None or not cal.warns:
+        return ""
+    return t("verdicts.calibration_warning", lang, rate=fmt.pct(cal.worst),
+             promise=fmt.pct(cal.promise, 0))
 
 
 def interval_warning_line(c, lang: str = "en") -> str:
@@ -328,7 +346,8 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                                   if needed is not None and needed.n_needed else ""),
                        next_label=t("paired.next_link", lang),
                        calibration=calibration_sentence(c, lang),
-                       warning=interval_warning_line(c, lang),
+                       warning=" ".join(w for w in (interval_warning_line(c, lang),
+                                                    calibration_warning_line(c, lang)) if w),
                        margin_verdict=None if margin is None else margin.verdict,
                        margin="" if margin is None else margin_sentence(margin, a=a, b=b,
                                                                         lang=lang),

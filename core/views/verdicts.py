@@ -43,6 +43,10 @@ def reason_sentence(decision, lang: str = "en") -> str | None:
     if decision.reason in ("too_few_discordant", "too_few_nonzero"):
         return t(f"verdicts.reason_{decision.reason}", lang, m=decision.nonzero,
                  min_p=f"{decision.min_p:.3g}", alpha=alpha)
+    if decision.reason == "fails_self_check":
+        return t("verdicts.reason_fails_self_check", lang, rate=pct(decision.self_check_rate),
+                 test=t(f"verdicts.survival_{decision.survival_test}", lang),
+                 p=p_text(decision.survival_p), alpha=alpha)
     return t("verdicts.reason_test_disagrees", lang, test=t(f"verdicts.test_{decision.test}", lang),
              p=p_text(decision.p), alpha=alpha)
 

@@ -186,6 +186,35 @@ def test_skewness_corrected_interval_by_name(tmp_path, capsys, interval):
     assert json.loads(capsys.readouterr().out)["difference"]["interval"] == "tango"
 
 
+def test_json_carries_both_self_checks_and_the_default_interval(tmp_path, capsys):
+    """Scores: JSON ``difference.interval`` is the calibrated t-interval by default, and
+    ``difference.calibration`` keeps its keys and adds the centred-resample check's figures,
+    the warning flag and the survival test; ``decision`` carries the survival fields; the
+    0/1 demo names the exact McNemar test as its survival test."""
+    import numpy as np
+    rng = np.random.default_rng(9)
+    a = rng.uniform(0.2, 0.6, size=12).round(3)
+    b = (a + rng.lognormal(0, 1.0, size=12) * 0.05 - 0.06).round(3)
+    path = tmp_path / "skewed.csv"
+    path.write_text("case_id,bm25,dense\n" + "".join(f"q{i},{x},{y}\n" for i, (x, y)
+                                                     in enumerate(zip(a, b))), encoding="utf-8")
+    assert main(["compare", str(path), "--a", "bm25", "--b", "dense", "--resamples", "2000",
+                 "--json"]) == 0
+    diff = json.loads(capsys.readouterr().out)["difference"]
+    assert diff["interval"] == "calibrated_t"
+    cal = diff["calibration"]
+    assert {"null_rejection", "sets", "n", "interval", "promise", "exact", "resamples",
+            "mc_se"} <= set(cal)
+    assert cal["resample_sets"] == 1000 and 0 <= cal["resample_null_rejection"] <= 1
+    assert cal["warning"] == (max(cal["null_rejection"], cal["resample_null_rejection"]) > 0.06)
+    assert cal["survival_test"] == "bootstrap_t" and 0 < cal["survival_p"] <= 1
+    assert {"survival_test", "survival_p", "self_check_rate"} <= set(diff["decision"])
+    assert main(["compare", DEMO, "--resamples", "1000", "--json"]) == 0
+    demo = json.loads(capsys.readouterr().out)["difference"]["calibration"]
+    assert demo["survival_test"] == "mcnemar_exact" and demo["exact"] is True
+    assert demo["resample_sets"] == 1000
+
+
 def _trec_args(*more):
     d = ROOT / "data" / "demo_trec"
     return ["compare", str(d / "bm25.run"), str(d / "dense.run"), "--format", "trec",
@@ -310,7 +339,7 @@ def test_margin_off_by_default_changes_nothing(capsys):
     with_margin = json.loads(capsys.readouterr().out)
     block = with_margin.pop("margin")
     assert with_margin == plain
-    assert block["margin"] == 0.05 and block["test"] == "tango_score" and block["kind"] == "rate"
+    assert block["margin"] == 0.05 and block["test"] == "tango_exact" and block["kind"] == "rate"
     assert block["verdict"] in ("non_inferior", "equivalent", "inferior", "inconclusive")
     assert block["ci_low"] == plain["difference"]["ci_low"]
 

@@ -226,6 +226,7 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.lists import KINDS as MATCH_KINDS, LIST_METRICS
     from core.multi import CORRECTIONS, MODES
     from core.retrieval import TOKENIZERS
+    from core.calibration import SURVIVAL_TESTS
     from core.paired import REASONS
     from core.stats import INTERVALS
     from core.vectors import SOURCES as VECTOR_SOURCES
@@ -238,6 +239,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "verdicts.test_*": ("mcnemar", "randomization"),     # core.paired_tests.PairedTest.name
         "verdicts.degenerate_*": ("constant", "few_distinct"),  # BootstrapResult.degenerate
         "verdicts.interval_*": INTERVALS,
+        "verdicts.survival_*": SURVIVAL_TESTS,     # core.calibration.Calibration.survival_test
         "margin.verdict_*": MARGIN_VERDICTS,
         "margin.short_*": MARGIN_VERDICTS,
         "scifact.note_*": tuple(sorted({c for m in ("retrieval", "vectors", "scifact")

@@ -7,7 +7,8 @@ from scipy import stats
 
 from core import _kernels
 from core.intervals import (PAIRED_PROPORTION_METHODS, SCORE_METHODS, bonett_price_ci,
-                            expanded_level, log_ratio_t_interval, newcombe_ci,
+                            expanded_level, log_ratio_interval,
+                            log_ratio_t_interval, newcombe_ci,
                             paired_proportion_ci, score_intervals, tango_ci, wald_paired_ci,
                             wilson_bounds, z_two_sided)
 from core.paired_tests import mcnemar_exact, mcnemar_midp
@@ -180,6 +181,15 @@ def test_bootstrap_t_by_hand():
     lo, hi = score_intervals(x[None, :], means, sds, 0.9, "bootstrap_t")
     assert lo[0] == pytest.approx(x.mean() - np.quantile(t, 0.95) * se)
     assert hi[0] == pytest.approx(x.mean() - np.quantile(t, 0.05) * se)
+
+
+def test_log_ratio_interval_is_the_calibrated_t_on_the_log_scale():
+    L = np.log(np.array([0.8, 0.9, 1.1, 0.7, 0.85, 0.95, 0.6, 1.02]))
+    o = _kernels.bootstrap_sets(L[None, :], stream_key(2), 3000)
+    ratio, lo, hi = log_ratio_interval(L, o[0], o[1], 0.95)
+    l, h = score_intervals(L[None, :], o[0], o[1], 0.95, "calibrated_t")
+    assert (ratio, lo, hi) == pytest.approx((stats.gmean(np.exp(L)), math.exp(l[0]),
+                                              math.exp(h[0])))
 
 
 @pytest.mark.parametrize("method", SCORE_METHODS)

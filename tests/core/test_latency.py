@@ -13,7 +13,7 @@ from core import latency_fairness as LF
 from core import latency_log as LL
 from core import latency_resample as LR
 from core.errors import InputError
-from core.stats import bootstrap_mean, percentile_ci, resample_seeds
+from core.stats import bootstrap_mean, kernels, percentile_ci, resample_seeds, stream_key
 from core.views import latency as VL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,7 +199,7 @@ def _null_sim(rng, nq=60, runs=3, between=0.5, within=0.3, ratio=1.0):
     return a, b
 
 
-def test_summary_numbers_equal_numpy_and_the_geo_ci_is_the_t_interval():
+def test_summary_numbers_equal_numpy_and_the_geo_ci_is_the_calibrated_t_interval():
     rng = np.random.default_rng(11)
     a, b = _null_sim(rng, nq=40, runs=4, ratio=0.6)
     res = L.compare_latency(_log(a, b), "A", "B", resamples=5000, quantile_resamples=1000,
@@ -213,8 +213,18 @@ def test_summary_numbers_equal_numpy_and_the_geo_ci_is_the_t_interval():
     ref = stats.t.interval(0.95, d.size - 1, loc=d.mean(), scale=stats.sem(d))
     r = res.ratio
     assert r.geo_mean_ratio == pytest.approx(np.exp(d.mean()), rel=1e-5)
-    assert (r.geo_ci_low, r.geo_ci_high) == pytest.approx(tuple(np.exp(ref)), rel=1e-5)
-    assert r.to_dict()["geo_interval"] == "t"
+    # the calibrated t-interval: the t-interval (scipy), each end widened to the bootstrap-t's
+    # (studentized resamples of the same draws, numpy quantiles) when that lies further out
+    assert r.geo_ci_low <= np.exp(ref[0]) * (1 + 1e-9)
+    assert r.geo_ci_high >= np.exp(ref[1]) * (1 - 1e-9)
+    means, sds = kernels().bootstrap_sets(np.ascontiguousarray(d[None, :]), stream_key(3), 5000)
+    ok = sds[0] > 0
+    tstar = (means[0][ok] - d.mean()) / (sds[0][ok] / np.sqrt(d.size))
+    q_lo, q_hi = np.quantile(tstar, [0.025, 0.975])
+    c, se = stats.t.ppf(0.975, d.size - 1), stats.sem(d)
+    want = (d.mean() - max(c, q_hi) * se, d.mean() - min(-c, q_lo) * se)
+    assert (r.geo_ci_low, r.geo_ci_high) == pytest.approx(tuple(np.exp(want)), rel=1e-7)
+    assert r.to_dict()["geo_interval"] == "calibrated_t"
     # the bootstrap distribution of the log ratio stays (the chart draws it)
     boot = bootstrap_mean(d, resamples=5000, seed=3)
     assert np.allclose(np.log(r.geo_distribution), boot.distribution)

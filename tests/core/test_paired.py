@@ -17,7 +17,7 @@ def _test(p, nonzero=30, name="mcnemar"):
 
 def test_decide_names_why_there_is_no_difference():
     assert set(REASONS) == {"ci_includes_zero", "too_few_discordant", "too_few_nonzero",
-                            "test_disagrees"}
+                            "test_disagrees", "fails_self_check"}
     inside = decide(-0.1, 0.2, _test(0.3), 0.95)
     assert isinstance(inside, Decision)
     assert (inside.verdict, inside.reason, inside.alpha) == ("no_difference", "ci_includes_zero",
@@ -170,8 +170,8 @@ def test_defaults_and_fallbacks_name_the_interval_used():
     assert compare_paired(a, b).bootstrap.interval == "tango"
     assert compare_paired(a, b, interval="t").bootstrap.interval == "tango"  # scores only
     x = np.linspace(0, 1, 12)
-    assert compare_paired(x, x[::-1]).bootstrap.interval == "t"
-    assert compare_paired(x, x[::-1], interval="newcombe").bootstrap.interval == "t"
+    assert compare_paired(x, x[::-1]).bootstrap.interval == "calibrated_t"
+    assert compare_paired(x, x[::-1], interval="newcombe").bootstrap.interval == "calibrated_t"
     c = compare_paired(x, x[::-1], interval="bca")
     assert c.interval_warning == "bca_small_n"
     d = c.difference_dict()
@@ -198,3 +198,56 @@ def test_compare_paired_checks_each_vector_once(monkeypatch):
     b = np.where(rng.random(500) < 0.2, 1 - a, a)
     compare_paired(a, b, resamples=2_000)
     assert calls == {"values": 2, "is_binary": 0, "cells": 0}
+
+
+# ----------------------------------------------------------------------------- self-check rule
+def _cal(rate, resample, survival_p, test="bootstrap_t"):
+    from core.calibration import Calibration
+    return Calibration(rate, 1000, 20, "calibrated_t", 0.95, False, 100, 0.005,
+                       resample_null_rejection=resample, resample_sets=1000,
+                       resample_mc_se=0.005, survival_test=test, survival_p=survival_p)
+
+
+def test_a_better_verdict_must_survive_a_warning_self_check():
+    test = _test(0.01, nonzero=20)
+    # no warning: the verdict stands and the survival test is not consulted
+    ok = decide(0.1, 0.3, test, 0.95, _cal(0.04, 0.05, 0.5))
+    assert (ok.verdict, ok.reason, ok.survival_test) == ("b_better", None, None)
+    # the resample check warns and the bootstrap test agrees: "better" stands, recorded
+    kept = decide(0.1, 0.3, test, 0.95, _cal(0.04, 0.09, 0.01))
+    assert (kept.verdict, kept.survival_test, kept.survival_p) == ("b_better", "bootstrap_t",
+                                                                   0.01)
+    # ... and disagrees: no winner, with the reason and the figures
+    lost = decide(0.1, 0.3, test, 0.95, _cal(0.04, 0.091, 0.2))
+    assert (lost.verdict, lost.reason) == ("no_difference", "fails_self_check")
+    assert lost.to_dict()["self_check_rate"] == 0.091 and lost.to_dict()["survival_p"] == 0.2
+    from core.views.verdicts import reason_sentence
+    assert "9.1%" in reason_sentence(lost, "en") and "9.1%" in reason_sentence(lost, "ko")
+    # a sign-flip warning on a 0/1 table alone does not need the exact test (discreteness)
+    table = decide(0.1, 0.3, test, 0.95, _cal(0.07, 0.04, 0.07, "mcnemar_exact"))
+    assert table.verdict == "b_better"
+    assert decide(0.1, 0.3, test, 0.95,
+                  _cal(0.07, 0.08, 0.07, "mcnemar_exact")).reason == "fails_self_check"
+
+
+def test_the_self_check_is_only_computed_for_a_better_verdict():
+    calls = []
+
+    def cal():
+        calls.append(1)
+        return _cal(0.2, 0.2, 0.9)
+    assert decide(-0.1, 0.3, _test(0.01, nonzero=20), 0.95, cal).verdict == "no_difference"
+    assert calls == []
+    assert decide(0.1, 0.3, _test(0.01, nonzero=20), 0.95, cal).reason == "fails_self_check"
+    assert calls == [1]
+
+
+def test_compare_paired_on_skewed_scores_carries_both_checks():
+    rng = np.random.default_rng(30)
+    a = rng.random(14)
+    b = a + rng.lognormal(0, 1.2, 14) - 0.9
+    c = compare_paired(a, b, resamples=2_000)
+    cal = c.difference_dict()["calibration"]
+    assert cal["interval"] == "calibrated_t" and cal["resample_sets"] == 1_000
+    assert 0 <= cal["resample_null_rejection"] <= 1 and cal["survival_test"] == "bootstrap_t"
+    assert c.decision.verdict == c.verdict

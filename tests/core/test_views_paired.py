@@ -160,7 +160,7 @@ def test_scores_self_check_names_its_sets_and_error():
     c = compare_paired(a, b, resamples=2_000)
     text = calibration_sentence(c, "en")
     assert "1,000 sign-flip null sets" in text and "Monte-Carlo SE" in text
-    assert c.bootstrap.interval == "t" and "t-interval" in text
+    assert c.bootstrap.interval == "calibrated_t" and "Calibrated t-interval" in text
 
 
 def test_bca_warning_below_50_cases_only():

@@ -98,7 +98,7 @@ def test_bca_interval_option():
     at.radio(key="golden_interval").set_value("bca").run()
     assert not at.exception and not at.error
     after = at.session_state["golden_comparison"].comparison.bootstrap
-    assert before.interval == "t" and after.interval == "bca"   # default: t for scores
+    assert before.interval == "calibrated_t" and after.interval == "bca"   # default for scores
     assert (after.ci_low, after.ci_high) != (before.ci_low, before.ci_high)
     assert any("new is better than old" in t for t in _texts(at))
 
@@ -218,6 +218,44 @@ def test_the_planner_the_card_links_to_says_the_same_number():
     power = next(v for k, v in shown.items() if k.startswith("Cases to detect")
                  and "%p" in k)
     assert power.replace(",", "") == needed.replace(",", "")
+
+
+def test_the_card_warns_when_the_resample_self_check_sees_skew_en_and_ko():
+    """Right-skewed score differences on 12 cases: the centred-resample self-check finds the
+    default interval leaving out 0 in more than 6% of its null sets, and the card says so in
+    plain words, in English and Korean; the detail line names both checks."""
+    import numpy as np
+    rng = np.random.default_rng(0)
+    old = rng.uniform(0.3, 0.5, 12).round(3)
+    new = (old + (rng.lognormal(0, 1.3, 12) - 1.0) * 0.05).round(3)
+    rows = "".join(f"c{i},{x},{y}\n" for i, (x, y) in enumerate(zip(new, old)))
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(
+        ("skewed.csv", ("case_id,new,old\n" + rows).encode(), "text/csv")).run()
+    assert not at.exception and not at.error
+    cal = at.session_state["golden_comparison"].comparison.calibration
+    assert cal.warns and cal.resample_null_rejection > 0.06
+    rate = f"{100 * cal.worst:.1f}%"
+    texts = _texts(at)
+    assert any(f"On data like yours this interval would wrongly leave out 0 in {rate} of cases"
+               " — more than the 5% promised; treat the verdict with care." in t for t in texts)
+    assert any("Centred resamples, which keep your differences' skew" in t for t in texts)
+    at.session_state["lang"] = "ko"
+    at.run()
+    assert not at.exception
+    assert any(f"{rate}의 경우에 0을 잘못 배제합니다. 약속한 5%보다 많으니 판정을 조심해서 읽으세요"
+               in t for t in _texts(at))
+
+
+def test_no_warning_when_both_self_checks_hold():
+    rows = "".join(f"c{i},{min(1, 0.3 + (i % 7) ** 2 / 40):.3f},{0.2 + (i % 5) / 10:.3f}\n"
+                   for i in range(60))
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(
+        ("mine.csv", ("case_id,new,old\n" + rows).encode(), "text/csv")).run()
+    cal = at.session_state["golden_comparison"].comparison.calibration
+    assert not cal.warns
+    assert not any("treat the verdict with care" in t for t in _texts(at))
 
 
 def _card(at):
