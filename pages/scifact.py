@@ -301,6 +301,8 @@ try:
 except (InputError, ValueError, OSError) as exc:
     show_error(exc)
     st.stop()
+st.session_state["scifact_tables"] = {"tables": tables, "queries": tuple(qids),  # Switch?
+                                     "metric": metric, "collection": data.name}
 bm25_slot.empty()
 with vectors_box:
     st.caption(tr_md(f"scifact.vectors_{vec_source}", **vec_params))

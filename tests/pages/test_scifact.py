@@ -66,6 +66,12 @@ def test_page_end_to_end(folder):
     assert set(sent) == {"bm25", "dense", "hybrid"}
     assert sent["bm25"]["ndcg@10"] == pytest.approx(expect["bm25"]["ndcg@10"], abs=1e-12)
     assert set(sent["hybrid"]) == {"ndcg@10", "recall@100", "hit@10", "mrr@10"}
+    # the per-query tables stay in the session for the Switch? page
+    kept = at.session_state["scifact_tables"]
+    assert (kept["metric"], kept["collection"], len(kept["queries"])) == \
+        ("ndcg@10", "scifact", 12)
+    assert kept["tables"]["bm25"]["ndcg@10"].mean() == pytest.approx(
+        expect["bm25"]["ndcg@10"], abs=1e-12)
 
 
 def test_slider_drill_down_and_settings(folder):
