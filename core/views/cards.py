@@ -40,6 +40,7 @@ class VerdictCard:
     margin: str = ""       # with a margin: its answer ("B is not worse than A by more than ...")
     margin_reason: str = ""  # why the margin's answer is "inconclusive" (the test disagrees)
     band: MarginBand | None = None   # the margin drawn as a shaded band beside the CI
+    best: str = ""         # with more systems than A and B: who is tied for best of them all
 
     def __post_init__(self):
         if self.tone not in TONES:
@@ -50,7 +51,8 @@ class VerdictCard:
                 "interval": self.interval, "sentence": self.sentence, "reason": self.reason,
                 "next_step": self.next_step, "next_link": self.next_link,
                 "calibration": self.calibration, "warning": self.warning,
-                "margin": self.margin, "margin_reason": self.margin_reason}
+                "margin": self.margin, "margin_reason": self.margin_reason,
+                "best": self.best}
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,8 @@ def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> 
         if card.margin_reason:
             sentence += (f'<div class="verdict-margin-reason" style="font-size:1rem;'
                          f'color:{TEXT}">{e(card.margin_reason)}</div>')
+    best = (f'<div class="verdict-best" style="margin-top:.3rem;font-size:1.05rem;'
+            f'font-weight:600;color:{TEXT}">{e(card.best)}</div>' if card.best else "")
     for cls, text in (("verdict-warning", card.warning),
                       ("verdict-calibration", card.calibration)):
         if text:
@@ -194,4 +198,4 @@ def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> 
         f'color:{accent}">{e(card.value)}</span>'
         f'<span class="verdict-interval" style="font-size:1.35rem;font-weight:600">'
         f'{e(card.interval)}</span></div>'
-        f'{sentence}{reason}</div>')
+        f'{sentence}{best}{reason}</div>')
