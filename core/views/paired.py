@@ -165,7 +165,7 @@ def margin_band(m, lang: str) -> MarginBand:
     k = fmt.scale(m.kind)
     text = fmt.margin(m.margin, m.kind)
     return MarginBand(k * m.margin, k * m.ci_low, k * m.ci_high, k * m.mean, f"−{text}",
-                      f"+{text}", t("margin.band_label", lang, margin=text))
+                      f"+{text}", t("margin.band_label", lang, margin=text), f"±{text}")
 
 
 def _cli_tests(c) -> list[str]:
@@ -339,7 +339,9 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
     card = paired_card(c.verdict, a=a, b=b, mean=bs.mean, ci_low=bs.ci_low, ci_high=bs.ci_high,
                        confidence=bs.confidence, kind=kind, sentence=sentence,
                        ci_label=t("common.ci_short", lang),
-                       reason=reason_sentence(c.decision, lang) or "",
+                       # with a margin the card answers the margin's question only
+                       reason="" if margin is not None else (reason_sentence(c.decision, lang)
+                                                             or ""),
                        next_step=(next_step_line(needed, lang, unit) if margin is None
                                   else margin_next_line(needed, margin, lang, unit, a=a, b=b)),
                        next_link=(planner_link(needed, lang)
