@@ -422,3 +422,17 @@ def test_bca_coverage_when_there_is_no_difference(capsys):
         print(f"\n  coverage n={n} continuous: BCa {cov['bca']:.2%}, percentile "
               f"{cov['percentile']:.2%} of {sets:,} simulated golden sets")
     assert 0.93 <= cov["bca"] <= 0.965, f"BCa coverage {cov['bca']:.2%}"
+
+
+def test_a_score_interval_never_leaves_the_range_of_b_minus_a():
+    """Scores in [0, 1]: B - A lies in [-1, 1], so no interval end goes beyond (the
+    bootstrap-t over 2 non-zero differences of 12 reached +2.04 before the cut)."""
+    from core.paired import compare_paired
+    a = np.zeros(12)
+    b = np.array([0.0] * 10 + [0.5, 0.54])
+    for interval in ("auto", "calibrated_t", "bootstrap_t", "t", "johnson_t", "hall_t"):
+        c = compare_paired(a, b, resamples=2_000, interval=interval)
+        assert -1.0 <= c.bootstrap.ci_low <= c.bootstrap.ci_high <= 1.0, interval
+    # values outside [0, 1] are not cut
+    big = compare_paired(a, b * 10, resamples=2_000, interval="bootstrap_t")
+    assert big.bootstrap.ci_high > 1.0
