@@ -40,6 +40,14 @@ class PairedData:
             return 1.0
         return float(np.max(np.abs(self.d))) if self.n else 0.0
 
+    @property
+    def unit_scores(self) -> bool:
+        """Every value of A and B lies in [0, 1] (golden outcomes, IR metrics), so B - A
+        cannot leave [-1, 1]: an interval end beyond it (a bootstrap-t over a few non-zero
+        differences can reach 2) is cut there, which can only raise coverage."""
+        return bool(self.n and self.a.min() >= 0 and self.a.max() <= 1 and self.b.min() >= 0
+                    and self.b.max() <= 1)
+
 
 def _only_zeros_and(x: np.ndarray, ones: int) -> bool:
     """True when every non-zero value of the float array ``x`` is one of its ``ones`` ones

@@ -365,18 +365,10 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
                                            dist.size)[1]
         l, h = score_intervals(d, dist[None, :], sds, confidence, used)
         lo, hi = float(l[0]), float(h[0])
-        if _unit_scores(data):   # B - A of scores in [0, 1] lies in [-1, 1]
+        if data.unit_scores:   # B - A of scores in [0, 1] lies in [-1, 1]
             lo, hi = max(lo, -1.0), min(hi, 1.0)
     return float(snap_zero(lo, data.scale)), float(snap_zero(hi, data.scale)), used
 
-
-def _unit_scores(data: PairedData) -> bool:
-    """Every score of A and B lies in [0, 1] (golden outcomes, IR metrics), so the mean
-    difference B - A cannot leave [-1, 1]: a closed-form or studentized end beyond it (the
-    bootstrap-t over a few non-zero differences can reach 2) is cut there, which can only
-    raise coverage."""
-    return bool(data.a.min() >= 0 and data.a.max() <= 1 and data.b.min() >= 0
-                and data.b.max() <= 1)
 
 
 def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
