@@ -54,7 +54,7 @@ class Decision:
     exact: bool
     survival_test: str | None = None   # set when a self-check's survival test decided
     survival_p: float | None = None
-    self_check_rate: float | None = None   # the worse self-check's null rejection then
+    self_check_rate: float | None = None   # the self-check's rate then (Calibration.shown)
 
     def to_dict(self) -> dict:
         return {"verdict": self.verdict, "reason": self.reason, "test": self.test,
@@ -83,7 +83,7 @@ def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float,
     if final != "no_difference" and calibration is not None:
         cal = calibration() if callable(calibration) else calibration
         if cal is not None and cal.needs_survival:
-            survival = (cal.survival_test, cal.survival_p, cal.worst)
+            survival = (cal.survival_test, cal.survival_p, cal.shown)
             if not cal.survives:
                 final, reason = "no_difference", "fails_self_check"
     if final == "no_difference" and reason is None:
