@@ -39,8 +39,8 @@ class Decision:
     - ``ci_includes_zero``: the CI of B - A contains 0;
     - ``test_disagrees``: the CI excludes 0 but the exact test's p is not below alpha;
     - ``fails_self_check``: CI and test agree, but a self-check on the user's own data
-      (``core.calibration``) found the interval leaving out 0 in more than 6% of null sets
-      and the test that holds its level there (``Calibration.survival_test``) gives
+      (``core.calibration``) warns (``Calibration.warns``: the interval leaves out 0 in its
+      null sets clearly more often than at the same n where it holds) and the test that holds its level there (``Calibration.survival_test``) gives
       p >= alpha.
     """
 

@@ -92,7 +92,10 @@ def test_changing_widgets_recomputes(demo_comparison):
     assert _num(m["Cases needed"]) == n_wilson(0.839, 0.02)
     assert _num(m["Cases for a ±2 %p interval of B − A"]) == n_paired_ci(0.2, 0.03, 0.02)
     assert _num(m["Cases to detect 3.0 %p with 90% power"]) == n_mcnemar(0.2, 0.03, power=0.9)
-    assert _num(m["Cases for a ±2 point interval of B − A"]) == n_continuous_ci(0.3, 0.02)
+    # scores: planned for the calibrated interval (no score data here: normal-shaped)
+    from core.sample_size_shape import n_calibrated_ci, normal_width_factor
+    assert _num(m["Cases for a ±2 point interval of B − A"]) == n_calibrated_ci(
+        0.3, 0.02, normal_width_factor())
     assert _num(m["Cases to detect 3.0 points with 90% power"]) == n_continuous_power(
         0.03, 0.3, power=0.9)
 
