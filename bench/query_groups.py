@@ -101,6 +101,7 @@ def main() -> None:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     doc = ["# Query groups: do the per-group verdicts keep their promises?", "",
+           *cost_note(), "",
            "Written by `python bench/query_groups.py` (`python bench/run.py query_groups`; "
            "`--quick` for a short run that writes nothing). Real per-query differences of "
            "dense − BM25 (nDCG@10) on BEIR scifact, centred so that no group differs; random "
@@ -111,6 +112,20 @@ def main() -> None:
            f"_{stamp}; load average {load}; {2 * runs:,} sets in {secs:.0f} s._", ""]
     OUT.write_text("\n".join(doc), encoding="utf-8")
     print(f"written to {OUT.relative_to(ROOT)}")
+
+
+def cost_note() -> list[str]:
+    """How the interaction test bounds its work (``core.groups``), from its own constants."""
+    from core.groups import PERM_BLOCK, PERM_MIN, PERM_SURE, PERM_WORK
+    return ["The interaction test's cost: permutations x (cases + groups). Up to "
+            f"{PERM_WORK:,} it draws every permutation asked for (10,000 by default, so up to "
+            f"{PERM_WORK // 10_000:,} cases). Above that it stops after the first block of "
+            f"{PERM_BLOCK:,} permutations whose {100 * PERM_SURE:.1f}% Wilson interval of the "
+            "exceedance rate lies wholly on one side of alpha (Besag & Clifford 1991), and "
+            f"never draws more than {PERM_WORK:,} / (cases + groups) permutations (at least "
+            f"{PERM_MIN:,}, so p = 1/{PERM_MIN + 1:,} stays reachable). The JSON's "
+            "`groups_test.interaction` gives `permutations` (used), `permutations_requested` and "
+            "`stopped` (`all`, `settled` or `work_limit`)."]
 
 
 if __name__ == "__main__":

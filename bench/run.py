@@ -8,7 +8,9 @@ coverage simulation whose table is kept in ``docs/calibration.md`` (a few minute
 verdicts' family-wise error and the interaction test in simulation, table in
 ``docs/query_groups.md``, and ``bench/noninferiority_plan.py`` (name
 ``noninferiority_plan``), the planner's non-inferiority power in simulation, table in
-``docs/noninferiority_plan.md``.
+``docs/noninferiority_plan.md``, and ``bench/margin.py`` (name ``margin``), the margin
+verdict's error rate at B − A = −δ and its power beside a naive "cannot tell → switch" rule,
+table in ``docs/margin.md``.
 
 Each ``bench/bench_<name>.py`` has a ``main()`` that prints its figures as ratios against a
 reference measured in the same run (these machines are shared and noisy: absolute seconds
@@ -36,7 +38,7 @@ def main(argv: list[str]) -> int:
     wanted = {a for a in argv if not a.startswith("--")}
     for path in (sorted(HERE.glob("bench_*.py")) + [HERE / "best_set.py"]
                  + [HERE / "query_groups.py"]
-                 + [HERE / "noninferiority_plan.py"]
+                 + [HERE / "noninferiority_plan.py"] + [HERE / "margin.py"]
                  + [HERE / "calibration.py"]):
         name = path.stem.removeprefix("bench_")
         if wanted and name not in wanted:

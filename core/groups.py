@@ -34,6 +34,23 @@ group x method interaction when cases are the blocks (Anderson & ter Braak 2003,
 "Permutation tests for multi-factorial analysis of variance", J. Statist. Comput. Simul.
 73:85-113); p = (1 + #{F* >= F}) / (1 + R) (Phipson & Smyth 2010). The between-group sum of
 squares orders permutations as F does (the total is fixed), so it is what is compared.
+
+Cost before work: R permutations cost R x (N + G) (one weighted bincount of the N cases into
+the G groups per permutation). Up to ``PERM_WORK`` the R asked for all run (the p does not
+depend on anything else). Above it the test is sized to what the answer needs, two rules on
+the same seeded stream (so the p is exactly that of the first R' permutations of the full run):
+
+- sequential stop (Besag & Clifford 1991, "Sequential Monte Carlo p-values", Biometrika
+  78:301-304, stop a Monte-Carlo test once its side of alpha is settled): permutations run in
+  blocks of ``PERM_BLOCK`` and stop after the first block whose exceedance rate's Wilson
+  interval at ``PERM_SURE`` lies wholly above or below alpha (the same rule as the sign-flip
+  test, ``core.paired_tests``);
+- work limit: at most R_max = max(``PERM_MIN``, ``PERM_WORK`` / (N + G)) permutations, in
+  whole batches of ``_BATCH``, whatever the p (``PERM_MIN`` = 256 keeps p = 1/257 < 0.01
+  reachable on the largest inputs).
+
+``InteractionTest.permutations`` is the R' used, ``requested`` the R asked for, ``stopped``
+why it ended (``all`` | ``settled`` | ``work_limit``); its smallest possible p is 1 / (1 + R').
 """
 from __future__ import annotations
 
@@ -52,6 +69,13 @@ MAX_GROUP_CHARS = 60
 STATUSES = ("b_better", "a_better", "no_difference", "cannot_tell", "too_few")
 DEFAULT_PERMUTATIONS = 10_000
 _BATCH = 256  # permutations drawn per step (fixed: results never depend on it)
+# cost before work (see the module docstring): R x (N + G) up to PERM_WORK runs as asked; above
+# it, blocks of PERM_BLOCK (whole batches) stop once a PERM_SURE Wilson interval settles alpha
+PERM_WORK = 20_000_000
+PERM_BLOCK = 4 * _BATCH
+PERM_MIN = _BATCH
+PERM_SURE = 0.999
+STOPS = ("all", "settled", "work_limit")
 
 
 # ----------------------------------------------------------------------------- reading
@@ -131,7 +155,8 @@ def read_group_file(data: bytes, file: str = "groups.csv") -> pd.Series:
 @dataclass(frozen=True)
 class InteractionTest:
     """Does B − A differ between groups? ``f``: the one-way F of the per-case differences on
-    the groups (None when undefined: no spread within groups); ``p``: its permutation p."""
+    the groups (None when undefined: no spread within groups); ``p``: its permutation p over
+    the ``permutations`` drawn (of ``requested``; ``stopped`` in ``STOPS`` says why)."""
 
     f: float | None
     p: float
@@ -140,10 +165,15 @@ class InteractionTest:
     permutations: int
     seed: int
     method: str = "permutation F of the per-case B − A on the groups (Anderson & ter Braak 2003)"
+    requested: int | None = None
+    stopped: str = "all"
 
     def to_dict(self) -> dict:
         return {"f": self.f, "p": self.p, "groups": self.groups, "n": self.n,
-                "permutations": self.permutations, "seed": self.seed, "method": self.method}
+                "permutations": self.permutations,
+                "permutations_requested": (self.permutations if self.requested is None
+                                           else self.requested),
+                "stopped": self.stopped, "seed": self.seed, "method": self.method}
 
 
 def _between_ss(d: np.ndarray, codes: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -156,15 +186,32 @@ def _between_ss(d: np.ndarray, codes: np.ndarray, counts: np.ndarray) -> np.ndar
     return (sums ** 2 / counts).sum(axis=1)
 
 
+def permutation_budget(cases: int, groups: int, permutations: int) -> int:
+    """The most permutations the test draws for ``cases`` in ``groups`` when
+    ``permutations`` are asked: all of them while permutations x (cases + groups) <=
+    ``PERM_WORK``, else ``PERM_WORK`` / (cases + groups) rounded down to whole batches, at
+    least ``PERM_MIN`` (never more than asked)."""
+    per = checks.whole("cases", cases, lo=0) + checks.whole("groups", groups, lo=0)
+    permutations = checks.resamples(permutations)
+    if permutations * per <= PERM_WORK:
+        return permutations
+    cap = max(PERM_MIN, (PERM_WORK // max(per, 1)) // _BATCH * _BATCH)
+    return min(permutations, cap)
+
+
 def interaction_test(differences, labels, *, permutations: int = DEFAULT_PERMUTATIONS,
-                     seed: int = 0) -> InteractionTest | None:
+                     seed: int = 0, alpha: float | None = None) -> InteractionTest | None:
     """Permutation test that mean(B − A) is the same in every group (see the module
-    docstring); None with fewer than two groups or no more cases than groups."""
+    docstring); None with fewer than two groups or no more cases than groups. Above
+    ``PERM_WORK`` the permutations are bounded by ``permutation_budget`` and, when ``alpha``
+    (the verdict's level) is given, stop once the p's side of alpha is settled."""
     d = checks.values("differences", differences)
     lab = np.asarray(labels, dtype=object)
     checks.same_length(differences=d, labels=lab)
     permutations = checks.resamples(permutations)
     seed = checks.seed(seed)
+    if alpha is not None:
+        alpha = checks.share("alpha", alpha)
     uniq, codes = np.unique(lab.astype(str), return_inverse=True)
     g, n = uniq.size, d.size
     if g < 2 or n <= g:
@@ -175,16 +222,27 @@ def interaction_test(differences, labels, *, permutations: int = DEFAULT_PERMUTA
     within = float(np.sum((d - means[codes]) ** 2))
     between = float(np.sum(counts * (means - d.mean()) ** 2))
     f = (between / (g - 1)) / (within / (n - g)) if within > 0 else None
+    budget = permutation_budget(n, g, permutations)
+    sequential = alpha is not None and permutations * (n + g) > PERM_WORK
+    if sequential:
+        from core.intervals import wilson_bounds
+        from core.stats import z_value
+        z = z_value(PERM_SURE)
     rng = np.random.default_rng(seed)
     tol = 1e-12 * max(abs(observed), 1.0)
-    hits, done = 0, 0
-    while done < permutations:
-        m = min(_BATCH, permutations - done)
+    hits, done, stopped = 0, 0, "all" if budget == permutations else "work_limit"
+    while done < budget:
+        m = min(_BATCH, budget - done)
         perm = rng.permuted(np.tile(codes, (m, 1)), axis=1)
         hits += int(np.sum(_between_ss(d, perm, counts) >= observed - tol))
         done += m
-    return InteractionTest(None if f is None else float(f), (1 + hits) / (1 + permutations),
-                           int(g), int(n), permutations, seed)
+        if sequential and done % PERM_BLOCK == 0 and done < budget:
+            lo, hi, _ = wilson_bounds(hits, done, z)
+            if lo > alpha or hi < alpha:
+                stopped = "settled"
+                break
+    return InteractionTest(None if f is None else float(f), (1 + hits) / (1 + done),
+                           int(g), int(n), done, seed, requested=permutations, stopped=stopped)
 
 
 # ----------------------------------------------------------------------------- per group
@@ -315,7 +373,7 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
         results.append(GroupResult(g, int(ag.size), float(ag.mean()), float(bg.mean()),
                                    float(bs.mean), float(bs.ci_low), float(bs.ci_high),
                                    float(comp.test.p), ph, v, status, n_needed, bs.interval))
-    test = interaction_test(b - a, lab, permutations=permutations, seed=seed) \
+    test = interaction_test(b - a, lab, permutations=permutations, seed=seed, alpha=alpha) \
         if len(lab) else None
     return GroupComparison(name_a, name_b, tuple(results), confidence, corrected, test,
                            ungrouped, binary, column)

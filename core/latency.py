@@ -23,14 +23,13 @@ Input is a timing log, long ``query_id, method, latency_ms[, run, cache, timesta
 * a unit check (``core.latency_units``): medians more than 50x apart, or one column in two
   clumps about 1,000x apart, withhold the verdict (``units_unclear``) until the units are
   stated (``units``), which also converts them to ms;
-* how many queries a +/-5 % CI of the ratio would need (``core.sample_size``).
+* how many queries a +/-5 % CI of the ratio would need (``core.latency_plan``).
 
 Ratios are B/A: below 1 means B is faster. Everything is computed here; pages and the CLI
 only draw and print.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -46,11 +45,10 @@ from core.latency_units import ScaleProblem, blocking, scale_problems, unit_fact
 from core.latency_resample import (DEFAULT_QUANTILE_RESAMPLES, DEFAULT_RESAMPLES,
                                    nested_bootstrap_quantiles, paired_median_ratio_bootstrap)
 from core.paired_tests import paired_test
-from core.sample_size import n_continuous_ci
+from core.latency_plan import TARGET_RATIO_HALF_WIDTH, LatencyPlan, plan_queries
 from core.intervals import DEFAULT_INTERVALS, log_ratio_interval
 from core.stats import kernels, percentile_ci, significance_level, stream_key
 
-TARGET_RATIO_HALF_WIDTH = 0.05       # sample-size plan: a CI of the ratio within +/-5 %
 
 
 @dataclass(frozen=True)
@@ -121,24 +119,6 @@ def speed_verdict(ci_low: float, ci_high: float, p_value: float, confidence: flo
     if ci_low > 1:
         return "a_faster"
     return "no_difference"
-
-
-@dataclass(frozen=True)
-class LatencyPlan:
-    """Queries needed for a CI of the geometric-mean ratio within +/-``target`` (5 %)."""
-
-    target: float
-    sd_log_ratio: float
-    sd_between: float
-    sd_within: float
-    runs: float
-    n_queries: int
-    n_queries_double_runs: int
-    n_queries_floor: int
-    current_half_width: float
-
-    def to_dict(self) -> dict:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
 @dataclass(frozen=True)
@@ -272,37 +252,6 @@ def _paired_queries(frame: pd.DataFrame, a: str, b: str):
     return paired, only_a, only_b
 
 
-def _plan(per: PerQuery, frame: pd.DataFrame, a: str, b: str, confidence: float,
-          ratio: RatioEstimate) -> LatencyPlan | None:
-    """Sakai's CI-based design on the per-query log ratios. The spread is split into a part
-    between queries and a part from the runs: var(log ratio) ~ s_b^2 + (pi/2) s_w^2 / k with
-    s_w^2 the pooled within-query variance of log latency of A plus B's and k the runs per
-    query (the variance of a median of k near-normal values is about pi/2 sigma^2/k)."""
-    d = np.log(per.ratio)
-    if d.size < 3:
-        return None
-    sd = float(np.std(d, ddof=1))
-    within = 0.0
-    for m in (a, b):
-        sub = frame[frame["method"] == m]
-        logs = np.log(sub["latency_ms"].to_numpy(float))
-        g = pd.Series(logs, index=sub.index).groupby(sub["query"].to_numpy())
-        var = g.var(ddof=1).dropna()
-        within += float(var.mean()) if len(var) else 0.0
-    k = float(np.mean(np.concatenate([per.runs_a, per.runs_b])))
-    between = max(0.0, sd ** 2 - math.pi / 2 * within / k)
-    target = math.log(1 + TARGET_RATIO_HALF_WIDTH)
-
-    def need(var: float) -> int:
-        s = math.sqrt(var)
-        return 2 if s <= 0 else n_continuous_ci(s, target, confidence)
-
-    half = max(ratio.geo_ci_high / ratio.geo_mean_ratio, ratio.geo_mean_ratio / ratio.geo_ci_low)
-    return LatencyPlan(TARGET_RATIO_HALF_WIDTH, sd, math.sqrt(between), math.sqrt(within), k,
-                       need(sd ** 2), need(between + math.pi / 2 * within / (2 * k)),
-                       need(between), half - 1)
-
-
 def _check_method(log: TimingLog, name, role: str) -> str:
     if name not in log.methods:
         raise InputError("unknown_method", file=log.source, method=str(name),
@@ -390,7 +339,7 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
         if not (w.code == "bimodal" and w.params["method"] in mixed)]
     return LatencyComparison(log.source, a, b, methods[0], methods[1], ratio, per, warm,
                              suggested, alternative, tuple(warnings),
-                             _plan(per, kept, a, b, confidence, ratio), quantile_resamples,
+                             plan_queries(per, kept, a, b, confidence, ratio), quantile_resamples,
                              dists, log.encoding, dict(units), scale, pair)
 
 

@@ -3,8 +3,9 @@
 * warm-up: a two-segment changepoint on the run index with a permutation test
   (``detect_warmup``);
 * cache: a ``cache`` column, else two clumps in the log latencies (``bimodality``) beyond
-  what the spread between queries gives (``clumps``: a parametric null calibrated by
-  ``bench/bench_latency_checks.py``, ``docs/latency_checks.md``);
+  what the spread between queries gives (``clumps``: within queries against normal runs,
+  between queries against query spread up to t with 3 df; rates from
+  ``bench/bench_latency_checks.py`` in ``docs/latency_checks.md``);
 * order: all of A's timings before all of B's (by timestamp, else spreadsheet row);
 * unequal runs, unpaired queries, queries emptied by dropping warm-up, blank cells.
 
@@ -245,10 +246,13 @@ def fairness_warnings(log: TimingLog, frame: pd.DataFrame, a: str, b: str, per: 
             c = clumps(np.log(rows["latency_ms"].to_numpy(float)),
                        pd.factorize(rows["query"])[0], seed=seed + i)
             if c.detected:
+                key = "" if c.basis == "within" else \
+                    "bimodal_queries" if c.runs > 1 else "bimodal_queries_one_run"
                 out.append(FairnessWarning("bimodal", {
                     "method": m, "share": f"{100 * c.share:.0f}", "fast": fmt_ms(c.fast),
                     "slow": fmt_ms(c.slow), "d": f"{c.d:.1f}", "bc": f"{c.bc:.2f}",
-                    "p": p_text(c.p), "basis": c.basis}))
+                    "p": p_text(c.p), "basis": c.basis, "n_fast": c.fast_queries,
+                    "runs": c.runs}, key))
     diff = per.runs_a != per.runs_b
     lo_runs = int(min(per.runs_a.min(), per.runs_b.min()))
     hi_runs = int(max(per.runs_a.max(), per.runs_b.max()))

@@ -20,16 +20,22 @@ superiority verdict stays on the card beside the margin's answer. Like
 ``core.stats.verdict``, an interval end within 1e-12 (relative) of -delta or delta counts as
 on it (``core.intervals.side``), so an end printed as the margin never decides.
 
-The tests. 0/1 outcomes (a paired 2x2 table): Tango's (1998) asymptotic score test for the
-difference of paired proportions with a margin (Tango 1998, "Equivalence test and confidence
-interval for the difference in proportions for the paired-sample design", *Statistics in
-Medicine* 17:891-908; the same statistic as Nam 1997, *Biometrics* 53:1422-1430):
+The tests. 0/1 outcomes (a paired 2x2 table): Tango's score statistic for the difference
+of paired proportions with a margin (Tango 1998, "Equivalence test and confidence interval for
+the difference in proportions for the paired-sample design", *Statistics in Medicine*
+17:891-908; the same statistic as Nam 1997, *Biometrics* 53:1422-1430), T of
+``core.intervals.tango_statistic``. Up to ``EXACT_MAX_N`` (200) cases its p-value is exact
+unconditional (``exact_unconditional_p``: the largest tail probability over the unknown
+discordance), because the asymptotic p let "non-inferior" through in up to 3.1% of tables at
+B - A = -delta with 20 cases (``docs/margin.md``); above, the asymptotic
 
-    p_noninferior = 1 - Phi(T(-delta)),   p_inferior = Phi(T(-delta)),   p_upper = Phi(T(delta))
+    p_noninferior = 1 - Phi(T(-delta)),   p_inferior = Phi(T(-delta)),   p_upper = Phi(T(delta)).
 
-with T the score statistic of ``core.intervals.tango_statistic``. It inverts to Tango's
-interval (the default 0/1 interval), so with that interval the test and the bound always
-agree; at delta = 0 it is McNemar's asymptotic test, one-sided (Tango 1998, section 2).
+The asymptotic test inverts to Tango's interval (the default 0/1 interval), so the bound
+condition and that test agree; the exact p is larger or equal in practice, so it is the one
+that can hold a verdict back ("test_disagrees"). At delta = 0, T is McNemar's statistic
+(Tango 1998, section 2): the test is the one-sided McNemar test (exact unconditional,
+Suissa & Shuster 1991, up to 200 cases).
 Scores: the one-sided sign-flip randomization test on d_i + delta
 (``core.paired_tests.shifted_signflip_p``), exact up to 20 non-zero values; at delta = 0 its
 p is half the two-sided p of the superiority verdict's test, so a zero margin says
@@ -47,6 +53,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Literal
 
+import numpy as np
+
 from core import checks
 from core.errors import InputError
 from core.intervals import side, tango_statistic
@@ -59,7 +67,8 @@ MarginVerdict = Literal["non_inferior", "equivalent", "inferior", "inconclusive"
 VERDICTS = ("equivalent", "non_inferior", "inferior", "inconclusive")
 REASONS = ("inside_margin", "lower_above_margin", "upper_below_margin", "ci_holds_margin",
            "test_disagrees")
-TESTS = ("tango_score", "signflip_shifted")
+TESTS = ("tango_exact", "tango_score", "signflip_shifted")
+EXACT_MAX_N = 200      # 0/1 tables up to this many cases get the exact unconditional test
 PLAIN_RATE_MAX = 0.2   # a plain --margin for a rate must be a share below this (see parse_margin)
 PP_SUFFIXES = ("%p", "pp", "%")
 
@@ -138,10 +147,16 @@ def margin_decision(comparison, margin: float, *,
     if data.binary:
         _, a_only, b_only, _ = data.table
         n = data.n
-        t_lo = float(tango_statistic(-margin, b_only, a_only, n))
-        t_hi = float(tango_statistic(margin, b_only, a_only, n)) if margin > 0 else t_lo
-        p_ni, p_inf, p_up = _NORMAL.cdf(-t_lo), _NORMAL.cdf(t_lo), _NORMAL.cdf(t_hi)
-        test, exact = "tango_score", False
+        if n <= EXACT_MAX_N:
+            p_ni = exact_unconditional_p(b_only, a_only, n, -margin, upper=True)
+            p_inf = exact_unconditional_p(b_only, a_only, n, -margin, upper=False)
+            p_up = exact_unconditional_p(b_only, a_only, n, margin, upper=False)
+            test, exact = "tango_exact", True
+        else:
+            p_ni = tango_asymptotic_p(b_only, a_only, n, -margin, upper=True)
+            p_inf = tango_asymptotic_p(b_only, a_only, n, -margin, upper=False)
+            p_up = tango_asymptotic_p(b_only, a_only, n, margin, upper=False)
+            test, exact = "tango_score", False
     else:
         d = data.d
         kw = dict(resamples=bs.resamples, seed=bs.seed)
@@ -153,6 +168,65 @@ def margin_decision(comparison, margin: float, *,
     return _decide(margin, float(bs.mean), float(bs.ci_low), float(bs.ci_high), conf, alpha,
                    float(p_ni), float(p_inf), float(p_up), test, exact,
                    "rate" if data.binary else "score", data.n)
+
+
+def tango_asymptotic_p(b_only: int, a_only: int, n: int, delta0: float, *,
+                       upper: bool) -> float:
+    """Tango's (1998) asymptotic one-sided p at delta0 (the caller checked the counts):
+    1 - Phi(T(delta0)) (``upper``: H0 delta <= delta0) or Phi(T(delta0)) (H0 delta >=
+    delta0), T of ``core.intervals.tango_statistic``."""
+    t = float(tango_statistic(delta0, b_only, a_only, n))
+    return _NORMAL.cdf(-t) if upper else _NORMAL.cdf(t)
+
+
+def exact_unconditional_p(b_only: int, a_only: int, n: int, delta0: float, *,
+                          upper: bool) -> float:
+    """Exact unconditional p of Tango's score statistic T(delta0) for a paired 2x2 table with
+    ``b_only`` = n12 (only B right) and ``a_only`` = n21 of ``n`` cases (the caller checked
+    them; -1 < delta0 < 1). Under H0 the table is trinomial with p12 - p21 = delta0 and the
+    discordance psi = p12 + p21 unknown (a nuisance parameter); the p-value is the largest
+    probability, over psi in [|delta0|, 1], of a table at least as extreme by T
+    (``upper``: T >= T_obs, else T <= T_obs):
+
+        p = sup_psi  sum_{tables: T >= T_obs}  n! / (n12! n21! n_rest!)
+                        p12^n12 p21^n21 (1 - psi)^n_rest,  p12 = (psi + delta0)/2,
+
+    the exact unconditional test of Suissa & Shuster (1991, "The 2 x 2 matched-pairs trial:
+    exact unconditional design and analysis", *Biometrics* 47:361-372) for delta0 = 0, with a
+    margin as in Chan (1998, *Statistics in Medicine* 17:1403-1413) and Sidik (2003, "Exact
+    unconditional tests for testing non-inferiority in matched-pairs design", *Statistics in
+    Medicine* 22:265-278), ordered by Tango's statistic. Its size is at most the nominal level at every psi (up to the grid: 201
+    points on [|delta0|, 1], refined with 101 points around the largest). Tango's
+    asymptotic test (``tango_statistic``) let "non-inferior" through in up to 3.1% of tables
+    at n = 20 (docs/margin.md); this one never exceeds 2.5% there. Every table of n cases is
+    enumerated, so it is used up to ``EXACT_MAX_N`` cases."""
+    from scipy.special import gammaln, xlogy   # only when a margin is asked for
+    n12, n21 = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
+    keep = n12 + n21 <= n
+    n12, n21 = n12[keep].astype(float), n21[keep].astype(float)
+    t_all = tango_statistic(delta0, n12, n21, n)
+    t_obs = float(tango_statistic(delta0, b_only, a_only, n))
+    tol = 1e-9 * max(1.0, abs(t_obs))
+    region = t_all >= t_obs - tol if upper else t_all <= t_obs + tol
+    k12, k21 = n12[region], n21[region]
+    rest = n - k12 - k21
+    logc = gammaln(n + 1) - gammaln(k12 + 1) - gammaln(k21 + 1) - gammaln(rest + 1)
+
+    def tail(psi):
+        out = np.empty(psi.size)
+        for s in range(0, psi.size, 64):
+            ps = psi[s:s + 64, None]
+            log_p = (logc + xlogy(k12, (ps + delta0) / 2) + xlogy(k21, (ps - delta0) / 2)
+                     + xlogy(rest, 1 - ps))
+            out[s:s + 64] = np.exp(log_p).sum(axis=1)
+        return out
+
+    lo = abs(delta0)
+    grid = np.linspace(lo, 1.0, 201)
+    vals = tail(grid)
+    i = int(np.argmax(vals))
+    fine = np.linspace(grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)], 101)
+    return float(min(1.0, max(vals.max(), tail(fine).max())))
 
 
 def margin_rule(margin: float, ci_low: float, ci_high: float, p_noninferior: float,

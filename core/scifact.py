@@ -9,6 +9,9 @@ Steps (the page and ``python -m core scifact`` call the same functions):
    each, per-query wins / losses / ties, the Hit@10 2x2 overlap, and the paired percentile
    bootstrap CI of mean(B - A) (new minus baseline) from ``core.stats.paired_bootstrap`` (percentile or BCa), the
    matching exact test (``core.paired_tests.paired_test``) and the verdict of ``core.paired.decide``.
+4. ``rank_retrievers``: the tied-for-best set of BM25, dense and hybrid on the same metric and
+   queries, with each one's rank interval (``core.best_set.best_set``: simultaneous bootstrap
+   max-|t| intervals of the three pairwise differences read as ranks).
 
 Reference numbers for BEIR scifact (Thakur et al. 2021, Table 2): BM25 (Anserini) nDCG@10 0.665.
 """
@@ -23,6 +26,7 @@ import pandas as pd
 
 from core import checks
 from core.beir import BeirData
+from core.best_set import BestSet, best_set
 from core.errors import InputError
 from core.judged import JudgedBounds, beir_bounds
 from core.metrics import parse_measure, per_query
@@ -317,6 +321,25 @@ def ci_by_n(tables: dict[str, pd.DataFrame], a: str, b: str, metric: str, ns: Se
     return pd.DataFrame(rows, columns=["n", "mean", "ci_low", "ci_high", "verdict"])
 
 
+def rank_retrievers(tables: dict[str, pd.DataFrame], metric: str = "ndcg@10", *,
+                    queries: Sequence[str] | None = None, resamples: int = DEFAULT_RESAMPLES,
+                    confidence: float = 0.95, seed: int = 0) -> BestSet:
+    """The tied-for-best set and rank intervals of every retriever in ``tables`` (in
+    ``RETRIEVERS`` order; the page and the CLI pass all three) on ``metric`` over ``queries``
+    (default: all judged queries): ``core.best_set.best_set`` on the per-query table, queries
+    x retrievers, larger is better. Its sentence reads "Best: hybrid or dense — cannot tell
+    which; bm25 is behind both" (``core.views.best_set.best_sentence``)."""
+    metric = check_metric(metric)
+    names = [r for r in RETRIEVERS if r in tables]
+    if len(names) < 2:
+        raise ValueError(f"rank_retrievers needs per-query tables of two or more retrievers, "
+                         f"got {sorted(tables)}")
+    qids = list(tables[names[0]].index) if queries is None else list(queries)
+    scores = pd.DataFrame({r: tables[r].loc[qids, metric].to_numpy(float) for r in names},
+                          index=qids)
+    return best_set(scores, resamples=resamples, confidence=confidence, seed=seed)
+
+
 # ----------------------------------------------------------------------------- drill-down
 def disagreements(comp: RetrieverComparison) -> pd.DataFrame:
     """Queries where A and B score differently (``diff`` = B - A), largest |B - A| first."""
@@ -352,6 +375,7 @@ class ScifactResult:
     comparison: RetrieverComparison
     settings: dict
     judged: JudgedBounds | None = None   # Judged@10 and both bounds (core.judged)
+    best: BestSet | None = None   # tied-for-best set of the three retrievers (rank_retrievers)
 
     def to_dict(self) -> dict:
         return {"collection": self.collection["name"], "path": self.collection["path"],
@@ -359,7 +383,8 @@ class ScifactResult:
                     self.collection["n_queries"], "n_docs": self.collection["n_docs"],
                 "n_judgements": self.collection["n_judgements"], "scores": self.scores,
                 "comparison": self.comparison.to_dict(), "settings": self.settings,
-                "judged": None if self.judged is None else self.judged.to_dict()}
+                "judged": None if self.judged is None else self.judged.to_dict(),
+                "best_set": None if self.best is None else self.best.to_dict()}
 
 
 def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str = "ndcg@10", *,
@@ -370,17 +395,19 @@ def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str =
                 progress: Progress | None = None, get_model=None,
                 notes: list | None = None, encode_all: bool = False,
                 vectors: list | None = None) -> ScifactResult:
-    """Run what A and B need, score every judged query, compare on a seeded subset of
-    ``queries`` of them (all when None). Means in ``scores`` are over the same subset;
-    ``judged``: Judged@10 of every retriever run and ``metric`` with unjudged documents
-    non-relevant / relevant, with the verdict under both (``core.judged.beir_bounds``).
+    """Run all three retrievers (any A and B need BM25 and dense; hybrid is their RRF),
+    score every judged query, compare A and B on a seeded subset of ``queries`` of them (all
+    when None). Means in ``scores`` are over the same subset; ``best``: the tied-for-best
+    set of the three on ``metric`` (``rank_retrievers``); ``judged``: Judged@10 of every
+    retriever and ``metric`` with unjudged documents non-relevant / relevant, with the
+    verdict under both (``core.judged.beir_bounds``).
     Notes go to ``notes``, the documents' ``Encoded`` to ``vectors`` (see ``run_retrievers``)."""
     check_retriever(a, "a")
     check_retriever(b, "b")
     metric = check_metric(metric)
     if a == b:
         raise InputError("same_method", method=a)
-    rankings = run_retrievers(data, needed([a, b]), bm25=bm25, model=model, cache_dir=cache_dir,
+    rankings = run_retrievers(data, RETRIEVERS, bm25=bm25, model=model, cache_dir=cache_dir,
                               progress=progress, get_model=get_model, notes=notes,
                               encode_all=encode_all, vectors=vectors)
     tables = evaluate(data, rankings)
@@ -390,4 +417,6 @@ def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str =
     settings = run_settings(bm25, model or DEFAULT_MODEL, seed=seed, queries=queries)
     judged = beir_bounds(data, rankings, metric, a, b, queries=qids, resamples=resamples,
                          confidence=confidence, seed=seed, interval=interval)
-    return ScifactResult(data.to_dict(), means(tables, qids), comp, settings, judged)
+    best = rank_retrievers(tables, metric, queries=qids, resamples=resamples,
+                           confidence=confidence, seed=seed)
+    return ScifactResult(data.to_dict(), means(tables, qids), comp, settings, judged, best)

@@ -26,24 +26,39 @@ bound when it fails); for speed, how far the bound read lies above ``max_slowdow
 upper bound when unsure, the lower bound when it fails). An inconclusive quality condition
 carries the next step: the cases needed for 80% power to show non-inferiority at delta
 with the data's own discordance or SD (``core.sample_size_margin.cases_needed_noninferiority``).
+An unsure speed condition (its interval alone: not a unit or order doubt) carries one too:
+the queries the latency page's plan (``core.latency_plan.LatencyPlan.retarget``) needs for the
+interval's upper end to reach ``max_slowdown`` at the observed ratio, i.e. a half-width of
+log(max_slowdown / ratio) on the log ratios (none when the ratio is at or above the limit:
+more queries would not show it).
 
-``decide_switch`` works on comparisons already made; ``decide_files`` reads a golden-case file
-(or a retrieval-list CSV, scored per case as on the systems page) and a timing log, checks that both name A and B, and
-compares them with the same settings. Pages and the CLI call ``decide_files``.
+``decide_switch`` works on comparisons already made: the quality one is a golden-case
+comparison (``core.golden.compare_golden``) or a retriever comparison
+(``core.scifact.compare_retrievers``); both go through ``core.margin.margin_decision``.
+``decide_files`` reads the quality as a golden-case file, a retrieval-list CSV or TREC runs
+with qrels (scored per case or query as on the systems page) and a timing log, checks that
+both name A and B, and compares them with the same settings; ``decide_retrievers`` does the
+same from the per-query tables of BM25 / dense / hybrid on a BEIR collection
+(``core.scifact.evaluate``: the scifact page's and ``python -m core scifact``'s). Pages and
+the CLI call these two.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from core import checks
 from core.errors import InputError
 from core.golden import GoldenComparison, compare_golden, load_golden
 from core.latency import LatencyComparison, compare_latency
+from core.latency_plan import LatencyPlan
 from core.latency_log import load_timings
 from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
 from core.margin import MarginResult, margin_decision, parse_margin
 from core.sample_size_margin import MarginCasesNeeded, cases_needed_noninferiority
+from core.scifact import RetrieverComparison
 
 DECISIONS = ("switch", "stay", "inconclusive")
 EXIT_CODES = {"switch": 0, "stay": 1, "inconclusive": 3}
@@ -77,6 +92,43 @@ class Condition:
 
 
 @dataclass(frozen=True)
+class SpeedNextStep:
+    """The next step of an unsure speed condition: ``n_needed`` queries (at the log's runs
+    per query; ``n_double_runs`` with twice the runs) for the upper end of the time ratio's
+    interval to reach ``max_slowdown`` if the ratio stays at the observed ``ratio``; None
+    when ``ratio >= max_slowdown`` (no number of queries would show it). ``plan`` is the
+    latency plan retargeted to the half-width needed (``target`` = max_slowdown / ratio - 1)."""
+
+    n_needed: int | None
+    n_double_runs: int | None
+    n_have: int
+    ratio: float
+    max_slowdown: float
+    plan: LatencyPlan | None
+
+    def to_dict(self) -> dict:
+        return {"n_needed": self.n_needed, "n_double_runs": self.n_double_runs,
+                "n_have": self.n_have, "ratio": self.ratio, "max_slowdown": self.max_slowdown,
+                "plan": None if self.plan is None else self.plan.to_dict()}
+
+
+def speed_next_step(latency: LatencyComparison, cond: Condition, max_slowdown: float
+                    ) -> SpeedNextStep | None:
+    """The queries needed to settle an unsure speed condition (see ``SpeedNextStep``): None
+    when the condition holds or fails, when a unit or order doubt withholds it (more
+    queries would not lift that) or when the log has too few queries to plan
+    (``latency.plan`` is None)."""
+    if cond.state != "unsure" or cond.reason or latency.plan is None:
+        return None
+    r = latency.ratio
+    if r.geo_mean_ratio >= max_slowdown:
+        return SpeedNextStep(None, None, r.n_queries, r.geo_mean_ratio, max_slowdown, None)
+    plan = latency.plan.retarget(max_slowdown / r.geo_mean_ratio - 1, r.confidence)
+    return SpeedNextStep(plan.n_queries, plan.n_queries_double_runs, r.n_queries,
+                         r.geo_mean_ratio, max_slowdown, plan)
+
+
+@dataclass(frozen=True)
 class SwitchDecision:
     """Switch from A (the baseline) to B? See the module docstring."""
 
@@ -99,6 +151,7 @@ class SwitchDecision:
     quality_source: str = ""
     latency_source: str = ""
     latency_warnings: tuple = ()   # the timing log's fairness warnings (core.latency_fairness)
+    next_step_speed: SpeedNextStep | None = None   # speed unsure: queries needed to show it
 
     @property
     def exit_code(self) -> int:
@@ -124,6 +177,8 @@ class SwitchDecision:
                 "n_cases": self.n_cases,
                 "next_step": None if self.next_step is None else {
                     **self.next_step.to_dict(), "url_params": self.next_step.url_params()},
+                "next_step_speed": None if self.next_step_speed is None
+                else self.next_step_speed.to_dict(),
                 "sources": {"quality": self.quality_source, "latency": self.latency_source},
                 "latency_warnings": [w.to_dict() for w in self.latency_warnings]}
 
@@ -181,23 +236,37 @@ def combine(quality: Condition, speed: Condition) -> str:
     return "inconclusive"
 
 
-def decide_switch(quality: GoldenComparison, latency: LatencyComparison, margin: float, *,
-                  max_slowdown: float = DEFAULT_MAX_SLOWDOWN,
-                  power: float = 0.8) -> SwitchDecision:
-    """The decision for a quality comparison (``core.golden.compare_golden``) and a latency
-    comparison (``core.latency.compare_latency``) of the same A and B at the same confidence,
-    with the margin delta (0.02 = 2 %p for 0/1 outcomes; score units for scores) and the
-    largest slowdown allowed (B/A, e.g. 1.10). ``power`` is that of the next step's plan."""
-    quality = checks.instance("quality", quality, GoldenComparison,
-                              "a GoldenComparison from core.golden.compare_golden")
+def _paired(quality) -> tuple[str, str, float, object, object, str]:
+    """(a, b, confidence, A's values, B's values, source) of a quality comparison."""
+    if isinstance(quality, RetrieverComparison):
+        return (quality.a, quality.b, quality.bootstrap.confidence, quality.values_a,
+                quality.values_b, quality.metric)
+    c = quality.comparison
+    return (c.a, c.b, c.bootstrap.confidence, quality.a_values, quality.b_values,
+            quality.golden.source)
+
+
+def decide_switch(quality: GoldenComparison | RetrieverComparison,
+                  latency: LatencyComparison, margin: float, *,
+                  max_slowdown: float = DEFAULT_MAX_SLOWDOWN, power: float = 0.8,
+                  quality_source: str | None = None) -> SwitchDecision:
+    """The decision for a quality comparison (``core.golden.compare_golden`` or
+    ``core.scifact.compare_retrievers``) and a latency comparison
+    (``core.latency.compare_latency``) of the same A and B at the same confidence, with the
+    margin delta (0.02 = 2 %p for 0/1 outcomes; score units for scores) and the largest
+    slowdown allowed (B/A, e.g. 1.10). ``power`` is that of the quality next step's plan;
+    ``quality_source`` names the quality data (default: the golden file, or the metric)."""
+    quality = checks.instance("quality", quality, (GoldenComparison, RetrieverComparison),
+                              "a GoldenComparison (core.golden.compare_golden) or a "
+                              "RetrieverComparison (core.scifact.compare_retrievers)")
     latency = checks.instance("latency", latency, LatencyComparison,
                               "a LatencyComparison from core.latency.compare_latency")
     max_slowdown = checks.positive("max_slowdown", max_slowdown)
-    c = quality.comparison
-    if (c.a, c.b) != (latency.a, latency.b):
-        raise ValueError(f"quality compares {c.a!r} -> {c.b!r} but latency {latency.a!r} -> "
+    a, b, confidence, a_values, b_values, source = _paired(quality)
+    if (a, b) != (latency.a, latency.b):
+        raise ValueError(f"quality compares {a!r} -> {b!r} but latency {latency.a!r} -> "
                          f"{latency.b!r}; compare the same A and B")
-    if not math.isclose(c.bootstrap.confidence, latency.ratio.confidence, abs_tol=1e-12):
+    if not math.isclose(confidence, latency.ratio.confidence, abs_tol=1e-12):
         raise ValueError("quality and latency were compared at different confidence levels")
     m = margin_decision(quality, margin)
     q = quality_condition(m)
@@ -205,12 +274,13 @@ def decide_switch(quality: GoldenComparison, latency: LatencyComparison, margin:
     s = speed_doubt(latency, speed_condition(r.geo_ci_low, r.geo_ci_high, max_slowdown))
     next_step = None
     if q.state == "unsure" and m.margin > 0:
-        next_step = cases_needed_noninferiority(quality.a_values, quality.b_values, m.margin,
+        next_step = cases_needed_noninferiority(a_values, b_values, m.margin,
                                                 confidence=m.confidence, power=power)
-    return SwitchDecision(c.a, c.b, m.margin, max_slowdown, m.confidence, m.kind, m, q, s,
-                          r.geo_mean_ratio, r.geo_ci_low, r.geo_ci_high, quality.n_cases,
-                          r.n_queries, combine(q, s), next_step, quality.golden.source,
-                          latency.source, tuple(latency.warnings))
+    return SwitchDecision(a, b, m.margin, max_slowdown, m.confidence, m.kind, m, q, s,
+                          r.geo_mean_ratio, r.geo_ci_low, r.geo_ci_high, m.n,
+                          r.n_queries, combine(q, s), next_step, quality_source or source,
+                          latency.source, tuple(latency.warnings),
+                          speed_next_step(latency, s, max_slowdown))
 
 
 def pick_pair(quality_methods, latency_methods, a: str | None, b: str | None, *,
@@ -243,18 +313,28 @@ def pick_pair(quality_methods, latency_methods, a: str | None, b: str | None, *,
     return a, b
 
 
-QUALITY_FORMATS = ("golden", "lists")
+QUALITY_FORMATS = ("golden", "lists", "trec")
 
 
 def load_quality(data: bytes, file: str, *, quality_format: str = "golden",
-                 measure: str | None = None, k: int = 10):
-    """The quality file as a ``core.golden.GoldenSet``: a golden-case table (``golden``:
-    case_id, then one column per method) or a retrieval-list CSV (``lists``: case_id, query,
+                 measure: str | None = None, k: int = 10, runs=()):
+    """The quality data as a ``core.golden.GoldenSet``: a golden-case table (``golden``:
+    case_id, then one column per method), a retrieval-list CSV (``lists``: case_id, query,
     gold_ids, then one column of ranked ids per method, scored by ``measure`` at ``k``,
-    default nDCG@10, as ``compare --format lists`` and the systems page do)."""
+    default nDCG@10, as ``compare --format lists`` and the systems page do) or TREC runs
+    (``trec``: ``data``/``file`` are the qrels, ``runs`` the (file name, bytes) of each run,
+    one method per run named after its file, scored per query by ``measure``, an ir_measures
+    or registry name, default nDCG@10, as ``compare --format trec`` does)."""
     quality_format = checks.choice("quality_format", quality_format, QUALITY_FORMATS)
     if quality_format == "golden":
         return load_golden(data, file=file)
+    if quality_format == "trec":
+        from core.trec import read_qrels, read_run, score_runs
+        if not runs:
+            raise InputError("switch.err_need_runs", file=file)
+        ts = score_runs([read_run(d, n) for n, d in runs], read_qrels(data, file),
+                        [measure or "nDCG@10"], qrels_file=file)
+        return ts.golden(ts.measures[0])
     from core.lists import load_lists, metric_key, parse_metric, score_lists
     name, k = parse_metric(measure or "ndcg", k)
     return score_lists(load_lists(data, file=file), k).golden(metric_key(name, k))
@@ -267,15 +347,19 @@ def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
                  seed: int = 0, interval: str = "auto", drop_warmup: int = 0,
                  quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES,
                  quality_format: str = "golden", measure: str | None = None,
-                 k: int = 10) -> SwitchDecision:
-    """Read the quality file (``load_quality``: a golden-case table, or retrieval lists with
-    ``quality_format="lists"``) and a timing log, pick A and B (``pick_pair``), compare both
-    with the same confidence, resamples and seed, and decide (``decide_switch``). A ``margin`` given as text (the CLI's, a URL's) is read by
-    ``core.margin.parse_margin`` once the outcomes are known to be 0/1 or scores."""
+                 k: int = 10, runs=()) -> SwitchDecision:
+    """Read the quality data (``load_quality``: a golden-case table, retrieval lists with
+    ``quality_format="lists"``, or TREC ``runs`` with ``quality_data`` the qrels and
+    ``quality_format="trec"``) and a timing log, pick A and B (``pick_pair``), compare both
+    with the same confidence, resamples and seed, and decide (``decide_switch``). A
+    ``margin`` given as text (the CLI's, a URL's) is read by ``core.margin.parse_margin``
+    once the outcomes are known to be 0/1 or scores."""
     gs = load_quality(quality_data, quality_file, quality_format=quality_format,
-                      measure=measure, k=k)
+                      measure=measure, k=k, runs=runs)
     log = load_timings(latency_data, file=latency_file)
-    a, b = pick_pair(gs.methods, log.methods, a, b, quality_file=quality_file,
+    named = quality_file if quality_format != "trec" else \
+        ", ".join([quality_file, *(n for n, _ in runs)])
+    a, b = pick_pair(gs.methods, log.methods, a, b, quality_file=named,
                      latency_file=latency_file)
     quality = compare_golden(gs, a, b, resamples=resamples, confidence=confidence, seed=seed,
                              interval=interval)
@@ -285,3 +369,39 @@ def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
     if isinstance(margin, str):
         margin = parse_margin(margin, binary=quality.comparison.binary)
     return decide_switch(quality, latency, margin, max_slowdown=max_slowdown)
+
+
+def retriever_methods(tables: dict, metric: str) -> tuple[list[str], dict[str, bool]]:
+    """(retrievers in ``tables``, {retriever: its per-query ``metric`` values are all 0 or
+    1}): what the Switch? page needs before deciding (the margin's unit)."""
+    return list(tables), {n: bool(np.isin(t[metric].to_numpy(float), (0.0, 1.0)).all())
+                          for n, t in tables.items()}
+
+
+def decide_retrievers(tables: dict, latency_data: bytes, latency_file: str, *,
+                      margin: float | str, metric: str = "ndcg@10", queries=None,
+                      collection: str = "scifact",
+                      max_slowdown: float = DEFAULT_MAX_SLOWDOWN, a: str | None = None,
+                      b: str | None = None, confidence: float = 0.95,
+                      resamples: int = 20_000, seed: int = 0, interval: str = "auto",
+                      drop_warmup: int = 0,
+                      quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES) -> SwitchDecision:
+    """The decision with the quality of retrievers on a BEIR collection: ``tables`` are the
+    per-query tables of BM25 / dense / hybrid (``core.scifact.evaluate``), compared on
+    ``metric`` over ``queries`` (default all judged) by ``core.scifact.compare_retrievers``,
+    the comparison the scifact page and ``python -m core scifact`` show. A and B as in
+    ``pick_pair`` (default the first two retrievers of ``tables``); the timing log must
+    name them bm25 / dense / hybrid."""
+    from core.scifact import compare_retrievers
+    log = load_timings(latency_data, file=latency_file)
+    a, b = pick_pair(list(tables), log.methods, a, b, quality_file=collection,
+                     latency_file=latency_file)
+    quality = compare_retrievers(tables, a, b, metric, queries=queries, resamples=resamples,
+                                 confidence=confidence, seed=seed, interval=interval)
+    latency = compare_latency(log, a, b, resamples=resamples,
+                              quantile_resamples=quantile_resamples, confidence=confidence,
+                              seed=seed, drop_warmup=drop_warmup)
+    if isinstance(margin, str):
+        margin = parse_margin(margin, binary=quality.data.binary)
+    return decide_switch(quality, latency, margin, max_slowdown=max_slowdown,
+                         quality_source=f"{collection} [{quality.metric}]")

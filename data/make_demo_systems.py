@@ -8,6 +8,11 @@ numbers are invented: each method places each relevant document with its own cha
 depth, so hybrid is a little better and bm25 and dense are close. To show the reports,
 the dense run leaves out one judged query and the hybrid run has one query that is not
 judged.
+
+``demo_lists.csv`` has a ``group`` column, the query type of each case's topic
+(``QUERY_TYPES``: account, billing, product; 12, 14 and 14 cases), so the page shows B − A per
+query group (``core.groups``). It is read from a fixed table and draws nothing from the
+seeded generator: the lists, and so every overall number, are the same as without it.
 """
 from __future__ import annotations
 
@@ -22,6 +27,15 @@ TOPICS = ["reset password", "refund policy", "billing email", "export invoices",
           "data retention", "webhook retries", "CSV import", "mobile sync", "dark mode",
           "audit log", "storage quota", "custom domain", "tax receipt", "usage alerts"]
 ASPECTS = ["how to", "error", "pricing", "limits"]
+# the query type of each topic: demo_lists.csv's ``group`` column (no random draw)
+QUERY_TYPES = {
+    "account": ("reset password", "delete account", "two-factor login", "team invites",
+                "SSO setup", "custom domain"),
+    "billing": ("refund policy", "billing email", "export invoices", "change plan",
+                "tax receipt", "storage quota", "usage alerts"),
+    "product": ("API limits", "data retention", "webhook retries", "CSV import", "mobile sync",
+                "dark mode", "audit log")}
+TYPE_OF = {topic: kind for kind, topics in QUERY_TYPES.items() for topic in topics}
 # method -> (chance a relevant doc is retrieved, mean rank of a retrieved relevant doc)
 LIST_METHODS = {"bm25": (0.62, 4.0), "dense": (0.66, 4.2), "hybrid": (0.78, 3.0)}
 RUN_METHODS = {"bm25": (0.60, 12.0), "dense": (0.64, 11.0), "hybrid": (0.74, 7.0)}
@@ -45,11 +59,12 @@ def _ranked(rng, relevant, pool, chance, depth, length):
 
 def make_lists(rng, n_cases=40, n_docs=300, k=10):
     docs = [f"doc{i:03d}" for i in range(n_docs)]
-    lines = ["case_id,query,gold_ids," + ",".join(LIST_METHODS)]
+    lines = ["case_id,query,group,gold_ids," + ",".join(LIST_METHODS)]
     for c in range(n_cases):
-        query = f"{TOPICS[c % len(TOPICS)]} {ASPECTS[(c // len(TOPICS)) % len(ASPECTS)]}"
+        topic = TOPICS[c % len(TOPICS)]
+        query = f"{topic} {ASPECTS[(c // len(TOPICS)) % len(ASPECTS)]}"
         gold = list(rng.choice(docs, size=int(rng.integers(1, 4)), replace=False))
-        row = [f"c{c + 1:02d}", query, "|".join(gold)]
+        row = [f"c{c + 1:02d}", query, TYPE_OF[topic], "|".join(gold)]
         for chance, depth in LIST_METHODS.values():
             row.append("|".join(_ranked(rng, gold, docs, chance, depth, k)))
         lines.append(",".join(row))

@@ -30,7 +30,12 @@ SESSION_DEFAULTS = {
     "golden_comparison": None,   # core.golden.GoldenComparison last shown there
     "golden_source": None,       # {"name", "sha256"} of the file behind golden_set (reports)
     "scifact_measured": None,    # {"retriever": {"ndcg@10": ...}} from the scifact page
-}
+    # the last files uploaded on a page, for the Switch? page to reuse in this session:
+    "golden_file": None,         # {"name", "data"} uploaded on the golden page
+    "systems_file": None,        # {"format": lists|trec, "name", "data", "runs", "measure", "k"}
+    "latency_file": None,        # {"name", "data"} uploaded on the latency page
+    "scifact_tables": None,      # {"tables", "queries", "metric", "collection"}: the scifact
+}                                # page's per-query tables (core.scifact.evaluate) and subset
 
 
 def current_lang() -> str:

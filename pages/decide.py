@@ -1,9 +1,12 @@
-"""Switch? One decision from quality and speed: two files -> core.switch.decide_files -> draw.
-Nothing computed here.
+"""Switch? One decision from quality and speed: inputs -> core.switch -> draw. Nothing
+computed here.
 
-The quality file is a golden-case table (the golden page's format) or a retrieval-list CSV
-scored per case (the systems page's), the speed file a timing log (the latency page's format); both must name A and B the same way. Without both uploads
-the built-in demo pair (``data/demo_switch_*.csv``) is used.
+Quality comes from a file (a golden-case table, the golden page's format; retrieval lists or
+TREC runs with qrels, the systems page's), from a file already loaded on the golden or
+systems page in this session, or from the scifact page's result (its per-query tables,
+``core.switch.decide_retrievers``); speed from a timing log (the latency page's format),
+uploaded here or already loaded on the latency page. Both must name A and B the same way.
+Without both, the built-in demo pair (``data/demo_switch_*.csv``) is used.
 """
 from pathlib import Path
 
@@ -13,7 +16,9 @@ import streamlit as st
 from core.errors import InputError
 from core.latency_log import load_timings
 from core.lists import LIST_METRICS
-from core.switch import DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files, load_quality
+from core.switch import (DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files,
+                         decide_retrievers, load_quality, retriever_methods)
+from core.trec import COMMON_MEASURES
 from core.views import format as fmt
 from core.views.format import level as fmt_level
 from core.views.switch import (decision_card, decision_sentence, loss_text, margin_text,
@@ -31,19 +36,29 @@ page_setup()
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _methods(qdata: bytes, qname: str, ldata: bytes, lname: str, qformat: str, measure: str,
-             k: int):
+             k: int, runs: tuple = ()):
     """(quality methods, latency methods, {method: 0/1 outcomes?}) of the two files."""
-    gs = load_quality(qdata, qname, quality_format=qformat, measure=measure, k=k)
+    gs = load_quality(qdata, qname, quality_format=qformat, measure=measure, k=k, runs=runs)
     log = load_timings(ldata, file=lname)
     return list(gs.methods), list(log.methods), {m: gs.is_binary(m) for m in gs.methods}
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _decide(qdata, qname, ldata, lname, margin, max_slowdown, a, b, confidence, resamples,
-            seed, interval, qformat, measure, k):
+            seed, interval, qformat, measure, k, runs=()):
     return decide_files(qdata, qname, ldata, lname, margin=margin, max_slowdown=max_slowdown,
                         a=a, b=b, confidence=confidence, resamples=resamples, seed=seed,
-                        interval=interval, quality_format=qformat, measure=measure, k=k)
+                        interval=interval, quality_format=qformat, measure=measure, k=k,
+                        runs=runs)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _decide_retrievers(tables, queries, metric, collection, ldata, lname, margin, max_slowdown,
+                       a, b, confidence, resamples, seed, interval):
+    return decide_retrievers(tables, ldata, lname, margin=margin, metric=metric,
+                             queries=queries, collection=collection, max_slowdown=max_slowdown,
+                             a=a, b=b, confidence=confidence, resamples=resamples, seed=seed,
+                             interval=interval)
 
 
 st.title(tr("switch.title"))
@@ -53,39 +68,101 @@ guide = st.container(key="decide_guide")  # "How to read this", collapsed
 inputs = inputs_box("decide")
 present_css("decide")
 
-format_names = {f: tr(f"switch.format_{f}") for f in QUALITY_FORMATS}
-qformat = inputs.radio(tr("switch.format"), QUALITY_FORMATS, horizontal=True,
-                       index=url_index("format", QUALITY_FORMATS, 0), key="decide_format",
-                       format_func=format_names.get)
-measure, k = "ndcg", 10
-if qformat == "lists":
-    f1, f2 = inputs.columns(2)
-    metric_names = {m: tr(f"systems.metric_{m}") for m in LIST_METRICS}
-    measure = f1.selectbox(tr("switch.measure"), LIST_METRICS,
-                           index=url_index("measure", LIST_METRICS, LIST_METRICS.index("ndcg")),
-                           format_func=metric_names.get, key="decide_measure")
-    k = int(f2.number_input(tr("switch.k"), 1, 1000, url_number("k", 1, 1000, 10), step=1,
-                            key="decide_k"))
-up_q, up_l = inputs.columns(2)
-q_upload = up_q.file_uploader(tr("switch.upload_quality_label"), type=TABLE_TYPES,
-                              key="decide_quality_upload", help=tr("switch.upload_quality_help"))
-l_upload = up_l.file_uploader(tr("switch.upload_latency_label"), type=TABLE_TYPES,
-                              key="decide_latency_upload", help=tr("switch.upload_latency_help"))
-if qformat == "lists" and q_upload is None:   # the demo pair is a golden-case table
-    qformat = "golden"
-if q_upload is not None and l_upload is not None:
-    qdata, qname = q_upload.getvalue(), q_upload.name
-    ldata, lname = l_upload.getvalue(), l_upload.name
-else:
-    if q_upload is not None or l_upload is not None:
-        inputs.warning(tr("switch.demo_partial"), icon="ℹ️")
+# where quality and speed come from: a file, or one already loaded on another page
+session = {src: st.session_state.get(key) for src, key in
+           (("golden", "golden_file"), ("systems", "systems_file"),
+            ("latency", "latency_file"), ("scifact", "scifact_tables"))}
+q_sources = ["file", *(s_ for s_ in ("golden", "systems") if session[s_]), "scifact"]
+q_names = {"file": tr("switch.from_file"), "golden": tr("switch.from_golden"),
+           "systems": tr("switch.from_systems"), "scifact": tr("switch.from_scifact")}
+loaded = [s_ for s_ in ("golden", "systems") if session[s_]]
+q_from = inputs.radio(tr("switch.quality_from"), q_sources, horizontal=True,
+                      index=q_sources.index(loaded[0]) if loaded else 0,
+                      key="decide_quality_from", format_func=q_names.get)
+l_sources = ["file", "latency"] if session["latency"] else ["file"]
+l_names = {"file": tr("switch.from_upload"), "latency": tr("switch.from_latency")}
+l_from = inputs.radio(tr("switch.latency_from"), l_sources, horizontal=True,
+                      index=len(l_sources) - 1, key="decide_latency_from",
+                      format_func=l_names.get) if len(l_sources) > 1 else "file"
+
+measure, k, runs, qformat, quality = "ndcg", 10, (), "golden", None   # quality: (bytes, name)
+tables = None    # the scifact page's per-query tables, when quality comes from there
+if q_from == "file":
+    format_names = {f: tr(f"switch.format_{f}") for f in QUALITY_FORMATS}
+    qformat = inputs.radio(tr("switch.format"), QUALITY_FORMATS, horizontal=True,
+                           index=url_index("format", QUALITY_FORMATS, 0), key="decide_format",
+                           format_func=format_names.get)
+    if qformat == "lists":
+        f1, f2 = inputs.columns(2)
+        metric_names = {m: tr(f"systems.metric_{m}") for m in LIST_METRICS}
+        measure = f1.selectbox(tr("switch.measure"), LIST_METRICS,
+                               index=url_index("measure", LIST_METRICS,
+                                               LIST_METRICS.index("ndcg")),
+                               format_func=metric_names.get, key="decide_measure")
+        k = int(f2.number_input(tr("switch.k"), 1, 1000, url_number("k", 1, 1000, 10), step=1,
+                                key="decide_k"))
+    if qformat == "trec":
+        measure = str(inputs.selectbox(tr("switch.trec_measure"), COMMON_MEASURES,
+                                       index=url_index("measure", COMMON_MEASURES, 0),
+                                       accept_new_options=True, key="decide_trec_measure",
+                                       help=tr("systems.measure_help")))
+        t1, t2 = inputs.columns(2)
+        qrels_up = t1.file_uploader(tr("switch.upload_qrels_label"), key="decide_qrels_upload",
+                                    help=tr("systems.qrels_help"))
+        runs_up = t2.file_uploader(tr("switch.upload_runs_label"), accept_multiple_files=True,
+                                   key="decide_runs_upload", help=tr("switch.upload_runs_help"))
+        if qrels_up is not None and runs_up:
+            quality = (qrels_up.getvalue(), qrels_up.name)
+            runs = tuple((f.name, f.getvalue()) for f in runs_up)
     else:
+        q_upload = inputs.file_uploader(tr("switch.upload_quality_label"), type=TABLE_TYPES,
+                                        key="decide_quality_upload",
+                                        help=tr("switch.upload_quality_help"))
+        if q_upload is not None:
+            quality = (q_upload.getvalue(), q_upload.name)
+elif q_from in ("golden", "systems"):
+    f = session[q_from]
+    quality, qformat = (f["data"], f["name"]), f.get("format", "golden")
+    runs, measure, k = tuple(f.get("runs", ())), f.get("measure", measure), f.get("k", k)
+    shown = ", ".join([f["name"], *(n for n, _ in runs)])
+    inputs.caption(esc(tr("switch.reused", files=shown)))
+elif session["scifact"]:
+    tables = session["scifact"]
+    inputs.caption(esc(tr("switch.scifact_used", collection=tables["collection"],
+                          metric=tables["metric"], n=len(tables["queries"]))))
+else:
+    inputs.info(tr("switch.scifact_missing"), icon="ℹ️")
+
+latency = None
+if l_from == "latency":
+    latency = (session["latency"]["data"], session["latency"]["name"])
+    inputs.caption(esc(tr("switch.reused", files=latency[1])))
+else:
+    l_upload = inputs.file_uploader(tr("switch.upload_latency_label"), type=TABLE_TYPES,
+                                    key="decide_latency_upload",
+                                    help=tr("switch.upload_latency_help"))
+    if l_upload is not None:
+        latency = (l_upload.getvalue(), l_upload.name)
+
+have_quality = quality is not None or tables is not None
+if not (have_quality and latency is not None):   # the demo pair, for both
+    if have_quality or latency is not None:
+        inputs.warning(tr("switch.demo_partial"), icon="ℹ️")
+    elif q_from == "file":
         inputs.info(tr("switch.demo_note"), icon="ℹ️")
-    qdata, qname = DEMO_QUALITY.read_bytes(), DEMO_QUALITY.name
-    ldata, lname = DEMO_LATENCY.read_bytes(), DEMO_LATENCY.name
+    quality, latency, tables = (DEMO_QUALITY.read_bytes(), DEMO_QUALITY.name), \
+        (DEMO_LATENCY.read_bytes(), DEMO_LATENCY.name), None
+    qformat, runs = "golden", ()
+(ldata, lname) = latency
 
 try:
-    q_methods, l_methods, binary = _methods(qdata, qname, ldata, lname, qformat, measure, k)
+    if tables is not None:
+        q_methods, binary = retriever_methods(tables["tables"], tables["metric"])
+        l_methods = list(load_timings(ldata, file=lname).methods)
+    else:
+        (qdata, qname) = quality
+        q_methods, l_methods, binary = _methods(qdata, qname, ldata, lname, qformat, measure,
+                                                k, runs)
 except InputError as exc:
     with inputs:
         show_error(exc)
@@ -116,16 +193,23 @@ max_slowdown = c_s.number_input(tr("switch.max_slowdown"), 0.1, 10.0,
                                            float),
                                 step=0.05, format="%.2f", key="decide_max_slowdown",
                                 help=tr("switch.max_slowdown_help"))
+from_file = q_from == "file"
 keep_in_url(a=a, b=b, margin=f"{margin_in:g}", max_slowdown=f"{max_slowdown:g}",
-            format=st.session_state["decide_format"],
-            measure=measure if qformat == "lists" else None,
-            k=k if qformat == "lists" else None, **settings.url())
+            format=st.session_state.get("decide_format") if from_file else None,
+            measure=measure if from_file and qformat in ("lists", "trec") else None,
+            k=k if from_file and qformat == "lists" else None, **settings.url())
 
 try:
     with st.spinner(tr("latency.computing")):
-        dec = _decide(qdata, qname, ldata, lname, float(margin), float(max_slowdown), a, b,
-                      settings.confidence, settings.resamples, settings.seed, settings.interval,
-                      qformat, measure, k)
+        if tables is not None:
+            dec = _decide_retrievers(tables["tables"], tables["queries"], tables["metric"],
+                                     tables["collection"], ldata, lname, float(margin),
+                                     float(max_slowdown), a, b, settings.confidence,
+                                     settings.resamples, settings.seed, settings.interval)
+        else:
+            dec = _decide(qdata, qname, ldata, lname, float(margin), float(max_slowdown), a, b,
+                          settings.confidence, settings.resamples, settings.seed,
+                          settings.interval, qformat, measure, k, runs)
 except InputError as exc:
     with inputs:
         show_error(exc)
@@ -174,7 +258,9 @@ st.subheader(tr("switch.report_title"))
 sections = [Section(tr("switch.details"), decision_sentence(dec, lang), table=conditions),
             Section(tr("switch.chart_quality", a=a, b=b, level=level), chart=q_chart),
             Section(tr("switch.chart_speed", a=a, b=b, level=level), chart=s_chart)]
-report_downloads("decide", tr("switch.title"), sections, inputs={qname: qdata, lname: ldata},
+report_inputs = {lname: ldata} if tables is not None else \
+    {qname: qdata, **dict(runs), lname: ldata}
+report_downloads("decide", tr("switch.title"), sections, inputs=report_inputs,
                  params={"a": a, "b": b, "margin": margin_text(dec.margin, dec.kind),
                          "max_slowdown": ratio_text(dec.max_slowdown),
                          "resamples": settings.resamples, "seed": settings.seed,

@@ -69,6 +69,8 @@ with inputs:
                          ids=", ".join(f"{cid} ({', '.join(map(str, rows))})" for cid, rows in
                                        list(golden.unicode_merged.items())[:10])), icon="⚠️")
 st.session_state["golden_set"] = golden
+if st.session_state.get("golden_upload") is not None:   # for the Switch? page
+    st.session_state["golden_file"] = {"name": name, "data": data}
 st.session_state["golden_source"] = {"name": name, "sha256": sha256(data)}
 methods = golden.methods
 if len(methods) < 2:

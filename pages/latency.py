@@ -60,6 +60,8 @@ try:
 except InputError as exc:
     show_error(exc)
     st.stop()
+if st.session_state.get("latency_upload") is not None:   # for the Switch? page
+    st.session_state["latency_file"] = {"name": name, "data": data}
 if log.encoding == "cp949":  # say which encoding was read (Korean Excel's CSV)
     inputs.caption(tr("common.read_as_cp949"))
 if len(log.methods) < 2:

@@ -1,8 +1,10 @@
 """scifact live: BM25 vs dense vs hybrid on a BEIR folder -> core.scifact -> draw.
 
 Nothing is computed here: retrieval is core.retrieval, metrics core.metrics, the paired
-bootstrap and verdict core.stats, through core.scifact.
+bootstrap and verdict core.stats, the tied-for-best set of all three core.best_set, through
+core.scifact.
 """
+import dataclasses
 import os
 from pathlib import Path
 
@@ -18,12 +20,14 @@ from core.margin import margin_decision
 from core.retrieval import CACHE_DIR, TOKENIZERS, BM25Params, load_model, resolve_model
 from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIEVERS, ci_by_n,
                           compare_retrievers, dense_from, disagreements, evaluate, means,
-                          run_retrievers, run_settings, side_by_side, subsample, with_hybrid)
+                          rank_retrievers, run_retrievers, run_settings, side_by_side,
+                          subsample, with_hybrid)
 from core.judged import beir_bounds
 from core.vectors import document_vectors, provenance
 from core.views import format as fmt
+from core.views.best_set import best_sentence, rank_chart, ranks_display, renamed
 from core.views.paired import paired_view
-from core.views.scifact import NAMES, ci_by_n_chart, scatter_chart
+from core.views.scifact import NAMES, best_line, ci_by_n_chart, scatter_chart
 from core.views.format import level as fmt_level
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
@@ -101,6 +105,15 @@ def _judged(_data, _rankings, run_key: tuple, metric: str, a: str, b: str, queri
     return beir_bounds(_data, _rankings, metric, a, b, queries=list(queries),
                        resamples=resamples, confidence=confidence, seed=seed,
                        interval=interval)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _best(_tables, run_key: tuple, metric: str, queries: tuple, resamples: int,
+          confidence: float, seed: int):
+    """The tied-for-best set of the three retrievers (``core.scifact.rank_retrievers``);
+    ``run_key`` stands in for the unhashed per-query tables, as in ``_judged``."""
+    return rank_retrievers(_tables, metric, queries=list(queries), resamples=resamples,
+                           confidence=confidence, seed=seed)
 
 
 def _eta(seconds: float | None) -> str:
@@ -298,9 +311,15 @@ try:
     tables = evaluate(data, rankings)
     comp = compare_retrievers(tables, a, b_name, metric, queries=qids, resamples=int(resamples),
                               confidence=float(confidence), seed=int(seed), interval=interval)
+    run_key = (path, stamp, float(k1), float(b), tokenizer, model, vec_source, str(vec_params))
+    with st.spinner(tr("scifact.computing_best")):
+        best = renamed(_best(tables, run_key, metric, qids, int(resamples), float(confidence),
+                             int(seed)), NAMES)
 except (InputError, ValueError, OSError) as exc:
     show_error(exc)
     st.stop()
+st.session_state["scifact_tables"] = {"tables": tables, "queries": tuple(qids),  # Switch?
+                                     "metric": metric, "collection": data.name}
 bm25_slot.empty()
 with vectors_box:
     st.caption(tr_md(f"scifact.vectors_{vec_source}", **vec_params))
@@ -318,7 +337,7 @@ lang = current_lang()
 view = paired_view(comp, lang=lang, names=NAMES, unit="queries", metric=metric, margin=margin)
 verdict_text = view.sentence
 bs = comp.bootstrap
-card = view.card
+card = dataclasses.replace(view.card, best=best_line(best, metric, lang))  # all three, one line
 level = fmt_level(confidence)
 boot_chart = view.bootstrap_chart(metric=metric)
 url_state = dict(a=a, b=b_name, metric=metric, n=int(n_used), margin=margin_text,
@@ -356,6 +375,18 @@ if data.name.lower() == "scifact":
         st.session_state["scifact_measured"] = means(tables)
         st.success(tr("scifact.sent"))
 
+# ----------------------------------------------------------------------------- all three
+best_title = tr("scifact.best_title", k=len(best.systems), metric=metric)
+best_text = tr("scifact.best_caption", sentence=best_sentence(best, lang), a=NAMES[a],
+               b=NAMES[b_name], k=len(best.systems), n=f"{best.n:,}", level=level,
+               resamples=f"{best.resamples:,}")
+best_chart = rank_chart(best, title=best_title, axis=tr("systems.best_axis"),
+                        best=tr("systems.best_in"), behind=tr("systems.best_out"))
+st.subheader(shipped(best_title), help=tr("systems.best_note"))  # the metric is the app's
+st.caption(shipped(best_text))  # retriever and metric names come with the app
+draw_chart(best_chart)
+show_table(ranks_display(best, lang).set_index(tr("systems.best_col_system")))
+
 # ----------------------------------------------------------------------------- the difference
 cols = show_paired(view, label=shipped)  # retriever and metric names come with the app
 verdict_notes(comp.decision, bs, cols[2], reason=False)
@@ -383,10 +414,8 @@ draw_chart(scatter)
 
 # ----------------------------------------------------------------------------- missing labels
 with st.spinner(tr("scifact.computing_judged")):
-    judged = _judged(data, rankings, (path, stamp, float(k1), float(b), tokenizer, model,
-                                      vec_source, str(vec_params)),
-                     metric, a, b_name, qids, int(resamples), float(confidence), int(seed),
-                     interval)
+    judged = _judged(data, rankings, run_key, metric, a, b_name, qids, int(resamples),
+                     float(confidence), int(seed), interval)
 judged_sections = show_judged(judged, "scifact", view.kind, names=NAMES,
                               title_key="judged.scifact_title")
 
@@ -439,6 +468,8 @@ by_n_table = pd.DataFrame({
     tr("scifact.col_verdict"): [tr(f"systems.verdict_{v}") for v in by_n["verdict"]]})
 sections = [Section(tr("scifact.report_means"),
                     table=means_df.map(lambda x: fmt.value(x, "score")).reset_index()),
+            Section(tr("scifact.report_best", k=len(best.systems)), best_text,
+                    table=ranks_display(best, lang), chart=best_chart),
             Section(tr("scifact.report_counts"), table=counts_df),
             Section(tr("scifact.hits_title"), table=hits_df.reset_index(names="")),
             Section(tr("scifact.report_scatter"), chart=scatter),
@@ -451,7 +482,7 @@ root = Path(path)
 inputs = {rel: (root / rel).read_bytes() for rel in (QUERIES, f"{QRELS_DIR}/test.tsv")}
 summary = {"collection": data.to_dict(), "scores": sub_means, "comparison": comp.to_dict(),
            **({"margin": margin.to_dict()} if margin is not None else {}),
-           "judged": judged.to_dict(),
+           "judged": judged.to_dict(), "best_set": best.to_dict(),
            "settings": run_settings(BM25Params(float(k1), float(b), tokenizer),
                                     resolve_model(model or None)[1], seed=int(seed),
                                     queries=int(n_used))}

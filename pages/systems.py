@@ -199,6 +199,10 @@ with inputs_box:
             for meth, n_ in extra_nan.items():
                 notes.append(tr_md("systems.undefined", method=meth, count=n_, metric=key))
             params = {"format": "lists", "metric": key, "k": k, "match": ls.kind}
+            if up is not None:   # for the Switch? page
+                st.session_state["systems_file"] = {"format": "lists", "name": name,
+                                                    "data": data, "runs": (),
+                                                    "measure": metric, "k": k}
         else:
             c1, c2 = st.columns(2)
             q_up = c1.file_uploader(tr("systems.qrels_upload"), key="systems_qrels_upload",
@@ -248,6 +252,10 @@ with inputs_box:
                     notes.append(tr_md("systems.repeated", run=r.name, count=r.repeated))
             params = {"format": "trec", "measure": key, "qrels": qrels_name,
                       "runs": ", ".join(r.name for r in ts.runs)}
+            if q_up is not None and r_up:   # for the Switch? page
+                st.session_state["systems_file"] = {"format": "trec", "name": qrels_name,
+                                                    "data": qrels_data, "runs": runs,
+                                                    "measure": key, "k": 10}
     except InputError as exc:
         show_error(exc)
         st.stop()

@@ -2,9 +2,15 @@
 one decision from quality and speed (``core.switch.decide_files``, the same as the Switch?
 page).
 
-The quality file is a golden-case table (default) or, with ``--format lists``, a
-retrieval-list CSV scored per case by ``--measure`` at ``--k`` (as ``compare --format
-lists``). A and B: ``--a``/``--b`` when given, else the first two methods of the quality file (its
+The quality is a golden-case table (default); with ``--format lists`` a retrieval-list CSV
+scored per case by ``--measure`` at ``--k`` (as ``compare --format lists``); with ``--format
+trec`` one or more TREC run files (``--quality A.run B.run``) with ``--qrels``, scored per
+query by ``--measure`` (any ir_measures name, default nDCG@10; as ``compare --format
+trec``); with ``--scifact`` instead of ``--quality``, BM25 / dense / hybrid on the BEIR
+folder ``--data`` (default: as ``python -m core scifact``: $NOISEFLOOR_SHARED_BEIR, else the
+shipped scifact) compared per query on ``--measure`` (default ndcg@10) over all judged
+queries or a seeded subset of ``--queries N``; the timing log then names the retrievers
+bm25 / dense / hybrid. A and B: ``--a``/``--b`` when given, else the first two methods of the quality file (its
 column order, A first); both must be named the same in the timing log (a name missing from
 either file is refused with both files' method lists). ``--margin`` is read as on
 ``compare``: ``0.02`` or ``2pp`` for 0/1 outcomes (2 %p), a plain number on the score's scale
@@ -16,30 +22,51 @@ Exit codes: 0 switch, 1 do not switch, 3 inconclusive, 2 bad input. JSON keys: `
 ``holds``, ``bound``, ``limit``, ``gap``), ``quality`` (the margin result, as ``compare
 --margin``), ``speed{geo_mean_ratio, ci_low, ci_high, n_queries}``, ``n_cases``,
 ``next_step`` (cases needed to show non-inferiority, with the planner's ``url_params``, or
-null) and ``sources``.
+null), ``next_step_speed`` (an unsure speed condition: ``n_needed`` queries for the time
+ratio's upper bound to reach ``--max-slowdown`` at the observed ratio, null when the ratio
+is not below it, ``n_double_runs``, ``n_have``, ``ratio``, ``max_slowdown`` and the latency
+``plan`` retargeted; else null) and ``sources``.
 """
 from __future__ import annotations
 
+import sys
+
 from core.commands._common import add_stat_args, print_json, read_bytes
+from core.errors import InputError
 from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
-from core.switch import DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files
+from core.switch import DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files, decide_retrievers
 from core.views.switch import decision_text
 
 NAME = "decide"
-HELP = ("switch from A to B? one decision from a golden-case file (quality, with a margin) "
-        "and a timing log (speed); exit 0 switch, 1 do not switch, 3 inconclusive")
+HELP = ("switch from A to B? one decision from quality (a golden-case file, retrieval lists, "
+        "TREC runs or the scifact retrievers, with a margin) and a timing log (speed); exit 0 "
+        "switch, 1 do not switch, 3 inconclusive")
 
 
 def register(p) -> None:
-    p.add_argument("--quality", required=True, metavar="FILE",
-                   help="golden-case file (CSV/TSV/XLSX): case_id, then one column per method")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--quality", nargs="+", metavar="FILE",
+                     help="golden-case file (CSV/TSV/XLSX): case_id, then one column per "
+                          "method; --format lists: a retrieval-list CSV; --format trec: one "
+                          "or more run files")
+    src.add_argument("--scifact", action="store_true",
+                     help="quality from BM25 / dense / hybrid on a BEIR folder (--data; "
+                          "default scifact), as `python -m core scifact`")
     p.add_argument("--format", choices=QUALITY_FORMATS, default="golden",
                    help="quality file format: golden (default; case_id + one column per "
-                        "method) or lists (case_id, query, gold_ids + one column of ranked "
-                        "ids per method, scored per case by --measure at --k)")
-    p.add_argument("--measure", help="lists: the metric compared, any registry spelling "
-                                     "(default ndcg at --k)")
+                        "method), lists (case_id, query, gold_ids + one column of ranked "
+                        "ids per method, scored per case by --measure at --k) or trec (run "
+                        "files with --qrels, scored per query by --measure)")
+    p.add_argument("--qrels", metavar="FILE", help="trec: the qrels (qid 0 docid rel)")
+    p.add_argument("--measure", help="the metric compared: lists, any registry spelling "
+                                     "(default ndcg at --k); trec, any ir_measures name "
+                                     "(default nDCG@10); --scifact, ndcg@10 (default), "
+                                     "recall@100, hit@10 or mrr@10")
     p.add_argument("--k", type=int, default=10, help="lists: cutoff k (default 10)")
+    p.add_argument("--data", metavar="DIR",
+                   help="--scifact: BEIR folder (default as `python -m core scifact`)")
+    p.add_argument("--queries", type=int, default=None, metavar="N",
+                   help="--scifact: compare on a seeded random subset of N judged queries")
     p.add_argument("--latency", required=True, metavar="LOG",
                    help="timing log (CSV/TSV/XLSX), long or wide, with the same method names")
     p.add_argument("--margin", required=True,
@@ -60,14 +87,51 @@ def register(p) -> None:
     add_stat_args(p, interval=True)
 
 
+def _scifact(args, common: dict):
+    """The decision with retrievers on the BEIR folder as quality: A and B (default bm25 and
+    dense, or the first retriever other than the one named) are run and scored per query
+    (``core.scifact``), then ``core.switch.decide_retrievers``."""
+    from core.beir import find_or_download, load_beir
+    from core.i18n import t
+    from core.scifact import (RETRIEVERS, check_metric, check_retriever, evaluate, needed,
+                              run_retrievers, subsample)
+    a, b = common.pop("a"), common.pop("b")
+    a = check_retriever(a, "a") if a else next(r for r in RETRIEVERS if r != b)
+    b = check_retriever(b, "b") if b else next(r for r in RETRIEVERS if r != a)
+    metric = check_metric(args.measure or "ndcg@10")
+    data = load_beir(find_or_download(args.data))
+    notes: list = []
+    tables = evaluate(data, run_retrievers(data, needed([a, b]), notes=notes))
+    for code, params in notes:
+        sys.stderr.write("note: " + t(f"scifact.note_{code}", "en", **params) + "\n")
+    return decide_retrievers({n: tables[n] for n in RETRIEVERS if n in tables},
+                             *common.pop("latency"), metric=metric, a=a, b=b,
+                             queries=subsample(data.query_ids, args.queries, seed=args.seed),
+                             collection=data.name, **common)
+
+
 def run(args) -> int:
-    dec = decide_files(read_bytes(args.quality), args.quality, read_bytes(args.latency),
-                       args.latency, margin=args.margin, max_slowdown=args.max_slowdown,
-                       a=args.a, b=args.b, confidence=args.confidence,
-                       resamples=args.resamples, seed=args.seed, interval=args.interval,
-                       drop_warmup=args.drop_warmup,
-                       quantile_resamples=args.quantile_resamples,
-                       quality_format=args.format, measure=args.measure, k=args.k)
+    common = dict(latency=(read_bytes(args.latency), args.latency), margin=args.margin,
+                  max_slowdown=args.max_slowdown, a=args.a, b=args.b,
+                  confidence=args.confidence, resamples=args.resamples, seed=args.seed,
+                  interval=args.interval, drop_warmup=args.drop_warmup,
+                  quantile_resamples=args.quantile_resamples)
+    if args.scifact:
+        dec = _scifact(args, common)
+    else:
+        files = args.quality
+        if args.format == "trec":
+            if not args.qrels:
+                raise InputError("systems.err_need_qrels")
+            runs = tuple((f, read_bytes(f)) for f in files)
+            quality = (read_bytes(args.qrels), args.qrels)
+        else:
+            if len(files) != 1:
+                raise ValueError(f"--quality takes one file with --format {args.format} "
+                                 f"(several run files need --format trec); got {len(files)}")
+            runs, quality = (), (read_bytes(files[0]), files[0])
+        dec = decide_files(*quality, *common.pop("latency"), quality_format=args.format,
+                           measure=args.measure, k=args.k, runs=runs, **common)
     if args.json:
         print_json(dec.to_dict())
     else:

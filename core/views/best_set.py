@@ -4,6 +4,8 @@ and the report, the rank-interval chart, and the CLI's lines. altair is imported
 ``rank_chart`` (the CLI's text needs none)."""
 from __future__ import annotations
 
+import dataclasses
+
 from core.best_set import BestSet
 from core.i18n import t
 from core.views.cards import VerdictCard
@@ -16,6 +18,18 @@ SENTENCE_KEYS = {(1, False): "systems.best_one_behind1", (1, True): "systems.bes
                  (2, False): "systems.best_two_behind1", (2, True): "systems.best_two_behind2",
                  (3, False): "systems.best_many_behind1",
                  (3, True): "systems.best_many_behind2"}
+
+
+def renamed(bs: BestSet, names: dict | None) -> BestSet:
+    """``bs`` with its systems shown under display ``names`` (``{name: display}``; names
+    not in it stay as they are): the same numbers, for the sentences, charts and tables."""
+    if not names:
+        return bs
+    n = lambda x: str(names.get(x, x))  # noqa: E731 - one lookup, used four times
+    ranks = tuple(dataclasses.replace(r, name=n(r.name), behind_of=tuple(map(n, r.behind_of)))
+                  for r in bs.ranks)
+    pairs = tuple(dataclasses.replace(q, a=n(q.a), b=n(q.b)) for q in bs.pairs)
+    return dataclasses.replace(bs, systems=tuple(map(n, bs.systems)), ranks=ranks, pairs=pairs)
 
 
 def join_names(names, lang: str, word: str) -> str:

@@ -39,6 +39,7 @@ class VerdictCard:
     margin: str = ""       # with a margin: its answer ("B is not worse than A by more than ...")
     margin_reason: str = ""  # why the margin's answer is "inconclusive" (the test disagrees)
     band: MarginBand | None = None   # the margin drawn as a shaded band beside the CI
+    best: str = ""         # with more systems than A and B: who is tied for best of them all
 
     def __post_init__(self):
         if self.tone not in TONES:
@@ -49,7 +50,8 @@ class VerdictCard:
                 "interval": self.interval, "sentence": self.sentence, "reason": self.reason,
                 "next_step": self.next_step, "next_link": self.next_link,
                 "calibration": self.calibration, "warning": self.warning,
-                "margin": self.margin, "margin_reason": self.margin_reason}
+                "margin": self.margin, "margin_reason": self.margin_reason,
+                "best": self.best}
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,8 @@ def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> 
         if card.margin_reason:
             margin += (f'<div class="verdict-margin-reason" style="font-size:1rem;'
                        f'color:{TEXT}">{e(card.margin_reason)}</div>')
+    best = (f'<div class="verdict-best" style="margin-top:.3rem;font-size:1.05rem;'
+            f'font-weight:600;color:{TEXT}">{e(card.best)}</div>' if card.best else "")
     for cls, text in (("verdict-warning", card.warning),
                       ("verdict-calibration", card.calibration)):
         if text:
@@ -187,4 +191,4 @@ def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> 
         f'{e(card.interval)}</span></div>'
         f'{margin}'
         f'<div class="verdict" style="font-size:1.15rem;font-weight:600;margin-top:.3rem">'
-        f'{e(card.sentence)}</div>{reason}</div>')
+        f'{e(card.sentence)}</div>{best}{reason}</div>')

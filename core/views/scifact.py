@@ -1,12 +1,16 @@
 """What the scifact page and ``python -m core scifact`` show (``core.scifact``): display names,
-the verdict sentence, the CLI text and the charts."""
+the verdict sentence, the tied-for-best line of all three retrievers, the CLI text and the
+charts."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from core.best_set import BestSet
+from core.i18n import t
 from core.scifact import RetrieverComparison, ScifactResult
+from core.views.best_set import best_lines, best_sentence, renamed
 from core.views.paired import paired_view
 from core.views.charts import wrap_title
 from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
@@ -24,6 +28,14 @@ def comparison_sentence(comp: RetrieverComparison, lang: str = "en",
     return paired_view(comp, lang=lang, names=names, unit="queries", plan=False).sentence
 
 
+def best_line(bs: BestSet, metric: str, lang: str = "en", names: dict | None = None) -> str:
+    """The card's line on all three retrievers: "All three on nDCG@10: Best: Hybrid (RRF) or
+    Dense — cannot tell which; BM25 is behind both." (``core.views.best_set.best_sentence``
+    under display ``names``)."""
+    return t("scifact.best_line", lang, k=len(bs.systems), metric=metric,
+             sentence=best_sentence(renamed(bs, names), lang))
+
+
 def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:
     """Readable summary (the CLI's default output); ``margin`` a ``core.margin.MarginResult``
     or None."""
@@ -39,6 +51,8 @@ def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:
                  f"{h['both']}, neither {h['neither']}")
     lines.extend(paired_view(c, lang=lang, unit="queries", plan=False,
                              margin=margin).cli_lines())
+    if res.best is not None:
+        lines.extend(best_lines(res.best))
     if res.judged is not None:
         from core.views.groups import judged_cli_lines
         lines.extend(judged_cli_lines(res.judged, "rate" if c.data.binary else "score"))

@@ -101,11 +101,35 @@ def next_step(dec: SwitchDecision, lang: str = "en") -> tuple[str, str, str]:
     return text, link, t("switch.next_link", lang)
 
 
+def speed_step(dec: SwitchDecision, lang: str = "en") -> str:
+    """The next step of an unsure speed condition (``SwitchDecision.next_step_speed``): the
+    queries needed for the time ratio's upper bound to reach the limit at the observed
+    ratio, or that none would; empty when there is none."""
+    ns = dec.next_step_speed
+    if ns is None:
+        return ""
+    params = {"a": dec.a, "b": dec.b, "ratio": ratio_text(ns.ratio),
+              "max": ratio_text(ns.max_slowdown), "have": f"{ns.n_have:,}"}
+    if ns.n_needed is None:
+        return t("switch.next_speed_none", lang, **params)
+    key = "switch.next_speed_runs" if ns.plan.runs > 1 and ns.n_double_runs < ns.n_needed \
+        else "switch.next_speed"   # twice the runs only helps when there are runs to double
+    return t(key, lang, count=f"{ns.n_needed:,}", double=f"{ns.n_double_runs:,}", **params)
+
+
+def steps(dec: SwitchDecision, lang: str = "en") -> tuple[str, str, str]:
+    """(text, link, link label) of every next step: quality's (``next_step``, with the
+    planner link) then speed's (``speed_step``)."""
+    text, link, label = next_step(dec, lang)
+    text = " ".join(x for x in (text, speed_step(dec, lang)) if x)
+    return text, link, label
+
+
 def decision_card(dec: SwitchDecision, lang: str = "en") -> VerdictCard:
     """The card: the decision, the two bounds against their limits, the sentence, each
-    condition in words, and the next step when quality is unsure."""
+    condition in words, and the next steps when quality or speed is unsure."""
     p = _params(dec, lang)
-    step, link, label = next_step(dec, lang)
+    step, link, label = steps(dec, lang)
     return VerdictCard(
         tone=TONES[dec.decision], label=t("switch.card_label", lang, a=dec.a, b=dec.b),
         value=t(f"switch.value_{dec.decision}", lang),
@@ -118,7 +142,7 @@ def decision_card(dec: SwitchDecision, lang: str = "en") -> VerdictCard:
 
 def decision_text(dec: SwitchDecision, lang: str = "en") -> str:
     """The ``decide`` command's readable output."""
-    step, _, _ = next_step(dec, lang)
+    step = steps(dec, lang)[0]
     lines = [decision_sentence(dec, lang),
              "  " + condition_line(dec.quality_condition, dec, lang),
              "  " + condition_line(dec.speed_condition, dec, lang),

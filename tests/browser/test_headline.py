@@ -96,3 +96,31 @@ def test_the_presentation_view_fits_one_screen(server, screen, stem, lang):
     assert screen.locator('[data-testid="stDataFrame"]:visible, '
                           '[data-testid="stTable"]:visible').count() == 0
     assert screen.locator('[data-testid="stVegaLiteChart"]:visible').count() <= 2
+
+
+# Issue 23: a margin adds its sentence and its band to the card; the golden page (and the
+# systems and scifact pages, which draw the same card) still read verdict first and present
+# on one screen. ?margin= is in the input's unit: %p for the golden demo's 0/1 outcomes,
+# score units for the lists demo and scifact's nDCG@10.
+MARGIN_QUERY = {"golden": "margin=5", "systems": "margin=0.05", "scifact": "margin=0.05"}
+
+
+def _margin_cases():
+    return [pytest.param(stem, lang, id=f"{stem}-{lang}-margin") for stem in MARGIN_QUERY
+            for lang in LANGS]
+
+
+@pytest.mark.parametrize(("stem", "lang"), _margin_cases())
+def test_with_a_margin_the_card_and_its_band_fit(server, screen, stem, lang):
+    card = _open(screen, server, stem, f"?lang={lang}&{MARGIN_QUERY[stem]}")
+    _in_first_screen(screen, card)
+    assert card.locator(".verdict-margin").inner_text().strip()
+    band = card.locator(".verdict-band").bounding_box()
+    assert band is not None and band["width"] > 200
+    _shot(screen, f"headline_{stem}_{lang}_margin.png")
+    card = _open(screen, server, stem, f"?lang={lang}&view=present&{MARGIN_QUERY[stem]}")
+    _in_first_screen(screen, card)
+    screen.wait_for_timeout(300)
+    overflow = screen.evaluate(_OVERFLOW)
+    assert overflow <= 0, f"{stem} ({lang}) presenting with a margin scrolls by {overflow} px"
+    _shot(screen, f"headline_{stem}_{lang}_margin_present.png")

@@ -344,7 +344,7 @@ def test_margin_off_by_default_changes_nothing(capsys):
     with_margin = json.loads(capsys.readouterr().out)
     block = with_margin.pop("margin")
     assert with_margin == plain
-    assert block["margin"] == 0.05 and block["test"] == "tango_score" and block["kind"] == "rate"
+    assert block["margin"] == 0.05 and block["test"] == "tango_exact" and block["kind"] == "rate"
     assert block["verdict"] in ("non_inferior", "equivalent", "inferior", "inconclusive")
     assert block["ci_low"] == plain["difference"]["ci_low"]
 

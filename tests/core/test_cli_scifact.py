@@ -103,10 +103,30 @@ def test_judged_at_10_in_json_text_and_the_pool_csv(tmp_path, capsys):
                  "--resamples", "500", "--unjudged-csv", str(pool)]) == 0
     out = json.loads(capsys.readouterr().out)
     j = out["judged"]
-    assert set(j["methods"]) == {"bm25", "dense"} and j["k"] == 10
+    assert set(j["methods"]) == {"bm25", "dense", "hybrid"} and j["k"] == 10
     assert set(j["verdict"]) == {"unjudged_nonrelevant", "unjudged_relevant"}
     assert j["verdict"]["unjudged_nonrelevant"] == out["comparison"]["verdict"]
     rows = pool.read_text(encoding="utf-8-sig").splitlines()
     assert rows[0] == "query_id,query,doc_id,best_rank,methods" and len(rows) - 1 == j["pool_size"]
     assert main(["scifact", "--data", str(TINY), "--resamples", "500"]) == 0
     assert "Judged@10" in capsys.readouterr().out
+
+
+def test_best_set_of_all_three_in_json_and_text(capsys):
+    from core.__main__ import main
+
+    assert main(["scifact", "--data", str(TINY), "--a", "bm25", "--b", "dense", "--json",
+                 "--resamples", "500", "--seed", "4"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    bs = out["best_set"]
+    assert bs["n"] == out["n_queries"] and bs["resamples"] == 500 and bs["seed"] == 4
+    assert sorted(bs["best"] + bs["behind"]) == ["bm25", "dense", "hybrid"]
+    ranks = {r["system"]: r for r in bs["ranks"]}
+    for name, sc in out["scores"].items():   # the ranking's means are the shown scores
+        assert ranks[name]["mean"] == pytest.approx(sc["ndcg@10"], abs=1e-12)
+        assert 1 <= ranks[name]["rank_low"] <= ranks[name]["rank_high"] <= 3
+        assert ranks[name]["tied_for_best"] == (name in bs["best"])
+    assert main(["scifact", "--data", str(TINY), "--resamples", "500", "--seed", "4"]) == 0
+    text = capsys.readouterr().out
+    assert "Tied for best (95%, all 3 systems at once" in text
+    assert all(f"{r['system']}: mean {r['mean']:.4f}" in text for r in bs["ranks"])

@@ -11,7 +11,8 @@ from scipy.stats import f_oneway
 from statsmodels.stats.multitest import multipletests
 
 from core.errors import InputError
-from core.groups import (GROUP_NAMES, compare_by_group, interaction_test, read_group_cells,
+from core.groups import (GROUP_NAMES, PERM_BLOCK, PERM_MIN, PERM_WORK, compare_by_group,
+                         interaction_test, permutation_budget, read_group_cells,
                          read_group_file)
 from core.paired import compare_paired
 from core.sample_size import cases_needed
@@ -166,3 +167,51 @@ def test_group_side_file(tmp_path):
         read_group_file(b"qid,type\nq1,x\n", "g.csv")
     assert e.value.code == "groups.err_no_column" and "g.csv" in str(e.value)
     assert "group" in GROUP_NAMES and "그룹" in GROUP_NAMES
+
+
+# ----------------------------------------------------------------------------- cost limit
+def _large(n, shift, seed=0):
+    rng = np.random.default_rng(seed)
+    lab = np.array(["x", "y", "z"])[rng.integers(0, 3, n)]
+    d = rng.normal(size=n) + shift * (lab == "x")
+    return d, lab
+
+
+def test_permutation_budget_sizes_to_cases_and_groups():
+    assert permutation_budget(30, 3, 10_000) == 10_000          # 10,000 x 33 fits
+    cap = permutation_budget(5_000, 3, 10_000)                  # 5,003 x 10,000 > PERM_WORK
+    assert cap % 256 == 0 and cap * 5_003 <= PERM_WORK < (cap + 256) * 5_003
+    assert permutation_budget(10_000_000, 20, 10_000) == PERM_MIN  # never below PERM_MIN
+    assert permutation_budget(10_000_000, 20, 100) == 100             # never more than asked
+
+
+def test_large_input_stops_once_the_side_of_alpha_is_settled():
+    d, lab = _large(6_000, 0.5)   # a clear group effect: p far below alpha
+    t = interaction_test(d, lab, permutations=10_000, seed=4, alpha=0.05)
+    assert t.permutations == PERM_BLOCK and t.stopped == "settled"
+    assert t.requested == 10_000 and t.p == pytest.approx(1 / (1 + PERM_BLOCK))
+    assert t.to_dict()["permutations_requested"] == 10_000
+    # the same seeded stream: its p is the p of the first PERM_BLOCK permutations
+    assert interaction_test(d, lab, permutations=PERM_BLOCK, seed=4).p == t.p
+    d0, lab0 = _large(6_000, 0.0, seed=1)   # equal group means: p far above alpha
+    d0 = d0 - pd.Series(d0).groupby(lab0).transform("mean").to_numpy()
+    t0 = interaction_test(d0, lab0, permutations=10_000, seed=4, alpha=0.05)
+    assert t0.stopped == "settled" and t0.permutations == PERM_BLOCK and t0.p > 0.05
+
+
+def test_large_input_without_alpha_stops_at_the_work_limit():
+    d, lab = _large(6_000, 0.0)
+    t = interaction_test(d, lab, permutations=10_000, seed=4)
+    assert t.stopped == "work_limit"
+    assert t.permutations == permutation_budget(6_000, 3, 10_000) < 10_000
+    # a huge input still finishes: PERM_MIN permutations (p = 1/257 still below 0.01)
+    d, lab = _large(100_000, 0.0)
+    t = interaction_test(d, lab, permutations=10_000, seed=0, alpha=0.05)
+    assert t.permutations == PERM_MIN and t.stopped == "work_limit"
+
+
+def test_small_input_runs_every_permutation_asked_with_or_without_alpha():
+    d, lab = _large(300, 0.2)
+    t = interaction_test(d, lab, permutations=3_000, seed=2, alpha=0.05)
+    assert t.permutations == 3_000 and t.stopped == "all"
+    assert interaction_test(d, lab, permutations=3_000, seed=2) == t

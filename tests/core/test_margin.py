@@ -10,8 +10,8 @@ from scipy import optimize, stats
 
 from core.errors import InputError
 from core.golden import compare_golden, load_golden
-from core.margin import (MarginResult, REASONS, VERDICTS, margin_decision, margin_rule,
-                         parse_margin)
+from core.margin import (MarginResult, REASONS, VERDICTS, exact_unconditional_p,
+                         margin_decision, margin_rule, parse_margin, tango_asymptotic_p)
 from core.paired import compare_paired
 from core.paired_tests import shifted_signflip_p
 from core.scifact import compare_retrievers
@@ -33,18 +33,23 @@ def _cavo(**kw):
     return compare_paired(*CAVO, resamples=2_000, **kw)
 
 
-def test_published_example_margin_at_the_lower_limit_gives_alpha_half():
+def test_published_example_the_asymptotic_test_inverts_to_the_published_interval():
     # the score test inverts to Tango's interval: at delta = -L (published to 4 decimals)
-    # the one-sided p is 2.5%; just outside it is non-inferior, just inside not
+    # the asymptotic one-sided p is 2.5%; the upper limit -0.0054 likewise
+    b_only, a_only, n = 6, 16, 161
+    assert tango_asymptotic_p(b_only, a_only, n, -0.1240, upper=True) == pytest.approx(
+        0.025, abs=5e-4)
+    assert tango_asymptotic_p(b_only, a_only, n, -0.0054, upper=False) == pytest.approx(
+        0.025, abs=5e-4)
     c = _cavo()
     assert c.bootstrap.interval == "tango"
-    at = margin_decision(c, 0.1240)
-    assert at.p_noninferior == pytest.approx(0.025, abs=5e-4)
-    assert margin_decision(c, 0.1250).verdict in ("non_inferior", "equivalent")
+    # the margin's answer on the card: inconclusive inside the interval, and at delta = 0
+    # "inferior", as the superiority verdict says "A is better"
     assert margin_decision(c, 0.1230).verdict == "inconclusive"
-    # the upper limit -0.0054: a margin of 0 says inferior (U < 0), as the verdict does
     zero = margin_decision(c, 0.0)
     assert zero.verdict == "inferior" and c.verdict == "a_better"
+    wide = margin_decision(c, 0.2)
+    assert wide.verdict == "equivalent" and wide.test_name == "tango_exact" and wide.exact
 
 
 def _tango_independent(n12, n21, N, delta0):
@@ -64,32 +69,102 @@ def _tango_independent(n12, n21, N, delta0):
     lo, hi = max(0.0, -delta0) + 1e-12, (1 - delta0) / 2 - 1e-12
     p21 = optimize.minimize_scalar(nll, bounds=(lo, hi), method="bounded",
                                    options={"xatol": 1e-13}).x
-    return (n12 - n21 - N * delta0) / math.sqrt(N * (2 * p21 + delta0 * (1 - delta0)))
+    var = N * (2 * p21 + delta0 * (1 - delta0))
+    if var <= 1e-12:
+        return 0.0
+    return (n12 - n21 - N * delta0) / math.sqrt(var)
 
 
-@pytest.mark.parametrize("table,margin", [((10, 3, 7, 10), 0.1), ((20, 9, 4, 7), 0.05),
-                                          ((0, 5, 2, 13), 0.15), ((30, 0, 0, 10), 0.02),
-                                          ((5, 12, 11, 2), 0.2)])
-def test_binary_p_values_match_an_independent_score_test(table, margin):
+@pytest.mark.parametrize("table,margin", [((20, 9, 4, 7), 0.05), ((0, 5, 2, 13), 0.15),
+                                          ((30, 0, 0, 10), 0.02), ((5, 12, 11, 2), 0.2)])
+def test_asymptotic_p_values_match_an_independent_score_test(table, margin):
     both, a_only, b_only, neither = table
-    c = compare_paired(*_binary(*table), resamples=1_000)
-    r = margin_decision(c, margin)
     N = sum(table)
     t_lo = _tango_independent(b_only, a_only, N, -margin)
     t_hi = _tango_independent(b_only, a_only, N, margin)
-    assert r.p_noninferior == pytest.approx(stats.norm.sf(t_lo), abs=1e-6)
-    assert r.p_inferior == pytest.approx(stats.norm.cdf(t_lo), abs=1e-6)
-    assert r.p_upper == pytest.approx(stats.norm.cdf(t_hi), abs=1e-6)
+    assert tango_asymptotic_p(b_only, a_only, N, -margin, upper=True) == pytest.approx(
+        stats.norm.sf(t_lo), abs=1e-6)
+    assert tango_asymptotic_p(b_only, a_only, N, -margin, upper=False) == pytest.approx(
+        stats.norm.cdf(t_lo), abs=1e-6)
+    assert tango_asymptotic_p(b_only, a_only, N, margin, upper=False) == pytest.approx(
+        stats.norm.cdf(t_hi), abs=1e-6)
+
+
+def _exact_brute_force(n12_obs, n21_obs, N, delta0, upper):
+    """The exact unconditional p written out again: every table, Tango's statistic from the
+    numerical MLE, the tail's probability maximised over the discordance by scipy."""
+    tables = [(i, j) for i in range(N + 1) for j in range(N + 1 - i)]
+    t = {tb: _tango_independent(*tb, N, delta0) for tb in tables}
+    obs = t[(n12_obs, n21_obs)]
+    region = [tb for tb in tables if (t[tb] >= obs - 1e-7 if upper else t[tb] <= obs + 1e-7)]
+
+    def tail(psi):
+        p12, p21 = (psi + delta0) / 2, (psi - delta0) / 2
+        return sum(stats.multinomial.pmf([i, j, N - i - j], N, [p12, p21, 1 - psi])
+                   for i, j in region)
+
+    lo = abs(delta0)
+    grid = np.linspace(lo, 1, 401)
+    vals = [tail(x) for x in grid]
+    k = int(np.argmax(vals))
+    res = optimize.minimize_scalar(lambda x: -tail(x), method="bounded",
+                                   bounds=(grid[max(k - 1, 0)], grid[min(k + 1, 400)]))
+    return min(1.0, max(max(vals), -res.fun))
+
+
+@pytest.mark.parametrize("n12,n21,N,delta0,upper", [(6, 2, 15, -0.1, True),
+                                                    (3, 3, 12, -0.2, True),
+                                                    (1, 6, 14, -0.05, False),
+                                                    (2, 1, 10, 0.1, False),
+                                                    (5, 1, 12, 0.0, True)])
+def test_exact_unconditional_p_matches_brute_force(n12, n21, N, delta0, upper):
+    got = exact_unconditional_p(n12, n21, N, delta0, upper=upper)
+    assert got == pytest.approx(_exact_brute_force(n12, n21, N, delta0, upper), abs=2e-4)
+
+
+def test_exact_unconditional_test_keeps_its_size_on_every_table():
+    # size at the boundary B - A = -delta: the probability of rejecting, at several
+    # discordances, never above 2.5% (the asymptotic test's reaches 3.1% at n = 20)
+    N, delta = 20, 0.05
+    tables = [(i, j) for i in range(N + 1) for j in range(N + 1 - i)]
+    reject = [(i, j) for i, j in tables
+              if exact_unconditional_p(i, j, N, -delta, upper=True) < 0.025]
+    asym = [(i, j) for i, j in tables if tango_asymptotic_p(i, j, N, -delta, upper=True) < 0.025]
+    worst_exact = worst_asym = 0.0
+    for psi in (0.1, 0.2, 0.3, 0.4, 0.6):
+        p = [(psi - delta) / 2, (psi + delta) / 2, 1 - psi]
+        def size(region):
+            return sum(stats.multinomial.pmf([i, j, N - i - j], N, p) for i, j in region)
+        worst_exact, worst_asym = max(worst_exact, size(reject)), max(worst_asym, size(asym))
+    assert worst_exact <= 0.025 < worst_asym
+
+
+def test_binary_margin_uses_the_exact_test_up_to_200_cases_then_the_asymptotic_one():
+    small = compare_paired(*_binary(100, 20, 30, 50), resamples=1_000)
+    r = margin_decision(small, 0.05)
+    assert r.test_name == "tango_exact" and r.exact and r.n == 200
+    assert r.p_noninferior == exact_unconditional_p(30, 20, 200, -0.05, upper=True)
+    big = compare_paired(*_binary(100, 20, 31, 50), resamples=1_000)
+    r = margin_decision(big, 0.05)
+    assert r.test_name == "tango_score" and not r.exact
+    assert r.p_noninferior == tango_asymptotic_p(31, 20, 201, -0.05, upper=True)
     assert r.p_equivalence == max(r.p_noninferior, r.p_upper)
-    assert r.test_name == "tango_score" and r.kind == "rate" and not r.exact
 
 
 @pytest.mark.parametrize("a_only,b_only", [(2, 9), (7, 3), (5, 5), (0, 4)])
-def test_zero_margin_binary_is_the_one_sided_mcnemar_score_test(a_only, b_only):
+def test_zero_margin_binary_is_the_one_sided_mcnemar_test(a_only, b_only):
+    # at delta = 0 Tango's statistic is McNemar's (n12 - n21)/sqrt(n12 + n21): the margin's
+    # test is the one-sided McNemar test (exact unconditional, Suissa & Shuster 1991)
     c = compare_paired(*_binary(10, a_only, b_only, 10), resamples=1_000)
     r = margin_decision(c, 0.0)
+    N = 20 + a_only + b_only
+    assert r.p_noninferior == exact_unconditional_p(b_only, a_only, N, 0.0, upper=True)
     z = (b_only - a_only) / math.sqrt(a_only + b_only)
-    assert r.p_noninferior == pytest.approx(stats.norm.sf(z), abs=1e-12)
+    assert tango_asymptotic_p(b_only, a_only, N, 0.0, upper=True) == pytest.approx(
+        stats.norm.sf(z), abs=1e-12)
+    # "non-inferior" at delta = 0 needs the interval above 0: the superiority verdict's CI
+    if r.verdict == "non_inferior":
+        assert c.bootstrap.ci_low > 0
 
 
 def test_zero_margin_scores_reduce_to_the_superiority_verdict():
@@ -146,15 +221,18 @@ def test_monte_carlo_signflip_is_seeded_and_close_to_the_normal_approximation():
 
 def test_a_larger_margin_never_turns_non_inferior_into_inferior():
     rng = np.random.default_rng(8)
-    margins = [0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3]
-    for _ in range(40):
+    margins = [round(0.01 * i, 2) for i in range(31)]
+    for _ in range(30):
         n = int(rng.integers(10, 60))
         p = rng.dirichlet([2, 1, 1, 2])
         table = rng.multinomial(n, p)
         c = compare_paired(*_binary(*table), resamples=1_000)
         verdicts = [margin_decision(c, m).verdict for m in margins]
-        ps = [margin_decision(c, m).p_noninferior for m in margins]
-        assert all(x >= y - 1e-12 for x, y in zip(ps, ps[1:]))   # p falls as delta grows
+        # the asymptotic p falls as delta grows (T(-delta) rises); the exact p is discrete
+        # and may wiggle, but the verdict below must still be monotone
+        _, a_only, b_only, _ = table
+        ps = [tango_asymptotic_p(b_only, a_only, n, -m, upper=True) for m in margins]
+        assert all(x >= y - 1e-12 for x, y in zip(ps, ps[1:]))
         first = next((i for i, v in enumerate(verdicts)
                       if v in ("non_inferior", "equivalent")), None)
         if first is not None:

@@ -10,8 +10,9 @@ from core.__main__ import main
 from core.beir import load_beir
 from core.errors import InputError
 from core.retrieval import BM25Params, load_model
-from core.scifact import (MEASURES, ci_by_n, compare_retrievers, disagreements, evaluate, means,
-                          needed, run_retrievers, run_scifact, side_by_side, subsample)
+from core.scifact import (MEASURES, RETRIEVERS, ci_by_n, compare_retrievers, disagreements,
+                          evaluate, means, needed, rank_retrievers, run_retrievers, run_scifact,
+                          side_by_side, subsample)
 from core.stats import paired_bootstrap, verdict
 from core.views.verdicts import verdict_sentence
 from core.views.scifact import comparison_sentence
@@ -156,7 +157,9 @@ def test_cli_end_to_end_on_the_fixture(capsys):
                  "--resamples", "1000"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["n_queries"] == 12 and out["comparison"]["a"] == "dense"
-    assert set(out["scores"]) == {"bm25", "dense"}  # only what is needed
+    # all three: hybrid (the RRF of the two A and B need anyway) for the tied-for-best set
+    assert set(out["scores"]) == {"bm25", "dense", "hybrid"}
+    assert set(out["best_set"]["best"]) | set(out["best_set"]["behind"]) == set(out["scores"])
     with pytest.raises(SystemExit) as ei:
         main(["scifact", "--data", str(TINY), "--metric", "nope"])
     assert ei.value.code == 2
@@ -254,3 +257,21 @@ def test_run_scifact_reports_judged_at_10_and_both_bounds(tiny_run):
     assert set(jb.pool["query"]) <= set(data.queries.values())
     again = beir_bounds(data, rankings, "ndcg@10", "bm25", "hybrid", resamples=500)
     assert again.verdict_low == jb.verdict_low and len(again.pool) == len(jb.pool)
+
+
+def test_run_scifact_ranks_all_three_on_the_compared_queries(tiny_run):
+    from core.best_set import best_set
+
+    data, _, tables, model, cache = tiny_run
+    res = run_scifact(data, "bm25", "dense", "ndcg@10", queries=10, resamples=500, seed=3,
+                      cache_dir=cache, get_model=lambda: model)
+    qids = list(res.comparison.query_ids)
+    ref = best_set(pd.DataFrame({r: tables[r].loc[qids, "ndcg@10"].to_numpy()
+                                 for r in RETRIEVERS}, index=qids), resamples=500, seed=3)
+    assert res.best.best == ref.best and res.best.n == 10 == res.comparison.n
+    assert [r.to_dict() for r in res.best.ranks] == [r.to_dict() for r in ref.ranks]
+    d = json.loads(json.dumps(res.to_dict()))["best_set"]
+    assert d["n"] == 10 and d["resamples"] == 500 and d["seed"] == 3
+    assert {r["system"] for r in d["ranks"]} == set(RETRIEVERS)
+    with pytest.raises(ValueError, match="two or more"):
+        rank_retrievers({"bm25": tables["bm25"]}, "ndcg@10")

@@ -10,8 +10,8 @@ from core.latency_log import load_timings
 from core.margin import margin_decision
 from core.sample_size_margin import cases_needed_noninferiority
 from core.views.switch import decision_text
-from core.switch import (Condition, combine, decide_files, decide_switch, pick_pair,
-                         quality_condition, speed_condition)
+from core.switch import (Condition, combine, decide_files, decide_retrievers, decide_switch,
+                         pick_pair, quality_condition, speed_condition)
 
 FAST = dict(resamples=1000, quantile_resamples=50, seed=3)
 
@@ -220,3 +220,108 @@ def test_the_timing_logs_warnings_travel_with_the_decision():
     assert "order_pair" in codes
     assert "order_pair" in [w["code"] for w in dec.to_dict()["latency_warnings"]]
     assert "timing log:" in decision_text(dec, "en")
+
+
+# ----------------------------------------------------------------------------- issue 23 item 2
+def test_an_unsure_speed_condition_carries_the_latency_plans_next_step():
+    """The speed step is the latency page's plan retargeted to log(max/ratio): the queries
+    for the upper bound to reach the limit if the ratio stays as observed."""
+    lat = latency_csv(1.05, n=12, noise=0.15)
+    dec = decide_files(golden_csv(CLOSE), "q.csv", lat, "l.csv", margin=0.02,
+                       max_slowdown=1.2, **FAST)
+    assert dec.speed_condition.state == "unsure" and dec.ratio < 1.2
+    log = load_timings(lat, file="l.csv")
+    latency = compare_latency(log, "base", "cand", **FAST)
+    want = latency.plan.retarget(1.2 / latency.ratio.geo_mean_ratio - 1, 0.95)
+    ns = dec.next_step_speed
+    assert ns.n_needed == want.n_queries > ns.n_have == 12
+    assert ns.plan == want and ns.ratio == dec.ratio and ns.max_slowdown == 1.2
+    out = dec.to_dict()["next_step_speed"]
+    assert out["n_needed"] == want.n_queries and out["plan"]["target"] == pytest.approx(
+        1.2 / dec.ratio - 1)
+    assert f"About {want.n_queries} queries would show that cand takes at most 1.20×" \
+        in decision_text(dec)
+
+
+def test_no_speed_step_when_the_ratio_is_at_the_limit_or_speed_is_settled():
+    lat = latency_csv(1.05, n=12, noise=0.15)
+    at_limit = decide_files(golden_csv(CLOSE), "q.csv", lat, "l.csv", margin=0.02,
+                            max_slowdown=1.12, **FAST)
+    assert at_limit.speed_condition.state == "unsure" and at_limit.ratio >= 1.12
+    assert at_limit.next_step_speed.n_needed is None
+    assert "more queries would not show that cand is fast enough" in decision_text(at_limit)
+    held = decide_files(golden_csv(CLOSE), "q.csv", latency_csv(0.7), "l.csv", margin=0.02,
+                        **FAST)
+    assert held.speed_condition.holds and held.next_step_speed is None
+    assert held.to_dict()["next_step_speed"] is None
+
+
+def _trec_files():
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2] / "data" / "demo_trec"
+    runs = tuple((n, (root / n).read_bytes()) for n in ("bm25.run", "dense.run"))
+    return (root / "qrels.txt").read_bytes(), runs
+
+
+def test_trec_runs_are_scored_per_query_and_decided_through_the_margin():
+    from core.trec import read_qrels, read_run, score_runs
+    qrels, runs = _trec_files()
+    lat = latency_csv(0.7, names=("bm25", "dense"))
+    dec = decide_files(qrels, "qrels.txt", lat, "l.csv", margin=0.2, quality_format="trec",
+                       runs=runs, measure="nDCG@10", **FAST)
+    ts = score_runs([read_run(d, n) for n, d in runs], read_qrels(qrels, "qrels.txt"),
+                    ["nDCG@10"], qrels_file="qrels.txt")
+    comp = compare_golden(ts.golden("nDCG@10"), "bm25", "dense", resamples=1000, seed=3)
+    want = margin_decision(comp, 0.2)
+    assert (dec.a, dec.b, dec.kind) == ("bm25", "dense", "score")
+    assert dec.quality == want and dec.n_cases == comp.n_cases
+    assert dec.quality_source == "qrels.txt [nDCG@10]"
+
+
+def test_trec_without_runs_or_with_a_run_missing_from_the_log_is_refused():
+    qrels, runs = _trec_files()
+    with pytest.raises(InputError) as ei:
+        decide_files(qrels, "qrels.txt", latency_csv(0.7), "l.csv", margin=0.2,
+                     quality_format="trec", **FAST)
+    assert ei.value.code == "switch.err_need_runs"
+    with pytest.raises(InputError) as ei:
+        decide_files(qrels, "qrels.txt", latency_csv(0.7), "l.csv", margin=0.2,
+                     quality_format="trec", runs=runs, **FAST)
+    assert ei.value.code == "switch_method_missing"
+    assert "bm25.run" in str(ei.value) and "l.csv" in str(ei.value)
+
+
+def _tables(n=60, shift=0.0, seed=0):
+    """Per-query tables as core.scifact.evaluate gives them (one column per measure)."""
+    import pandas as pd
+    from core.scifact import MEASURES
+    rng = np.random.default_rng(seed)
+    ids = [f"q{i}" for i in range(n)]
+    base = rng.uniform(0.1, 0.9, n)
+    out = {}
+    for name, off in (("bm25", 0.0), ("dense", shift), ("hybrid", shift / 2)):
+        v = np.clip(base + off + rng.normal(0, 0.05, n), 0, 1)
+        out[name] = pd.DataFrame({m: (v > 0.5).astype(float) if m.startswith("hit") else v
+                                  for m in MEASURES}, index=pd.Index(ids, name="query_id"))
+    return out
+
+
+def test_retrievers_decide_on_the_scifact_comparison():
+    from core.scifact import compare_retrievers
+    tables = _tables()
+    lat = latency_csv(0.8, names=("bm25", "dense"))
+    dec = decide_retrievers(tables, lat, "l.csv", margin="0.05", collection="scifact",
+                            **FAST)
+    comp = compare_retrievers(tables, "bm25", "dense", "ndcg@10", resamples=1000, seed=3)
+    assert (dec.a, dec.b) == ("bm25", "dense") and dec.quality == margin_decision(comp, 0.05)
+    assert dec.decision == "switch" and dec.quality_source == "scifact [ndcg@10]"
+    sub = decide_retrievers(tables, latency_csv(0.8, names=("bm25", "hybrid")), "l.csv",
+                            margin=0.05, queries=[f"q{i}" for i in range(20)],
+                            metric="hit@10", b="hybrid", **FAST)
+    assert sub.n_cases == 20 and sub.kind == "rate" and sub.b == "hybrid"
+
+
+def test_retrievers_missing_from_the_timing_log_are_refused():
+    with pytest.raises(InputError) as ei:
+        decide_retrievers(_tables(), latency_csv(0.8), "l.csv", margin=0.05, **FAST)
+    assert ei.value.code == "switch_method_missing" and "scifact" in str(ei.value)

@@ -84,3 +84,13 @@ def test_card_with_a_margin_takes_its_tone_and_draws_the_band():
     card = paired_view(c, values=(a, b), names={"B": "<b>x</b>"},
                        margin=margin_decision(c, 0.15)).card
     assert "<b>x</b>" not in card_html(card) and "&lt;b&gt;x&lt;/b&gt;" in card_html(card)
+
+
+def test_card_best_line_is_escaped_and_only_drawn_when_given():
+    plain = VerdictCard("neutral", "l", "v", "i", "s")
+    assert "verdict-best" not in card_html(plain) and plain.to_dict()["best"] == ""
+    card = VerdictCard("neutral", "l", "v", "i", "s", best="Best: <i>x</i> or y")
+    out = card_html(card)
+    assert 'class="verdict-best"' in out and "Best: &lt;i&gt;x&lt;/i&gt; or y" in out
+    assert out.index('class="verdict"') < out.index("verdict-best")  # under the sentence
+    assert card.to_dict()["best"] == "Best: <i>x</i> or y"

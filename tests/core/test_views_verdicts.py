@@ -113,4 +113,4 @@ def test_margin_reason_when_the_test_disagrees():
     r = replace(results[0.05], verdict="inconclusive", reason_key="test_disagrees")
     for lang in ("en", "ko"):
         text = margin_reason(r, lang)
-        assert t("margin.test_tango_score", lang) in text and "0.025" in text
+        assert t(f"margin.test_{r.test_name}", lang) in text and "0.025" in text

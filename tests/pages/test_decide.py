@@ -5,6 +5,7 @@ import html
 import re
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.switch import decide_files
@@ -97,3 +98,149 @@ def test_retrieval_lists_upload_is_scored_per_case():
     assert at.selectbox(key="decide_measure").value == "ndcg"
     assert "Switch from bm25 to dense?" in _card(at)
     assert at.query_params["format"] == "lists" and at.query_params["k"] == "10"
+
+
+# ----------------------------------------------------------------------------- issue 23 item 2
+TREC = ROOT / "data" / "demo_trec"
+
+
+def _fresh(lang="en", **state):
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.session_state["lang"] = lang
+    at.session_state["decide_resamples"] = 2000
+    for key, value in state.items():
+        at.session_state[key] = value
+    return at.run()
+
+
+def test_the_golden_page_keeps_its_upload_for_the_switch_page():
+    at = AppTest.from_file(str(ROOT / "pages" / "golden.py"), default_timeout=180)
+    at.session_state["golden_resamples"] = 2000
+    at.run()
+    assert at.session_state["golden_file"] is None   # the demo is not "loaded"
+    at.file_uploader(key="golden_upload").set_value(
+        ("quality.csv", golden_csv(CLOSE), "text/csv")).run()
+    assert not at.exception
+    assert at.session_state["golden_file"] == {"name": "quality.csv",
+                                               "data": golden_csv(CLOSE)}
+
+
+def test_the_latency_page_keeps_its_upload_for_the_switch_page():
+    at = AppTest.from_file(str(ROOT / "pages" / "latency.py"), default_timeout=180)
+    at.session_state["latency_resamples"] = 1000
+    at.session_state["latency_quantile_resamples"] = 1000
+    at.run()
+    at.file_uploader(key="latency_upload").set_value(
+        ("timings.csv", latency_csv(0.7), "text/csv")).run()
+    assert not at.exception
+    assert at.session_state["latency_file"]["name"] == "timings.csv"
+
+
+@pytest.mark.parametrize("lang, word", [("en", "Do not switch"), ("ko", "전환하지 마세요")])
+def test_files_loaded_on_the_golden_and_latency_pages_are_one_click(lang, word):
+    """Both loaded on their pages: the Switch? page picks them by default (no upload) and
+    decides on them, as core.switch.decide_files does."""
+    at = _fresh(lang, golden_file={"name": "quality.csv", "data": golden_csv(CLOSE)},
+                latency_file={"name": "timings.csv", "data": latency_csv(1.5)})
+    assert not at.exception and not at.error
+    assert at.radio(key="decide_quality_from").value == "golden"
+    assert at.radio(key="decide_latency_from").value == "latency"
+    assert any("quality.csv" in c.value for c in at.caption)
+    card = _card(at)
+    want = decide_files(golden_csv(CLOSE), "quality.csv", latency_csv(1.5), "timings.csv",
+                        margin=0.02, resamples=2000)
+    assert want.decision == "stay" and word in card
+    assert f"[{want.ratio_low:.2f}, {want.ratio_high:.2f}]" in card
+    at.radio(key="decide_quality_from").set_value("file").run()   # back to uploads: demo
+    assert not at.exception and "hybrid" in _card(at)
+
+
+def test_trec_runs_uploaded_here_and_the_systems_pages_runs():
+    runs = [(n, (TREC / n).read_bytes()) for n in ("bm25.run", "dense.run")]
+    qrels = (TREC / "qrels.txt").read_bytes()
+    at = _page()
+    at.radio(key="decide_format").set_value("trec").run()
+    assert not at.exception
+    at.file_uploader(key="decide_qrels_upload").set_value(("qrels.txt", qrels, "text/plain"))
+    at.file_uploader(key="decide_runs_upload").set_value(
+        [(n, d, "text/plain") for n, d in runs])
+    at.file_uploader(key="decide_latency_upload").set_value(
+        ("timings.csv", latency_csv(0.7, names=("bm25", "dense")), "text/csv")).run()
+    assert not at.exception and not at.error
+    at.number_input(key="decide_margin_score").set_value(0.2).run()
+    assert not at.exception and not at.error
+    want = decide_files(qrels, "qrels.txt", latency_csv(0.7, names=("bm25", "dense")),
+                        "timings.csv", margin=0.2, quality_format="trec", runs=tuple(runs),
+                        resamples=2000)
+    card = _card(at)
+    assert "Switch from bm25 to dense?" in card and want.decision == "switch"
+    assert f"{want.quality.ci_low:.3f}" in card.replace("−", "-")
+    assert at.query_params["format"] == "trec" and at.query_params["measure"] == "nDCG@10"
+    # the same runs, loaded on the systems page
+    at2 = _fresh(systems_file={"format": "trec", "name": "qrels.txt", "data": qrels,
+                               "runs": tuple(runs), "measure": "nDCG@10", "k": 10},
+                 latency_file={"name": "timings.csv",
+                               "data": latency_csv(0.7, names=("bm25", "dense"))})
+    assert at2.radio(key="decide_quality_from").value == "systems"
+    at2.number_input(key="decide_margin_score").set_value(0.2).run()
+    assert not at2.exception and _card(at2) == card
+
+
+def _scifact_state():
+    from tests.core.test_switch import _tables
+    return {"tables": _tables(), "queries": tuple(f"q{i}" for i in range(60)),
+            "metric": "ndcg@10", "collection": "scifact"}
+
+
+@pytest.mark.parametrize("lang, word", [("en", "Switch from bm25 to dense?"),
+                                        ("ko", "bm25에서 dense(으)로")])
+def test_quality_from_the_scifact_pages_result(lang, word):
+    from core.switch import decide_retrievers
+    state = _scifact_state()
+    lat = latency_csv(0.8, names=("bm25", "dense"))
+    at = _fresh(lang, scifact_tables=state, latency_file={"name": "t.csv", "data": lat})
+    at.radio(key="decide_quality_from").set_value("scifact").run()
+    assert not at.exception and not at.error
+    assert at.number_input(key="decide_margin_score").value == 0.02
+    want = decide_retrievers(state["tables"], lat, "t.csv", margin=0.02,
+                             queries=state["queries"], resamples=2000)
+    card = _card(at)
+    assert word in card and f"[{want.ratio_low:.2f}, {want.ratio_high:.2f}]" in card
+    assert any("scifact" in c.value and "60" in c.value for c in at.caption)
+
+
+def test_scifact_not_run_yet_says_so_and_shows_the_demo():
+    at = _page()
+    at.radio(key="decide_quality_from").set_value("scifact").run()
+    assert not at.exception
+    assert any("scifact" in i.value for i in at.info)
+    assert "rerank" in _card(at) or "hybrid" in _card(at)
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["queries would show that cand takes at most 1.20×", "you have 12"]),
+    ("ko", ["쿼리 약", "현재 12개"])])
+def test_an_unsure_speed_shows_the_queries_needed_on_the_card(lang, words):
+    at = _fresh(lang, golden_file={"name": "q.csv", "data": golden_csv(CLOSE)},
+                latency_file={"name": "l.csv", "data": latency_csv(1.05, n=12, noise=0.15)})
+    at.number_input(key="decide_max_slowdown").set_value(1.2).run()
+    assert not at.exception
+    card = _card(at)
+    assert all(w in card for w in words), card
+
+
+def test_the_systems_page_keeps_its_trec_upload_for_the_switch_page():
+    runs = [(n, (TREC / n).read_bytes()) for n in ("bm25.run", "dense.run")]
+    at = AppTest.from_file(str(ROOT / "pages" / "systems.py"), default_timeout=180)
+    at.session_state["systems_resamples"] = 1000
+    at.run()
+    assert at.session_state["systems_file"] is None   # the demo is not "loaded"
+    at.segmented_control(key="systems_source").set_value("trec").run()
+    at.file_uploader(key="systems_qrels_upload").set_value(
+        ("qrels.txt", (TREC / "qrels.txt").read_bytes(), "text/plain"))
+    at.file_uploader(key="systems_runs_upload").set_value(
+        [(n, d, "text/plain") for n, d in runs]).run()
+    assert not at.exception
+    kept = at.session_state["systems_file"]
+    assert (kept["format"], kept["name"], kept["measure"]) == ("trec", "qrels.txt", "nDCG@10")
+    assert kept["runs"] == tuple(runs)

@@ -58,14 +58,20 @@ def test_page_end_to_end(folder):
     assert shown["BM25"] == f"{expect['bm25']['ndcg@10']:.3f}"
     assert shown["Dense"] == f"{expect['dense']['ndcg@10']:.3f}"
     # the exact test beside the CI (core.views.paired), the Hit@10 2x2 and the two
-    # drill-down top-10 lists (wrapped), and Judged@10 of the three retrievers
-    assert len(at.table) == 5
+    # drill-down top-10 lists (wrapped), Judged@10 and the rank intervals of the three
+    assert len(at.table) == 6
     # send the measured means to the BEIR Table 2 page
     at.button(key="scifact_send").click().run()
     sent = at.session_state["scifact_measured"]
     assert set(sent) == {"bm25", "dense", "hybrid"}
     assert sent["bm25"]["ndcg@10"] == pytest.approx(expect["bm25"]["ndcg@10"], abs=1e-12)
     assert set(sent["hybrid"]) == {"ndcg@10", "recall@100", "hit@10", "mrr@10"}
+    # the per-query tables stay in the session for the Switch? page
+    kept = at.session_state["scifact_tables"]
+    assert (kept["metric"], kept["collection"], len(kept["queries"])) == \
+        ("ndcg@10", "scifact", 12)
+    assert kept["tables"]["bm25"]["ndcg@10"].mean() == pytest.approx(
+        expect["bm25"]["ndcg@10"], abs=1e-12)
 
 
 def test_slider_drill_down_and_settings(folder):
@@ -249,3 +255,29 @@ def test_judged_at_10_for_bm25_dense_and_hybrid(folder, lang):
                                        for m in ("bm25", "dense", "hybrid")]
     label = "판정 없는" if lang == "ko" else "Download the unjudged"
     assert any(b.label.startswith(label) for b in at.get("download_button"))
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_tied_for_best_of_all_three_on_the_card_and_rank_intervals_below(folder, lang):
+    """The card's extra line and the rank section are core.scifact.rank_retrievers on the
+    page's queries and settings (all 12, nDCG@10, 10,000 resamples, seed 0)."""
+    from core.scifact import DEFAULT_RESAMPLES, rank_retrievers, with_hybrid
+    from core.views.best_set import rank_text
+    from core.views.scifact import NAMES, best_line
+
+    at = _run(lang)
+    assert not at.exception, at.exception
+    data = load_beir(folder)
+    tables = evaluate(data, with_hybrid(run_retrievers(data, ["bm25", "dense"])))
+    bs = rank_retrievers(tables, "ndcg@10", resamples=DEFAULT_RESAMPLES, seed=0)
+    card = next(html.unescape(m.value) for m in at.markdown if "verdict-card" in m.value)
+    assert 'class="verdict-best"' in card and best_line(bs, "ndcg@10", lang, NAMES) in card
+    title = "순위 구간" if lang == "ko" else "Rank intervals of all 3"
+    assert any(title in s.value for s in at.subheader)
+    table = next(t.value.reset_index() for t in at.table
+                 if any(("rank interval" in str(c)) or ("순위 구간" in str(c))
+                        for c in t.value.columns))
+    names = [str(x).replace("\\", "") for x in table.iloc[:, 0]]
+    assert names == [NAMES[r.name] for r in bs.ranks]
+    assert list(table.iloc[:, 3]) == [rank_text(r.rank_low, r.rank_high) for r in bs.ranks]
+    assert len(at.get("vega_lite_chart")) >= 4   # by n, bootstrap, ranks, scatter

@@ -290,3 +290,31 @@ def test_a_verdict_that_depends_on_missing_labels_is_flagged():
     assert any("depends on labels that are missing" in w.value for w in at.warning)
     # no group column: the hint says how to add one
     assert any("'group'" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_lists_demo_shows_its_query_groups(lang):
+    """data/demo_lists.csv carries a 'group' column (query type): the demo itself shows B − A
+    per group, core.groups' numbers, and no hint about adding groups."""
+    from core.golden import compare_golden
+    from core.groups import by_group
+
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["lang"] = lang
+    at.session_state["systems_resamples"] = 1000
+    at.run()
+    assert not at.exception and not at.error
+    title = "질의 그룹별 ('group')" if lang == "ko" else "By query group ('group')"
+    assert any(title in _unescape(s.value) for s in at.subheader)
+    assert not any("'group'" in c.value for c in at.caption)   # the hint is gone
+    gs = score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
+                                "demo_lists.csv"), 10).golden("ndcg@10")
+    ref = by_group(compare_golden(gs, "bm25", "dense", resamples=1000), resamples=1000)
+    col = "그룹" if lang == "ko" else "group"
+    table = next(t.value for t in at.table if col in t.value.columns)
+    assert list(table[col]) == [g.group for g in ref.groups] == ["account", "billing",
+                                                                  "product"]
+    assert [int(x) for x in table["n"]] == [g.n for g in ref.groups] == [12, 14, 14]
+    assert list(table["dense − bm25"]) == [f"{g.diff:+.3f}" for g in ref.groups]
+    word = "순열" if lang == "ko" else "Permutation"
+    assert any(word in m.value for m in at.markdown)
