@@ -31,8 +31,9 @@ null sets with the data's own shape, skew included, and true mean 0.
   (the null-restricted estimate): unlike the sign flip, the number of discordant pairs varies.
 
 When a check finds the displayed interval leaving out 0 clearly more often than it does at
-the same n on data where the interval holds (``warn_limit``: 6% + 0.6 / n for the resample
-check, 6% + 0.2 / (non-zero differences) for the sign-flip one, each compared with the
+the same size on data where the interval holds (``warn_limit``: 6% + 0.6 / m for the
+resample check, 6% + 0.2 / m for the sign-flip one from m = 6 on, m the non-zero
+differences (n for a table), each compared with the
 Monte-Carlo rate's one-sided 95% Wilson lower bound; for a 0/1 table only the unconditional
 resample check counts), ``Calibration.warns`` is true: the card says so, and the verdict keeps a
 "better" only if it survives a test that holds its level under *both* nulls
@@ -60,6 +61,7 @@ DEFAULT_SETS = 1_000
 WARN_RATE = 0.06          # a check above this rate warns (issue 19: goal <= 6% at n = 10-30)
 SMALL_N_EXCESS = 0.6      # resample check's own excess where the interval holds: this / n
 SIGNFLIP_EXCESS = 0.2     # the sign-flip check's, over the number of non-zero differences
+MIN_SIGNFLIP_NONZERO = 6  # fewer non-zero differences: the sign-flip check does not warn
 WARN_Z = 1.6448536269514722  # z(0.95): a Monte-Carlo rate warns when its one-sided 95% Wilson
 #                              lower bound does
 STREAM_RESAMPLE_NULL = 3
@@ -128,17 +130,19 @@ class Calibration:
     @property
     def warn_above(self) -> float:
         """The rate above which the resample check warns at this n (``warn_limit``)."""
-        return warn_limit(self.n)
+        return warn_limit(self.nonzero or self.n)
 
     @property
     def warns(self) -> bool:
         """True when a check shows the interval leaving out 0 clearly more often than it
         does at this n on data where the interval keeps its promise: the rate (for a
         Monte-Carlo rate its one-sided 95% Wilson lower bound, so that Monte-Carlo noise
-        alone does not warn) above ``warn_limit(n)`` for the resample check, above
-        6% + 0.2 / (non-zero differences) for the sign-flip one (its null sets differ only
-        in the signs of the non-zero differences: with few of them its rate is coarse, e.g.
-        2 / 2^5 = 6.25% for the all-same-sign sets of 5). The checks considered: for scores
+        alone does not warn) above ``warn_limit(m)`` for the resample check and above
+        6% + 0.2 / m for the sign-flip one, m the non-zero differences (n for a table):
+        a zero difference says nothing about which method is better, and tie-heavy
+        retrieval differences behave in both checks like a sample of m. The sign-flip
+        check's null sets differ only in the signs of the m non-zero differences, so its
+        rate moves in steps of 2^(1 - m): it warns only from m = 6 on. The checks considered: for scores
         both, for a 0/1 table the resample check (``shown``; the sign-flip one only when
         the resample check was not run)."""
         limit = self.warn_above
@@ -146,8 +150,12 @@ class Calibration:
             if self.resample_null_rejection is None:
                 return self.null_rejection > limit
             return wilson_low(self.resample_null_rejection, self.resample_sets) > limit
-        flips = WARN_RATE + SIGNFLIP_EXCESS / max(self.nonzero or self.n, 1)
-        over = wilson_low(self.null_rejection, self.sets) > flips
+        m = self.nonzero or self.n
+        # sign flips of m non-zero differences: 2^m equally likely sets, so the rate moves in
+        # steps of 2^(1 - m); below 6 of them (2^(1 - m) >= 5%) it cannot say more than that
+        # the sample is tiny (and the verdict's sign-flip test cannot reach p < 5% either)
+        over = (m >= MIN_SIGNFLIP_NONZERO and wilson_low(self.null_rejection, self.sets)
+                > WARN_RATE + SIGNFLIP_EXCESS / m)
         if self.resample_null_rejection is not None:
             over = over or wilson_low(self.resample_null_rejection, self.resample_sets) > limit
         return over
@@ -178,7 +186,8 @@ class Calibration:
 
 
 def warn_limit(n: int) -> float:
-    """WARN_RATE + SMALL_N_EXCESS / n: the checks' own excess at small n. On normal data and
+    """WARN_RATE + SMALL_N_EXCESS / n: the resample check's own excess at small n (n: the
+    non-zero differences for scores). On normal data and
     on real retrieval differences, where the default interval keeps its promise, the
     centred-resample check still shows it leaving out 0 in up to about 9-12% of null sets at
     n = 10 (a resample of 10 values is often lopsided, and its interval is computed again

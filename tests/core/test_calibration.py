@@ -210,7 +210,12 @@ def test_tie_heavy_differences_keep_their_zeros_in_the_resample_null():
     # 8 tied values at 0 of 10: no resample made only of ties counts as leaving out 0
     tied = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0.4, 0.1])
     cal = calibrate_scores(tied, interval="calibrated_t", seed=0)
-    assert cal.resample_null_rejection < warn_limit(10)
+    assert cal.nonzero == 2 and cal.warn_above == warn_limit(2)
+    assert cal.resample_null_rejection < warn_limit(2)
+    # 4 non-zero differences: the sign-flip rate moves in steps of 2 / 16, so it does not warn
+    four = np.array([0, 0, 0, 0, 0, 0, 0.3, 0.2, 0.5, 0.4])
+    flips = calibrate_scores(four, interval="t", seed=0, resample_sets=0)
+    assert flips.null_rejection >= 0.12 and not flips.warns
 
 
 def test_short_calibration_run_of_the_calibrated_t_default():
