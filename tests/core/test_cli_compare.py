@@ -207,7 +207,7 @@ def test_json_carries_both_self_checks_and_the_default_interval(tmp_path, capsys
             "mc_se"} <= set(cal)
     assert cal["resample_sets"] == 1000 and 0 <= cal["resample_null_rejection"] <= 1
     assert cal["shown_rate"] == max(cal["null_rejection"], cal["resample_null_rejection"])
-    assert cal["warn_above"] == pytest.approx(0.06 + 0.6 / 12)
+    assert cal["warn_above"] == pytest.approx(0.06 + 0.6 / np.count_nonzero(b - a))
     assert not cal["warning"] or cal["shown_rate"] > cal["warn_above"]
     assert cal["survival_test"] == "bootstrap_t" and 0 < cal["survival_p"] <= 1
     assert {"survival_test", "survival_p", "self_check_rate"} <= set(diff["decision"])
