@@ -115,6 +115,67 @@ def paired_means(ab, key, start, count):
     return out
 
 
+@njit(parallel=True, cache=True)
+def paired_means_sd(ab, key, start, count):
+    """``paired_means`` plus, from the same drawn cases, the SD (ddof 1) of B - A of each
+    resample (column 3): what the studentized intervals (bootstrap-t, calibrated t) need,
+    without a second pass over the data. Columns 0-2 equal ``paired_means`` exactly; column 3
+    equals ``bootstrap_sets((b - a)[None, :], key, count)[1, 0]`` exactly (same draws, and the
+    same sums relative to the first difference, operation for operation)."""
+    n = ab.shape[0]
+    out = np.empty((count, 4))
+    nn = uint64(n)
+    thresh = (uint64(4294967296) - nn) % nn
+    d0 = ab[0, 1] - ab[0, 0]
+    for j in prange(count):
+        state = _stream(key, start + j)
+        sa = 0.0
+        sb = 0.0
+        sd = 0.0
+        t1 = 0.0
+        t2 = 0.0
+        i = 0
+        while i < n:
+            state, word = splitmix(state)
+            m = (word & _LOW32) * nn
+            if (m & _LOW32) >= thresh:
+                k = m >> uint64(32)
+                x = ab[k, 0]
+                y = ab[k, 1]
+                dd = y - x
+                v = dd - d0
+                sa += x
+                sb += y
+                sd += dd
+                t1 += v
+                t2 += v * v
+                i += 1
+            if i < n:
+                m = (word >> uint64(32)) * nn
+                if (m & _LOW32) >= thresh:
+                    k = m >> uint64(32)
+                    x = ab[k, 0]
+                    y = ab[k, 1]
+                    dd = y - x
+                    v = dd - d0
+                    sa += x
+                    sb += y
+                    sd += dd
+                    t1 += v
+                    t2 += v * v
+                    i += 1
+        out[j, 0] = sa / n
+        out[j, 1] = sb / n
+        out[j, 2] = sd / n
+        mean = t1 / n
+        if n > 1:
+            var = (t2 - n * mean * mean) / (n - 1)
+            out[j, 3] = np.sqrt(var) if var > 0 else 0.0
+        else:
+            out[j, 3] = 0.0
+    return out
+
+
 @njit(cache=True, inline="always")
 def _sign(bits, b):
     """+1.0 or -1.0 from bit ``b`` of ``bits`` (branch-free: a random sign bit would defeat

@@ -16,7 +16,7 @@ from functools import cached_property
 
 from core import checks
 from core.calibration import Calibration, calibrate_comparison
-from core.intervals import wilson_bounds
+from core.intervals import STUDENTIZED_METHODS, resolve_interval, wilson_bounds
 from core.paired_tests import (PairedTest, cohens_dz, difference_test, mcnemar_exact,
                                paired_ttest_p)
 from core.stats import (BootstrapResult, PairedData, RateEstimate, Verdict, bootstrap_ci,
@@ -240,12 +240,18 @@ def _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval)
 
 def _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval):
     a, b, d = data.a, data.b, data.d
-    means = kernels().paired_means(np.column_stack((a, b)), stream_key(seed), 0, resamples)
+    ab, key = np.column_stack((a, b)), stream_key(seed)
+    sds = None
+    if resolve_interval(interval, False) in STUDENTIZED_METHODS:  # the SDs in the same pass
+        means = kernels().paired_means_sd(ab, key, 0, resamples)
+        sds = means[None, :, 3]
+    else:
+        means = kernels().paired_means(ab, key, 0, resamples)
     rate_a = _rate_from_dist(a, means[:, 0], confidence, "percentile")
     rate_b = _rate_from_dist(b, means[:, 1], confidence, "percentile")
     dist = np.ascontiguousarray(means[:, 2])
     lo, hi, used = difference_interval(data, dist, confidence=confidence, interval=interval,
-                                       seed=seed)
+                                       seed=seed, sds=sds)
     bs = BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed), "resample",
                          dist, used, is_constant(d))
     test = difference_test(data, resamples=resamples, seed=seed,

@@ -316,7 +316,8 @@ def _binary_paired_dist(n: int, n10: int, n01: int, resamples: int, seed: int) -
 
 
 def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float,
-                        interval: str, seed: int) -> tuple[float, float, str]:
+                        interval: str, seed: int,
+                        sds: np.ndarray | None = None) -> tuple[float, float, str]:
     """The CI of mean(B - A) with ``interval`` (``resolve_interval`` picks the one used for
     the data's kind), given the bootstrap distribution ``dist`` of the mean difference that
     the caller drew from ``data``. Returns (low, high, interval used); ends within 1e-12 of 0
@@ -334,6 +335,9 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
       the bootstrap-t's resamples drawn as for ``bootstrap_t``;
     * ``t``: the t-interval; ``johnson_t`` / ``hall_t``: Johnson's (1978) and Hall's (1992)
       skewness-corrected t-intervals (closed forms, no bootstrap; ``core.intervals``).
+
+    ``sds``: the SDs of B - A of the same resamples as ``dist``, when the caller drew them in
+    the same pass (``core._kernels.paired_means_sd``); else the studentized intervals draw them.
     """
     checks.instance("data", data, PairedData, "a PairedData from paired_data")
     confidence = checks.confidence(confidence)
@@ -353,8 +357,9 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
             lo, hi = ci
     else:
         d = data.d[None, :]
-        sds = None
-        if used in STUDENTIZED_METHODS:
+        if used not in STUDENTIZED_METHODS:
+            sds = None
+        elif sds is None:
             sds = kernels().bootstrap_sets(np.ascontiguousarray(d), stream_key(seed),
                                            dist.size)[1]
         l, h = score_intervals(d, dist[None, :], sds, confidence, used)

@@ -82,3 +82,16 @@ def margin_of(comparison, text):
     from core.margin import margin_decision, parse_margin
     c = getattr(comparison, "comparison", comparison)
     return margin_decision(c, parse_margin(text, binary=c.data.binary))
+
+
+def check_margin_text(text) -> None:
+    """Refuse a ``--margin`` no data could read (``abc``, ``-1``, ``100pp``) before a long
+    run: it must read as a rate's or as a score's margin (which one is known only once the
+    data are in, when ``margin_of`` reads it for their kind)."""
+    if text is None:
+        return
+    from core.margin import parse_margin
+    try:
+        parse_margin(text, binary=False)
+    except InputError:
+        parse_margin(text, binary=True)

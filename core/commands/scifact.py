@@ -5,8 +5,8 @@ import sys
 import time
 
 from core.beir import ENV_VAR, find_or_download, load_beir
-from core.commands._common import (add_margin_arg, add_stat_args, margin_of, metric_option,
-                                  print_json)
+from core.commands._common import (add_margin_arg, add_stat_args, check_margin_text,
+                                  margin_of, metric_option, print_json)
 from core.errors import InputError
 from core.i18n import t
 from core.retrieval import BM25Params, TOKENIZERS
@@ -66,6 +66,7 @@ def _progress(done: int, total: int, eta: float | None) -> None:
 def run(args) -> int:
     if args.max_docs < 1:
         raise ValueError(f"--max-docs must be at least 1, got {args.max_docs}")
+    check_margin_text(args.margin)   # before the retrievers run
     folder = find_or_download(args.data)
     data = load_beir(folder)
     if data.n_docs > args.max_docs:

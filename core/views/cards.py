@@ -17,6 +17,7 @@ from core.views import format as fmt
 from core.views.palette import MUTED, REFERENCE, TABLE_HEADER, TEXT, TONES, margin_tone, tone_of
 from core.views.format import level as fmt_level
 
+BAND_LABEL_ROOM = 12   # % of the strip's width: a narrower band gets one label, not two
 AGREEMENT_TONES = {"almost_perfect": "better", "substantial": "better", "moderate": "neutral",
                    "fair": "worse", "slight": "worse", "poor": "worse"}
 
@@ -67,6 +68,7 @@ class MarginBand:
     low_text: str
     high_text: str
     label: str
+    both_text: str = ""   # one label for a band too narrow for two ("±2.0 %p")
 
     def position(self, x: float) -> float:
         """``x`` as a percentage of the strip's width (the band, the CI and 0 fit, with 8% of
@@ -109,26 +111,28 @@ def band_html(band: MarginBand, accent: str) -> str:
     left, right = x(-band.margin), x(band.margin)
     lo, hi = x(band.ci_low), x(band.ci_high)
     pos = "position:absolute;"
-    label_style = (f"{pos}top:20px;transform:translateX(-50%);font-size:.8rem;"
-                   f"white-space:nowrap;color:{TEXT}")
+    label_style = (f"{pos}top:13px;transform:translateX(-50%);font-size:.75rem;"
+                   f"line-height:1.2;white-space:nowrap;color:{TEXT}")
     return (
         f'<div class="verdict-band" role="img" aria-label="{e(band.label, quote=True)}" '
-        f'style="position:relative;height:18px;margin:.5rem 0 1.3rem 0;background:{TABLE_HEADER};'
-        f'border-radius:3px">'
+        f'style="position:relative;height:12px;margin:.35rem 0 1.05rem 0;'
+        f'background:{TABLE_HEADER};border-radius:3px">'
         f'<div style="{pos}left:{left:.2f}%;width:{right - left:.2f}%;top:0;bottom:0;'
         f'background:{accent};opacity:.22"></div>'
         f'<div style="{pos}left:{left:.2f}%;top:-3px;bottom:-3px;'
         f'border-left:2px solid {accent}"></div>'
         f'<div style="{pos}left:{x(0.0):.2f}%;top:0;bottom:0;'
         f'border-left:2px dashed {REFERENCE}"></div>'
-        f'<div style="{pos}left:{lo:.2f}%;width:{max(hi - lo, 0.3):.2f}%;top:7px;height:4px;'
+        f'<div style="{pos}left:{lo:.2f}%;width:{max(hi - lo, 0.3):.2f}%;top:4px;height:4px;'
         f'background:{TEXT}"></div>'
-        f'<div style="{pos}left:{x(band.mean):.2f}%;top:4px;width:10px;height:10px;'
-        f'margin-left:-5px;border-radius:50%;background:{TEXT};'
+        f'<div style="{pos}left:{x(band.mean):.2f}%;top:2px;width:8px;height:8px;'
+        f'margin-left:-4px;border-radius:50%;background:{TEXT};'
         f'border:1px solid {MUTED}"></div>'
-        f'<span style="{label_style};left:{left:.2f}%">{e(band.low_text)}</span>'
-        + (f'<span style="{label_style};left:{right:.2f}%">{e(band.high_text)}</span>'
-           if band.margin > 0 else "")
+        + (f'<span style="{label_style};left:{left:.2f}%">{e(band.low_text)}</span>'
+           f'<span style="{label_style};left:{right:.2f}%">{e(band.high_text)}</span>'
+           if right - left >= BAND_LABEL_ROOM else
+           f'<span style="{label_style};left:{(left + right) / 2:.2f}%">{e(band.both_text or band.low_text)}'
+           f'</span>')
         + '</div>')
 
 
@@ -149,7 +153,8 @@ def agreement_card(band: str | None, *, label: str, kappa: float, ci_low: float,
 
 def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> str:
     """The card as one escaped HTML block with inline styles (no scripts, no classes the
-    page must define). The sentence sits in an element of class ``verdict``, the next step
+    page must define). The sentence sits in an element of class ``verdict`` (with a margin,
+    the margin's answer, class ``verdict verdict-margin``, with its band), the next step
     in ``verdict-next`` with its link (``links=False`` for an offline report, where the
     app's pages are not there to open)."""
     accent, background = TONES[card.tone]
@@ -163,15 +168,19 @@ def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> 
                 if links and card.next_link else "")
         reason += (f'<div class="verdict-next" style="margin-top:.3rem;font-size:1rem;'
                    f'color:{TEXT}">{e(card.next_step)}{link}</div>')
-    margin = ""
+    # with a margin its answer is the card's sentence (the question asked: "safe to
+    # switch?"), drawn with its band; the superiority sentence stays in the details and the
+    # CLI, so the card still fits the presentation view's one screen
+    sentence = (f'<div class="verdict" style="font-size:1.15rem;font-weight:600;'
+                f'margin-top:.3rem">{e(card.sentence)}</div>')
     if card.margin:
-        margin = (f'<div class="verdict-margin" style="font-size:1.2rem;font-weight:700;'
-                  f'margin-top:.3rem;color:{accent}">{e(card.margin)}</div>')
+        sentence = (f'<div class="verdict verdict-margin" style="font-size:1.15rem;'
+                    f'font-weight:700;margin-top:.3rem;color:{accent}">{e(card.margin)}</div>')
         if card.band is not None:
-            margin += band_html(card.band, accent)
+            sentence += band_html(card.band, accent)
         if card.margin_reason:
-            margin += (f'<div class="verdict-margin-reason" style="font-size:1rem;'
-                       f'color:{TEXT}">{e(card.margin_reason)}</div>')
+            sentence += (f'<div class="verdict-margin-reason" style="font-size:1rem;'
+                         f'color:{TEXT}">{e(card.margin_reason)}</div>')
     best = (f'<div class="verdict-best" style="margin-top:.3rem;font-size:1.05rem;'
             f'font-weight:600;color:{TEXT}">{e(card.best)}</div>' if card.best else "")
     for cls, text in (("verdict-warning", card.warning),
@@ -189,6 +198,4 @@ def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> 
         f'color:{accent}">{e(card.value)}</span>'
         f'<span class="verdict-interval" style="font-size:1.35rem;font-weight:600">'
         f'{e(card.interval)}</span></div>'
-        f'{margin}'
-        f'<div class="verdict" style="font-size:1.15rem;font-weight:600;margin-top:.3rem">'
-        f'{e(card.sentence)}</div>{best}{reason}</div>')
+        f'{sentence}{best}{reason}</div>')

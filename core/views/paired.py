@@ -165,7 +165,7 @@ def margin_band(m, lang: str) -> MarginBand:
     k = fmt.scale(m.kind)
     text = fmt.margin(m.margin, m.kind)
     return MarginBand(k * m.margin, k * m.ci_low, k * m.ci_high, k * m.mean, f"−{text}",
-                      f"+{text}", t("margin.band_label", lang, margin=text))
+                      f"+{text}", t("margin.band_label", lang, margin=text), f"±{text}")
 
 
 def _cli_tests(c) -> list[str]:
@@ -331,9 +331,11 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                                 ci_high=bs.ci_high, n=n, confidence=bs.confidence, lang=lang,
                                 unit=unit, kind=kind)
     needed = None
+    planned = False          # a margin plan was tried (its absence then says why)
     if margin is not None:   # the question is the margin's: its plan, only when unanswered
         if plan and margin.verdict == "inconclusive" and values is not None:
             needed = margin_next_step(margin, values)
+            planned = True
     elif plan and c.verdict == "no_difference" and values is not None:
         from core.sample_size import cases_needed  # scipy: only when a plan is shown
         needed = cases_needed(values[0], values[1], confidence=bs.confidence,
@@ -341,9 +343,12 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
     card = paired_card(c.verdict, a=a, b=b, mean=bs.mean, ci_low=bs.ci_low, ci_high=bs.ci_high,
                        confidence=bs.confidence, kind=kind, sentence=sentence,
                        ci_label=t("common.ci_short", lang),
-                       reason=reason_sentence(c.decision, lang) or "",
+                       # with a margin the card answers the margin's question only
+                       reason="" if margin is not None else (reason_sentence(c.decision, lang)
+                                                             or ""),
                        next_step=(next_step_line(needed, lang, unit) if margin is None
-                                  else margin_next_line(needed, margin, lang, unit, a=a, b=b)),
+                                  else margin_next_line(needed, margin, lang, unit, a=a, b=b)
+                                  if planned else ""),
                        next_link=(planner_link(needed, lang)
                                   if needed is not None and needed.n_needed else ""),
                        next_label=t("paired.next_link", lang),

@@ -56,3 +56,12 @@ def test_metric_option_turns_aliases_into_the_name_and_refusals_into_usage_error
     p = argparse.ArgumentParser()
     p.add_argument("--metric", type=convert)
     assert p.parse_args(["--metric", "R@100"]).metric == "recall@100"
+
+
+def test_check_margin_text_accepts_either_kind_and_refuses_neither():
+    from core.commands._common import check_margin_text
+    for ok in (None, "0.02", "2pp", "2", "0,5"):   # "2": a score margin; "2pp": a rate's
+        check_margin_text(ok)
+    for bad in ("abc", "-1", "100pp", "inf"):
+        with pytest.raises(InputError):
+            check_margin_text(bad)

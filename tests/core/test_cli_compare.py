@@ -366,7 +366,7 @@ def test_margin_text_answers_in_plain_words(capsys):
     assert main(["compare", DEMO, "--resamples", "1000", "--margin", "30pp"]) == 0
     assert "Equivalent within ±30.0 %p" in capsys.readouterr().out
     assert main(["compare", DEMO, "--resamples", "1000", "--margin", "0.05"]) == 0
-    assert "Inconclusive for a margin of 5.0 %p" in capsys.readouterr().out
+    assert "Inconclusive at a margin of 5.0 %p" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("text,needle", [("2", "ambiguous"), ("0.5", "ambiguous"),

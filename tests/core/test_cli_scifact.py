@@ -130,3 +130,13 @@ def test_best_set_of_all_three_in_json_and_text(capsys):
     text = capsys.readouterr().out
     assert "Tied for best (95%, all 3 systems at once" in text
     assert all(f"{r['system']}: mean {r['mean']:.4f}" in text for r in bs["ranks"])
+
+
+def test_a_margin_no_data_could_read_is_refused_before_the_run(tmp_path, capsys):
+    """``--margin abc`` exits 2 at once (the retrievers never run: no folder is read)."""
+    from core.__main__ import main
+    missing = str(tmp_path / "nowhere")
+    for text in ("abc", "100pp", "nan"):
+        assert main(["scifact", "--data", missing, f"--margin={text}"]) == 2
+        err = capsys.readouterr().err
+        assert "margin" in err and "nowhere" not in err

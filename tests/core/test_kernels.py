@@ -71,6 +71,35 @@ def test_paired_means_draw_whole_cases_and_column_2_is_the_difference():
     assert np.array_equal(out[:, 2], _kernels.bootstrap_means(b - a, key, 0, 6))
 
 
+@pytest.mark.parametrize("n", [1, 2, 37, 2_001])
+def test_paired_means_sd_is_paired_means_and_bootstrap_sets_in_one_pass(n):
+    """Issue 25: the studentized intervals' SDs come from the same pass as the means; every
+    column equals the two-pass numbers exactly (not merely closely), ties included."""
+    rng = np.random.default_rng(n)
+    a, b = rng.random(n), np.round(rng.random(n), 1)  # rounded B: tied differences too
+    key = stream_key(9)
+    out = _kernels.paired_means_sd(np.column_stack((a, b)), key, 3, 500)
+    assert np.array_equal(out[:, :3], _kernels.paired_means(np.column_stack((a, b)), key, 3, 500))
+    sets = _kernels.bootstrap_sets(np.ascontiguousarray((b - a)[None, :]), key, 503)
+    assert np.array_equal(out[:, 3], sets[1, 0, 3:])
+
+
+def test_compare_paired_uses_the_one_pass_sds_with_identical_intervals(monkeypatch):
+    """The calibrated-t / bootstrap-t CI of compare_paired equals the one drawn with a
+    separate bootstrap_sets pass (the previous code path)."""
+    from core import stats
+    from core.paired import compare_paired
+
+    rng = np.random.default_rng(4)
+    a, b = rng.random(300), rng.lognormal(0, 1, 300) / 5
+    for interval in ("calibrated_t", "bootstrap_t"):
+        one = compare_paired(a, b, resamples=2_000, seed=3, interval=interval)
+        data = stats.paired_data(a, b)
+        two = stats.difference_interval(data, one.bootstrap.distribution, confidence=0.95,
+                                        interval=interval, seed=3)
+        assert (one.bootstrap.ci_low, one.bootstrap.ci_high, one.bootstrap.interval) == two
+
+
 def test_signflip_sums_use_one_fair_sign_bit_per_value():
     values = np.arange(1.0, 131.0)  # two full 64-value words and a tail of 2
     key = stream_key(2, 1)
@@ -139,6 +168,7 @@ def test_every_parallel_kernel_gives_the_same_numbers_at_any_thread_count(thread
         cp = compare_paired(a, b, resamples=3_000, seed=5, interval="bootstrap_t")
         return [_kernels.bootstrap_means(b - a, key, 0, 3_001),
                 _kernels.paired_means(np.column_stack((a, b)), key, 0, 3_001),
+                _kernels.paired_means_sd(np.column_stack((a, b)), key, 0, 3_001),
                 _kernels.signflip_sums(b - a, key, 0, 3_001),
                 _kernels.bootstrap_sets(np.vstack((a[:500], b[:500])), key, 777),
                 nested_bootstrap_quantiles(groups, [0.5, 0.95], resamples=501, seed=5),

@@ -1,5 +1,7 @@
 """core.views.cards: the card shows B − A as core computed it, coloured by who won, and is
 rendered as escaped HTML (user text never becomes markup)."""
+import html
+
 import numpy as np
 import pytest
 
@@ -74,8 +76,10 @@ def test_card_with_a_margin_takes_its_tone_and_draws_the_band():
         card = paired_view(c, values=(a, b), margin=r).card
         assert card.tone == tone and card.margin
         html_ = card_html(card)
-        assert 'class="verdict-band"' in html_ and 'class="verdict-margin"' in html_
+        assert 'class="verdict-band"' in html_ and 'class="verdict verdict-margin"' in html_
         assert f"−{fmt.margin(m, 'rate')}" in html_
+        # the card answers the margin's question: its sentence replaces the superiority one
+        assert html.escape(card.margin) in html_ and html.escape(card.sentence) not in html_
         # the strip places -margin left of 0 and the CI inside it
         band = card.band
         assert band.position(-band.margin) < band.position(0.0) < band.position(band.margin)

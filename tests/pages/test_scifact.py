@@ -217,7 +217,7 @@ def test_margin_answers_on_the_card_and_keeps_the_url(folder, lang):
     assert not at.exception, at.exception
     assert at.number_input(key="scifact_margin_score").value == 0.2
     comp_card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
-    assert 'class="verdict-band"' in comp_card and 'class="verdict-margin"' in comp_card
+    assert 'class="verdict-band"' in comp_card and 'class="verdict verdict-margin"' in comp_card
     # the card says core.margin's answer for core.scifact's comparison of these queries
     from core.margin import margin_decision
     from core.scifact import compare_retrievers, subsample
