@@ -276,10 +276,14 @@ with tab_cont:
         else:
             st.caption(tr("sample_size.no_current"))
         cal = cp.calibrated
-        wider = dict(pct=f"{cal.percent_wider:.0f}", n=_n(cal.n_ci), n_t=_n(cal.n_t))
-        st.caption(tr("sample_size.shape_data", k=_n(cal.factor.n_data),
-                      skew=f"{cal.factor.skewness:.2f}", **wider)
-                   if cal.factor.source == "data" else tr("sample_size.shape_normal", **wider))
+        wider = f"{cal.percent_wider:.0f}"
+        if cal.factor.source == "data":
+            st.caption(tr("sample_size.shape_data", k=_n(cal.factor.n_data),
+                          skew=f"{cal.factor.skewness:.2f}", pct=wider, n=_n(cal.n_ci),
+                          n_t=_n(cal.n_t)))
+        else:
+            st.caption(tr("sample_size.shape_normal", pct=wider, n=_n(cal.n_ci),
+                          n_t=_n(cal.n_t)))
         st.caption(tr("sample_size.continuous_method"))
 
 # ----------------------------------------------------------------------------- the answer
