@@ -210,8 +210,9 @@ def tests_table(c, lang: str = "en") -> pd.DataFrame:
 
 def calibration_sentence(c, lang: str = "en") -> str:
     """The self-checks under the card (issue 19), in plain words: "On data like yours, this
-    interval would wrongly leave out 0 in 4.9% of cases; 5% is the promise." (the worse of the
-    two checks) and how each was measured (``core.calibration``). Empty when the comparison
+    interval would wrongly leave out 0 in 4.9% of cases; 5% is the promise." (``Calibration
+    .shown``: for scores the worse of the two checks, for a 0/1 table the resample check) and
+    how each was measured (``core.calibration``). Empty when the comparison
     carries no self-check; the 'skipped' line when the data are too large for it."""
     if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
         return ""
@@ -219,7 +220,7 @@ def calibration_sentence(c, lang: str = "en") -> str:
     if cal is None:
         return t("verdicts.calibration_skipped", lang)
     name = t(f"verdicts.interval_{cal.interval}", lang)
-    head = t("verdicts.calibration", lang, rate=fmt.pct(cal.worst),
+    head = t("verdicts.calibration", lang, rate=fmt.pct(cal.shown),
              promise=fmt.pct(cal.promise, 0))
     how = (t("verdicts.calibration_exact", lang, n=f"{cal.n:,}", interval=name,
              rate=fmt.pct(cal.null_rejection)) if cal.exact
@@ -234,14 +235,15 @@ def calibration_sentence(c, lang: str = "en") -> str:
 
 
 def calibration_warning_line(c, lang: str = "en") -> str:
-    """The plain warning when a self-check finds the displayed interval leaving out 0 in
-    more than 6% of its null sets (``core.calibration.Calibration.warns``), else ''."""
+    """The plain warning when a self-check finds the displayed interval leaving out 0 clearly
+    more often than the check does where the interval holds (``core.calibration.Calibration
+    .warns``: above 6% + 0.6 / n, beyond Monte-Carlo error), else ''."""
     if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
         return ""
     cal = c.calibration
     if cal is None or not cal.warns:
         return ""
-    return t("verdicts.calibration_warning", lang, rate=fmt.pct(cal.worst),
+    return t("verdicts.calibration_warning", lang, rate=fmt.pct(cal.shown),
              promise=fmt.pct(cal.promise, 0))
 
 
