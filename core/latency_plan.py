@@ -84,6 +84,9 @@ def plan_queries(per: PerQuery, frame: pd.DataFrame, a: str, b: str, confidence:
         within += float(var.mean()) if len(var) else 0.0
     k = float(np.mean(np.concatenate([per.runs_a, per.runs_b])))
     between = max(0.0, sd ** 2 - math.pi / 2 * within / k)
-    half = max(ratio.geo_ci_high / ratio.geo_mean_ratio, ratio.geo_mean_ratio / ratio.geo_ci_low)
+    lo, hi = ratio.geo_ci_low, ratio.geo_ci_high
+    if not (lo > 0 and math.isfinite(hi)):   # an interval reaching 0 or infinity (3 queries)
+        return None
+    half = max(hi / ratio.geo_mean_ratio, ratio.geo_mean_ratio / lo)
     return LatencyPlan(TARGET_RATIO_HALF_WIDTH, sd, math.sqrt(between), math.sqrt(within), k,
                        0, 0, 0, half - 1).retarget(TARGET_RATIO_HALF_WIDTH, confidence)

@@ -39,8 +39,8 @@ class Decision:
     - ``ci_includes_zero``: the CI of B - A contains 0;
     - ``test_disagrees``: the CI excludes 0 but the exact test's p is not below alpha;
     - ``fails_self_check``: CI and test agree, but a self-check on the user's own data
-      (``core.calibration``) found the interval leaving out 0 in more than 6% of null sets
-      and the test that holds its level there (``Calibration.survival_test``) gives
+      (``core.calibration``) warns (``Calibration.warns``: the interval leaves out 0 in its
+      null sets clearly more often than at the same n where it holds) and the test that holds its level there (``Calibration.survival_test``) gives
       p >= alpha.
     """
 
@@ -54,7 +54,7 @@ class Decision:
     exact: bool
     survival_test: str | None = None   # set when a self-check's survival test decided
     survival_p: float | None = None
-    self_check_rate: float | None = None   # the worse self-check's null rejection then
+    self_check_rate: float | None = None   # the self-check's rate then (Calibration.shown)
 
     def to_dict(self) -> dict:
         return {"verdict": self.verdict, "reason": self.reason, "test": self.test,
@@ -83,7 +83,7 @@ def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float,
     if final != "no_difference" and calibration is not None:
         cal = calibration() if callable(calibration) else calibration
         if cal is not None and cal.needs_survival:
-            survival = (cal.survival_test, cal.survival_p, cal.worst)
+            survival = (cal.survival_test, cal.survival_p, cal.shown)
             if not cal.survives:
                 final, reason = "no_difference", "fails_self_check"
     if final == "no_difference" and reason is None:

@@ -357,6 +357,7 @@ class ContinuousPlan:
     current_n: int | None = None
     current_half_width: float | None = None
     current_power: float | None = None
+    calibrated: object = None   # core.sample_size_shape.CalibratedPlan (plan_scores)
 
     def to_dict(self) -> dict:
         return asdict(self)

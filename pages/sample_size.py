@@ -15,8 +15,9 @@ import streamlit as st
 
 from core.errors import InputError
 from core.sample_size import (defaults_from, discordant_count, half_width_curve,
-                              plan_continuous, plan_paired, plan_rate, power_curve)
+                              plan_paired, plan_rate, power_curve)
 from core.sample_size_margin import noninferiority_power_curve, plan_noninferiority
+from core.sample_size_shape import plan_scores, shape_of
 from core.stats import CONFIDENCE_LEVELS
 from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level, pct
@@ -240,6 +241,11 @@ with tab_paired:
         st.caption(tr("sample_size.paired_method"))
 
 # ----------------------------------------------------------------------------- continuous
+@st.cache_data(show_spinner=False, max_entries=32)
+def _plan_scores(sigma, target, **kw):
+    return plan_scores(sigma, target, **kw)
+
+
 with tab_cont:
     if dflt.binary:
         st.caption(tr("sample_size.continuous_note"))
@@ -251,9 +257,10 @@ with tab_cont:
     st.caption(tr("sample_size.sigma_source", sigma=f"{dflt.sigma:.3f}",
                   diff=f"{100 * dflt.cdiff:.1f}", source=_origin(dflt.sigma_from_data)))
     try:
-        cp = plan_continuous(sigma, target, diff=cdiff_pt / 100, confidence=confidence,
-                             alpha=alpha, power=power,
-                             current_n=cur_n if cur_n and cur_n >= 2 else None)
+        cp = _plan_scores(sigma, target, diff=cdiff_pt / 100, confidence=confidence,
+                          alpha=alpha, power=power,
+                          current_n=cur_n if cur_n and cur_n >= 2 else None,
+                          d=None if dflt.binary else shape_of(comp))
     except InputError as exc:
         show_error(exc)
     else:
@@ -268,6 +275,15 @@ with tab_cont:
                         power=pct(cp.current_power, 0)))
         else:
             st.caption(tr("sample_size.no_current"))
+        cal = cp.calibrated
+        wider = f"{cal.percent_wider:.0f}"
+        if cal.factor.source == "data":
+            st.caption(tr("sample_size.shape_data", k=_n(cal.factor.n_data),
+                          skew=f"{cal.factor.skewness:.2f}", pct=wider, n=_n(cal.n_ci),
+                          n_t=_n(cal.n_t)))
+        else:
+            st.caption(tr("sample_size.shape_normal", pct=wider, n=_n(cal.n_ci),
+                          n_t=_n(cal.n_t)))
         st.caption(tr("sample_size.continuous_method"))
 
 # ----------------------------------------------------------------------------- the answer

@@ -6,6 +6,7 @@ from core.commands._common import print_json
 from core.errors import InputError
 from core.sample_size import (n_continuous_ci, n_continuous_power, n_mcnemar, n_normal,
                               n_paired_ci, n_wilson)
+from core.sample_size_shape import n_calibrated_ci, normal_width_factor
 from core.sample_size_margin import n_noninferiority_continuous, n_noninferiority_paired
 from core.views.sample_size import plan_text
 
@@ -67,6 +68,7 @@ def plan(args) -> dict:
                 disc, d_diff, args.margin, alpha=alpha, power=power)
     if sigma is not None:
         out["n_continuous_ci"] = n_continuous_ci(sigma, e, conf)
+        out["n_continuous_calibrated_ci"] = n_calibrated_ci(sigma, e, normal_width_factor(conf))
         if diff is not None and diff != 0:
             out["n_continuous_power"] = n_continuous_power(diff, sigma, alpha=alpha,
                                                            power=power)

@@ -210,8 +210,9 @@ def tests_table(c, lang: str = "en") -> pd.DataFrame:
 
 def calibration_sentence(c, lang: str = "en") -> str:
     """The self-checks under the card (issue 19), in plain words: "On data like yours, this
-    interval would wrongly leave out 0 in 4.9% of cases; 5% is the promise." (the worse of the
-    two checks) and how each was measured (``core.calibration``). Empty when the comparison
+    interval would wrongly leave out 0 in 4.9% of cases; 5% is the promise." (``Calibration
+    .shown``: for scores the worse of the two checks, for a 0/1 table the resample check) and
+    how each was measured (``core.calibration``). Empty when the comparison
     carries no self-check; the 'skipped' line when the data are too large for it."""
     if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
         return ""
@@ -219,7 +220,7 @@ def calibration_sentence(c, lang: str = "en") -> str:
     if cal is None:
         return t("verdicts.calibration_skipped", lang)
     name = t(f"verdicts.interval_{cal.interval}", lang)
-    head = t("verdicts.calibration", lang, rate=fmt.pct(cal.worst),
+    head = t("verdicts.calibration", lang, rate=fmt.pct(cal.shown),
              promise=fmt.pct(cal.promise, 0))
     how = (t("verdicts.calibration_exact", lang, n=f"{cal.n:,}", interval=name,
              rate=fmt.pct(cal.null_rejection)) if cal.exact
@@ -234,14 +235,15 @@ def calibration_sentence(c, lang: str = "en") -> str:
 
 
 def calibration_warning_line(c, lang: str = "en") -> str:
-    """The plain warning when a self-check finds the displayed interval leaving out 0 in
-    more than 6% of its null sets (``core.calibration.Calibration.warns``), else ''."""
+    """The plain warning when a self-check finds the displayed interval leaving out 0 clearly
+    more often than the check does where the interval holds (``core.calibration.Calibration
+    .warns``: above 6% + 0.6 / n, beyond Monte-Carlo error), else ''."""
     if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
         return ""
     cal = c.calibration
     if cal is None or not cal.warns:
         return ""
-    return t("verdicts.calibration_warning", lang, rate=fmt.pct(cal.worst),
+    return t("verdicts.calibration_warning", lang, rate=fmt.pct(cal.shown),
              promise=fmt.pct(cal.promise, 0))
 
 
@@ -329,9 +331,11 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                                 ci_high=bs.ci_high, n=n, confidence=bs.confidence, lang=lang,
                                 unit=unit, kind=kind)
     needed = None
+    planned = False          # a margin plan was tried (its absence then says why)
     if margin is not None:   # the question is the margin's: its plan, only when unanswered
         if plan and margin.verdict == "inconclusive" and values is not None:
             needed = margin_next_step(margin, values)
+            planned = True
     elif plan and c.verdict == "no_difference" and values is not None:
         from core.sample_size import cases_needed  # scipy: only when a plan is shown
         needed = cases_needed(values[0], values[1], confidence=bs.confidence,
@@ -343,7 +347,8 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                        reason="" if margin is not None else (reason_sentence(c.decision, lang)
                                                              or ""),
                        next_step=(next_step_line(needed, lang, unit) if margin is None
-                                  else margin_next_line(needed, margin, lang, unit, a=a, b=b)),
+                                  else margin_next_line(needed, margin, lang, unit, a=a, b=b)
+                                  if planned else ""),
                        next_link=(planner_link(needed, lang)
                                   if needed is not None and needed.n_needed else ""),
                        next_label=t("paired.next_link", lang),

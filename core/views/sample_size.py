@@ -74,6 +74,8 @@ LABELS = {"n_wilson": "one rate, Wilson interval (search over n)",
           "n_paired_ci": "paired binary, CI of B - A",
           "n_paired_power": "paired binary, McNemar test power (Connor 1987)",
           "n_continuous_ci": "continuous, t interval (Sakai 2016)",
+          "n_continuous_calibrated_ci": "continuous, calibrated t interval (the verdict's; "
+                                        "normal-shaped differences assumed)",
           "n_continuous_power": "continuous, paired t-test power",
           "n_paired_noninferiority": "paired binary, non-inferiority at the margin "
                                      "(Tango score test, Nam 1997; up to 200 cases "

@@ -7,7 +7,8 @@ import pytest
 from scipy import stats
 
 from core import _kernels
-from core.calibration import calibrate_scores, calibrate_table, null_resamples
+from core.calibration import (calibrate_scores, calibrate_table, null_centred, null_resamples,
+                              warn_limit, wilson_low)
 from core.intervals import (hall_t_interval, johnson_t_interval, paired_proportion_ci,
                             score_intervals, side)
 from core.stats import stream_key
@@ -151,7 +152,8 @@ def test_resample_check_sees_the_skew_that_sign_flips_cannot():
     d = d - d.mean()
     cal = calibrate_scores(d, interval="t", seed=0)
     assert cal.null_rejection <= 0.06 < cal.resample_null_rejection
-    assert cal.warns and cal.worst == cal.resample_null_rejection
+    assert cal.warns and cal.worst == cal.resample_null_rejection == cal.shown
+    assert wilson_low(cal.resample_null_rejection, 1000) > warn_limit(12) == cal.warn_above
     assert cal.to_dict()["warning"] is True
     # symmetric data: the two checks agree within Monte-Carlo error, no warning
     s = np.random.default_rng(8).normal(size=40)
@@ -178,9 +180,42 @@ def test_table_resample_check_varies_the_discordant_pairs_and_uses_exact_mcnemar
     assert 0 <= cal.resample_null_rejection <= 0.10 and cal.resample_sets == 800
     assert cal.survival_test == "mcnemar_exact"
     assert cal.survival_p == pytest.approx(mcnemar_exact(1, 7))
-    # the conditional sign-flip rate above 6% warns; the verdict needs the exact test only
-    # when the unconditional (resample) check warns
-    assert cal.warns and cal.needs_survival == (cal.resample_null_rejection > 0.06)
+    # the conditional sign-flip rate (7.0%, discreteness) neither warns nor is the figure
+    # shown: the unconditional resample check is (the shipped demo's table)
+    assert cal.shown == cal.resample_null_rejection
+    assert cal.warns == cal.needs_survival == (
+        wilson_low(cal.resample_null_rejection, 800) > warn_limit(31))
+    assert not cal.warns and cal.to_dict()["shown_rate"] == cal.resample_null_rejection
+
+
+def test_warn_limit_and_wilson_bound():
+    # 6% + 0.6 / n: 12% at 10 cases, 9% at 20, 6.3% at 200
+    assert warn_limit(10) == pytest.approx(0.12) and warn_limit(200) == pytest.approx(0.063)
+    # Wilson (1927) lower bound, one-sided 95%, against statsmodels' two-sided 90% interval
+    from statsmodels.stats.proportion import proportion_confint
+    lo, _ = proportion_confint(87, 1000, alpha=0.10, method="wilson")
+    assert wilson_low(0.087, 1000) == pytest.approx(lo, abs=1e-12)
+    assert wilson_low(0.0, 1000) == 0.0 and wilson_low(0.3, 0) == 0.3
+
+
+def test_tie_heavy_differences_keep_their_zeros_in_the_resample_null():
+    # retrieval differences are often exactly 0 (both methods score a query the same); the
+    # resample null keeps those ties at 0 and moves only the others, mean exactly 0
+    d = np.array([0, 0, 0, 0, 0, 0, 0.2, 0.5, -0.1, 0.3])
+    z = null_centred(d)
+    assert np.all(z[:6] == 0) and z.sum() == pytest.approx(0, abs=1e-12)
+    assert np.allclose(z[6:], d[6:] - d.sum() / 4)
+    plain = np.array([0.3, -0.2, 0.6])
+    assert np.allclose(null_centred(plain), plain - plain.mean())
+    # 8 tied values at 0 of 10: no resample made only of ties counts as leaving out 0
+    tied = np.array([0, 0, 0, 0, 0, 0, 0, 0, 0.4, 0.1])
+    cal = calibrate_scores(tied, interval="calibrated_t", seed=0)
+    assert cal.nonzero == 2 and cal.warn_above == warn_limit(2)
+    assert cal.resample_null_rejection < warn_limit(2)
+    # 4 non-zero differences: the sign-flip rate moves in steps of 2 / 16, so it does not warn
+    four = np.array([0, 0, 0, 0, 0, 0, 0.3, 0.2, 0.5, 0.4])
+    flips = calibrate_scores(four, interval="t", seed=0, resample_sets=0)
+    assert flips.null_rejection >= 0.12 and not flips.warns
 
 
 def test_short_calibration_run_of_the_calibrated_t_default():

@@ -206,13 +206,18 @@ def test_json_carries_both_self_checks_and_the_default_interval(tmp_path, capsys
     assert {"null_rejection", "sets", "n", "interval", "promise", "exact", "resamples",
             "mc_se"} <= set(cal)
     assert cal["resample_sets"] == 1000 and 0 <= cal["resample_null_rejection"] <= 1
-    assert cal["warning"] == (max(cal["null_rejection"], cal["resample_null_rejection"]) > 0.06)
+    assert cal["shown_rate"] == max(cal["null_rejection"], cal["resample_null_rejection"])
+    assert cal["warn_above"] == pytest.approx(0.06 + 0.6 / np.count_nonzero(b - a))
+    assert not cal["warning"] or cal["shown_rate"] > cal["warn_above"]
     assert cal["survival_test"] == "bootstrap_t" and 0 < cal["survival_p"] <= 1
     assert {"survival_test", "survival_p", "self_check_rate"} <= set(diff["decision"])
     assert main(["compare", DEMO, "--resamples", "1000", "--json"]) == 0
     demo = json.loads(capsys.readouterr().out)["difference"]["calibration"]
     assert demo["survival_test"] == "mcnemar_exact" and demo["exact"] is True
     assert demo["resample_sets"] == 1000
+    # the demo's 8 discordant pairs: the conditional sign-flip rate (7.0%) does not warn
+    assert demo["null_rejection"] > 0.06 and demo["warning"] is False
+    assert demo["shown_rate"] == demo["resample_null_rejection"] < 0.06
 
 
 def _trec_args(*more):

@@ -214,20 +214,24 @@ def test_a_better_verdict_must_survive_a_warning_self_check():
     ok = decide(0.1, 0.3, test, 0.95, _cal(0.04, 0.05, 0.5))
     assert (ok.verdict, ok.reason, ok.survival_test) == ("b_better", None, None)
     # the resample check warns and the bootstrap test agrees: "better" stands, recorded
-    kept = decide(0.1, 0.3, test, 0.95, _cal(0.04, 0.09, 0.01))
+    kept = decide(0.1, 0.3, test, 0.95, _cal(0.04, 0.15, 0.01))
     assert (kept.verdict, kept.survival_test, kept.survival_p) == ("b_better", "bootstrap_t",
                                                                    0.01)
     # ... and disagrees: no winner, with the reason and the figures
-    lost = decide(0.1, 0.3, test, 0.95, _cal(0.04, 0.091, 0.2))
+    lost = decide(0.1, 0.3, test, 0.95, _cal(0.04, 0.151, 0.2))
     assert (lost.verdict, lost.reason) == ("no_difference", "fails_self_check")
-    assert lost.to_dict()["self_check_rate"] == 0.091 and lost.to_dict()["survival_p"] == 0.2
+    assert lost.to_dict()["self_check_rate"] == 0.151 and lost.to_dict()["survival_p"] == 0.2
     from core.views.verdicts import reason_sentence
-    assert "9.1%" in reason_sentence(lost, "en") and "9.1%" in reason_sentence(lost, "ko")
+    assert "15.1%" in reason_sentence(lost, "en") and "15.1%" in reason_sentence(lost, "ko")
+    # within the check's own small-n excess and Monte-Carlo error (n = 20: 6% + 0.6 / 20 =
+    # 9%, Wilson bound of 9.5% over 1,000 sets is 8.1%): no warning, no survival test
+    near = decide(0.1, 0.3, test, 0.95, _cal(0.04, 0.095, 0.9))
+    assert (near.verdict, near.survival_test) == ("b_better", None)
     # a sign-flip warning on a 0/1 table alone does not need the exact test (discreteness)
-    table = decide(0.1, 0.3, test, 0.95, _cal(0.07, 0.04, 0.07, "mcnemar_exact"))
-    assert table.verdict == "b_better"
+    table = decide(0.1, 0.3, test, 0.95, _cal(0.14, 0.04, 0.07, "mcnemar_exact"))
+    assert table.verdict == "b_better" and not _cal(0.14, 0.04, 0.07, "mcnemar_exact").warns
     assert decide(0.1, 0.3, test, 0.95,
-                  _cal(0.07, 0.08, 0.07, "mcnemar_exact")).reason == "fails_self_check"
+                  _cal(0.07, 0.15, 0.07, "mcnemar_exact")).reason == "fails_self_check"
 
 
 def test_the_self_check_is_only_computed_for_a_better_verdict():

@@ -144,10 +144,12 @@ def test_calibration_sentence_states_the_rate_from_the_comparison(lang):
     c = compare_paired(*_binary())
     cal = c.calibration
     text = calibration_sentence(c, lang)
-    # the number printed is the comparison's exact null rejection, the promise 5%
+    # the headline figure of a 0/1 table is its unconditional resample check; the exact
+    # sign-flip rate (conditional on the discordant pairs) follows in the detail
     assert f"{100 * cal.null_rejection:.1f}%" in text and "5%" in text
+    assert cal.shown == cal.resample_null_rejection
     assert text.startswith(t("verdicts.calibration", lang,
-                             rate=f"{100 * cal.null_rejection:.1f}%", promise="5%"))
+                             rate=f"{100 * cal.shown:.1f}%", promise="5%"))
     view = paired_view(c, lang=lang, plan=False)
     assert view.card.calibration == text
     assert text in view.cli_lines()
@@ -225,3 +227,15 @@ def test_an_inconclusive_margin_gives_the_non_inferiority_plan_and_its_link():
     zero = paired_view(c, values=(a, b), margin=margin_decision(c, 0.0))
     assert zero.card.next_step == t("margin.next_step_none", "en", margin="0.0 %p")
     assert zero.card.next_link == ""
+
+
+def test_a_margin_view_without_planning_says_nothing_about_a_plan():
+    """plan=False (the CLI text) never claims 'the planner has no case count'."""
+    from core.margin import margin_decision
+    a = np.array([1] * 20 + [1] * 3 + [0] * 5 + [0] * 8)
+    b = np.array([1] * 20 + [0] * 3 + [1] * 5 + [0] * 8)
+    c = compare_paired(a, b, resamples=1_000)
+    r = margin_decision(c, 0.1)
+    v = paired_view(c, values=(a, b), margin=r, plan=False)
+    assert r.verdict == "inconclusive" and v.card.next_step == "" and v.next_step is None
+    assert not any("planner" in line for line in v.cli_lines())

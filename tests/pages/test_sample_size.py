@@ -92,7 +92,10 @@ def test_changing_widgets_recomputes(demo_comparison):
     assert _num(m["Cases needed"]) == n_wilson(0.839, 0.02)
     assert _num(m["Cases for a ±2 %p interval of B − A"]) == n_paired_ci(0.2, 0.03, 0.02)
     assert _num(m["Cases to detect 3.0 %p with 90% power"]) == n_mcnemar(0.2, 0.03, power=0.9)
-    assert _num(m["Cases for a ±2 point interval of B − A"]) == n_continuous_ci(0.3, 0.02)
+    # scores: planned for the calibrated interval (no score data here: normal-shaped)
+    from core.sample_size_shape import n_calibrated_ci, normal_width_factor
+    assert _num(m["Cases for a ±2 point interval of B − A"]) == n_calibrated_ci(
+        0.3, 0.02, normal_width_factor())
     assert _num(m["Cases to detect 3.0 points with 90% power"]) == n_continuous_power(
         0.03, 0.3, power=0.9)
 
@@ -125,6 +128,34 @@ def test_continuous_golden_set_defaults(tmp_path):
         round(100 * abs(d.mean()), 1))
     assert at.number_input(key="sample_size_rate").value == 80.0  # scores are not a rate
     assert any("(scores)" in i.value for i in at.info)
+
+
+def test_planner_plans_the_calibrated_interval_from_the_data_shape_en_and_ko():
+    """Scores loaded on the comparison page: the interval answer is the calibrated
+    interval's n (core.sample_size_shape.plan_scores with the comparison's differences), at
+    least the t-interval's, and the page says what it assumed; without data it assumes
+    normal-shaped differences."""
+    from core.sample_size_shape import plan_scores
+    rng = np.random.default_rng(2)
+    a = rng.uniform(0.2, 0.6, 30)
+    b = np.clip(a + rng.exponential(0.1, 30) - 0.08, 0, 1)
+    text = "case_id,A,B\n" + "".join(f"q{i},{x:.4f},{y:.4f}\n" for i, (x, y) in
+                                     enumerate(zip(a, b)))
+    gs = load_golden(text.encode(), "skewed.csv")
+    comp = compare_golden(gs, resamples=1000)
+    for lang, words in (("en", "from the shape of your 30 differences"),
+                        ("ko", "내 차이 30개의 모양")):
+        at = _run(gs, comp, lang)
+        assert not at.exception and not at.error
+        sigma = at.number_input(key="sample_size_sigma").value
+        target = at.slider(key="sample_size_target").value / 100
+        plan = plan_scores(sigma, target, d=comp.b_values - comp.a_values)
+        assert plan.n_ci >= n_continuous_ci(sigma, target)
+        assert any(words in c.value and f"{plan.calibrated.n_t:,}" in c.value
+                   for c in at.caption), lang
+        assert any(f"{plan.n_ci:,}" == m.value for m in at.metric), lang
+    at = _run()
+    assert any("assuming normal-shaped differences" in c.value for c in at.caption)
 
 
 def test_korean(demo_comparison):
