@@ -147,13 +147,12 @@ def margin_decision(comparison, margin: float, *,
     if data.binary:
         _, a_only, b_only, _ = data.table
         n = data.n
+        p_ni = noninferior_p(b_only, a_only, n, margin)
         if n <= EXACT_MAX_N:
-            p_ni = exact_unconditional_p(b_only, a_only, n, -margin, upper=True)
             p_inf = exact_unconditional_p(b_only, a_only, n, -margin, upper=False)
             p_up = exact_unconditional_p(b_only, a_only, n, margin, upper=False)
             test, exact = "tango_exact", True
         else:
-            p_ni = tango_asymptotic_p(b_only, a_only, n, -margin, upper=True)
             p_inf = tango_asymptotic_p(b_only, a_only, n, -margin, upper=False)
             p_up = tango_asymptotic_p(b_only, a_only, n, margin, upper=False)
             test, exact = "tango_score", False
@@ -168,6 +167,17 @@ def margin_decision(comparison, margin: float, *,
     return _decide(margin, float(bs.mean), float(bs.ci_low), float(bs.ci_high), conf, alpha,
                    float(p_ni), float(p_inf), float(p_up), test, exact,
                    "rate" if data.binary else "score", data.n)
+
+
+def noninferior_p(b_only: int, a_only: int, n: int, margin: float) -> float:
+    """The one-sided p of H0: B - A <= -margin for a paired 2x2 table (``b_only`` = n12,
+    ``a_only`` = n21 of ``n`` cases; the caller checked them), as ``margin_decision`` reads
+    it: ``exact_unconditional_p`` of Tango's T(-margin) up to ``EXACT_MAX_N`` cases,
+    ``tango_asymptotic_p`` above. The planner's exact power
+    (``core.sample_size_margin.exact_noninferiority_power_paired``) calls this same one."""
+    if n <= EXACT_MAX_N:
+        return exact_unconditional_p(b_only, a_only, n, -margin, upper=True)
+    return tango_asymptotic_p(b_only, a_only, n, -margin, upper=True)
 
 
 def tango_asymptotic_p(b_only: int, a_only: int, n: int, delta0: float, *,

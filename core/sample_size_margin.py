@@ -14,13 +14,17 @@ alpha/2 rejects (``one_sided_alpha``). The plans use the test that bound comes f
 ``cases_needed_noninferiority`` runs the plan on a comparison's own data (the next step of an
 "inconclusive" verdict, with the planner page's link values). Shares, never percents:
 0.02 = 2 %p. Impossible inputs raise ``InputError`` with a ``sample_size.err_*`` code.
-``bench/bench_noninferiority.py`` checks by simulation that the planned n gives 0.80 +/- 0.03
-power (table in ``docs/noninferiority.md``).
+Up to ``EXACT_MAX_N`` (200) cases the 0/1 verdict uses the exact unconditional test, so
+the 0/1 plan there is checked and moved by that test's exact power
+(``exact_noninferiority_power_paired``). ``bench/noninferiority_plan.py`` checks by
+simulation that the planned n gives 0.80 +/- 0.03 power (table in
+``docs/noninferiority_plan.md``).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -28,9 +32,14 @@ from scipy import stats as _st
 
 from core import checks
 from core.errors import InputError
-from core.intervals import tango_statistic
+from core.intervals import tango_limits, tango_statistic, z_two_sided
+from core.margin import EXACT_MAX_N, margin_rule, noninferior_p
 from core.sample_size import MAX_N, CasesNeeded, ceil_n, smallest_n
 from core.stats import significance_level
+
+
+SAW_STEPS = 3   # the downward search stops after this many smaller n in a row below the power
+SAW_MAX_N = 100  # ... up to this n; above, the saw teeth are small and it stops at the first
 
 
 def one_sided_alpha(alpha: float) -> float:
@@ -73,14 +82,18 @@ def noninferiority_power_paired(n, discordance: float, diff: float, margin: floa
 
 
 def n_noninferiority_paired(discordance: float, diff: float, margin: float, *,
-                            alpha: float = 0.05, power: float = 0.8) -> int:
+                            alpha: float = 0.05, power: float = 0.8, exact: bool = True) -> int:
     """Cases needed for ``power`` to show non-inferiority at ``margin`` on 0/1 outcomes (Nam
     1997's sample size for Tango's score test, one-sided level alpha/2)::
 
         n = [ z(1 - alpha/2) s0 + z(power) s1 ]^2 / (Delta + margin)^2
 
-    (``noninferiority_power_paired`` for s0, s1). ``bench/bench_noninferiority.py`` checks
-    by simulation that this n gives 0.80 +/- 0.03 power with the decision rule."""
+    (``noninferiority_power_paired`` for s0, s1). Up to ``EXACT_MAX_N`` cases the verdict
+    uses the exact unconditional test (``core.margin``), so there this n is moved to where
+    that test's exact power reaches ``power`` (``_exact_search``,
+    ``exact_noninferiority_power_paired``); ``exact=False`` gives Nam's n as it is. ``bench/noninferiority_plan.py`` checks by
+    simulation that this n gives 0.80 +/- 0.03 power with the decision rule
+    (``docs/noninferiority_plan.md``)."""
     d, delta = checks.plan_discordance(discordance, diff)
     m, delta = checks.plan_margin(margin, delta)
     alpha, power = checks.power_plan_iv(alpha, power)
@@ -89,7 +102,125 @@ def n_noninferiority_paired(discordance: float, diff: float, margin: float, *,
     n = (za * s0 + zb * s1) ** 2 / (delta + m) ** 2
     if n > MAX_N:
         raise InputError("sample_size.err_too_many", limit=f"{MAX_N:,}")
-    return max(1, ceil_n(n))
+    n = max(1, ceil_n(n))
+    if not exact or n > EXACT_MAX_N:
+        return n
+    return _exact_search(n, d, delta, m, alpha, power)
+
+
+def _exact_search(n0: int, d: float, delta: float, m: float, alpha: float,
+                  power: float) -> int:
+    """Nam's n0 (<= ``EXACT_MAX_N``) moved to where the verdict's exact test reaches
+    ``power`` (``exact_noninferiority_power_paired``): upward from n0 until it does (past
+    ``EXACT_MAX_N`` the asymptotic test takes over, whose power Nam's formula gives, so
+    ``EXACT_MAX_N`` + 1 is the most), or, when n0 already does, downward to the smallest n
+    that does, passing over up to ``SAW_STEPS`` - 1 smaller n in a row that do not when n0 <=
+    ``SAW_MAX_N`` (above, the teeth are small and it stops at the first; at most n0 // 4
+    steps). The exact power is saw-toothed in n (Chernick & Liu 2002), so a few more
+    cases can give a little less power, and the n found can overshoot the target by a few
+    points at small n."""
+    def ok(k):
+        return exact_noninferiority_power_paired(k, d, delta, m, alpha=alpha) >= power
+    n = n0
+    if not ok(n):
+        while n <= EXACT_MAX_N and not ok(n):
+            n += 1
+        return n
+    floor, best, misses = max(1, n0 - n0 // 4), n0, 0
+    steps = SAW_STEPS if n0 <= SAW_MAX_N else 1
+    while n - 1 >= floor and misses < steps:
+        n -= 1
+        if ok(n):
+            best, misses = n, 0
+        else:
+            misses += 1
+    return best
+
+
+def noninferior_shown(n12, n21, n: int, margin: float, *, alpha: float = 0.05) -> np.ndarray:
+    """For paired 2x2 tables of ``n`` cases (arrays ``n12`` = only B right, ``n21`` = only A
+    right; the caller checked them), True where ``core.margin.margin_decision`` answers
+    non-inferior or equivalent at ``margin`` with the two-sided (1 - alpha) interval: the
+    same ``core.margin.margin_rule`` on Tango's interval (``core.intervals.tango_limits``,
+    the 0/1 default) and the same p of H0: B - A <= -margin (``core.margin.noninferior_p``:
+    exact unconditional up to ``EXACT_MAX_N`` cases, asymptotic above) at alpha/2. Only that
+    test can make the answer non-inferior or equivalent, so the other two p-values are
+    passed as 1.
+
+    That p falls as Tango's T(-margin) rises (it is the largest probability of the region
+    {T >= T_obs}, which shrinks), so p < alpha/2 holds exactly from one rank of T upward: a
+    bisection over the tables sorted by T finds it with about log2(#tables) p-values instead
+    of one per table (tables with equal T share their p)."""
+    n12 = np.asarray(n12, float)
+    n21 = np.asarray(n21, float)
+    a1 = one_sided_alpha(alpha)
+    t = tango_statistic(-margin, n12, n21, float(n))
+    order = np.argsort(t, kind="stable")
+    lo_k, hi_k = 0, t.size            # first rank that rejects; t.size: none does
+    while lo_k < hi_k:
+        mid = (lo_k + hi_k) // 2
+        i = order[mid]
+        if noninferior_p(int(n12[i]), int(n21[i]), n, margin) < a1:
+            hi_k = mid
+        else:
+            lo_k = mid + 1
+    shown = np.zeros(t.size, bool)
+    cand = order[lo_k:]
+    if cand.size:
+        lo, hi = tango_limits(n12[cand], n21[cand], np.full(cand.size, float(n)),
+                              z_two_sided(1 - alpha))
+        shown[cand] = [margin_rule(margin, lo[j], hi[j], 0.0, 1.0, 1.0, a1)[0]
+                       in ("non_inferior", "equivalent") for j in range(cand.size)]
+    return shown
+
+
+@lru_cache(maxsize=256)
+def _exact_power(n: int, d: float, delta: float, margin: float, alpha: float) -> float:
+    from scipy.special import gammaln, xlogy
+    n12, n21 = np.meshgrid(np.arange(n + 1.0), np.arange(n + 1.0), indexing="ij")
+    keep = n12 + n21 <= n
+    n12, n21 = n12[keep], n21[keep]
+    rest = n - n12 - n21
+    logp = (gammaln(n + 1) - gammaln(n12 + 1) - gammaln(n21 + 1) - gammaln(rest + 1)
+            + xlogy(n12, (d + delta) / 2) + xlogy(n21, (d - delta) / 2) + xlogy(rest, 1 - d))
+    prob = np.exp(logp)
+    live = prob > 1e-15 * prob.max()     # tables that cannot move the power are not judged
+    shown = noninferior_shown(n12[live], n21[live], n, margin, alpha=alpha)
+    return float(min(1.0, prob[live][shown].sum()))
+
+
+def exact_noninferiority_power_paired(n: int, discordance: float, diff: float, margin: float,
+                                      *, alpha: float = 0.05) -> float:
+    """The exact power of the margin verdict on 0/1 outcomes: the probability that
+    ``core.margin.margin_decision`` answers non-inferior (or equivalent) for n cases when the
+    true B - A is ``diff`` and the discordance d, by enumerating every table (n12, n21, rest)
+    with its trinomial probability (p12, p21, 1 - d) = ((d + Delta)/2, (d - Delta)/2, 1 - d)::
+
+        power = sum_{tables shown non-inferior}  n! / (n12! n21! rest!)
+                                                  p12^n12 p21^n21 (1 - d)^rest
+
+    (tables below 1e-15 of the likeliest are left out; ``noninferior_shown`` judges the
+    rest). Up to ``EXACT_MAX_N`` cases the verdict's test is the exact unconditional one
+    (Suissa & Shuster 1991; Chan 1998), whose power is below Nam's (1997) asymptotic
+    ``noninferiority_power_paired``; the exact power of a discrete test is not monotone in n
+    (Chernick & Liu 2002, "The saw-toothed behavior of power versus sample size and exact
+    methods for the binomial", *The American Statistician* 56:149-155). Meant for n up to a
+    few hundred (every table of n cases is built)."""
+    d, delta = checks.plan_discordance(discordance, diff)
+    m, delta = checks.plan_margin(margin, delta)
+    alpha = checks.plan_level("alpha", alpha)
+    n = checks.whole("n", n, lo=1)
+    return _exact_power(int(n), float(d), float(delta), float(m), float(alpha))
+
+
+def paired_power_at(n: int, discordance: float, diff: float, margin: float, *,
+                    alpha: float = 0.05) -> float:
+    """The power of the margin verdict at n cases on 0/1 outcomes, as the verdict tests:
+    ``exact_noninferiority_power_paired`` up to ``EXACT_MAX_N`` cases (exact test),
+    Nam's ``noninferiority_power_paired`` above (asymptotic test)."""
+    if n <= EXACT_MAX_N:
+        return exact_noninferiority_power_paired(n, discordance, diff, margin, alpha=alpha)
+    return noninferiority_power_paired(n, discordance, diff, margin, alpha=alpha)
 
 
 def noninferiority_power_continuous(n, diff: float, sigma: float, margin: float, *,
@@ -173,7 +304,7 @@ def plan_noninferiority(margin: float, *, diff: float = 0.0, discordance: float 
         return NoninferiorityPlan(
             "paired", m, delta, d, None, alpha, power,
             n_noninferiority_paired(d, delta, m, alpha=alpha, power=power), cur,
-            None if cur is None else noninferiority_power_paired(cur, d, delta, m, alpha=alpha))
+            None if cur is None else paired_power_at(cur, d, delta, m, alpha=alpha))
     s = checks.plan_sigma(sigma)
     m, delta = checks.plan_margin(margin, diff)
     cur = checks.current_n_iv(current_n, min_n=2)

@@ -78,7 +78,8 @@ LABELS = {"n_wilson": "one rate, Wilson interval (search over n)",
                                         "normal-shaped differences assumed)",
           "n_continuous_power": "continuous, paired t-test power",
           "n_paired_noninferiority": "paired binary, non-inferiority at the margin "
-                                     "(Tango score test, Nam 1997)",
+                                     "(Tango score test, Nam 1997; up to 200 cases "
+                                     "the exact test's exact power)",
           "n_continuous_noninferiority": "continuous, non-inferiority at the margin "
                                          "(one-sided paired t)"}
 
