@@ -395,12 +395,14 @@ def show_paired(view, where=None, *, label=esc) -> list:
     """The rates row of a ``core.views.paired.PairedView``: A's and B's score with their
     intervals and the difference B − A with its CI; returns the three columns. Labels go
     through ``label``: ``esc`` for names from an upload, ``shipped`` for names that come with
-    the app (the scifact retrievers)."""
+    the app (the scifact retrievers). Below it, how the card's self-check was measured."""
     cols = (where or st).columns(3)
     for col, tile in zip(cols, (*view.rates, view.difference)):
         col.metric(label(tile.label), tile.value, help=tile.help or None)
         if tile.caption:
             col.caption(esc(tile.caption))
+    if view.calibration_detail:   # how the card's self-check line was measured
+        (where or st).caption(esc(view.calibration_detail))
     return cols
 
 

@@ -72,6 +72,12 @@ class PairedView:
     def bootstrap(self):
         return self.comparison.bootstrap
 
+    @property
+    def calibration_detail(self) -> str:
+        """How the card's self-check sentence was measured (``calibration_sentence``'s second
+        half), for the details below the card; '' when there is none."""
+        return calibration_how(self.comparison, self.lang)
+
     # -------------------------------------------------------------------- charts
     def _tr(self, key: str, **params) -> str:
         return t(key, self.lang, **params)
@@ -142,7 +148,7 @@ class PairedView:
         if self.card.next_step:
             lines.append(self.card.next_step)
         if self.card.calibration:
-            lines.append(self.card.calibration)
+            lines.append(calibration_sentence(c, self.lang))
         return lines
 
 
@@ -208,20 +214,33 @@ def tests_table(c, lang: str = "en") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[t("paired.col_test", lang), t("paired.col_value", lang)])
 
 
-def calibration_sentence(c, lang: str = "en") -> str:
+def calibration_sentence(c, lang: str = "en", *, detail: bool = True) -> str:
     """The self-checks under the card (issue 19), in plain words: "On data like yours, this
     interval would wrongly leave out 0 in 4.9% of cases; 5% is the promise." (``Calibration
-    .shown``: for scores the worse of the two checks, for a 0/1 table the resample check) and
-    how each was measured (``core.calibration``). Empty when the comparison
-    carries no self-check; the 'skipped' line when the data are too large for it."""
+    .shown``: for scores the worse of the two checks, for a 0/1 table the resample check) and,
+    with ``detail``, how each was measured (``calibration_how``). Empty when the comparison
+    carries no self-check; the 'skipped' line when the data are too large for it. The card
+    carries the sentence alone; the CLI and the page's details add how it was measured."""
     if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
         return ""
     cal = c.calibration
     if cal is None:
         return t("verdicts.calibration_skipped", lang)
-    name = t(f"verdicts.interval_{cal.interval}", lang)
     head = t("verdicts.calibration", lang, rate=fmt.pct(cal.shown),
              promise=fmt.pct(cal.promise, 0))
+    return f"{head} {calibration_how(c, lang)}" if detail else head
+
+
+def calibration_how(c, lang: str = "en") -> str:
+    """How the self-checks were measured: the sign-flip check (exact over every null table,
+    or Monte-Carlo with its SE) and the centred-resample check (``core.calibration``); ''
+    when the comparison carries none."""
+    if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
+        return ""
+    cal = c.calibration
+    if cal is None:
+        return ""
+    name = t(f"verdicts.interval_{cal.interval}", lang)
     how = (t("verdicts.calibration_exact", lang, n=f"{cal.n:,}", interval=name,
              rate=fmt.pct(cal.null_rejection)) if cal.exact
            else t("verdicts.calibration_mc", lang, sets=f"{cal.sets:,}", n=f"{cal.n:,}",
@@ -231,7 +250,7 @@ def calibration_sentence(c, lang: str = "en") -> str:
                else "verdicts.calibration_resample")
         how += " " + t(key, lang, rate=fmt.pct(cal.resample_null_rejection),
                        sets=f"{cal.resample_sets:,}", se=fmt.pct(cal.resample_mc_se))
-    return f"{head} {how}"
+    return how
 
 
 def calibration_warning_line(c, lang: str = "en") -> str:
@@ -352,7 +371,7 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                        next_link=(planner_link(needed, lang)
                                   if needed is not None and needed.n_needed else ""),
                        next_label=t("paired.next_link", lang),
-                       calibration=calibration_sentence(c, lang),
+                       calibration=calibration_sentence(c, lang, detail=False),
                        warning=" ".join(w for w in (interval_warning_line(c, lang),
                                                     calibration_warning_line(c, lang)) if w),
                        margin_verdict=None if margin is None else margin.verdict,

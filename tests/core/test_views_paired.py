@@ -151,7 +151,10 @@ def test_calibration_sentence_states_the_rate_from_the_comparison(lang):
     assert text.startswith(t("verdicts.calibration", lang,
                              rate=f"{100 * cal.shown:.1f}%", promise="5%"))
     view = paired_view(c, lang=lang, plan=False)
-    assert view.card.calibration == text
+    # the card carries the plain sentence; how it was measured goes to the details and CLI
+    assert view.card.calibration == calibration_sentence(c, lang, detail=False)
+    assert text == f"{view.card.calibration} {view.calibration_detail}"
+    assert view.calibration_detail and view.calibration_detail not in view.card.calibration
     assert text in view.cli_lines()
 
 
