@@ -51,24 +51,15 @@ PAIRS = (("bm25", "dense"), ("bm25", "hybrid"), ("dense", "hybrid"))
 
 
 def scifact_scores():
-    """Per-query nDCG@10 of bm25, dense and hybrid on scifact (a DataFrame, queries x systems),
-    or None with the reason when the data or the dense vectors are not available."""
-    from core import beir, retrieval, scifact, vectors
-    try:
-        path, _ = beir.resolve_dir()
-        if not beir.is_beir_dir(path):
-            path = beir.ensure_default()
-        data = beir.load_beir(path)
-    except Exception as exc:  # noqa: BLE001 - a bench reports and goes on
-        return None, f"scifact not available ({exc})"
-    _, model_key = retrieval.resolve_model(None)
-    shipped = vectors.find_manifest(data.content_hash, model_key) is not None
-    if not shipped and not retrieval.is_cached(data.texts, content_hash=data.content_hash):
-        return None, "dense document vectors of scifact are neither shipped nor cached"
-    rankings = scifact.run_retrievers(data, ["bm25", "dense", "hybrid"])
-    tables = scifact.evaluate(data, rankings)
-    df = pd.DataFrame({m: tables[m]["ndcg@10"].to_numpy(float)
-                       for m in ("bm25", "dense", "hybrid")})
+    """Per-query nDCG@10 of bm25, dense and hybrid on scifact (a DataFrame, queries x systems,
+    from ``bench.calibration.scifact_tables``), or None with the reason when the data or the
+    dense vectors are not available."""
+    from bench.calibration import scifact_tables
+    systems = ("bm25", "dense", "hybrid")
+    tables, why = scifact_tables(systems)
+    if tables is None:
+        return None, why
+    df = pd.DataFrame({m: tables[m]["ndcg@10"].to_numpy(float) for m in systems})
     return df, f"{len(df)} judged test queries"
 
 

@@ -219,13 +219,13 @@ def test_sweep(quick=False):
 
 
 # ============================================================================ (b) scores
-@functools.lru_cache(maxsize=1)
-def scifact_differences():
-    """Per-query nDCG@10 of dense minus BM25 on BEIR scifact's judged test queries, through
+@functools.lru_cache(maxsize=2)
+def scifact_tables(methods: tuple[str, ...] = ("bm25", "dense")):
+    """Per-query metric tables of ``methods`` on BEIR scifact's judged test queries, through
     ``core.scifact`` with the normal data, shipped vectors and cache locations
-    (``NOISEFLOOR_BEIR_DIR``, ``data/beir/scifact.vectors.npy``, ``NOISEFLOOR_CACHE_DIR``).
-    None (with the reason) when the document vectors are neither shipped nor cached: encoding
-    5,183 documents is not a benchmark's job."""
+    (``NOISEFLOOR_BEIR_DIR``, ``data/beir/scifact.vectors.npy``, ``NOISEFLOOR_CACHE_DIR``):
+    (tables, reason), or (None, the reason) when the document vectors are neither shipped nor
+    cached: encoding 5,183 documents is not a benchmark's job. The benches share it."""
     from core import beir, retrieval, scifact
     try:
         path, _ = beir.resolve_dir()
@@ -241,8 +241,16 @@ def scifact_differences():
         return None, (f"dense document vectors of scifact are neither shipped nor cached in "
                       f"{retrieval.CACHE_DIR} (set NOISEFLOOR_CACHE_DIR or run the scifact "
                       f"page once)")
-    rankings = scifact.run_retrievers(data, ["bm25", "dense"])
-    tables = scifact.evaluate(data, rankings)
+    rankings = scifact.run_retrievers(data, list(methods))
+    return scifact.evaluate(data, rankings), f"{len(data.queries)} judged test queries"
+
+
+def scifact_differences():
+    """Per-query nDCG@10 of dense minus BM25 on scifact (``scifact_tables``), or None with
+    the reason."""
+    tables, why = scifact_tables(("bm25", "dense"))
+    if tables is None:
+        return None, why
     d = (tables["dense"]["ndcg@10"] - tables["bm25"]["ndcg@10"]).to_numpy(float)
     return d, f"{d.size} judged test queries, mean dense - BM25 = {d.mean():+.4f}"
 

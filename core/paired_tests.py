@@ -117,22 +117,25 @@ def mcnemar_test(a_only: int, b_only: int, *, mid_p: bool = True) -> PairedTest:
     return PairedTest("mcnemar", p, a_only + b_only, True, 0, mid_p)
 
 
+def _signed_sums(v: np.ndarray) -> np.ndarray:
+    """The 2^len(v) sums sum s_i v_i over every sign pattern s (one half of a
+    meet-in-the-middle count)."""
+    s = np.zeros(1)
+    for x in v:
+        s = np.concatenate([s + x, s - x])
+    return s
+
+
 def _signflip_exact_p(nz: np.ndarray) -> float:
     """Share of all 2^m sign patterns s with |sum s_i d_i| >= |sum d_i| (meet in the middle:
     the 2^(m/2) signed sums of each half, counted against each other by binary search)."""
-    def signed_sums(v):
-        s = np.zeros(1)
-        for x in v:
-            s = np.concatenate([s + x, s - x])
-        return s
-
     m = nz.size
     observed = abs(float(nz.sum()))
     tol = 1e-12 * max(1.0, float(np.abs(nz).sum()))
     cut = observed - tol
     if m == 0 or cut <= 0:
         return 1.0
-    left, right = signed_sums(nz[: m // 2]), np.sort(signed_sums(nz[m // 2:]))
+    left, right = _signed_sums(nz[: m // 2]), np.sort(_signed_sums(nz[m // 2:]))
     # |l + r| >= cut > 0  <=>  r >= cut - l  or  r <= -cut - l (disjoint)
     upper = right.size - np.searchsorted(right, cut - left, side="left")
     lower = np.searchsorted(right, -cut - left, side="right")
@@ -215,14 +218,8 @@ def _signflip_test(d: np.ndarray, resamples: int, seed: int,
 def _signflip_upper_count(nz: np.ndarray, cut: float) -> int:
     """How many of the 2^m sign patterns s give sum s_i x_i >= ``cut`` (meet in the middle,
     as ``_signflip_exact_p``)."""
-    def signed_sums(v):
-        s = np.zeros(1)
-        for x in v:
-            s = np.concatenate([s + x, s - x])
-        return s
-
     m = nz.size
-    left, right = signed_sums(nz[: m // 2]), np.sort(signed_sums(nz[m // 2:]))
+    left, right = _signed_sums(nz[: m // 2]), np.sort(_signed_sums(nz[m // 2:]))
     return int(np.sum(right.size - np.searchsorted(right, cut - left, side="left")))
 
 
