@@ -116,6 +116,7 @@ class GoldenSet:
     # query groups (core.groups): the label of each case id, and the column they came from
     groups: pd.Series | None = field(default=None, repr=False)
     group_column: str | None = None
+    group_file: bool = False   # the groups came from a side file (``with_groups``)
 
     @property
     def methods(self) -> list[str]:
@@ -149,12 +150,12 @@ class GoldenSet:
         return GoldenSet(scores, self.text, source or self.source, self.layout,
                          self.duplicates, dict(self.missing), self.encoding, self.sheet,
                          self.other_sheets, dict(self.unicode_merged), self.groups,
-                         self.group_column)
+                         self.group_column, self.group_file)
 
     def with_groups(self, groups: pd.Series | None, column: str | None = None) -> "GoldenSet":
         """A copy with query groups (a label by case id, e.g. from a TREC side file read by
         ``core.groups.read_group_file``); ``column`` names where they came from."""
-        return dataclasses.replace(self, groups=groups, group_column=column)
+        return dataclasses.replace(self, groups=groups, group_column=column, group_file=True)
 
 
 # A plain ASCII decimal (``0.75``, ``1``, ``.5``, ``1e-3``): for such a cell ``parse_value``

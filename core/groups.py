@@ -54,7 +54,7 @@ why it ended (``all`` | ``settled`` | ``work_limit``); its smallest possible p i
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -288,6 +288,7 @@ class GroupComparison:
     ungrouped: tuple[str, ...] = ()
     binary: bool = False
     column: str | None = None
+    unmatched: tuple[str, ...] = ()   # labelled ids (a side file's) that are not compared cases
 
     @property
     def compared(self) -> int:
@@ -304,7 +305,7 @@ class GroupComparison:
                 "correction": {"tests": "holm", "intervals": "bonferroni",
                                "groups_compared": self.compared},
                 "interaction": None if self.interaction is None else self.interaction.to_dict(),
-                "ungrouped": list(self.ungrouped),
+                "ungrouped": list(self.ungrouped), "unmatched": list(self.unmatched),
                 "groups": [g.to_dict() for g in self.groups]}
 
 
@@ -384,11 +385,25 @@ def by_group(result, groups: pd.Series | None = None, column: str | None = None,
     """``compare_by_group`` on the paired cases of a ``core.golden.GoldenComparison``, with
     ``groups`` (default: its golden set's, e.g. a ``group`` column) and the statistics
     settings ``stat`` (resamples, confidence, seed, interval, permutations); None when there
-    are no groups."""
+    are no groups. A side file (``groups`` given, ``column`` its name) whose ids match none of
+    the compared cases is refused (InputError ``groups_none_matched``); the ids it has beyond
+    them are kept in ``unmatched`` and shown."""
     if groups is None:
         groups, column = result.golden.groups, result.golden.group_column
+        side_file = result.golden.group_file
+    else:
+        side_file = True
     if groups is None:
         return None
     c = result.comparison
-    return compare_by_group(result.case_ids, result.a_values, result.b_values, groups,
-                            name_a=c.a, name_b=c.b, column=column, **stat)
+    ids = {str(i) for i in result.case_ids}
+    # a side file's ids that are not compared cases are named (the file's own column only
+    # labels its own rows; cases missing from a method are listed by the golden reader)
+    unmatched = tuple(str(k) for k in groups.index if str(k) not in ids) if side_file else ()
+    if side_file and len(unmatched) == len(groups):   # it names none of the compared queries
+        raise InputError("groups_none_matched", file=column, count=len(groups),
+                         ids=", ".join(unmatched[:5]),
+                         cases=", ".join(sorted(ids)[:5]))
+    gc = compare_by_group(result.case_ids, result.a_values, result.b_values, groups,
+                          name_a=c.a, name_b=c.b, column=column, **stat)
+    return replace(gc, unmatched=unmatched) if unmatched else gc

@@ -31,6 +31,9 @@ def show_groups(gc, hint_key: str = "groups.hint") -> list[Section]:
     if gc.ungrouped:
         st.warning(tr_md("groups.ungrouped", count=len(gc.ungrouped),
                          ids=", ".join(gc.ungrouped[:20])), icon="⚠️")
+    if gc.unmatched:
+        st.warning(tr_md("groups.unmatched", count=len(gc.unmatched),
+                         ids=", ".join(gc.unmatched[:20])), icon="⚠️")
     if not gc.groups:  # no compared case has a label (ids that do not match?)
         return []
     st.caption(tr_md("groups.intro", **intro_params(gc)))

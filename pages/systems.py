@@ -433,8 +433,12 @@ else:
     st.caption(tr("systems.no_disagreement"))
 
 # ----------------------------------------------------------------------------- groups, labels
-with st.spinner(tr("systems.computing")):
-    groups = _groups(result, data_key, a, b, resamples, float(confidence), seed, interval)
+try:
+    with st.spinner(tr("systems.computing")):
+        groups = _groups(result, data_key, a, b, resamples, float(confidence), seed, interval)
+except InputError as exc:   # a group file naming none of the runs' queries: say so, go on
+    show_error(exc)
+    groups = None
 group_sections = show_groups(groups, "groups.hint" if source == "lists" else "groups.hint_trec")
 judged = None
 if source == "lists" and ls.kind != "ids":

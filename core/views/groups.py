@@ -116,6 +116,9 @@ def group_cli_lines(gc: GroupComparison) -> list[str]:
     if gc.ungrouped:
         lines.append("  " + t("groups.ungrouped", "en", count=len(gc.ungrouped),
                               ids=", ".join(gc.ungrouped[:10])))
+    if gc.unmatched:
+        lines.append("  " + t("groups.unmatched", "en", count=len(gc.unmatched),
+                              ids=", ".join(gc.unmatched[:10])))
     return lines
 
 

@@ -386,3 +386,21 @@ def test_margin_in_the_systems_mode_and_for_scores(capsys):
     assert d["margin"]["ci_low"] == d["difference"]["ci_low"] and "pairs" in d
     p = _run("compare", lists, "--format", "lists", "--resamples", "1000", "--margin", "5pp")
     assert p.returncode == 2 and "percentage points" in p.stderr
+
+
+def test_trec_group_file_naming_other_queries(tmp_path, capsys):
+    """A side file's ids beyond the runs are named (text and JSON); one naming none of the
+    runs' queries is refused with the file named, exit code 2."""
+    groups = tmp_path / "groups.csv"
+    groups.write_text("qid,group\n" + "".join(f"q{i:02d},{'a' if i % 2 else 'b'}\n"
+                                              for i in range(1, 51)) + "zz9,a\n",
+                      encoding="utf-8")
+    assert main(_trec_args("--groups", str(groups), "--json")) == 0
+    assert json.loads(capsys.readouterr().out)["groups_test"]["unmatched"] == ["zz9"]
+    assert main(_trec_args("--groups", str(groups))) == 0
+    assert "1 query id in the group file is not among the compared queries" in \
+        capsys.readouterr().out
+    groups.write_text("qid,group\nnope,a\n", encoding="utf-8")
+    assert main(_trec_args("--groups", str(groups))) == 2
+    err = capsys.readouterr().err
+    assert str(groups) in err and "none of the 1 query ids" in err and "nope" in err

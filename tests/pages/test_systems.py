@@ -222,10 +222,10 @@ def _demo_trec_scores():
     return score_runs(runs, qrels, ["nDCG@10"])
 
 
-def _trec_with_groups(lang):
+def _trec_with_groups(lang, groups=None):
     """The TREC demo with a qid,group side file uploaded (the demo runs and qrels stay)."""
-    groups = "qid,group\n" + "".join(f"q{i:02d},{'short' if i % 3 else 'long'}\n"
-                                     for i in range(1, 51))
+    groups = groups or "qid,group\n" + "".join(f"q{i:02d},{'short' if i % 3 else 'long'}\n"
+                                               for i in range(1, 51))
     qrels_data = (DEMO_TREC / "qrels.txt").read_bytes()
     at = _page()
     at.segmented_control(key="systems_source").set_value("trec").run()
@@ -318,3 +318,16 @@ def test_lists_demo_shows_its_query_groups(lang):
     assert list(table["dense − bm25"]) == [f"{g.diff:+.3f}" for g in ref.groups]
     word = "순열" if lang == "ko" else "Permutation"
     assert any(word in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_group_file_ids_outside_the_runs_are_named_or_refused(lang):
+    extra = "qid,group\n" + "".join(f"q{i:02d},{'a' if i % 2 else 'b'}\n"
+                                    for i in range(1, 51)) + "zz9,a\n"
+    at, _ = _trec_with_groups(lang, extra)
+    assert not at.exception and not at.error
+    word = "쓰지 않았습니다" if lang == "ko" else "not among the compared queries"
+    assert any(word in w.value and "zz9" in w.value for w in at.warning)
+    at, _ = _trec_with_groups(lang, "qid,group\nnope,a\nnada,b\n")
+    assert not at.exception
+    assert any("groups.csv" in e.value and "nope" in e.value for e in at.error)
