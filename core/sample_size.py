@@ -31,7 +31,7 @@ from core import checks
 from core.errors import InputError
 from core.paired_tests import mcnemar_midp
 from core.intervals import planned_half_width, wilson_bounds
-from core.stats import z_value
+from core.stats import is_binary, significance_level, z_value
 
 MAX_N = 100_000_000  # searches stop here: a plan beyond 10^8 cases is not a plan
 
@@ -511,6 +511,14 @@ class CasesNeeded:
         return asdict(self)
 
 
+def data_spread(a: np.ndarray, b: np.ndarray) -> tuple:
+    """(binary, Delta = mean(b - a), discordance mean(a != b) of 0/1 data else None, sigma =
+    SD(b - a, ddof 1) of scores else None): what every plan on data reads off it."""
+    if is_binary(a) and is_binary(b):
+        return True, float((b - a).mean()), float(np.mean(a != b)), None
+    return False, float((b - a).mean()), None, float(np.std(b - a, ddof=1))
+
+
 def cases_needed(a, b, *, confidence: float = 0.95, power: float = 0.8) -> CasesNeeded:
     """The planner run on a comparison's own data: binary a, b (both 0/1) give discordance
     d = mean(a != b) and Delta = mean(b - a), and ``n_mcnemar(d, Delta)``; scores give
@@ -520,13 +528,10 @@ def cases_needed(a, b, *, confidence: float = 0.95, power: float = 0.8) -> Cases
     card's "about N cases" and the page its link opens give the same N."""
     a, b = checks.pair(a, b, min_n=2)
     confidence = checks.confidence(confidence)
-    alpha = round(1 - confidence, 12)
-    d = b - a
-    delta = float(d.mean())
-    binary = bool(np.all((a == 0) | (a == 1)) and np.all((b == 0) | (b == 1)))
+    alpha = significance_level(confidence)
+    binary, delta, disc, sigma = data_spread(a, b)
     n_needed = None
     if binary:
-        disc = float(np.mean(a != b))
         d_r, delta_r = round(disc, 3), round(delta, 3)   # as the planner shows them
         if d_r > 0 and delta_r != 0 and d_r - delta_r * delta_r > 0 and abs(delta_r) <= d_r:
             try:
@@ -535,7 +540,6 @@ def cases_needed(a, b, *, confidence: float = 0.95, power: float = 0.8) -> Cases
                 n_needed = None
         return CasesNeeded("paired", n_needed, int(a.size), delta, disc, None, confidence,
                            float(power))
-    sigma = float(np.std(d, ddof=1))
     s_r, delta_r = round(sigma, 3), round(abs(delta), 3)   # as the planner shows them
     if s_r > 0 and delta_r > 0:
         try:

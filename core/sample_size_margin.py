@@ -34,7 +34,7 @@ from core import checks
 from core.errors import InputError
 from core.intervals import tango_limits, tango_statistic, z_two_sided
 from core.margin import EXACT_MAX_N, margin_rule, noninferior_p
-from core.sample_size import MAX_N, CasesNeeded, ceil_n, smallest_n
+from core.sample_size import MAX_N, CasesNeeded, ceil_n, data_spread, smallest_n
 from core.stats import significance_level
 
 
@@ -356,12 +356,9 @@ def cases_needed_noninferiority(a, b, margin: float, *, confidence: float = 0.95
     m, assumed = checks.plan_margin(margin, assumed_diff)
     m, assumed = round(m, 3), round(assumed, 3)
     alpha, power = checks.power_plan_iv(alpha, power)
-    d = b - a
-    delta = float(d.mean())
-    binary = bool(np.all((a == 0) | (a == 1)) and np.all((b == 0) | (b == 1)))
+    binary, delta, disc, sigma = data_spread(a, b)
     n_needed = None
     if binary:
-        disc = float(np.mean(a != b))
         try:
             n_needed = n_noninferiority_paired(round(disc, 3), assumed, m, alpha=alpha,
                                                power=power)
@@ -369,7 +366,6 @@ def cases_needed_noninferiority(a, b, margin: float, *, confidence: float = 0.95
             n_needed = None
         return MarginCasesNeeded("paired", n_needed, int(a.size), delta, disc, None,
                                  confidence, float(power), m, assumed)
-    sigma = float(np.std(d, ddof=1))
     try:
         n_needed = n_noninferiority_continuous(assumed, round(sigma, 3), m, alpha=alpha,
                                                power=power)

@@ -388,3 +388,14 @@ def test_latency_path_does_not_import_scipy_stats():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=Path(__file__).resolve().parents[2])
     assert out.stdout.strip() == "False"
+
+
+def test_data_spread_reads_discordance_or_sd_of_b_minus_a():
+    from core.sample_size import data_spread
+    a = np.array([1.0, 1, 0, 0, 1]); b = np.array([1.0, 0, 1, 1, 1])
+    assert data_spread(a, b) == (True, pytest.approx(0.2), pytest.approx(0.6), None)
+    x = np.array([0.2, 0.5, 0.9]); y = np.array([0.3, 0.4, 1.0])
+    binary, delta, disc, sigma = data_spread(x, y)
+    assert not binary and disc is None
+    assert delta == pytest.approx(np.mean(y - x))
+    assert sigma == pytest.approx(np.std(y - x, ddof=1))
