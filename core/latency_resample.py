@@ -40,10 +40,12 @@ def _bin(n, p):
 
 # The nested walk's first draws, Binomial(w_q k_q, b_q / k_q) for every drawn query and
 # quantile, were 85 % of its time with numba's sampler (q**n and a pmf walk from 0 on every
-# call, on a thread-local Mersenne Twister). They are drawn by inversion from tables of that
-# cdf, one per (k_q, b_q, w_q), with a uniform from the resample's own splitmix64 stream.
+# call, on a thread-local Mersenne Twister). They are drawn from alias tables of that law
+# (Walker 1977; Vose 1991), one per (k_q, b_q, w_q): one uniform from the resample's own
+# splitmix64 stream picks a column and decides between it and its alias, without branches
+# that depend on the draw.
 TABLE_MAX_W = 8                # copies of a query with a table (more: drawn without one)
-TABLE_MAX_ENTRIES = 1 << 21    # cdf entries kept per call (beyond: drawn without a table)
+TABLE_MAX_ENTRIES = 1 << 21    # table entries kept per call (beyond: drawn without a table)
 _NESTED_SALT = uint64(0x6A09E667F3BCC909)   # the nested streams differ from the paired ones
 
 
@@ -85,64 +87,95 @@ def _binomial(state, n, p, seed, seeded):
 
 
 @njit(cache=True)
+def _binomial_pmf(n, p, out):
+    """The pmf of Binomial(n, p) on x = 0..n into ``out``: from its mode (log-gamma) outwards
+    by the ratios pmf(x+1) / pmf(x) = (n - x) p / ((x + 1) q)."""
+    q = 1.0 - p
+    mode = min(n, int(math.floor((n + 1) * p)))
+    out[mode] = math.exp(math.lgamma(n + 1) - math.lgamma(mode + 1) - math.lgamma(n - mode + 1)
+                         + mode * math.log(p) + (n - mode) * math.log(q))
+    for x in range(mode, n):
+        out[x + 1] = out[x] * ((n - x) * p) / ((x + 1) * q)
+    for x in range(mode, 0, -1):
+        out[x - 1] = out[x] * (x * q) / ((n - x + 1) * p)
+
+
+@njit(cache=True)
+def _alias_table(pmf, prob, alias):
+    """Vose's (1991) alias table of the law ``pmf`` on 0..m-1: draw column i uniformly, keep i
+    with probability ``prob[i]``, else take ``alias[i]``. ``pmf`` is normalised here."""
+    m = pmf.shape[0]
+    scaled = pmf * (m / pmf.sum())
+    small = np.empty(m, np.int64)
+    large = np.empty(m, np.int64)
+    ns = nl = 0
+    for i in range(m):
+        if scaled[i] < 1.0:
+            small[ns] = i
+            ns += 1
+        else:
+            large[nl] = i
+            nl += 1
+    while ns > 0 and nl > 0:
+        ns -= 1
+        s_ = small[ns]
+        g = large[nl - 1]
+        prob[s_] = scaled[s_]
+        alias[s_] = g
+        scaled[g] = (scaled[g] + scaled[s_]) - 1.0
+        if scaled[g] < 1.0:
+            nl -= 1
+            small[ns] = g
+            ns += 1
+    for i in range(nl):
+        prob[large[i]] = 1.0
+        alias[large[i]] = large[i]
+    for i in range(ns):   # left by rounding: their mass is 1 up to rounding
+        prob[small[i]] = 1.0
+        alias[small[i]] = small[i]
+
+
+@njit(cache=True)
 def _binomial_tables(pair_k, pair_b, max_w, max_entries):
-    """The cdf of Binomial(w k, b / k) for every (k, b) pair and w = 1..max_w, on x = 0..w k:
-    the pmf from its mode (log-gamma) outwards by the ratios pmf(x+1) / pmf(x) = (n - x) p /
-    ((x + 1) q), summed from 0 and divided by the total. Returns (offset into ``cdf``
-    (pairs, max_w), -1 = no table within ``max_entries``; the mean floored, where a search
-    starts; cdf)."""
+    """Alias tables of Binomial(w k, b / k) on x = 0..w k for every (k, b) pair and
+    w = 1..max_w. Returns (offset into the tables (pairs, max_w), -1 = none within
+    ``max_entries``; prob; alias)."""
     P = pair_k.shape[0]
     off = np.full((P, max_w), -1, np.int64)
-    start = np.zeros((P, max_w), np.int64)
     total = 0
     for i in range(P):
         for w1 in range(max_w):
             n = (w1 + 1) * pair_k[i]
             if total + n + 1 <= max_entries:
                 off[i, w1] = total
-                start[i, w1] = int(n * (pair_b[i] / pair_k[i]))
                 total += n + 1
-    cdf = np.empty(total)
+    prob = np.empty(total)
+    alias = np.empty(total, np.int64)
     for i in range(P):
-        p = pair_b[i] / pair_k[i]
-        q = 1.0 - p
         for w1 in range(max_w):
             o = off[i, w1]
             if o < 0:
                 continue
             n = (w1 + 1) * pair_k[i]
-            mode = min(n, int(math.floor((n + 1) * p)))
-            pmf = cdf[o:o + n + 1]
-            pmf[mode] = math.exp(math.lgamma(n + 1) - math.lgamma(mode + 1)
-                                 - math.lgamma(n - mode + 1) + mode * math.log(p)
-                                 + (n - mode) * math.log(q))
-            for x in range(mode, n):
-                pmf[x + 1] = pmf[x] * ((n - x) * p) / ((x + 1) * q)
-            for x in range(mode, 0, -1):
-                pmf[x - 1] = pmf[x] * (x * q) / ((n - x + 1) * p)
-            c = 0.0
-            for x in range(n + 1):
-                c += pmf[x]
-                pmf[x] = c
-            for x in range(n + 1):
-                pmf[x] /= c
-    return off, start, cdf
+            pmf = np.empty(n + 1)
+            _binomial_pmf(n, pair_b[i] / pair_k[i], pmf)
+            _alias_table(pmf, prob[o:o + n + 1], alias[o:o + n + 1])
+    return off, prob, alias
 
 
 @njit(cache=True, inline="always")
-def _table_draw(state, o, n, x, cdf):
-    """Inversion on the cdf at ``cdf[o:o + n + 1]``: the smallest x with u < F(x), searched
-    from ``x`` (the mean) outwards."""
+def _table_draw(state, o, m, prob, alias):
+    """One draw from the alias table at ``[o, o + m)``: column i = floor(u m), kept when the
+    rest of u m is below ``prob``, else its alias."""
     state, u = _uniform(state)
-    while x > 0 and u < cdf[o + x - 1]:
-        x -= 1
-    while x < n and u >= cdf[o + x]:
-        x += 1
+    y = u * m
+    i = min(int(y), m - 1)
+    x = i if y - i < prob[o + i] else alias[o + i]
     return state, x
 
 
 @njit(parallel=True, cache=True)
-def _nested_walk(sv, sq, k, starts, below, probs, seeds, pairs, off, tstart, cdf):
+def _nested_walk(sv, sq, k, starts, below, probs, seeds, pairs, off, prob, alias):
     """Two-stage bootstrap of pooled quantiles without drawing every timing.
 
     ``sv`` is one method's sorted timings, ``sq`` the query of each, ``k`` the runs per query,
@@ -151,7 +184,7 @@ def _nested_walk(sv, sq, k, starts, below, probs, seeds, pairs, off, tstart, cdf
     D_q = w_q k_q run draws of query q are Multinomial(D_q; 1/k_q, ...) over its runs. The
     order statistic is found by walking in sorted order from the observed quantile, drawing
     only the counts the walk needs, each from its exact conditional law: the draws of q before
-    the start are Binomial(D_q, b_q/k_q) (by inversion on the table of ``pairs[j, q]`` for
+    the start are Binomial(D_q, b_q/k_q) (from the alias table of ``pairs[j, q]`` for
     w_q <= TABLE_MAX_W); a count at the edge of the visited stretch is Binomial(remaining
     draws of q on that side, 1 / remaining runs of q on that side).
     Each quantile gets its own within-query draws (its marginal law is the nested bootstrap's).
@@ -191,8 +224,7 @@ def _nested_walk(sv, sq, k, starts, below, probs, seeds, pairs, off, tstart, cdf
                 if d == 0 or pr < 0:   # not drawn, or all its runs on one side
                     x = d if lb[q] == k[q] else 0
                 elif w[q] <= W and off[pr, w[q] - 1] >= 0:
-                    state, x = _table_draw(state, off[pr, w[q] - 1], d, tstart[pr, w[q] - 1],
-                                           cdf)
+                    state, x = _table_draw(state, off[pr, w[q] - 1], d + 1, prob, alias)
                 else:
                     state, x, seeded = _binomial(state, d, lb[q] / k[q], mseed, seeded)
                 L[q] = x
@@ -346,7 +378,7 @@ def nested_bootstrap_quantiles(groups, probs, *, resamples: int = DEFAULT_QUANTI
 
 def _first_draw_tables(k: np.ndarray, below: np.ndarray):
     """The (k_q, b_q) pair of every quantile and query (-1 where b_q is 0 or k_q: no draw)
-    and the cdf tables of those pairs (``_binomial_tables``)."""
+    and the alias tables of those pairs (``_binomial_tables``)."""
     kk = np.broadcast_to(k, below.shape)
     inner = (below > 0) & (below < kk)
     base = int(k.max()) + 1
