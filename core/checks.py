@@ -361,7 +361,8 @@ def groups_iv(groups) -> list[np.ndarray]:
     if not isinstance(groups, (list, tuple)) or len(groups) < 1:
         raise ValueError("groups must be a non-empty list of 1-D arrays")
     arrays = [np.asarray(g, dtype=float) for g in groups]
-    if any(a.ndim != 1 or a.size == 0 or not np.all(np.isfinite(a)) for a in arrays):
+    if (any(a.ndim != 1 or a.size == 0 for a in arrays)
+            or not np.isfinite(np.concatenate(arrays)).all()):   # one pass over all values
         raise ValueError("groups must be non-empty 1-D arrays of finite numbers")
     return arrays
 

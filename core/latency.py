@@ -187,22 +187,46 @@ class LatencyComparison:
                 "pair_order": None if self.pair is None else self.pair.to_dict()}
 
 
-def _groups(sub: pd.DataFrame, queries) -> list[np.ndarray]:
-    """Each of ``queries``' latencies in run order (one sort, then slices)."""
-    s = sub.sort_values(["query", "run"], kind="stable")
-    qv, vals = s["query"].to_numpy(), s["latency_ms"].to_numpy(float)
-    if qv.size == 0:
-        raise KeyError("no timings")
-    starts = np.concatenate([[0], np.flatnonzero(qv[1:] != qv[:-1]) + 1])
-    ends = np.concatenate([starts[1:], [qv.size]])
-    where = {qv[st]: (st, en) for st, en in zip(starts, ends)}
-    return [vals[slice(*where[q])] for q in queries]
+class _Runs:
+    """Each method's timings of ``full`` sorted once by (query, run): every later step's
+    per-query groups (all runs, or without runs 1..k) are slices of them. Within a query and
+    method the runs are distinct, so the slices are those of sorting each subset anew."""
+
+    def __init__(self, full: pd.DataFrame, a: str, b: str):
+        method = full["method"].to_numpy(dtype=object)
+        query = full["query"].to_numpy(dtype=object)
+        codes, uniques = pd.factorize(query)
+        self.code = {q: i for i, q in enumerate(uniques)}
+        run = full["run"].to_numpy()
+        vals = full["latency_ms"].to_numpy(float)
+        self.sorted = {}
+        for m in (a, b):
+            idx = np.flatnonzero(method == m)
+            idx = idx[np.lexsort((run[idx], codes[idx]))]
+            self.sorted[m] = (codes[idx], run[idx], vals[idx])
+
+    def queries_after(self, m: str, k: int) -> set:
+        """Codes of the queries with a run of ``m`` above ``k``."""
+        c, r, _ = self.sorted[m]
+        return set(np.unique(c[r > k]).tolist())
+
+    def groups(self, m: str, queries, k: int = 0) -> list[np.ndarray]:
+        """``queries``' timings of ``m`` in run order, runs 1..k left out."""
+        c, r, v = self.sorted[m]
+        if k > 0:
+            keep = r > k
+            c, v = c[keep], v[keep]
+        if c.size == 0:
+            raise KeyError("no timings")
+        starts = np.concatenate([[0], np.flatnonzero(c[1:] != c[:-1]) + 1])
+        ends = np.concatenate([starts[1:], [c.size]])
+        where = dict(zip(c[starts].tolist(), zip(starts.tolist(), ends.tolist())))
+        return [v[slice(*where[self.code[q]])] for q in queries]
 
 
-def _ratio(frame: pd.DataFrame, a: str, b: str, queries: list[str], *, resamples: int,
+def _ratio(runs: _Runs, a: str, b: str, queries: list[str], *, resamples: int,
            confidence: float, seed: int, drop: int) -> tuple[RatioEstimate, PerQuery]:
-    ga, gb = _groups(frame[frame["method"] == a], queries), \
-        _groups(frame[frame["method"] == b], queries)
+    ga, gb = runs.groups(a, queries, drop), runs.groups(b, queries, drop)
     med_a, med_b = _group_medians(ga), _group_medians(gb)
     log_a, log_b = np.log(med_a), np.log(med_b)
     # the geometric-mean ratio's CI: the calibrated t-interval on the log ratios
@@ -291,36 +315,35 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
     paired_all, only_a, only_b = _paired_queries(full, a, b)
     if len(paired_all) < 2:
         raise InputError("too_few_paired", file=log.source, count=len(paired_all), a=a, b=b)
-    warm = tuple(detect_warmup(_groups(full[full["method"] == m], paired_all), method=m,
-                               seed=seed) for m in (a, b))
+    runs = _Runs(full, a, b)
+    warm = tuple(detect_warmup(runs.groups(m, paired_all), method=m, seed=seed)
+                 for m in (a, b))
     suggested = max(w.k for w in warm)
 
     def analyse(k: int):
-        kept = full[full["run"] > k]
-        queries, _, _ = _paired_queries(kept, a, b)
-        keep = set(queries)
-        queries = [q for q in paired_all if q in keep]
+        keep = runs.queries_after(a, k) & runs.queries_after(b, k)
+        queries = [q for q in paired_all if runs.code[q] in keep]
         if len(queries) < 2:
             raise InputError("latency.err_drop_too_many", file=log.source, count=k,
                              n=len(queries))
-        ratio, per = _ratio(kept, a, b, queries, resamples=resamples, confidence=confidence,
+        ratio, per = _ratio(runs, a, b, queries, resamples=resamples, confidence=confidence,
                             seed=seed, drop=k)
-        return kept, queries, ratio, per
+        return queries, ratio, per
 
-    kept, queries, ratio, per = analyse(drop)
+    queries, ratio, per = analyse(drop)
     alternative = None
     if drop > 0:
-        alternative = analyse(0)[2]
+        alternative = analyse(0)[1]
     elif suggested > 0:
         try:
-            alternative = analyse(suggested)[2]
+            alternative = analyse(suggested)[1]
         except InputError:
             alternative = None
     qset = set(queries)
-    kept = kept[kept["query"].isin(qset)]
+    kept = full[(full["run"] > drop).to_numpy() & full["query"].isin(qset).to_numpy()]
     methods, dists = [], {}
     for i, m in enumerate((a, b)):
-        groups = _groups(kept[kept["method"] == m], queries)
+        groups = runs.groups(m, queries, drop)
         allv = np.concatenate(groups)
         dist = nested_bootstrap_quantiles(groups, [0.5, 0.95], resamples=quantile_resamples,
                                           seed=seed + i)
