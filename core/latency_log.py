@@ -187,23 +187,33 @@ def load_timings(data: bytes, file: str = "upload") -> TimingLog:
                      else np.full(len(long), np.nan))
     stamps = _time_cells(extra[tcol], file=file, column=tcol) if tcol else None
     long["order"] = stamps if stamps is not None else long["row"].to_numpy(float)
+    # methods in file order (columns, or first rows); codes instead of strings for the sorts
+    mcode, muniq = pd.factorize(long["method"].to_numpy(dtype=object))
+    methods = tuple(muniq.tolist())
+    qcode = pd.factorize(long["query"].to_numpy(dtype=object))[0]
+    pos = np.arange(len(long))
     if rcol:
-        long["run_label"] = _run_cells(extra[rcol], file=file, column=rcol)
-        dup = long.duplicated(["query", "method", "run_label"])
-        if dup.any():
-            r = long.loc[dup.idxmax()]
+        key = _run_cells(extra[rcol], file=file, column=rcol)
+        long["run_label"] = key
+    else:
+        key = long["order"].to_numpy(float)
+    # within each (method, query): by run label (else time), then spreadsheet row / position
+    o = np.lexsort((pos, long["row"].to_numpy(), key, qcode, mcode))
+    same = (mcode[o][1:] == mcode[o][:-1]) & (qcode[o][1:] == qcode[o][:-1])
+    if rcol:
+        dup = same & (key[o][1:] == key[o][:-1])
+        if dup.any():   # the first repeated (query, method, run) in file order
+            r = long.iloc[int(o[1:][dup].min())]
             raise InputError("latency.err_duplicate_run", file=file, row=int(r["row"]),
                              column=rcol, query=r["query"], method=r["method"],
                              run=f"{r['run_label']:g}")
-        key = "run_label"
-    else:
-        key = "order"
-    methods = tuple(dict.fromkeys(long["method"]))  # file order: columns, or first rows
-    long["mpos"] = long["method"].map({m: i for i, m in enumerate(methods)})
-    long = long.sort_values(["method", "query", key, "row"], kind="stable")
-    long["run"] = long.groupby(["method", "query"], sort=False).cumcount() + 1
+    start = np.concatenate([[0], np.flatnonzero(~same) + 1])
+    rank = np.arange(len(long)) - np.repeat(start, np.diff(np.append(start, len(long))))
+    run = np.empty(len(long), np.int64)
+    run[o] = rank + 1
+    long["run"] = run
     long = long.drop(columns=["run_label"], errors="ignore") \
-        .sort_values(["row", "mpos"], kind="stable").drop(columns="mpos")
+        .iloc[np.lexsort((mcode, long["row"].to_numpy()))]
     return TimingLog(long.reset_index(drop=True), file, layout, methods, rcol is not None,
                      ccol is not None and bool(long["cache"].notna().any()), tcol is not None,
                      tuple(blank), raw.encoding or None, lcol if layout == "long" else "")

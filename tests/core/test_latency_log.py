@@ -55,3 +55,66 @@ def test_errors_name_the_cell(text, code, row, column):
     with pytest.raises(InputError) as e:
         load_timings(text, "bad.csv")
     assert (e.value.code, e.value.row, e.value.column) == (code, row, column)
+
+
+def _runs_by_pandas(log: TimingLog, key: str) -> list[int]:
+    """The run ranks as load_timings computed them before issue 25 (pandas sort + cumcount on
+    the strings), for the frame's rows in its order."""
+    f = log.frame.copy()
+    f["mpos"] = f["method"].map({m: i for i, m in enumerate(log.methods)})
+    f["pos"] = np.arange(len(f))
+    s = f.sort_values(["method", "query", key, "row"], kind="stable")
+    s["r"] = s.groupby(["method", "query"], sort=False).cumcount() + 1
+    return s.sort_values("pos")["r"].tolist()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_run_ranks_and_row_order_equal_the_pandas_reading(seed):
+    """Issue 25: repetitions are ranked on integer codes with one lexsort; the ranks and the
+    frame's row order are those of sorting the strings with pandas, in long logs (by run
+    column, or by timestamp with ties, or by row) and wide ones."""
+    rng = np.random.default_rng(seed)
+    n = 300
+    q = rng.choice([f"q{i}" for i in range(12)] + ["Q1", "가", "q10"], n)
+    m = rng.choice(["dense", "bm25", "Hybrid"], n)
+    lat = np.round(rng.lognormal(3, 0.5, n), 3)
+    stamp = rng.integers(0, 40, n)          # ties within a (query, method)
+    long_ts = "query_id,method,latency_ms,timestamp\n" + "".join(
+        f"{a},{b},{c},{d}\n" for a, b, c, d in zip(q, m, lat, stamp))
+    long_row = "query_id,method,latency_ms\n" + "".join(
+        f"{a},{b},{c}\n" for a, b, c in zip(q, m, lat))
+    wide = "query_id,A,B\n" + "".join(f"{a},{c},{c * 2 if i % 7 else ''}\n"
+                                       for i, (a, c) in enumerate(zip(q, lat)))
+    seen = {}
+    run_rows = []
+    for a, b in zip(q, m):
+        seen[a, b] = seen.get((a, b), 0) + 1
+        run_rows.append(seen[a, b])
+    order = rng.permutation(n)
+    long_run = "query_id,method,latency_ms,run\n" + "".join(
+        f"{q[i]},{m[i]},{lat[i]},{run_rows[i]}\n" for i in order)
+    for text, key in ((long_ts, "order"), (long_row, "order"), (wide, "order"),
+                      (long_run, None)):
+        log = load_timings(text.encode(), "t.csv")
+        f = log.frame
+        assert f["row"].tolist() == sorted(f["row"].tolist())   # file order kept
+        if key is None:   # a run column: its labels are the ranks here
+            assert f["run"].tolist() == [run_rows[i] for i in order]
+        else:
+            assert f["run"].tolist() == _runs_by_pandas(log, key)
+        assert log.methods == tuple(dict.fromkeys(f.sort_values(["row"], kind="stable")
+                                                  ["method"]))
+
+
+@pytest.mark.parametrize("text,row,query,method,run", [
+    ("query_id,method,latency_ms,run\nq1,A,1,1\nq2,A,2,1\nq1,B,3,1\nq1,A,4,2\nq2,A,5,1\n"
+     "q1,A,6,2\n", 6, "q2", "A", "1"),
+    ("query_id,method,latency_ms,run\nq1,A,1,2\nq1,A,2,2.0\n", 3, "q1", "A", "2"),
+])
+def test_a_repeated_run_names_its_first_repeat_in_file_order(text, row, query, method, run):
+    with pytest.raises(InputError) as e:
+        load_timings(text.encode(), "d.csv")
+    assert e.value.code == "latency.err_duplicate_run"
+    err, p = e.value, e.value.params
+    assert (err.row, p["query"], p["method"], p["run"]) == (row, query, method, run)
+    assert err.column == "run" and err.file == "d.csv"
