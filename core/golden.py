@@ -6,7 +6,6 @@ Values: 0/1, true/false, yes/no, O/X (and Korean 예/아니오, 정답/오답), 
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 import unicodedata
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core.errors import InputError
+from core.golden_cases import CaseScores, CaseText, PandasField, group_series, stored_form
 from core.groups import group_labels, is_group_column
 from core.paired import PairedComparison, compare_paired
 from core.stats import resolution
@@ -97,104 +97,6 @@ class Excluded:
 
 
 @dataclass(frozen=True)
-class CaseScores:
-    """Per-case values by method without pandas: ``values[i, j]`` is case ``ids[i]``'s value
-    for ``methods[j]``, NaN where the method has no (or a blank) value. ``frame()`` is the
-    same table as ``GoldenSet.scores`` shows it (index ``case_id``; ``columns_name`` the
-    columns' name: "method" for a long file, as its pivot names them)."""
-
-    ids: tuple[str, ...]
-    methods: tuple[str, ...]
-    values: np.ndarray = field(repr=False)
-    columns_name: str | None = None
-
-    @classmethod
-    def of(cls, frame) -> "CaseScores":
-        """The values of a scores frame (index: case ids, one column per method)."""
-        return cls(tuple(frame.index), tuple(frame.columns), frame.to_numpy(float),
-                   frame.columns.name)
-
-    def frame(self):
-        """The pandas frame (pandas imported here only)."""
-        import pandas as pd
-
-        if self.columns_name is None:   # a wide file: one column per method, in file order
-            columns = {m: self.values[:, j] for j, m in enumerate(self.methods)}
-            return pd.DataFrame(columns, index=pd.Index(np.array(self.ids, dtype=object),
-                                                        name="case_id"))
-        # a long file's pivot: one block whose rows are cases (as ``DataFrame.pivot`` lays
-        # it out, so column sums add in the same order)
-        return pd.DataFrame(self.values.copy(), index=pd.Index(list(self.ids), name="case_id"),
-                            columns=pd.Index(list(self.methods), name=self.columns_name),
-                            copy=False)
-
-
-@dataclass(frozen=True)
-class CaseText:
-    """The text columns of a golden file by case id, without pandas (``cells[c][i]`` is case
-    ``ids[i]``'s cell in column ``c``); ``frame()`` is ``GoldenSet.text``."""
-
-    ids: tuple[str, ...]
-    cells: dict = field(repr=False)
-    layout: str = "wide"
-
-    def frame(self):
-        import pandas as pd
-
-        if self.layout == "wide":
-            return pd.DataFrame({c: np.array(v, dtype=object) for c, v in self.cells.items()},
-                                index=pd.Index(np.array(self.ids, dtype=object),
-                                               name="case_id"))
-        return pd.DataFrame({c: pd.array(v, dtype="str") for c, v in self.cells.items()},
-                            index=pd.Index(list(self.ids), name="case_id"),
-                            columns=pd.Index(list(self.cells), dtype="str"))
-
-
-def _group_series(labels: dict):
-    import pandas as pd
-
-    return pd.Series(labels, name="group", dtype=object)
-
-
-_REQUIRED = object()
-
-
-class _PandasField:
-    """A ``GoldenSet`` field given either a pandas object or its light form (``CaseScores``,
-    ``CaseText``, a dict of group labels): reading the field gives the pandas object, built
-    once on first access (so pandas is imported only by code that reads it, never by the
-    CLI's compare path); ``_light(obj, name)`` gives what was stored. Python's dataclasses
-    call a descriptor field's ``__set__`` from ``__init__`` and read its default from
-    ``__get__(None, cls)`` (AttributeError: no default)."""
-
-    def __init__(self, light: type, build, default=_REQUIRED) -> None:
-        self.light, self.build, self.default = light, build, default
-
-    def __set_name__(self, owner, name) -> None:
-        self.name, self.stored = name, "_given_" + name
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            if self.default is _REQUIRED:
-                raise AttributeError(self.name)
-            return self.default
-        d = obj.__dict__
-        if self.name not in d:
-            given = d[self.stored]
-            d[self.name] = self.build(given) if isinstance(given, self.light) else given
-        return d[self.name]
-
-    def __set__(self, obj, value) -> None:
-        obj.__dict__[self.stored] = value
-        obj.__dict__.pop(self.name, None)
-
-
-def _light(obj, name: str):
-    """What a ``_PandasField`` was given (light or pandas)."""
-    return obj.__dict__["_given_" + name]
-
-
-@dataclass(frozen=True)
 class GoldenSet:
     """Per-case outcomes by method: ``scores`` is indexed by case id, one column per method,
     NaN where a method has no (or a blank) value. Duplicate ids are kept out of ``scores``
@@ -205,8 +107,8 @@ class GoldenSet:
     (built on first access); ``cases`` is the pandas-free ``CaseScores`` the comparison
     uses, so the CLI never imports pandas for a golden file."""
 
-    scores: pd.DataFrame = _PandasField(CaseScores, CaseScores.frame)
-    text: pd.DataFrame = _PandasField(CaseText, CaseText.frame)
+    scores: pd.DataFrame = PandasField(CaseScores, CaseScores.frame)
+    text: pd.DataFrame = PandasField(CaseText, CaseText.frame)
     source: str
     layout: str  # "wide", "long", "lists" (retrieval lists) or "trec" (per-query run scores)
     duplicates: tuple[str, ...] = ()
@@ -217,14 +119,14 @@ class GoldenSet:
     # ids that only became equal after Unicode NFC normalisation: {id: (row, row, ...)}
     unicode_merged: dict = field(default_factory=dict)
     # query groups (core.groups): the label of each case id, and the column they came from
-    groups: pd.Series | None = _PandasField(dict, _group_series, default=None)
+    groups: pd.Series | None = PandasField(dict, group_series, default=None)
     group_column: str | None = None
     group_file: bool = False   # the groups came from a side file (``with_groups``)
 
     @property
     def cases(self) -> CaseScores:
         """The scores without pandas (converted once when ``scores`` was given a frame)."""
-        given = _light(self, "scores")
+        given = stored_form(self, "scores")
         if isinstance(given, CaseScores):
             return given
         d = self.__dict__
@@ -235,7 +137,7 @@ class GoldenSet:
     @property
     def group_labels(self):
         """The group label of each case id (a dict, or the Series given), or None."""
-        return _light(self, "groups")
+        return stored_form(self, "groups")
 
     @property
     def methods(self) -> list[str]:
@@ -280,15 +182,15 @@ class GoldenSet:
 
     def with_scores(self, scores: pd.DataFrame, source: str | None = None) -> "GoldenSet":
         """A copy with other per-case scores (same case ids); for derived metrics."""
-        return GoldenSet(scores, _light(self, "text"), source or self.source, self.layout,
+        return GoldenSet(scores, self.text, source or self.source, self.layout,
                          self.duplicates, dict(self.missing), self.encoding, self.sheet,
-                         self.other_sheets, dict(self.unicode_merged), _light(self, "groups"),
+                         self.other_sheets, dict(self.unicode_merged), self.groups,
                          self.group_column, self.group_file)
 
     def with_groups(self, groups: pd.Series | None, column: str | None = None) -> "GoldenSet":
         """A copy with query groups (a label by case id, e.g. from a TREC side file read by
         ``core.groups.read_group_file``); ``column`` names where they came from."""
-        return GoldenSet(_light(self, "scores"), _light(self, "text"), self.source,
+        return GoldenSet(stored_form(self, "scores"), stored_form(self, "text"), self.source,
                          self.layout, self.duplicates, self.missing, self.encoding,
                          self.sheet, self.other_sheets, self.unicode_merged, groups, column,
                          True)

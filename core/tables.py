@@ -133,9 +133,8 @@ class RawTable:
 class CellTable:
     """A parsed table without pandas (``read_cells``): ``names`` the headers in file order,
     ``columns`` one list of string cells per header, ``rows`` the spreadsheet row number of
-    each kept row (rows blank in every cell are dropped: the header is row 1, so the first
-    data row is 2); ``normalized`` as in ``RawTable``. ``raw()`` is the same table as a
-    ``RawTable`` (a pandas frame, index = ``rows``)."""
+    each kept row (rows blank in every cell dropped; the first data row is 2);
+    ``normalized`` as in ``RawTable``."""
 
     names: tuple[str, ...]
     columns: tuple[list[str], ...] = field(repr=False)
@@ -146,39 +145,29 @@ class CellTable:
     sheet: str | None = None
     other_sheets: tuple[str, ...] = ()
     normalized: dict = field(default_factory=dict)
-    # the columns before blank rows were dropped, for ``raw`` (None when none were dropped)
+    # the columns before blank rows were dropped, for ``raw`` (None: none were)
     _all_columns: tuple[list[str], ...] | None = field(default=None, repr=False)
 
-    @property
-    def empty(self) -> bool:
-        """No data row (or no column): what ``RawTable.frame.empty`` says."""
-        return not self.names or not self.rows
+    empty = property(lambda self: not self.names or not self.rows)  # as frame.empty
 
     def column(self, name: str) -> list[str]:
-        """The cells of the column headed ``name`` (a header of ``names``)."""
         return self.columns[self.names.index(name)]
 
     def raw(self) -> RawTable:
-        """The same table as a ``RawTable``: a frame of ``str`` columns indexed by the
-        spreadsheet row (pandas is imported here, not on the light path)."""
+        """The same table as a ``RawTable`` (pandas imported here, not on the light path):
+        rows blank in every cell dropped, index = spreadsheet row."""
         import pandas as pd
 
         body = self.columns if self._all_columns is None else self._all_columns
-        n = len(body[0]) if body else 0
-        frame = pd.DataFrame({j: col for j, col in enumerate(body)},
-                             index=pd.RangeIndex(2, 2 + n), columns=range(len(body)),
-                             dtype=str)
+        frame = pd.DataFrame(dict(enumerate(body)), index=pd.RangeIndex(2, 2 + len(body[0])),
+                             columns=range(len(body)), dtype=str)
         frame.columns = list(self.names)
-        # Drop rows that are blank in every cell (trailing Excel rows); keep numbering stable.
-        frame = frame[(frame != "").any(axis=1)]
-        return RawTable(frame, self.file, self.encoding, self.delimiter, self.sheet,
-                        self.other_sheets, self.normalized)
+        return RawTable(frame[(frame != "").any(axis=1)], self.file, self.encoding,
+                        self.delimiter, self.sheet, self.other_sheets, self.normalized)
 
 
 # A Hangul syllable glued to a Latin letter: what UTF-8 'café' looks like read as CP949.
 _GLUED = re.compile("[A-Za-z][\uac00-\ud7a3]|[\uac00-\ud7a3][A-Za-z]")
-
-
 _HANGUL = re.compile("[\uac00-\ud7a3]")
 
 
@@ -303,8 +292,7 @@ def _cells_from_rows(rows: list[list], file: str, *, strings: bool = False,
             if changed:
                 normalized[names[j]] = changed
     columns = [body[p] for p in keep]
-    n = len(rows) - 1
-    # rows blank in every cell (trailing Excel rows) are dropped; numbering stays stable
+    n = len(rows) - 1  # rows blank in every cell (trailing Excel rows) are dropped:
     filled = [any(cells) for cells in zip(*columns)] if columns else [False] * n
     if all(filled):
         return CellTable(tuple(names), tuple(columns), tuple(range(2, 2 + n)), file,
@@ -374,16 +362,15 @@ def read_table(data: bytes, file: str = "upload", *, required: tuple = (),
     Cells and headers are NFC-normalised and stripped. At most ``max_columns`` columns and
     ``max_cells`` cells, checked before parsing. ``required`` (groups of header names, each
     group as for ``find_column``) picks the worksheet of a workbook: the first sheet whose
-    header has a column of every group (default: the first sheet). ``read_cells`` (same
-    arguments, same checks) gives the cells without pandas."""
+    header has a column of every group (default: the first sheet). ``read_cells``: the same
+    without pandas."""
     return read_cells(data, file, required=required, max_columns=max_columns,
                       max_cells=max_cells).raw()
 
 
 def read_cells(data: bytes, file: str = "upload", *, required: tuple = (),
                max_columns: int = MAX_COLUMNS, max_cells: int = MAX_CELLS) -> CellTable:
-    """``read_table`` without pandas: the same checks and messages, the cells as a
-    ``CellTable`` (one list of strings per column, spreadsheet row numbers)."""
+    """``read_table`` without pandas (same checks and messages): a ``CellTable``."""
     checks.whole("max_columns", max_columns, lo=1)
     checks.whole("max_cells", max_cells, lo=1)
     if not isinstance(data, (bytes, bytearray)):
