@@ -38,8 +38,111 @@ def _bin(n, p):
     return np.random.binomial(n, p)
 
 
+# The nested walk's first draws, Binomial(w_q k_q, b_q / k_q) for every drawn query and
+# quantile, were 85 % of its time with numba's sampler (q**n and a pmf walk from 0 on every
+# call, on a thread-local Mersenne Twister). They are drawn by inversion from tables of that
+# cdf, one per (k_q, b_q, w_q), with a uniform from the resample's own splitmix64 stream.
+TABLE_MAX_W = 8                # copies of a query with a table (more: drawn without one)
+TABLE_MAX_ENTRIES = 1 << 21    # cdf entries kept per call (beyond: drawn without a table)
+_NESTED_SALT = uint64(0x6A09E667F3BCC909)   # the nested streams differ from the paired ones
+
+
+@njit(cache=True, inline="always")
+def _uniform(state):
+    """A uniform in [0, 1) from the next splitmix64 word (its top 53 bits)."""
+    state, word = splitmix(state)
+    return state, (word >> uint64(11)) * _U53
+
+
+@njit(cache=True)
+def _binomial(state, n, p, seed, seeded):
+    """Binomial(n, p) by inversion (one uniform from the stream, the pmf walked from 0;
+    Devroye 1986, "Non-Uniform Random Variate Generation", sec. X.4) when the smaller of
+    n p and n (1 - p) is at most 30; above, numba's BTPE sampler, its generator seeded from
+    ``seed`` on first use in the resample (``seeded``). Returns (state, draw, seeded)."""
+    if n <= 0 or p <= 0.0:
+        return state, 0, seeded
+    if p >= 1.0:
+        return state, n, seeded
+    flipped = p > 0.5
+    pp = 1.0 - p if flipped else p
+    q = 1.0 - pp
+    qn = q ** n
+    if n * pp <= 30.0 and qn > 1e-300:
+        state, u = _uniform(state)
+        x = 0
+        px = qn
+        c = px
+        while u >= c and x < n:
+            x += 1
+            px = px * ((n - x + 1) * pp) / (x * q)
+            c += px
+        return state, (n - x if flipped else x), seeded
+    if not seeded:
+        np.random.seed(seed)
+        seeded = True
+    return state, np.random.binomial(n, p), seeded
+
+
+@njit(cache=True)
+def _binomial_tables(pair_k, pair_b, max_w, max_entries):
+    """The cdf of Binomial(w k, b / k) for every (k, b) pair and w = 1..max_w, on x = 0..w k:
+    the pmf from its mode (log-gamma) outwards by the ratios pmf(x+1) / pmf(x) = (n - x) p /
+    ((x + 1) q), summed from 0 and divided by the total. Returns (offset into ``cdf``
+    (pairs, max_w), -1 = no table within ``max_entries``; the mean floored, where a search
+    starts; cdf)."""
+    P = pair_k.shape[0]
+    off = np.full((P, max_w), -1, np.int64)
+    start = np.zeros((P, max_w), np.int64)
+    total = 0
+    for i in range(P):
+        for w1 in range(max_w):
+            n = (w1 + 1) * pair_k[i]
+            if total + n + 1 <= max_entries:
+                off[i, w1] = total
+                start[i, w1] = int(n * (pair_b[i] / pair_k[i]))
+                total += n + 1
+    cdf = np.empty(total)
+    for i in range(P):
+        p = pair_b[i] / pair_k[i]
+        q = 1.0 - p
+        for w1 in range(max_w):
+            o = off[i, w1]
+            if o < 0:
+                continue
+            n = (w1 + 1) * pair_k[i]
+            mode = min(n, int(math.floor((n + 1) * p)))
+            pmf = cdf[o:o + n + 1]
+            pmf[mode] = math.exp(math.lgamma(n + 1) - math.lgamma(mode + 1)
+                                 - math.lgamma(n - mode + 1) + mode * math.log(p)
+                                 + (n - mode) * math.log(q))
+            for x in range(mode, n):
+                pmf[x + 1] = pmf[x] * ((n - x) * p) / ((x + 1) * q)
+            for x in range(mode, 0, -1):
+                pmf[x - 1] = pmf[x] * (x * q) / ((n - x + 1) * p)
+            c = 0.0
+            for x in range(n + 1):
+                c += pmf[x]
+                pmf[x] = c
+            for x in range(n + 1):
+                pmf[x] /= c
+    return off, start, cdf
+
+
+@njit(cache=True, inline="always")
+def _table_draw(state, o, n, x, cdf):
+    """Inversion on the cdf at ``cdf[o:o + n + 1]``: the smallest x with u < F(x), searched
+    from ``x`` (the mean) outwards."""
+    state, u = _uniform(state)
+    while x > 0 and u < cdf[o + x - 1]:
+        x -= 1
+    while x < n and u >= cdf[o + x]:
+        x += 1
+    return state, x
+
+
 @njit(parallel=True, cache=True)
-def _nested_walk(sv, sq, k, starts, below, probs, seeds):
+def _nested_walk(sv, sq, k, starts, below, probs, seeds, pairs, off, tstart, cdf):
     """Two-stage bootstrap of pooled quantiles without drawing every timing.
 
     ``sv`` is one method's sorted timings, ``sq`` the query of each, ``k`` the runs per query,
@@ -48,22 +151,27 @@ def _nested_walk(sv, sq, k, starts, below, probs, seeds):
     D_q = w_q k_q run draws of query q are Multinomial(D_q; 1/k_q, ...) over its runs. The
     order statistic is found by walking in sorted order from the observed quantile, drawing
     only the counts the walk needs, each from its exact conditional law: the draws of q before
-    the start are Binomial(D_q, b_q/k_q); a count at the edge of the visited stretch is
-    Binomial(remaining draws of q on that side, 1 / remaining runs of q on that side).
+    the start are Binomial(D_q, b_q/k_q) (by inversion on the table of ``pairs[j, q]`` for
+    w_q <= TABLE_MAX_W); a count at the edge of the visited stretch is Binomial(remaining
+    draws of q on that side, 1 / remaining runs of q on that side).
     Each quantile gets its own within-query draws (its marginal law is the nested bootstrap's).
-    numba's generator is seeded from ``seeds[r]`` at the start of resample r, so the output
-    does not depend on threads.
+    Resample r draws from its own splitmix64 stream started at ``seeds[r]`` (salted), so the
+    output does not depend on threads.
     """
     N = sv.shape[0]
     nq = k.shape[0]
     R = seeds.shape[0]
     P = probs.shape[0]
+    W = off.shape[1]
     out = np.empty((R, P))
     for r in prange(R):
-        np.random.seed(seeds[r])
+        state = seeds[r] + _NESTED_SALT
+        mseed = np.int64(seeds[r] >> uint64(33))
+        seeded = False
         w = np.zeros(nq, np.int64)
         for _ in range(nq):
-            w[np.random.randint(0, nq)] += 1
+            state, i = _below(state, nq)
+            w[i] += 1
         T = 0
         for q in range(nq):
             T += w[q] * k[q]
@@ -79,7 +187,14 @@ def _nested_walk(sv, sq, k, starts, below, probs, seeds):
                 d = w[q] * k[q]
                 lb[q] = below[j, q]
                 ub[q] = k[q] - lb[q]
-                x = _bin(d, lb[q] / k[q])
+                pr = pairs[j, q]
+                if d == 0 or pr < 0:   # not drawn, or all its runs on one side
+                    x = d if lb[q] == k[q] else 0
+                elif w[q] <= W and off[pr, w[q] - 1] >= 0:
+                    state, x = _table_draw(state, off[pr, w[q] - 1], d, tstart[pr, w[q] - 1],
+                                           cdf)
+                else:
+                    state, x, seeded = _binomial(state, d, lb[q] / k[q], mseed, seeded)
                 L[q] = x
                 U[q] = d - x
                 c += x
@@ -92,7 +207,7 @@ def _nested_walk(sv, sq, k, starts, below, probs, seeds):
                 p -= 1
                 if p < lo:
                     q = sq[p]
-                    x = _bin(L[q], 1.0 / lb[q])
+                    state, x, seeded = _binomial(state, L[q], 1.0 / lb[q], mseed, seeded)
                     L[q] -= x
                     lb[q] -= 1
                     cnt[p] = x
@@ -101,7 +216,7 @@ def _nested_walk(sv, sq, k, starts, below, probs, seeds):
             while True:
                 if p >= hi:
                     q = sq[p]
-                    x = _bin(U[q], 1.0 / ub[q])
+                    state, x, seeded = _binomial(state, U[q], 1.0 / ub[q], mseed, seeded)
                     U[q] -= x
                     ub[q] -= 1
                     cnt[p] = x
@@ -119,7 +234,8 @@ def _nested_walk(sv, sq, k, starts, below, probs, seeds):
                     while True:
                         if p2 >= hi:
                             q = sq[p2]
-                            x = _bin(U[q], 1.0 / ub[q])
+                            state, x, seeded = _binomial(state, U[q], 1.0 / ub[q], mseed,
+                                                         seeded)
                             U[q] -= x
                             ub[q] -= 1
                             cnt[p2] = x
@@ -223,8 +339,23 @@ def nested_bootstrap_quantiles(groups, probs, *, resamples: int = DEFAULT_QUANTI
     sv, sq = values[order], np.repeat(np.arange(k.size), k)[order]
     starts = np.floor((sv.size - 1) * p).astype(np.int64)
     below = np.stack([np.bincount(sq[:s], minlength=k.size) for s in starts]).astype(np.int64)
-    seeds = (resample_seeds(seed, resamples) >> np.uint64(33)).astype(np.int64)
-    return _nested_walk(sv, sq.astype(np.int64), k, starts, below, p, seeds)
+    pairs, tables = _first_draw_tables(k, below)
+    return _nested_walk(sv, sq.astype(np.int64), k, starts, below, p,
+                        resample_seeds(seed, resamples), pairs, *tables)
+
+
+def _first_draw_tables(k: np.ndarray, below: np.ndarray):
+    """The (k_q, b_q) pair of every quantile and query (-1 where b_q is 0 or k_q: no draw)
+    and the cdf tables of those pairs (``_binomial_tables``)."""
+    kk = np.broadcast_to(k, below.shape)
+    inner = (below > 0) & (below < kk)
+    base = int(k.max()) + 1
+    uniq, inv = np.unique(kk[inner] * base + below[inner], return_inverse=True)
+    pairs = np.full(below.shape, -1, np.int64)
+    pairs[inner] = inv
+    pair_k = (uniq // base).astype(np.int64)
+    return pairs, _binomial_tables(pair_k, (uniq - pair_k * base).astype(np.int64),
+                                   TABLE_MAX_W, TABLE_MAX_ENTRIES)
 
 
 def paired_median_ratio_bootstrap(a_values, a_query, b_values, b_query, nq: int, *,

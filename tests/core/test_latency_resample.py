@@ -60,3 +60,103 @@ def test_with_one_run_per_query_it_is_the_ordinary_bootstrap():
     ref = np.median(x[idx], axis=1)
     assert np.std(d[:, 0]) == pytest.approx(np.std(ref), rel=0.15)
     assert np.mean(d[:, 0]) == pytest.approx(np.mean(ref), rel=0.02)
+
+
+# ------------------------------------------------ issue 25: the nested walk's binomial draws
+def test_first_draw_tables_are_the_binomial_cdf():
+    """``_binomial_tables``: for every (k, b) pair and w copies, the cdf of Binomial(w k, b/k)
+    on 0..w k (scipy's), including a large n where the pmf is built from its mode."""
+    from scipy import stats
+
+    from core.latency_resample import _binomial_tables
+
+    pair_k, pair_b = np.array([25, 7, 2, 400]), np.array([3, 6, 1, 200])
+    off, start, cdf = _binomial_tables(pair_k, pair_b, 3, 1 << 20)
+    for i, (k, b) in enumerate(zip(pair_k, pair_b)):
+        for w in (1, 2, 3):
+            n = w * k
+            o = off[i, w - 1]
+            assert o >= 0 and start[i, w - 1] == int(n * b / k)
+            ref = stats.binom.cdf(np.arange(n + 1), n, b / k)
+            assert np.allclose(cdf[o:o + n + 1], ref, rtol=1e-9, atol=1e-12)
+            assert cdf[o + n] == 1.0
+    # beyond the entry budget a pair/w gets no table (drawn without one)
+    off, _, cdf = _binomial_tables(pair_k, pair_b, 3, 30)
+    assert off[0, 0] == 0 and (off.ravel()[1:] == -1).sum() >= 10 and cdf.size <= 30
+
+
+@pytest.mark.parametrize("n,p", [(20, 0.3), (30, 0.9), (5, 0.5), (400, 0.5), (90, 0.97)])
+def test_binomial_draws_from_the_stream_have_the_binomial_law(n, p):
+    """``_binomial`` (inversion on the splitmix stream; numba's BTPE above a mean of 30, its
+    generator seeded once) draws Binomial(n, p): frequencies within ~4 Monte-Carlo SE of
+    scipy's pmf; the same start state gives the same draws."""
+    from numba import njit
+    from scipy import stats
+
+    from core.latency_resample import _binomial
+
+    @njit
+    def many(n, p, R):
+        out = np.empty(R, np.int64)
+        state = np.uint64(12345)
+        seeded = False
+        for r in range(R):
+            state, out[r], seeded = _binomial(state, n, p, 7, seeded)
+        return out
+
+    R = 20_000
+    draws = many(n, p, R)
+    pmf = stats.binom.pmf(np.arange(n + 1), n, p)
+    f = np.bincount(draws, minlength=n + 1) / R
+    assert np.max(np.abs(f - pmf)) < 4 * np.sqrt(pmf.max() / R)
+    assert np.array_equal(draws, many(n, p, R))
+
+
+def test_table_draws_have_the_binomial_law():
+    from numba import njit
+    from scipy import stats
+
+    from core.latency_resample import _binomial_tables, _table_draw
+
+    @njit
+    def many(o, n, start, cdf, R):
+        out = np.empty(R, np.int64)
+        state = np.uint64(99)
+        for r in range(R):
+            state, out[r] = _table_draw(state, o, n, start, cdf)
+        return out
+
+    off, start, cdf = _binomial_tables(np.array([25, 10]), np.array([12, 9]), 3, 1 << 20)
+    R = 20_000
+    for i, (k, b) in enumerate(((25, 12), (10, 9))):
+        for w in (1, 3):
+            n = w * k
+            x = many(off[i, w - 1], n, start[i, w - 1], cdf, R)
+            pmf = stats.binom.pmf(np.arange(n + 1), n, b / k)
+            f = np.bincount(x, minlength=n + 1) / R
+            assert np.max(np.abs(f - pmf)) < 4 * np.sqrt(pmf.max() / R)
+
+
+def test_nested_walk_without_tables_has_the_same_law(monkeypatch):
+    """With no table (entry budget 0: every first draw by ``_binomial``) the nested bootstrap
+    gives the same numbers where inversion is used either way (both invert the same uniform),
+    and the same law where ``_binomial`` switches to BTPE (40 runs a query: means above 30)."""
+    from scipy import stats
+
+    import core.latency_resample as LR
+
+    small = [np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0]), np.array([6.0]),
+             np.array([2.0, 7.0, 8.0, 9.0])]
+    rng = np.random.default_rng(8)
+    big = [rng.lognormal(3, 0.3, 40) for _ in range(3)]
+    R = 20_000
+    tab = [LR.nested_bootstrap_quantiles(g, [0.5, 0.95], resamples=R, seed=3)
+           for g in (small, big)]
+    monkeypatch.setattr(LR, "TABLE_MAX_ENTRIES", 0)
+    bare = [LR.nested_bootstrap_quantiles(g, [0.5, 0.95], resamples=R, seed=3)
+            for g in (small, big)]
+    assert np.array_equal(tab[0], bare[0])
+    assert not np.array_equal(tab[1], bare[1])
+    for j in range(2):
+        ks = stats.ks_2samp(tab[1][:, j], bare[1][:, j])
+        assert ks.statistic < 0.02   # ~1.4 / sqrt(R / 2) is the 5% critical value
