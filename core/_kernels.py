@@ -73,106 +73,55 @@ def bootstrap_means(values, key, start, count):
 
 
 @njit(parallel=True, cache=True)
-def paired_means(ab, key, start, count):
-    """One fused pass over the (n, 2) array ``ab`` of paired values (A and B of a case side
-    by side, so one drawn case is one cache line): for each resample the same n drawn cases
-    give mean(A), mean(B) and mean(B - A) (columns 0, 1, 2; B - A is new minus baseline).
-    Column 2 equals ``bootstrap_means(b - a, ...)`` exactly (same draws, same summation order)."""
-    n = ab.shape[0]
-    out = np.empty((count, 3))
+def bootstrap_means_sd(values, centre, key, start, count):
+    """``bootstrap_means`` plus, from the same drawn cases, each resample's SD (ddof 1): what
+    the studentized intervals (bootstrap-t, calibrated t) need, in one pass. Returns an array
+    of shape (2, count): means (row 0, equal to ``bootstrap_means(values, key, start, count)``
+    exactly: the same draws summed in the same order) and SDs (row 1).
+
+    Two running sums per drawn value x: sum x and sum (x - c)^2, c = ``centre`` (the caller
+    passes the mean of ``values``, so the resamples' means lie close to it). With m* the
+    resample's mean, (n - 1) var* = sum (x - c)^2 - n (m* - c)^2: the shift by the sample
+    mean keeps the subtraction free of cancellation (Chan, Golub & LeVeque 1983, "Algorithms
+    for computing the sample variance", *Am. Stat.* 37:242-247). An SD within rounding of 0
+    (n - 1) var* <= 4 n eps (sum (x - c)^2 + n |m* - c| (|m*| + |c|)) is exactly 0: a
+    resample of one repeated value has no spread, and its rounding must not pass for one
+    (it would give an enormous studentized value)."""
+    n = values.shape[0]
+    out = np.empty((2, count))
     nn = uint64(n)
     thresh = (uint64(4294967296) - nn) % nn
+    tol = 4.0 * n * 2.220446049250313e-16
     for j in prange(count):
         state = _stream(key, start + j)
-        sa = 0.0
-        sb = 0.0
-        sd = 0.0
-        i = 0
-        while i < n:
-            state, word = splitmix(state)
-            m = (word & _LOW32) * nn
-            if (m & _LOW32) >= thresh:
-                k = m >> uint64(32)
-                x = ab[k, 0]
-                y = ab[k, 1]
-                sa += x
-                sb += y
-                sd += y - x
-                i += 1
-            if i < n:
-                m = (word >> uint64(32)) * nn
-                if (m & _LOW32) >= thresh:
-                    k = m >> uint64(32)
-                    x = ab[k, 0]
-                    y = ab[k, 1]
-                    sa += x
-                    sb += y
-                    sd += y - x
-                    i += 1
-        out[j, 0] = sa / n
-        out[j, 1] = sb / n
-        out[j, 2] = sd / n
-    return out
-
-
-@njit(parallel=True, cache=True)
-def paired_means_sd(ab, key, start, count):
-    """``paired_means`` plus, from the same drawn cases, the SD (ddof 1) of B - A of each
-    resample (column 3): what the studentized intervals (bootstrap-t, calibrated t) need,
-    without a second pass over the data. Columns 0-2 equal ``paired_means`` exactly; column 3
-    equals ``bootstrap_sets((b - a)[None, :], key, count)[1, 0]`` exactly (same draws, and the
-    same sums relative to the first difference, operation for operation)."""
-    n = ab.shape[0]
-    out = np.empty((count, 4))
-    nn = uint64(n)
-    thresh = (uint64(4294967296) - nn) % nn
-    d0 = ab[0, 1] - ab[0, 0]
-    for j in prange(count):
-        state = _stream(key, start + j)
-        sa = 0.0
-        sb = 0.0
-        sd = 0.0
-        t1 = 0.0
+        total = 0.0
         t2 = 0.0
         i = 0
         while i < n:
             state, word = splitmix(state)
             m = (word & _LOW32) * nn
             if (m & _LOW32) >= thresh:
-                k = m >> uint64(32)
-                x = ab[k, 0]
-                y = ab[k, 1]
-                dd = y - x
-                v = dd - d0
-                sa += x
-                sb += y
-                sd += dd
-                t1 += v
+                x = values[m >> uint64(32)]
+                total += x
+                v = x - centre
                 t2 += v * v
                 i += 1
             if i < n:
                 m = (word >> uint64(32)) * nn
                 if (m & _LOW32) >= thresh:
-                    k = m >> uint64(32)
-                    x = ab[k, 0]
-                    y = ab[k, 1]
-                    dd = y - x
-                    v = dd - d0
-                    sa += x
-                    sb += y
-                    sd += dd
-                    t1 += v
+                    x = values[m >> uint64(32)]
+                    total += x
+                    v = x - centre
                     t2 += v * v
                     i += 1
-        out[j, 0] = sa / n
-        out[j, 1] = sb / n
-        out[j, 2] = sd / n
-        mean = t1 / n
+        mean = total / n
+        out[0, j] = mean
+        out[1, j] = 0.0
         if n > 1:
-            var = (t2 - n * mean * mean) / (n - 1)
-            out[j, 3] = np.sqrt(var) if var > 0 else 0.0
-        else:
-            out[j, 3] = 0.0
+            dm = mean - centre
+            ss = t2 - n * dm * dm
+            if ss > tol * (t2 + n * abs(dm) * (abs(mean) + abs(centre))):
+                out[1, j] = np.sqrt(ss / (n - 1))
     return out
 
 

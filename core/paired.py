@@ -16,13 +16,12 @@ from functools import cached_property
 
 from core import checks
 from core.calibration import Calibration, calibrate_comparison
-from core.intervals import STUDENTIZED_METHODS, resolve_interval, wilson_bounds
+from core.intervals import wilson_bounds
 from core.paired_tests import (PairedTest, cohens_dz, difference_test, mcnemar_exact,
                                paired_ttest_p)
-from core.stats import (BootstrapResult, PairedData, RateEstimate, Verdict, bootstrap_ci,
-                        bootstrap_difference, bootstrap_mean, check_interval,
-                        difference_interval, interval_warning, is_binary, is_constant,
-                        kernels, paired_data, significance_level, stream_key, verdict,
+from core.stats import (BootstrapResult, PairedData, RateEstimate, Verdict,
+                        bootstrap_difference, check_interval, interval_warning, is_binary,
+                        mean_intervals, paired_data, significance_level, verdict,
                         wilson_interval, z_value)
 
 REASONS = ("ci_includes_zero", "too_few_discordant", "too_few_nonzero", "test_disagrees",
@@ -174,15 +173,10 @@ class PairedComparison(Decided):
                 "decision": self.decision.to_dict()}
 
 
-def _rate_from_dist(x: np.ndarray, dist: np.ndarray, confidence: float,
-                    interval: str) -> RateEstimate:
-    lo, hi, _ = bootstrap_ci(dist, x, confidence, interval)
-    return RateEstimate(x.size, float(x.mean()), lo, hi, "bootstrap")
-
-
 def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,
                   seed: int = 0, binary: bool | None = None) -> RateEstimate:
-    """A method's rate with a Wilson interval (binary) or its mean with a bootstrap CI."""
+    """A method's rate with a Wilson interval (binary) or its mean score with the calibrated
+    t-interval (``core.stats.mean_intervals``, the same interval ``compare_paired`` gives)."""
     x = checks.values("values", values)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     if binary is None:
@@ -191,8 +185,15 @@ def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,
         k = int(x.sum())
         lo, hi = wilson_interval(k, x.size, confidence)
         return RateEstimate(x.size, k / x.size, lo, hi, "wilson", k)
-    bs = bootstrap_mean(x, resamples=resamples, confidence=confidence, seed=seed)
-    return RateEstimate(x.size, bs.mean, bs.ci_low, bs.ci_high, "bootstrap")
+    return _score_rates(x[None, :], confidence, resamples, seed)[0]
+
+
+def _score_rates(x: np.ndarray, confidence: float, resamples: int,
+                 seed: int) -> list[RateEstimate]:
+    """One ``RateEstimate`` per row of ``x`` (methods x cases) with ``mean_intervals``."""
+    lo, hi, drawn = mean_intervals(x, confidence=confidence, resamples=resamples, seed=seed)
+    return [RateEstimate(x.shape[1], float(row.mean()), float(l), float(h), "calibrated_t",
+                         resamples=drawn) for row, l, h in zip(x, lo, hi)]
 
 
 def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int = 20_000,
@@ -204,12 +205,13 @@ def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int
     The arguments are checked once, here (``core.stats.paired_data`` finds the kind and the
     2x2 table in one pass); the helpers below trust them. Binary data when both vectors are
     0/1: Wilson intervals of the rates, the cell bootstrap, the mid-p McNemar test, and by
-    default Tango's interval of B - A. Otherwise continuous: one fused compiled pass
-    (``core._kernels.paired_means``) gives mean(A), mean(B) and mean(B - A) for each resample
-    (the same numbers as ``bootstrap_mean`` and ``paired_bootstrap`` with this seed), the
-    sign-flip test, the paired t-test, Cohen's d_z, and by default the t-interval of B - A.
-    ``interval`` (one of ``core.stats.INTERVALS``) applies to the CI of B - A; the rates keep
-    Wilson / percentile intervals.
+    default Tango's interval of B - A. Otherwise continuous: the paired bootstrap of B - A
+    (``core.stats.bootstrap_difference``, the same numbers as ``paired_bootstrap`` with this
+    seed: one compiled pass gives each resample's mean and, for the default calibrated t, its
+    SD), each method's mean with the calibrated t-interval (``core.stats.mean_intervals``), the
+    sign-flip test, the paired t-test and Cohen's d_z. ``interval`` (one of
+    ``core.stats.INTERVALS``) applies to the CI of B - A; the rates keep Wilson (0/1) and the
+    calibrated t (scores).
     """
     data = paired_data(a, b, min_n=2)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
@@ -239,21 +241,10 @@ def _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval)
 
 
 def _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval):
-    a, b, d = data.a, data.b, data.d
-    ab, key = np.column_stack((a, b)), stream_key(seed)
-    sds = None
-    if resolve_interval(interval, False) in STUDENTIZED_METHODS:  # the SDs in the same pass
-        means = kernels().paired_means_sd(ab, key, 0, resamples)
-        sds = means[None, :, 3]
-    else:
-        means = kernels().paired_means(ab, key, 0, resamples)
-    rate_a = _rate_from_dist(a, means[:, 0], confidence, "percentile")
-    rate_b = _rate_from_dist(b, means[:, 1], confidence, "percentile")
-    dist = np.ascontiguousarray(means[:, 2])
-    lo, hi, used = difference_interval(data, dist, confidence=confidence, interval=interval,
-                                       seed=seed, sds=sds)
-    bs = BootstrapResult(float(d.mean()), lo, hi, confidence, resamples, int(seed), "resample",
-                         dist, used, is_constant(d))
+    a, b = data.a, data.b
+    rate_a, rate_b = _score_rates(np.vstack((a, b)), confidence, resamples, seed)
+    bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
+                              interval=interval)
     test = difference_test(data, resamples=resamples, seed=seed,
                            alpha=significance_level(confidence))
     return PairedComparison(a=name_a, b=name_b, binary=False, rate_a=rate_a, rate_b=rate_b,

@@ -24,6 +24,8 @@ from core.intervals import (BINARY_INTERVALS, DEFAULT_INTERVALS, INTERVALS,  # n
                             interval_warning, paired_proportion_ci, resolve_interval,
                             score_intervals, side, snap_zero, wilson_bounds)
 from core.paired_data import PairedData, paired_data  # noqa: F401  (re-exported)
+from core.method_intervals import (RATE_INTERVALS, RateEstimate, mean_intervals,  # noqa: F401
+                                   method_resamples)
 from core.streams import (STREAM_BOOTSTRAP, STREAM_SIGNFLIP, resample_seeds,  # noqa: F401
                           stream_key)
 
@@ -137,30 +139,6 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
 
 
 # ----------------------------------------------------------------------------- results
-@dataclass(frozen=True)
-class RateEstimate:
-    """One method's score on the paired cases, with its interval."""
-
-    n: int
-    mean: float
-    ci_low: float
-    ci_high: float
-    interval: Literal["wilson", "bootstrap"]
-    successes: int | None = None
-
-    @property
-    def resolution(self) -> float:
-        return resolution(self.n)
-
-    def to_dict(self) -> dict:
-        out = {"n": self.n}
-        if self.successes is not None:
-            out["successes"] = self.successes
-        out.update(rate=self.mean, ci_low=self.ci_low, ci_high=self.ci_high,
-                   interval=self.interval, resolution=self.resolution)
-        return out
-
-
 @dataclass(frozen=True)
 class BootstrapResult:
     """Bootstrap of a mean (Efron & Tibshirani 1993): percentile (ch. 13) or BCa (ch. 14)
@@ -306,6 +284,19 @@ def bootstrap_mean(values, *, resamples: int = 20_000, confidence: float = 0.95,
                            dist, used, is_constant(x))
 
 
+def difference_draws(d: np.ndarray, resamples: int, seed: int,
+                     studentized: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """The bootstrap of mean(d) for checked continuous differences: the resampled means
+    (``core._kernels.bootstrap_means``, key ``stream_key(seed)``) and, when ``studentized``,
+    each resample's SD from the same pass (``core._kernels.bootstrap_means_sd``: the means are
+    the same numbers, bit for bit). Returns (means, SDs of shape (1, resamples) or None)."""
+    key = stream_key(seed)
+    if not studentized:
+        return kernels().bootstrap_means(d, key, 0, resamples), None
+    out = kernels().bootstrap_means_sd(d, float(d.mean()), key, 0, resamples)
+    return out[0], out[1][None, :]
+
+
 def _binary_paired_dist(n: int, n10: int, n01: int, resamples: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     m = n10 + n01
@@ -328,8 +319,8 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
       the 2x2 table (``core.intervals``), with n12 = B only and n21 = A only;
     * ``percentile``, ``bca`` (falls back to percentile where BCa is undefined),
       ``expanded_percentile``: read off ``dist``;
-    * ``bootstrap_t``: studentized resamples drawn with the same counter-based stream as
-      ``dist`` (``core._kernels.bootstrap_sets``, key ``stream_key(seed)``);
+    * ``bootstrap_t``: studentized resamples, the SDs of the very resamples of ``dist``
+      (``difference_draws``);
     * ``calibrated_t`` (the default for scores): the t-interval, each end widened to the
       bootstrap-t's when that is further out (``core.intervals.calibrated_t_interval``), with
       the bootstrap-t's resamples drawn as for ``bootstrap_t``;
@@ -337,7 +328,7 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
       skewness-corrected t-intervals (closed forms, no bootstrap; ``core.intervals``).
 
     ``sds``: the SDs of B - A of the same resamples as ``dist``, when the caller drew them in
-    the same pass (``core._kernels.paired_means_sd``); else the studentized intervals draw them.
+    the same pass (``difference_draws``); else the studentized intervals draw them again.
     Scores all in [0, 1] keep their interval inside [-1, 1], the range of B - A.
     """
     checks.instance("data", data, PairedData, "a PairedData from paired_data")
@@ -361,8 +352,7 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
         if used not in STUDENTIZED_METHODS:
             sds = None
         elif sds is None:
-            sds = kernels().bootstrap_sets(np.ascontiguousarray(d), stream_key(seed),
-                                           dist.size)[1]
+            sds = difference_draws(data.d, dist.size, seed, True)[1]
         l, h = score_intervals(d, dist[None, :], sds, confidence, used)
         lo, hi = float(l[0]), float(h[0])
         if data.unit_scores:   # B - A of scores in [0, 1] lies in [-1, 1]
@@ -382,16 +372,17 @@ def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
     n = data.n
     if data.binary:
         _, a_only, b_only, _ = data.table
-        dist = _binary_paired_dist(n, a_only, b_only, resamples, seed)
+        dist, sds = _binary_paired_dist(n, a_only, b_only, resamples, seed), None
         mean = (b_only - a_only) / n
         constant = a_only + b_only == 0 or a_only == n or b_only == n
         method = "cells"
     else:
         d = data.d
-        dist = kernels().bootstrap_means(d, stream_key(seed), 0, resamples)
+        dist, sds = difference_draws(d, resamples, seed,
+                                     resolve_interval(interval, False) in STUDENTIZED_METHODS)
         mean, constant, method = float(d.mean()), is_constant(d), "resample"
     lo, hi, used = difference_interval(data, dist, confidence=confidence, interval=interval,
-                                       seed=seed)
+                                       seed=seed, sds=sds)
     return BootstrapResult(float(mean), lo, hi, confidence, resamples, int(seed), method, dist,
                            used, bool(constant))
 

@@ -10,6 +10,8 @@ from core import checks
 
 _MASK64 = (1 << 64) - 1
 STREAM_BOOTSTRAP, STREAM_SIGNFLIP = 0, 1
+STREAM_METHODS = 4   # per-method intervals of scores (core.stats.mean_intervals)
+_M1 = 0xBF58476D1CE4E5B9
 
 
 def _mix64(z: int) -> int:
@@ -24,6 +26,12 @@ def stream_key(seed: int, stream: int = STREAM_BOOTSTRAP) -> np.uint64:
     kernel (``core._kernels``), so no per-resample seed array is built."""
     seed = checks.seed(seed)
     return np.uint64(_mix64((int(seed) * 2 + int(stream) + 0x9E3779B97F4A7C15) & _MASK64))
+
+
+def row_key(key, row: int) -> np.uint64:
+    """The key of row ``row`` of a run keyed by ``key`` when each row of values draws its own
+    resamples: key + row * M1 (wrapping), the convention of ``core._kernels.bootstrap_sets``."""
+    return np.uint64((int(key) + checks.whole("row", row, lo=0) * _M1) & _MASK64)
 
 
 def resample_seeds(seed: int, resamples: int, stream: int = STREAM_BOOTSTRAP) -> np.ndarray:

@@ -412,8 +412,7 @@ def _rates(c, a: str, b: str, kind: str, lang: str) -> tuple[Tile, Tile]:
         caption = (t("paired.interval_line_step", lang, level=level, kind=kind_text, lo=lo,
                      hi=hi, step=f"{100 / r.n:.1f}") if kind == "rate" else
                    t("paired.interval_line", lang, level=level, kind=kind_text, lo=lo, hi=hi))
-        glossary = "wilson" if r.interval == "wilson" else "bootstrap"
         tiles.append(Tile(name, fmt.value(r.mean, kind) + count, caption,
                           t(f"paired.interval_help_{r.interval}", lang, level=level) + "\n\n"
-                          + t(f"glossary.{glossary}", lang)))
+                          + t(f"glossary.{r.interval}", lang)))
     return tiles[0], tiles[1]

@@ -404,3 +404,27 @@ def test_trec_group_file_naming_other_queries(tmp_path, capsys):
     assert main(_trec_args("--groups", str(groups))) == 2
     err = capsys.readouterr().err
     assert str(groups) in err and "none of the 1 query ids" in err and "nope" in err
+
+
+def test_scores_give_each_method_its_calibrated_t_interval(tmp_path, capsys):
+    """Issue 25: JSON names the per-method interval of scores ("calibrated_t", with the
+    studentized resamples drawn) and the text line says the same; the numbers are
+    ``core.method_intervals.mean_intervals``'s, inside [0, 1] for scores in [0, 1]."""
+    import numpy as np
+
+    from core.stats import mean_intervals
+    rng = np.random.default_rng(9)
+    a, b = (rng.beta(0.5, 3, 12).round(4), rng.beta(0.6, 3, 12).round(4))
+    f = tmp_path / "scores.csv"
+    f.write_text("case_id,A,B\n" + "".join(f"c{i},{x},{y}\n" for i, (x, y) in
+                                           enumerate(zip(a, b))), encoding="utf-8")
+    assert main(["compare", str(f), "--resamples", "3000", "--seed", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    lo, hi, drawn = mean_intervals(np.vstack((a, b)), resamples=3000, seed=2)
+    for i, name in enumerate("AB"):
+        m = out["methods"][name]
+        assert m["interval"] == "calibrated_t" and m["resamples"] == drawn == 3000
+        assert (m["ci_low"], m["ci_high"]) == pytest.approx((lo[i], hi[i]), abs=1e-12)
+        assert 0.0 <= m["ci_low"] < m["rate"] < m["ci_high"] <= 1.0
+    assert main(["compare", str(f), "--resamples", "3000", "--seed", "2"]) == 0
+    assert capsys.readouterr().out.count("95% calibrated_t [") == 2

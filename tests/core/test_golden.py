@@ -133,12 +133,21 @@ def test_more_than_two_methods_pick_any_pair():
         compare_golden(gs, "A", "A")
 
 
-def test_continuous_scores_use_bootstrap_intervals():
+def test_continuous_scores_use_calibrated_t_intervals():
+    """Issue 25: a method's interval of scores is the calibrated t (JSON names it and the
+    studentized resamples it drew), the interval of the mean score ``mean_intervals`` gives."""
+    from core.stats import mean_intervals
+
     text = "case_id,A,B\n" + "".join(f"q{i},{(i % 7) / 7:.3f},{(i % 5) / 5:.3f}\n"
                                      for i in range(40))
-    d = compare_golden(_load(text), resamples=2_000).to_dict()
+    r = compare_golden(_load(text), resamples=2_000)
+    d = r.to_dict()
     assert d["binary"] is False
-    assert d["methods"]["A"]["interval"] == "bootstrap" and "successes" not in d["methods"]["A"]
+    m = d["methods"]["A"]
+    assert m["interval"] == "calibrated_t" and "successes" not in m and m["resamples"] == 2_000
+    a = np.array([(i % 7) / 7 for i in range(40)]).round(3)
+    lo, hi, _ = mean_intervals(a, resamples=2_000, seed=0)
+    assert (m["ci_low"], m["ci_high"]) == pytest.approx((lo[0], hi[0]), abs=1e-12)
     assert d["difference"]["mcnemar_p"] is None and d["difference"]["ttest_p"] is not None
 
 

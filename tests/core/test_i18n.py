@@ -228,7 +228,7 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.retrieval import TOKENIZERS
     from core.calibration import SURVIVAL_TESTS
     from core.paired import REASONS
-    from core.stats import INTERVALS
+    from core.stats import INTERVALS, RATE_INTERVALS
     from core.vectors import SOURCES as VECTOR_SOURCES
     from core.margin import TESTS as MARGIN_TESTS, VERDICTS as MARGIN_VERDICTS
     from core.switch import DECISIONS, QUALITY_FORMATS, STATES
@@ -246,7 +246,7 @@ def _runtime_domains() -> dict[str, tuple]:
                                         for c in _tuple_codes(ROOT / "core" / f"{m}.py")})),
         "scifact.vectors_*": VECTOR_SOURCES,
         "latency.warn_*": _warning_codes(),
-        "glossary.*": _call_codes_all("glossary"),
+        "glossary.*": tuple(sorted(set(_call_codes_all("glossary") + RATE_INTERVALS))),
         "agreement.weights_*": WEIGHTS,
         "beir_table.story_*": STANDINGS,
         "beir_table.kind_*": KINDS,
@@ -258,9 +258,8 @@ def _runtime_domains() -> dict[str, tuple]:
         "systems.source_*": ("lists", "trec"),
         "systems.metric_*": LIST_METRICS,
         "systems.match_*": MATCH_KINDS,
-        "systems.interval_*": ("wilson", "bootstrap"),
-        "paired.kind_*": ("wilson", "bootstrap"),            # core.stats.RateEstimate.interval
-        "paired.interval_help_*": ("wilson", "bootstrap"),
+        "paired.kind_*": RATE_INTERVALS,            # core.stats.RateEstimate.interval
+        "paired.interval_help_*": RATE_INTERVALS,
         "systems.mode_*": MODES,
         "systems.correction_*": CORRECTIONS,
         "groups.status_*": GROUP_STATUSES,

@@ -58,35 +58,41 @@ def test_bootstrap_means_are_the_means_of_the_replayed_draws(n):
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
 
 
-def test_paired_means_draw_whole_cases_and_column_2_is_the_difference():
-    """Column 2 is the difference B - A (new minus baseline) of the same drawn cases."""
-    rng = np.random.default_rng(3)
-    a, b = rng.random(20), rng.random(20)
-    key = stream_key(5)
-    out = _kernels.paired_means(np.column_stack((a, b)), key, 0, 6)
-    for r in range(6):
-        idx = _draws(key, r, 20)
-        np.testing.assert_allclose(out[r], [a[idx].mean(), b[idx].mean(), (b - a)[idx].mean()],
-                                   atol=1e-12)
-    assert np.array_equal(out[:, 2], _kernels.bootstrap_means(b - a, key, 0, 6))
-
-
-@pytest.mark.parametrize("n", [1, 2, 37, 2_001])
-def test_paired_means_sd_is_paired_means_and_bootstrap_sets_in_one_pass(n):
-    """Issue 25: the studentized intervals' SDs come from the same pass as the means; every
-    column equals the two-pass numbers exactly (not merely closely), ties included."""
+@pytest.mark.parametrize("n", [1, 2, 7, 37, 2_001])
+def test_bootstrap_means_sd_gives_the_replayed_draws_mean_and_sd_in_one_pass(n):
+    """Issue 25: the studentized intervals' SDs come from the same pass as the means; row 0
+    equals ``bootstrap_means`` exactly (not merely closely), row 1 is the SD (ddof 1) of the
+    very cases drawn."""
     rng = np.random.default_rng(n)
-    a, b = rng.random(n), np.round(rng.random(n), 1)  # rounded B: tied differences too
+    x = rng.random(n) - np.round(rng.random(n), 1)
     key = stream_key(9)
-    out = _kernels.paired_means_sd(np.column_stack((a, b)), key, 3, 500)
-    assert np.array_equal(out[:, :3], _kernels.paired_means(np.column_stack((a, b)), key, 3, 500))
-    sets = _kernels.bootstrap_sets(np.ascontiguousarray((b - a)[None, :]), key, 503)
-    assert np.array_equal(out[:, 3], sets[1, 0, 3:])
+    out = _kernels.bootstrap_means_sd(x, float(x.mean()), key, 3, 40)
+    assert out.shape == (2, 40)
+    assert np.array_equal(out[0], _kernels.bootstrap_means(x, key, 3, 40))
+    for r in range(40):
+        drawn = x[_draws(key, 3 + r, n)]
+        assert out[1, r] == pytest.approx(drawn.std(ddof=1) if n > 1 else 0.0, abs=1e-12)
 
 
-def test_compare_paired_uses_the_one_pass_sds_with_identical_intervals(monkeypatch):
-    """The calibrated-t / bootstrap-t CI of compare_paired equals the one drawn with a
-    separate bootstrap_sets pass (the previous code path)."""
+def test_bootstrap_means_sd_gives_a_tied_resample_no_spread():
+    """A resample of one repeated value has SD exactly 0 (its rounding must not pass for a
+    tiny spread: the studentized value would be enormous), wherever the tie lies and whatever
+    the offset of the data; a resample with two values does not."""
+    key = stream_key(3)
+    for x in (np.array([0.1, 0.7]), np.array([1000.1, 1000.7, 1000.3]),
+              np.array([1e-9, 3e-9, 2e-9]), np.array([0.3, 0.3, 0.3, 0.3])):
+        n = x.size
+        out = _kernels.bootstrap_means_sd(x, float(x.mean()), key, 0, 2_000)
+        tied = np.array([len(set(_draws(key, r, n))) == 1 for r in range(2_000)])
+        assert tied.any()
+        assert (out[1, tied] == 0).all()
+        if np.ptp(x) > 0:
+            assert (out[1, ~tied] > 0).all()
+
+
+def test_compare_paired_uses_the_one_pass_sds_with_identical_intervals():
+    """The calibrated-t / bootstrap-t CI of compare_paired equals the one whose SDs
+    ``difference_interval`` draws again itself, and ``paired_bootstrap``'s."""
     from core import stats
     from core.paired import compare_paired
 
@@ -98,6 +104,9 @@ def test_compare_paired_uses_the_one_pass_sds_with_identical_intervals(monkeypat
         two = stats.difference_interval(data, one.bootstrap.distribution, confidence=0.95,
                                         interval=interval, seed=3)
         assert (one.bootstrap.ci_low, one.bootstrap.ci_high, one.bootstrap.interval) == two
+        pb = stats.paired_bootstrap(a, b, resamples=2_000, seed=3, interval=interval)
+        assert (pb.ci_low, pb.ci_high) == two[:2]
+        assert np.array_equal(pb.distribution, one.bootstrap.distribution)
 
 
 def test_signflip_sums_use_one_fair_sign_bit_per_value():
@@ -167,15 +176,15 @@ def test_every_parallel_kernel_gives_the_same_numbers_at_any_thread_count(thread
     def run():
         cp = compare_paired(a, b, resamples=3_000, seed=5, interval="bootstrap_t")
         return [_kernels.bootstrap_means(b - a, key, 0, 3_001),
-                _kernels.paired_means(np.column_stack((a, b)), key, 0, 3_001),
-                _kernels.paired_means_sd(np.column_stack((a, b)), key, 0, 3_001),
+                _kernels.bootstrap_means_sd(b - a, 0.01, key, 0, 3_001),
                 _kernels.signflip_sums(b - a, key, 0, 3_001),
                 _kernels.bootstrap_sets(np.vstack((a[:500], b[:500])), key, 777),
                 nested_bootstrap_quantiles(groups, [0.5, 0.95], resamples=501, seed=5),
                 paired_median_ratio_bootstrap(a[:300], qa, b[:300], qa, 60, resamples=2_001,
                                               seed=5)[1],
                 cp.bootstrap.distribution, np.array([cp.bootstrap.ci_low, cp.bootstrap.ci_high,
-                                                     cp.randomization_p])]
+                                                     cp.randomization_p, cp.rate_a.ci_low,
+                                                     cp.rate_b.ci_high])]
 
     results = []
     for n in sorted({1, numba.config.NUMBA_NUM_THREADS}):

@@ -8,7 +8,7 @@ from scipy import stats
 from core.paired import (REASONS, Decided, Decision, PairedComparison, compare_paired, decide,
                          rate_estimate)
 from core.paired_tests import PairedTest, paired_test, paired_ttest_p
-from core.stats import bootstrap_mean, wilson_interval
+from core.stats import mean_intervals, paired_bootstrap, wilson_interval
 
 
 def _test(p, nonzero=30, name="mcnemar"):
@@ -71,9 +71,13 @@ def test_compare_paired_continuous_uses_the_same_numbers_as_its_parts():
     b = np.clip(a + rng.normal(-0.15, 0.1, 80), 0, 1)
     c = compare_paired(a, b, resamples=2000, seed=4)
     assert not c.binary and c.table is None and c.discordance is None
-    ref = bootstrap_mean(a, resamples=2000, seed=4)
+    lo, hi, drawn = mean_intervals(np.vstack((a, b)), resamples=2000, seed=4)
     assert c.rate_a.mean == pytest.approx(a.mean())
-    assert (c.rate_a.ci_low, c.rate_a.ci_high) == pytest.approx((ref.ci_low, ref.ci_high))
+    assert (c.rate_a.ci_low, c.rate_a.ci_high, c.rate_b.ci_low, c.rate_b.ci_high) == (
+        lo[0], hi[0], lo[1], hi[1])
+    assert c.rate_a.interval == "calibrated_t" and c.rate_a.resamples == drawn == 2000
+    assert np.array_equal(c.bootstrap.distribution,
+                          paired_bootstrap(a, b, resamples=2000, seed=4).distribution)
     assert c.ttest_p == pytest.approx(stats.ttest_rel(a, b).pvalue) == paired_ttest_p(a, b)
     assert c.randomization_p == c.test.p and c.test.name == "randomization"
     assert c.verdict == "a_better"
@@ -89,14 +93,14 @@ def test_compare_paired_checks_its_arguments():
         compare_paired([1.0, 0.0], [0.0, 1.0], interval="studentized")
 
 
-def test_rate_estimate_wilson_for_binary_bootstrap_for_scores():
+def test_rate_estimate_wilson_for_binary_calibrated_t_for_scores():
     x = np.array([1, 0, 1, 1, 0, 1, 1, 1.0])
     r = rate_estimate(x)
     ref = stats.binomtest(6, 8).proportion_ci(0.95, method="wilson")
     assert r.interval == "wilson" and (r.ci_low, r.ci_high) == pytest.approx((ref.low, ref.high))
     s = rate_estimate(x * 0.5 + 0.1, resamples=1000, seed=2)
-    ref = bootstrap_mean(x * 0.5 + 0.1, resamples=1000, seed=2)
-    assert s.interval == "bootstrap" and (s.ci_low, s.ci_high) == (ref.ci_low, ref.ci_high)
+    lo, hi, _ = mean_intervals(x * 0.5 + 0.1, resamples=1000, seed=2)
+    assert s.interval == "calibrated_t" and (s.ci_low, s.ci_high) == (lo[0], hi[0])
 
 
 # ----------------------------------------------------------------------------- issue 19 / 20

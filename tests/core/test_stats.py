@@ -8,7 +8,8 @@ from scipy import stats
 from core import _kernels
 from core.paired import compare_paired
 from core.paired_tests import cohens_dz, mcnemar_exact, paired_ttest_p, randomization_p
-from core.stats import bootstrap_mean, cells, paired_bootstrap, stream_key, verdict, wilson_interval
+from core.stats import (bootstrap_mean, cells, mean_intervals, paired_bootstrap, stream_key,
+                        verdict, wilson_interval)
 
 
 # ----------------------------------------------------------------------------- Wilson
@@ -92,19 +93,20 @@ def test_batching_does_not_change_the_result():
         parts = [_kernels.bootstrap_means(d, key, i, min(batch, R - i))
                  for i in range(0, R, batch)]
         assert np.array_equal(np.concatenate(parts), whole)
-        fused = np.concatenate([_kernels.paired_means(np.column_stack((a, b)), key, i,
-                                                     min(batch, R - i))
-                                for i in range(0, R, batch)])
-        assert np.array_equal(fused[:, 2], whole)
+        fused = np.concatenate([_kernels.bootstrap_means_sd(d, float(d.mean()), key, i,
+                                                            min(batch, R - i))
+                                for i in range(0, R, batch)], axis=1)
+        assert np.array_equal(fused[0], whole)
+        assert np.array_equal(fused, _kernels.bootstrap_means_sd(d, float(d.mean()), key, 0, R))
         flips = np.concatenate([_kernels.signflip_sums(d, key, i, min(batch, R - i))
                                 for i in range(0, R, batch)])
         assert np.array_equal(flips, _kernels.signflip_sums(d, key, 0, R))
     assert np.array_equal(paired_bootstrap(a, b, resamples=4_000, seed=3).distribution, whole)
     c = compare_paired(a, b, resamples=4_000, seed=3)
     assert np.array_equal(c.bootstrap.distribution, whole)
-    assert (c.rate_a.ci_low, c.rate_a.ci_high) == (
-        bootstrap_mean(a, resamples=4_000, seed=3).ci_low,
-        bootstrap_mean(a, resamples=4_000, seed=3).ci_high)
+    lo, hi, _ = mean_intervals(np.vstack((a, b)), resamples=4_000, seed=3)
+    assert (c.rate_a.ci_low, c.rate_a.ci_high, c.rate_b.ci_low, c.rate_b.ci_high) == (
+        lo[0], hi[0], lo[1], hi[1])
 
 
 @pytest.mark.parametrize("n", [5, 63, 64, 65, 130, 1_000])

@@ -22,3 +22,21 @@ def test_resample_seeds_do_not_depend_on_how_many_are_asked_for():
 def test_bad_seeds_are_refused(seed):
     with pytest.raises(ValueError):
         stream_key(seed)
+
+
+def test_row_keys_follow_bootstrap_sets_convention():
+    """Row s of a run keyed by k draws from k + s * M1 (wrapping), as
+    ``core._kernels.bootstrap_sets`` does: row 0 is the run itself, rows differ."""
+    from core import _kernels
+    from core.streams import STREAM_METHODS, row_key
+
+    key = stream_key(7, STREAM_METHODS)
+    assert row_key(key, 0) == key and row_key(key, 1) != key
+    assert int(row_key(key, 2)) == (int(key) + 2 * 0xBF58476D1CE4E5B9) % (1 << 64)
+    sets = np.random.default_rng(1).random((3, 9))
+    out = _kernels.bootstrap_sets(sets, key, 5)
+    for s in range(3):
+        np.testing.assert_allclose(out[0, s], _kernels.bootstrap_means(sets[s], row_key(key, s),
+                                                                       0, 5), atol=1e-12)
+    with pytest.raises(ValueError):
+        row_key(key, -1)

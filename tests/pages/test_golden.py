@@ -376,3 +376,32 @@ def test_group_labels_are_shown_as_typed_never_as_markdown_or_html():
     table = next(t.value for t in at.table if "group" in t.value.columns)
     assert list(table["group"]) == [r"\*\*bold\*\*", r"\<img src=x\>"]  # escaped cells
     assert not any("<img" in m.value for m in at.markdown if "verdict-card" not in m.value)
+
+
+@pytest.mark.parametrize("lang,kind", [("en", "calibrated t"), ("ko", "보정 t")])
+def test_scores_show_each_methods_calibrated_t_interval(lang, kind):
+    """Issue 25: with continuous scores each method's tile gives the calibrated t-interval of
+    its mean (named under the score, explained on hover), the numbers of
+    ``core.method_intervals.mean_intervals``, in English and Korean."""
+    import json
+
+    import numpy as np
+    from core.stats import mean_intervals
+    rng = np.random.default_rng(3)
+    new, old = rng.beta(2, 5, 15).round(3), rng.beta(2, 6, 15).round(3)
+    rows = "".join(f"c{i},{x},{y}\n" for i, (x, y) in enumerate(zip(new, old)))
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["lang"] = lang
+    at.run()
+    at.file_uploader(key="golden_upload").set_value(
+        ("scores.csv", ("case_id,new,old\n" + rows).encode(), "text/csv")).run()
+    assert not at.exception and not at.error
+    c = at.session_state["golden_comparison"].comparison
+    cols, bs = {"new": new, "old": old}, c.bootstrap
+    lo, hi, _ = mean_intervals(np.vstack((cols[c.a], cols[c.b])), confidence=bs.confidence,
+                               resamples=bs.resamples, seed=bs.seed)
+    assert (c.rate_a.interval, c.rate_a.ci_low, c.rate_b.ci_high) == ("calibrated_t", lo[0], hi[1])
+    assert sum(f"{kind} " in cap.value for cap in at.caption) >= 2
+    gloss = json.loads((ROOT / "core" / "i18n" / lang / "glossary.json").read_text("utf-8"))
+    helps = [m.help for m in at.metric if m.help and gloss["calibrated_t"] in m.help]
+    assert len(helps) == 2 and "ercentile" not in "".join(helps) and "백분위" not in "".join(helps)
