@@ -3,7 +3,7 @@
 Input is a timing log, long ``query_id, method, latency_ms[, run, cache, timestamp]`` or wide
 ``query_id, <method>, <method>, ...[, run, cache]``; several repetitions per query are allowed
 (a ``run`` column or repeated rows). ``load_timings`` parses it (through
-``core.tables.read_table``), ``compare_latency`` gives:
+``core.tables.read_cells``), ``compare_latency`` gives:
 
 * per method, the median and p95 of all its timings with nested bootstrap CIs (queries
   resampled with replacement, then each chosen query's repetitions resampled within it);

@@ -14,7 +14,7 @@ import pandas as pd
 
 from core.errors import InputError
 from core.i18n import t
-from core.tables import find_column, parse_numbers, read_table
+from core.tables import find_column, parse_numbers, read_cells
 
 QUERY_NAMES = ("query_id", "queryid", "qid", "query", "case_id", "id", "질의id", "쿼리id",
                "쿼리", "질의", "케이스")
@@ -129,7 +129,7 @@ def _blank_check(frame: pd.DataFrame, column: str, code: str, file: str) -> None
 
 
 def load_timings(data: bytes, file: str = "upload") -> TimingLog:
-    """Parse a timing log (CSV/TSV/XLSX bytes, as ``core.tables.read_table``).
+    """Parse a timing log (CSV/TSV/XLSX bytes, as ``core.tables.read_cells``).
 
     Long when a method column and a latency column are found, else wide (every column other
     than the query id, run, cache, timestamp and query-text columns is a method). The query id
@@ -138,8 +138,9 @@ def load_timings(data: bytes, file: str = "upload") -> TimingLog:
     Repetitions are ranked 1, 2, ... within each query and method by the ``run`` column,
     else by timestamp, else by row order.
     """
-    raw = read_table(data, file)
-    f = raw.frame
+    table = read_cells(data, file)   # no pandas frame of the whole file's cells
+    f = pd.DataFrame(dict(zip(table.names, table.columns)), index=pd.Index(table.rows),
+                     dtype=object)
     cols = list(f.columns)
     qcol = next((c for n in QUERY_NAMES if (c := find_column(cols, [n])) is not None), None)
     if qcol is None:
@@ -216,4 +217,4 @@ def load_timings(data: bytes, file: str = "upload") -> TimingLog:
         .iloc[np.lexsort((mcode, long["row"].to_numpy()))]
     return TimingLog(long.reset_index(drop=True), file, layout, methods, rcol is not None,
                      ccol is not None and bool(long["cache"].notna().any()), tcol is not None,
-                     tuple(blank), raw.encoding or None, lcol if layout == "long" else "")
+                     tuple(blank), table.encoding or None, lcol if layout == "long" else "")

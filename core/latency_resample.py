@@ -175,7 +175,8 @@ def _table_draw(state, o, m, prob, alias):
 
 
 @njit(parallel=True, cache=True)
-def _nested_walk(sv, sq, k, starts, below, probs, seeds, pairs, off, prob, alias):
+def _nested_walk(sv, sq, k, starts, below, probs, seeds, pairs, pair_k, pair_b, max_w,
+                 max_entries):
     """Two-stage bootstrap of pooled quantiles without drawing every timing.
 
     ``sv`` is one method's sorted timings, ``sq`` the query of each, ``k`` the runs per query,
@@ -195,6 +196,7 @@ def _nested_walk(sv, sq, k, starts, below, probs, seeds, pairs, off, prob, alias
     nq = k.shape[0]
     R = seeds.shape[0]
     P = probs.shape[0]
+    off, prob, alias = _binomial_tables(pair_k, pair_b, max_w, max_entries)  # built once
     W = off.shape[1]
     out = np.empty((R, P))
     for r in prange(R):
@@ -371,14 +373,15 @@ def nested_bootstrap_quantiles(groups, probs, *, resamples: int = DEFAULT_QUANTI
     sv, sq = values[order], np.repeat(np.arange(k.size), k)[order]
     starts = np.floor((sv.size - 1) * p).astype(np.int64)
     below = np.stack([np.bincount(sq[:s], minlength=k.size) for s in starts]).astype(np.int64)
-    pairs, tables = _first_draw_tables(k, below)
     return _nested_walk(sv, sq.astype(np.int64), k, starts, below, p,
-                        resample_seeds(seed, resamples), pairs, *tables)
+                        resample_seeds(seed, resamples), *_first_draw_pairs(k, below),
+                        TABLE_MAX_W, TABLE_MAX_ENTRIES)
 
 
-def _first_draw_tables(k: np.ndarray, below: np.ndarray):
-    """The (k_q, b_q) pair of every quantile and query (-1 where b_q is 0 or k_q: no draw)
-    and the alias tables of those pairs (``_binomial_tables``)."""
+def _first_draw_pairs(k: np.ndarray, below: np.ndarray):
+    """The (k_q, b_q) pair of every quantile and query (an index into ``pair_k``/``pair_b``;
+    -1 where b_q is 0 or k_q: no draw), for the alias tables ``_nested_walk`` builds
+    (``_binomial_tables``)."""
     kk = np.broadcast_to(k, below.shape)
     inner = (below > 0) & (below < kk)
     base = int(k.max()) + 1
@@ -386,8 +389,7 @@ def _first_draw_tables(k: np.ndarray, below: np.ndarray):
     pairs = np.full(below.shape, -1, np.int64)
     pairs[inner] = inv
     pair_k = (uniq // base).astype(np.int64)
-    return pairs, _binomial_tables(pair_k, (uniq - pair_k * base).astype(np.int64),
-                                   TABLE_MAX_W, TABLE_MAX_ENTRIES)
+    return pairs, pair_k, (uniq - pair_k * base).astype(np.int64)
 
 
 def paired_median_ratio_bootstrap(a_values, a_query, b_values, b_query, nq: int, *,
