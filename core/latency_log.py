@@ -155,7 +155,7 @@ def load_timings(data: bytes, file: str = "upload") -> TimingLog:
         blank_mask = (f[lcol] == "").to_numpy()
         blank = tuple(f"{t('latency.row', 'en', row=int(r))} ({m})"
                       for r, m in zip(f.index[blank_mask], f[mcol][blank_mask]))
-        body = f[~blank_mask]
+        body = f[~blank_mask] if blank_mask.any() else f   # no copy when nothing is blank
         if body.empty:
             raise InputError("header_only", file=file)
         long = pd.DataFrame({"query": body[qcol].to_numpy(), "method": body[mcol].to_numpy(),
