@@ -166,3 +166,29 @@ def test_the_command_pauses_cyclic_gc_and_restores_it(monkeypatch, capsys):
     finally:
         gc.enable()
     capsys.readouterr()
+
+
+def test_only_the_cli_process_freezes_what_is_left_for_its_exit(monkeypatch):
+    """``python -m core latency`` (sys.argv[0] is core/__main__.py) moves what is alive after
+    the command to the collector's permanent generation, so the collections at exit do not
+    walk numba's and pandas' objects again; a caller running the command in-process (here:
+    pytest) keeps its collector as it was, nothing frozen."""
+    import gc
+
+    import core.commands.latency as cmd
+
+    assert not cmd.started_as_cli()
+    monkeypatch.setattr(sys, "argv", [str(ROOT / "core" / "__main__.py"), "latency"])
+    assert cmd.started_as_cli()
+    monkeypatch.setattr(sys, "argv", [str(ROOT / "app.py")])
+    assert not cmd.started_as_cli()
+    before = gc.get_freeze_count()
+    with cmd.cycles_collected_after():
+        assert not gc.isenabled()
+    assert gc.isenabled() and gc.get_freeze_count() == before
+    try:
+        with cmd.cycles_collected_after(freeze=True):
+            kept = [[1], [2]]
+        assert gc.isenabled() and gc.get_freeze_count() > before and kept
+    finally:
+        gc.unfreeze()
