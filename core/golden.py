@@ -6,21 +6,21 @@ Values: 0/1, true/false, yes/no, O/X (and Korean 예/아니오, 정답/오답), 
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from core.errors import InputError
-from core.groups import groups_from_table, is_group_column
+from core.golden_cases import CaseScores, CaseText, PandasField, group_series, stored_form
+from core.groups import group_labels, is_group_column
 from core.paired import PairedComparison, compare_paired
 from core.stats import resolution
-from core.tables import (AmbiguousNumber, RawTable, find_column, norm_header, parse_number,
-                         read_table)
+from core.tables import (AmbiguousNumber, CellTable, RawTable, find_column, norm_header,
+                         parse_number, read_cells)
 
 CASE_ID_NAMES = ("case_id", "caseid", "case", "id", "qid", "query_id", "queryid", "case id",
                  "케이스", "케이스id", "케이스_id", "사례", "사례id", "번호", "질문id", "질의id")
@@ -100,10 +100,15 @@ class Excluded:
 class GoldenSet:
     """Per-case outcomes by method: ``scores`` is indexed by case id, one column per method,
     NaN where a method has no (or a blank) value. Duplicate ids are kept out of ``scores``
-    and listed in ``duplicates``; ``missing`` maps a method to ids it has no row for."""
+    and listed in ``duplicates``; ``missing`` maps a method to ids it has no row for.
 
-    scores: pd.DataFrame
-    text: pd.DataFrame
+    ``scores``, ``text`` and ``groups`` may be given as pandas objects or, as the reader
+    does, as ``CaseScores`` / ``CaseText`` / a dict of labels: read, they are always pandas
+    (built on first access); ``cases`` is the pandas-free ``CaseScores`` the comparison
+    uses, so the CLI never imports pandas for a golden file."""
+
+    scores: pd.DataFrame = PandasField(CaseScores, CaseScores.frame)
+    text: pd.DataFrame = PandasField(CaseText, CaseText.frame)
     source: str
     layout: str  # "wide", "long", "lists" (retrieval lists) or "trec" (per-query run scores)
     duplicates: tuple[str, ...] = ()
@@ -114,13 +119,29 @@ class GoldenSet:
     # ids that only became equal after Unicode NFC normalisation: {id: (row, row, ...)}
     unicode_merged: dict = field(default_factory=dict)
     # query groups (core.groups): the label of each case id, and the column they came from
-    groups: pd.Series | None = field(default=None, repr=False)
+    groups: pd.Series | None = PandasField(dict, group_series, default=None)
     group_column: str | None = None
     group_file: bool = False   # the groups came from a side file (``with_groups``)
 
     @property
+    def cases(self) -> CaseScores:
+        """The scores without pandas (converted once when ``scores`` was given a frame)."""
+        given = stored_form(self, "scores")
+        if isinstance(given, CaseScores):
+            return given
+        d = self.__dict__
+        if "_cases" not in d:
+            d["_cases"] = CaseScores.of(given)
+        return d["_cases"]
+
+    @property
+    def group_labels(self):
+        """The group label of each case id (a dict, or the Series given), or None."""
+        return stored_form(self, "groups")
+
+    @property
     def methods(self) -> list[str]:
-        return list(self.scores.columns)
+        return list(self.cases.methods)
 
     @property
     def unit(self) -> str:
@@ -128,22 +149,36 @@ class GoldenSet:
         return "queries" if self.layout == "trec" else "cases"
 
     def is_binary(self, method: str) -> bool:
-        col = self.scores[method].dropna()
-        return bool(len(col)) and bool(col.isin([0.0, 1.0]).all())
+        cs = self.cases
+        col = cs.values[:, cs.methods.index(method)]
+        col = col[~np.isnan(col)]
+        return bool(len(col)) and bool(np.isin(col, (0.0, 1.0)).all())
 
-    def paired(self, a: str, b: str) -> tuple[pd.DataFrame, Excluded]:
-        """Cases with a value for both A and B, and what was left out and why."""
+    def paired_values(self, a: str, b: str):
+        """``paired`` without pandas: (the paired case ids, A's values, B's values, what was
+        left out and why)."""
+        cs = self.cases
         for name in (a, b):
-            if name not in self.scores.columns:
+            if name not in cs.methods:
                 raise InputError("unknown_method", method=name, methods=", ".join(self.methods))
         if a == b:
             raise InputError("same_method", method=a)
         missing = sorted(set(self.missing.get(a, ())) | set(self.missing.get(b, ())))
-        sub = self.scores[[a, b]]
-        blank_mask = sub.isna().any(axis=1) & ~sub.index.isin(missing)
-        blank = sorted(sub.index[blank_mask])
-        kept = sub.dropna()
-        return kept, Excluded(tuple(missing), tuple(self.duplicates), tuple(blank))
+        av = cs.values[:, cs.methods.index(a)]
+        bv = cs.values[:, cs.methods.index(b)]
+        full = ~(np.isnan(av) | np.isnan(bv))
+        gone = set(missing)
+        blank = sorted(cid for cid, ok in zip(cs.ids, full.tolist())
+                       if not ok and cid not in gone)
+        ids = tuple(cid for cid, ok in zip(cs.ids, full.tolist()) if ok)
+        return (ids, av[full], bv[full],
+                Excluded(tuple(missing), tuple(self.duplicates), tuple(blank)))
+
+    def paired(self, a: str, b: str) -> tuple[pd.DataFrame, Excluded]:
+        """Cases with a value for both A and B, and what was left out and why."""
+        ids, av, bv, excluded = self.paired_values(a, b)
+        kept = self.scores[[a, b]].dropna()
+        return kept, excluded
 
     def with_scores(self, scores: pd.DataFrame, source: str | None = None) -> "GoldenSet":
         """A copy with other per-case scores (same case ids); for derived metrics."""
@@ -155,19 +190,21 @@ class GoldenSet:
     def with_groups(self, groups: pd.Series | None, column: str | None = None) -> "GoldenSet":
         """A copy with query groups (a label by case id, e.g. from a TREC side file read by
         ``core.groups.read_group_file``); ``column`` names where they came from."""
-        return dataclasses.replace(self, groups=groups, group_column=column, group_file=True)
+        return GoldenSet(stored_form(self, "scores"), stored_form(self, "text"), self.source,
+                         self.layout, self.duplicates, self.missing, self.encoding,
+                         self.sheet, self.other_sheets, self.unicode_merged, groups, column,
+                         True)
 
 
 # A plain ASCII decimal (``0.75``, ``1``, ``.5``, ``1e-3``): for such a cell ``parse_value``
 # is exactly ``float`` and the [0, 1] check (NFKC, the outcome words and the decimal comma
-# change nothing), so ``_parse_column`` reads it without the general path.
+# change nothing), so ``_parse_cells`` reads it without the general path.
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
-def _parse_column(frame: pd.DataFrame, col: str) -> tuple[np.ndarray, list[int]]:
-    """``parse_value`` of every cell of ``frame[col]``, in one pass: the values (NaN for a
-    blank cell or one it refuses) and the rows (frame labels) of the cells it refuses."""
-    cells = frame[col].tolist()
+def _parse_cells(cells: list[str]) -> tuple[np.ndarray, list[int]]:
+    """``parse_value`` of every cell, in one pass: the values (NaN for a blank cell or one it
+    refuses) and the positions of the cells it refuses."""
     out = np.empty(len(cells))
     bad = []
     plain = _PLAIN_NUMBER.fullmatch
@@ -183,126 +220,152 @@ def _parse_column(frame: pd.DataFrame, col: str) -> tuple[np.ndarray, list[int]]
             bad.append(i)
             v = None
         out[i] = math.nan if v is None else v
-    return out, [frame.index[i] for i in bad]
+    return out, bad
 
 
-def _raise_bad(frame, col, rows, file, code="bad_value"):
-    first = rows[0]
-    raise InputError(code, file=file, row=int(first), column=col,
-                     value=frame.at[first, col][:40], count=len(rows),
+def _raise_bad(table: CellTable, col: str, bad: list[int], code: str = "bad_value"):
+    rows = [table.rows[i] for i in bad]
+    raise InputError(code, file=table.file, row=rows[0], column=col,
+                     value=table.column(col)[bad[0]][:40], count=len(rows),
                      rows=", ".join(str(r) for r in rows[:5]))
 
 
-def _merged(raw: RawTable, ids: pd.Series) -> dict:
-    """Ids that several rows share only because NFC normalisation made them equal."""
-    changed = set(raw.normalized.get(ids.name, ()))
+def _merged(keys: list[str], rows, changed) -> dict:
+    """Ids that several rows share only because NFC normalisation made them equal:
+    ``{key: (row, ...)}`` in key order, for the keys of ``rows`` (spreadsheet rows) whose
+    rows include one of ``changed`` (the rows NFC changed)."""
+    changed = set(changed)
     if not changed:
         return {}
-    out = {}
-    for cid, rows in ids.groupby(ids).groups.items():
-        if len(rows) > 1 and changed & {int(r) for r in rows}:
-            out[str(cid)] = tuple(int(r) for r in rows)
-    return out
+    by_key: dict[str, list[int]] = {}
+    for key, row in zip(keys, rows):
+        by_key.setdefault(key, []).append(row)
+    return {key: tuple(rs) for key, rs in sorted(by_key.items())
+            if len(rs) > 1 and changed.intersection(rs)}
 
 
-def from_table(raw: RawTable) -> GoldenSet:
-    """Interpret a parsed table as golden-case results (long if it has method+score columns)."""
-    frame, file = raw.frame, raw.file
-    id_col = find_column(frame.columns, CASE_ID_NAMES)
+def from_cells(table: CellTable) -> GoldenSet:
+    """Interpret a parsed table as golden-case results (long if it has method+score columns);
+    no pandas (``CellTable`` in, ``CaseScores`` / ``CaseText`` in the set)."""
+    names, file = table.names, table.file
+    id_col = find_column(names, CASE_ID_NAMES)
     if id_col is None:
-        raise InputError("no_case_id", file=file, columns=", ".join(frame.columns[:10]))
-    blank_ids = [int(r) for r in frame.index[frame[id_col] == ""]]
+        raise InputError("no_case_id", file=file, columns=", ".join(names[:10]))
+    blank_ids = [r for r, c in zip(table.rows, table.column(id_col)) if c == ""]
     if blank_ids:
         raise InputError("blank_case_id", file=file, row=blank_ids[0], column=id_col,
                          count=len(blank_ids))
-    method_col = find_column(frame.columns, METHOD_NAMES)
-    score_col = find_column(frame.columns, SCORE_NAMES)
+    method_col = find_column(names, METHOD_NAMES)
+    score_col = find_column(names, SCORE_NAMES)
     if method_col and score_col:
-        return _from_long(raw, id_col, method_col, score_col)
-    return _from_wide(raw, id_col)
+        return _from_long(table, id_col, method_col, score_col)
+    return _from_wide(table, id_col)
 
 
-def _from_wide(raw: RawTable, id_col: str) -> GoldenSet:
-    frame, file = raw.frame, raw.file
+def from_table(raw: RawTable) -> GoldenSet:
+    """``from_cells`` of a pandas ``RawTable`` (``core.tables.read_table``'s form)."""
+    frame = raw.frame
+    table = CellTable(tuple(frame.columns), tuple(frame[c].tolist() for c in frame.columns),
+                      tuple(int(r) for r in frame.index), raw.file, raw.encoding,
+                      raw.delimiter, raw.sheet, raw.other_sheets, raw.normalized)
+    return from_cells(table)
+
+
+_TEXT_HINTS = frozenset(norm_header(h) for h in TEXT_HINTS)
+
+
+def _from_wide(table: CellTable, id_col: str) -> GoldenSet:
+    file = table.file
     methods, text_cols, parsed = [], [], {}
-    for col in frame.columns:
+    for col, cells in zip(table.names, table.columns):
         if col == id_col or is_group_column(col):  # the group column is never a method
             continue
-        nonblank = frame[col][frame[col] != ""]
-        if norm_header(col) in {norm_header(h) for h in TEXT_HINTS} or len(nonblank) == 0:
+        nonblank = [c for c in cells if c != ""]
+        if norm_header(col) in _TEXT_HINTS or len(nonblank) == 0:
             text_cols.append(col)
             continue
-        values, bad = _parse_column(frame, col)
+        values, bad = _parse_cells(cells)
         if not bad:
             methods.append(col)
             parsed[col] = values
-        elif nonblank.map(_is_number).any():
+        elif any(map(_is_number, nonblank)):
             # numbers mixed with unreadable cells: a method with bad cells, never text
-            _raise_bad(frame, col, bad, file,
+            _raise_bad(table, col, bad,
                        "bad_values_column" if len(bad) * 2 > len(nonblank) else "bad_value")
         elif len(bad) * 2 > len(nonblank):  # words, mostly not outcomes: plainly text
             text_cols.append(col)
         else:
-            _raise_bad(frame, col, bad, file)
+            _raise_bad(table, col, bad)
     if not methods:
-        raise InputError("no_methods", file=file, columns=", ".join(frame.columns[:10]))
-    ids = frame[id_col]
-    dup_mask = ids.duplicated(keep=False)
-    duplicates = tuple(sorted(set(ids[dup_mask])))
-    keep = frame[~dup_mask]
-    rows = ~dup_mask.to_numpy()
-    scores = pd.DataFrame({m: parsed[m][rows] for m in methods},
-                          index=pd.Index(keep[id_col].to_numpy(), name="case_id"))
-    text = pd.DataFrame({c: keep[c].to_numpy() for c in text_cols},
-                        index=scores.index)
-    _check_size(scores, file)
-    groups, group_col = groups_from_table(RawTable(keep, file, raw.encoding, raw.delimiter),
-                                          id_col)
-    return GoldenSet(scores, text, file, "wide", duplicates, {}, raw.encoding, raw.sheet,
-                     raw.other_sheets, _merged(raw, ids), groups, group_col)
+        raise InputError("no_methods", file=file, columns=", ".join(table.names[:10]))
+    ids = table.column(id_col)
+    count = Counter(ids)
+    duplicates = tuple(sorted(c for c, k in count.items() if k > 1))
+    keep = [i for i, c in enumerate(ids) if count[c] == 1]
+    kept_ids = tuple(ids[i] for i in keep)
+    values = np.column_stack([parsed[m] for m in methods])[keep] if keep else \
+        np.empty((0, len(methods)))
+    scores = CaseScores(kept_ids, tuple(methods), values)
+    text = CaseText(kept_ids, {c: [table.column(c)[i] for i in keep] for c in text_cols})
+    _check_size(scores.methods, len(kept_ids), file)
+    groups, group_col = _groups(table, id_col, keep)
+    merged = _merged(ids, table.rows, table.normalized.get(id_col, ()))
+    return GoldenSet(scores, text, file, "wide", duplicates, {}, table.encoding, table.sheet,
+                     table.other_sheets, merged, groups, group_col)
 
 
-def _from_long(raw: RawTable, id_col: str, method_col: str, score_col: str) -> GoldenSet:
-    frame, file = raw.frame, raw.file
-    blank_m = frame.index[frame[method_col] == ""]
-    if len(blank_m):
-        raise InputError("blank_method", file=file, row=int(blank_m[0]), column=method_col,
+def _groups(table: CellTable, id_col: str, keep: list[int] | None = None):
+    """(labels by case id, the group column's name) from the table's group column (rows
+    ``keep``, default all), or (None, None) without one (``core.groups.group_labels``)."""
+    col = next((c for c in table.names if is_group_column(c)), None)
+    if col is None:
+        return None, None
+    ids, cells, rows = table.column(id_col), table.column(col), table.rows
+    if keep is not None:
+        ids, cells, rows = ([x[i] for i in keep] for x in (ids, cells, rows))
+    return group_labels(ids, cells, rows, table.file, col), col
+
+
+def _from_long(table: CellTable, id_col: str, method_col: str, score_col: str) -> GoldenSet:
+    file, rows = table.file, table.rows
+    ids, mcol = table.column(id_col), table.column(method_col)
+    blank_m = [r for r, m in zip(rows, mcol) if m == ""]
+    if blank_m:
+        raise InputError("blank_method", file=file, row=blank_m[0], column=method_col,
                          count=len(blank_m))
-    parsed, bad = _parse_column(frame, score_col)
+    parsed, bad = _parse_cells(table.column(score_col))
     if bad:
-        _raise_bad(frame, score_col, bad, file)
-    values = pd.Series(parsed, index=frame.index)
-    key = frame[[id_col, method_col]]
-    dup_mask = key.duplicated(keep=False)
-    duplicates = tuple(sorted(set(frame.loc[dup_mask, id_col])))
-    ok = ~frame[id_col].isin(duplicates)
-    long = pd.DataFrame({"case_id": frame.loc[ok, id_col], "method": frame.loc[ok, method_col],
-                         "score": values[ok]})
-    scores = long.pivot(index="case_id", columns="method", values="score")
-    methods = list(dict.fromkeys(frame[method_col]))  # first-seen order
-    scores = scores.reindex(columns=methods)
-    present = long.groupby("method")["case_id"].apply(set)
-    all_ids = list(dict.fromkeys(long["case_id"]))
-    scores = scores.reindex(all_ids)
-    scores.index.name = "case_id"
+        _raise_bad(table, score_col, bad)
+    pair_count = Counter(zip(ids, mcol))
+    duplicates = tuple(sorted({cid for cid, m in zip(ids, mcol) if pair_count[cid, m] > 1}))
+    dup = set(duplicates)
+    ok = [i for i, cid in enumerate(ids) if cid not in dup]
+    methods = list(dict.fromkeys(mcol))  # first-seen order
+    all_ids = list(dict.fromkeys(ids[i] for i in ok))
+    row_of = {cid: k for k, cid in enumerate(all_ids)}
+    col_of = {m: j for j, m in enumerate(methods)}
+    values = np.full((len(all_ids), len(methods)), np.nan)
+    present: dict[str, set] = {}
+    for i in ok:
+        values[row_of[ids[i]], col_of[mcol[i]]] = parsed[i]
+        present.setdefault(mcol[i], set()).add(ids[i])
     missing = {m: tuple(sorted(set(all_ids) - present.get(m, set()))) for m in methods}
-    missing = {m: ids for m, ids in missing.items() if ids}
-    text_cols = [c for c in frame.columns if c not in (id_col, method_col, score_col)
+    missing = {m: v for m, v in missing.items() if v}
+    text_cols = [c for c in table.names if c not in (id_col, method_col, score_col)
                  and not is_group_column(c)]
-    text = (frame.loc[ok, [id_col, *text_cols]].drop_duplicates(subset=[id_col])
-            .set_index(id_col).reindex(all_ids))
-    text.index.name = "case_id"
-    _check_size(scores, file)
-    pairs = frame[id_col] + "\x00" + frame[method_col]
-    merged = _merged(RawTable(frame, file, raw.encoding, raw.delimiter,
-                              normalized={"k": tuple(sorted(
-                                  set(raw.normalized.get(id_col, ()))
-                                  | set(raw.normalized.get(method_col, ()))))}),
-                     pairs.rename("k"))
-    merged = {k.split("\x00")[0]: rows for k, rows in merged.items()}
-    groups, group_col = groups_from_table(raw, id_col)
-    return GoldenSet(scores, text, file, "long", duplicates, missing, raw.encoding, raw.sheet,
-                     raw.other_sheets, merged, groups, group_col)
+    first = {}
+    for i in ok:
+        first.setdefault(ids[i], i)
+    text = CaseText(tuple(all_ids), {c: [table.column(c)[first[cid]] for cid in all_ids]
+                                     for c in text_cols}, "long")
+    scores = CaseScores(tuple(all_ids), tuple(methods), values, "method")
+    _check_size(scores.methods, len(all_ids), file)
+    changed = set(table.normalized.get(id_col, ())) | set(table.normalized.get(method_col, ()))
+    merged = _merged([f"{c}\x00{m}" for c, m in zip(ids, mcol)], rows, changed)
+    merged = {k.split("\x00")[0]: r for k, r in merged.items()}
+    groups, group_col = _groups(table, id_col)
+    return GoldenSet(scores, text, file, "long", duplicates, missing, table.encoding,
+                     table.sheet, table.other_sheets, merged, groups, group_col)
 
 
 def check_method_names(names, file: str) -> None:
@@ -314,15 +377,16 @@ def check_method_names(names, file: str) -> None:
                              reserved=", ".join(RESERVED_METHODS))
 
 
-def _check_size(scores: pd.DataFrame, file: str) -> None:
-    check_method_names(scores.columns, file)
-    if len(scores) < 2:
-        raise InputError("too_few_cases", file=file, count=len(scores))
+def _check_size(methods, n_cases: int, file: str) -> None:
+    check_method_names(methods, file)
+    if n_cases < 2:
+        raise InputError("too_few_cases", file=file, count=n_cases)
 
 
 def load_golden(data: bytes, file: str = "upload") -> GoldenSet:
-    """Bytes of a CSV/TSV/XLSX upload -> GoldenSet (raises ``InputError`` with row/column)."""
-    return from_table(read_table(data, file, required=(CASE_ID_NAMES,)))
+    """Bytes of a CSV/TSV/XLSX upload -> GoldenSet (raises ``InputError`` with row/column).
+    No pandas on the way (``core.tables.read_cells``, ``from_cells``)."""
+    return from_cells(read_cells(data, file, required=(CASE_ID_NAMES,)))
 
 
 def default_pair(gs: GoldenSet) -> tuple[str, str]:
@@ -352,6 +416,8 @@ class GoldenComparison:
         (new minus baseline): B ahead first (binary: B right / A wrong), then A ahead (A right
         / B wrong), each by the size of the gap."""
         d = self.b_values - self.a_values
+        import pandas as pd
+
         mask = d != 0
         df = pd.DataFrame({"case_id": np.asarray(self.case_ids)[mask],
                            self.comparison.a: self.a_values[mask],
@@ -392,10 +458,9 @@ def compare_golden(gs: GoldenSet, a: str | None = None, b: str | None = None, *,
         if not others:
             raise InputError("need_two_methods", file=gs.source, methods=", ".join(gs.methods))
         a, b = (given, others[0]) if a is not None else (others[0], given)
-    kept, excluded = gs.paired(a, b)
-    if len(kept) < 2:
-        raise InputError("too_few_paired", file=gs.source, count=len(kept), a=a, b=b)
-    av, bv = kept[a].to_numpy(float), kept[b].to_numpy(float)
+    ids, av, bv, excluded = gs.paired_values(a, b)
+    if len(ids) < 2:
+        raise InputError("too_few_paired", file=gs.source, count=len(ids), a=a, b=b)
     comp = compare_paired(av, bv, name_a=a, name_b=b, resamples=resamples,
                           confidence=confidence, seed=seed, interval=interval)
-    return GoldenComparison(gs, comp, excluded, tuple(kept.index), av, bv)
+    return GoldenComparison(gs, comp, excluded, ids, av, bv)

@@ -57,11 +57,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-import pandas as pd
 
 from core import checks
 from core.errors import InputError
-from core.tables import RawTable, find_column, norm_header, read_table
+from core.tables import RawTable, find_column, norm_header, read_cells
 
 GROUP_NAMES = ("group", "query_group", "그룹", "질의그룹", "질문그룹")
 MAX_GROUPS = 20
@@ -89,26 +88,25 @@ def is_group_column(name) -> bool:
     return norm_header(name) in {norm_header(n) for n in GROUP_NAMES}
 
 
-def read_group_cells(frame: pd.DataFrame, id_col: str, col: str, file: str) -> pd.Series:
-    """The group of each case id from ``frame[col]`` (a ``core.tables.RawTable`` frame: index =
-    spreadsheet row, string cells): a Series indexed by case id (first-seen order).
+def group_labels(ids, cells, rows, file: str, col: str) -> dict[str, str]:
+    """The group of each case id (first-seen order) from a group column's ``cells``, with
+    the case ``ids`` and spreadsheet ``rows`` of the same rows; no pandas.
 
     ``InputError`` naming file, row and column for a blank label (``groups.err_blank``), a
     label longer than ``MAX_GROUP_CHARS`` (``groups.err_too_long``), one case id given two
     labels on different rows (``groups.err_conflict``) and more than ``MAX_GROUPS`` labels
     (``groups.err_too_many``)."""
-    cells = frame[col]
-    blank = [int(r) for r in cells.index[cells == ""]]
+    blank = [int(r) for r, c in zip(rows, cells) if c == ""]
     if blank:
         raise InputError("groups.err_blank", file=file, row=blank[0], column=col,
                          count=len(blank))
-    long = [int(r) for r in cells.index[cells.str.len() > MAX_GROUP_CHARS]]
+    long = [(int(r), c) for r, c in zip(rows, cells) if len(c) > MAX_GROUP_CHARS]
     if long:
-        raise InputError("groups.err_too_long", file=file, row=long[0], column=col,
-                         value=cells[long[0]][:MAX_GROUP_CHARS] + "…",
+        raise InputError("groups.err_too_long", file=file, row=long[0][0], column=col,
+                         value=long[0][1][:MAX_GROUP_CHARS] + "…",
                          limit=MAX_GROUP_CHARS)
     seen: dict[str, tuple[str, int]] = {}
-    for row, cid, g in zip(frame.index, frame[id_col], cells):
+    for row, cid, g in zip(rows, ids, cells):
         if cid in seen and seen[cid][0] != g:
             raise InputError("groups.err_conflict", file=file, row=int(row), column=col,
                              case=cid, first=seen[cid][0], second=g, first_row=seen[cid][1])
@@ -117,38 +115,58 @@ def read_group_cells(frame: pd.DataFrame, id_col: str, col: str, file: str) -> p
     if len(labels) > MAX_GROUPS:
         raise InputError("groups.err_too_many", file=file, column=col, count=len(labels),
                          limit=MAX_GROUPS, examples=", ".join(labels[:5]))
-    return pd.Series({cid: g for cid, (g, _) in seen.items()}, name="group", dtype=object)
+    return {cid: g for cid, (g, _) in seen.items()}
 
 
-def groups_from_table(raw: RawTable, id_col: str) -> tuple[pd.Series | None, str | None]:
-    """(labels by case id, the column's name) when ``raw`` has a group column, else
-    (None, None); see ``read_group_cells``."""
+def read_group_cells(frame, id_col: str, col: str, file: str):
+    """The group of each case id from ``frame[col]`` (a ``core.tables.RawTable`` frame: index =
+    spreadsheet row, string cells): a Series indexed by case id (first-seen order); the
+    errors of ``group_labels``."""
+    import pandas as pd
+
+    labels = group_labels(frame[id_col].tolist(), frame[col].tolist(), frame.index.tolist(),
+                          file, col)
+    return pd.Series(labels, name="group", dtype=object)
+
+
+def groups_from_table(raw: RawTable, id_col: str):
+    """(labels by case id as a pandas Series, the column's name) when ``raw`` has a group
+    column, else (None, None); see ``group_labels``."""
     col = group_column(raw.frame.columns)
     if col is None:
         return None, None
     return read_group_cells(raw.frame, id_col, col, raw.file), col
 
 
-def read_group_file(data: bytes, file: str = "groups.csv") -> pd.Series:
+def read_group_labels(data: bytes, file: str = "groups.csv") -> dict[str, str]:
     """A side file of query groups for TREC runs: columns ``qid`` (any case-id name of
     ``core.golden.CASE_ID_NAMES``) and ``group`` (``GROUP_NAMES``), CSV/TSV/XLSX. Returns the
-    labels by query id; ``InputError`` naming file/row/column (see ``read_group_cells``)."""
+    labels by query id (a dict, first-seen order; no pandas); ``InputError`` naming
+    file/row/column (see ``group_labels``)."""
     from core.golden import CASE_ID_NAMES  # the one list of id headers
 
-    raw = read_table(data, file, required=(CASE_ID_NAMES, GROUP_NAMES))
-    id_col = find_column(raw.frame.columns, CASE_ID_NAMES)
+    table = read_cells(data, file, required=(CASE_ID_NAMES, GROUP_NAMES))
+    id_col = find_column(table.names, CASE_ID_NAMES)
     if id_col is None:
-        raise InputError("no_case_id", file=file, columns=", ".join(raw.frame.columns[:10]))
-    col = group_column(raw.frame.columns)
+        raise InputError("no_case_id", file=file, columns=", ".join(table.names[:10]))
+    col = group_column(table.names)
     if col is None:
         raise InputError("groups.err_no_column", file=file,
-                         columns=", ".join(raw.frame.columns[:10]),
+                         columns=", ".join(table.names[:10]),
                          names=", ".join(GROUP_NAMES))
-    blank_ids = [int(r) for r in raw.frame.index[raw.frame[id_col] == ""]]
+    ids = table.column(id_col)
+    blank_ids = [r for r, c in zip(table.rows, ids) if c == ""]
     if blank_ids:
         raise InputError("blank_case_id", file=file, row=blank_ids[0], column=id_col,
                          count=len(blank_ids))
-    return read_group_cells(raw.frame, id_col, col, file)
+    return group_labels(ids, table.column(col), table.rows, file, col)
+
+
+def read_group_file(data: bytes, file: str = "groups.csv"):
+    """``read_group_labels`` as a pandas Series indexed by query id (name ``group``)."""
+    import pandas as pd
+
+    return pd.Series(read_group_labels(data, file), name="group", dtype=object)
 
 
 # ----------------------------------------------------------------------------- the test
@@ -295,7 +313,9 @@ class GroupComparison:
         """m: the groups with at least two cases (those corrected for)."""
         return sum(1 for g in self.groups if g.status != "too_few")
 
-    def table(self) -> pd.DataFrame:
+    def table(self):
+        import pandas as pd
+
         return pd.DataFrame([g.to_dict() for g in self.groups])
 
     def to_dict(self) -> dict:
@@ -380,7 +400,7 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
                            ungrouped, binary, column)
 
 
-def by_group(result, groups: pd.Series | None = None, column: str | None = None,
+def by_group(result, groups=None, column: str | None = None,
              **stat) -> GroupComparison | None:
     """``compare_by_group`` on the paired cases of a ``core.golden.GoldenComparison``, with
     ``groups`` (default: its golden set's, e.g. a ``group`` column) and the statistics
@@ -389,7 +409,7 @@ def by_group(result, groups: pd.Series | None = None, column: str | None = None,
     the compared cases is refused (InputError ``groups_none_matched``); the ids it has beyond
     them are kept in ``unmatched`` and shown."""
     if groups is None:
-        groups, column = result.golden.groups, result.golden.group_column
+        groups, column = result.golden.group_labels, result.golden.group_column
         side_file = result.golden.group_file
     else:
         side_file = True
@@ -399,7 +419,7 @@ def by_group(result, groups: pd.Series | None = None, column: str | None = None,
     ids = {str(i) for i in result.case_ids}
     # a side file's ids that are not compared cases are named (the file's own column only
     # labels its own rows; cases missing from a method are listed by the golden reader)
-    unmatched = tuple(str(k) for k in groups.index if str(k) not in ids) if side_file else ()
+    unmatched = tuple(str(k) for k in groups.keys() if str(k) not in ids) if side_file else ()
     if side_file and len(unmatched) == len(groups):   # it names none of the compared queries
         raise InputError("groups_none_matched", file=column, count=len(groups),
                          ids=", ".join(unmatched[:5]),

@@ -1,14 +1,14 @@
 """Serialization of results, the one way each: JSON for the CLI and the pages (``to_json``:
 plain JSON types, NaN -> null, Korean kept readable) and CSV downloads (``to_csv_bytes``:
 spreadsheet formulas neutralised, OWASP "CSV Injection"). Kept apart from the HTML report
-(``core.views.report``) so the CLI never imports a chart library to print JSON."""
+(``core.views.report``) so the CLI never imports a chart library to print JSON, nor pandas
+(imported by the CSV functions only)."""
 from __future__ import annotations
 
 import json
 import math
 
 import numpy as np
-import pandas as pd
 
 from core import checks
 
@@ -43,6 +43,8 @@ def csv_cell(value):
 def csv_safe(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of ``df`` with every string cell, header and index label passed through
     ``csv_cell``; numeric columns are untouched. The input frame is not modified."""
+    import pandas as pd
+
     checks.instance("df", df, pd.DataFrame, "a pandas DataFrame")
     out = df.copy()
     for col in out.columns:

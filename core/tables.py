@@ -4,6 +4,10 @@ Uploads are parsed as text or as an XLSX workbook, never executed or unpickled. 
 comes back as a string (blank = ""), so callers decide what a value means and can name the
 row and column of anything they reject. Rows are numbered as a spreadsheet shows them:
 the header is row 1, the first data row is row 2.
+
+Two forms of the same read: ``read_cells`` -> ``CellTable`` (plain lists of strings, one per
+column, no pandas: the CLI's light path) and ``read_table`` -> ``RawTable`` (the same cells
+as a pandas frame, built by ``CellTable.raw``), with the same checks and messages.
 """
 from __future__ import annotations
 
@@ -15,7 +19,6 @@ import zipfile
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from core import checks
 from core.errors import InputError
@@ -82,6 +85,8 @@ def parse_numbers(cells: pd.Series, *, file: str, column: str) -> np.ndarray:
     is not a number (the caller names its own error). An ambiguous cell (``1,234``) raises
     ``InputError("ambiguous_number")`` naming ``file``, its row (the series index: the
     spreadsheet row) and ``column``."""
+    import pandas as pd
+
     s = cells if isinstance(cells, pd.Series) else pd.Series(cells, dtype=object)
     out = pd.to_numeric(s, errors="coerce").to_numpy(float, copy=True)
     miss = np.flatnonzero(np.isnan(out))
@@ -124,10 +129,45 @@ class RawTable:
     normalized: dict = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class CellTable:
+    """A parsed table without pandas (``read_cells``): ``names`` the headers in file order,
+    ``columns`` one list of string cells per header, ``rows`` the spreadsheet row number of
+    each kept row (rows blank in every cell dropped; the first data row is 2);
+    ``normalized`` as in ``RawTable``."""
+
+    names: tuple[str, ...]
+    columns: tuple[list[str], ...] = field(repr=False)
+    rows: tuple[int, ...] = field(repr=False)
+    file: str = "upload"
+    encoding: str = ""
+    delimiter: str | None = None
+    sheet: str | None = None
+    other_sheets: tuple[str, ...] = ()
+    normalized: dict = field(default_factory=dict)
+    # the columns before blank rows were dropped, for ``raw`` (None: none were)
+    _all_columns: tuple[list[str], ...] | None = field(default=None, repr=False)
+
+    empty = property(lambda self: not self.names or not self.rows)  # as frame.empty
+
+    def column(self, name: str) -> list[str]:
+        return self.columns[self.names.index(name)]
+
+    def raw(self) -> RawTable:
+        """The same table as a ``RawTable`` (pandas imported here, not on the light path):
+        rows blank in every cell dropped, index = spreadsheet row."""
+        import pandas as pd
+
+        body = self.columns if self._all_columns is None else self._all_columns
+        frame = pd.DataFrame(dict(enumerate(body)), index=pd.RangeIndex(2, 2 + len(body[0])),
+                             columns=range(len(body)), dtype=str)
+        frame.columns = list(self.names)
+        return RawTable(frame[(frame != "").any(axis=1)], self.file, self.encoding,
+                        self.delimiter, self.sheet, self.other_sheets, self.normalized)
+
+
 # A Hangul syllable glued to a Latin letter: what UTF-8 'café' looks like read as CP949.
 _GLUED = re.compile("[A-Za-z][\uac00-\ud7a3]|[\uac00-\ud7a3][A-Za-z]")
-
-
 _HANGUL = re.compile("[\uac00-\ud7a3]")
 
 
@@ -214,13 +254,14 @@ def _nfc_column(cells: list[str]) -> list[str]:
     return [nfc(c) for c in cells]
 
 
-def _frame_from_rows(rows: list[list], file: str, *,
-                     strings: bool = False) -> tuple[pd.DataFrame, dict]:
+def _cells_from_rows(rows: list[list], file: str, *, strings: bool = False,
+                     **how) -> CellTable:
     """First row -> header (read ourselves, so repeated names are seen, not renamed).
-    Headers and cells are NFC-normalised and stripped; returns the frame of the remaining
-    rows (index: spreadsheet row numbers, rows blank in every cell dropped) and the
-    ``{column: (row, ...)}`` of cells whose text NFC changed (so callers can say so).
-    Works column by column on the parsed rows; a pandas frame is built once, at the end."""
+    Headers and cells are NFC-normalised and stripped; returns the ``CellTable`` of the
+    remaining rows (numbered as a spreadsheet shows them, rows blank in every cell dropped)
+    with the ``{column: (row, ...)}`` of cells whose text NFC changed (so callers can say
+    so). ``how``: the table's encoding/delimiter/sheet fields. Works column by column on
+    the parsed rows; no frame is built."""
     if not rows:
         raise InputError("empty_file", file=file)
     width = max(len(r) for r in rows)
@@ -244,18 +285,22 @@ def _frame_from_rows(rows: list[list], file: str, *,
         if name in seen:
             raise InputError("duplicate_column", file=file, column=name)
         seen.add(name)
-    n = len(rows) - 1
-    frame = pd.DataFrame({j: body[p] for j, p in enumerate(keep)}, index=pd.RangeIndex(2, 2 + n),
-                         columns=range(len(keep)), dtype=str)
-    frame.columns = names
     normalized = {}
     for j, p in enumerate(keep):
         if body[p] is not raw[p]:
             changed = tuple(i + 2 for i, (a, b) in enumerate(zip(raw[p], body[p])) if a != b)
             if changed:
                 normalized[names[j]] = changed
-    # Drop rows that are blank in every cell (trailing Excel rows); keep numbering stable.
-    return frame[(frame != "").any(axis=1)], normalized
+    columns = [body[p] for p in keep]
+    n = len(rows) - 1  # rows blank in every cell (trailing Excel rows) are dropped:
+    filled = [any(cells) for cells in zip(*columns)] if columns else [False] * n
+    if all(filled):
+        return CellTable(tuple(names), tuple(columns), tuple(range(2, 2 + n)), file,
+                         normalized=normalized, **how)
+    kept = [i for i, f in enumerate(filled) if f]
+    return CellTable(tuple(names), tuple([col[i] for i in kept] for col in columns),
+                     tuple(i + 2 for i in kept), file, normalized=normalized,
+                     _all_columns=tuple(columns), **how)
 
 
 def check_shape(rows, file: str, *, max_columns: int = MAX_COLUMNS,
@@ -317,7 +362,15 @@ def read_table(data: bytes, file: str = "upload", *, required: tuple = (),
     Cells and headers are NFC-normalised and stripped. At most ``max_columns`` columns and
     ``max_cells`` cells, checked before parsing. ``required`` (groups of header names, each
     group as for ``find_column``) picks the worksheet of a workbook: the first sheet whose
-    header has a column of every group (default: the first sheet)."""
+    header has a column of every group (default: the first sheet). ``read_cells``: the same
+    without pandas."""
+    return read_cells(data, file, required=required, max_columns=max_columns,
+                      max_cells=max_cells).raw()
+
+
+def read_cells(data: bytes, file: str = "upload", *, required: tuple = (),
+               max_columns: int = MAX_COLUMNS, max_cells: int = MAX_CELLS) -> CellTable:
+    """``read_table`` without pandas (same checks and messages): a ``CellTable``."""
     checks.whole("max_columns", max_columns, lo=1)
     checks.whole("max_cells", max_cells, lo=1)
     if not isinstance(data, (bytes, bytearray)):
@@ -335,10 +388,11 @@ def read_table(data: bytes, file: str = "upload", *, required: tuple = (),
     text = newlines(text)
     delim = sniff_delimiter(text)
     rows = read_csv_rows(text, delim, file, max_columns=max_columns, max_cells=max_cells)
-    frame, normalized = _frame_from_rows(rows, file, strings=True)
-    if frame.empty:
+    table = _cells_from_rows(rows, file, strings=True, encoding=enc,
+                             delimiter=delim)
+    if table.empty:
         raise InputError("header_only", file=file)
-    return RawTable(frame, file, enc, delim, normalized=normalized)
+    return table
 
 
 MAX_XLSX_UNZIPPED = 200 * 1024 * 1024  # a workbook is a zip: cap what it may inflate to
@@ -384,7 +438,7 @@ def _has_columns(header, required) -> bool:
 
 
 def _read_xlsx(data: bytes, file: str, required: tuple = (), max_columns: int = MAX_COLUMNS,
-               max_cells: int = MAX_CELLS) -> RawTable:
+               max_cells: int = MAX_CELLS) -> CellTable:
     """The first worksheet whose header has the ``required`` columns (any sheet's header
     when nothing is required). Formula cells saved without a computed value are refused."""
     try:
@@ -438,11 +492,12 @@ def _read_xlsx(data: bytes, file: str, required: tuple = (), max_columns: int = 
     finally:
         values.close()
         formulas.close()
-    frame, normalized = _frame_from_rows(rows, file)
-    if frame.empty:
-        raise InputError("header_only", file=file)
     others = tuple(n for n in names if n != chosen)
-    return RawTable(frame, file, "xlsx", None, chosen, others, normalized)
+    table = _cells_from_rows(rows, file, encoding="xlsx", delimiter=None,
+                             sheet=chosen, other_sheets=others)
+    if table.empty:
+        raise InputError("header_only", file=file)
+    return table
 
 
 def _xlsx_rows(ws, file: str, max_columns: int, max_cells: int) -> list[list[str]]:

@@ -133,9 +133,9 @@ def _trec(args):
 def _groups(args, result):
     """B − A per query group (``core.groups.by_group``) when the file has a group column or
     ``--groups`` names a side file; else None."""
-    from core.groups import by_group, read_group_file
+    from core.groups import by_group, read_group_labels
 
-    labels = read_group_file(read_bytes(args.groups), args.groups) if args.groups else None
+    labels = read_group_labels(read_bytes(args.groups), args.groups) if args.groups else None
     return by_group(result, labels, args.groups, **_stat_kw(args))
 
 
@@ -161,14 +161,15 @@ def run(args) -> int:
         from core.multi import compare_many, estimate_cost, plan_mode
 
         wanted = "baseline" if args.baseline else "all"
-        mode, cost = plan_mode(len(gs.methods), len(gs.scores), args.resamples, wanted)
+        n_cases = len(gs.cases.ids)
+        mode, cost = plan_mode(len(gs.methods), n_cases, args.resamples, wanted)
         if mode != wanted:  # all pairs would not fit the limits: say so, then do less
-            full = estimate_cost(len(gs.methods), len(gs.scores), args.resamples, wanted)
+            full = estimate_cost(len(gs.methods), n_cases, args.resamples, wanted)
             sys.stderr.write("note: " + t("systems.many_fallback_cli", "en", **full.params(),
                                           baseline=gs.methods[0]) + "\n")
         many = compare_many(gs.scores, mode=mode, baseline=args.baseline,
                             correction=args.correction, **_stat_kw(args))
-        all_pairs = estimate_cost(len(gs.methods), len(gs.scores), args.resamples, "all")
+        all_pairs = estimate_cost(len(gs.methods), n_cases, args.resamples, "all")
         if all_pairs.fits:
             best = best_set(gs.scores, resamples=args.resamples, confidence=args.confidence,
                             seed=args.seed)

@@ -19,10 +19,9 @@ changes a sign. Nothing here computes a statistic either; the next step calls th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
-
-import pandas as pd
 
 from core import checks
 from core.i18n import t
@@ -31,8 +30,9 @@ from core.views.cards import MarginBand, VerdictCard, paired_card
 from core.views.verdicts import (degenerate_note, margin_reason, margin_sentence, reason_sentence,
                                  verdict_sentence)
 
-if TYPE_CHECKING:  # altair only where a chart is drawn: the CLI text needs none
+if TYPE_CHECKING:  # altair and pandas only where a chart or table is drawn: the CLI needs none
     import altair as alt
+    import pandas as pd
 
 PLANNER_PAGE = "sample_size"   # the planner page's URL path (app.py PAGE_ORDER stem)
 NEXT_STEP_POWER = 0.8
@@ -63,7 +63,6 @@ class PairedView:
     card: VerdictCard
     rates: tuple[Tile, Tile]
     difference: Tile
-    tests: pd.DataFrame = field(repr=False)
     next_step: Any = None         # core.sample_size.CasesNeeded when "no difference"
     comparison: Any = field(default=None, repr=False)
     margin: Any = None            # core.margin.MarginResult when a margin was set
@@ -71,6 +70,12 @@ class PairedView:
     @property
     def bootstrap(self):
         return self.comparison.bootstrap
+
+    @cached_property
+    def tests(self) -> pd.DataFrame:
+        """The exact tests beside the bootstrap CI (``tests_table``), built when a page shows
+        them (pandas is imported there, never for the CLI's lines)."""
+        return tests_table(self.comparison, self.lang)
 
     @property
     def calibration_detail(self) -> str:
@@ -113,6 +118,8 @@ class PairedView:
         c = self.comparison
         if not hasattr(c, "rate_a"):
             return None
+        import pandas as pd
+
         rows = pd.DataFrame([{"name": n_, "mean": r.mean, "ci_low": r.ci_low,
                               "ci_high": r.ci_high}
                              for n_, r in ((self.a, c.rate_a), (self.b, c.rate_b))])
@@ -195,6 +202,8 @@ def tests_table(c, lang: str = "en") -> pd.DataFrame:
     """The exact tests beside the bootstrap CI, translated: McNemar + discordance (0/1
     outcomes) or paired t + Cohen's d_z of B − A (scores), and the randomization p-value; a
     retriever comparison shows the one test its verdict uses."""
+    import pandas as pd
+
     rows = []
     if hasattr(c, "randomization_p"):
         rows.append((t("paired.randomization_p", lang), fmt.fmt_p(c.randomization_p)))
@@ -388,7 +397,7 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                       t("glossary.bootstrap", lang)
                       + ("\n\n" + t("glossary.pp", lang) if kind == "rate" else ""))
     return PairedView(lang, kind, a, b, n, unit, sentence, card, _rates(c, a, b, kind, lang),
-                      difference, tests_table(c, lang), needed, c, margin)
+                      difference, needed, c, margin)
 
 
 def _rates(c, a: str, b: str, kind: str, lang: str) -> tuple[Tile, Tile]:
