@@ -18,34 +18,6 @@ from pathlib import Path
 
 from core.commands._common import add_stat_args, print_json, read_bytes
 from core.errors import InputError
-from core.latency import compare_latency
-from core.latency_log import load_timings
-from core.latency_units import parse_units
-from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
-from core.views.latency import comparison_text
-
-NAME = "latency"
-HELP = "compare the latency of two methods from a timing log (paired by query, ratio B/A)"
-
-
-def register(p) -> None:
-    p.add_argument("file", metavar="FILE",
-                   help="timing log: long query_id, method, latency_ms[, run, cache, timestamp] "
-                        "or wide query_id, <method>, <method>, ... (CSV/TSV/XLSX)")
-    p.add_argument("--a", help="method A, the baseline (default: first method in the file)")
-    p.add_argument("--b", help="method B, the new one (default: second method in the file)")
-    p.add_argument("--drop-warmup", type=int, default=0, metavar="K",
-                   help="leave out the first K runs of every query and method (default 0)")
-    p.add_argument("--quantile-resamples", type=int, default=DEFAULT_QUANTILE_RESAMPLES,
-                   help="nested bootstrap resamples for each method's median and p95 "
-                        f"(default {DEFAULT_QUANTILE_RESAMPLES:,})")
-    p.add_argument("--units", metavar="UNITS",
-                   help="the unit of each method's timings, converted to ms: METHOD=UNIT pairs "
-                        "such as a=ms,b=s (a and b are the methods compared) or one unit for "
-                        "all (ns, us, ms, s). Stating them also settles the unit check, which "
-                        "otherwise withholds the verdict when medians differ by more than 50x "
-                        "or a column holds two scales about 1,000x apart")
-    add_stat_args(p)
 
 
 @contextmanager
@@ -77,6 +49,39 @@ def started_as_cli() -> bool:
     first = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
     return (first is not None and first.name == "__main__.py"
             and first.resolve().parent == Path(__file__).resolve().parents[1])
+
+
+# numpy, pandas, numba and scipy are imported here: paused and, in the CLI's own process,
+# frozen like the command's own objects (cycles_collected_after)
+with cycles_collected_after(freeze=started_as_cli()):
+    from core.latency import compare_latency
+    from core.latency_log import load_timings
+    from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
+    from core.latency_units import parse_units
+    from core.views.latency import comparison_text
+
+NAME = "latency"
+HELP = "compare the latency of two methods from a timing log (paired by query, ratio B/A)"
+
+
+def register(p) -> None:
+    p.add_argument("file", metavar="FILE",
+                   help="timing log: long query_id, method, latency_ms[, run, cache, timestamp] "
+                        "or wide query_id, <method>, <method>, ... (CSV/TSV/XLSX)")
+    p.add_argument("--a", help="method A, the baseline (default: first method in the file)")
+    p.add_argument("--b", help="method B, the new one (default: second method in the file)")
+    p.add_argument("--drop-warmup", type=int, default=0, metavar="K",
+                   help="leave out the first K runs of every query and method (default 0)")
+    p.add_argument("--quantile-resamples", type=int, default=DEFAULT_QUANTILE_RESAMPLES,
+                   help="nested bootstrap resamples for each method's median and p95 "
+                        f"(default {DEFAULT_QUANTILE_RESAMPLES:,})")
+    p.add_argument("--units", metavar="UNITS",
+                   help="the unit of each method's timings, converted to ms: METHOD=UNIT pairs "
+                        "such as a=ms,b=s (a and b are the methods compared) or one unit for "
+                        "all (ns, us, ms, s). Stating them also settles the unit check, which "
+                        "otherwise withholds the verdict when medians differ by more than 50x "
+                        "or a column holds two scales about 1,000x apart")
+    add_stat_args(p)
 
 
 def run(args) -> int:

@@ -192,3 +192,15 @@ def test_only_the_cli_process_freezes_what_is_left_for_its_exit(monkeypatch):
         assert gc.isenabled() and gc.get_freeze_count() > before and kept
     finally:
         gc.unfreeze()
+
+
+def test_importing_the_command_elsewhere_leaves_the_collector_as_it_was():
+    """The command's heavy imports (numpy, pandas, numba, scipy) run with the collector paused
+    and are frozen only in ``python -m core``'s own process: imported by anything else, the
+    collector is back on and nothing is frozen."""
+    code = ("import gc, core.commands.latency as c; "
+            "print(gc.isenabled(), gc.get_freeze_count(), c.started_as_cli())")
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["True", "0", "False"]
