@@ -6,7 +6,9 @@ Input is a timing log, long ``query_id, method, latency_ms[, run, cache, timesta
 ``core.tables.read_cells``), ``compare_latency`` gives:
 
 * per method, the median and p95 of all its timings with nested bootstrap CIs (queries
-  resampled with replacement, then each chosen query's repetitions resampled within it);
+  resampled with replacement, then each chosen query's repetitions resampled within it); the
+  p95's CI only from ``P95_CI_MIN_QUERIES`` queries and ``P95_CI_MIN_TIMINGS`` timings on
+  (``p95_ci_withheld``), below which it covers far less than its level;
 * paired by query, the ratio of medians B/A with a paired bootstrap CI over queries
   (percentile), and the geometric mean of the per-query ratios (each query's median of B over
   its median of A) with the calibrated t-interval on the log ratios (the t-interval widened
@@ -51,22 +53,66 @@ from core.stats import kernels, percentile_ci, significance_level, stream_key
 
 
 
+P95_CI_MIN_QUERIES = 100
+"""Fewest queries for which a method's p95 gets an interval. The nested bootstrap's 95%
+percentile interval of the pooled p95 covers the true p95 of simulated lognormal logs (query
+level and run noise, ``bench/bench_latency_nested.py --sizes``; docs/speed.md, "p95 intervals:
+where they hold") in 40-89% of logs at 10-50 queries (at 1, 5 or 25 runs) and at 100 queries
+x 1 run, and in 93-95% from 100 queries x 5 runs and 200 queries on. The interval sits below
+the truth when it misses (the sample p95 of few queries is biased low); the basic interval
+does worse."""
+
+P95_CI_MIN_TIMINGS = 500
+"""Fewest timings (with at least ``P95_CI_MIN_QUERIES`` queries) for which a method's p95 gets
+an interval: 100 queries x 1 run covered 89.3%, 100 x 5 (500 timings) 94.0% (docs/speed.md,
+"p95 intervals: where they hold"). 200 x 1 covered 94.1% but is withheld too: one rule, on
+the safe side."""
+
+P95_CI_WORST_COVER = 0.40
+"""The lowest coverage of the p95's 95% interval in that bench (10 queries x 1 run: 40.3%),
+quoted where the interval is withheld."""
+
+
+P95_CI_WITHHELD_REASONS = ("few_queries", "few_timings")
+"""Every value ``p95_ci_withheld`` can name (JSON ``p95_ci_withheld``)."""
+
+
+def p95_ci_withheld(n_queries: int, n_timings: int) -> str | None:
+    """Why a method's p95 interval is withheld: ``"few_queries"`` below
+    ``P95_CI_MIN_QUERIES`` queries, ``"few_timings"`` below ``P95_CI_MIN_TIMINGS`` timings,
+    else None (the interval is shown)."""
+    if n_queries < P95_CI_MIN_QUERIES:
+        return "few_queries"
+    if n_timings < P95_CI_MIN_TIMINGS:
+        return "few_timings"
+    return None
+
+
 @dataclass(frozen=True)
 class MethodLatency:
     """One method's timings on the paired queries: pooled median and p95 (ms) with nested
-    bootstrap CIs."""
+    bootstrap CIs; ``p95_ci`` is None where ``p95_ci_withheld`` names a reason."""
 
     name: str
     median: float
     median_ci: tuple[float, float]
     p95: float
-    p95_ci: tuple[float, float]
+    p95_ci: tuple[float, float] | None
     n_queries: int
     n_runs: int
 
+    @property
+    def p95_ci_withheld(self) -> str | None:
+        """Why ``p95_ci`` is None (``p95_ci_withheld``), else None."""
+        return p95_ci_withheld(self.n_queries, self.n_runs)
+
     def to_dict(self) -> dict:
         return {"median": self.median, "median_ci": list(self.median_ci), "p95": self.p95,
-                "p95_ci": list(self.p95_ci), "n_queries": self.n_queries, "n_runs": self.n_runs}
+                "p95_ci": None if self.p95_ci is None else list(self.p95_ci),
+                "p95_ci_withheld": self.p95_ci_withheld,
+                "p95_ci_min_queries": P95_CI_MIN_QUERIES,
+                "p95_ci_min_timings": P95_CI_MIN_TIMINGS,
+                "n_queries": self.n_queries, "n_runs": self.n_runs}
 
 
 @dataclass(frozen=True)
@@ -348,9 +394,11 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
         dist = nested_bootstrap_quantiles(groups, [0.5, 0.95], resamples=quantile_resamples,
                                           seed=seed + i)
         mlo, mhi = percentile_ci(dist[:, 0], confidence)
-        plo, phi = percentile_ci(dist[:, 1], confidence)
+        p95_ci = None
+        if p95_ci_withheld(len(queries), int(allv.size)) is None:
+            p95_ci = percentile_ci(dist[:, 1], confidence)
         methods.append(MethodLatency(m, float(np.median(allv)), (mlo, mhi),
-                                     float(np.quantile(allv, 0.95)), (plo, phi), len(queries),
+                                     float(np.quantile(allv, 0.95)), p95_ci, len(queries),
                                      int(allv.size)))
         dists[m] = allv
     dropped_queries = [q for q in paired_all if q not in qset]

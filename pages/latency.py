@@ -13,7 +13,7 @@ from core.stats import MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level, p_text, ratio as fmt_ratio, ratio_digits
 from core.views.latency import (alternative_sentence, cannot_tell_reason, distribution_chart,
-                                ratio_chart, runs_chart,
+                                p95_ci_text, p95_withheld_sentence, ratio_chart, runs_chart,
                                 speed_headline, units_sentence, verdict_sentence)
 from core.views.palette import tone_of
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
@@ -152,13 +152,21 @@ for col, m in ((m1, res.method_a), (m2, res.method_b)):
     col.metric(tr_md("latency.metric_median", method=m.name), f"{_ms(m.median)} ms",
                help=tr("latency.metric_median_help", level=level,
                        resamples=f"{res.quantile_resamples:,}"))
-    col.caption(tr("latency.metric_ci", level=level, lo=_ms(m.median_ci[0]),
-                   hi=_ms(m.median_ci[1]), p95=_ms(m.p95), p95_lo=_ms(m.p95_ci[0]),
-                   p95_hi=_ms(m.p95_ci[1]), n=f"{m.n_queries:,}", runs=f"{m.n_runs:,}"))
+    if m.p95_ci is None:  # withheld below core.latency.P95_CI_MIN_QUERIES / _TIMINGS
+        col.caption(tr("latency.metric_ci_no_p95_ci", level=level, lo=_ms(m.median_ci[0]),
+                       hi=_ms(m.median_ci[1]), p95=_ms(m.p95), n=f"{m.n_queries:,}",
+                       runs=f"{m.n_runs:,}"))
+    else:
+        col.caption(tr("latency.metric_ci", level=level, lo=_ms(m.median_ci[0]),
+                       hi=_ms(m.median_ci[1]), p95=_ms(m.p95), p95_lo=_ms(m.p95_ci[0]),
+                       p95_hi=_ms(m.p95_ci[1]), n=f"{m.n_queries:,}", runs=f"{m.n_runs:,}"))
 md = ratio_digits(r.median_ratio, r.ci_low, r.ci_high)
 m3.metric(tr_md("latency.metric_ratio", a=a, b=b), fmt_ratio(r.median_ratio, md))
 m3.caption(tr("latency.metric_ratio_ci", level=level, lo=fmt_ratio(r.ci_low, md),
               hi=fmt_ratio(r.ci_high, md), geo=geo, geo_lo=geo_lo, geo_hi=geo_hi))
+p95_withheld = p95_withheld_sentence(res, lang)
+if p95_withheld is not None:
+    st.caption(esc(p95_withheld))
 
 st.subheader(tr("latency.warnings_title"))
 warning_texts = [w.message(lang) for w in res.warnings]
@@ -196,7 +204,7 @@ method_rows = pd.DataFrame([
     {tr("latency.col_method"): m.name, tr("latency.col_median"): _ms(m.median),
      tr("latency.col_median_ci", level=level): f"[{_ms(m.median_ci[0])}, {_ms(m.median_ci[1])}]",
      tr("latency.col_p95"): _ms(m.p95),
-     tr("latency.col_p95_ci", level=level): f"[{_ms(m.p95_ci[0])}, {_ms(m.p95_ci[1])}]",
+     tr("latency.col_p95_ci", level=level): p95_ci_text(m),
      tr("latency.col_queries"): m.n_queries, tr("latency.col_runs"): m.n_runs}
     for m in (res.method_a, res.method_b)])
 show_table(method_rows)

@@ -1,7 +1,8 @@
 """``python -m core latency FILE``: is B really faster than A? Per-query timings of two
 methods, paired by query (the same ``core.latency.compare_latency`` as the Latency page).
 
-JSON keys: ``methods{<name>: {median, median_ci, p95, p95_ci, n_queries, n_runs}}``,
+JSON keys: ``methods{<name>: {median, median_ci, p95, p95_ci (null where withheld),
+p95_ci_withheld, p95_ci_min_queries, p95_ci_min_timings, n_queries, n_runs}}``,
 ``ratio{median_ratio, ci_low, ci_high, geo_mean_ratio, geo_ci_low, geo_ci_high,
 randomization_p, ...}``, ``warnings[]`` (``code``, ``message`` and the evidence), ``verdict``
 (``a_faster | b_faster | no_difference``, or ``units_unclear`` while the unit check withholds

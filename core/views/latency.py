@@ -14,11 +14,12 @@ import numpy as np
 import pandas as pd
 
 from core.i18n import t
-from core.latency import LatencyComparison, RatioEstimate
+from core.latency import (P95_CI_MIN_QUERIES, P95_CI_MIN_TIMINGS, P95_CI_WORST_COVER,
+                          LatencyComparison, MethodLatency, RatioEstimate)
 from core.latency_fairness import fmt_ms
 from core.views.charts import wrap_title
 from core.stats import significance_level
-from core.views.format import level as fmt_level, p_text, ratio as fmt_ratio, ratio_digits
+from core.views.format import level as fmt_level, p_text, pct, ratio as fmt_ratio, ratio_digits
 from core.views.palette import HIGHLIGHT, PRIMARY, REFERENCE, TONES
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -212,6 +213,29 @@ def alternative_sentence(alt: RatioEstimate, *, a: str, b: str, lang: str = "en"
     return t(key, lang, count=alt.drop_warmup, sentence=speed_sentence(alt, a=a, b=b, lang=lang))
 
 
+def p95_ci_text(m: MethodLatency) -> str:
+    """A method's p95 interval as ``[lo, hi]`` in ms, or "—" where it is withheld."""
+    if m.p95_ci is None:
+        return "—"
+    return f"[{fmt_ms(m.p95_ci[0])}, {fmt_ms(m.p95_ci[1])}]"
+
+
+def p95_withheld_sentence(res: LatencyComparison, lang: str = "en") -> str | None:
+    """Why the p95 intervals are withheld, said once for both methods (None when both have
+    one): ``core.latency.p95_ci_withheld``'s rule, the fewest queries or timings of a withheld
+    method, and the bench figure behind the rule."""
+    withheld = [m for m in (res.method_a, res.method_b) if m.p95_ci_withheld is not None]
+    if not withheld:
+        return None
+    few_queries = [m for m in withheld if m.p95_ci_withheld == "few_queries"]
+    if few_queries:
+        key, n = "few_queries", min(m.n_queries for m in few_queries)
+    else:
+        key, n = "few_timings", min(m.n_runs for m in withheld)
+    return t(f"latency.p95_ci_withheld_{key}", lang, queries=f"{P95_CI_MIN_QUERIES:,}",
+             timings=f"{P95_CI_MIN_TIMINGS:,}", n=f"{n:,}", worst=pct(P95_CI_WORST_COVER, 0))
+
+
 def comparison_text(res: LatencyComparison, lang: str = "en") -> str:
     """The CLI's readable summary."""
     r = res.ratio
@@ -222,10 +246,13 @@ def comparison_text(res: LatencyComparison, lang: str = "en") -> str:
     if res.units:
         lines[0] += "; units " + ", ".join(f"{m}={u}" for m, u in res.units.items())
     for m in (res.method_a, res.method_b):
+        p95_ci = "" if m.p95_ci is None else " " + p95_ci_text(m)
         lines.append(f"  {m.name}: median {fmt_ms(m.median)} ms [{fmt_ms(m.median_ci[0])}, "
-                     f"{fmt_ms(m.median_ci[1])}], p95 {fmt_ms(m.p95)} ms "
-                     f"[{fmt_ms(m.p95_ci[0])}, {fmt_ms(m.p95_ci[1])}]  "
+                     f"{fmt_ms(m.median_ci[1])}], p95 {fmt_ms(m.p95)} ms{p95_ci}  "
                      f"({m.n_queries} queries, {m.n_runs} timings)")
+    withheld = p95_withheld_sentence(res, lang)
+    if withheld is not None:
+        lines.append("  " + withheld)
     d = max(3, ratio_digits(r.median_ratio, r.ci_low, r.ci_high))
     lines.append(f"  ratio of medians {res.b}/{res.a}: {fmt_ratio(r.median_ratio, d)} {level} "
                  f"CI [{fmt_ratio(r.ci_low, d)}, {fmt_ratio(r.ci_high, d)}]")

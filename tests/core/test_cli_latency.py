@@ -1,9 +1,11 @@
 """The CLI contract: `python -m core latency FILE [--a --b --drop-warmup K] --json`, exit 0/2."""
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from core.__main__ import main
@@ -25,9 +27,13 @@ def test_json_contract_on_the_demo():
     assert set(d) >= {"methods", "ratio", "warnings", "verdict"}
     assert set(d["methods"]) == {"bm25", "hybrid"}
     for m in d["methods"].values():
-        assert set(m) == {"median", "median_ci", "p95", "p95_ci", "n_queries", "n_runs"}
+        assert set(m) == {"median", "median_ci", "p95", "p95_ci", "p95_ci_withheld",
+                          "p95_ci_min_queries", "p95_ci_min_timings", "n_queries", "n_runs"}
         assert m["median_ci"][0] < m["median"] < m["median_ci"][1]
         assert m["n_queries"] == 60 and m["n_runs"] == 360
+        # 60 queries: the p95 keeps its value, its interval is withheld (issue 25h)
+        assert m["p95"] > m["median"] and m["p95_ci"] is None
+        assert m["p95_ci_withheld"] == "few_queries" and m["p95_ci_min_queries"] == 100
     r = d["ratio"]
     assert set(r) >= {"median_ratio", "ci_low", "ci_high", "geo_mean_ratio", "geo_ci_low",
                       "geo_ci_high", "randomization_p"}
@@ -49,6 +55,26 @@ def test_options_drop_warmup_and_text(capsys):
     assert main(["latency", DEMO, *FAST]) == 0
     out = capsys.readouterr().out
     assert "ratio of medians hybrid/bm25" in out and "Warm-up in bm25" in out
+    # the p95 without brackets, and why, once (issue 25h)
+    assert re.search(r"p95 [\d.,]+ ms  \(60 queries", out)
+    assert out.count("p95 intervals need at least 100 queries (here 60)") == 1
+
+
+def test_p95_interval_in_json_and_text_from_100_queries_and_500_timings(tmp_path, capsys):
+    rng = np.random.default_rng(2)
+    base = rng.normal(np.log(30), 0.5, 100)
+    rows = "".join(f"q{i},{m},{np.exp(b + rng.normal(0, 0.3)):.3f}\n"
+                   for i, b in enumerate(base) for m in ("A", "B") for _ in range(5))
+    f = _write(tmp_path, "big.csv", ("query_id,method,latency_ms\n" + rows).encode())
+    assert main(["latency", f, *FAST, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    for m in d["methods"].values():
+        assert (m["n_queries"], m["n_runs"]) == (100, 500) and m["p95_ci_withheld"] is None
+        assert m["p95_ci"][0] < m["p95"] < m["p95_ci"][1]
+    assert main(["latency", f, *FAST]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"p95 [\d.,]+ ms \[[\d.,]+, [\d.,]+\]  \(100 queries", out)
+    assert "p95 intervals need" not in out
 
 
 @pytest.mark.parametrize("args, needle", [

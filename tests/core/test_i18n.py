@@ -223,6 +223,7 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.beir_grid import KINDS
     from core.beir_table import STANDINGS
     from core.groups import STATUSES as GROUP_STATUSES
+    from core.latency import P95_CI_WITHHELD_REASONS
     from core.lists import KINDS as MATCH_KINDS, LIST_METRICS
     from core.multi import CORRECTIONS, MODES
     from core.retrieval import TOKENIZERS
@@ -246,6 +247,7 @@ def _runtime_domains() -> dict[str, tuple]:
                                         for c in _tuple_codes(ROOT / "core" / f"{m}.py")})),
         "scifact.vectors_*": VECTOR_SOURCES,
         "latency.warn_*": _warning_codes(),
+        "latency.p95_ci_withheld_*": P95_CI_WITHHELD_REASONS,
         "glossary.*": tuple(sorted(set(_call_codes_all("glossary") + RATE_INTERVALS))),
         "agreement.weights_*": WEIGHTS,
         "beir_table.story_*": STANDINGS,

@@ -207,7 +207,8 @@ def test_summary_numbers_equal_numpy_and_the_geo_ci_is_the_calibrated_t_interval
     for m, x in ((res.method_a, a), (res.method_b, b)):
         assert m.median == pytest.approx(np.median(x), rel=1e-5)
         assert m.p95 == pytest.approx(np.quantile(x, 0.95), rel=1e-5)
-        assert m.median_ci[0] < m.median < m.median_ci[1] and m.p95_ci[0] < m.p95_ci[1]
+        assert m.median_ci[0] < m.median < m.median_ci[1]
+        assert m.p95_ci is None and m.p95_ci_withheld == "few_queries"   # 40 < 100 queries
         assert (m.n_queries, m.n_runs) == (40, 160)
     d = np.log(np.median(b, axis=1)) - np.log(np.median(a, axis=1))
     ref = stats.t.interval(0.95, d.size - 1, loc=d.mean(), scale=stats.sem(d))
@@ -451,3 +452,46 @@ def test_p_text_in_warnings_is_the_views_p_text():
     for p in (0.0, 0.0004, 0.001, 0.0312, 0.5, 1.0):
         assert domain_p(p) == p_text(p)
     assert p_text(0.0004) == "p < 0.001" and p_text(0.0312) == "p = 0.031"
+
+
+# ----------------------------------------------------------------------------- issue 25h
+@pytest.mark.parametrize("nq, runs, reason", [
+    (L.P95_CI_MIN_QUERIES - 1, 6, "few_queries"),   # enough timings, one query short
+    (L.P95_CI_MIN_QUERIES, 4, "few_timings"),       # 400 < 500 timings
+    (L.P95_CI_MIN_QUERIES, 5, None),                # exactly at both minimums
+])
+def test_p95_interval_is_withheld_below_the_benched_minimum(nq, runs, reason):
+    rng = np.random.default_rng(5)
+    a, b = _null_sim(rng, nq=nq, runs=runs, ratio=0.8)
+    res = L.compare_latency(_log(a, b), "A", "B", resamples=2000, quantile_resamples=300,
+                            seed=1)
+    for m, x in ((res.method_a, a), (res.method_b, b)):
+        assert m.p95_ci_withheld == reason
+        assert m.p95 == pytest.approx(np.quantile(x, 0.95), rel=1e-5)   # the point stays
+        assert m.median_ci[0] < m.median < m.median_ci[1]               # the median's too
+        d = m.to_dict()
+        assert d["p95_ci_withheld"] == reason
+        assert d["p95_ci_min_queries"] == L.P95_CI_MIN_QUERIES
+        assert d["p95_ci_min_timings"] == L.P95_CI_MIN_TIMINGS
+        if reason is None:
+            assert m.p95_ci[0] < m.p95 < m.p95_ci[1] and d["p95_ci"] == list(m.p95_ci)
+        else:
+            assert m.p95_ci is None and d["p95_ci"] is None
+    text = VL.comparison_text(res)
+    sentence = VL.p95_withheld_sentence(res)
+    if reason is None:
+        assert sentence is None and f"p95 {LF.fmt_ms(res.method_a.p95)} ms [" in text
+    else:
+        assert text.count(sentence) == 1 and text.count("p95 intervals need") == 1  # once
+        assert f"p95 {LF.fmt_ms(res.method_a.p95)} ms  (" in text       # no brackets
+        need = L.P95_CI_MIN_QUERIES if reason == "few_queries" else L.P95_CI_MIN_TIMINGS
+        assert f"at least {need:,}" in sentence and "40%" in sentence
+        ko = VL.p95_withheld_sentence(res, "ko")
+        assert f"{need:,}개" in ko and ko != sentence
+
+
+def test_p95_withheld_rule_at_its_edges():
+    q, n = L.P95_CI_MIN_QUERIES, L.P95_CI_MIN_TIMINGS
+    assert L.p95_ci_withheld(q - 1, 10 * n) == "few_queries"
+    assert L.p95_ci_withheld(q, n - 1) == "few_timings"
+    assert L.p95_ci_withheld(q, n) is None and L.p95_ci_withheld(10 * q, 10 * n) is None

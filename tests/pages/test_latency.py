@@ -196,3 +196,40 @@ def test_a_wide_log_does_not_claim_there_is_no_order_effect():
     at = _upload(_page(), "wide.csv", ("query_id,A,B\n" + rows).encode())
     infos = [_unescape(e.value) for e in at.info]
     assert any("could not be checked" in t for t in infos)
+
+
+# ----------------------------------------------------------------------------- issue 25h
+@pytest.mark.parametrize("lang, needle", [
+    ("en", "p95 intervals need at least 100 queries (here 60)"),
+    ("ko", "p95 신뢰구간은 질의가 100개 이상이어야 보여 줍니다 (지금 60개)"),
+])
+def test_demo_withholds_the_p95_interval_and_says_why_once(lang, needle):
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.session_state["latency_quantile_resamples"] = 1000
+    at.session_state["lang"] = lang
+    at.run()
+    assert not at.exception and not at.error
+    captions = [_unescape(c.value) for c in at.caption]
+    assert sum(needle in c for c in captions) == 1
+    assert sum("[" in c and "p95" in c and "] ·" in c.split("p95", 1)[1] for c in captions) == 0
+    table = at.table[0].value
+    cols = [_unescape(c) for c in table.columns]
+    p95_ci = [_unescape(str(v)) for v in table.iloc[:, 4]]
+    assert cols[3] == "p95 (ms)" and cols[4].startswith("p95 95%") and p95_ci == ["—", "—"]
+    assert all(_unescape(str(v)).startswith("[") for v in table.iloc[:, 2])  # median CI stays
+
+
+def test_a_log_of_100_queries_x_5_runs_shows_the_p95_interval():
+    rng = np.random.default_rng(3)
+    base = rng.normal(np.log(30), 0.5, 100)
+    rows = "".join(f"q{i},{m},{np.exp(b + rng.normal(0, 0.3)):.3f}\n"
+                   for i, b in enumerate(base) for m in ("A", "B") for _ in range(5))
+    at = _page()
+    at.file_uploader(key="latency_upload").set_value(
+        ("big.csv", ("query_id,method,latency_ms\n" + rows).encode(), "text/csv")).run()
+    assert not at.exception and not at.error
+    captions = [_unescape(c.value) for c in at.caption]
+    assert not any("p95 intervals need" in c for c in captions)
+    table = at.table[0].value
+    assert _unescape(table.columns[4]).startswith("p95 95% CI")
+    assert all(_unescape(str(v)).startswith("[") for v in table.iloc[:, 4])
