@@ -19,9 +19,9 @@ logs), with the mean width relative to the truth. Same logs for all three.
 Then (issue 25h) the kernel now at more sizes (queries 10-200 x runs 1-25), with the p95
 interval's misses on each side and, as the one alternative tried, the basic (reverse
 percentile) interval 2 p95 - [hi, lo] from the same draws: where the percentile interval
-covers at least ``P95_MIN_COVER`` (93 %, within Monte-Carlo error of 95 % at 1,000 logs) is
-the threshold ``core.latency.P95_CI_MIN_QUERIES`` (docs/speed.md, "p95 intervals: where they
-hold"). ``--sizes`` runs only this second table.
+covers at least ``P95_MIN_COVER`` (93 %, within Monte-Carlo error of 95 % at 1,000 logs) sets
+the minimums of ``core.latency_p95`` (docs/speed.md, "p95 intervals: where they hold").
+``--sizes`` runs only this second table.
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ Input is a timing log, long ``query_id, method, latency_ms[, run, cache, timesta
 * per method, the median and p95 of all its timings with nested bootstrap CIs (queries
   resampled with replacement, then each chosen query's repetitions resampled within it); the
   p95's CI only from ``P95_CI_MIN_QUERIES`` queries and ``P95_CI_MIN_TIMINGS`` timings on
-  (``p95_ci_withheld``), below which it covers far less than its level;
+  (``core.latency_p95``), below which it covers far less than its level;
 * paired by query, the ratio of medians B/A with a paired bootstrap CI over queries
   (percentile), and the geometric mean of the per-query ratios (each query's median of B over
   its median of A) with the calibrated t-interval on the log ratios (the t-interval widened
@@ -43,6 +43,7 @@ from core.latency_fairness import (FairnessWarning, WarmupCheck, detect_warmup,
                                    fairness_warnings, fmt_ms)
 from core.latency_log import TimingLog
 from core.latency_order import PairOrder, pair_order
+from core.latency_p95 import P95_CI_MIN_QUERIES, P95_CI_MIN_TIMINGS, p95_ci_withheld
 from core.latency_units import ScaleProblem, blocking, scale_problems, unit_factor
 from core.latency_resample import (DEFAULT_QUANTILE_RESAMPLES, DEFAULT_RESAMPLES,
                                    nested_bootstrap_quantiles, paired_median_ratio_bootstrap)
@@ -51,41 +52,6 @@ from core.latency_plan import TARGET_RATIO_HALF_WIDTH, LatencyPlan, plan_queries
 from core.intervals import DEFAULT_INTERVALS, log_ratio_interval
 from core.stats import kernels, percentile_ci, significance_level, stream_key
 
-
-
-P95_CI_MIN_QUERIES = 100
-"""Fewest queries for which a method's p95 gets an interval. The nested bootstrap's 95%
-percentile interval of the pooled p95 covers the true p95 of simulated lognormal logs (query
-level and run noise, ``bench/bench_latency_nested.py --sizes``; docs/speed.md, "p95 intervals:
-where they hold") in 40-89% of logs at 10-50 queries (at 1, 5 or 25 runs) and at 100 queries
-x 1 run, and in 93-95% from 100 queries x 5 runs and 200 queries on. The interval sits below
-the truth when it misses (the sample p95 of few queries is biased low); the basic interval
-does worse."""
-
-P95_CI_MIN_TIMINGS = 500
-"""Fewest timings (with at least ``P95_CI_MIN_QUERIES`` queries) for which a method's p95 gets
-an interval: 100 queries x 1 run covered 89.3%, 100 x 5 (500 timings) 94.0% (docs/speed.md,
-"p95 intervals: where they hold"). 200 x 1 covered 94.1% but is withheld too: one rule, on
-the safe side."""
-
-P95_CI_WORST_COVER = 0.40
-"""The lowest coverage of the p95's 95% interval in that bench (10 queries x 1 run: 40.3%),
-quoted where the interval is withheld."""
-
-
-P95_CI_WITHHELD_REASONS = ("few_queries", "few_timings")
-"""Every value ``p95_ci_withheld`` can name (JSON ``p95_ci_withheld``)."""
-
-
-def p95_ci_withheld(n_queries: int, n_timings: int) -> str | None:
-    """Why a method's p95 interval is withheld: ``"few_queries"`` below
-    ``P95_CI_MIN_QUERIES`` queries, ``"few_timings"`` below ``P95_CI_MIN_TIMINGS`` timings,
-    else None (the interval is shown)."""
-    if n_queries < P95_CI_MIN_QUERIES:
-        return "few_queries"
-    if n_timings < P95_CI_MIN_TIMINGS:
-        return "few_timings"
-    return None
 
 
 @dataclass(frozen=True)

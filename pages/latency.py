@@ -152,7 +152,7 @@ for col, m in ((m1, res.method_a), (m2, res.method_b)):
     col.metric(tr_md("latency.metric_median", method=m.name), f"{_ms(m.median)} ms",
                help=tr("latency.metric_median_help", level=level,
                        resamples=f"{res.quantile_resamples:,}"))
-    if m.p95_ci is None:  # withheld below core.latency.P95_CI_MIN_QUERIES / _TIMINGS
+    if m.p95_ci is None:  # withheld below core.latency_p95's minimums
         col.caption(tr("latency.metric_ci_no_p95_ci", level=level, lo=_ms(m.median_ci[0]),
                        hi=_ms(m.median_ci[1]), p95=_ms(m.p95), n=f"{m.n_queries:,}",
                        runs=f"{m.n_runs:,}"))

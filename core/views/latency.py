@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from core.i18n import t
-from core.latency import (P95_CI_MIN_QUERIES, P95_CI_MIN_TIMINGS, P95_CI_WORST_COVER,
-                          LatencyComparison, MethodLatency, RatioEstimate)
+from core.latency import LatencyComparison, MethodLatency, RatioEstimate
+from core.latency_p95 import P95_CI_MIN_QUERIES, P95_CI_MIN_TIMINGS, P95_CI_WORST_COVER
 from core.latency_fairness import fmt_ms
 from core.views.charts import wrap_title
 from core.stats import significance_level
@@ -222,7 +222,7 @@ def p95_ci_text(m: MethodLatency) -> str:
 
 def p95_withheld_sentence(res: LatencyComparison, lang: str = "en") -> str | None:
     """Why the p95 intervals are withheld, said once for both methods (None when both have
-    one): ``core.latency.p95_ci_withheld``'s rule, the fewest queries or timings of a withheld
+    one): ``core.latency_p95.p95_ci_withheld``'s rule, the fewest queries or timings of a withheld
     method, and the bench figure behind the rule."""
     withheld = [m for m in (res.method_a, res.method_b) if m.p95_ci_withheld is not None]
     if not withheld:

@@ -223,7 +223,7 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.beir_grid import KINDS
     from core.beir_table import STANDINGS
     from core.groups import STATUSES as GROUP_STATUSES
-    from core.latency import P95_CI_WITHHELD_REASONS
+    from core.latency_p95 import P95_CI_WITHHELD_REASONS
     from core.lists import KINDS as MATCH_KINDS, LIST_METRICS
     from core.multi import CORRECTIONS, MODES
     from core.retrieval import TOKENIZERS

@@ -489,9 +489,3 @@ def test_p95_interval_is_withheld_below_the_benched_minimum(nq, runs, reason):
         ko = VL.p95_withheld_sentence(res, "ko")
         assert f"{need:,}개" in ko and ko != sentence
 
-
-def test_p95_withheld_rule_at_its_edges():
-    q, n = L.P95_CI_MIN_QUERIES, L.P95_CI_MIN_TIMINGS
-    assert L.p95_ci_withheld(q - 1, 10 * n) == "few_queries"
-    assert L.p95_ci_withheld(q, n - 1) == "few_timings"
-    assert L.p95_ci_withheld(q, n) is None and L.p95_ci_withheld(10 * q, 10 * n) is None
