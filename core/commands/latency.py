@@ -12,54 +12,13 @@ the other warm-up choice) and ``sample_size``.
 """
 from __future__ import annotations
 
-import gc
-import sys
-from contextlib import contextmanager
-from pathlib import Path
-
 from core.commands._common import add_stat_args, print_json, read_bytes
 from core.errors import InputError
-
-
-@contextmanager
-def cycles_collected_after(*, freeze: bool = False):
-    """Python's cyclic garbage collector paused for the block (reference counting frees
-    everything else as usual), then restored. Reading a 100,000-row log and loading numba's
-    kernels allocate millions of objects, and every 700 allocations start a collection
-    walking the young ones, every so often all of them: 0.14 s of a 2 s run (issue 25).
-
-    With ``freeze`` the objects still alive after the block (numba's registries, the modules
-    imported, the results) are moved to the collector's permanent generation
-    (``gc.freeze``) before it is turned back on, so neither the next collection nor the ones
-    at interpreter exit walk them again: another 0.15-0.2 s, for a process about to end.
-    Cycles among them are then never collected: only for ``python -m core`` itself."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if freeze:
-            gc.freeze()
-        if was:
-            gc.enable()
-
-
-def started_as_cli() -> bool:
-    """True when this process is ``python -m core ...`` (``sys.argv[0]`` is this package's
-    ``__main__.py``), False for callers running the command in-process (tests)."""
-    first = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
-    return (first is not None and first.name == "__main__.py"
-            and first.resolve().parent == Path(__file__).resolve().parents[1])
-
-
-# numpy, pandas, numba and scipy are imported here: paused and, in the CLI's own process,
-# frozen like the command's own objects (cycles_collected_after)
-with cycles_collected_after(freeze=started_as_cli()):
-    from core.latency import compare_latency
-    from core.latency_log import load_timings
-    from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
-    from core.latency_units import parse_units
-    from core.views.latency import comparison_text
+from core.latency import compare_latency
+from core.latency_log import load_timings
+from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
+from core.latency_units import parse_units
+from core.views.latency import comparison_text
 
 NAME = "latency"
 HELP = "compare the latency of two methods from a timing log (paired by query, ratio B/A)"
@@ -86,11 +45,6 @@ def register(p) -> None:
 
 
 def run(args) -> int:
-    with cycles_collected_after(freeze=started_as_cli()):
-        return _run(args)
-
-
-def _run(args) -> int:
     log = load_timings(read_bytes(args.file), file=args.file)
     if len(log.methods) < 2:
         raise InputError("need_two_methods", file=args.file, methods=", ".join(log.methods))

@@ -167,7 +167,7 @@ def test_seconds_mixed_into_a_column_give_no_speed_claim_at_all(tmp_path, capsys
 def test_the_command_pauses_cyclic_gc_and_restores_it(monkeypatch, capsys):
     """Issue 25: the cyclic collector is off while the command reads and compares (its walks
     were 0.14 s of a 100,000-row run) and back on afterwards, also after an error; a caller
-    that had it off keeps it off."""
+    that had it off keeps it off (``core.__main__.main`` pauses it for every command)."""
     import gc
 
     import core.commands.latency as cmd
@@ -192,41 +192,3 @@ def test_the_command_pauses_cyclic_gc_and_restores_it(monkeypatch, capsys):
     finally:
         gc.enable()
     capsys.readouterr()
-
-
-def test_only_the_cli_process_freezes_what_is_left_for_its_exit(monkeypatch):
-    """``python -m core latency`` (sys.argv[0] is core/__main__.py) moves what is alive after
-    the command to the collector's permanent generation, so the collections at exit do not
-    walk numba's and pandas' objects again; a caller running the command in-process (here:
-    pytest) keeps its collector as it was, nothing frozen."""
-    import gc
-
-    import core.commands.latency as cmd
-
-    assert not cmd.started_as_cli()
-    monkeypatch.setattr(sys, "argv", [str(ROOT / "core" / "__main__.py"), "latency"])
-    assert cmd.started_as_cli()
-    monkeypatch.setattr(sys, "argv", [str(ROOT / "app.py")])
-    assert not cmd.started_as_cli()
-    before = gc.get_freeze_count()
-    with cmd.cycles_collected_after():
-        assert not gc.isenabled()
-    assert gc.isenabled() and gc.get_freeze_count() == before
-    try:
-        with cmd.cycles_collected_after(freeze=True):
-            kept = [[1], [2]]
-        assert gc.isenabled() and gc.get_freeze_count() > before and kept
-    finally:
-        gc.unfreeze()
-
-
-def test_importing_the_command_elsewhere_leaves_the_collector_as_it_was():
-    """The command's heavy imports (numpy, pandas, numba, scipy) run with the collector paused
-    and are frozen only in ``python -m core``'s own process: imported by anything else, the
-    collector is back on and nothing is frozen."""
-    code = ("import gc, core.commands.latency as c; "
-            "print(gc.isenabled(), gc.get_freeze_count(), c.started_as_cli())")
-    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                       timeout=120)
-    assert p.returncode == 0, p.stderr
-    assert p.stdout.split() == ["True", "0", "False"]
