@@ -66,6 +66,15 @@ st.caption(tr("switch.question"))
 head = st.container()                    # the decision card (and, presenting, its chart)
 guide = st.container(key="decide_guide")  # "How to read this", collapsed
 inputs = inputs_box("decide")
+
+
+def _table_upload(kind: str, key: str) -> tuple[bytes, str] | None:
+    """The bytes and name of the table uploaded in the ``kind`` box (quality or latency)."""
+    upload = inputs.file_uploader(tr(f"switch.upload_{kind}_label"), type=TABLE_TYPES, key=key,
+                                  help=tr(f"switch.upload_{kind}_help"))
+    return None if upload is None else (upload.getvalue(), upload.name)
+
+
 present_css("decide")
 
 # where quality and speed come from: a file, or one already loaded on another page
@@ -115,11 +124,7 @@ if q_from == "file":
             quality = (qrels_up.getvalue(), qrels_up.name)
             runs = tuple((f.name, f.getvalue()) for f in runs_up)
     else:
-        q_upload = inputs.file_uploader(tr("switch.upload_quality_label"), type=TABLE_TYPES,
-                                        key="decide_quality_upload",
-                                        help=tr("switch.upload_quality_help"))
-        if q_upload is not None:
-            quality = (q_upload.getvalue(), q_upload.name)
+        quality = _table_upload("quality", "decide_quality_upload")
 elif q_from in ("golden", "systems"):
     f = session[q_from]
     quality, qformat = (f["data"], f["name"]), f.get("format", "golden")
@@ -138,11 +143,7 @@ if l_from == "latency":
     latency = (session["latency"]["data"], session["latency"]["name"])
     inputs.caption(esc(tr("switch.reused", files=latency[1])))
 else:
-    l_upload = inputs.file_uploader(tr("switch.upload_latency_label"), type=TABLE_TYPES,
-                                    key="decide_latency_upload",
-                                    help=tr("switch.upload_latency_help"))
-    if l_upload is not None:
-        latency = (l_upload.getvalue(), l_upload.name)
+    latency = _table_upload("latency", "decide_latency_upload")
 
 have_quality = quality is not None or tables is not None
 if not (have_quality and latency is not None):   # the demo pair, for both
