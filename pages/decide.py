@@ -68,10 +68,9 @@ guide = st.container(key="decide_guide")  # "How to read this", collapsed
 inputs = inputs_box("decide")
 
 
-def _table_upload(kind: str, key: str) -> tuple[bytes, str] | None:
-    """The bytes and name of the table uploaded in the ``kind`` box (quality or latency)."""
-    upload = inputs.file_uploader(tr(f"switch.upload_{kind}_label"), type=TABLE_TYPES, key=key,
-                                  help=tr(f"switch.upload_{kind}_help"))
+def _table_upload(label: str, help_text: str, key: str) -> tuple[bytes, str] | None:
+    """The bytes and name of the table uploaded in the box ``key`` (quality or latency)."""
+    upload = inputs.file_uploader(label, type=TABLE_TYPES, key=key, help=help_text)
     return None if upload is None else (upload.getvalue(), upload.name)
 
 
@@ -124,7 +123,8 @@ if q_from == "file":
             quality = (qrels_up.getvalue(), qrels_up.name)
             runs = tuple((f.name, f.getvalue()) for f in runs_up)
     else:
-        quality = _table_upload("quality", "decide_quality_upload")
+        quality = _table_upload(tr("switch.upload_quality_label"),
+                                tr("switch.upload_quality_help"), "decide_quality_upload")
 elif q_from in ("golden", "systems"):
     f = session[q_from]
     quality, qformat = (f["data"], f["name"]), f.get("format", "golden")
@@ -143,7 +143,8 @@ if l_from == "latency":
     latency = (session["latency"]["data"], session["latency"]["name"])
     inputs.caption(esc(tr("switch.reused", files=latency[1])))
 else:
-    latency = _table_upload("latency", "decide_latency_upload")
+    latency = _table_upload(tr("switch.upload_latency_label"),
+                            tr("switch.upload_latency_help"), "decide_latency_upload")
 
 have_quality = quality is not None or tables is not None
 if not (have_quality and latency is not None):   # the demo pair, for both
