@@ -6,11 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.golden import compare_golden, load_golden
-from core.paired_data import paired_data
+from core.inputs.golden import compare_golden, load_golden
+from core.paired.data import paired_data
 from core.views.two_by_two import outcome_table
 
-DEMO = Path(__file__).resolve().parents[2] / "data" / "demo_golden.csv"
+DEMO = Path(__file__).resolve().parents[3] / "data" / "demo_golden.csv"
 
 
 @pytest.fixture(scope="module")
