@@ -14,8 +14,9 @@ import sys
 
 def front_door(package: str, public: dict[str, tuple[str, ...]]):
     """``__getattr__``, ``__dir__`` and ``__all__`` for the package ``package`` whose public
-    names are ``public`` (module -> names). A name is imported from its module on first access
-    and then kept in the package, so the next access is a plain lookup; an unknown name raises
+    names are ``public`` (module -> names). Each access reads the name from its module (imported
+    on first use), so the door never holds a stale copy: a test that replaces a module's name
+    (``monkeypatch.setattr``) is seen through the door too. An unknown name raises
     ``AttributeError`` (which also lets ``from package import submodule`` find a submodule)."""
     where = {}
     for module, names in public.items():
@@ -28,9 +29,7 @@ def front_door(package: str, public: dict[str, tuple[str, ...]]):
         module = where.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{package}.{module}"), name)
-        setattr(sys.modules[package], name, value)
-        return value
+        return getattr(importlib.import_module(f"{package}.{module}"), name)
 
     def __dir__():
         return sorted(set(where) | set(vars(sys.modules[package])))

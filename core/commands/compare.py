@@ -32,7 +32,6 @@ from core.i18n import t
 from core.inputs import by_group, compare_golden, load_golden, read_group_labels
 from core.serialize import to_csv_bytes
 from core.views.golden import compare_text
-from core.views.groups import group_cli_lines, judged_cli_lines
 
 NAME = "compare"
 HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lists) or TREC "
@@ -205,6 +204,8 @@ def run(args) -> int:
         print_json(out)
         return 0
     print(compare_text(result, extra, many, args.format, margin=margin, best=best))
+    if groups is not None or judged is not None:
+        from core.views.groups import group_cli_lines, judged_cli_lines  # lazy: pandas
     if groups is not None:
         print("\n".join(group_cli_lines(groups)))
     if judged is not None:

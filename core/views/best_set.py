@@ -9,7 +9,6 @@ import dataclasses
 from core.i18n import t
 from core.paired import BestSet
 from core.views.cards import VerdictCard
-from core.views.charts import wrap_title
 from core.views.format import level as fmt_level
 from core.views.palette import DARK, HIGHLIGHT, MUTED
 
@@ -108,6 +107,8 @@ def rank_chart(bs: BestSet, *, title: str = "", axis: str = "rank", best: str = 
     rank_high, its observed rank as a dot; tied-for-best systems in the highlight colour."""
     import altair as alt
     import pandas as pd
+
+    from core.views.charts import wrap_title  # lazy: charts loads pandas (the CLI's compare path)
 
     k = len(bs.systems)
     df = pd.DataFrame([{"system": r.name, "low": r.rank_low - 0.35, "high": r.rank_high + 0.35,

@@ -1,7 +1,6 @@
 """What the golden-case page and ``python -m core compare`` print as text (``core.inputs.golden``)."""
 from __future__ import annotations
 
-from core.views.best_set import best_lines
 from core.views.format import fmt_p, level as fmt_level, p_text, pct, signed
 from core.views.paired import paired_view
 
@@ -47,6 +46,8 @@ def compare_text(result, extra: dict, many, fmt: str, margin=None, best=None) ->
     Benjamini-Hochberg, named with the error it controls)."""
     lines: list[str] = []
     if best is not None:
+        from core.views.best_set import best_lines  # lazy: pandas (core.paired.best), 3+ methods only
+
         lines.extend(best_lines(best) + [""])
     if extra.get("metrics") and fmt == "lists":
         lines.append(f"{extra['measure']} is compared; means of every metric (k={extra['k']}):")

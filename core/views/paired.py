@@ -28,7 +28,6 @@ from core.errors import InputError
 from core.i18n import t
 from core.views import format as fmt
 from core.views.cards import MarginBand, VerdictCard, paired_card
-from core.views.charts import bootstrap_histogram, interval_chart
 from core.views.verdicts import (degenerate_note, margin_reason, margin_sentence, reason_sentence,
                                  verdict_sentence)
 
@@ -101,6 +100,7 @@ class PairedView:
         """The bootstrap distribution of B − A with its CI band and 0 marked; ``titled=False``
         under the card in the presentation view, where the card and the axis say what it is
         and the screen has no room for a two-line title."""
+        from core.views.charts import bootstrap_histogram  # lazy: charts loads pandas
         bs = self.bootstrap
         x_title = self._tr("paired.axis_diff", a=self.a, b=self.b)
         x_title += f" ({metric})" if metric else fmt.axis_unit(self.kind, difference=True)
@@ -115,6 +115,7 @@ class PairedView:
     def rates_chart(self, *, axis: str | None = None) -> alt.LayerChart | None:
         """Each method's score with its interval (None when the comparison carries no
         per-method intervals, as a retriever comparison does not)."""
+        from core.views.charts import interval_chart  # lazy: charts loads pandas
         c = self.comparison
         if not hasattr(c, "rate_a"):
             return None

@@ -187,7 +187,7 @@ def _warning_codes() -> tuple[str, ...]:
             else set()
 
     out = set()
-    for name in ("latency.py", "latency_fairness.py"):
+    for name in ("latency/compare.py", "latency/fairness.py"):
         tree = ast.parse((ROOT / "core" / name).read_text(encoding="utf-8"))
         for n in ast.walk(tree):
             if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "FairnessWarning":
@@ -243,8 +243,8 @@ def _runtime_domains() -> dict[str, tuple]:
         "verdicts.survival_*": SURVIVAL_TESTS,     # core.paired.calibration.Calibration.survival_test
         "margin.verdict_*": MARGIN_VERDICTS,
         "margin.short_*": MARGIN_VERDICTS,
-        "scifact.note_*": tuple(sorted({c for m in ("retrieval", "vectors", "scifact")
-                                        for c in _tuple_codes(ROOT / "core" / f"{m}.py")})),
+        "scifact.note_*": tuple(sorted({c for m in ("search", "vectors", "scifact")
+                                        for c in _tuple_codes(ROOT / "core" / "retrieval" / f"{m}.py")})),
         "scifact.vectors_*": VECTOR_SOURCES,
         "latency.warn_*": _warning_codes(),
         "latency.p95_ci_withheld_*": P95_CI_WITHHELD_REASONS,

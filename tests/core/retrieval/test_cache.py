@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import core.retrieval.safe_files as safe_files
 import core.retrieval.search as retrieval
 from core.retrieval.beir import load_beir
 from core.retrieval.search import (dense_search, encode_pair, encode_texts, is_cached,
@@ -150,7 +151,7 @@ def test_read_only_cache_folder_goes_on(tmp_path, monkeypatch):
     def refuse(*a, **kw):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(retrieval.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(safe_files.tempfile, "mkstemp", refuse)
     enc, _ = _enc(tmp_path)
     assert enc.notes[0][0] == "cache_unwritable" and "Permission" in enc.notes[0][1]["detail"]
     assert list(tmp_path.iterdir()) == []
