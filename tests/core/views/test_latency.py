@@ -122,7 +122,7 @@ def test_caveat_line_names_every_fairness_warning_with_its_numbers(lang):
     from pathlib import Path
     from core.i18n import t
     from core.views.latency import caveat_line
-    demo = Path(__file__).resolve().parents[2] / "data" / "demo_latency.csv"
+    demo = Path(__file__).resolve().parents[3] / "data" / "demo_latency.csv"
     res = compare_latency(load_timings(demo.read_bytes(), "demo.csv"), "bm25", "hybrid",
                           resamples=2_000, quantile_resamples=200, seed=0)
     codes = [w.code for w in res.warnings]
