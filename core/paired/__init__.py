@@ -9,8 +9,8 @@ from core._front import front_door
 
 PUBLIC = {
     "best": ("BestSet", "best_set"),
-    "calibration": ("Calibration", "calibrate_comparison"),
-    "compare": ("Decided", "PairedComparison", "compare_paired"),
+    "calibration": ("Calibration",),
+    "compare": ("Decided", "Decision", "PairedComparison", "compare_paired", "settle"),
     "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width",
                   "score_intervals", "tango_limits", "tango_statistic", "wilson_bounds",
                   "z_two_sided"),

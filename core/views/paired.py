@@ -231,7 +231,7 @@ def calibration_sentence(c, lang: str = "en", *, detail: bool = True) -> str:
     with ``detail``, how each was measured (``calibration_how``). Empty when the comparison
     carries no self-check; the 'skipped' line when the data are too large for it. The card
     carries the sentence alone; the CLI and the page's details add how it was measured."""
-    if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
+    if c.data is None:   # built by hand, without checked data: no self-check to report
         return ""
     cal = c.calibration
     if cal is None:
@@ -245,7 +245,7 @@ def calibration_how(c, lang: str = "en") -> str:
     """How the self-checks were measured: the sign-flip check (exact over every null table,
     or Monte-Carlo with its SE) and the centred-resample check (``core.paired.calibration``); ''
     when the comparison carries none."""
-    if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
+    if c.data is None:   # built by hand, without checked data: no self-check to report
         return ""
     cal = c.calibration
     if cal is None:
@@ -267,7 +267,7 @@ def calibration_warning_line(c, lang: str = "en") -> str:
     """The plain warning when a self-check finds the displayed interval leaving out 0 clearly
     more often than the check does where the interval holds (``core.paired.calibration.Calibration
     .warns``: above 6% + 0.6 / n, beyond Monte-Carlo error), else ''."""
-    if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
+    if c.data is None:   # built by hand, without checked data: no self-check to report
         return ""
     cal = c.calibration
     if cal is None or not cal.warns:
@@ -279,7 +279,7 @@ def calibration_warning_line(c, lang: str = "en") -> str:
 def interval_warning_line(c, lang: str = "en") -> str:
     """The BCa warning below 50 cases (``core.paired.stats.interval_warning``), or ''."""
     keys = {"bca_small_n": "verdicts.bca_small_n"}   # the codes of interval_warning
-    code = getattr(c, "interval_warning", None)
+    code = c.interval_warning
     return t(keys[code], lang, n=f"{c.n:,}") if code else ""
 
 
