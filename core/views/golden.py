@@ -66,16 +66,16 @@ def compare_text(result, extra: dict, many, fmt: str, margin=None, best=None) ->
                          f"{', '.join(ids[:10])}")
     lines.append(comparison_text(result, margin=margin))
     if many is not None:
-        level = fmt_level(many.confidence)
+        level = fmt_level(round(many.adjusted_confidence, 4))
         who = "pairs" if many.mode == "all" else f"systems vs {many.baseline}"
         name, label, controls = ADJUSTMENTS[many.correction]
         lines.append(f"\nAll {who}"
                      f" ({len(many.pairs)} comparisons; {name}, "
-                     f"alpha = {many.alpha:.2f}; {level} paired bootstrap CIs):")
+                     f"alpha = {many.alpha:.2f}; {level} paired CIs, adjusted like the p):")
         lines.append(f"  ({controls})")
         for p in many.pairs:
             mark = "*" if p.significant else " "
-            lines.append(f" {mark} {p.b} − {p.a}: {signed(p.mean, 4)} [{signed(p.ci_low, 4)}, "
-                         f"{signed(p.ci_high, 4)}]"
+            lines.append(f" {mark} {p.b} − {p.a}: {signed(p.mean, 4)} "
+                         f"[{signed(p.adj_ci_low, 4)}, {signed(p.adj_ci_high, 4)}]"
                          f"  {p_text(p.p)}  {p_text(p.p_adj, label)}  {p.verdict}")
     return "\n".join(lines)
