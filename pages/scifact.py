@@ -28,7 +28,7 @@ from core.views import format as fmt
 from core.views.best_set import best_sentence, rank_chart, ranks_display, renamed
 from core.views.paired import paired_view
 from core.views.two_by_two import outcome_table
-from core.views.scifact import NAMES, best_line, ci_by_n_chart, scatter_chart
+from core.views.scifact import NAMES, best_line, ci_by_n_chart, folder_label, scatter_chart
 from core.views.format import level as fmt_level
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
@@ -209,6 +209,7 @@ with inputs_box:
     else:
         choices = [str(f) for f in beir_folders()] or [str(default_path)]
         picked = st.selectbox(tr("scifact.folder_label"), choices, key="scifact_folder",
+                              format_func=lambda f: folder_label(f, current_lang()),
                               help=tr("scifact.folder_help", env=ENV_VAR))
         folder, source = resolve_dir(picked if picked != str(default_path) else None)
         if source == "explicit":
@@ -229,7 +230,7 @@ with inputs_box:
             try:
                 with st.spinner(tr("scifact.downloading")):
                     download_beir(folder)
-                st.success(tr_md("scifact.downloaded", path=str(folder)))
+                st.success(tr_md("scifact.downloaded", path=folder_label(folder, current_lang())))
             except InputError as exc:
                 show_error(exc)
                 st.stop()

@@ -1,6 +1,7 @@
 """What the golden-case page and ``python -m core compare`` print as text (``core.golden``)."""
 from __future__ import annotations
 
+from core.i18n import t
 from core.views.format import fmt_p, level as fmt_level, p_text, pct, signed
 from core.views.paired import paired_view
 
@@ -59,11 +60,11 @@ def compare_text(result, extra: dict, many, fmt: str, margin=None, best=None) ->
         lines.append(f"{q['judged']} judged queries; {extra['measure']} per query from "
                      "ir_measures")
         for r, ids in q["missing_from_run"].items():
-            lines.append(f"  {r}: {len(ids)} judged quer(ies) missing from the run, scored 0: "
-                         f"{', '.join(ids[:10])}")
+            lines.append("  " + t("golden.cli_missing_from_run", "en", run=r, count=len(ids),
+                                  ids=", ".join(ids[:10])))
         for r, ids in q["without_qrels"].items():
-            lines.append(f"  {r}: {len(ids)} run quer(ies) without qrels, ignored: "
-                         f"{', '.join(ids[:10])}")
+            lines.append("  " + t("golden.cli_without_qrels", "en", run=r, count=len(ids),
+                                  ids=", ".join(ids[:10])))
     lines.append(comparison_text(result, margin=margin))
     if many is not None:
         level = fmt_level(round(many.adjusted_confidence, 4))

@@ -3,6 +3,7 @@ the verdict sentence, the tied-for-best line of all three retrievers, the CLI te
 charts."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -19,6 +20,24 @@ if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text
     import altair as alt
 
 NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
+
+
+def folder_label(folder, lang: str = "en") -> str:
+    """A BEIR folder as the page names it, never the machine's absolute path (issue 37): the
+    default folder is "data/beir/scifact (the copy shipped with NoiseFloor)", a folder under
+    data/beir/ (``core.beir.BEIR_ROOT``) "data/beir/<name>", a folder inside the app's
+    checkout its path from there, any other (``$NOISEFLOOR_BEIR_DIR`` set by whoever started
+    the app) its own name and where it came from."""
+    from core.beir import BEIR_ROOT, DEFAULT_DIR, ENV_VAR, REPO_ROOT
+
+    path = Path(folder).expanduser()
+    where = path.resolve()
+    if where == DEFAULT_DIR.resolve():
+        return t("scifact.folder_shipped", lang)
+    for root, prefix in ((BEIR_ROOT.resolve(), "data/beir/"), (REPO_ROOT.resolve(), "")):
+        if where.is_relative_to(root) and where != root:
+            return prefix + where.relative_to(root).as_posix()  # a path: no translation
+    return t("scifact.folder_env", lang, name=path.name or str(path), env=ENV_VAR)
 
 
 def comparison_sentence(comp: RetrieverComparison, lang: str = "en",
