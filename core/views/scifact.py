@@ -1,4 +1,4 @@
-"""What the scifact page and ``python -m core scifact`` show (``core.scifact``): display names,
+"""What the scifact page and ``python -m core scifact`` show (``core.retrieval.scifact``): display names,
 the verdict sentence, the tied-for-best line of all three retrievers, the CLI text and the
 charts."""
 from __future__ import annotations
@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from core.best_set import BestSet
 from core.i18n import t
-from core.scifact import RetrieverComparison, ScifactResult
+from core.paired import BestSet
+from core import retrieval
+from core.retrieval import RetrieverComparison, ScifactResult
 from core.views.best_set import best_lines, best_sentence, renamed
-from core.views.paired import paired_view
 from core.views.charts import wrap_title
+from core.views.groups import judged_cli_lines
+from core.views.paired import paired_view
 from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -25,19 +27,18 @@ NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
 def folder_label(folder, lang: str = "en") -> str:
     """A BEIR folder as the page names it, never the machine's absolute path (issue 37): the
     default folder is "data/beir/scifact (the copy shipped with NoiseFloor)", a folder under
-    data/beir/ (``core.beir.BEIR_ROOT``) "data/beir/<name>", a folder inside the app's
+    data/beir/ (``core.retrieval.BEIR_ROOT``) "data/beir/<name>", a folder inside the app's
     checkout its path from there, any other (``$NOISEFLOOR_BEIR_DIR`` set by whoever started
     the app) its own name and where it came from."""
-    from core.beir import BEIR_ROOT, DEFAULT_DIR, ENV_VAR, REPO_ROOT
-
     path = Path(folder).expanduser()
     where = path.resolve()
-    if where == DEFAULT_DIR.resolve():
+    if where == retrieval.DEFAULT_DIR.resolve():  # read at each call: tests move the folders
         return t("scifact.folder_shipped", lang)
-    for root, prefix in ((BEIR_ROOT.resolve(), "data/beir/"), (REPO_ROOT.resolve(), "")):
+    for root, prefix in ((retrieval.BEIR_ROOT.resolve(), "data/beir/"),
+                         (retrieval.REPO_ROOT.resolve(), "")):
         if where.is_relative_to(root) and where != root:
             return prefix + where.relative_to(root).as_posix()  # a path: no translation
-    return t("scifact.folder_env", lang, name=path.name or str(path), env=ENV_VAR)
+    return t("scifact.folder_env", lang, name=path.name or str(path), env=retrieval.ENV_VAR)
 
 
 def comparison_sentence(comp: RetrieverComparison, lang: str = "en",
@@ -56,7 +57,7 @@ def best_line(bs: BestSet, metric: str, lang: str = "en", names: dict | None = N
 
 
 def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:
-    """Readable summary (the CLI's default output); ``margin`` a ``core.margin.MarginResult``
+    """Readable summary (the CLI's default output); ``margin`` a ``core.paired.margin.MarginResult``
     or None."""
     c = res.comparison
     col = res.collection
@@ -73,7 +74,6 @@ def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:
     if res.best is not None:
         lines.extend(best_lines(res.best))
     if res.judged is not None:
-        from core.views.groups import judged_cli_lines
         lines.extend(judged_cli_lines(res.judged, "rate" if c.data.binary else "score"))
     return "\n".join(lines)
 
@@ -100,7 +100,7 @@ def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | 
 
 def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
                   x_title: str = "queries (n)", y_title: str = "B − A") -> alt.LayerChart:
-    """The CI of B − A (``core.scifact.ci_by_n``) at each subset size; the chosen size
+    """The CI of B − A (``core.retrieval.scifact.ci_by_n``) at each subset size; the chosen size
     highlighted, 0 marked."""
     import altair as alt
     df = rows.copy()

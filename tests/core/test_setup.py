@@ -30,12 +30,12 @@ def test_readme_names_chromium_the_duration_and_the_install_size():
 
 
 def test_the_suite_keeps_its_state_out_of_the_checkout():
-    import core.beir
-    import core.retrieval
+    import core.retrieval.beir
+    import core.retrieval.search
 
-    for path in (core.retrieval.CACHE_DIR, core.beir.BEIR_ROOT):
+    for path in (core.retrieval.search.CACHE_DIR, core.retrieval.beir.BEIR_ROOT):
         assert not Path(path).resolve().is_relative_to(ROOT), path
-    assert core.beir.BUNDLE.is_relative_to(ROOT)  # the shipped archive is only read
+    assert core.retrieval.beir.BUNDLE.is_relative_to(ROOT)  # the shipped archive is only read
 
 
 def _readme_cli_lines() -> list[str]:
@@ -101,7 +101,7 @@ def test_a_python_without_the_packages_gets_one_line_not_a_traceback():
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "has no package 'pandas'" in done.stderr and ".venv/bin/python -m core" in done.stderr
-    code = ("import sys; sys.modules['core.beir_table'] = None; from core.__main__ import main; "
+    code = ("import sys; sys.modules['core.retrieval.beir_table'] = None; from core.__main__ import main; "
             "sys.exit(main(['beir-table', '--help']))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
