@@ -33,7 +33,7 @@ from core.metrics import parse_measure, per_query
 from core.retrieval import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Encoded, Progress, RRF_DEPTH,
                             RRF_K, Ranking, bm25_search, dense_search, encode_texts,
                             load_model, rrf)
-from core.paired import Decided
+from core.paired import Decided, interval_provenance
 from core.paired_tests import PairedTest, paired_test
 from core.calibration import Calibration, calibrate_comparison
 from core.stats import (BootstrapResult, PairedData, interval_warning, paired_bootstrap,
@@ -263,7 +263,7 @@ class RetrieverComparison(Decided):
                 "b_wins": self.b_wins, "ties": self.ties, "hits": self.hits,
                 "difference": {"b_minus_a": bs.mean, "ci_low": bs.ci_low,
                                "ci_high": bs.ci_high, "confidence": bs.confidence,
-                               "interval": bs.interval, "degenerate": bs.degenerate,
+                               **interval_provenance(bs), "degenerate": bs.degenerate,
                                "interval_warning": self.interval_warning,
                                "calibration": (None if self.calibration is None
                                                else self.calibration.to_dict())},

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from core.beir import SPLITS
 from core.best_set import BestSet
 from core.i18n import t
 from core.scifact import RetrieverComparison, ScifactResult
@@ -19,6 +20,12 @@ if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text
     import altair as alt
 
 NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
+
+
+def split_name(split: str, lang: str = "en") -> str:
+    """A BEIR qrels split as people read it: 'test' -> 'test' (en) / '테스트' (ko) for the
+    splits of ``core.beir.SPLITS``; any other name (a folder's own) as it is."""
+    return t(f"scifact.split_{split}", lang) if split in SPLITS else split
 
 
 def comparison_sentence(comp: RetrieverComparison, lang: str = "en",

@@ -220,6 +220,7 @@ def _runtime_domains() -> dict[str, tuple]:
     """Every key pattern the code builds at run time -> the values its ``*`` can take, read
     from the constants the code itself uses (so a new value needs its translation)."""
     from core.agreement import WEIGHTS, kappa_band
+    from core.beir import SPLITS as BEIR_SPLITS
     from core.beir_grid import KINDS
     from core.beir_table import STANDINGS
     from core.groups import STATUSES as GROUP_STATUSES
@@ -246,6 +247,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "scifact.note_*": tuple(sorted({c for m in ("retrieval", "vectors", "scifact")
                                         for c in _tuple_codes(ROOT / "core" / f"{m}.py")})),
         "scifact.vectors_*": VECTOR_SOURCES,
+        "scifact.split_*": BEIR_SPLITS,
         "latency.warn_*": _warning_codes(),
         "latency.p95_ci_withheld_*": P95_CI_WITHHELD_REASONS,
         "glossary.*": tuple(sorted(set(_call_codes_all("glossary") + RATE_INTERVALS))),
@@ -405,3 +407,14 @@ def test_bold_markers_close_where_markdown_can_see_them():
     bad = [(lang, k) for lang in LANGS for k, v in catalog(lang).items()
            if closes_badly.search(v)]
     assert not bad, bad
+
+
+def test_korean_pages_say_split_recall_pool_and_paired_in_korean():
+    """Issue 36, item 4: 'recall', 'pool' and '(paired)' no longer show in English in Korean
+    text (statistic eponyms and file names stay)."""
+    import re
+    ko = catalog("ko")
+    for key in ("judged.intro", "scifact.subtitle", "scifact.collection"):
+        words = set(re.findall(r"[a-z]+", re.sub(r"\{[^}]*\}", "", ko[key])))
+        assert not words & {"recall", "pool", "paired", "test", "split"}, (key, words)
+    assert ko["scifact.split_test"] == "테스트"

@@ -106,3 +106,13 @@ def test_result_text_ends_the_comparison_with_the_tied_for_best_lines():
     out = result_text(res)
     assert "\n".join(best_lines(bs)) in out
     assert "Tied for best (95%, all 3 systems at once" in out
+
+
+def test_split_names_are_translated_and_other_names_kept():
+    """Issue 36: the BEIR split reads '테스트' in Korean, 'test' in English; a folder's own
+    split name is shown as it is."""
+    from core.views.scifact import split_name
+    assert split_name("test", "ko") == "테스트" and split_name("test", "en") == "test"
+    assert split_name("dev", "ko") == "개발" and split_name("my_split", "ko") == "my_split"
+    assert "테스트 분할" in t("scifact.collection", "ko", name="scifact", docs="1", queries="1",
+                           judgements="1", split=split_name("test", "ko"))
