@@ -1,18 +1,16 @@
-"""Latency: load a timing log -> core.latency.compare_latency -> draw. Nothing computed here."""
+"""Latency: load a timing log -> core.latency.compare.compare_latency -> draw. Nothing computed here."""
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.latency import compare_latency
-from core.latency_log import load_timings
-from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
-from core.latency_units import UNIT_CHOICES
-from core.stats import MAX_RESAMPLES, MIN_RESAMPLES
+from core.latency import DEFAULT_QUANTILE_RESAMPLES, UNIT_CHOICES, compare_latency, load_timings
+from core.paired import MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level, p_text, ratio as fmt_ratio, ratio_digits
-from core.views.latency import (alternative_sentence, cannot_tell_reason, distribution_chart,
+from core.views.latency import (alternative_sentence, cannot_tell_reason, caveat_line,
+                                distribution_chart,
                                 p95_ci_text, p95_withheld_sentence, ratio_chart, runs_chart,
                                 speed_headline, units_sentence, verdict_sentence)
 from core.views.palette import tone_of
@@ -125,14 +123,16 @@ geo_hi = fmt_ratio(r.geo_ci_high, gd)
 if refused:
     card = VerdictCard(tone=tone_of(res.verdict), label=tr("latency.card_label", a=a, b=b),
                        value=tr("latency.card_value_units"), interval="",
-                       sentence=units_sentence(res, lang), reason=tr("latency.card_reason_units"))
+                       sentence=units_sentence(res, lang), reason=tr("latency.card_reason_units"),
+                       caveats=caveat_line(res.warnings, lang))
 else:
     card = VerdictCard(tone=tone_of(res.verdict), label=tr("latency.card_label", a=a, b=b),
                        value=f"{geo}×",
                        interval=f"{level} {tr('common.ci_short')} [{geo_lo}, {geo_hi}]",
                        sentence=speed_headline(r, a=a, b=b, lang=lang),
                        reason=cannot_tell_reason(r, lang) or tr(
-                           "latency.card_reason", p=p_text(r.randomization_p), n=r.n_queries))
+                           "latency.card_reason", p=p_text(r.randomization_p), n=r.n_queries),
+                       caveats=caveat_line(res.warnings, lang))
 ratio_fig = ratio_chart(res.per_query.ratio, title=tr("latency.chart_ratio", a=a, b=b),
                         x_title=tr("latency.axis_query_rank"), y_title=tr("latency.axis_ratio"),
                         faster_label=tr("latency.side_faster", b=b),
@@ -152,7 +152,7 @@ for col, m in ((m1, res.method_a), (m2, res.method_b)):
     col.metric(tr_md("latency.metric_median", method=m.name), f"{_ms(m.median)} ms",
                help=tr("latency.metric_median_help", level=level,
                        resamples=f"{res.quantile_resamples:,}"))
-    if m.p95_ci is None:  # withheld below core.latency_p95's minimums
+    if m.p95_ci is None:  # withheld below core.latency.p95's minimums
         col.caption(tr("latency.metric_ci_no_p95_ci", level=level, lo=_ms(m.median_ci[0]),
                        hi=_ms(m.median_ci[1]), p95=_ms(m.p95), n=f"{m.n_queries:,}",
                        runs=f"{m.n_runs:,}"))

@@ -1,4 +1,4 @@
-"""What the latency page, its report and ``python -m core latency`` show (``core.latency``):
+"""What the latency page, its report and ``python -m core latency`` show (``core.latency.compare``):
 the verdict sentences, the CLI text and the charts (altair specs; nothing is computed here
 but binning).
 
@@ -14,11 +14,10 @@ import numpy as np
 import pandas as pd
 
 from core.i18n import t
-from core.latency import LatencyComparison, MethodLatency, RatioEstimate
-from core.latency_p95 import P95_CI_MIN_QUERIES, P95_CI_MIN_TIMINGS, P95_CI_WORST_COVER
-from core.latency_fairness import fmt_ms
-from core.views.charts import wrap_title
-from core.stats import significance_level
+from core.latency import (LatencyComparison, MethodLatency, P95_CI_MIN_QUERIES, P95_CI_MIN_TIMINGS,
+                          P95_CI_WORST_COVER, RatioEstimate, fmt_ms)
+from core.paired import significance_level
+from core.views.charts import TIMES_LABEL, log_domain, log_ticks, wrap_title
 from core.views.format import level as fmt_level, p_text, pct, ratio as fmt_ratio, ratio_digits
 from core.views.palette import HIGHLIGHT, PRIMARY, REFERENCE, TONES
 
@@ -90,15 +89,20 @@ def ratio_chart(ratios, *, title: str = "", x_title: str = "queries, sorted",
                 y_title: str = "ratio B/A", faster_label: str = "B faster",
                 slower_label: str = "B slower") -> alt.LayerChart:
     """Per-query ratios B/A, sorted, on a log axis with the line of no difference at 1;
-    points below 1 (B faster) in the 'better' tone, above in the 'worse' tone."""
+    points below 1 (B faster) in the 'better' tone, above in the 'worse' tone. The axis
+    spans the ratios and 1 (``core.views.charts.log_domain``), not whole decades, with
+    ticks labelled "1×" through ``log_ticks``."""
     import altair as alt
     df = thin_sorted(ratios)
+    lo, hi = log_domain(df["value"])
     df["side"] = np.where(df["value"] < 1, faster_label, slower_label)
     colours = alt.Scale(domain=[faster_label, slower_label],
                         range=[TONES["better"][0], TONES["worse"][0]])
     dots = alt.Chart(df).mark_circle(size=28, opacity=0.85).encode(
         x=alt.X("rank:Q", title=x_title, axis=alt.Axis(format="%")),
-        y=alt.Y("value:Q", title=y_title, scale=alt.Scale(type="log")),
+        y=alt.Y("value:Q", title=y_title,
+                scale=alt.Scale(type="log", domain=[lo, hi], nice=False),
+                axis=alt.Axis(values=log_ticks(lo, hi), labelExpr=TIMES_LABEL)),
         color=alt.Color("side:N", title=None, scale=colours),
         tooltip=[alt.Tooltip("value:Q", format=".3f", title=y_title)])
     one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(
@@ -151,7 +155,7 @@ def speed_headline(ratio: RatioEstimate, *, a: str, b: str, lang: str = "en") ->
     """The verdict card's sentence, always read as B against A: 'B takes 0.69× the time of A:
     B is faster.' / '… B is slower.' / '… these 40 queries cannot tell which is faster.' The
     number is the geometric mean of the per-query ratios B/A (``RatioEstimate.geo_mean_ratio``);
-    the verdict is ``core.latency.speed_verdict``'s."""
+    the verdict is ``core.latency.compare.speed_verdict``'s."""
     return t(SPEED_KEYS[ratio.verdict], lang, a=a, b=b, ratio=ratio_strings(ratio)[0],
              n=ratio.n_queries)
 
@@ -193,6 +197,14 @@ def cannot_tell_reason(ratio: RatioEstimate, lang: str = "en") -> str:
     return t(key, lang, **params)
 
 
+def caveat_line(warnings, lang: str = "en") -> str:
+    """Every fairness warning in a few words on one line, for under the verdict card
+    ("Read with care: warm-up in bm25 (...); cache hits: 22% of bm25, ..."), or "" when
+    there is none. The presentation view hides the warnings' own boxes; this line stays."""
+    items = [w.short(lang) for w in warnings]
+    return t("latency.caveats", lang, items="; ".join(items)) if items else ""
+
+
 def units_sentence(res: LatencyComparison, lang: str = "en") -> str:
     """The refusal when the units are in doubt (``LatencyComparison.scale``): no speed
     verdict, and how to state the units."""
@@ -222,7 +234,7 @@ def p95_ci_text(m: MethodLatency) -> str:
 
 def p95_withheld_sentence(res: LatencyComparison, lang: str = "en") -> str | None:
     """Why the p95 intervals are withheld, said once for both methods (None when both have
-    one): ``core.latency_p95.p95_ci_withheld``'s rule, the fewest queries or timings of a withheld
+    one): ``core.latency.p95.p95_ci_withheld``'s rule, the fewest queries or timings of a withheld
     method, and the bench figure behind the rule."""
     withheld = [m for m in (res.method_a, res.method_b) if m.p95_ci_withheld is not None]
     if not withheld:

@@ -1,0 +1,88 @@
+"""core.views.switch: the sentences quote the decision's own numbers in EN and KO, the card's
+tone follows the decision, the next step links the planner with the plan's values, and the
+charts carry the bounds and the limit."""
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from core.switch import decide_files
+from core.views.switch import (decision_card, decision_sentence, decision_text, quality_chart,
+                               speed_chart)
+from tests.core.test_switch import CLOSE, FAST, WORSE, golden_csv, latency_csv
+
+
+@pytest.fixture(scope="module")
+def decisions():
+    def dec(table, margin, ratio, slow=1.10):
+        return decide_files(golden_csv(table), "q.csv", latency_csv(ratio), "l.csv",
+                            margin=margin, max_slowdown=slow, **FAST)
+    return {"switch": dec(CLOSE, 0.02, 0.7), "slow": dec(CLOSE, 0.02, 1.5),
+            "worse": dec(WORSE, 0.02, 0.7), "unsure": dec(CLOSE, 0.01, 0.7)}
+
+
+def test_switch_sentence_quotes_margin_bound_and_ratio(decisions):
+    d = decisions["switch"]
+    s = decision_sentence(d, "en")
+    assert s.startswith("Switch: cand loses at most 2 %p")
+    assert f"{100 * d.quality.ci_low:+.1f} %p" in s
+    assert f"{d.ratio:.2f}× base's time [{d.ratio_low:.2f}, {d.ratio_high:.2f}]" in s
+    assert decision_sentence(d, "ko").startswith("전환하세요")
+
+
+def test_failing_condition_is_named_with_its_gap(decisions):
+    s = decision_sentence(decisions["slow"], "en")
+    assert s.startswith("Do not switch:") and "1.10×" in s
+    assert f"{decisions['slow'].speed_condition.gap:.2f}×" in s
+    s = decision_sentence(decisions["worse"], "en")
+    gap = decisions["worse"].quality_condition.gap
+    assert "loses more than 2 %p" in s and f"{100 * gap:.1f} %p" in s
+    assert decision_sentence(decisions["worse"], "ko").startswith("전환하지 마세요")
+
+
+def test_card_tone_value_and_next_step_link(decisions):
+    assert decision_card(decisions["switch"]).tone == "better"
+    assert decision_card(decisions["slow"]).tone == "worse"
+    card = decision_card(decisions["unsure"], "ko")
+    assert card.tone == "neutral" and card.value == "아직 판단할 수 없습니다"
+    ns = decisions["unsure"].next_step
+    assert f"{ns.n_needed:,}" in card.next_step
+    q = parse_qs(urlparse(card.next_link).query)
+    assert urlparse(card.next_link).path == "sample_size"
+    assert q["mode"] == ["noninferiority"] and q["margin"] == ["1.0"] and q["lang"] == ["ko"]
+    assert q["disc"] == [f"{100 * ns.discordance:.1f}"]
+    assert decision_card(decisions["switch"]).next_step == ""
+
+
+def test_cli_text_says_the_exit_code(decisions):
+    text = decision_text(decisions["unsure"])
+    assert "exit code 3" in text and f"{decisions['unsure'].next_step.n_needed:,}" in text
+    assert "exit code 0" in decision_text(decisions["switch"])
+
+
+def test_charts_carry_the_bounds_and_limits(decisions):
+    d = decisions["unsure"]
+    spec = quality_chart(d, title="q", x_title="x", limit_label="-d").to_dict()
+    values = [v for ds in spec["datasets"].values() for v in ds]
+    assert {"lo": 100 * d.quality.ci_low, "hi": 100 * d.quality.ci_high,
+            "mid": 100 * d.quality.mean, "y": 0} in values
+    assert {"x": -100 * d.margin, "label": "-d"} in values
+    spec = speed_chart(d, title="s", x_title="x", limit_label="max").to_dict()
+    values = [v for ds in spec["datasets"].values() for v in ds]
+    assert {"x": d.max_slowdown, "label": "max"} in values
+
+
+def test_chart_axes_have_a_tick_at_no_difference(decisions):
+    """Issue 37: the quality axis ticks at 0 (and draws it), the speed axis at 1×."""
+    for d in decisions.values():
+        for chart, anchor in ((quality_chart(d, title="", x_title="x", limit_label="-d"), 0.0),
+                              (speed_chart(d, title="", x_title="x", limit_label="max"), 1.0)):
+            spec = chart.to_dict()
+            x = spec["layer"][0]["encoding"]["x"]
+            lo, hi = x["scale"]["domain"]
+            ticks = x["axis"]["values"]
+            assert anchor in ticks and all(lo <= v <= hi for v in ticks), (ticks, lo, hi)
+            assert len(ticks) >= 3
+            values = [v for ds in spec["datasets"].values() for v in ds]
+            assert {"x": anchor} in values   # the line of no difference
+            if anchor == 1.0:
+                assert "×" in x["axis"]["labelExpr"]
