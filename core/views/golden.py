@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from core.i18n import t
-from core.views.format import fmt_p, level as fmt_level, p_text, pct, signed
+from core.views.format import fmt_p, kind_of, level as fmt_level, p_text, signed, value
 from core.views.paired import paired_view
 
 
@@ -15,12 +15,14 @@ def comparison_text(result, lang: str = "en", margin=None) -> str:
     level = fmt_level(bs.confidence)
     sheet = f" (sheet '{result.golden.sheet}')" if result.golden.sheet is not None else ""
     enc = " (read as CP949/EUC-KR)" if result.golden.encoding == "cp949" else ""
-    lines = [f"{result.golden.source}{sheet}{enc}: {result.n_cases} paired cases "
-             f"(one case = {100 / result.n_cases:.1f} %p)"]
+    kind = kind_of(c.binary)   # rates in % beside a difference in %p; scores on their scale
+    step = (f" (one case = {100 / result.n_cases:.1f} %p)" if c.binary
+            else f" (each case weighs 1/{result.n_cases} in the mean)")
+    lines = [f"{result.golden.source}{sheet}{enc}: {result.n_cases} paired cases{step}"]
     for name, r in ((c.a, c.rate_a), (c.b, c.rate_b)):
         count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
-        lines.append(f"  {name}: {pct(r.mean)}{count}  {level} {r.interval} "
-                     f"[{pct(r.ci_low)}, {pct(r.ci_high)}]")
+        lines.append(f"  {name}: {value(r.mean, kind)}{count}  {level} {r.interval} "
+                     f"[{value(r.ci_low, kind)}, {value(r.ci_high, kind)}]")
     ex = result.excluded
     if ex.total:
         lines.append(f"  left out: {len(ex.missing)} missing, {len(ex.duplicates)} duplicate, "

@@ -11,7 +11,7 @@ import pandas as pd
 from core.i18n import t
 from core.paired import BestSet
 from core import retrieval
-from core.retrieval import RetrieverComparison, ScifactResult
+from core.retrieval import SPLITS, RetrieverComparison, ScifactResult
 from core.views.best_set import best_lines, best_sentence, renamed
 from core.views.charts import wrap_title
 from core.views.groups import judged_cli_lines
@@ -39,6 +39,10 @@ def folder_label(folder, lang: str = "en") -> str:
         if where.is_relative_to(root) and where != root:
             return prefix + where.relative_to(root).as_posix()  # a path: no translation
     return t("scifact.folder_env", lang, name=path.name or str(path), env=retrieval.ENV_VAR)
+def split_name(split: str, lang: str = "en") -> str:
+    """A BEIR qrels split as people read it: 'test' -> 'test' (en) / '테스트' (ko) for the
+    splits of ``core.beir.SPLITS``; any other name (a folder's own) as it is."""
+    return t(f"scifact.split_{split}", lang) if split in SPLITS else split
 
 
 def comparison_sentence(comp: RetrieverComparison, lang: str = "en",

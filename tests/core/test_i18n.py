@@ -255,6 +255,7 @@ def _runtime_domains() -> dict[str, tuple]:
     """Every key pattern the code builds at run time -> the values its ``*`` can take, read
     from the constants the code itself uses (so a new value needs its translation)."""
     from core.agreement.levels import WEIGHTS, kappa_band
+    from core.retrieval.beir import SPLITS as BEIR_SPLITS
     from core.retrieval.beir_grid import KINDS
     from core.retrieval.beir_table import STANDINGS
     from core.inputs.groups import STATUSES as GROUP_STATUSES
@@ -281,6 +282,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "scifact.note_*": tuple(sorted({c for m in ("search", "vectors", "scifact")
                                         for c in _tuple_codes(ROOT / "core" / "retrieval" / f"{m}.py")})),
         "scifact.vectors_*": VECTOR_SOURCES,
+        "scifact.split_*": BEIR_SPLITS,
         "latency.warn_*": _warning_codes(),
         "latency.short_*": _fairness_codes(),
         "latency.p95_ci_withheld_*": P95_CI_WITHHELD_REASONS,
@@ -441,3 +443,14 @@ def test_bold_markers_close_where_markdown_can_see_them():
     bad = [(lang, k) for lang in LANGS for k, v in catalog(lang).items()
            if closes_badly.search(v)]
     assert not bad, bad
+
+
+def test_korean_pages_say_split_recall_pool_and_paired_in_korean():
+    """Issue 36, item 4: 'recall', 'pool' and '(paired)' no longer show in English in Korean
+    text (statistic eponyms and file names stay)."""
+    import re
+    ko = catalog("ko")
+    for key in ("judged.intro", "scifact.subtitle", "scifact.collection"):
+        words = set(re.findall(r"[a-z]+", re.sub(r"\{[^}]*\}", "", ko[key])))
+        assert not words & {"recall", "pool", "paired", "test", "split"}, (key, words)
+    assert ko["scifact.split_test"] == "테스트"

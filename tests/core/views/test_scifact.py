@@ -126,3 +126,11 @@ def test_folder_label_never_shows_the_machines_path(tmp_path, monkeypatch):
     assert folder_label(tmp_path / "beir" / "scifact", "ko").startswith("data/beir/scifact (")
     for label in (outside, folder_label(tmp_path / "beir" / "nfcorpus")):
         assert str(tmp_path) not in label
+def test_split_names_are_translated_and_other_names_kept():
+    """Issue 36: the BEIR split reads '테스트' in Korean, 'test' in English; a folder's own
+    split name is shown as it is."""
+    from core.views.scifact import split_name
+    assert split_name("test", "ko") == "테스트" and split_name("test", "en") == "test"
+    assert split_name("dev", "ko") == "개발" and split_name("my_split", "ko") == "my_split"
+    assert "테스트 분할" in t("scifact.collection", "ko", name="scifact", docs="1", queries="1",
+                           judgements="1", split=split_name("test", "ko"))
