@@ -237,6 +237,7 @@ def _runtime_domains() -> dict[str, tuple]:
     """Every key pattern the code builds at run time -> the values its ``*`` can take, read
     from the constants the code itself uses (so a new value needs its translation)."""
     from core.agreement import WEIGHTS, kappa_band
+    from core.encode_job import STEPS
     from core.beir_grid import KINDS
     from core.beir_table import STANDINGS
     from core.groups import STATUSES as GROUP_STATUSES
@@ -265,6 +266,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "scifact.vectors_*": VECTOR_SOURCES,
         "latency.warn_*": _warning_codes(),
         "latency.short_*": _fairness_codes(),
+        "scifact.step_*": STEPS,
         "latency.p95_ci_withheld_*": P95_CI_WITHHELD_REASONS,
         "glossary.*": tuple(sorted(set(_call_codes_all("glossary") + RATE_INTERVALS))),
         "agreement.weights_*": WEIGHTS,
