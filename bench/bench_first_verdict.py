@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             server.terminate()
             server.wait(60)
             log.close()
-        times = clone / "data" / "cache" / "step_times.json"   # core.encode_job's record
+        times = clone / "data" / "cache" / "step_times.json"   # core.retrieval.encode_job's record
         steps = json.loads(times.read_text()) if times.is_file() else {}
     cores = os.cpu_count()
     print(f"bench_first_verdict: fresh clone, scifact page, {cores} cores")
@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  second visit (reference, warm): verdict after {again['verdict_s']:.1f} s wall, "
           f"server CPU {again['cpu_s']:.1f} s -> first/second "
           f"{first['verdict_s'] / again['verdict_s']:.1f}x")
-    print("  steps of the first visit (core.encode_job.record_seconds): " + ", ".join(
+    print("  steps of the first visit (core.retrieval.encode_job.record_seconds): " + ", ".join(
         f"{k.split('|')[0]} {v:.1f} s" for k, v in steps.items()))
     print(f"  server exit code {server.returncode} (0: a clean stop)")
     return 0

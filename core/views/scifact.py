@@ -1,4 +1,4 @@
-"""What the scifact page and ``python -m core scifact`` show (``core.scifact``): display names,
+"""What the scifact page and ``python -m core scifact`` show (``core.retrieval.scifact``): display names,
 the verdict sentence, the tied-for-best line of all three retrievers, the CLI text and the
 charts."""
 from __future__ import annotations
@@ -7,16 +7,15 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from core.best_set import BestSet
-from core.encode_job import StepStatus
 from core.i18n import t
-from core.method_intervals import RateEstimate
-from core.scifact import RetrieverComparison, ScifactResult
+from core.paired import BestSet, RateEstimate
+from core.retrieval import RetrieverComparison, ScifactResult, encode_job
 from core.views import format as fmt
 from core.views.cards import VerdictCard
 from core.views.best_set import best_lines, best_sentence, renamed
-from core.views.paired import paired_view
 from core.views.charts import wrap_title
+from core.views.groups import judged_cli_lines
+from core.views.paired import paired_view
 from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -48,8 +47,8 @@ def duration(seconds: float | None) -> str:
     return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
 
 
-def step_text(status: StepStatus, lang: str = "en") -> str:
-    """One line for a step the dense side waits for (``core.encode_job.STEPS``): what it
+def step_text(status: encode_job.StepStatus, lang: str = "en") -> str:
+    """One line for a step the dense side waits for (``core.retrieval.encode_job.STEPS``): what it
     does, with its counts, then the time so far and the ETA of ``StepStatus.eta`` ("about
     8 s left"), or that it takes longer than last time, or that there is no estimate yet."""
     step = t(f"scifact.step_{status.step}", lang, done=f"{status.done or 0:,}",
@@ -80,7 +79,7 @@ def waiting_card(est: RateEstimate, *, metric: str, confidence: float,
 
 
 def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:
-    """Readable summary (the CLI's default output); ``margin`` a ``core.margin.MarginResult``
+    """Readable summary (the CLI's default output); ``margin`` a ``core.paired.margin.MarginResult``
     or None."""
     c = res.comparison
     col = res.collection
@@ -97,7 +96,6 @@ def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:
     if res.best is not None:
         lines.extend(best_lines(res.best))
     if res.judged is not None:
-        from core.views.groups import judged_cli_lines
         lines.extend(judged_cli_lines(res.judged, "rate" if c.data.binary else "score"))
     return "\n".join(lines)
 
@@ -124,7 +122,7 @@ def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | 
 
 def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
                   x_title: str = "queries (n)", y_title: str = "B − A") -> alt.LayerChart:
-    """The CI of B − A (``core.scifact.ci_by_n``) at each subset size; the chosen size
+    """The CI of B − A (``core.retrieval.scifact.ci_by_n``) at each subset size; the chosen size
     highlighted, 0 marked."""
     import altair as alt
     df = rows.copy()
