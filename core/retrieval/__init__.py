@@ -25,7 +25,7 @@ PUBLIC = {
                 "run_scifact",
                 "run_settings", "side_by_side", "subsample", "with_hybrid"),
     "search": ("BM25Params", "CACHE_DIR", "TOKENIZERS", "load_model", "resolve_model"),
-    "vectors": ("document_vectors", "forget_checks", "provenance", "shipped_vectors",
+    "vectors": ("document_vectors", "provenance", "shipped_vectors",
                 "spot_check_pending", "vector_summary"),
 }
 __getattr__, __dir__, __all__ = front_door(__name__, PUBLIC)
