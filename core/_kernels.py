@@ -15,11 +15,11 @@ the functions compile on first call (``cache=True`` keeps the machine code on di
 from __future__ import annotations
 
 import numpy as np
+from numba import njit, prange, uint64
+
 from core.kernel_cache import prepare
 
 prepare(__file__)   # a damaged or stale compiled cache is removed before numba reads it
-
-from numba import njit, prange, uint64  # noqa: E402
 
 _GOLDEN = uint64(0x9E3779B97F4A7C15)
 _M1 = uint64(0xBF58476D1CE4E5B9)

@@ -15,7 +15,8 @@ sharing one ``.venv`` never read each other's code.
 or for another source (its SHA-256). On top of that, ``warm_up`` leaves a manifest
 (``MANIFEST``) in the folder: the Python, numba, llvmlite and numpy versions, the SHA-256 of
 the kernel modules' sources and of this file (the recipe), and the SHA-256 of every file it
-leaves there. Each kernel module calls ``prepare(__file__)`` before it defines a kernel;
+leaves there. Each kernel module calls ``prepare(__file__)`` before it defines a kernel
+(after importing numba, which reads no compiled code before a kernel's first call);
 ``prepare`` reads the manifest (``status``) and removes the folder when it is damaged (a file
 missing or changed, the manifest unreadable) or stale (another version or source), so numba
 compiles afresh instead of loading machine code nobody can vouch for. A folder without a
@@ -92,13 +93,15 @@ def fingerprint(folder: Path) -> dict:
     digest = hashlib.sha256()
     for f in sources:
         digest.update(Path(f).read_bytes())
-    from importlib.metadata import PackageNotFoundError, version
     libs = {}
-    for lib in _LIBRARIES:
-        try:
-            libs[lib] = version(lib)
-        except PackageNotFoundError:
-            libs[lib] = None
+    for lib in _LIBRARIES:   # the imported module's version, else the installed one's
+        libs[lib] = getattr(sys.modules.get(lib), "__version__", None)
+        if libs[lib] is None:   # warm-up's check: importlib.metadata, not numba (0.4 s)
+            from importlib.metadata import PackageNotFoundError, version
+            try:
+                libs[lib] = version(lib)
+            except PackageNotFoundError:
+                pass
     return {"manifest": MANIFEST_VERSION, "python": sys.version, "libraries": libs,
             "sources": digest.hexdigest()}
 
@@ -145,9 +148,9 @@ def remove(folder: Path) -> None:
 
 
 def prepare(module_file: str) -> str:
-    """Called by each kernel module before it defines a kernel: point numba at
-    ``cache_root()`` and remove the module's kernel folder when its manifest says it is
-    damaged or stale (checked once per folder and process). Returns the status found."""
+    """Called by each kernel module after importing numba, before it defines a kernel: point
+    numba at ``cache_root()`` and remove the module's kernel folder when its manifest says it
+    is damaged or stale (checked once per folder and process). Returns the status found."""
     point_numba()
     folder = kernel_folder(module_file)
     key = str(folder)

@@ -9,12 +9,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit, prange, uint64
 
 from core.kernel_cache import prepare
 
 prepare(__file__)   # a damaged or stale compiled cache is removed before numba reads it
-
-from numba import njit, prange, uint64  # noqa: E402
 
 from core import checks
 from core._kernels import splitmix
