@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-KERNEL_MODULES = ("core._kernels", "core.latency_resample")
+KERNEL_MODULES = ("core._kernels", "core.latency.resample")
 MANIFEST = "noisefloor-manifest.json"
 MANIFEST_VERSION = 1
 _LIBRARIES = ("numba", "llvmlite", "numpy")
@@ -181,7 +181,7 @@ def compile_all() -> int:
     import numpy as np
 
     from core import _kernels as k
-    from core import latency_resample as lr
+    from core.latency import resample as lr
     x = np.linspace(0.1, 0.9, 7)
     key = np.uint64(12345)
     k.bootstrap_means(x, key, 0, 4)
