@@ -1,5 +1,5 @@
-"""Where numba keeps NoiseFloor's compiled kernels, the check before they are trusted, and
-the warm-up that compiles them all once (issue 38; ``python -m core warm-up``).
+"""Where numba keeps NoiseFloor's compiled kernels and the check before they are trusted
+(issue 38; ``python -m core warm-up``, ``core.commands.warm_up``, compiles them all once).
 
 **Where.** The kernels (``KERNEL_MODULES``) are ``@njit(cache=True)``: numba keeps their
 machine code in ``NUMBA_CACHE_DIR``, which ``core/__init__`` sets (``point_numba``) before numba
@@ -12,7 +12,7 @@ module's directory (``core_<sha1 of its absolute path>``, ``kernel_folder``), so
 sharing one ``.venv`` never read each other's code.
 
 **Trusted only after a check.** numba itself refuses an index written by another numba version
-or for another source (its SHA-256). On top of that, ``warm_up`` leaves a manifest
+or for another source (its SHA-256). On top of that, the warm-up leaves a manifest
 (``MANIFEST``) in the folder: the Python, numba, llvmlite and numpy versions, the SHA-256 of
 the kernel modules' sources and of this file (the recipe), and the SHA-256 of every file it
 leaves there. Each kernel module calls ``prepare(__file__)`` before it defines a kernel
@@ -21,7 +21,7 @@ leaves there. Each kernel module calls ``prepare(__file__)`` before it defines a
 missing or changed, the manifest unreadable) or stale (another version or source), so numba
 compiles afresh instead of loading machine code nobody can vouch for. A folder without a
 manifest (kernels compiled on first use, before any warm-up) is left to numba's own checks
-until the next ``warm_up``, which removes it and compiles again.
+until the next warm-up, which removes it and compiles again.
 """
 from __future__ import annotations
 
@@ -31,8 +31,6 @@ import json
 import os
 import shutil
 import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 KERNEL_MODULES = ("core._kernels", "core.latency.resample")
@@ -171,86 +169,3 @@ def write_manifest(folder: Path) -> dict:
     tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
     os.replace(tmp, folder / MANIFEST)
     return data
-
-
-def compile_all() -> int:
-    """Compile (or load) every kernel for every argument type NoiseFloor passes it: float64
-    C-contiguous arrays, ``numpy.uint64`` keys (``core.streams``), Python ints for counts.
-    The latency kernels go through their public functions, which build their arguments.
-    Returns the number of compiled signatures."""
-    import numpy as np
-
-    from core import _kernels as k
-    from core.latency import resample as lr
-    x = np.linspace(0.1, 0.9, 7)
-    key = np.uint64(12345)
-    k.bootstrap_means(x, key, 0, 4)
-    k.bootstrap_means_sd(x, float(x.mean()), key, 0, 4)
-    k.signflip_sums(x, key, 0, 4)
-    k.bootstrap_sets(np.ascontiguousarray(np.stack([x, x[::-1]])), key, 4)
-    groups = [np.array([1.0, 2.0, 3.0]), np.array([2.0, 2.5]), np.array([4.0])]
-    lr.nested_bootstrap_quantiles(groups, [0.5, 0.95], resamples=4, seed=0)
-    q = np.array([0, 0, 1, 1, 2], np.int64)
-    t = np.array([1.0, 1.2, 2.0, 2.1, 3.0])
-    lr.paired_median_ratio_bootstrap(t, q, t * 1.1, q, 3, resamples=4, seed=0)
-    return sum(len(d.signatures) for d in dispatchers())
-
-
-def dispatchers() -> list:
-    """Every numba dispatcher of the kernel modules (imported), by module then name."""
-    from numba.core.registry import CPUDispatcher
-    out = []
-    for name in KERNEL_MODULES:
-        mod = importlib.import_module(name)
-        out += [getattr(mod, a) for a in sorted(vars(mod))
-                if isinstance(getattr(mod, a), CPUDispatcher)]
-    return out
-
-
-@dataclass(frozen=True)
-class WarmUp:
-    """What ``warm_up`` found and did: the cache folders and their status before, whether it
-    compiled, how many signatures, in how many seconds."""
-    folders: tuple[str, ...]
-    before: tuple[str, ...]
-    compiled: bool
-    signatures: int
-    seconds: float
-
-    def to_dict(self) -> dict:
-        return {"folders": list(self.folders), "before": list(self.before),
-                "compiled": self.compiled, "signatures": self.signatures,
-                "seconds": self.seconds}
-
-
-def warm_up(*, force: bool = False, on_compile=None) -> WarmUp:
-    """Compile every kernel into ``cache_root()`` unless each kernel folder's manifest already
-    vouches for it (then nothing is imported or written: a no-op costing a few hashes).
-    Otherwise the folders are removed, every kernel compiled (``compile_all``, in a fresh
-    interpreter: kernels this one already holds would not be written) and a fresh manifest
-    written. ``force`` rebuilds whatever the status; ``on_compile(cache_root())`` is called
-    before compiling (the CLI says what the pause is)."""
-    point_numba()
-    folders = sorted({kernel_folder(_module_file(m)) for m in KERNEL_MODULES})
-    before = tuple(status(f) for f in folders)
-    names = tuple(str(f) for f in folders)
-    if not force and all(s == "ok" for s in before):
-        return WarmUp(names, before, False, 0, 0.0)
-    if on_compile is not None:
-        on_compile(cache_root())
-    t0 = time.perf_counter()
-    for f in folders:
-        remove(f)
-    import subprocess
-    # a fresh interpreter: kernels this process already holds in memory would not be saved
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    done = subprocess.run([sys.executable, "-c", "from core.kernel_cache import compile_all; "
-                           "print(compile_all())"], cwd=root, capture_output=True, text=True,
-                          env={**os.environ, "NUMBA_CACHE_DIR": str(cache_root())})
-    if done.returncode != 0:
-        raise RuntimeError(f"compiling the kernels failed:\n{done.stderr.strip()}")
-    signatures = int(done.stdout.split()[-1])
-    for f in folders:
-        f.mkdir(parents=True, exist_ok=True)
-        write_manifest(f)
-    return WarmUp(names, before, True, signatures, time.perf_counter() - t0)

@@ -16,6 +16,7 @@ from core import kernel_cache as kc
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = ROOT / "core" / "_kernels.py"
+RESAMPLE = ROOT / "core" / "latency" / "resample.py"
 
 
 def _python(code: str, cache: Path, *args: str) -> subprocess.CompletedProcess:
@@ -25,9 +26,13 @@ def _python(code: str, cache: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def _folder(cache: Path) -> Path:
-    """The kernel folder of ``core/`` under ``cache``."""
-    name = kc.kernel_folder(KERNELS).name
-    return cache / name
+    """The kernel folder of ``core/`` (``core._kernels``) under ``cache``."""
+    return cache / kc.kernel_folder(KERNELS).name
+
+
+def _folders(cache: Path) -> list[Path]:
+    """Every kernel folder under ``cache`` (``core/`` and ``core/latency/``), sorted."""
+    return sorted(cache / kc.kernel_folder(f).name for f in (KERNELS, RESAMPLE))
 
 
 # Runs CLI commands in process, then prints numba's cache hits and misses of every kernel
@@ -38,8 +43,8 @@ from core.__main__ import main
 for line in sys.argv[1:]:
     with contextlib.redirect_stdout(io.StringIO()):
         main(line.split())
-from core.kernel_cache import dispatchers
-print(json.dumps({d.py_func.__module__ + '.' + d.__name__:
+from core.commands.warm_up import dispatchers
+print(json.dumps({d.py_func.__module__.split('.')[-1] + '.' + d.__name__:
                   [sum(d.stats.cache_hits.values()), sum(d.stats.cache_misses.values()),
                    len(d.signatures), d.targetoptions.get('inline') == 'always']
                   for d in dispatchers()}))
@@ -82,30 +87,31 @@ def test_kernel_folder_is_where_numba_files_the_kernels(numba_cache):
 
 def test_warm_up_compiles_every_kernel_and_writes_a_manifest(compiled_kernels):
     cache, first = compiled_kernels
-    folder = _folder(cache)
-    assert first["compiled"] and first["before"] == ["absent"]
-    assert first["folders"] == [str(folder)]
-    assert kc.status(folder) == "ok"
-    manifest = json.loads((folder / kc.MANIFEST).read_text())
-    listed = set(manifest["files"])
-    assert listed == {p.name for p in folder.iterdir() if p.suffix in (".nbi", ".nbc")}
-    assert any(n.startswith("_kernels.") for n in listed)
-    assert any(n.startswith("latency_resample.") for n in listed)
+    folders = _folders(cache)
+    assert first["compiled"] and first["before"] == ["absent", "absent"]
+    assert first["folders"] == [str(f) for f in folders]
+    for folder in folders:
+        assert kc.status(folder) == "ok"
+        manifest = json.loads((folder / kc.MANIFEST).read_text())
+        listed = set(manifest["files"])
+        assert listed == {p.name for p in folder.iterdir() if p.suffix in (".nbi", ".nbc")}
+    names = {p.name.split(".")[0] for f in folders for p in f.glob("*.nbc")}
+    assert names == {"_kernels", "resample"}
 
 
 def test_compile_all_leaves_no_kernel_uncompiled(numba_cache):
     """Every kernel that is not inlined into others has compiled code in the cache (those
     only other kernels call are compiled with them), and calling them all again from the
     warm cache compiled nothing."""
-    out = _python("from core.kernel_cache import compile_all\ncompile_all()\n"
+    out = _python("from core.commands.warm_up import compile_all\ncompile_all()\n"
                   + _STATS, numba_cache)
     stats = json.loads(out.stdout)
     assert stats   # the dispatchers were found
-    indexed = {p.name.split("-")[0] for p in _folder(numba_cache).glob("*.nbi")}
+    indexed = {p.name.split("-")[0] for f in _folders(numba_cache) for p in f.glob("*.nbi")}
     for name, (hits, misses, signatures, inline) in stats.items():
         assert misses == 0, name
         if not inline:
-            assert name.removeprefix("core.") in indexed, name
+            assert name in indexed, name
     assert sum(h for h, _, _, _ in stats.values()) >= 6
 
 
@@ -139,8 +145,8 @@ def test_a_damaged_cache_is_detected_removed_and_rebuilt(numba_cache):
     assert kc.status(folder) == "unverified"
     done = json.loads(_python("from core.__main__ import main; main(['warm-up', '--json'])",
                               numba_cache).stdout)
-    assert done["before"] == ["unverified"] and done["compiled"]
-    assert kc.status(folder) == "ok"
+    assert done["before"] == ["unverified", "ok"] and done["compiled"]
+    assert [kc.status(f) for f in _folders(numba_cache)] == ["ok", "ok"]
 
 
 def test_a_damaged_manifest_or_index_counts_as_damaged(numba_cache):

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _warm_up(cache: Path, *args: str) -> subprocess.CompletedProcess:
@@ -26,7 +26,7 @@ def test_warm_up_twice_in_a_row_is_a_silent_no_op_the_second_time(compiled_kerne
     second = _warm_up(numba_cache)
     assert second.stdout == "" and second.stderr == ""      # quiet when nothing is to do
     third = json.loads(_warm_up(numba_cache, "--json").stdout)
-    assert third["before"] == ["ok"] and not third["compiled"] and third["signatures"] == 0
+    assert third["before"] == ["ok", "ok"] and not third["compiled"] and third["signatures"] == 0
     assert {p.name: p.stat().st_mtime_ns for p in numba_cache.rglob("*")} == before
 
 
@@ -44,7 +44,7 @@ def test_warm_up_says_what_it_compiles(monkeypatch, capsys, tmp_path):
     after; stdout stays empty (the printing only: compiling is tested above)."""
     from core.__main__ import main
     from core.commands import warm_up
-    from core.kernel_cache import WarmUp
+    from core.commands.warm_up import WarmUp
 
     def fake(*, force, on_compile):
         on_compile(tmp_path)
