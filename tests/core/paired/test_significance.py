@@ -156,7 +156,7 @@ def test_nct_sf_is_scipy_stats_nct_sf_within_rounding():
     """``nct_sf`` (1 - scipy.special.nctdtr) against scipy.stats.nct.sf over the planner's
     range and beyond: df 1..200,000, noncentrality 0..60 (scipy.special's series gives NaN
     above about 35, where scipy.stats' value is taken), t 0.01..8; the scalar form too."""
-    from core.paired_tests import nct_sf
+    from core.paired.significance import nct_sf
     from scipy import stats as st
     df = np.unique(np.geomspace(1, 200_000, 40).astype(int))[:, None, None]
     nc = np.linspace(0, 60, 61)[None, :, None]

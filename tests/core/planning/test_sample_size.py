@@ -405,9 +405,9 @@ def test_planned_n_without_scipy_stats_equals_the_scipy_stats_plan():
     """The planners read norm, t and noncentral t from scipy.special (issue 38: the lists
     and decide demos then never import scipy.stats); every n they plan on a grid equals the
     n planned from scipy.stats' distributions (powers equal to rounding, searched alike)."""
-    from core.sample_size import ceil_n, mcnemar_power, n_mcnemar, paired_t_power
-    from core.sample_size_margin import (n_noninferiority_continuous,
-                                         noninferiority_power_continuous)
+    from core.planning.sample_size import ceil_n, mcnemar_power, n_mcnemar, paired_t_power
+    from core.planning.noninferiority import (n_noninferiority_continuous,
+                                              noninferiority_power_continuous)
     for n in (5, 12, 40, 200):
         for diff, sigma in ((0.05, 0.2), (0.1, 0.3), (0.02, 0.05)):
             df, nc = n - 1, diff * np.sqrt(n) / sigma
@@ -440,5 +440,5 @@ def test_the_lists_and_decide_demos_import_no_scipy_stats():
             "    with contextlib.redirect_stdout(io.StringIO()): main(a)\n"
             "print('scipy.stats' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=Path(__file__).resolve().parents[2])
+                         check=True, cwd=Path(__file__).resolve().parents[3])
     assert out.stdout.strip() == "False"
