@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
 
-.PHONY: run test bench install warm-up
+.PHONY: run test bench install cli warm-up
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -25,6 +25,10 @@ run: warm-up
 test: warm-up
 	@$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests"; exit 1; fi; exit $$rc
+
+# The CLI with the project's Python: make cli ARGS="compare data/demo_golden.csv --json"
+cli: warm-up
+	@$(PY) -m core $(ARGS)
 
 bench: warm-up
 	$(PY) bench/run.py

@@ -109,9 +109,23 @@ def main(argv: list[str] | None = None, *, freeze: bool = False) -> int:
     sys.stdout, sys.stderr = _SafeStream(out), _SafeStream(err, keep_cr=True)
     try:
         with cycles_collected_after(freeze=freeze):
-            return _main(argv)
+            try:
+                return _main(argv)
+            except ModuleNotFoundError as exc:
+                if not exc.name or exc.name.partition(".")[0] == "core":
+                    raise  # a module of NoiseFloor itself: a bug, keep the traceback
+                sys.stderr.write(missing_package_line(exc.name))
+                return EXIT_BAD_INPUT
     finally:
         sys.stdout, sys.stderr = out, err
+
+
+def missing_package_line(name: str) -> str:
+    """The one line for a Python that lacks a package the command imports (the system's
+    ``python`` instead of the one ``make run``/``make test`` installed into ``.venv``)."""
+    return (f"error: this Python ({sys.executable}) has no package '{name.partition('.')[0]}';"
+            " run NoiseFloor's own: .venv/bin/python -m core ... (created by `make run` or "
+            "`make test`), or make cli ARGS=\"...\"\n")
 
 
 def _main(argv: list[str] | None = None) -> int:
