@@ -28,6 +28,7 @@ import pandas as pd
 from core.errors import InputError
 from core.tables import (decode_text, find_column, norm_header, parse_number, parse_numbers,
                          read_table)
+from core.text import nfc, visible_controls
 from core.trec import Run, gunzip, read_run, run_name, unique_names
 
 QUERY_NAMES = ("query_id", "queryid", "qid", "query", "topic", "topic_id", "q_id", "질의id",
@@ -140,7 +141,7 @@ def _read_qrels(text: str, file: str) -> pd.DataFrame:
         parts = line.split()
         if len(parts) != 4:
             raise InputError("agreement.err_qrels_line", file=file, row=i, fields=len(parts))
-        rows.append((i, parts[0], parts[2], parts[3]))
+        rows.append((i, visible_controls(parts[0]), visible_controls(parts[2]), parts[3]))
     frame = pd.DataFrame([r[1:] for r in rows], columns=["query_id", "doc_id", "label"],
                          index=[r[0] for r in rows], dtype=str)
     return frame
@@ -343,7 +344,7 @@ def load_run(data: bytes, file: str = "run", *, name: str | None = None) -> Run:
     table's ranks are kept as scores ``-rank``, so ``Run.ranking`` is rank order)."""
     if not isinstance(data, (bytes, bytearray)) or len(data) == 0:
         raise InputError("empty_file", file=file)
-    name = name or _run_label(file)
+    name = nfc(name) if name else _run_label(file)
     raw = gunzip(bytes(data), file)
     is_xlsx = raw[:4] == b"PK\x03\x04" or file.lower().endswith((".xlsx", ".xlsm"))
     if not is_xlsx:

@@ -14,14 +14,15 @@ from __future__ import annotations
 import csv
 import io
 import re
-import unicodedata
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from core import checks
 from core.errors import InputError
+from core.text import CONTROLS, nfc
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_COLUMNS = 1_000       # a golden set has a handful of methods; 10^6 columns is an attack
@@ -217,18 +218,6 @@ def sniff_delimiter(text: str) -> str:
         return best if counts[best] else ","
 
 
-# Invisible characters that make two names look the same but differ: zero-width space,
-# joiners, word joiner, BOM, soft hyphen, and the bidirectional controls (LRM/RLM, embeddings,
-# overrides, isolates) that can also reorder what a name shows.
-INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
-
-
-def nfc(text: str) -> str:
-    """Unicode NFC, zero-width and bidi-control characters removed, then stripped: '한'
-    typed as two jamo and as one syllable become equal, and 'A' and 'A\u200b' are one name."""
-    return INVISIBLE.sub("", unicodedata.normalize("NFC", str(text))).strip()
-
-
 def _cell(value) -> str:
     return "" if value is None else str(value)
 
@@ -246,10 +235,12 @@ def _columns(rows: list[list], width: int, strings: bool) -> list[list[str]]:
 
 
 def _nfc_column(cells: list[str]) -> list[str]:
-    """``nfc`` of each (stripped) cell. A column that is all ASCII is returned as is: NFC
-    leaves ASCII unchanged and the removed characters (``INVISIBLE``) are not ASCII, so only
-    columns with other characters pay for the per-cell normalisation."""
-    if "".join(cells).isascii():
+    """``nfc`` of each (stripped) cell. A column that is all ASCII and free of ``CONTROLS``
+    is returned as is: NFC leaves ASCII unchanged and the removed characters (``INVISIBLE``)
+    are not ASCII, so only columns with other characters pay for the per-cell
+    normalisation."""
+    joined = "".join(cells)
+    if joined.isascii() and not CONTROLS.search(joined):
         return cells
     return [nfc(c) for c in cells]
 
@@ -409,7 +400,18 @@ def _count_xlsx_cells(data: bytes, file: str, max_cells: int) -> None:
     """Count the cell and row elements of every worksheet while inflating it, in chunks,
     and stop as soon as the count passes ``max_cells`` (each row at least one cell). The
     sheet's declared size (``<dimension>``) comes from the file and may be missing or false;
-    this count does not trust it and costs a fraction of a second per 100 MB of XML."""
+    this count does not trust it and costs a fraction of a second per 100 MB of XML. A zip
+    that lies (a wrong CRC-32 or size, a truncated or unknown compression) is ``bad_xlsx``."""
+    try:
+        _count_cells(data, file, max_cells)
+    except InputError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError,
+            OSError) as exc:
+        raise InputError("bad_xlsx", file=file, detail=str(exc)[:200] or type(exc).__name__)
+
+
+def _count_cells(data: bytes, file: str, max_cells: int) -> None:
     cells = rows = 0
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         for info in zf.infolist():

@@ -36,9 +36,12 @@ from core.errors import InputError
 from core.golden import GoldenSet, check_method_names
 from core.metrics import parse_measure
 from core.tables import AmbiguousNumber, parse_number, parse_numbers
+from core.text import nfc, visible_controls
 
 MAX_UNCOMPRESSED = 2 * 1024 ** 3  # a .gz that inflates beyond 2 GiB is refused
 MAX_SHOWN = 20
+# a control character (``core.tables.CONTROLS``) in UTF-8: C0 but tab/LF/CR, DEL, C1
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]")
 RUN_COLUMNS = ("query_id", "q0", "doc_id", "rank", "score", "tag")
 QRELS_COLUMNS = ("query_id", "iteration", "doc_id", "relevance")
 COMMON_MEASURES = ("nDCG@10", "R@100", "RR@10", "P@10", "AP", "R@10", "nDCG@100",
@@ -115,6 +118,18 @@ def _locate_bad_line(raw: bytes, file: str, n_fields: int, numeric: dict[int, st
 
 def _read_columns(raw: bytes, file: str, names: tuple[str, ...], use: list[int],
                   dtypes: dict, numeric: dict[int, str], kind: str) -> pd.DataFrame:
+    """``_parse_columns``, then ids holding a control character made visible
+    (``core.tables.visible_controls``, as every table cell is): the check is one scan of the
+    bytes, so clean files pay nothing more."""
+    frame = _parse_columns(raw, file, names, use, dtypes, numeric, kind)
+    if _CONTROL_BYTES.search(raw):
+        ids = [names[i] for i in use if i not in numeric]
+        frame = frame.assign(**{c: frame[c].map(visible_controls) for c in ids})
+    return frame
+
+
+def _parse_columns(raw: bytes, file: str, names: tuple[str, ...], use: list[int],
+                   dtypes: dict, numeric: dict[int, str], kind: str) -> pd.DataFrame:
     """Fast path: pandas' C parser on single spaces, reading only the needed columns, then a
     separator count (``(fields - 1) * lines`` spaces) proves every line had all its fields.
     Otherwise (tabs, runs of spaces, a bad line) every column is read with ``\\s+``, and any
@@ -202,11 +217,12 @@ class Run:
 
 
 def run_name(file: str) -> str:
-    """A display name from a file name: ``runs/bm25.run.gz`` -> ``bm25``."""
+    """A display name from a file name: ``runs/bm25.run.gz`` -> ``bm25`` (``nfc``: control
+    characters made visible, as in every name read from a table)."""
     name = PurePath(str(file)).name
     name = re.sub(r"(\.gz)$", "", name, flags=re.I)
     name = re.sub(r"\.(run|txt|trec|tsv|res)$", "", name, flags=re.I)
-    return name or str(file)
+    return nfc(name or str(file))
 
 
 def read_run(data: bytes, file: str, name: str | None = None) -> Run:
@@ -244,7 +260,8 @@ def read_run(data: bytes, file: str, name: str | None = None) -> Run:
             repeated += (e - s) - len(d)
             rep_q.append(q)
         docs[q] = d
-    return Run(name or run_name(file), file, docs, len(frame), repeated, tuple(rep_q))
+    return Run(nfc(name) if name else run_name(file), file, docs, len(frame), repeated,
+               tuple(rep_q))
 
 
 def read_qrels(data: bytes, file: str) -> dict[str, dict[str, int]]:

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from core.errors import InputError
-from core.tables import (AmbiguousNumber, check_shape, decode_text, find_column, nfc,
+from core.tables import (AmbiguousNumber, check_shape, decode_text, find_column,
                          norm_header, openpyxl_column, parse_number, parse_numbers, read_table,
                          sniff_delimiter)
 
@@ -91,8 +91,18 @@ def test_norm_header_and_find_column():
     assert find_column(["DENSE"], ("dense",), key=str.lower) == "DENSE"
 
 
-def test_nfc_joins_jamo_and_strips():
-    assert nfc(" \u1112\u1161\u11ab ") == "한"
+def test_control_characters_in_ascii_columns_are_made_visible_and_reported():
+    """The all-ASCII fast path of the cell reader still catches controls (they are ASCII),
+    in headers and cells, and says which cells it changed."""
+    from core.tables import read_cells, read_table
+
+    data = "case_id,new\x1b[31mB,A\nq\x071,1,0\nq2,0,1\n".encode()
+    t = read_table(data, "c.csv")
+    assert list(t.frame.columns) == ["case_id", "new\\u001b[31mB", "A"]
+    assert t.frame["case_id"].tolist() == ["q\\u00071", "q2"]
+    assert t.normalized == {"case_id": (2,)}
+    cells = read_cells(data, "c.csv")
+    assert cells.names[1] == "new\\u001b[31mB" and cells.columns[0][0] == "q\\u00071"
 
 
 # ----------------------------------------------------------------------------- decoding

@@ -241,3 +241,21 @@ def test_run_name_and_unique_names():
     r = read_run(b"q Q0 d 1 1 t\n", "x/sys.run")
     names = [x.name for x in unique_names([r, r, r.renamed("other"), r])]
     assert names == ["sys", "sys (2)", "other", "sys (3)"]
+
+
+def test_control_characters_in_ids_and_names_are_made_visible():
+    """Issue 30: query and document ids and the run's name (from the file name) reach charts
+    and the report; their control characters are made visible as table cells' are
+    (``core.text.nfc``), the same way in the run and the qrels, so they still match."""
+    from core.trec import run_name
+
+    run = read_run(b"q\x1b1 Q0 d\x071 1 2.0 x\nq\x1b1 Q0 d2 2 1.0 x\n", "new\x1b[31m.run")
+    assert run.name == r"new\u001b[31m"
+    assert run.queries == [r"q\u001b1"]
+    assert run.ranking[r"q\u001b1"] == [r"d\u00071", "d2"]
+    qrels = read_qrels(b"q\x1b1 0 d\x071 1\n", "qrels")
+    assert qrels == {r"q\u001b1": {r"d\u00071": 1}}
+    scores = score_runs([run], qrels, ["P@1"])
+    assert float(scores.means().iloc[0, 0]) == 1.0  # the run's top document is judged
+    assert run_name("a\x85b.run") == r"a\u0085b"
+    assert read_run(b"q1 Q0 d1 1 2.0 x\n", "r.run", name="x\x07").name == r"x\u0007"

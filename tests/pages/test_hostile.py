@@ -93,6 +93,25 @@ def test_markdown_in_method_names_is_escaped_on_the_golden_page():
     assert not any(line.startswith(("=", "@", "+", "-")) for line in out.splitlines())
 
 
+def test_control_characters_in_names_are_shown_as_escapes_on_the_golden_page():
+    """Issue 30: a method name with ESC/BEL (vl-convert aborted the server on it while the
+    page built its report): the page runs to the end, names show the escape as text, and no
+    control character reaches anything Streamlit renders."""
+    from core.text import CONTROLS, nfc
+
+    a, b = "old\x1b]0;t\x07A", "new\x1b[31m\x0bB"
+    rows = [["case_id", a, b]] + [[f"c{i}", i % 2, (i // 3) % 2] for i in range(30)]
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows)
+    at = _upload(GOLDEN, "golden_upload", "ctrl.csv", buf.getvalue().encode())
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    labels = {m.label for m in at.metric}
+    assert esc(nfc(a)) in labels and esc(nfc(b)) in labels, labels
+    assert r"\u001b" in nfc(a)
+    assert not any(CONTROLS.search(x) for x in _markdown_texts(at) + _cards(at))
+    assert len(_cards(at)) == 1
+
+
 def test_markdown_in_names_is_escaped_on_the_systems_page():
     name = "![s](http://127.0.0.2:9/s.png)"
     rows = "case_id,query,gold_ids," + f'"{name}",plain\n' + "".join(
