@@ -11,6 +11,7 @@ from core.groups import by_group
 from core.views import format as fmt
 from core.views.format import level as fmt_level
 from core.views.paired import paired_view
+from core.views.two_by_two import outcome_table
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css,
@@ -135,12 +136,8 @@ show_table(tests_table)
 
 table_2x2 = None
 if c.table is not None:
-    both, a_only, b_only, neither = c.table
     st.subheader(tr("golden.table_title"), help=glossary("discordant", "mcnemar"))
-    table_2x2 = pd.DataFrame(
-        [[both, a_only], [b_only, neither]],
-        index=[tr("golden.right", m=c.b), tr("golden.wrong", m=c.b)],
-        columns=[tr("golden.right", m=c.a), tr("golden.wrong", m=c.a)]).T
+    table_2x2 = outcome_table(c.table, c.a, c.b, lang)
     show_table(table_2x2)
 
 disc = result.discordant().reset_index(drop=True).rename(

@@ -27,6 +27,7 @@ from core.vectors import document_vectors, provenance
 from core.views import format as fmt
 from core.views.best_set import best_sentence, rank_chart, ranks_display, renamed
 from core.views.paired import paired_view
+from core.views.two_by_two import outcome_table
 from core.views.scifact import NAMES, best_line, ci_by_n_chart, scatter_chart
 from core.views.format import level as fmt_level
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
@@ -398,11 +399,8 @@ w2.metric(tr("scifact.wins_b", name=shipped(NAMES[b_name])), int(comp.b_wins))
 w3.metric(tr("scifact.ties"), int(comp.ties))
 
 h = comp.hits
-hits_df = pd.DataFrame([[h["both"], h["a_only"]], [h["b_only"], h["neither"]]],
-                       index=[tr("scifact.hit_yes", name=NAMES[a]),
-                              tr("scifact.hit_no", name=NAMES[a])],
-                       columns=[tr("scifact.hit_yes", name=NAMES[b_name]),
-                                tr("scifact.hit_no", name=NAMES[b_name])])
+hits_df = outcome_table((h["both"], h["a_only"], h["b_only"], h["neither"]), NAMES[a],
+                        NAMES[b_name], lang, outcome="hit")
 st.subheader(tr("scifact.hits_title"))
 show_table(hits_df)
 

@@ -405,3 +405,94 @@ def test_scores_show_each_methods_calibrated_t_interval(lang, kind):
     gloss = json.loads((ROOT / "core" / "i18n" / lang / "glossary.json").read_text("utf-8"))
     helps = [m.help for m in at.metric if m.help and gloss["calibrated_t"] in m.help]
     assert len(helps) == 2 and "ercentile" not in "".join(helps) and "백분위" not in "".join(helps)
+
+
+# ----------------------------------------------------------------------------- the 2x2 (issue 37)
+def _html_tables(doc):
+    """Every <table> of an HTML document as a list of rows of cell texts (stdlib parser)."""
+    from html.parser import HTMLParser
+
+    class Tables(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tables, self.cell = [], None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "table":
+                self.tables.append([])
+            elif tag == "tr":
+                self.tables[-1].append([])
+            elif tag in ("td", "th"):
+                self.cell = ""
+
+        def handle_endtag(self, tag):
+            if tag in ("td", "th"):
+                self.tables[-1][-1].append(self.cell)
+                self.cell = None
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell += data
+
+    p = Tables()
+    p.feed(doc)
+    return p.tables
+
+
+_BASE_NEW = ("case_id,base,new\n" + "".join(
+    f"c{i},{x},{y}\n" for i, (x, y) in enumerate([(1, 1)] * 10 + [(1, 0)] * 7 + [(0, 1)] * 2
+                                                 + [(0, 0)] * 5))).encode()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("upload, a, b, want", [
+    (None, "title-only", "RRF", {"a": (21, 5, 26), "not_a": (3, 2, 5), "b": (21, 3, 24)}),
+    (_BASE_NEW, "base", "new", {"a": (10, 7, 17), "not_a": (2, 5, 7), "b": (10, 2, 12)})])
+def test_the_2x2_lines_add_up_to_the_rates_table_on_page_and_report(lang, upload, a, b, want,
+                                                                  monkeypatch):
+    """Issue 37: the 2x2 swapped its disagreement cells (the A-right line summed to B's count).
+    Rows are A right / wrong, columns B right / wrong, with totals; each line's total is the
+    count the rates row shows (26/31, 24/31 on the demo; 17/24 and 12/24 on base/new), on the
+    page, in the Markdown copy and in the HTML report, EN and KO."""
+    import re
+    import pages._ui as ui
+    from core.i18n import t
+
+    reports = []
+    real = ui.build_report
+    monkeypatch.setattr(ui, "build_report", lambda *a_, **k: reports.append(real(*a_, **k))
+                        or reports[-1])
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["lang"] = lang
+    at.run()
+    if upload is not None:
+        at.file_uploader(key="golden_upload").set_value(("bn.csv", upload, "text/csv")).run()
+    assert not at.exception and not at.error
+    a_right, a_wrong, b_right, b_wrong = (t(f"paired.outcome_{k}", lang, m=m) for m, k in
+                                          ((a, "right"), (a, "wrong"), (b, "right"), (b, "wrong")))
+    total = t("paired.outcome_total", lang)
+    tables = [x.value for x in at.table if total in list(x.value.columns)]
+    assert len(tables) == 1
+    df = tables[0].map(int) if hasattr(tables[0], "map") else tables[0].applymap(int)
+    assert list(df.index) == [a_right, a_wrong, total]
+    assert list(df.columns) == [b_right, b_wrong, total]
+    assert tuple(df.loc[a_right]) == want["a"] and tuple(df.loc[a_wrong]) == want["not_a"]
+    assert tuple(df[b_right]) == want["b"]
+    # each line adds up, and its total is the count in the rates row
+    assert (df.iloc[:2, :2].sum(axis=1) == df.iloc[:2, 2]).all()
+    assert (df.iloc[:2, :2].sum(axis=0) == df.iloc[2, :2]).all()
+    metrics = {m.label: m.value for m in at.metric}
+    counts = {m: tuple(map(int, re.search(r"\((\d+)/(\d+)\)", metrics[m]).groups()))
+              for m in (a, b)}
+    n = counts[a][1]
+    assert counts[a] == (df.loc[a_right, total], n) and counts[b] == (df.loc[total, b_right], n)
+    assert df.loc[total, total] == n
+    # the HTML report's table is the same, line by line
+    assert reports
+    html_rows = next(tb for tb in _html_tables(reports[-1])
+                     if tb and tb[0][1:] == [b_right, b_wrong, total])
+    assert [r[0] for r in html_rows[1:]] == [a_right, a_wrong, total]
+    assert [tuple(map(int, r[1:])) for r in html_rows[1:]] == [tuple(x) for x in df.to_numpy()]
+    # and so is the Markdown copy
+    copy = "\n".join(c.value for c in at.code)
+    assert f"| {a_right} | {want['a'][0]} | {want['a'][1]} | {want['a'][2]} |" in copy

@@ -44,6 +44,13 @@ def _run(lang="en"):
     return settle(at)
 
 
+def _unescaped(df):
+    """A table as ``show_table`` drew it, its labels without the Markdown escapes, cells int."""
+    import re
+    un = lambda x: re.sub(r"\\(.)", r"\1", str(x))  # noqa: E731
+    return df.map(int).rename(index=un, columns=un)
+
+
 def test_page_end_to_end(folder):
     at = _run()
     assert not at.exception, at.exception
@@ -60,6 +67,16 @@ def test_page_end_to_end(folder):
     # the exact test beside the CI (core.views.paired), the Hit@10 2x2 and the two
     # drill-down top-10 lists (wrapped), Judged@10 and the rank intervals of the three
     assert len(at.table) == 6
+    # the Hit@10 2x2 (core.views.two_by_two.outcome_table, issue 37): rows BM25, columns Dense;
+    # each line's total is that retriever's Hit@10 count
+    hits = _unescaped(next(x.value for x in at.table if "Total" in list(x.value.columns)))
+    assert list(hits.index) == ["BM25: hit", "BM25: no hit", "Total"]
+    assert list(hits.columns) == ["Dense: hit", "Dense: no hit", "Total"]
+    assert hits.loc["BM25: hit", "Total"] == round(expect["bm25"]["hit@10"] * 12)
+    assert hits.loc["Total", "Dense: hit"] == round(expect["dense"]["hit@10"] * 12)
+    assert (hits.iloc[:2, :2].sum(axis=1) == hits.iloc[:2, 2]).all()
+    assert (hits.iloc[:2, :2].sum(axis=0) == hits.iloc[2, :2]).all()
+    assert hits.loc["Total", "Total"] == 12
     # send the measured means to the BEIR Table 2 page
     at.button(key="scifact_send").click().run()
     sent = at.session_state["scifact_measured"]
@@ -108,6 +125,10 @@ def test_korean(folder):
     assert not at.exception, at.exception
     assert at.title[0].value.startswith("scifact 실측")
     assert any("문서 25개" in m.value for m in at.markdown)
+    hits = _unescaped(next(x.value for x in at.table if "합계" in list(x.value.columns)))
+    assert list(hits.index) == ["BM25: 있음", "BM25: 없음", "합계"]
+    assert list(hits.columns)[:2] == ["Dense: 있음", "Dense: 없음"]
+    assert hits.loc["합계", "합계"] == 12
 
 
 def test_fresh_machine_uses_the_shipped_copy(tmp_path, monkeypatch):
