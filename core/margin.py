@@ -138,7 +138,8 @@ def margin_decision(comparison, margin: float, *,
     so that they match that interval). The score test reuses the comparison's seed and
     resamples when it is Monte-Carlo."""
     bs, data = _unwrap(comparison)
-    margin = checks.margin(margin, binary=data.binary)
+    margin = checks.margin(margin, binary=data.binary, span=None if data.binary else
+                           score_span(data.a, data.b))
     conf = checks.confidence(bs.confidence if confidence is None else confidence)
     if not math.isclose(conf, bs.confidence, rel_tol=0, abs_tol=1e-12):
         raise ValueError(f"confidence {conf!r} differs from the comparison's interval level "
@@ -270,6 +271,13 @@ def _decide(margin, mean, ci_low, ci_high, confidence, alpha, p_ni, p_inf, p_up,
                         p_up, p_eq, test, exact, kind, n, reason, params)
 
 
+def score_span(a, b) -> float:
+    """The largest loss B - A can show on these scores: 1 when every score is in [0, 1] (the
+    scale of nDCG, recall, a judge's 0-1 score), else the range of the values seen."""
+    lo, hi = float(min(np.min(a), np.min(b))), float(max(np.max(a), np.max(b)))
+    return 1.0 if 0.0 <= lo and hi <= 1.0 else hi - lo
+
+
 def parse_margin(text, *, binary: bool) -> float:
     """The margin a person typed (``--margin``, a URL), on the difference's scale.
 
@@ -278,12 +286,16 @@ def parse_margin(text, *, binary: bool) -> float:
     ``2`` or ``0.5`` could mean 2 %p / 0.5 %p or a share and is refused
     (``InputError("margin.err_ambiguous")``) rather than guessed. Scores: a plain number on
     the score's own scale (``0.02`` nDCG); a %p suffix is refused (``margin.err_pp_score``).
-    Decimal commas are read as everywhere (``core.tables.parse_number``)."""
+    Decimal commas are read as everywhere (``core.tables.parse_number``). Only the digits 0-9
+    are read: Python's ``float`` would also take ``1_0`` (10), full-width ``０.０２`` and
+    Arabic-Indic digits, silently; they are refused (``margin.err_digits``)."""
     from core.tables import parse_number
     raw = str(text).strip()
     low = raw.lower().replace(" ", "")
     suffix = next((s for s in PP_SUFFIXES if low.endswith(s)), None)
     body = low[: -len(suffix)] if suffix else low
+    if not body.isascii() or "_" in body:
+        raise InputError("margin.err_digits", value=raw[:40])
     try:
         value = parse_number(body)
     except ValueError:

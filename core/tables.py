@@ -299,12 +299,15 @@ def check_shape(rows, file: str, *, max_columns: int = MAX_COLUMNS,
     """Count fields row by row (``rows``: an iterable of rows, e.g. ``csv.reader``) and stop
     at the first row past ``max_columns`` fields or once ``max_cells`` cells are passed, so
     a hostile file is refused before any frame is built."""
-    cells = 0
+    cells, header = 0, True
     for lineno, row in enumerate(rows, start=1):
         width = len(row)
         if width > max_columns:
             raise InputError("too_many_columns", file=file, row=lineno, count=f"{width:,}",
                              limit=f"{max_columns:,}")
+        if header:  # the header row names the columns; the cap counts data cells
+            header = width == 0
+            continue
         cells += width
         if cells > max_cells:
             raise InputError("too_many_cells", file=file, row=lineno, limit=f"{max_cells:,}")
@@ -464,26 +467,22 @@ def _read_xlsx(data: bytes, file: str, required: tuple = (), max_columns: int = 
         raise InputError("bad_xlsx", file=file, detail=detail)
     try:
         names = list(values.sheetnames)
-        chosen = None
+        chosen, any_rows = None, False
         for name in names:
             ws = values[name]
-            if (ws.max_column or 0) > max_columns:
-                raise InputError("too_many_columns", file=file, row=1,
-                                 count=f"{ws.max_column:,}", limit=f"{max_columns:,}")
-            if (ws.max_row or 0) * (ws.max_column or 0) > max_cells:
-                raise InputError("too_many_cells", file=file, row=ws.max_row,
-                                 limit=f"{max_cells:,}")
-            rows = _xlsx_rows(ws, file, max_columns, max_cells)
+            ws.reset_dimensions()  # the declared <dimension> (A1:XFD1048576?) is not trusted:
+            rows = _xlsx_rows(ws, file, max_columns, max_cells)  # the cells read are counted
             while rows and all(v == "" for v in rows[-1]):
                 rows.pop()
             if not rows:
                 continue
+            any_rows = True
             header = [nfc(v) for v in rows[0]]
             if not required or _has_columns(header, required):
                 chosen = name
                 break
         if chosen is None:
-            if required and any(values[n].max_row for n in names):
+            if required and any_rows:
                 raise InputError("xlsx_no_sheet", file=file, sheets=", ".join(names))
             raise InputError("empty_file", file=file)
         _check_formulas(formulas[chosen], rows, file, chosen)
@@ -532,6 +531,7 @@ def _xlsx_text(value) -> str:
 def _check_formulas(ws, rows: list[list[str]], file: str, sheet: str) -> None:
     """A formula cell with no cached value (written by a script, never opened in Excel) reads
     as blank; say so instead of treating it as a missing value."""
+    ws.reset_dimensions()  # read the cells there are, as ``_xlsx_rows`` did
     for r, row in enumerate(ws.iter_rows(values_only=True)):
         if r >= len(rows):
             break

@@ -368,6 +368,17 @@ def _card(page, where: str) -> None:
     assert "\x1b" not in text, where
 
 
+def _downloads_visible(page, where: str) -> None:
+    """Issue 30 item 5: every download button on the page can be seen and clicked (one was
+    reported present but hidden on the Switch? and systems pages)."""
+    buttons = page.locator('[data-testid="stDownloadButton"]')
+    assert buttons.count() >= 2, where
+    hidden = [buttons.nth(i).inner_text() for i in range(buttons.count())
+              if not buttons.nth(i).is_visible()
+              or buttons.nth(i).bounding_box()["width"] < 20]
+    assert hidden == [], (where, hidden)
+
+
 def test_control_characters_in_names_keep_the_server_up(server, browser, page):
     """Issue 30: a method name holding C0 controls on the golden, latency and Switch? pages
     (the report's chart-to-SVG step used to abort the whole server): each page shows its card
@@ -401,6 +412,11 @@ def test_control_characters_in_names_keep_the_server_up(server, browser, page):
     page.get_by_text("ctrl_timings.csv").first.wait_for(timeout=TIMEOUT_MS)
     _card(page, "decide")
     _alive(server)
+    _downloads_visible(page, "decide")
+
+    page.goto(_url(server, "systems"))
+    _settle(page)
+    _downloads_visible(page, "systems")
 
     other = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
     try:

@@ -140,3 +140,99 @@ def test_a_lying_zip_is_refused_in_one_line(tmp_path):
     path = tmp_path / "golden.xlsx"
     path.write_bytes(_lying_zip())
     _one_line_refusal(*_child(["compare", path]), says="golden.xlsx")
+
+
+# ----------------------------------------------------------------------------- item 3: silence
+def _csv(rows) -> str:
+    return "\n".join(",".join(map(str, r)) for r in rows) + "\n"
+
+
+def test_a_duplicate_document_in_a_run_is_refused_naming_it(tmp_path, capsys):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{i} 0 d{i} 1\n" for i in range(5)))
+    a = tmp_path / "a.run"
+    a.write_text("".join(f"q{i} Q0 d{i} 1 2.0 x\nq{i} Q0 e{i} 2 1.0 x\n" for i in range(5)))
+    dup = tmp_path / "dup.run"
+    dup.write_text("".join(f"q{i} Q0 e{i} 1 2.0 x\nq{i} Q0 d{i} 2 1.0 x\n" for i in range(5))
+                   + "q3 Q0 e3 3 0.5 x\n")
+    assert main(["compare", "--format", "trec", "--qrels", str(qrels), str(a), str(dup)]) == 2
+    err = capsys.readouterr().err
+    assert "'dup'" in err and "'e3'" in err and "'q3'" in err and "1 repeated line" in err
+
+
+def test_an_all_blank_method_column_is_named_in_text_and_json(tmp_path, capsys):
+    f = tmp_path / "g.csv"
+    f.write_text(_csv([["case_id", "A", "B", "C"]] +
+                      [[f"c{i}", i % 2, (i // 2) % 2, ""] for i in range(12)]))
+    assert main(["compare", str(f), "--resamples", "200"]) == 0
+    assert "column 'C' has no value in any row: not compared" in capsys.readouterr().out
+    assert main(["compare", str(f), "--resamples", "200", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["empty_columns"] == ["C"]
+
+
+def test_a_timing_logs_other_methods_are_named(tmp_path, capsys):
+    f = tmp_path / "t.csv"
+    rows = [["query_id", "method", "latency_ms"]]
+    for q in range(20):
+        rows += [[f"q{q}", "A", 50 + q], [f"q{q}", "B", 40 + q], [f"q{q}", "C", 30 + q]]
+    f.write_text(_csv(rows))
+    args = ["latency", str(f), "--resamples", "200", "--quantile-resamples", "200"]
+    assert main(args) == 0
+    assert "C is in the log and not compared; pick with --a/--b" in capsys.readouterr().out
+    assert main(args + ["--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["not_compared"] == ["C"]
+
+
+def test_a_closed_stdout_ends_quietly_with_the_sigpipe_status():
+    """``compare ... | head -1`` under ``set -o pipefail``: the reader leaves; the command
+    ends with 141 (128 + SIGPIPE, what the shell reports for ``yes | head -1``) and says
+    nothing, never exit 2 "bad input"."""
+    proc = subprocess.Popen([sys.executable, "-m", "core", "compare", str(DEMO)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before anything is written
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141, err
+    assert err == ""
+    shell = subprocess.run(["bash", "-o", "pipefail", "-c",
+                            f"{sys.executable} -m core compare {DEMO} --json | head -c 1 "
+                            ">/dev/null; echo $?"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=60)
+    assert shell.stdout.strip() in {"0", "141"} and "error" not in shell.stderr, shell
+
+
+# ----------------------------------------------------------------------------- item 4: limits
+@pytest.fixture()
+def scores_csv(tmp_path):
+    f = tmp_path / "scores.csv"
+    f.write_text(_csv([["case_id", "A", "B"]] +
+                      [[f"c{i}", f"0.{(i * 37) % 90 + 5}", f"0.{(i * 53) % 90 + 5}"]
+                       for i in range(30)]))
+    return f
+
+
+@pytest.mark.parametrize("margin", ["5", "1", "1e308"])
+def test_a_margin_that_cannot_fail_is_refused(scores_csv, margin):
+    code, out, err, _ = _child(["compare", scores_csv, "--margin", margin, "--resamples",
+                                "200"])
+    assert code == 2 and "can never be failed" in err and err.count("\n") == 1, err
+    assert "Warning" not in err and "overflow" not in err
+
+
+@pytest.mark.parametrize("margin", ["1_0pp", "０.０２", "٠٫٠٢", "0.0_2"])
+def test_margin_text_with_other_digits_is_refused(margin, capsys):
+    assert main(["compare", str(DEMO), "--margin", margin, "--resamples", "200"]) == 2
+    assert "digits 0-9" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("limit", ["1e308", "inf", "nan", "10.5", "0"])
+def test_a_max_slowdown_that_cannot_fail_is_refused(tmp_path, limit, capsys):
+    log = tmp_path / "t.csv"
+    rows = [["query_id", "method", "latency_ms"]]
+    for q in range(20):
+        rows += [[f"q{q}", "title-only", 50 + q], [f"q{q}", "RRF", 40 + q]]
+    log.write_text(_csv(rows))
+    assert main(["decide", "--quality", str(DEMO), "--latency", str(log), "--margin", "0.05",
+                 "--max-slowdown", limit, "--resamples", "200",
+                 "--quantile-resamples", "200"]) == 2
+    err = capsys.readouterr().err
+    assert "between 0.1 and 10" in err and err.count("\n") == 1, err
