@@ -176,6 +176,15 @@ def positive(name: str, v) -> float:
     return x
 
 
+def axis_span(lo, hi, *, log: bool = False) -> tuple[float, float]:
+    """An axis's ends: two finite numbers with ``lo < hi`` (both above 0 on a ``log`` axis)."""
+    lo = positive("lo", lo) if log else number("lo", lo)
+    hi = number("hi", hi)
+    if not hi > lo:
+        raise ValueError(f"hi must be above lo, got lo={lo!r}, hi={hi!r}")
+    return lo, hi
+
+
 def nonempty(name: str, items, *, what: str = "item") -> list:
     """``items`` as a list holding at least one element."""
     out = list(items)

@@ -150,6 +150,11 @@ class FairnessWarning:
     def message(self, lang: str = "en") -> str:
         return t(f"latency.warn_{self.key or self.code}", lang, **self.params)
 
+    def short(self, lang: str = "en") -> str:
+        """The warning in a few words with its key number (``latency.short_<code>``), for
+        the one caveat line under a verdict card."""
+        return t(f"latency.short_{self.code}", lang, **self.params)
+
     def to_dict(self) -> dict:
         return {"code": self.code, "message": self.message("en"), **self.params}
 

@@ -8,7 +8,7 @@ import streamlit as st
 from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, METRICS, WEIGHTS, analyse,
                             disagreements, kappa_band)
 from core.agreement_io import load_label_files, load_labels, load_runs
-from core.views.charts import interval_chart
+from core.views.charts import interval_chart, present_rows
 from core.errors import InputError
 from core.views.agreement import query_scatter
 from core.views.cards import agreement_card
@@ -136,7 +136,7 @@ src_chart = interval_chart(src_rows, x_title=tr("agreement.axis_kappa"),
 with head:
     show_card(card)
     if presenting():
-        draw_chart(src_chart, present_height=PRESENT_CHART_HEIGHT)
+        draw_chart(src_chart, present_height=present_rows(len(src_rows), PRESENT_CHART_HEIGHT))
 end_of_presentation()
 with guide:
     how_to_read("agreement.how_to_read", source=m.name, level=level)

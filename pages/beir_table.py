@@ -7,6 +7,7 @@ from core.beir_table import ALPHA, DEFAULT_BASELINE, scifact_ranking, tally
 from core.beir_upload import parse_user_column, tally_user
 from core.errors import InputError
 from core.views.beir_table import heatmap_chart, scifact_chart, story, tally_card, tally_chart
+from core.views.charts import present_rows
 from core.views.format import fmt_p
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
                        how_to_read, inputs_box, keep_in_url, page_setup, presenting,
@@ -87,7 +88,7 @@ with head:
     if card is not None:
         show_card(card)
     if presenting():
-        draw_chart(bars, present_height=PRESENT_CHART_HEIGHT)
+        draw_chart(bars, present_height=present_rows(len(result.rows), PRESENT_CHART_HEIGHT))
 end_of_presentation()
 with guide:
     how_to_read("beir_table.how_to_read", baseline=baseline, n=n, alpha=f"{ALPHA:g}",

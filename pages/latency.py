@@ -12,7 +12,8 @@ from core.latency_units import UNIT_CHOICES
 from core.stats import MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level, p_text, ratio as fmt_ratio, ratio_digits
-from core.views.latency import (alternative_sentence, cannot_tell_reason, distribution_chart,
+from core.views.latency import (alternative_sentence, cannot_tell_reason, caveat_line,
+                                distribution_chart,
                                 p95_ci_text, p95_withheld_sentence, ratio_chart, runs_chart,
                                 speed_headline, units_sentence, verdict_sentence)
 from core.views.palette import tone_of
@@ -125,14 +126,16 @@ geo_hi = fmt_ratio(r.geo_ci_high, gd)
 if refused:
     card = VerdictCard(tone=tone_of(res.verdict), label=tr("latency.card_label", a=a, b=b),
                        value=tr("latency.card_value_units"), interval="",
-                       sentence=units_sentence(res, lang), reason=tr("latency.card_reason_units"))
+                       sentence=units_sentence(res, lang), reason=tr("latency.card_reason_units"),
+                       caveats=caveat_line(res.warnings, lang))
 else:
     card = VerdictCard(tone=tone_of(res.verdict), label=tr("latency.card_label", a=a, b=b),
                        value=f"{geo}×",
                        interval=f"{level} {tr('common.ci_short')} [{geo_lo}, {geo_hi}]",
                        sentence=speed_headline(r, a=a, b=b, lang=lang),
                        reason=cannot_tell_reason(r, lang) or tr(
-                           "latency.card_reason", p=p_text(r.randomization_p), n=r.n_queries))
+                           "latency.card_reason", p=p_text(r.randomization_p), n=r.n_queries),
+                       caveats=caveat_line(res.warnings, lang))
 ratio_fig = ratio_chart(res.per_query.ratio, title=tr("latency.chart_ratio", a=a, b=b),
                         x_title=tr("latency.axis_query_rank"), y_title=tr("latency.axis_ratio"),
                         faster_label=tr("latency.side_faster", b=b),

@@ -11,7 +11,7 @@ from core.beir_grid import Grid, norm_name
 from core.beir_table import ALPHA, STANDINGS, TableTally, TallyRow, strongest_rival
 from core.i18n import catalog, t
 from core.views.cards import VerdictCard
-from core.views.charts import wrap_title
+from core.views.charts import keep_labels, wrap_title
 from core.views.format import fmt_p, p_text
 from core.views.palette import MUTED, PRIMARY, REFERENCE
 
@@ -126,7 +126,8 @@ def heatmap_chart(grid: Grid, baseline: str, *, mode: str = "value", title: str 
 
 def tally_chart(result: TableTally, *, labels: dict, title: str = "") -> alt.Chart:
     """Diverging bars per model: baseline wins to the left, model wins to the right, ties in
-    the middle. ``labels`` names the three parts: keys baseline_wins, model_wins, ties."""
+    the middle. ``labels`` names the three parts: keys baseline_wins, model_wins, ties.
+    Every model keeps its name on the axis (``keep_labels``)."""
     import altair as alt
     for k in ("baseline_wins", "model_wins", "ties"):
         if k not in labels:
@@ -146,7 +147,8 @@ def tally_chart(result: TableTally, *, labels: dict, title: str = "") -> alt.Cha
                                                  range=[REFERENCE, MUTED, PRIMARY]),
                        title=None, legend=alt.Legend(orient="bottom"))
     bars = alt.Chart(df[df["count"] > 0]).mark_bar().encode(
-        y=alt.Y("model:N", sort=[r.model for r in result.rows], title=None),
+        y=alt.Y("model:N", sort=[r.model for r in result.rows], title=None,
+                axis=keep_labels()),
         x=alt.X("start:Q", title=None, axis=alt.Axis(tickMinStep=1, labelExpr="abs(datum.value)")),
         x2="end:Q", color=colour, tooltip=["model:N", "part:N", "count:Q"])
     zero = alt.Chart(pd.DataFrame({"x": [0]})).mark_rule(color="black").encode(x="x:Q")
@@ -160,7 +162,7 @@ def scifact_chart(ranking: pd.DataFrame, *, source_labels: dict, title: str = ""
     df["source_label"] = df["source"].map(source_labels).fillna(df["source"])
     df["label"] = df["name"] + " (" + df["source_label"] + ")"
     return alt.Chart(df).mark_bar().encode(
-        y=alt.Y("label:N", sort=list(df["label"]), title=None),
+        y=alt.Y("label:N", sort=list(df["label"]), title=None, axis=keep_labels()),
         x=alt.X("ndcg@10:Q", title="nDCG@10", scale=alt.Scale(zero=True)),
         color=alt.Color("source_label:N", title=None, legend=alt.Legend(orient="bottom")),
         tooltip=["rank:Q", "name:N", "source_label:N",

@@ -41,6 +41,7 @@ class VerdictCard:
     margin_reason: str = ""  # why the margin's answer is "inconclusive" (the test disagrees)
     band: MarginBand | None = None   # the margin drawn as a shaded band beside the CI
     best: str = ""         # with more systems than A and B: who is tied for best of them all
+    caveats: str = ""      # one line: what changes the reading (the latency fairness checks)
 
     def __post_init__(self):
         if self.tone not in TONES:
@@ -52,7 +53,7 @@ class VerdictCard:
                 "next_step": self.next_step, "next_link": self.next_link,
                 "calibration": self.calibration, "warning": self.warning,
                 "margin": self.margin, "margin_reason": self.margin_reason,
-                "best": self.best}
+                "best": self.best, "caveats": self.caveats}
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,8 @@ def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> 
     page must define). The sentence sits in an element of class ``verdict`` (with a margin,
     the margin's answer, class ``verdict verdict-margin``, with its band), the next step
     in ``verdict-next`` with its link (``links=False`` for an offline report, where the
-    app's pages are not there to open)."""
+    app's pages are not there to open), the caveats that change the reading in
+    ``verdict-caveats`` (kept in the presentation view, which hides the page's warnings)."""
     accent, background = TONES[card.tone]
     e = html.escape
     big = "3.4rem" if large else "2.6rem"
@@ -183,6 +185,9 @@ def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> 
                          f'color:{TEXT}">{e(card.margin_reason)}</div>')
     best = (f'<div class="verdict-best" style="margin-top:.3rem;font-size:1.05rem;'
             f'font-weight:600;color:{TEXT}">{e(card.best)}</div>' if card.best else "")
+    if card.caveats:
+        reason += (f'<div class="verdict-caveats" style="margin-top:.45rem;font-size:1rem;'
+                   f'font-weight:600;color:{TONES["worse"][0]}">⚠ {e(card.caveats)}</div>')
     for cls, text in (("verdict-warning", card.warning),
                       ("verdict-calibration", card.calibration)):
         if text:

@@ -25,6 +25,7 @@ PRESENT_LABEL = 20   # px: axis labels and legend labels in the presentation vie
 PRESENT_TITLE = 22   # px: axis and legend titles
 PRESENT_HEADING = 24  # px: chart titles
 PRESENT_PADDING = {"left": 8, "top": 8, "right": 8, "bottom": 8}  # px: large glyphs never clipped
+PRESENT_ROW = 30     # px: one row of a category axis in the presentation view (a 20 px label)
 
 
 def display_width(text: str) -> int:
@@ -81,7 +82,10 @@ def pad(chart: alt.TopLevelMixin, padding: dict | None = None) -> alt.TopLevelMi
 def enlarge(chart: alt.TopLevelMixin, *, height: int | None = None) -> alt.TopLevelMixin:
     """A copy of ``chart`` with presentation-size type: axis and legend labels
     ``PRESENT_LABEL`` px, their titles ``PRESENT_TITLE`` px, the title ``PRESENT_HEADING``;
-    ``height`` (px) sets the plot's height, so card and chart share one screen."""
+    ``height`` (px) sets the plot's height, so card and chart share one screen. A category
+    axis keeps every label (Streamlit's theme sets ``labelOverlap``, which dropped every
+    other model name once the labels grew to 20 px): give such a chart ``PRESENT_ROW`` px
+    per category (``present_rows``)."""
     import altair as alt
     checks.instance("chart", chart, alt.TopLevelMixin, "an altair chart")
     if height is not None:
@@ -89,9 +93,84 @@ def enlarge(chart: alt.TopLevelMixin, *, height: int | None = None) -> alt.TopLe
     return (pad(chart)
             .configure_axis(labelFontSize=PRESENT_LABEL, titleFontSize=PRESENT_TITLE,
                             labelLimit=0, titleLimit=0)
+            .configure_axisDiscrete(labelOverlap=False, labelLimit=0, labelFlush=False)
             .configure_legend(labelFontSize=PRESENT_LABEL, titleFontSize=PRESENT_TITLE,
                               labelLimit=0, titleLimit=0)
             .configure_title(fontSize=PRESENT_HEADING, limit=0))
+
+
+def present_rows(n: int, height: int) -> int:
+    """The plot height (px) for ``n`` categories in the presentation view: at least
+    ``height``, and ``PRESENT_ROW`` px per category so no two 20 px labels overlap."""
+    checks.whole("n", n, lo=0)
+    return max(checks.whole("height", height, lo=50), PRESENT_ROW * n)
+
+
+def keep_labels(**kwargs) -> alt.Axis:
+    """An axis for categories that shows every category's label, whole: no overlap removal
+    (Streamlit's theme turns it on: half the names vanished), no ellipsis, and no flush
+    alignment (the theme's ``labelFlush`` pushed the first and last names off their rows)."""
+    import altair as alt
+    return alt.Axis(labelOverlap=False, labelLimit=0, labelFlush=False, **kwargs)
+
+
+TIMES_LABEL = "format(datum.value, '~g') + '×'"   # a ratio's tick label: 0.5×, 1×, 2×
+_MANTISSAS = ((1.0,), (1.0, 3.0), (1.0, 2.0, 5.0), (1.0, 1.5, 2.0, 3.0, 5.0, 7.0),
+              (1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0))
+
+
+def log_domain(values, *, anchor: float = 1.0, room: float = 1.12) -> tuple[float, float]:
+    """A log axis's domain for ``values`` (all > 0): from the smallest to the largest of the
+    values and ``anchor`` (the ratio 1: no difference), widened by the factor ``room`` on
+    each side. Vega's "nice" domain rounds to whole decades: ratios between 1.1 and 2 sat on
+    one line of an axis from 0.1 to 30."""
+    x = checks.values("values", values)
+    checks.positive("the smallest value", float(x.min()))
+    anchor = checks.positive("anchor", anchor)
+    room = float(checks.at_least("room", room, 1.0))
+    return float(min(x.min(), anchor)) / room, float(max(x.max(), anchor)) * room
+
+
+def log_ticks(lo: float, hi: float, *, anchor: float = 1.0, most: int = 6) -> list[float]:
+    """Tick values for a log axis over [lo, hi]: ``anchor`` (the ratio 1) always, and the
+    finest of the steps 1-10-100, 1-3-10, 1-2-5, ... that puts no more than ``most`` ticks
+    on the axis (every k-th power of ten over many decades). Below a factor of 3 from end to
+    end, evenly spaced ticks through the anchor (``linear_ticks``): a log axis that short
+    looks linear."""
+    lo, hi = checks.axis_span(lo, hi, log=True)
+    anchor = checks.positive("anchor", anchor)
+    checks.whole("most", most, lo=3)
+    if hi / lo < 3:
+        return [x for x in linear_ticks(lo, hi, anchor=anchor, count=most - 1) if x > 0]
+    span = range(int(np.floor(np.log10(lo))) - 1, int(np.ceil(np.log10(hi))) + 1)
+    best: list[float] = []
+    for mantissas in _MANTISSAS:
+        ticks = sorted({round(m * 10.0 ** e, 12) for e in span for m in mantissas
+                        if lo <= m * 10.0 ** e <= hi})
+        if len(ticks) > most:
+            break
+        best = ticks
+    if not best:   # many decades: every k-th power of ten
+        powers = [10.0 ** e for e in span if lo <= 10.0 ** e <= hi]
+        best = powers[::int(np.ceil(len(powers) / most))]
+    if lo <= anchor <= hi and anchor not in best:
+        best = sorted([*best, anchor])
+    return best
+
+
+def linear_ticks(lo: float, hi: float, *, anchor: float = 0.0, count: int = 6) -> list[float]:
+    """About ``count`` evenly spaced tick values over [lo, hi] that include ``anchor`` (0 for
+    a difference, 1 for a ratio) when it lies inside: a step of 1, 2 or 5 times a power of
+    ten, counted from the anchor. The axis then always shows where "no difference" is."""
+    lo, hi = checks.axis_span(lo, hi)
+    anchor = checks.number("anchor", anchor)
+    checks.whole("count", count, lo=2)
+    raw = (hi - lo) / count
+    power = 10.0 ** np.floor(np.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = anchor + np.ceil((lo - anchor) / step) * step
+    ticks = [round(float(first + i * step), 10) for i in range(int((hi - first) // step) + 1)]
+    return [0.0 if abs(x) < step * 1e-9 else x for x in ticks]
 
 
 MAX_BINS = 200
@@ -172,7 +251,7 @@ def interval_chart(rows: pd.DataFrame, *, x_title: str = "rate (%)",
     df = rows.copy()
     for col in ("mean", "ci_low", "ci_high"):
         df[col] = scale * df[col]
-    y = alt.Y("name:N", title=None, sort=None)
+    y = alt.Y("name:N", title=None, sort=None, axis=keep_labels())
     bars = alt.Chart(df).mark_rule(strokeWidth=3, color=PRIMARY).encode(
         x=alt.X("ci_low:Q", title=x_title, scale=alt.Scale(zero=False)), x2="ci_high:Q", y=y)
     dots = alt.Chart(df).mark_point(filled=True, size=120, color=DARK).encode(

@@ -17,7 +17,7 @@ from core.i18n import t
 from core.latency import LatencyComparison, MethodLatency, RatioEstimate
 from core.latency_p95 import P95_CI_MIN_QUERIES, P95_CI_MIN_TIMINGS, P95_CI_WORST_COVER
 from core.latency_fairness import fmt_ms
-from core.views.charts import wrap_title
+from core.views.charts import TIMES_LABEL, log_domain, log_ticks, wrap_title
 from core.stats import significance_level
 from core.views.format import level as fmt_level, p_text, pct, ratio as fmt_ratio, ratio_digits
 from core.views.palette import HIGHLIGHT, PRIMARY, REFERENCE, TONES
@@ -90,15 +90,20 @@ def ratio_chart(ratios, *, title: str = "", x_title: str = "queries, sorted",
                 y_title: str = "ratio B/A", faster_label: str = "B faster",
                 slower_label: str = "B slower") -> alt.LayerChart:
     """Per-query ratios B/A, sorted, on a log axis with the line of no difference at 1;
-    points below 1 (B faster) in the 'better' tone, above in the 'worse' tone."""
+    points below 1 (B faster) in the 'better' tone, above in the 'worse' tone. The axis
+    spans the ratios and 1 (``core.views.charts.log_domain``), not whole decades, with
+    ticks labelled "1×" through ``log_ticks``."""
     import altair as alt
     df = thin_sorted(ratios)
+    lo, hi = log_domain(df["value"])
     df["side"] = np.where(df["value"] < 1, faster_label, slower_label)
     colours = alt.Scale(domain=[faster_label, slower_label],
                         range=[TONES["better"][0], TONES["worse"][0]])
     dots = alt.Chart(df).mark_circle(size=28, opacity=0.85).encode(
         x=alt.X("rank:Q", title=x_title, axis=alt.Axis(format="%")),
-        y=alt.Y("value:Q", title=y_title, scale=alt.Scale(type="log")),
+        y=alt.Y("value:Q", title=y_title,
+                scale=alt.Scale(type="log", domain=[lo, hi], nice=False),
+                axis=alt.Axis(values=log_ticks(lo, hi), labelExpr=TIMES_LABEL)),
         color=alt.Color("side:N", title=None, scale=colours),
         tooltip=[alt.Tooltip("value:Q", format=".3f", title=y_title)])
     one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(
@@ -191,6 +196,14 @@ def cannot_tell_reason(ratio: RatioEstimate, lang: str = "en") -> str:
     else:
         key = "latency.reason_both"
     return t(key, lang, **params)
+
+
+def caveat_line(warnings, lang: str = "en") -> str:
+    """Every fairness warning in a few words on one line, for under the verdict card
+    ("Read with care: warm-up in bm25 (...); cache hits: 22% of bm25, ..."), or "" when
+    there is none. The presentation view hides the warnings' own boxes; this line stays."""
+    items = [w.short(lang) for w in warnings]
+    return t("latency.caveats", lang, items="; ".join(items)) if items else ""
 
 
 def units_sentence(res: LatencyComparison, lang: str = "en") -> str:

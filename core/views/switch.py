@@ -11,8 +11,9 @@ from core.i18n import t
 from core.switch import Condition, SwitchDecision
 from core.views import format as fmt
 from core.views.cards import VerdictCard
-from core.views.charts import wrap_title
-from core.views.palette import DARK, REFERENCE, TONES as TONE_COLOURS
+from core.views.latency import caveat_line
+from core.views.charts import TIMES_LABEL, linear_ticks, wrap_title
+from core.views.palette import DARK, MUTED, REFERENCE, TONES as TONE_COLOURS
 
 if TYPE_CHECKING:  # altair only in the chart builders: the CLI text needs none
     import altair as alt
@@ -127,7 +128,8 @@ def steps(dec: SwitchDecision, lang: str = "en") -> tuple[str, str, str]:
 
 def decision_card(dec: SwitchDecision, lang: str = "en") -> VerdictCard:
     """The card: the decision, the two bounds against their limits, the sentence, each
-    condition in words, and the next steps when quality or speed is unsure."""
+    condition in words, the next steps when quality or speed is unsure, and the timing
+    log's fairness warnings on one line (``core.views.latency.caveat_line``)."""
     p = _params(dec, lang)
     step, link, label = steps(dec, lang)
     return VerdictCard(
@@ -137,7 +139,8 @@ def decision_card(dec: SwitchDecision, lang: str = "en") -> VerdictCard:
         sentence=decision_sentence(dec, lang),
         reason=" ".join(condition_line(c, dec, lang)
                         for c in (dec.quality_condition, dec.speed_condition)),
-        next_step=step, next_link=link, next_label=label)
+        next_step=step, next_link=link, next_label=label,
+        caveats=caveat_line(dec.latency_warnings, lang))
 
 
 def decision_text(dec: SwitchDecision, lang: str = "en") -> str:
@@ -160,13 +163,22 @@ def decision_text(dec: SwitchDecision, lang: str = "en") -> str:
 
 def _interval_chart(lo: float, mid: float, hi: float, limit: float, *, bad_side: str,
                     ok: bool, title: str, x_title: str, limit_label: str, fmt_d3: str,
-                    domain: tuple[float, float]) -> alt.LayerChart:
+                    domain: tuple[float, float], anchor: float,
+                    label_expr: str = "") -> alt.LayerChart:
+    """One interval on an axis whose ticks go through ``anchor`` (0 for a difference, 1 for
+    a ratio: no difference, drawn as a thin solid line) and whose region beyond ``limit``
+    on ``bad_side`` is shaded."""
     import altair as alt
     import pandas as pd
     band_lo, band_hi = (domain[0], limit) if bad_side == "left" else (limit, domain[1])
+    axis = alt.Axis(values=linear_ticks(*domain, anchor=anchor),
+                    **({"labelExpr": label_expr} if label_expr else {}))
     band = alt.Chart(pd.DataFrame({"x": [band_lo], "x2": [band_hi]})).mark_rect(
-        color=TONE_COLOURS["worse"][0], opacity=0.12).encode(x=alt.X("x:Q", scale=alt.Scale(domain=domain),
-                                                     title=x_title), x2="x2:Q")
+        color=TONE_COLOURS["worse"][0], opacity=0.12).encode(
+        x=alt.X("x:Q", scale=alt.Scale(domain=domain, nice=False), title=x_title, axis=axis),
+        x2="x2:Q")
+    none = alt.Chart(pd.DataFrame({"x": [anchor]})).mark_rule(
+        color=MUTED, strokeWidth=1.5).encode(x="x:Q")
     tone = "better" if ok else ("neutral" if (lo - limit) * (hi - limit) <= 0 else "worse")
     colour = TONE_COLOURS[tone][0]
     df = pd.DataFrame({"lo": [lo], "hi": [hi], "mid": [mid], "y": [0]})
@@ -181,7 +193,7 @@ def _interval_chart(lo: float, mid: float, hi: float, limit: float, *, bad_side:
     text = alt.Chart(rule_df).mark_text(align="left", dx=4, dy=-4, baseline="bottom",
                                         color=REFERENCE).encode(x="x:Q", y=alt.value(12),
                                                                 text="label:N")
-    return alt.layer(band, bar, dot, rule, text).properties(title=wrap_title(title), height=90)
+    return alt.layer(band, none, bar, dot, rule, text).properties(title=wrap_title(title), height=90)
 
 
 def _domain(lo: float, hi: float, *marks: float) -> tuple[float, float]:
@@ -193,22 +205,22 @@ def _domain(lo: float, hi: float, *marks: float) -> tuple[float, float]:
 def quality_chart(dec: SwitchDecision, *, title: str, x_title: str,
                   limit_label: str) -> alt.LayerChart:
     """The interval of B − A (in %p for rates) with the estimate, the line at −delta and the
-    region of a larger loss shaded."""
+    region of a larger loss shaded; the axis has a tick and a line at 0."""
     s = fmt.scale(dec.kind)
     q = dec.quality
     lo, mid, hi, lim = s * q.ci_low, s * q.mean, s * q.ci_high, -s * dec.margin
     return _interval_chart(lo, mid, hi, lim, bad_side="left",
                            ok=dec.quality_condition.holds, title=title, x_title=x_title,
                            limit_label=limit_label, fmt_d3=fmt.tooltip_format(dec.kind),
-                           domain=_domain(lo, hi, lim, 0.0))
+                           domain=_domain(lo, hi, lim, 0.0), anchor=0.0)
 
 
 def speed_chart(dec: SwitchDecision, *, title: str, x_title: str,
                 limit_label: str) -> alt.LayerChart:
     """The interval of the time ratio B/A with the estimate, the line at ``max_slowdown``
-    and the slower region shaded."""
+    and the slower region shaded; the axis has a tick and a line at 1×."""
     return _interval_chart(dec.ratio_low, dec.ratio, dec.ratio_high, dec.max_slowdown,
                            bad_side="right", ok=dec.speed_condition.holds, title=title,
                            x_title=x_title, limit_label=limit_label, fmt_d3=".2f",
                            domain=_domain(dec.ratio_low, dec.ratio_high, dec.max_slowdown,
-                                          1.0))
+                                          1.0), anchor=1.0, label_expr=TIMES_LABEL)

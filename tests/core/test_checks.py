@@ -170,3 +170,12 @@ def test_margin():
     for bad, binary in ((-0.1, False), (1.0, True), ("0.1", True), (float("inf"), False)):
         with pytest.raises(ValueError, match="margin"):
             checks.margin(bad, binary=binary)
+
+
+def test_axis_span_needs_lo_below_hi_and_positive_ends_on_a_log_axis():
+    assert checks.axis_span(-1, 2) == (-1.0, 2.0)
+    assert checks.axis_span(0.1, 30, log=True) == (0.1, 30.0)
+    for lo, hi, log in ((1, 1, False), (2, 1, False), (0, 1, True), (-1, 1, True),
+                        (float("nan"), 1, False), ("0", 1, False)):
+        with pytest.raises(ValueError):
+            checks.axis_span(lo, hi, log=log)

@@ -198,6 +198,23 @@ def _warning_codes() -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+def _fairness_codes() -> tuple[str, ...]:
+    """The ``code`` of every ``FairnessWarning(code, ...)`` built in the latency modules: each
+    has a short form, ``latency.short_<code>`` (the caveat line under the card, issue 37)."""
+    def constants(node):
+        if isinstance(node, ast.IfExp):
+            return constants(node.body) | constants(node.orelse)
+        return {node.value} if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+            else set()
+
+    out = set()
+    for name in ("latency.py", "latency_fairness.py"):
+        tree = ast.parse((ROOT / "core" / name).read_text(encoding="utf-8"))
+        out |= {c for n in ast.walk(tree) if isinstance(n, ast.Call)
+                and getattr(n.func, "id", "") == "FairnessWarning" for c in constants(n.args[0])}
+    return tuple(sorted(out))
+
+
 def _call_codes_all(func: str) -> tuple[str, ...]:
     """Every literal argument of ``func(...)`` calls in the sources (glossary terms)."""
     out = set()
@@ -247,6 +264,7 @@ def _runtime_domains() -> dict[str, tuple]:
                                         for c in _tuple_codes(ROOT / "core" / f"{m}.py")})),
         "scifact.vectors_*": VECTOR_SOURCES,
         "latency.warn_*": _warning_codes(),
+        "latency.short_*": _fairness_codes(),
         "latency.p95_ci_withheld_*": P95_CI_WITHHELD_REASONS,
         "glossary.*": tuple(sorted(set(_call_codes_all("glossary") + RATE_INTERVALS))),
         "agreement.weights_*": WEIGHTS,

@@ -86,3 +86,22 @@ def test_tally_card_states_the_duel_with_the_strongest_dense_rival():
     only_base = tally(parse_grid("# kinds: BM25=lexical; X=lexical\ndataset,BM25,X\nA,0.5,0.4\n"),
                       "BM25")
     assert tally_card(only_base, metric="nDCG@10").label  # no dense model: any kind
+
+
+def test_tally_chart_names_every_model_on_its_axis():
+    """Issue 37: the presentation view named 3 of 6 models (Streamlit's theme dropped every
+    other label once they were 20 px). The axis keeps them all, in the tally's order."""
+    from core.views.charts import enlarge, present_rows
+    res = tally(load_grid(), "BM25")
+    assert len(res.rows) >= 6
+    labels = {"baseline_wins": "BM25 wins", "model_wins": "model wins", "ties": "ties"}
+    chart = tally_chart(res, labels=labels)
+    spec = chart.to_dict()
+    y = spec["layer"][0]["encoding"]["y"]
+    assert y["axis"]["labelOverlap"] is False and y["axis"]["labelLimit"] == 0
+    assert y["sort"] == [r.model for r in res.rows]
+    drawn = {r["model"] for r in _data(chart)[0]}
+    assert drawn == {r.model for r in res.rows}
+    big = enlarge(chart, height=present_rows(len(res.rows), 130)).to_dict()
+    assert big["height"] >= 30 * len(res.rows)
+    assert big["config"]["axisDiscrete"]["labelOverlap"] is False

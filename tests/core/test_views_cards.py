@@ -98,3 +98,16 @@ def test_card_best_line_is_escaped_and_only_drawn_when_given():
     assert 'class="verdict-best"' in out and "Best: &lt;i&gt;x&lt;/i&gt; or y" in out
     assert out.index('class="verdict"') < out.index("verdict-best")  # under the sentence
     assert card.to_dict()["best"] == "Best: <i>x</i> or y"
+
+
+def test_caveats_line_is_escaped_and_last_in_the_card():
+    card = VerdictCard(tone="worse", label="B / A", value="1.46×", interval="95% CI [1.3, 1.8]",
+                       sentence="B is slower.", reason="p < 0.001",
+                       caveats="warm-up in <b>bm25</b>; cache hits: 22% of bm25")
+    out = card_html(card)
+    assert 'class="verdict-caveats"' in out
+    assert "warm-up in &lt;b&gt;bm25&lt;/b&gt;; cache hits: 22% of bm25" in out
+    assert out.index("verdict-reason") < out.index("verdict-caveats")
+    assert card.to_dict()["caveats"] == card.caveats
+    assert "verdict-caveats" not in card_html(VerdictCard(tone="better", label="l", value="v",
+                                                          interval="", sentence="s"))

@@ -135,3 +135,75 @@ def test_bootstrap_histogram_shades_the_margin():
     assert any(rows == [{"x": -3.0}] for rows in datasets)
     with pytest.raises(ValueError, match="margin"):
         bootstrap_histogram(dist, -0.02, 0.04, margin="0.03")
+
+
+# ----------------------------------------------------------------------------- issue 37: labels and axes
+def _axis_of(spec: dict, channel: str) -> dict:
+    """The axis properties of ``channel`` in a (layered) chart spec, from the first layer
+    that sets any."""
+    for layer in [spec, *spec.get("layer", [])]:
+        axis = layer.get("encoding", {}).get(channel, {}).get("axis")
+        if axis:
+            return axis
+    raise AssertionError(f"no axis for {channel}")
+
+
+def test_category_axes_keep_every_label_in_the_presentation_view():
+    from core.views.charts import PRESENT_ROW, enlarge, interval_chart, present_rows
+    names = ["llm_narrative", "llm_basic", "crowd", "keyword_heuristic"]
+    rows = pd.DataFrame({"name": names, "mean": [0.65, 0.64, 0.62, 0.49],
+                         "ci_low": [0.58, 0.57, 0.54, 0.41], "ci_high": [0.72, 0.70, 0.69, 0.57]})
+    chart = interval_chart(rows, scale=1)
+    spec = chart.to_dict()
+    axis = _axis_of(spec, "y")
+    # Streamlit's theme turns labelOverlap on for every axis: set off here, per axis
+    assert axis["labelOverlap"] is False and axis["labelLimit"] == 0
+    assert axis["labelFlush"] is False
+    shown = {r["name"] for d in spec["datasets"].values() for r in d}
+    assert shown == set(names)   # every category is in the data the chart draws
+    big = enlarge(chart, height=present_rows(len(names), 130)).to_dict()
+    assert big["config"]["axisDiscrete"]["labelOverlap"] is False
+    # each category gets PRESENT_ROW px, more than the 20 px of its label
+    assert present_rows(6, 130) == 6 * PRESENT_ROW > 130 and present_rows(2, 130) == 130
+    assert PRESENT_ROW > 20
+    with pytest.raises(ValueError):
+        present_rows(-1, 130)
+
+
+def test_log_domain_spans_the_data_and_one_not_whole_decades():
+    from core.views.charts import log_domain
+    lo, hi = log_domain([1.1, 1.3, 1.8, 11.0])
+    assert lo == pytest.approx(1 / 1.12) and hi == pytest.approx(11 * 1.12)
+    lo, hi = log_domain([0.5, 0.7])    # all faster: the axis still reaches 1
+    assert lo == pytest.approx(0.5 / 1.12) and hi == pytest.approx(1.12)
+    for bad in ([], [0.0, 1.0], [-1.0], [np.nan]):
+        with pytest.raises(ValueError):
+            log_domain(bad)
+
+
+@pytest.mark.parametrize("lo, hi", [(0.8, 1.2), (0.9, 13.0), (0.45, 1.7), (0.01, 100.0),
+                                    (1e-6, 1e6), (0.2, 0.35), (1.5, 40.0)])
+def test_log_ticks_hold_one_and_stay_inside_the_axis(lo, hi):
+    from core.views.charts import log_ticks
+    ticks = log_ticks(lo, hi)
+    assert all(lo <= x <= hi for x in ticks) and ticks == sorted(set(ticks))
+    assert 2 <= len(ticks) <= 7, ticks
+    if lo <= 1 <= hi:
+        assert 1.0 in ticks
+
+
+@pytest.mark.parametrize("lo, hi, anchor", [(-3.2, 3.5, 0.0), (-2.9, -0.4, 0.0),
+                                            (0.62, 1.2, 1.0), (-0.05, 0.05, 0.0),
+                                            (-270.0, 40.0, 0.0)])
+def test_linear_ticks_go_through_the_anchor(lo, hi, anchor):
+    from core.views.charts import linear_ticks
+    ticks = linear_ticks(lo, hi, anchor=anchor)
+    assert all(lo <= x <= hi for x in ticks) and len(ticks) >= 2
+    steps = np.diff(ticks)
+    assert np.allclose(steps, steps[0])   # evenly spaced
+    if lo <= anchor <= hi:
+        assert anchor in ticks
+    else:   # the anchor lies on the same grid, outside the axis
+        assert (ticks[0] - anchor) / steps[0] == pytest.approx(round((ticks[0] - anchor) / steps[0]))
+    with pytest.raises(ValueError):
+        linear_ticks(1.0, 1.0)

@@ -97,3 +97,43 @@ def test_speed_headline_reads_b_against_a_and_alternative_sentence_wraps_it():
     assert head in speed_sentence(res.ratio, a="old", b="new")
     alt = alternative_sentence(res.ratio, a="old", b="new")
     assert speed_sentence(res.ratio, a="old", b="new") in alt
+
+
+# ----------------------------------------------------------------------------- issue 37
+def test_ratio_chart_axis_fits_the_ratios_with_a_tick_at_one():
+    """The log axis spans the ratios and 1 (not 0.1 to 30 for ratios of 1.1 to 11), with a
+    tick labelled 1×."""
+    ratios = [1.05, 1.2, 1.3, 1.4, 1.6, 2.4, 11.0]
+    y = ratio_chart(ratios).to_dict()["layer"][0]["encoding"]["y"]
+    lo, hi = y["scale"]["domain"]
+    assert y["scale"]["type"] == "log" and y["scale"]["nice"] is False
+    assert lo <= 1.0 and lo > 0.8 and hi >= 11.0 and hi < 13.0
+    assert 1.0 in y["axis"]["values"] and all(lo <= v <= hi for v in y["axis"]["values"])
+    assert "×" in y["axis"]["labelExpr"]
+    # all faster: the axis still shows 1
+    y = ratio_chart([0.3, 0.5, 0.6]).to_dict()["layer"][0]["encoding"]["y"]
+    assert y["scale"]["domain"][1] >= 1.0 and 1.0 in y["axis"]["values"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_caveat_line_names_every_fairness_warning_with_its_numbers(lang):
+    """The demo's warm-up in both methods and the cache hits, on the card's one line, with
+    the numbers of the warnings themselves."""
+    from pathlib import Path
+    from core.i18n import t
+    from core.views.latency import caveat_line
+    demo = Path(__file__).resolve().parents[2] / "data" / "demo_latency.csv"
+    res = compare_latency(load_timings(demo.read_bytes(), "demo.csv"), "bm25", "hybrid",
+                          resamples=2_000, quantile_resamples=200, seed=0)
+    codes = [w.code for w in res.warnings]
+    assert codes.count("warmup") == 2 and "cache_column" in codes
+    line = caveat_line(res.warnings, lang)
+    assert line.startswith(t("latency.caveats", lang, items="").split("{")[0].rstrip(".").rstrip())
+    for w in res.warnings:
+        assert w.short(lang) in line
+    warm = [w for w in res.warnings if w.code == "warmup"]
+    for w in warm:
+        assert w.params["method"] in line and f"{w.params['slowdown']}" in line
+    cache = next(w for w in res.warnings if w.code == "cache_column")
+    assert f"{cache.params['share_a']}%" in line and f"{cache.params['share_b']}%" in line
+    assert caveat_line([], lang) == ""

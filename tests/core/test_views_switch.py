@@ -69,3 +69,20 @@ def test_charts_carry_the_bounds_and_limits(decisions):
     spec = speed_chart(d, title="s", x_title="x", limit_label="max").to_dict()
     values = [v for ds in spec["datasets"].values() for v in ds]
     assert {"x": d.max_slowdown, "label": "max"} in values
+
+
+def test_chart_axes_have_a_tick_at_no_difference(decisions):
+    """Issue 37: the quality axis ticks at 0 (and draws it), the speed axis at 1×."""
+    for d in decisions.values():
+        for chart, anchor in ((quality_chart(d, title="", x_title="x", limit_label="-d"), 0.0),
+                              (speed_chart(d, title="", x_title="x", limit_label="max"), 1.0)):
+            spec = chart.to_dict()
+            x = spec["layer"][0]["encoding"]["x"]
+            lo, hi = x["scale"]["domain"]
+            ticks = x["axis"]["values"]
+            assert anchor in ticks and all(lo <= v <= hi for v in ticks), (ticks, lo, hi)
+            assert len(ticks) >= 3
+            values = [v for ds in spec["datasets"].values() for v in ds]
+            assert {"x": anchor} in values   # the line of no difference
+            if anchor == 1.0:
+                assert "×" in x["axis"]["labelExpr"]

@@ -44,6 +44,10 @@ def _card(at) -> str:
 def test_demo_shows_verdict_warnings_and_warmup_button():
     at = _page()
     assert not at.exception and not at.error
+    # issue 37: each warning box has its short form on the card's caveat line
+    line = html.unescape(re.search(r'class="verdict-caveats"[^>]*>(.*?)</div>',
+                                   _card(at)).group(1))
+    assert line.count(";") == len(at.warning) - 1 == 2
     # B (hybrid) is the slower one in the demo: the card says so, in red
     assert any(t.startswith("hybrid takes 1.") and t.endswith("the time of bm25: hybrid is slower.")
                for t in _texts(at))
@@ -140,6 +144,12 @@ def test_presentation_shows_the_card_and_the_ratio_chart_only():
     assert not at.exception
     assert len(at.get("vega_lite_chart")) == 1 and not at.expander and not at.table
     assert "verdict-card" in _card(at) and not at.metric
+    # issue 37: the fairness warnings stay, as one line in the card (the boxes are hidden)
+    caveats = re.search(r'class="verdict-caveats"[^>]*>(.*?)</div>', _card(at))
+    assert caveats, "no caveat line on the card"
+    line = html.unescape(caveats.group(1))
+    assert "warm-up in bm25" in line and "warm-up in hybrid" in line and "cache hits" in line
+    assert not at.warning   # ... and their boxes are not drawn
 
 
 # ----------------------------------------------------------------------------- issue 25
