@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.timing import best  # noqa: E402
 
-from core.stats import paired_bootstrap  # noqa: E402
+from core.paired.stats import paired_bootstrap  # noqa: E402
 
 
 def _numpy_index_bootstrap(d, resamples, batch=256, seed=0):
@@ -42,7 +42,7 @@ import json, sys, time
 import numpy as np
 sys.path.insert(0, sys.argv[1])
 from bench.memory import peak_mb, reset_peak, rss_mb
-from core.stats import paired_bootstrap
+from core.paired.stats import paired_bootstrap
 rng = np.random.default_rng(0)
 a, b = rng.random(100_000), rng.random(100_000)
 paired_bootstrap(a[:50], b[:50], resamples=100)  # load compiled kernels

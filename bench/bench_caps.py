@@ -2,10 +2,10 @@
 refused in seconds, measured against an ordinary input in the same run.
 
 1. An xlsx whose sheet has no ``<dimension>`` and 2,300,000 one-cell rows (the issue's file,
-   generated): refused by ``core.tables.read_table`` while inflating, vs reading an ordinary
+   generated): refused by ``core.inputs.tables.read_table`` while inflating, vs reading an ordinary
    1,000-row workbook. Before issue 21 this ran 748 s and peaked at 1.1 GB.
    Target: the refusal costs at most a few ordinary reads (ratio printed).
-2. 997 method columns x 40 cases (the 1,000-column cap): ``core.multi.plan_mode`` falls back
+2. 997 method columns x 40 cases (the 1,000-column cap): ``core.paired.multi.plan_mode`` falls back
    to each method against the baseline (996 pairs); timed against all pairs of 10 methods
    (45 pairs) at the same resamples. Target: at most 30 s and ~ the pair ratio (996 / 45).
    Before issue 21 ``compare`` ran all ~500,000 pairs (4.8 GB after 120 s).
@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 from bench.memory import run_process  # noqa: E402
 
 from core.errors import InputError  # noqa: E402
-from core.multi import compare_many, estimate_cost, plan_mode  # noqa: E402
-from core.tables import read_table  # noqa: E402
+from core.paired.multi import compare_many, estimate_cost, plan_mode  # noqa: E402
+from core.inputs.tables import read_table  # noqa: E402
 
 RESAMPLES = 2_000
 

@@ -33,12 +33,12 @@ sys.path.insert(0, str(ROOT))
 from bench.memory import run_process  # noqa: E402
 from bench.timing import best  # noqa: E402
 
-from core.paired import compare_paired  # noqa: E402
-from core.stats import paired_bootstrap  # noqa: E402
+from core.paired.compare import compare_paired  # noqa: E402
+from core.paired.stats import paired_bootstrap  # noqa: E402
 
 DEMO = ROOT / "data" / "demo_golden.csv"
 RUNS = 7
-IMPORTS_ONLY = ("import core.__main__, core.commands.compare, core.golden, core.serialize, "
+IMPORTS_ONLY = ("import core.__main__, core.commands.compare, core.inputs.golden, core.serialize, "
                 "core.views.golden, core.views.verdicts")
 N_BIG = 100_000
 

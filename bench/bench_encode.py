@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def _data():
-    from core.beir import find_or_download, load_beir
+    from core.retrieval.beir import find_or_download, load_beir
 
     return load_beir(find_or_download(None))
 
@@ -84,7 +84,7 @@ def _encode(model, texts):
 def measure(texts, repeats: int) -> list[dict]:
     import numpy as np
 
-    from core.retrieval import resolve_model
+    from core.retrieval.search import resolve_model
 
     source, _ = resolve_model(None)
     rows, reference = [], None
@@ -118,11 +118,11 @@ def measure(texts, repeats: int) -> list[dict]:
 
 def quality(name: str) -> dict:
     """Full encode with one backend: dense nDCG@10 and W/L/T against BM25 (B − A = dense −
-    BM25, ties within core.scifact.TIE_TOL)."""
+    BM25, ties within core.retrieval.scifact.TIE_TOL)."""
     import numpy as np
 
-    from core.retrieval import bm25_search, dense_search, resolve_model
-    from core.scifact import TIE_TOL, evaluate
+    from core.retrieval.search import bm25_search, dense_search, resolve_model
+    from core.retrieval.scifact import TIE_TOL, evaluate
 
     data = _data()
     model = dict(_candidates(resolve_model(None)[0]))[name]()

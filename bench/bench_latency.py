@@ -5,7 +5,7 @@
    (issue 25): <= 2 s CPU and <= 300 MiB; reference in the same run: a process that only
    runs ``import numpy, pandas`` (the ratio is printed).
 1. 100,000 timing rows (2,000 queries x 2 methods x 25 runs) analysed by
-   ``core.latency.compare_latency`` with the defaults (20,000 paired resamples, 2,000 nested
+   ``core.latency.compare.compare_latency`` with the defaults (20,000 paired resamples, 2,000 nested
    resamples for each method's median and p95, warm-up permutation tests), CPU time.
    Reference: the same point estimates in plain numpy (pooled medians and p95, per-query
    medians, geometric mean ratio) measured in the same run; reading the CSV is timed apart.
@@ -28,9 +28,9 @@ sys.path.insert(0, str(ROOT))
 from bench.memory import run_process  # noqa: E402
 from bench.timing import best  # noqa: E402
 
-from core.latency import compare_latency  # noqa: E402
-from core.latency_log import load_timings  # noqa: E402
-from core.latency_resample import (nested_bootstrap_quantiles,  # noqa: E402
+from core.latency.compare import compare_latency  # noqa: E402
+from core.latency.log import load_timings  # noqa: E402
+from core.latency.resample import (nested_bootstrap_quantiles,  # noqa: E402
                                    paired_median_ratio_bootstrap)
 
 N_QUERIES, RUNS = 2_000, 25

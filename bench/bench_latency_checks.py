@@ -3,13 +3,13 @@
 Not a speed benchmark: false-alarm rates on null logs and detection rates on logs with a
 planted problem, for
 
-1. the two-clump (cache) check, ``core.latency_clumps.clumps`` (calibrated: at most 5 % false
+1. the two-clump (cache) check, ``core.latency.clumps.clumps`` (calibrated: at most 5 % false
    alarms at 10-50 queries, heavy-tailed query effects included), beside the uncalibrated
    rule (BC > 5/9, D >= 3.5) and the previous check (normal null, ``_previous_check``);
-2. the position-in-pair check, ``core.latency_order.pair_order`` (fixed order always named;
+2. the position-in-pair check, ``core.latency.order.pair_order`` (fixed order always named;
    mixed order: the effect measured);
-3. the unit check, ``core.latency_units.scale_problems``;
-4. the warm-up changepoint, ``core.latency_fairness.detect_warmup`` (search up to runs - 1).
+3. the unit check, ``core.latency.units.scale_problems``;
+4. the warm-up changepoint, ``core.latency.fairness.detect_warmup`` (search up to runs - 1).
 
 Logs: lognormal latencies, query effects N(log 30 ms, spread^2) on the log scale (or t with
 3 or 2 df times spread), run noise N(0, noise^2) (or t with 3 df times noise).
@@ -31,12 +31,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 OUT = ROOT / "docs" / "latency_checks.md"
 
-from core.latency_clumps import (BIMODALITY_COEFFICIENT, CACHE_ALPHA,  # noqa: E402
+from core.latency.clumps import (BIMODALITY_COEFFICIENT, CACHE_ALPHA,  # noqa: E402
                                  CACHE_MIN_ASHMAN_D, CACHE_MIN_SHARE, QueryLayout,
                                  bimodality, clumps, gated_separation)
-from core.latency_fairness import detect_warmup  # noqa: E402
-from core.latency_order import pair_order  # noqa: E402
-from core.latency_units import scale_problems  # noqa: E402
+from core.latency.fairness import detect_warmup  # noqa: E402
+from core.latency.order import pair_order  # noqa: E402
+from core.latency.units import scale_problems  # noqa: E402
 
 QUERIES = (10, 20, 50)
 
@@ -248,7 +248,7 @@ def main(argv=None) -> None:
            "slowest, against a parametric bootstrap of the normal random-effects model: it "
            "still fired in up to 10 % of null logs whose query effects are heavy-tailed "
            "(a few extreme queries), as real query latencies are. The check now "
-           "(`core.latency_clumps.clumps`) keeps the two views apart, each with its own null: "
+           "(`core.latency.clumps.clumps`) keeps the two views apart, each with its own null: "
            "within queries (>= 3 runs), each timing against its query's slowest, tested "
            "against normal runs around each query's own level, whatever the query levels are "
            "(D is free of level and scale, so the null is one pivotal simulation); between "
@@ -273,20 +273,20 @@ def main(argv=None) -> None:
            "41 % and is found less often (row above). A t null for the runs instead lost most of"
            " the power against a 2x cache.", "",
            "## Who ran first within a query", "",
-           "`core.latency_order.pair_order` on 3 runs per query; B/A = 1 truly, and whichever "
+           "`core.latency.order.pair_order` on 3 runs per query; B/A = 1 truly, and whichever "
            "method runs second is `gain` times faster. A fixed order is always named (the "
            "effect cannot be measured: the warning says the method second may owe up to all of "
            "its advantage to it); a mixed order measures it (sign-flip test within queries, "
            "Welch between) and warns at p < 0.01 with a gain of at least 1.05x either way.", "",
            *parts[1][1], "",
            "## Units", "",
-           "`core.latency_units.scale_problems`: medians more than 50x apart, or one column "
+           "`core.latency.units.scale_problems`: medians more than 50x apart, or one column "
            "whose sorted log10 timings have a 10x gap between clumps 10^2.3-10^3.7 apart, the "
            "smaller holding at least 2 timings. "
            "A real 10x difference stays below the limit; stating the units settles it.", "",
            *parts[2][1], "",
            "## Warm-up", "",
-           "`core.latency_fairness.detect_warmup` searches k = 1 .. runs - 1 (permutation test, "
+           "`core.latency.fairness.detect_warmup` searches k = 1 .. runs - 1 (permutation test, "
            "199 permutations, p < 0.01, at least 1.10x slower) and says 'at least' when k is "
            "runs - 1.", "", *parts[3][1], "",
            f"_{stamp}; load average {load}; {took:.0f} s._", ""]

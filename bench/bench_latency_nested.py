@@ -7,7 +7,7 @@ N(log 30, 0.5^2), run noise N(0, 0.3^2), so the pooled latencies are lognormal a
 median and p95 are known (exp(mu) and exp(mu + 1.645 sqrt(0.5^2 + 0.3^2))). For each log,
 the 95% percentile interval of the nested bootstrap (2,000 resamples, the default) from
 
-* ``now``: ``core.latency_resample.nested_bootstrap_quantiles`` (first draws by inversion
+* ``now``: ``core.latency.resample.nested_bootstrap_quantiles`` (first draws by inversion
   on Binomial cdf tables with the resample's own splitmix64 stream),
 * ``before``: the kernel as of commit 7e20cae (numba's ``np.random.binomial``), read with
   ``git show`` (skipped when the commit is not in this clone),
@@ -20,7 +20,7 @@ Then (issue 25h) the kernel now at more sizes (queries 10-200 x runs 1-25), with
 interval's misses on each side and, as the one alternative tried, the basic (reverse
 percentile) interval 2 p95 - [hi, lo] from the same draws: where the percentile interval
 covers at least ``P95_MIN_COVER`` (93 %, within Monte-Carlo error of 95 % at 1,000 logs) sets
-the minimums of ``core.latency_p95`` (docs/speed.md, "p95 intervals: where they hold").
+the minimums of ``core.latency.p95`` (docs/speed.md, "p95 intervals: where they hold").
 ``--sizes`` runs only this second table.
 """
 from __future__ import annotations
@@ -37,8 +37,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.latency_resample import nested_bootstrap_quantiles  # noqa: E402
-from core.stats import percentile_ci  # noqa: E402
+from core.latency.resample import nested_bootstrap_quantiles  # noqa: E402
+from core.paired.stats import percentile_ci  # noqa: E402
 
 BEFORE = "7e20cae"
 MU, SB, SW = np.log(30.0), 0.5, 0.3
@@ -49,7 +49,7 @@ PROBS = [0.5, 0.95]
 def _before_kernel():
     """``nested_bootstrap_quantiles`` as of ``BEFORE``, or None when git cannot show it."""
     try:
-        src = subprocess.run(["git", "show", f"{BEFORE}:core/latency_resample.py"], cwd=ROOT,
+        src = subprocess.run(["git", "show", f"{BEFORE}:core/latency/resample.py"], cwd=ROOT,
                              capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None

@@ -19,9 +19,9 @@ sys.path.insert(0, str(ROOT))
 from bench.timing import best  # noqa: E402
 
 import core.checks as checks  # noqa: E402
-import core.paired as paired  # noqa: E402
-import core.paired_tests as paired_tests  # noqa: E402
-import core.stats as stats  # noqa: E402
+import core.paired.compare as paired  # noqa: E402
+import core.paired.significance as paired_tests  # noqa: E402
+import core.paired.stats as stats  # noqa: E402
 
 
 def _count_calls(fn):
@@ -72,7 +72,7 @@ def main() -> None:
 
     # the self-checks under the card (issue 19 item 4): <= 1 s for n <= 1,000, 1,000 null sets
     # of each kind (sign flips and centred resamples)
-    from core.calibration import calibrate_scores, calibrate_table
+    from core.paired.calibration import calibrate_scores, calibrate_table
     d = rng.normal(0.02, 0.3, 1_000)
     calibrate_scores(d[:30], interval="expanded_percentile", sets=20)   # compile once
     for interval in ("calibrated_t", "t", "expanded_percentile", "bootstrap_t", "percentile",

@@ -3,7 +3,7 @@
 1. Warm run: load the BEIR folder + BM25 + dense (shipped document vectors, queries encoded)
    + per-query metrics + paired bootstrap over 300 queries, end to end in one process,
    against the 3 s target.
-2. Live encode: ``core.retrieval.encode_texts`` (progress, chunks written to a temporary
+2. Live encode: ``core.retrieval.search.encode_texts`` (progress, chunks written to a temporary
    cache so an interrupted encode resumes, the cache entry written at the end) against a bare
    ``SentenceTransformer.encode`` of the same documents in the same process; target <= 1.1x.
    Uses the first ``--docs`` documents (default 300: the full corpus takes minutes on 2 cores;
@@ -15,7 +15,7 @@
    against the 15 s target. Wall time and the child's CPU time are both printed: on a busy
    shared machine the CPU time is the fairer figure.
    Faster encoders (ONNX, OpenVINO, int8): ``bench/bench_encode.py``.
-3. BM25 index + retrieve: ``core.retrieval.bm25_search`` against bm25s alone (its README
+3. BM25 index + retrieve: ``core.retrieval.search.bm25_search`` against bm25s alone (its README
    flow: ``bm25s.tokenize(stopwords="en")``, ``index``, ``retrieve(k=100)``).
 
 Data: $NOISEFLOOR_SHARED_BEIR, else ../shared/beir/scifact beside the repository, else
@@ -43,7 +43,7 @@ CLI_TARGET_S, PAGE_TARGET_S = 10.0, 15.0  # fresh clone, quiet 2-core machine (i
 
 
 def _data_dir() -> Path | None:
-    from core.beir import is_beir_dir, resolve_dir
+    from core.retrieval.beir import is_beir_dir, resolve_dir
 
     for cand in (os.environ.get("NOISEFLOOR_SHARED_BEIR"), ROOT.parent / "shared" / "beir" / "scifact",
                  resolve_dir(None)[0]):
@@ -56,7 +56,7 @@ def bench_bm25(data, repeats: int = 3) -> dict:
     import bm25s
     import numpy as np
 
-    from core.retrieval import bm25_search
+    from core.retrieval.search import bm25_search
 
     qids = data.query_ids
     qtexts = [data.queries[q] for q in qids]
@@ -82,7 +82,7 @@ def bench_bm25(data, repeats: int = 3) -> dict:
 def bench_encode(data, docs: int, repeats: int = 2) -> dict:
     """Bare encode and ours, alternated ``repeats`` times; the best wall time of each (the
     machine is shared, so the minimum is the least disturbed run) and the CPU-time ratio."""
-    from core.retrieval import encode_texts, load_model
+    from core.retrieval.search import encode_texts, load_model
 
     texts = list(data.texts[:docs] if docs else data.texts)
     model = load_model(None)
@@ -106,8 +106,8 @@ def bench_encode(data, docs: int, repeats: int = 2) -> dict:
 
 
 def bench_warm(path: Path) -> dict:
-    from core.beir import load_beir
-    from core.scifact import run_scifact
+    from core.retrieval.beir import load_beir
+    from core.retrieval.scifact import run_scifact
 
     data = load_beir(path)
     run_scifact(data, "bm25", "dense")  # shipped vectors checked; numba kernels compiled
@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     if path is None:
         print("bench_scifact: no BEIR scifact folder found (set NOISEFLOOR_SHARED_BEIR); skipped")
         return 0
-    from core.beir import load_beir
+    from core.retrieval.beir import load_beir
 
     data = load_beir(path)
     print(f"bench_scifact on {path} ({data.n_docs:,} documents, {data.n_queries} queries)")

@@ -1,4 +1,4 @@
-"""TREC path speed: NoiseFloor (core.trec read_run/read_qrels + score_runs) vs ir_measures alone.
+"""TREC path speed: NoiseFloor (core.inputs.trec read_run/read_qrels + score_runs) vs ir_measures alone.
 
 A generated 7,000-query x 1,000-document run (7M lines) and its qrels are written to a temp
 dir (never the repo). Both sides start from the file on disk and end with per-query nDCG@10
@@ -6,7 +6,7 @@ and R@100 for every judged query:
 
 - reference: ``ir_measures.iter_calc`` over ``ir_measures.read_trec_qrels`` /
   ``ir_measures.read_trec_run`` (its own reader);
-- NoiseFloor: ``core.trec.read_qrels`` + ``read_run`` (bytes, as an upload arrives) +
+- NoiseFloor: ``core.inputs.trec.read_qrels`` + ``read_run`` (bytes, as an upload arrives) +
   ``score_runs`` (ir_measures' pytrec_eval provider underneath).
 
 Target: NoiseFloor / ir_measures <= 1.2. Run: ``python bench/bench_trec.py [queries docs]``.
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import ir_measures  # noqa: E402
 
-from core.trec import read_qrels, read_run, score_runs  # noqa: E402
+from core.inputs.trec import read_qrels, read_run, score_runs  # noqa: E402
 
 MEASURES = ("nDCG@10", "R@100")
 TARGET = 1.2

@@ -1,10 +1,10 @@
-"""Does the tied-for-best set hold the true best? (``core.best_set``, issue 24.)
+"""Does the tied-for-best set hold the true best? (``core.paired.best``, issue 24.)
 
 Populations of 5 systems are built from the real per-query nDCG@10 of BM25, dense and hybrid
-(RRF) on BEIR scifact's 300 judged test queries (``core.scifact``, shipped vectors or the
+(RRF) on BEIR scifact's 300 judged test queries (``core.retrieval.scifact``, shipped vectors or the
 cache, as ``bench/calibration.py``). Each simulated set draws n = 30 queries with replacement
 from the 300 (so the per-query differences between systems are real ones) and runs
-``core.best_set.best_set`` on it; the true best is the system with the highest mean over the
+``core.paired.best.best_set`` on it; the true best is the system with the highest mean over the
 300 queries. Three populations:
 
 * ``scifact as it is``: bm25, dense, hybrid and two per-query mixtures (each query scored by
@@ -39,7 +39,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.best_set import best_set  # noqa: E402
+from core.paired.best import best_set  # noqa: E402
 
 OUT = ROOT / "docs" / "many_systems.md"
 N_QUERIES = 30
@@ -213,7 +213,7 @@ def main(argv=None) -> None:
     doc = ["# Many systems: the tied-for-best set", "",
            "Written by `bench/best_set.py` (`python bench/run.py best_set`; "
            "`python bench/best_set.py --quick` for a short run that writes nothing).", "",
-           "The set (`core.best_set`): simultaneous 95% bootstrap max-|t| intervals of every "
+           "The set (`core.paired.best`): simultaneous 95% bootstrap max-|t| intervals of every "
            "pairwise difference, read as rank intervals (Klein, Wright & Wieczorek 2020; "
            "Mogstad, Romano, Shaikh & Wilhelm 2024); the set is every system no other is shown "
            "to beat (a conservative form of Hsu's multiple comparisons with the best, 1996). "

@@ -22,7 +22,7 @@ cases? Writes the tables to ``docs/calibration.md``; ``python bench/calibration.
     medians (percentile vs expanded percentile of its paired bootstrap).
 (d) the sample-size planner: does its n reach the target half-width with the default
     interval (exact for 0/1, 1,000 simulated sets for scores)?
-(e) the self-check rule (``core.calibration``): verdict type-I and power of the default with
+(e) the self-check rule (``core.paired.calibration``): verdict type-I and power of the default with
     and without "a 'better' must survive the bootstrap-t test when a self-check warns", and
     how often a check warns (scifact with its real skew, Exp(1) - 1, normal; n = 10/20).
 
@@ -45,10 +45,10 @@ from scipy.special import gammaln
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.intervals import (PAIRED_PROPORTION_METHODS, distribution_interval,  # noqa: E402
+from core.paired.intervals import (PAIRED_PROPORTION_METHODS, distribution_interval,  # noqa: E402
                             paired_proportion_ci, score_intervals, side)
-from core.latency_resample import paired_median_ratio_bootstrap  # noqa: E402
-from core.stats import kernels, stream_key  # noqa: E402
+from core.latency.resample import paired_median_ratio_bootstrap  # noqa: E402
+from core.paired.stats import kernels, stream_key  # noqa: E402
 from bench.calibration_warning import (planner_rows, planner_shape_table,  # noqa: E402
                                        warning_block, warning_table)
 
@@ -72,7 +72,7 @@ OUT = ROOT / "docs" / "calibration.md"
 
 
 def intervals(x, means, sds, method):
-    """``core.intervals.score_intervals`` plus the bench-only candidates (``BENCH_ONLY``)."""
+    """``core.paired.intervals.score_intervals`` plus the bench-only candidates (``BENCH_ONLY``)."""
     if method == "t_or_hall":
         lt, ht = score_intervals(x, means, sds, CONF, "t")
         lh, hh = score_intervals(x, means, sds, CONF, "hall_t")
@@ -129,7 +129,7 @@ def _mcnemar(b, c):
 
 def _boot_pairs(n, b, c, rng):
     """Percentile and BCa intervals of (n12 - n21)/n per pair from the seed's cell bootstrap
-    (1,000 resamples), through ``core.intervals.score_intervals``."""
+    (1,000 resamples), through ``core.paired.intervals.score_intervals``."""
     lo = {"percentile": np.empty(b.size), "bca": np.empty(b.size)}
     hi = {"percentile": np.empty(b.size), "bca": np.empty(b.size)}
     chunk = max(1, 4_000_000 // (BOOT_BIN + n))
@@ -222,11 +222,13 @@ def test_sweep(quick=False):
 @functools.lru_cache(maxsize=2)
 def scifact_tables(methods: tuple[str, ...] = ("bm25", "dense")):
     """Per-query metric tables of ``methods`` on BEIR scifact's judged test queries, through
-    ``core.scifact`` with the normal data, shipped vectors and cache locations
+    ``core.retrieval.scifact`` with the normal data, shipped vectors and cache locations
     (``NOISEFLOOR_BEIR_DIR``, ``data/beir/scifact.vectors.npy``, ``NOISEFLOOR_CACHE_DIR``):
     (tables, reason), or (None, the reason) when the document vectors are neither shipped nor
     cached: encoding 5,183 documents is not a benchmark's job. The benches share it."""
-    from core import beir, retrieval, scifact
+    from core.retrieval import beir
+    from core.retrieval import search as retrieval
+    from core.retrieval import scifact
     try:
         path, _ = beir.resolve_dir()
         if not beir.is_beir_dir(path):
@@ -234,7 +236,7 @@ def scifact_tables(methods: tuple[str, ...] = ("bm25", "dense")):
         data = beir.load_beir(path)
     except Exception as exc:  # noqa: BLE001 - a bench reports and goes on
         return None, f"scifact not available ({exc})"
-    from core import vectors
+    from core.retrieval import vectors
     _, model_key = retrieval.resolve_model(None)
     shipped = vectors.find_manifest(data.content_hash, model_key) is not None
     if not shipped and not retrieval.is_cached(data.texts, content_hash=data.content_hash):
@@ -302,13 +304,13 @@ def score_cell(pop, n, sets, resamples, rng, *, signflip: bool, shift_sd: float 
 
 
 def rule_cell(pop, n, sets, rng, *, signflip: bool, shift_sd: float = 0.5, alt_checks=250):
-    """The self-check rule on the default interval (``core.calibration.calibrate_scores``,
+    """The self-check rule on the default interval (``core.paired.calibration.calibrate_scores``,
     the product's own 1,000 + 1,000 null sets): verdict type-I and power before and after
     the rule ("better" must survive the bootstrap-t test when a check warns), and how often a
     check warns. The checks run only where the verdict before the rule says "better" (the
     rule can only take a "better" away): every such null set, and ``alt_checks`` of the
     alternative's (power after = power before x the share of them that survive)."""
-    from core.calibration import calibrate_scores
+    from core.paired.calibration import calibrate_scores
     x = rng.choice(pop, size=(sets, n))
     if signflip:
         x = x * rng.choice([-1.0, 1.0], size=x.shape)
@@ -339,7 +341,7 @@ def rule_block(quick=False):
     pops = {}
     d, _ = scifact_differences()
     if d is not None:
-        nz = d != 0   # centred with the ties kept at 0 (core.calibration.null_centred)
+        nz = d != 0   # centred with the ties kept at 0 (core.paired.calibration.null_centred)
         pops["scifact, real (ties kept at 0)"] = (np.where(nz, d - d.sum() / nz.sum(), 0.0),
                                                   False)
     pops["Exp(1) - 1 (skewness 2)"] = (rng.exponential(size=200_000) - 1.0, False)
@@ -354,7 +356,7 @@ def rule_table(out):
              "Default interval (calibrated t). \"After\": a \"better\" also needs the "
              "studentized bootstrap test on the centred resamples (p < 0.05) whenever the "
              "self-checks (1,000 sign-flip and 1,000 centred-resample null sets, the product's "
-             "own `core.calibration.calibrate_scores`) warn (`Calibration.warns`, the rule of "
+             "own `core.paired.calibration.calibrate_scores`) warn (`Calibration.warns`, the rule of "
              "the table below). \"Warned\": share of the sets the rule looked at "
              "(those whose verdict said \"better\") on which a check warned. 1,000 sets per "
              "cell (Monte-Carlo SE of a 5% rate 0.7%); power at 0.5 SD from up to 80 checked "
@@ -466,12 +468,12 @@ PLANS = ((0.2, 0.03, 0.05), (0.1, 0.0, 0.03), (0.3, 0.1, 0.08), (0.05, 0.02, 0.0
 
 def planner_block(score_pop=None, quick=False):
     """Does the planned n reach the target half-width? 0/1: the planner's n
-    (``core.sample_size.n_paired_ci``) and the exact mean half-width of the default interval
+    (``core.planning.sample_size.n_paired_ci``) and the exact mean half-width of the default interval
     (Tango) over every table of that n. Scores: Sakai's n (``n_continuous_ci``) for the SD of
     the population and the simulated mean half-width of the t-interval and of the default
     calibrated t-interval at that n."""
-    from core.intervals import tango_limits, z_two_sided
-    from core.sample_size import n_continuous_ci, n_paired_ci
+    from core.paired.intervals import tango_limits, z_two_sided
+    from core.planning.sample_size import n_continuous_ci, n_paired_ci
     rows = []
     z = z_two_sided(CONF)
     for d, delta, e in PLANS[:2] if quick else PLANS:

@@ -2,11 +2,11 @@
 their tables into ``docs/calibration.md``).
 
 (d) the sample-size planner, continuous design: Sakai's t-interval n and the calibrated
-    interval's n (``core.sample_size_shape``: the width factor from 30 differences of the
+    interval's n (``core.planning.shape``: the width factor from 30 differences of the
     population, as when the planner is opened from a comparison; normal data: the normal
     factor), and the mean and 80th percentile of the calibrated interval's half-width over
     1,000 simulated sets at each n (normal, the real scifact differences, Exp(1) - 1).
-(e) the self-check warning (``core.calibration.Calibration.warns``) before (a check above 6%)
+(e) the self-check warning (``core.paired.calibration.Calibration.warns``) before (a check above 6%)
     and after (6% + 0.6 / m for the resample check, 6% + 0.2 / m for the sign flips from
     m = 6 on, m the non-zero differences, each beyond Monte-Carlo error; 0/1 tables: the
     resample check only, m = n): how often
@@ -27,7 +27,7 @@ def _old_warns(cal) -> bool:
 
 
 def _score_warnings(pop, n, sets, interval, rng):
-    from core.calibration import calibrate_scores
+    from core.paired.calibration import calibrate_scores
     old = new = 0
     for i in range(sets):
         x = rng.choice(pop, size=n)
@@ -42,7 +42,7 @@ def _score_warnings(pop, n, sets, interval, rng):
 def _table_warnings(n, tables, rng):
     """Warnings on random 0/1 tables of n cases from every null grid cell (p_A in {0.5, 0.7,
     0.85, 0.95}, discordance {5, 15, 30}%), Tango interval; ``tables`` per cell."""
-    from core.calibration import calibrate_table
+    from core.paired.calibration import calibrate_table
     old = new = total = 0
     for pa in (0.5, 0.7, 0.85, 0.95):
         for d in (0.05, 0.15, 0.30):
@@ -93,7 +93,7 @@ def warning_block(score_pop, quick=False):
 def warning_table(rows):
     lines = ["### (e) the self-check warning: how often it shows, before / after", "",
              "Null sets (true difference 0). Before: a check above 6% warns. After "
-             "(`core.calibration.Calibration.warns`): the resample check above 6% + 0.6 / m, "
+             "(`core.paired.calibration.Calibration.warns`): the resample check above 6% + 0.6 / m, "
              "or the sign-flip check above 6% + 0.2 / m (from m = 6 on), m the non-zero "
              "differences (n for a table), each by its "
              "one-sided 95% Wilson lower bound over its 1,000 null sets; a 0/1 table by its "
@@ -115,9 +115,9 @@ def planner_rows(score_pop, quick=False):
     pct, share of plans whose mean half-width reaches the target). For data-shaped plans the
     shape comes from ``draws`` samples of 30 differences of the population (a user's data),
     each planned and simulated on its own."""
-    from core.intervals import score_intervals
-    from core.sample_size_shape import plan_calibrated
-    from core.stats import kernels, stream_key
+    from core.paired.intervals import score_intervals
+    from core.planning.shape import plan_calibrated
+    from core.paired.stats import kernels, stream_key
     rng = np.random.default_rng(4)
     pops = {"normal": (rng.normal(size=200_000), False),
             "Exp(1) - 1": (rng.exponential(size=200_000) - 1.0, True)}
@@ -149,7 +149,7 @@ def planner_rows(score_pop, quick=False):
 
 
 def planner_shape_table(rows):
-    lines = ["Continuous design, planned for the calibrated interval (`core.sample_size_shape`"
+    lines = ["Continuous design, planned for the calibrated interval (`core.planning.shape`"
              ": t half-width x (1 + c / sqrt(n)), c fitted to the shape of the differences). "
              "Normal rows: the normal factor (no data). Exp(1) - 1 and scifact rows: the shape "
              "of 30 differences drawn from the population, as when the planner opens from a "

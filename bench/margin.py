@@ -1,6 +1,6 @@
 """Does the margin verdict keep its promise? (issue 23, items 1 and 4.)
 
-The promise of ``core.margin``: when B is truly worse than A by exactly the margin delta
+The promise of ``core.paired.margin``: when B is truly worse than A by exactly the margin delta
 (B − A = −delta), "non-inferior" (or "equivalent", which implies it) is said in at most
 alpha/2 = 2.5% of data sets (the one-sided level that matches the two-sided 95% interval on
 the card). Beside it: the power to say "non-inferior" when B is truly as good as A
@@ -11,8 +11,8 @@ margin is for.
 * **0/1 outcomes, exact**: every paired 2x2 table of n cases is enumerated and weighted by its
   trinomial probability (only B right p12, only A right p21, agree 1 − p12 − p21) with
   discordance psi = p12 + p21 and B − A = p12 − p21. Each table goes through the product's
-  own code: ``core.paired.compare_paired`` (the default Tango interval, the mid-p McNemar
-  verdict) and ``core.margin.margin_decision`` (Tango's score test with the margin). No
+  own code: ``core.paired.compare.compare_paired`` (the default Tango interval, the mid-p McNemar
+  verdict) and ``core.paired.margin.margin_decision`` (Tango's score test with the margin). No
   Monte-Carlo error.
 * **scores, Monte-Carlo**: sets of n per-query differences drawn with replacement from the
   real per-query nDCG@10 differences of dense and BM25 on BEIR scifact's judged test queries
@@ -43,9 +43,9 @@ from scipy.special import gammaln, xlogy
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.intervals import side, tango_limits, tango_statistic, z_two_sided  # noqa: E402
-from core.margin import margin_decision  # noqa: E402
-from core.paired import compare_paired  # noqa: E402
+from core.paired.intervals import side, tango_limits, tango_statistic, z_two_sided  # noqa: E402
+from core.paired.margin import margin_decision  # noqa: E402
+from core.paired.compare import compare_paired  # noqa: E402
 
 OUT = ROOT / "docs" / "margin.md"
 CONFIDENCE = 0.95
@@ -75,7 +75,7 @@ def _log_trinomial(n, n12, n21, p12, p21):
 
 
 def exact_p_all(n: int, delta0: float, grid: int = 1001):
-    """``core.margin.exact_unconditional_p`` (upper tail) of every table of n cases at once:
+    """``core.paired.margin.exact_unconditional_p`` (upper tail) of every table of n cases at once:
     tables sorted by Tango's T, the tail probability of each as a cumulative sum (ties share
     their tail), the largest over ``grid`` discordances. The first sets are checked against
     the product's function in ``binary_block``."""
@@ -307,7 +307,7 @@ def summary(brows, srows) -> list[str]:
                    f"{span(srows, 'ni_zero')}.")
     out.append("- The price of the guarantee is power at small n: a margin of a few points is "
                "rarely shown with 20-50 cases, so the card's 'inconclusive' gives the cases "
-               "needed (`core.sample_size_margin`, `docs/noninferiority_plan.md`).")
+               "needed (`core.planning.noninferiority`, `docs/noninferiority_plan.md`).")
     return out
 
 
@@ -339,7 +339,7 @@ def main(argv=None) -> None:
         "exact unconditional up to 200 cases; scores: the sign-flip "
         "test on d + δ); **equivalent** when the interval is inside ±δ and both "
         "one-sided tests reject; **inferior** when the upper end is below −δ and its test "
-        "agrees; otherwise **inconclusive** (`core.margin`). The promise: when B is truly "
+        "agrees; otherwise **inconclusive** (`core.paired.margin`). The promise: when B is truly "
         "worse by exactly δ, 'non-inferior' in at most 2.5% of data sets, at n = 20, 30, 50, "
         "100. The naive rule beside it — switch whenever the superiority verdict does not say "
         "A is better — is what a 'cannot tell' is often read as.", "",

@@ -11,7 +11,7 @@ sets drawn with replacement), Normal(0.5, 0.1) and Exp(1). For each n in {10, 20
 * ``percentile``: the percentile bootstrap the card showed before, read off the very resampled
   means the calibrated t draws (same rows, same streams);
 * ``t``: Student's t-interval (no bootstrap);
-* ``calibrated t``: ``core.method_intervals.mean_intervals`` itself (the product's function,
+* ``calibrated t``: ``core.paired.method_intervals.mean_intervals`` itself (the product's function,
   clipping to [0, 1] included: every population but Exp(1) lies in [0, 1]), with the
   resamples the product draws at these n (20,000; 2,000 with ``--quick``).
 
@@ -30,9 +30,9 @@ from scipy import stats
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from core.method_intervals import mean_intervals, method_resamples  # noqa: E402
-from core.stats import kernels, stream_key  # noqa: E402
-from core.streams import STREAM_METHODS, row_key  # noqa: E402
+from core.paired.method_intervals import mean_intervals, method_resamples  # noqa: E402
+from core.paired.stats import kernels, stream_key  # noqa: E402
+from core.paired.streams import STREAM_METHODS, row_key  # noqa: E402
 
 OUT = ROOT / "docs" / "calibration.md"
 NS = (10, 20, 30)
@@ -102,7 +102,7 @@ def table(rows: dict, sets: int, resamples: int, note: str) -> str:
               "per-query scores: it errs on the safe side). Studentized resamples per method at larger n: "
               f"{method_resamples(10_000, 20_000):,} at 10,000 cases, "
               f"{method_resamples(100_000, 20_000):,} at 100,000 "
-              "(`core.method_intervals.method_resamples`, docs/speed.md)."]
+              "(`core.paired.method_intervals.method_resamples`, docs/speed.md)."]
     return "\n".join(lines)
 
 

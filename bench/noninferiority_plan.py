@@ -1,16 +1,16 @@
 """Does the planner's non-inferiority n give the power it promises? (issue 23, item 4.)
 
-For each setting the planner (``core.sample_size_margin``) gives n, the cases needed for 80%
+For each setting the planner (``core.planning.noninferiority``) gives n, the cases needed for 80%
 power to show that B loses at most the margin delta when the true difference B − A is Delta.
 Each simulated data set of n cases is then judged by the rule of the margin verdict
-(``core.margin``): non-inferior (or equivalent) when the lower end of the two-sided 95%
+(``core.paired.margin``): non-inferior (or equivalent) when the lower end of the two-sided 95%
 interval of B − A is above −delta AND the one-sided test of H0: B − A <= −delta rejects at
 2.5%. The share of sets judged so is the power; the goal is 0.80 +/- 0.03.
 
 * 0/1 outcomes: tables of n paired cases drawn from the trinomial (only B right, only A
   right, agree) with discordance d and difference Delta, each judged exactly as
-  ``core.margin.margin_decision`` judges it now (``core.sample_size_margin.noninferior_shown``:
-  ``core.margin.margin_rule`` on Tango's interval and ``core.margin.noninferior_p``, the
+  ``core.paired.margin.margin_decision`` judges it now (``core.planning.noninferiority.noninferior_shown``:
+  ``core.paired.margin.margin_rule`` on Tango's interval and ``core.paired.margin.noninferior_p``, the
   exact unconditional p of Tango's statistic up to 200 cases, asymptotic above). The plan
   is ``n_noninferiority_paired``: Nam's (1997) n, moved up to 200 cases to where the exact
   test's exact power (``exact_noninferiority_power_paired``, every table with its trinomial
@@ -19,11 +19,11 @@ interval of B − A is above −delta AND the one-sided test of H0: B − A <= �
   with mean Delta: a normal one (SD 0.3), and the real per-query nDCG@10 differences of dense
   and BM25 on BEIR scifact's 300 judged test queries (centred, then shifted to Delta; 53% of
   them are exactly 0, so this is far from normal); the t-interval (the score default) and
-  the one-sided sign-flip test on d + delta (``core.paired_tests.shifted_signflip_p``, here
+  the one-sided sign-flip test on d + delta (``core.paired.significance.shifted_signflip_p``, here
   Monte-Carlo with a shared sign matrix); the plan is ``n_noninferiority_continuous`` with the
   population's SD (one-sided paired t).
 
-A check runs ``core.margin.margin_decision`` on real comparisons of the first simulated
+A check runs ``core.paired.margin.margin_decision`` on real comparisons of the first simulated
 sets of each 0/1 setting and counts how often it agrees with ``noninferior_shown``.
 
 ``--quick`` runs fewer sets (2,000 tables, 500 score sets) and does not write the table;
@@ -43,9 +43,9 @@ from scipy import stats as st
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.margin import EXACT_MAX_N, margin_decision  # noqa: E402
-from core.paired import compare_paired  # noqa: E402
-from core.sample_size_margin import (exact_noninferiority_power_paired,  # noqa: E402
+from core.paired.margin import EXACT_MAX_N, margin_decision  # noqa: E402
+from core.paired.compare import compare_paired  # noqa: E402
+from core.planning.noninferiority import (exact_noninferiority_power_paired,  # noqa: E402
                                      n_noninferiority_continuous, n_noninferiority_paired,
                                      noninferior_shown)
 
@@ -76,7 +76,7 @@ def paired_power(d: float, margin: float, delta: float, n: int, sets: int,
 
 
 def agreement_with_core(counts: np.ndarray, n: int, margin: float, k: int) -> tuple[int, int]:
-    """(agreements, checked): ``core.margin.margin_decision`` on real comparisons of the first
+    """(agreements, checked): ``core.paired.margin.margin_decision`` on real comparisons of the first
     ``k`` tables against ``noninferior_shown``."""
     agree = 0
     for n12, n21, _ in counts[:k]:
@@ -163,7 +163,7 @@ def main() -> None:
             print(f"scores {name} margin={margin:g}: n = {n:,}, power {power:.3f} "
                   f"(+/- {1.96 * se:.3f})", flush=True)
     wall = time.perf_counter() - t0
-    print(f"core.margin.margin_decision agrees with noninferior_shown on "
+    print(f"core.paired.margin.margin_decision agrees with noninferior_shown on "
           f"{agree_total[0]}/{agree_total[1]} tables; {wall:.0f} s")
     within = sum(abs(r[5] - POWER) <= 0.03 for r in rows)
     exact_rows = [r for r in rows if r[8] is not None]
@@ -181,13 +181,13 @@ def main() -> None:
         f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} cores, "
         f"{wall:.0f} s. Seed {SEED}.",
         "",
-        "For each setting the planner (`core.sample_size_margin`) gives n for 80% power to "
+        "For each setting the planner (`core.planning.noninferiority`) gives n for 80% power to "
         "show non-inferiority at the margin (95% two-sided interval, one-sided tests at 2.5%). "
         "Data sets of that n are simulated and judged exactly as the margin verdict "
-        "(`core.margin.margin_decision`) judges them: the interval's lower end above −δ and the "
-        "one-sided test agreeing (`core.margin.margin_rule`). **Goal: power 0.80 ± 0.03.** "
+        "(`core.paired.margin.margin_decision`) judges them: the interval's lower end above −δ and the "
+        "one-sided test agreeing (`core.paired.margin.margin_rule`). **Goal: power 0.80 ± 0.03.** "
         f"0/1 pairs: {sets:,} tables per setting, Tango's interval and Tango's statistic, whose "
-        f"p is exact unconditional up to {EXACT_MAX_N} cases (`core.margin.noninferior_p`) and "
+        f"p is exact unconditional up to {EXACT_MAX_N} cases (`core.paired.margin.noninferior_p`) and "
         "asymptotic above. The plan is Nam's (1997) n, moved (up to "
         f"{EXACT_MAX_N} cases) to where the exact test's power, computed exactly over every "
         "table with its trinomial probability (`exact_noninferiority_power_paired`), reaches "
@@ -207,7 +207,7 @@ def main() -> None:
         "",
         f"{within} of {len(rows)} settings are within 0.80 ± 0.03 in simulation; the exact "
         f"power is within on {exact_within} of {len(exact_rows)} exact-test settings. "
-        f"`core.margin.margin_decision`, run on real comparisons of the first {check} tables "
+        f"`core.paired.margin.margin_decision`, run on real comparisons of the first {check} tables "
         f"of each 0/1 setting, gave the same answer as the bench's judge on "
         f"{agree_total[0]} of {agree_total[1]}.",
         "",

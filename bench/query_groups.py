@@ -1,11 +1,11 @@
-"""Do the per-group verdicts and the interaction test keep their promises? (``core.groups``,
+"""Do the per-group verdicts and the interaction test keep their promises? (``core.inputs.groups``,
 issue 24.)
 
 The per-query differences d = nDCG@10(dense) − nDCG@10(bm25) on BEIR scifact's 300 judged
-test queries (``core.scifact``, shipped vectors or the cache, as ``bench/best_set.py``) are
+test queries (``core.retrieval.scifact``, shipped vectors or the cache, as ``bench/best_set.py``) are
 centred (d − mean d), so no group has a true difference. Each simulated set draws n = 60
 queries with replacement, gives them random groups of 30, 20 and 10 (labels unrelated to
-the data) and runs ``core.groups.compare_by_group`` at 95%:
+the data) and runs ``core.inputs.groups.compare_by_group`` at 95%:
 
 * ``null``: every group's true B − A is 0 and the effect is the same everywhere: the share of
   sets with any "better" verdict (the family-wise error; goal <= 5%), the share where every
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.best_set import scifact_scores  # noqa: E402
-from core.groups import compare_by_group  # noqa: E402
+from core.inputs.groups import compare_by_group  # noqa: E402
 
 OUT = ROOT / "docs" / "query_groups.md"
 SIZES = (30, 20, 10)
@@ -105,7 +105,7 @@ def main() -> None:
            "Written by `python bench/query_groups.py` (`python bench/run.py query_groups`; "
            "`--quick` for a short run that writes nothing). Real per-query differences of "
            "dense − BM25 (nDCG@10) on BEIR scifact, centred so that no group differs; random "
-           "groups; `core.groups.compare_by_group` at 95% (Bonferroni-level intervals, Holm "
+           "groups; `core.inputs.groups.compare_by_group` at 95% (Bonferroni-level intervals, Holm "
            "p, the verdict rule, the permutation interaction test with "
            f"{PERMUTATIONS:,} permutations, {RESAMPLES:,} resamples).", "",
            *lines, "",
@@ -115,8 +115,8 @@ def main() -> None:
 
 
 def cost_note() -> list[str]:
-    """How the interaction test bounds its work (``core.groups``), from its own constants."""
-    from core.groups import PERM_BLOCK, PERM_MIN, PERM_SURE, PERM_WORK
+    """How the interaction test bounds its work (``core.inputs.groups``), from its own constants."""
+    from core.inputs.groups import PERM_BLOCK, PERM_MIN, PERM_SURE, PERM_WORK
     return ["The interaction test's cost: permutations x (cases + groups). Up to "
             f"{PERM_WORK:,} it draws every permutation asked for (10,000 by default, so up to "
             f"{PERM_WORK // 10_000:,} cases). Above that it stops after the first block of "

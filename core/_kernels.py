@@ -9,7 +9,7 @@ computed in one call or many. Indices are drawn without modulo bias by Lemire's
 multiply-and-reject method (Lemire 2019, "Fast random integer generation in an interval"),
 two 32-bit draws per 64-bit word. Memory is O(n + R): no (R x n) index matrix is ever built.
 
-This module imports numba; ``core.stats`` imports it only when continuous data need it, and
+This module imports numba; ``core.paired.stats`` imports it only when continuous data need it, and
 the functions compile on first call (``cache=True`` keeps the machine code on disk).
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ def _mix(z):
 def splitmix(x):
     """One step of splitmix64 (Steele, Lea & Flood 2014): the next state and its 64-bit
     output word. The one generator step of every kernel here and in
-    ``core.latency_resample``."""
+    ``core.latency.resample``."""
     x = x + _GOLDEN
     return x, _mix(x)
 

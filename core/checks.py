@@ -229,7 +229,7 @@ def at_least(name: str, x, lo: float) -> np.ndarray:
     return arr
 
 
-# ----------------------------------------------------------------------------- core.stats
+# ----------------------------------------------------------------------------- core.paired.stats
 def wilson_iv(successes, n, conf) -> tuple[int, int, float]:
     """``wilson_interval``: n >= 1 cases, 0 <= successes <= n, a confidence level."""
     n = whole("n", n, lo=1)
@@ -255,7 +255,7 @@ def counts_iv(**counts) -> tuple[int, ...]:
     return tuple(whole(name, v, lo=0) for name, v in counts.items())
 
 
-# ----------------------------------------------------------------------------- core.margin
+# ----------------------------------------------------------------------------- core.paired.margin
 def margin(m, *, binary: bool, span: float | None = None) -> float:
     """A margin delta >= 0 on the difference's own scale: below 1 for 0/1 outcomes (a share:
     0.02 is 2 %p); for scores below ``span``, the largest loss B - A can show (1 for scores
@@ -285,7 +285,7 @@ def max_slowdown(v) -> float:
     return float(v)
 
 
-# ----------------------------------------------------------------------------- core.sample_size
+# ----------------------------------------------------------------------------- core.planning.sample_size
 def plan_number(name: str, x) -> float:
     """A number for the planner; a non-finite one is an ``InputError`` the page translates."""
     if isinstance(x, (bool, np.bool_)) or not isinstance(
@@ -369,7 +369,7 @@ def power_plan_iv(alpha, power) -> tuple[float, float]:
     return plan_level("alpha", alpha), plan_level("power", power)
 
 
-# ----------------------------------------------------------------------------- core.agreement
+# ----------------------------------------------------------------------------- core.agreement.levels
 def agreement_iv(weights, n_resamples, conf, s, batch, *, weight_options) -> tuple:
     """``source_agreement`` and ``rank_sources``."""
     choice("weights", weights, weight_options)
@@ -383,7 +383,7 @@ def split_half_iv(splits, s, batch) -> tuple[int, int, int]:
             whole("batch", batch, lo=1, hi=100_000))
 
 
-# ----------------------------------------------------------------------------- core.latency
+# ----------------------------------------------------------------------------- core.latency.compare
 def groups_iv(groups) -> list[np.ndarray]:
     """Per-query latency groups: a non-empty list of non-empty 1-D arrays of finite numbers."""
     if not isinstance(groups, (list, tuple)) or len(groups) < 1:

@@ -3,11 +3,11 @@
 Two conditions, each read off a two-sided interval at the same confidence 1 - alpha (so each
 is a one-sided test at level alpha/2):
 
-* **quality** (``core.margin.margin_decision``): B is not worse than A by more than the margin
+* **quality** (``core.paired.margin.margin_decision``): B is not worse than A by more than the margin
   delta, i.e. the margin verdict is ``non_inferior`` or ``equivalent`` (the lower bound of
   B - A lies above -delta and the matching score or sign-flip test rejects). It *fails* when
   the verdict is ``inferior`` (the upper bound lies below -delta) and is *unsure* otherwise;
-* **speed** (``core.latency.compare_latency``): B takes at most ``max_slowdown`` times A's
+* **speed** (``core.latency.compare.compare_latency``): B takes at most ``max_slowdown`` times A's
   time, read on the geometric mean of the per-query ratios B/A and its t-interval on the log
   ratios: it *holds* when the upper bound is at most ``max_slowdown`` (the one-sided t-test
   of H0: ratio >= max_slowdown rejects at alpha/2: the interval is that test inverted), it
@@ -25,21 +25,21 @@ quality, how far the bound read lies below -delta (the lower bound when unsure, 
 bound when it fails); for speed, how far the bound read lies above ``max_slowdown`` (the
 upper bound when unsure, the lower bound when it fails). An inconclusive quality condition
 carries the next step: the cases needed for 80% power to show non-inferiority at delta
-with the data's own discordance or SD (``core.sample_size_margin.cases_needed_noninferiority``).
+with the data's own discordance or SD (``core.planning.noninferiority.cases_needed_noninferiority``).
 An unsure speed condition (its interval alone: not a unit or order doubt) carries one too:
-the queries the latency page's plan (``core.latency_plan.LatencyPlan.retarget``) needs for the
+the queries the latency page's plan (``core.latency.plan.LatencyPlan.retarget``) needs for the
 interval's upper end to reach ``max_slowdown`` at the observed ratio, i.e. a half-width of
 log(max_slowdown / ratio) on the log ratios (none when the ratio is at or above the limit:
 more queries would not show it).
 
 ``decide_switch`` works on comparisons already made: the quality one is a golden-case
-comparison (``core.golden.compare_golden``) or a retriever comparison
-(``core.scifact.compare_retrievers``); both go through ``core.margin.margin_decision``.
+comparison (``core.inputs.golden.compare_golden``) or a retriever comparison
+(``core.retrieval.scifact.compare_retrievers``); both go through ``core.paired.margin.margin_decision``.
 ``decide_files`` reads the quality as a golden-case file, a retrieval-list CSV or TREC runs
 with qrels (scored per case or query as on the systems page) and a timing log, checks that
 both name A and B, and compares them with the same settings; ``decide_retrievers`` does the
 same from the per-query tables of BM25 / dense / hybrid on a BEIR collection
-(``core.scifact.evaluate``: the scifact page's and ``python -m core scifact``'s). Pages and
+(``core.retrieval.scifact.evaluate``: the scifact page's and ``python -m core scifact``'s). Pages and
 the CLI call these two.
 """
 from __future__ import annotations
@@ -51,14 +51,12 @@ import numpy as np
 
 from core import checks
 from core.errors import InputError
-from core.golden import GoldenComparison, compare_golden, load_golden
-from core.latency import LatencyComparison, compare_latency
-from core.latency_plan import LatencyPlan
-from core.latency_log import load_timings
-from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
-from core.margin import MarginResult, margin_decision, parse_margin
-from core.sample_size_margin import MarginCasesNeeded, cases_needed_noninferiority
-from core.scifact import RetrieverComparison
+from core.inputs import GoldenComparison, compare_golden, load_golden, parse_margin
+from core.latency import (DEFAULT_QUANTILE_RESAMPLES, LatencyComparison, LatencyPlan,
+                          compare_latency, load_timings)
+from core.paired import MarginResult, margin_decision
+from core.planning import MarginCasesNeeded, cases_needed_noninferiority
+from core.retrieval import RetrieverComparison
 
 DECISIONS = ("switch", "stay", "inconclusive")
 EXIT_CODES = {"switch": 0, "stay": 1, "inconclusive": 3}
@@ -150,7 +148,7 @@ class SwitchDecision:
     next_step: MarginCasesNeeded | None   # quality unsure: cases needed to show it
     quality_source: str = ""
     latency_source: str = ""
-    latency_warnings: tuple = ()   # the timing log's fairness warnings (core.latency_fairness)
+    latency_warnings: tuple = ()   # the timing log's fairness warnings (core.latency.fairness)
     next_step_speed: SpeedNextStep | None = None   # speed unsure: queries needed to show it
 
     @property
@@ -184,7 +182,7 @@ class SwitchDecision:
 
 
 def quality_condition(m: MarginResult) -> Condition:
-    """The quality condition from the margin verdict (``core.margin``): holds for
+    """The quality condition from the margin verdict (``core.paired.margin``): holds for
     non_inferior / equivalent, fails for inferior (gap = -delta - upper bound), else unsure
     (gap = -delta - lower bound)."""
     limit = -m.margin
@@ -211,7 +209,7 @@ SPEED_DOUBTS = ("units_unclear", "order_fixed")
 
 
 def speed_doubt(latency: LatencyComparison, cond: Condition) -> Condition:
-    """The speed condition with what the log's own checks say (``core.latency``): while a
+    """The speed condition with what the log's own checks say (``core.latency.compare``): while a
     unit suspicion stands (``latency.verdict == "units_unclear"``) no speed verdict is given;
     when one method always ran second within a query (``latency.pair.fixed``) the order is
     confounded with the method, so a verdict the order could have produced is withheld
@@ -250,17 +248,17 @@ def decide_switch(quality: GoldenComparison | RetrieverComparison,
                   latency: LatencyComparison, margin: float, *,
                   max_slowdown: float = DEFAULT_MAX_SLOWDOWN, power: float = 0.8,
                   quality_source: str | None = None) -> SwitchDecision:
-    """The decision for a quality comparison (``core.golden.compare_golden`` or
-    ``core.scifact.compare_retrievers``) and a latency comparison
-    (``core.latency.compare_latency``) of the same A and B at the same confidence, with the
+    """The decision for a quality comparison (``core.inputs.golden.compare_golden`` or
+    ``core.retrieval.scifact.compare_retrievers``) and a latency comparison
+    (``core.latency.compare.compare_latency``) of the same A and B at the same confidence, with the
     margin delta (0.02 = 2 %p for 0/1 outcomes; score units for scores) and the largest
     slowdown allowed (B/A, e.g. 1.10). ``power`` is that of the quality next step's plan;
     ``quality_source`` names the quality data (default: the golden file, or the metric)."""
     quality = checks.instance("quality", quality, (GoldenComparison, RetrieverComparison),
-                              "a GoldenComparison (core.golden.compare_golden) or a "
-                              "RetrieverComparison (core.scifact.compare_retrievers)")
+                              "a GoldenComparison (core.inputs.golden.compare_golden) or a "
+                              "RetrieverComparison (core.retrieval.scifact.compare_retrievers)")
     latency = checks.instance("latency", latency, LatencyComparison,
-                              "a LatencyComparison from core.latency.compare_latency")
+                              "a LatencyComparison from core.latency.compare.compare_latency")
     max_slowdown = checks.max_slowdown(max_slowdown)
     a, b, confidence, a_values, b_values, source = _paired(quality)
     if (a, b) != (latency.a, latency.b):
@@ -318,7 +316,7 @@ QUALITY_FORMATS = ("golden", "lists", "trec")
 
 def load_quality(data: bytes, file: str, *, quality_format: str = "golden",
                  measure: str | None = None, k: int = 10, runs=()):
-    """The quality data as a ``core.golden.GoldenSet``: a golden-case table (``golden``:
+    """The quality data as a ``core.inputs.golden.GoldenSet``: a golden-case table (``golden``:
     case_id, then one column per method), a retrieval-list CSV (``lists``: case_id, query,
     gold_ids, then one column of ranked ids per method, scored by ``measure`` at ``k``,
     default nDCG@10, as ``compare --format lists`` and the systems page do) or TREC runs
@@ -329,13 +327,13 @@ def load_quality(data: bytes, file: str, *, quality_format: str = "golden",
     if quality_format == "golden":
         return load_golden(data, file=file)
     if quality_format == "trec":
-        from core.trec import read_qrels, read_run, score_runs
+        from core.inputs import read_qrels, read_run, score_runs  # lazy: ir_measures
         if not runs:
             raise InputError("switch.err_need_runs", file=file)
         ts = score_runs([read_run(d, n) for n, d in runs], read_qrels(data, file),
                         [measure or "nDCG@10"], qrels_file=file)
         return ts.golden(ts.measures[0])
-    from core.lists import load_lists, metric_key, parse_metric, score_lists
+    from core.inputs import load_lists, metric_key, parse_metric, score_lists  # lazy: pandas
     name, k = parse_metric(measure or "ndcg", k)
     return score_lists(load_lists(data, file=file), k).golden(metric_key(name, k))
 
@@ -352,7 +350,7 @@ def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
     ``quality_format="lists"``, or TREC ``runs`` with ``quality_data`` the qrels and
     ``quality_format="trec"``) and a timing log, pick A and B (``pick_pair``), compare both
     with the same confidence, resamples and seed, and decide (``decide_switch``). A
-    ``margin`` given as text (the CLI's, a URL's) is read by ``core.margin.parse_margin``
+    ``margin`` given as text (the CLI's, a URL's) is read by ``core.inputs.margin_text.parse_margin``
     once the outcomes are known to be 0/1 or scores."""
     checks.max_slowdown(max_slowdown)  # before the work: a limit that cannot fail is refused
     gs = load_quality(quality_data, quality_file, quality_format=quality_format,
@@ -388,12 +386,12 @@ def decide_retrievers(tables: dict, latency_data: bytes, latency_file: str, *,
                       drop_warmup: int = 0,
                       quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES) -> SwitchDecision:
     """The decision with the quality of retrievers on a BEIR collection: ``tables`` are the
-    per-query tables of BM25 / dense / hybrid (``core.scifact.evaluate``), compared on
-    ``metric`` over ``queries`` (default all judged) by ``core.scifact.compare_retrievers``,
+    per-query tables of BM25 / dense / hybrid (``core.retrieval.scifact.evaluate``), compared on
+    ``metric`` over ``queries`` (default all judged) by ``core.retrieval.scifact.compare_retrievers``,
     the comparison the scifact page and ``python -m core scifact`` show. A and B as in
     ``pick_pair`` (default the first two retrievers of ``tables``); the timing log must
     name them bm25 / dense / hybrid."""
-    from core.scifact import compare_retrievers
+    from core.retrieval import compare_retrievers  # lazy: the retrieval wing, only for scifact
     checks.max_slowdown(max_slowdown)
     log = load_timings(latency_data, file=latency_file)
     a, b = pick_pair(list(tables), log.methods, a, b, quality_file=collection,

@@ -11,7 +11,7 @@ judged.
 
 ``demo_lists.csv`` has a ``group`` column, the query type of each case's topic
 (``QUERY_TYPES``: account, billing, product; 12, 14 and 14 cases), so the page shows B − A per
-query group (``core.groups``). It is read from a fixed table and draws nothing from the
+query group (``core.inputs.groups``). It is read from a fixed table and draws nothing from the
 seeded generator: the lists, and so every overall number, are the same as without it.
 """
 from __future__ import annotations

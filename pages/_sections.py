@@ -1,5 +1,5 @@
 """Detail sections several pages share, drawn below the card: B − A per query group
-(``core.groups``) and missing labels (``core.judged``). Each draws itself and returns the
+(``core.inputs.groups``) and missing labels (``core.inputs.judged``). Each draws itself and returns the
 report's sections; user text (method names, group labels) only through the escaping helpers
 of ``pages._ui``."""
 from __future__ import annotations
@@ -7,16 +7,15 @@ from __future__ import annotations
 import streamlit as st
 
 from core.serialize import to_csv_bytes
-from core.views.groups import (forest_chart, group_table, interaction_parts,
-                               interaction_sentence, intro_params, judged_table,
-                               verdict_params)
+from core.views.groups import (forest_chart, group_table, interaction_parts, interaction_sentence,
+                               intro_params, judged_table, verdict_params)
 from core.views.report import Section
 from pages._ui import current_lang, draw_chart, show_table, tr, tr_md
 
 
 def show_groups(gc, hint_key: str = "groups.hint") -> list[Section]:
     """The per-group table, its forest chart and the interaction test of a
-    ``core.groups.GroupComparison``; with ``gc`` None, a one-line hint (``hint_key``) on how
+    ``core.inputs.groups.GroupComparison``; with ``gc`` None, a one-line hint (``hint_key``) on how
     to add groups. Returns the report's sections."""
     if gc is None:
         st.caption(tr(hint_key))

@@ -17,17 +17,17 @@ import streamlit as st
 from core.errors import InputError
 from core.i18n import DEFAULT_LANG, LANGS, t
 from core.serialize import to_csv_bytes, to_json
-from core.views.verdicts import verdict_sentence
 from core.views.cards import card_html
 from core.views.charts import enlarge, pad
+from core.views.verdicts import verdict_sentence
 
 from core.views.report import Section, build_report, to_latex, to_markdown
 
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
 SESSION_DEFAULTS = {
     "lang": None,                # "en" | "ko"; from ?lang= on first load
-    "golden_set": None,          # core.golden.GoldenSet loaded on the golden page
-    "golden_comparison": None,   # core.golden.GoldenComparison last shown there
+    "golden_set": None,          # core.inputs.golden.GoldenSet loaded on the golden page
+    "golden_comparison": None,   # core.inputs.golden.GoldenComparison last shown there
     "golden_source": None,       # {"name", "sha256"} of the file behind golden_set (reports)
     "scifact_measured": None,    # {"retriever": {"ndcg@10": ...}} from the scifact page
     # the last files uploaded on a page, for the Switch? page to reuse in this session:
@@ -35,7 +35,7 @@ SESSION_DEFAULTS = {
     "systems_file": None,        # {"format": lists|trec, "name", "data", "runs", "measure", "k"}
     "latency_file": None,        # {"name", "data"} uploaded on the latency page
     "scifact_tables": None,      # {"tables", "queries", "metric", "collection"}: the scifact
-}                                # page's per-query tables (core.scifact.evaluate) and subset
+}                                # page's per-query tables (core.retrieval.scifact.evaluate) and subset
 
 
 def current_lang() -> str:
@@ -233,9 +233,9 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
 
 
 def interval_choice(key: str) -> str:
-    """Sidebar choice of the interval of B - A (``core.stats.INTERVALS``; ``auto``, the
+    """Sidebar choice of the interval of B - A (``core.paired.stats.INTERVALS``; ``auto``, the
     calibrated default, first), first from ``?interval=`` (a shared link keeps it)."""
-    from core.stats import INTERVALS
+    from core.paired import INTERVALS
 
     labels = {k: tr(f"verdicts.interval_{k}") for k in INTERVALS}  # bound in this run's language
     return st.radio(tr("verdicts.interval_label"), INTERVALS,
@@ -262,7 +262,7 @@ def stat_settings(page: str, *, resamples: int = 20_000, interval: bool = True) 
     """The sidebar's statistics settings, the same on every page: confidence level,
     resamples, seed and (``interval``) the bootstrap interval; keys ``<page>_confidence``
     etc.; first values from the URL (``?confidence=95&resamples=&seed=&interval=``)."""
-    from core.stats import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
+    from core.paired import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
     from core.views.format import level as fmt_level
 
     with st.sidebar:
@@ -445,7 +445,7 @@ def margin_input(page: str, kind: str, box=None) -> tuple[float | None, str | No
     """The margin δ input (issue 23) in the inputs ``box``: for rates in %p (0-50, step 0.5),
     for scores on their own scale (0-1, step 0.005); 0 is off (the default). First value from
     ``?margin=`` in the same unit as the input. Returns (δ on the difference's scale for
-    ``core.margin.margin_decision``, or None when off; the text ``keep_in_url`` writes)."""
+    ``core.paired.margin.margin_decision``, or None when off; the text ``keep_in_url`` writes)."""
     rate = kind == "rate"
     hi, step, shown = (50.0, 0.5, "%.1f") if rate else (1.0, 0.005, "%.3f")
     where = box if box is not None else st

@@ -1,4 +1,4 @@
-"""Label agreement: load labels (+ runs) -> core.agreement.analyse -> draw. Nothing computed here."""
+"""Label agreement: load labels (+ runs) -> core.agreement.levels.analyse -> draw. Nothing computed here."""
 from dataclasses import replace
 from pathlib import Path
 
@@ -6,12 +6,11 @@ import pandas as pd
 import streamlit as st
 
 from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, METRICS, WEIGHTS, analyse,
-                            disagreements, kappa_band)
-from core.agreement_io import load_label_files, load_labels, load_runs
-from core.views.charts import interval_chart, present_rows
+                            disagreements, kappa_band, load_label_files, load_labels, load_runs)
 from core.errors import InputError
 from core.views.agreement import query_scatter
 from core.views.cards import agreement_card
+from core.views.charts import interval_chart, present_rows
 from core.views.format import level as fmt_level, pct
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, glossary,
                        how_to_read, inputs_box, keep_in_url, page_setup, presenting,

@@ -1,11 +1,10 @@
-"""BEIR Table 2, counted: load -> core.beir_table.tally -> draw. Nothing computed here."""
+"""BEIR Table 2, counted: load -> core.retrieval.beir_table.tally -> draw. Nothing computed here."""
 import pandas as pd
 import streamlit as st
 
-from core.beir_grid import DATA, load_grid
-from core.beir_table import ALPHA, DEFAULT_BASELINE, scifact_ranking, tally
-from core.beir_upload import parse_user_column, tally_user
 from core.errors import InputError
+from core.retrieval import (ALPHA, DATA, DEFAULT_BASELINE, load_grid, parse_user_column,
+                            scifact_ranking, tally, tally_user)
 from core.views.beir_table import heatmap_chart, scifact_chart, story, tally_card, tally_chart
 from core.views.charts import present_rows
 from core.views.format import fmt_p

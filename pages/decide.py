@@ -15,11 +15,10 @@ import streamlit as st
 
 from core.checks import MAX_SLOWDOWN, MIN_SLOWDOWN
 from core.errors import InputError
-from core.latency_log import load_timings
-from core.lists import LIST_METRICS
-from core.switch import (DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files,
-                         decide_retrievers, load_quality, retriever_methods)
-from core.trec import COMMON_MEASURES
+from core.inputs import COMMON_MEASURES, LIST_METRICS
+from core.latency import load_timings
+from core.switch import (DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files, decide_retrievers,
+                         load_quality, retriever_methods)
 from core.views import format as fmt
 from core.views.format import level as fmt_level
 from core.views.switch import (decision_card, decision_sentence, loss_text, margin_text,

@@ -1,13 +1,12 @@
-"""Golden-case comparison: load -> core.golden.compare_golden -> draw. Nothing computed here."""
+"""Golden-case comparison: load -> core.inputs.golden.compare_golden -> draw. Nothing computed here."""
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.golden import compare_golden, load_golden
-from core.margin import margin_decision
-from core.groups import by_group
+from core.inputs import by_group, compare_golden, load_golden
+from core.paired import margin_decision
 from core.views import format as fmt
 from core.views.format import level as fmt_level
 from core.views.paired import paired_view

@@ -1,15 +1,12 @@
-"""Latency: load a timing log -> core.latency.compare_latency -> draw. Nothing computed here."""
+"""Latency: load a timing log -> core.latency.compare.compare_latency -> draw. Nothing computed here."""
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.latency import compare_latency
-from core.latency_log import load_timings
-from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
-from core.latency_units import UNIT_CHOICES
-from core.stats import MAX_RESAMPLES, MIN_RESAMPLES
+from core.latency import DEFAULT_QUANTILE_RESAMPLES, UNIT_CHOICES, compare_latency, load_timings
+from core.paired import MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level, p_text, ratio as fmt_ratio, ratio_digits
 from core.views.latency import (alternative_sentence, cannot_tell_reason, caveat_line,
@@ -155,7 +152,7 @@ for col, m in ((m1, res.method_a), (m2, res.method_b)):
     col.metric(tr_md("latency.metric_median", method=m.name), f"{_ms(m.median)} ms",
                help=tr("latency.metric_median_help", level=level,
                        resamples=f"{res.quantile_resamples:,}"))
-    if m.p95_ci is None:  # withheld below core.latency_p95's minimums
+    if m.p95_ci is None:  # withheld below core.latency.p95's minimums
         col.caption(tr("latency.metric_ci_no_p95_ci", level=level, lo=_ms(m.median_ci[0]),
                        hi=_ms(m.median_ci[1]), p95=_ms(m.p95), n=f"{m.n_queries:,}",
                        runs=f"{m.n_runs:,}"))

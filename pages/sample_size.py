@@ -1,24 +1,23 @@
-"""Sample-size planner: widgets -> core.sample_size -> draw. Nothing computed here.
+"""Sample-size planner: widgets -> core.planning.sample_size -> draw. Nothing computed here.
 
 Starting values come from the link that opened the page (``?design=paired&disc=20&diff=3&n=31``:
 discordance in %, difference B − A in %p, ``sigma`` the SD of per-case differences, ``cdiff``
 in points, ``n`` the cases you have, plus ``confidence``, ``alpha``, ``power``, ``target``),
 else from the golden set loaded on the comparison page (session keys ``golden_comparison`` /
-``golden_set``) via ``core.sample_size.defaults_from``. The card on top answers "how many
+``golden_set``) via ``core.planning.sample_size.defaults_from``. The card on top answers "how many
 cases to tell A and B apart" for the design the data call for (``design``), or, in the
 non-inferiority mode (``?mode=noninferiority&margin=<%p or points>&assumed=<true B − A>``,
 the link of an inconclusive "switch" or margin verdict), "how many cases show that B is not
-worse than A by more than the margin" (``core.sample_size_margin``).
+worse than A by more than the margin" (``core.planning.noninferiority``).
 """
 import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.sample_size import (defaults_from, discordant_count, half_width_curve,
-                              plan_paired, plan_rate, power_curve)
-from core.sample_size_margin import noninferiority_power_curve, plan_noninferiority
-from core.sample_size_shape import plan_scores, shape_of
-from core.stats import CONFIDENCE_LEVELS
+from core.paired import CONFIDENCE_LEVELS
+from core.planning import (defaults_from, discordant_count, half_width_curve,
+                           noninferiority_power_curve, plan_noninferiority, plan_paired, plan_rate,
+                           plan_scores, power_curve, shape_of)
 from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level, pct
 from core.views.sample_size import half_width_chart, power_chart

@@ -1,8 +1,8 @@
-"""scifact live: BM25 vs dense vs hybrid on a BEIR folder -> core.scifact -> draw.
+"""scifact live: BM25 vs dense vs hybrid on a BEIR folder -> core.retrieval.scifact -> draw.
 
-Nothing is computed here: retrieval is core.retrieval, metrics core.metrics, the paired
-bootstrap and verdict core.stats, the tied-for-best set of all three core.best_set, through
-core.scifact.
+Nothing is computed here: retrieval is core.retrieval.search, metrics core.inputs.metrics, the paired
+bootstrap and verdict core.paired.stats, the tied-for-best set of all three core.paired.best, through
+core.retrieval.scifact.
 """
 import dataclasses
 import os
@@ -11,25 +11,23 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from core.beir import (ANY_PATH_ENV, CORPUS, ENV_VAR, QRELS_DIR, QUERIES, beir_folders,
-                       download_beir, is_beir_dir, load_beir, resolve_dir, unpack_bundle)
 from core.errors import InputError
-from core import encode_job
-from core.encode_job import estimate_encode
-from core.margin import margin_decision
-from core.retrieval import CACHE_DIR, TOKENIZERS, BM25Params, load_model, resolve_model
-from core.scifact import (DEFAULT_RESAMPLES, MEASURES, PAPER_BM25_NDCG10, RETRIEVERS, ci_by_n,
-                          compare_retrievers, dense_from, disagreements, evaluate, means,
-                          rank_retrievers, run_retrievers, run_settings, side_by_side,
-                          subsample, with_hybrid)
-from core.judged import beir_bounds
-from core.vectors import document_vectors, provenance
+from core.inputs import beir_bounds
+from core.paired import margin_decision
+from core.retrieval import (ANY_PATH_ENV, BM25Params, CACHE_DIR, CORPUS, DEFAULT_RESAMPLES,
+                            ENV_VAR, MEASURES, PAPER_BM25_NDCG10, QRELS_DIR, QUERIES, RETRIEVERS,
+                            TOKENIZERS, beir_folders, ci_by_n, compare_retrievers, dense_from,
+                            disagreements, document_vectors, download_beir, encode_job,
+                            estimate_encode, evaluate, is_beir_dir, load_beir, load_model, means,
+                            provenance, rank_retrievers, resolve_dir, resolve_model,
+                            run_retrievers, run_settings, side_by_side, subsample, unpack_bundle,
+                            with_hybrid)
 from core.views import format as fmt
 from core.views.best_set import best_sentence, rank_chart, ranks_display, renamed
+from core.views.format import level as fmt_level
 from core.views.paired import paired_view
 from core.views.two_by_two import outcome_table
 from core.views.scifact import NAMES, best_line, ci_by_n_chart, scatter_chart
-from core.views.format import level as fmt_level
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css, presenting,
@@ -101,7 +99,7 @@ def _dense(path: str, stamp: tuple, model: str, live: bool):
 @st.cache_data(show_spinner=False, max_entries=8)
 def _judged(_data, _rankings, run_key: tuple, metric: str, a: str, b: str, queries: tuple,
             resamples: int, confidence: float, seed: int, interval: str):
-    """Judged@10 and both readings (``core.judged.beir_bounds``); ``run_key`` (folder,
+    """Judged@10 and both readings (``core.inputs.judged.beir_bounds``); ``run_key`` (folder,
     file stamps, BM25 settings, model) stands in for the unhashed data and rankings."""
     return beir_bounds(_data, _rankings, metric, a, b, queries=list(queries),
                        resamples=resamples, confidence=confidence, seed=seed,
@@ -111,7 +109,7 @@ def _judged(_data, _rankings, run_key: tuple, metric: str, a: str, b: str, queri
 @st.cache_data(show_spinner=False, max_entries=8)
 def _best(_tables, run_key: tuple, metric: str, queries: tuple, resamples: int,
           confidence: float, seed: int):
-    """The tied-for-best set of the three retrievers (``core.scifact.rank_retrievers``);
+    """The tied-for-best set of the three retrievers (``core.retrieval.scifact.rank_retrievers``);
     ``run_key`` stands in for the unhashed per-query tables, as in ``_judged``."""
     return rank_retrievers(_tables, metric, queries=list(queries), resamples=resamples,
                            confidence=confidence, seed=seed)
@@ -139,7 +137,7 @@ def _job_progress(key: str, label: str) -> None:
 
 
 def _start_encode(data, model: str, *, refresh: bool = False) -> None:
-    """Hand the encode to the server (``core.encode_job``); the model is loaded here, in the
+    """Hand the encode to the server (``core.retrieval.encode_job``); the model is loaded here, in the
     script's thread, and shared with the job."""
     loaded = _model(model)
     encode_job.start(data.texts, data.content_hash, model_name=model or None,
@@ -185,7 +183,7 @@ def _dense_or_progress(data, path: str, stamp: tuple, model: str):
 
 
 def _notes(notes) -> None:
-    """Cache notes from core.retrieval (rejected entries, unwritable folder): one line each."""
+    """Cache notes from core.retrieval.search (rejected entries, unwritable folder): one line each."""
     for code, params in notes:
         st.caption(tr_md(f"scifact.note_{code}", **params))
 

@@ -1,23 +1,19 @@
 """Ranked lists & many systems: retrieval-list CSV or TREC runs + qrels -> per-case metric
-(core.lists / core.trec) -> A vs B (core.golden.compare_golden), the tied-for-best set with
-rank intervals (core.best_set.best_set; the headline with three or more systems) and all pairs
-with Holm or Benjamini–Hochberg (core.multi.compare_many) -> draw. Nothing computed here."""
+(core.inputs.lists / core.inputs.trec) -> A vs B (core.inputs.golden.compare_golden), the tied-for-best set with
+rank intervals (core.paired.best.best_set; the headline with three or more systems) and all pairs
+with Holm or Benjamini–Hochberg (core.paired.multi.compare_many) -> draw. Nothing computed here."""
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
-from core.best_set import best_set
 from core.errors import InputError
-from core.golden import GoldenSet, compare_golden
-from core.groups import by_group, read_group_file
-from core.judged import lists_bounds, trec_bounds
-from core.lists import LIST_METRICS, load_lists, metric_key, score_lists
-from core.lists import side_by_side as list_side_by_side
-from core.margin import margin_decision
-from core.multi import CORRECTIONS, compare_many, disagreements, estimate_cost, plan_mode
-from core.trec import COMMON_MEASURES, read_qrels, read_run, score_runs
-from core.trec import side_by_side as trec_side_by_side
+from core.inputs import (COMMON_MEASURES, GoldenSet, LIST_METRICS, by_group, compare_golden,
+                         lists_bounds, lists_side_by_side as list_side_by_side, load_lists,
+                         metric_key, read_group_file, read_qrels, read_run, score_lists,
+                         score_runs, trec_bounds, trec_side_by_side)
+from core.paired import (CORRECTIONS, best_set, compare_many, disagreements, estimate_cost,
+                         margin_decision, plan_mode)
 from core.views import format as fmt
 from core.views.best_set import best_card, best_sentence, rank_chart, ranks_display
 from core.views.format import fmt_p, level as fmt_level
@@ -70,7 +66,7 @@ def _group_file(data: bytes, name: str):
 @st.cache_data(show_spinner=False, max_entries=32)
 def _groups(_result, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
             seed: int, interval: str = "auto"):
-    """``core.groups.by_group`` on the A vs B result (its golden set carries the groups of
+    """``core.inputs.groups.by_group`` on the A vs B result (its golden set carries the groups of
     a list file's column or the TREC side file); ``data_key`` as for ``_pair``."""
     return by_group(_result, resamples=resamples, confidence=confidence, seed=seed,
                     interval=interval)
@@ -79,7 +75,7 @@ def _groups(_result, data_key: tuple, a: str, b: str, resamples: int, confidence
 @st.cache_data(show_spinner=False, max_entries=16)
 def _judged(_scores, data_key: tuple, source: str, key: str, a: str, b: str, resamples: int,
             confidence: float, seed: int, interval: str = "auto"):
-    """Judged@10 and both bounds (``core.judged``) of the scored lists or runs."""
+    """Judged@10 and both bounds (``core.inputs.judged``) of the scored lists or runs."""
     stat = dict(resamples=resamples, confidence=confidence, seed=seed, interval=interval)
     if source == "lists":
         return lists_bounds(_scores, key, a, b, **stat)

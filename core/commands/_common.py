@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable
 
 from core.errors import InputError
-from core.safe_files import FileTooLarge, NotRegularFile, read_regular
+from core.retrieval import FileTooLarge, NotRegularFile, read_regular
 from core.serialize import to_json
 
 
@@ -19,7 +19,7 @@ MAX_INPUT_BYTES = 50 * 1024 * 1024
 def read_bytes(path: str) -> bytes:
     """A file's bytes, or ``InputError`` naming the file when it cannot be read: the one way
     every command reads a file. Regular files only (a FIFO, device or socket is refused
-    without blocking: ``core.safe_files.read_regular`` opens non-blocking and checks
+    without blocking: ``core.retrieval.safe_files.read_regular`` opens non-blocking and checks
     ``fstat`` first), at most ``MAX_INPUT_BYTES``."""
     p = Path(path)
     if not p.exists():
@@ -37,7 +37,7 @@ def read_bytes(path: str) -> bytes:
 
 def metric_option(parse: Callable[[str], str]) -> Callable[[str], str]:
     """An argparse ``type`` for an option naming a metric: ``parse`` (a function of the
-    metric registry, ``core.metrics.parse_measure`` underneath) turns any registry spelling
+    metric registry, ``core.inputs.metrics.parse_measure`` underneath) turns any registry spelling
     or alias (``RR@10``, ``MRR@10``, ``Success@10``, ``R@100``) into the canonical name; a
     name it refuses becomes argparse's one-line usage error (exit 2) listing the valid
     spellings. Never ``choices=``: a list of strings cannot know the aliases."""
@@ -55,7 +55,7 @@ def print_json(obj) -> None:
 
 def add_stat_args(p, *, resamples: int = 20_000, interval: bool = False) -> None:
     """--resamples, --seed, --confidence, --json: the same spelling on every command;
-    ``interval=True`` adds --interval (``core.stats.INTERVALS``; commands with a paired
+    ``interval=True`` adds --interval (``core.paired.stats.INTERVALS``; commands with a paired
     verdict)."""
     p.add_argument("--resamples", type=int, default=resamples,
                    help=f"bootstrap resamples (default {resamples:,})")
@@ -64,7 +64,7 @@ def add_stat_args(p, *, resamples: int = 20_000, interval: bool = False) -> None
                    help="confidence level, e.g. 0.90, 0.95, 0.99 (default 0.95)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     if interval:
-        from core.stats import INTERVALS
+        from core.paired import INTERVALS  # lazy: commands without a CI of B − A never load the statistics
         p.add_argument("--interval", choices=INTERVALS, default="auto",
                        help="CI of B - A. auto (default): the calibrated one for the data "
                             "(Tango's score interval for 0/1 outcomes, the calibrated "
@@ -78,7 +78,7 @@ def add_stat_args(p, *, resamples: int = 20_000, interval: bool = False) -> None
 
 
 def add_margin_arg(p) -> None:
-    """--margin: off by default; read by ``core.margin.parse_margin`` once the data's kind is
+    """--margin: off by default; read by ``core.inputs.margin_text.parse_margin`` once the data's kind is
     known (rates: 0.02 or 2pp = 2 %p; scores: their own scale)."""
     p.add_argument("--margin", default=None, metavar="DELTA",
                    help="answer 'can we switch to B without losing more than DELTA?': "
@@ -90,11 +90,12 @@ def add_margin_arg(p) -> None:
 
 
 def margin_of(comparison, text):
-    """The ``core.margin.MarginResult`` of ``comparison`` for ``--margin`` ``text``, or None
+    """The ``core.paired.margin.MarginResult`` of ``comparison`` for ``--margin`` ``text``, or None
     when no margin was given."""
     if text is None:
         return None
-    from core.margin import margin_decision, parse_margin
+    from core.inputs import parse_margin  # lazy: every command module is imported at start-up
+    from core.paired import margin_decision  # lazy: as above
     c = getattr(comparison, "comparison", comparison)
     return margin_decision(c, parse_margin(text, binary=c.data.binary))
 
@@ -105,7 +106,7 @@ def check_margin_text(text) -> None:
     data are in, when ``margin_of`` reads it for their kind)."""
     if text is None:
         return
-    from core.margin import parse_margin
+    from core.inputs import parse_margin  # lazy: every command module is imported at start-up
     try:
         parse_margin(text, binary=False)
     except InputError:

@@ -6,11 +6,10 @@ accuracy), and with runs query ordering and system ordering (RBO, Kendall's tau)
 """
 from __future__ import annotations
 
-from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, QUERY_P, SYSTEM_P, WEIGHTS,
-                            analyse)
-from core.agreement_io import load_label_files, load_labels, load_runs
+from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, QUERY_P, SYSTEM_P, WEIGHTS, analyse,
+                            load_label_files, load_labels, load_runs)
 from core.commands._common import add_stat_args, metric_option, print_json, read_bytes
-from core.metrics import parse_measure
+from core.inputs import parse_measure
 from core.views.agreement import text
 
 NAME = "agreement"

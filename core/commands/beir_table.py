@@ -1,10 +1,9 @@
 """``python -m core beir-table``: BEIR Table 2 counted against a baseline column."""
 from __future__ import annotations
 
-from core.beir_grid import load_grid
-from core.beir_table import DEFAULT_BASELINE, tally
-from core.beir_upload import parse_user_column, tally_user, user_column_name
 from core.commands._common import print_json, read_bytes
+from core.retrieval import (DEFAULT_BASELINE, load_grid, parse_user_column, tally, tally_user,
+                            user_column_name)
 from core.views.beir_table import tally_text
 
 NAME = "beir-table"

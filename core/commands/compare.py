@@ -1,5 +1,5 @@
 """``python -m core compare FILE...``: two methods paired by case id, and three or more
-systems: the tied-for-best set with each system's rank interval (``core.best_set``) first, then
+systems: the tied-for-best set with each system's rank interval (``core.paired.best``) first, then
 pairwise tests adjusted by Holm or, with ``--correction bh``, Benjamini–Hochberg.
 
 Formats:
@@ -14,26 +14,30 @@ The difference is always B - A (new minus baseline): the text names it "B − A"
 A's names in that order; with ``--baseline`` the baseline is A. JSON: the golden-case contract
 for A and B (``n_cases, methods, difference, resolution, excluded, verdict``; ``difference``
 holds ``b_minus_a`` and ``ci_low``/``ci_high`` of B - A), plus, for three or more systems,
-``best_set`` (``core.best_set.BestSet.to_dict``: ``best``, ``behind``, ``ranks`` with
+``best_set`` (``core.paired.best.BestSet.to_dict``: ``best``, ``behind``, ``ranks`` with
 ``rank_low``/``rank_high``) and ``pairs`` (``p_holm`` and ``p_adjusted``, the chosen
 correction's; ``multiple.adjustment`` names it), ``metrics``
 (per-method means of every list metric) for lists, and ``queries`` (missing/unjudged) for TREC.
-With ``--margin`` (``core.margin``; A vs B only, every format) a ``margin`` block holds the
+With ``--margin`` (``core.paired.margin``; A vs B only, every format) a ``margin`` block holds the
 margin's answer (``MarginResult.to_dict``); without it the output is unchanged.
 """
 from __future__ import annotations
 
-from core.commands._common import (add_margin_arg, add_stat_args, margin_of, print_json,
-                                  read_bytes)
+import sys
+from pathlib import Path
+
+from core.commands._common import add_margin_arg, add_stat_args, margin_of, print_json, read_bytes
 from core.errors import InputError
-from core.golden import compare_golden, load_golden
+from core.i18n import t
+from core.inputs import by_group, compare_golden, load_golden, read_group_labels
+from core.serialize import to_csv_bytes
 from core.views.golden import compare_text
 
 NAME = "compare"
 HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lists) or TREC "
         "runs with qrels (--format trec)")
 FORMATS = ("golden", "lists", "trec")
-CORRECTIONS = ("holm", "bh")  # core.multi.CORRECTIONS (not imported: start-up time)
+CORRECTIONS = ("holm", "bh")  # core.paired.multi.CORRECTIONS (not imported: start-up time)
 
 
 def register(p) -> None:
@@ -89,7 +93,8 @@ def _golden(args):
 
 
 def _lists(args):
-    from core.lists import load_lists, metric_key, parse_metric, score_lists
+    # lazy: pandas, and only for --format lists (every command module is imported at start-up)
+    from core.inputs import load_lists, metric_key, parse_metric, score_lists
 
     if len(args.files) != 1:
         raise InputError("systems.err_one_file", format="lists", n=len(args.files))
@@ -103,14 +108,15 @@ def _lists(args):
              "empty_lists": {m: list(v) for m, v in ls.empty_cells.items()}}
 
     def judged(a, b, **stat):
-        from core.judged import lists_bounds
+        from core.inputs import lists_bounds  # lazy: pandas, only with a judged pool
         return None if ls.kind != "ids" else lists_bounds(scores, key, a, b,
                                                          k=args.judged_k, **stat)
     return scores.golden(key), extra, judged
 
 
 def _trec(args):
-    from core.trec import read_qrels, read_run, score_runs
+    # lazy: ir_measures and pandas, only for --format trec (every command module is imported at start-up)
+    from core.inputs import read_qrels, read_run, score_runs
 
     if not args.qrels:
         raise InputError("systems.err_need_qrels")
@@ -125,16 +131,14 @@ def _trec(args):
              "metrics": {key: ts.means()[key].to_dict()}, "queries": ts.report()}
 
     def judged(a, b, **stat):
-        from core.judged import trec_bounds
+        from core.inputs import trec_bounds  # lazy: pandas, only with a judged pool
         return trec_bounds(ts, a, b, k=args.judged_k, **stat)
     return gs, extra, judged
 
 
 def _groups(args, result):
-    """B − A per query group (``core.groups.by_group``) when the file has a group column or
+    """B − A per query group (``core.inputs.groups.by_group``) when the file has a group column or
     ``--groups`` names a side file; else None."""
-    from core.groups import by_group, read_group_labels
-
     labels = read_group_labels(read_bytes(args.groups), args.groups) if args.groups else None
     return by_group(result, labels, args.groups, **_stat_kw(args))
 
@@ -154,11 +158,8 @@ def run(args) -> int:
     margin = margin_of(result, args.margin)
     many = best = None
     if len(gs.methods) >= 3:
-        import sys
-
-        from core.best_set import best_set
-        from core.i18n import t
-        from core.multi import compare_many, estimate_cost, plan_mode
+        # lazy: pandas, only with three or more methods
+        from core.paired import best_set, compare_many, estimate_cost, plan_mode
 
         wanted = "baseline" if args.baseline else "all"
         n_cases = len(gs.cases.ids)
@@ -180,9 +181,6 @@ def run(args) -> int:
     judged = None if judged_of is None else judged_of(result.comparison.a,
                                                       result.comparison.b, **_stat_kw(args))
     if args.unjudged_csv and judged is not None:
-        from pathlib import Path
-
-        from core.serialize import to_csv_bytes
         Path(args.unjudged_csv).write_bytes(to_csv_bytes(judged.pool))
     if args.json:
         out = result.to_dict()
@@ -206,11 +204,11 @@ def run(args) -> int:
         print_json(out)
         return 0
     print(compare_text(result, extra, many, args.format, margin=margin, best=best))
+    if groups is not None or judged is not None:
+        from core.views.groups import group_cli_lines, judged_cli_lines  # lazy: pandas
     if groups is not None:
-        from core.views.groups import group_cli_lines
         print("\n".join(group_cli_lines(groups)))
     if judged is not None:
-        from core.views.groups import judged_cli_lines
         print("\n".join(judged_cli_lines(judged, "rate" if result.comparison.binary
                                            else "score")))
     return 0

@@ -33,7 +33,8 @@ import sys
 
 from core.commands._common import add_stat_args, print_json, read_bytes
 from core.errors import InputError
-from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
+from core.i18n import t
+from core.latency import DEFAULT_QUANTILE_RESAMPLES
 from core.switch import DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files, decide_retrievers
 from core.views.switch import decision_text
 
@@ -90,11 +91,10 @@ def register(p) -> None:
 def _scifact(args, common: dict):
     """The decision with retrievers on the BEIR folder as quality: A and B (default bm25 and
     dense, or the first retriever other than the one named) are run and scored per query
-    (``core.scifact``), then ``core.switch.decide_retrievers``."""
-    from core.beir import find_or_download, load_beir
-    from core.i18n import t
-    from core.scifact import (RETRIEVERS, check_metric, check_retriever, evaluate, needed,
-                              run_retrievers, subsample)
+    (``core.retrieval.scifact``), then ``core.switch.decide_retrievers``."""
+    # lazy: the retrieval wing (bm25s, the model), only for --scifact (every command module is imported at start-up)
+    from core.retrieval import (RETRIEVERS, check_metric, check_retriever, evaluate,
+                                find_or_download, load_beir, needed, run_retrievers, subsample)
     a, b = common.pop("a"), common.pop("b")
     a = check_retriever(a, "a") if a else next(r for r in RETRIEVERS if r != b)
     b = check_retriever(b, "b") if b else next(r for r in RETRIEVERS if r != a)

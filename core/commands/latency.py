@@ -1,5 +1,5 @@
 """``python -m core latency FILE``: is B really faster than A? Per-query timings of two
-methods, paired by query (the same ``core.latency.compare_latency`` as the Latency page).
+methods, paired by query (the same ``core.latency.compare.compare_latency`` as the Latency page).
 
 JSON keys: ``methods{<name>: {median, median_ci, p95, p95_ci (null where withheld),
 p95_ci_withheld, p95_ci_min_queries, p95_ci_min_timings, n_queries, n_runs}}``,
@@ -14,10 +14,7 @@ from __future__ import annotations
 
 from core.commands._common import add_stat_args, print_json, read_bytes
 from core.errors import InputError
-from core.latency import compare_latency
-from core.latency_log import load_timings
-from core.latency_resample import DEFAULT_QUANTILE_RESAMPLES
-from core.latency_units import parse_units
+from core.latency import DEFAULT_QUANTILE_RESAMPLES, compare_latency, load_timings, parse_units
 from core.views.latency import comparison_text
 
 NAME = "latency"

@@ -1,13 +1,12 @@
 """``python -m core sample-size``: how many golden cases for a narrow interval or a detectable
-difference (the same ``core.sample_size`` functions as the Sample size page)."""
+difference (the same ``core.planning.sample_size`` functions as the Sample size page)."""
 from __future__ import annotations
 
 from core.commands._common import print_json
 from core.errors import InputError
-from core.sample_size import (n_continuous_ci, n_continuous_power, n_mcnemar, n_normal,
-                              n_paired_ci, n_wilson)
-from core.sample_size_shape import n_calibrated_ci, normal_width_factor
-from core.sample_size_margin import n_noninferiority_continuous, n_noninferiority_paired
+from core.planning import (n_calibrated_ci, n_continuous_ci, n_continuous_power, n_mcnemar,
+                           n_noninferiority_continuous, n_noninferiority_paired, n_normal,
+                           n_paired_ci, n_wilson, normal_width_factor)
 from core.views.sample_size import plan_text
 
 NAME = "sample-size"

@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
-from core.beir import ENV_VAR, find_or_download, load_beir
-from core.commands._common import (add_margin_arg, add_stat_args, check_margin_text,
-                                  margin_of, metric_option, print_json)
+from core.commands._common import (add_margin_arg, add_stat_args, check_margin_text, margin_of,
+                                   metric_option, print_json)
 from core.errors import InputError
 from core.i18n import t
-from core.retrieval import BM25Params, TOKENIZERS
-from core.scifact import DEFAULT_RESAMPLES, RETRIEVERS, check_metric, run_scifact
-from core.vectors import provenance, vector_summary
+from core.retrieval import (BM25Params, DEFAULT_RESAMPLES, ENV_VAR, RETRIEVERS, TOKENIZERS,
+                            check_metric, find_or_download, load_beir, provenance, run_scifact,
+                            vector_summary)
+from core.serialize import to_csv_bytes
 from core.views.scifact import result_text
 
 MAX_DOCS = 50_000
@@ -88,9 +89,6 @@ def run(args) -> int:
         sys.stderr.write(t(f"scifact.vectors_{source}", "en", **params) + "\n")
     margin = margin_of(res.comparison, args.margin)
     if args.unjudged_csv and res.judged is not None:
-        from pathlib import Path
-
-        from core.serialize import to_csv_bytes
         Path(args.unjudged_csv).write_bytes(to_csv_bytes(res.judged.pool))
     if args.json:
         out = res.to_dict()

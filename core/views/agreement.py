@@ -1,4 +1,4 @@
-"""What the agreement page and ``python -m core agreement`` show (``core.agreement``): the
+"""What the agreement page and ``python -m core agreement`` show (``core.agreement.levels``): the
 query-ordering scatter and the CLI text."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the BEIR Table 2 page and ``python -m core beir-table`` show (``core.beir_table``):
+"""What the BEIR Table 2 page and ``python -m core beir-table`` show (``core.retrieval.beir_table``):
 the "generations" story, the CLI text and the charts. Every number comes from a tally."""
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from core import checks
-from core.beir_grid import Grid, norm_name
-from core.beir_table import ALPHA, STANDINGS, TableTally, TallyRow, strongest_rival
 from core.i18n import catalog, t
+from core.retrieval import ALPHA, Grid, STANDINGS, TableTally, TallyRow, norm_name, strongest_rival
 from core.views.cards import VerdictCard
 from core.views.charts import keep_labels, wrap_title
 from core.views.format import fmt_p, p_text
@@ -177,7 +176,7 @@ CARD_TONES = {"ahead_clear": "better", "behind_clear": "worse"}
 def tally_card(result: TableTally, *, metric: str, lang: str = "en",
                alpha: float = ALPHA) -> VerdictCard | None:
     """The page's verdict card: the baseline against its strongest dense rival
-    (``core.beir_table.strongest_rival``; any kind when the table has no other dense model),
+    (``core.retrieval.beir_table.strongest_rival``; any kind when the table has no other dense model),
     "BM25 beats the best dense model, TAS-B, on 10 of 18 datasets", with the sign test on
     that duel (Dixon & Mood 1946; ties dropped). Green when the rival (the newer method) wins
     clearly (p < ``alpha``), red when the baseline does, amber otherwise. None when the

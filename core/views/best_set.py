@@ -1,4 +1,4 @@
-"""The tied-for-best set (``core.best_set``) as people read it: one sentence ("Best: hybrid
+"""The tied-for-best set (``core.paired.best``) as people read it: one sentence ("Best: hybrid
 or dense — cannot tell which; BM25 is behind both"), the headline card of the systems page
 and the report, the rank-interval chart, and the CLI's lines. altair is imported only by
 ``rank_chart`` (the CLI's text needs none)."""
@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from core.best_set import BestSet
 from core.i18n import t
+from core.paired import BestSet
 from core.views.cards import VerdictCard
 from core.views.format import level as fmt_level
+from core.views.palette import DARK, HIGHLIGHT, MUTED
 
 
 JOIN_KEYS = {"or": "systems.best_join_or", "and": "systems.best_join_and"}
@@ -107,8 +108,7 @@ def rank_chart(bs: BestSet, *, title: str = "", axis: str = "rank", best: str = 
     import altair as alt
     import pandas as pd
 
-    from core.views.charts import wrap_title
-    from core.views.palette import DARK, HIGHLIGHT, MUTED
+    from core.views.charts import wrap_title  # lazy: charts loads pandas (the CLI's compare path)
 
     k = len(bs.systems)
     df = pd.DataFrame([{"system": r.name, "low": r.rank_low - 0.35, "high": r.rank_high + 0.35,

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from core import checks
 from core.views import format as fmt
-from core.views.palette import MUTED, REFERENCE, TABLE_HEADER, TEXT, TONES, margin_tone, tone_of
 from core.views.format import level as fmt_level
+from core.views.palette import MUTED, REFERENCE, TABLE_HEADER, TEXT, TONES, margin_tone, tone_of
 
 BAND_LABEL_ROOM = 12   # % of the strip's width: a narrower band gets one label, not two
 AGREEMENT_TONES = {"almost_perfect": "better", "substantial": "better", "moderate": "neutral",
@@ -88,7 +88,7 @@ def paired_card(verdict: str, *, a: str, b: str, mean: float, ci_low: float, ci_
                 margin_reason: str = "", band: MarginBand | None = None) -> VerdictCard:
     """The card of a paired comparison whose difference ``mean`` = B − A (new minus
     baseline) lies in [``ci_low``, ``ci_high``] (a percentile or BCa bootstrap CI, Efron &
-    Tibshirani 1993), shown as it is in ``kind``'s unit. With a margin (``core.margin``),
+    Tibshirani 1993), shown as it is in ``kind``'s unit. With a margin (``core.paired.margin``),
     ``margin_verdict`` sets the tone (``margin_tone``: the question asked is then "safe to
     switch?"), ``margin`` is its sentence and ``band`` its strip."""
     confidence = checks.confidence(confidence)

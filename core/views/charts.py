@@ -213,7 +213,7 @@ def bootstrap_histogram(dist, ci_low: float, ci_high: float, *, title: str = "",
                         margin: float | None = None) -> alt.LayerChart:
     """Histogram of a bootstrap distribution with the CI band and 0 marked; values are
     multiplied by ``scale`` (100: rates in %p; 1: scores on their own scale, see
-    ``core.views.format``). With a ``margin`` delta (``core.margin``, on the difference's
+    ``core.views.format``). With a ``margin`` delta (``core.paired.margin``, on the difference's
     scale) the band [-delta, +delta] is shaded and -delta drawn as a solid line."""
     import altair as alt
     scale = _check_scale(scale)

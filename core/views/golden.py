@@ -1,4 +1,4 @@
-"""What the golden-case page and ``python -m core compare`` print as text (``core.golden``)."""
+"""What the golden-case page and ``python -m core compare`` print as text (``core.inputs.golden``)."""
 from __future__ import annotations
 
 from core.views.format import fmt_p, level as fmt_level, p_text, pct, signed
@@ -8,7 +8,7 @@ from core.views.paired import paired_view
 def comparison_text(result, lang: str = "en", margin=None) -> str:
     """Readable multi-line summary of a ``GoldenComparison`` (the CLI's default output); the
     difference is B − A (new minus baseline), named in that order; ``margin`` a
-    ``core.margin.MarginResult`` (its lines under the verdict) or None."""
+    ``core.paired.margin.MarginResult`` (its lines under the verdict) or None."""
     c = result.comparison
     bs = c.bootstrap
     level = fmt_level(bs.confidence)
@@ -42,13 +42,13 @@ ADJUSTMENTS = {"holm": ("Holm-Bonferroni adjusted p", "p_holm",
 
 def compare_text(result, extra: dict, many, fmt: str, margin=None, best=None) -> str:
     """The ``compare`` command's readable output: with three or more systems the tied-for-best
-    set first (``core.views.best_set.best_lines`` of a ``core.best_set.BestSet``), then
+    set first (``core.views.best_set.best_lines`` of a ``core.paired.best.BestSet``), then
     list-metric means (lists), query coverage (TREC), the A vs B summary
-    (``comparison_text``) and every adjusted pair of a ``core.multi.ManyComparison`` (Holm or
+    (``comparison_text``) and every adjusted pair of a ``core.paired.multi.ManyComparison`` (Holm or
     Benjamini-Hochberg, named with the error it controls)."""
     lines: list[str] = []
     if best is not None:
-        from core.views.best_set import best_lines
+        from core.views.best_set import best_lines  # lazy: pandas (core.paired.best), 3+ methods only
 
         lines.extend(best_lines(best) + [""])
     if extra.get("metrics") and fmt == "lists":

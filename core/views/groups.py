@@ -1,4 +1,4 @@
-"""How per-group results (``core.groups``) and missing labels (``core.judged``) read: the
+"""How per-group results (``core.inputs.groups``) and missing labels (``core.inputs.judged``) read: the
 translated tables, the sentences' parameters, a forest chart of B − A per group, and the
 CLI's lines. Nothing is computed here; user names stay plain text (pages escape them)."""
 from __future__ import annotations
@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from core.groups import GroupComparison
 from core.i18n import t
-from core.judged import JudgedBounds
+from core.inputs import GroupComparison, JudgedBounds
 from core.views import format as fmt
 from core.views.charts import wrap_title
 from core.views.palette import DARK, PRIMARY, REFERENCE

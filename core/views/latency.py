@@ -1,4 +1,4 @@
-"""What the latency page, its report and ``python -m core latency`` show (``core.latency``):
+"""What the latency page, its report and ``python -m core latency`` show (``core.latency.compare``):
 the verdict sentences, the CLI text and the charts (altair specs; nothing is computed here
 but binning).
 
@@ -14,11 +14,10 @@ import numpy as np
 import pandas as pd
 
 from core.i18n import t
-from core.latency import LatencyComparison, MethodLatency, RatioEstimate
-from core.latency_p95 import P95_CI_MIN_QUERIES, P95_CI_MIN_TIMINGS, P95_CI_WORST_COVER
-from core.latency_fairness import fmt_ms
+from core.latency import (LatencyComparison, MethodLatency, P95_CI_MIN_QUERIES, P95_CI_MIN_TIMINGS,
+                          P95_CI_WORST_COVER, RatioEstimate, fmt_ms)
+from core.paired import significance_level
 from core.views.charts import TIMES_LABEL, log_domain, log_ticks, wrap_title
-from core.stats import significance_level
 from core.views.format import level as fmt_level, p_text, pct, ratio as fmt_ratio, ratio_digits
 from core.views.palette import HIGHLIGHT, PRIMARY, REFERENCE, TONES
 
@@ -156,7 +155,7 @@ def speed_headline(ratio: RatioEstimate, *, a: str, b: str, lang: str = "en") ->
     """The verdict card's sentence, always read as B against A: 'B takes 0.69× the time of A:
     B is faster.' / '… B is slower.' / '… these 40 queries cannot tell which is faster.' The
     number is the geometric mean of the per-query ratios B/A (``RatioEstimate.geo_mean_ratio``);
-    the verdict is ``core.latency.speed_verdict``'s."""
+    the verdict is ``core.latency.compare.speed_verdict``'s."""
     return t(SPEED_KEYS[ratio.verdict], lang, a=a, b=b, ratio=ratio_strings(ratio)[0],
              n=ratio.n_queries)
 
@@ -235,7 +234,7 @@ def p95_ci_text(m: MethodLatency) -> str:
 
 def p95_withheld_sentence(res: LatencyComparison, lang: str = "en") -> str | None:
     """Why the p95 intervals are withheld, said once for both methods (None when both have
-    one): ``core.latency_p95.p95_ci_withheld``'s rule, the fewest queries or timings of a withheld
+    one): ``core.latency.p95.p95_ci_withheld``'s rule, the fewest queries or timings of a withheld
     method, and the bench figure behind the rule."""
     withheld = [m for m in (res.method_a, res.method_b) if m.p95_ci_withheld is not None]
     if not withheld:

@@ -1,10 +1,10 @@
-"""Charts of several systems compared pairwise (``core.multi``)."""
+"""Charts of several systems compared pairwise (``core.paired.multi``)."""
 from __future__ import annotations
 
 import altair as alt
 import numpy as np
 
-from core.multi import ManyComparison
+from core.paired import ManyComparison
 from core.views.charts import wrap_title
 from core.views.format import signed
 

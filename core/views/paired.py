@@ -1,13 +1,13 @@
 """One renderer for a paired comparison: the golden-case page, the ranked-lists / TREC page,
 the scifact page and the CLI text all show A vs B through ``paired_view``.
 
-``paired_view`` takes what ``core`` computed (a ``core.golden.GoldenComparison``, a
-``core.paired.PairedComparison`` or a ``core.scifact.RetrieverComparison``) and builds, once,
+``paired_view`` takes what ``core`` computed (a ``core.inputs.golden.GoldenComparison``, a
+``core.paired.compare.PairedComparison`` or a ``core.retrieval.scifact.RetrieverComparison``) and builds, once,
 in one language:
 
 - the verdict card (``core.views.cards``): B − A with its CI, the plain sentence, the reason
   when it is "no difference", and the next step: how many cases would tell apart a difference
-  this size (``core.sample_size.cases_needed``) with a link to the planner filled in;
+  this size (``core.planning.sample_size.cases_needed``) with a link to the planner filled in;
 - the rates row: A's and B's score (with its interval) and the difference tile;
 - the tests table (the exact tests beside the bootstrap CI);
 - the charts: each method with its interval, and the bootstrap distribution of B − A;
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from core import checks
+from core.errors import InputError
 from core.i18n import t
 from core.views import format as fmt
 from core.views.cards import MarginBand, VerdictCard, paired_card
@@ -63,9 +64,9 @@ class PairedView:
     card: VerdictCard
     rates: tuple[Tile, Tile]
     difference: Tile
-    next_step: Any = None         # core.sample_size.CasesNeeded when "no difference"
+    next_step: Any = None         # core.planning.sample_size.CasesNeeded when "no difference"
     comparison: Any = field(default=None, repr=False)
-    margin: Any = None            # core.margin.MarginResult when a margin was set
+    margin: Any = None            # core.paired.margin.MarginResult when a margin was set
 
     @property
     def bootstrap(self):
@@ -99,7 +100,7 @@ class PairedView:
         """The bootstrap distribution of B − A with its CI band and 0 marked; ``titled=False``
         under the card in the presentation view, where the card and the axis say what it is
         and the screen has no room for a two-line title."""
-        from core.views.charts import bootstrap_histogram
+        from core.views.charts import bootstrap_histogram  # lazy: charts loads pandas
         bs = self.bootstrap
         x_title = self._tr("paired.axis_diff", a=self.a, b=self.b)
         x_title += f" ({metric})" if metric else fmt.axis_unit(self.kind, difference=True)
@@ -114,7 +115,7 @@ class PairedView:
     def rates_chart(self, *, axis: str | None = None) -> alt.LayerChart | None:
         """Each method's score with its interval (None when the comparison carries no
         per-method intervals, as a retriever comparison does not)."""
-        from core.views.charts import interval_chart
+        from core.views.charts import interval_chart  # lazy: charts loads pandas
         c = self.comparison
         if not hasattr(c, "rate_a"):
             return None
@@ -174,7 +175,7 @@ def margin_cli_lines(m, card: VerdictCard) -> list[str]:
 
 
 def margin_band(m, lang: str) -> MarginBand:
-    """The card's strip of a ``core.margin.MarginResult``, in display units."""
+    """The card's strip of a ``core.paired.margin.MarginResult``, in display units."""
     k = fmt.scale(m.kind)
     text = fmt.margin(m.margin, m.kind)
     return MarginBand(k * m.margin, k * m.ci_low, k * m.ci_high, k * m.mean, f"−{text}",
@@ -242,7 +243,7 @@ def calibration_sentence(c, lang: str = "en", *, detail: bool = True) -> str:
 
 def calibration_how(c, lang: str = "en") -> str:
     """How the self-checks were measured: the sign-flip check (exact over every null table,
-    or Monte-Carlo with its SE) and the centred-resample check (``core.calibration``); ''
+    or Monte-Carlo with its SE) and the centred-resample check (``core.paired.calibration``); ''
     when the comparison carries none."""
     if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
         return ""
@@ -264,7 +265,7 @@ def calibration_how(c, lang: str = "en") -> str:
 
 def calibration_warning_line(c, lang: str = "en") -> str:
     """The plain warning when a self-check finds the displayed interval leaving out 0 clearly
-    more often than the check does where the interval holds (``core.calibration.Calibration
+    more often than the check does where the interval holds (``core.paired.calibration.Calibration
     .warns``: above 6% + 0.6 / n, beyond Monte-Carlo error), else ''."""
     if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
         return ""
@@ -276,7 +277,7 @@ def calibration_warning_line(c, lang: str = "en") -> str:
 
 
 def interval_warning_line(c, lang: str = "en") -> str:
-    """The BCa warning below 50 cases (``core.stats.interval_warning``), or ''."""
+    """The BCa warning below 50 cases (``core.paired.stats.interval_warning``), or ''."""
     keys = {"bca_small_n": "verdicts.bca_small_n"}   # the codes of interval_warning
     code = getattr(c, "interval_warning", None)
     return t(keys[code], lang, n=f"{c.n:,}") if code else ""
@@ -300,12 +301,11 @@ def next_step_line(needed, lang: str, unit: str = "cases") -> str:
 
 
 def margin_next_step(margin, values):
-    """The non-inferiority plan of an inconclusive margin (``core.sample_size_margin.
+    """The non-inferiority plan of an inconclusive margin (``core.planning.noninferiority.
     cases_needed_noninferiority``: the cases for 80% power to show B loses at most the margin
     if B is truly as good as A, from the data's discordance or SD), or None when the planner
     has no plan for this margin (0, or a score margin of 1 or more)."""
-    from core.errors import InputError
-    from core.sample_size_margin import cases_needed_noninferiority  # scipy: only when shown
+    from core.planning import cases_needed_noninferiority  # lazy: pandas and scipy, only when shown
     try:
         return cases_needed_noninferiority(values[0], values[1], margin.margin,
                                            confidence=margin.confidence,
@@ -335,19 +335,19 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
     come with it), a ``PairedComparison`` (give ``values`` = (a, b) for the next step) or a
     ``RetrieverComparison`` (scores; ``unit`` "queries"). ``names`` maps method ids to display
     names; ``metric`` is named beside the difference. ``margin``: the
-    ``core.margin.MarginResult`` of this comparison (``margin_decision``), or None (no
+    ``core.paired.margin.MarginResult`` of this comparison (``margin_decision``), or None (no
     margin: the card is as before); with one the card answers "safe to switch?" first and
     draws the margin as a band, and the bootstrap chart shades it."""
     checks.choice("lang", lang, ("en", "ko"))
     names = names or {}
     n = None
-    if hasattr(comparison, "comparison"):          # core.golden.GoldenComparison
+    if hasattr(comparison, "comparison"):          # core.inputs.golden.GoldenComparison
         values = (comparison.a_values, comparison.b_values)
         unit = unit or comparison.golden.unit
         n = comparison.n_cases
         comparison = comparison.comparison
     c = comparison
-    if values is None and hasattr(c, "values_a"):   # core.scifact.RetrieverComparison
+    if values is None and hasattr(c, "values_a"):   # core.retrieval.scifact.RetrieverComparison
         values = (c.values_a, c.values_b)
     unit = unit or "cases"
     n = n or c.n
@@ -365,7 +365,7 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
             needed = margin_next_step(margin, values)
             planned = True
     elif plan and c.verdict == "no_difference" and values is not None:
-        from core.sample_size import cases_needed  # scipy: only when a plan is shown
+        from core.planning import cases_needed  # lazy: pandas and scipy, only when a plan is shown
         needed = cases_needed(values[0], values[1], confidence=bs.confidence,
                               power=NEXT_STEP_POWER)
     card = paired_card(c.verdict, a=a, b=b, mean=bs.mean, ci_low=bs.ci_low, ci_high=bs.ci_high,

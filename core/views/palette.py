@@ -44,7 +44,7 @@ MARGIN_TONES = {"equivalent": "better", "non_inferior": "better", "inferior": "w
 
 
 def margin_tone(verdict: str) -> str:
-    """The tone of a margin's answer (``core.margin``): non-inferior or equivalent ->
+    """The tone of a margin's answer (``core.paired.margin``): non-inferior or equivalent ->
     'better' (safe to switch), inferior -> 'worse', inconclusive -> 'neutral'."""
     if verdict not in MARGIN_TONES:
         raise ValueError(f"verdict must be one of {tuple(MARGIN_TONES)}, got {verdict!r}")

@@ -219,7 +219,7 @@ def package_versions(names=PACKAGES) -> dict[str, str]:
 
 def _param_label(key: str, lang: str) -> str:
     """The footer's label for setting ``key`` (``report.param_<key>``), else the key itself
-    (every setting the pages pass has a label: ``tests/core/test_report.py``)."""
+    (every setting the pages pass has a label: ``tests/core/views/test_report.py``)."""
     full = f"report.param_{key}"
     return t(full, lang) if full in catalog("en") else key
 

@@ -1,4 +1,4 @@
-"""What the sample-size page and ``python -m core sample-size`` show (``core.sample_size``):
+"""What the sample-size page and ``python -m core sample-size`` show (``core.planning.sample_size``):
 the half-width chart and the CLI text."""
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def power_chart(curve: pd.DataFrame, *, target: float, current_n: int | None,
                 y_title: str = "power (%)", target_label: str = "target power",
                 current_label: str = "current", planned_label: str = "planned"
                 ) -> alt.LayerChart:
-    """Power (in %) against n on a log axis (``core.sample_size.power_curve``), with the
+    """Power (in %) against n on a log axis (``core.planning.sample_size.power_curve``), with the
     target power (horizontal), the planned n and the current golden-set size (vertical)."""
     import altair as alt
     return _against_n(curve.assign(pct=100 * curve["power"]), "pct",

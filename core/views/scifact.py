@@ -1,4 +1,4 @@
-"""What the scifact page and ``python -m core scifact`` show (``core.scifact``): display names,
+"""What the scifact page and ``python -m core scifact`` show (``core.retrieval.scifact``): display names,
 the verdict sentence, the tied-for-best line of all three retrievers, the CLI text and the
 charts."""
 from __future__ import annotations
@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from core.best_set import BestSet
 from core.i18n import t
-from core.scifact import RetrieverComparison, ScifactResult
+from core.paired import BestSet
+from core.retrieval import RetrieverComparison, ScifactResult
 from core.views.best_set import best_lines, best_sentence, renamed
-from core.views.paired import paired_view
 from core.views.charts import wrap_title
+from core.views.groups import judged_cli_lines
+from core.views.paired import paired_view
 from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
@@ -37,7 +38,7 @@ def best_line(bs: BestSet, metric: str, lang: str = "en", names: dict | None = N
 
 
 def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:
-    """Readable summary (the CLI's default output); ``margin`` a ``core.margin.MarginResult``
+    """Readable summary (the CLI's default output); ``margin`` a ``core.paired.margin.MarginResult``
     or None."""
     c = res.comparison
     col = res.collection
@@ -54,7 +55,6 @@ def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:
     if res.best is not None:
         lines.extend(best_lines(res.best))
     if res.judged is not None:
-        from core.views.groups import judged_cli_lines
         lines.extend(judged_cli_lines(res.judged, "rate" if c.data.binary else "score"))
     return "\n".join(lines)
 
@@ -81,7 +81,7 @@ def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | 
 
 def ci_by_n_chart(rows: pd.DataFrame, current: int, *, title: str = "",
                   x_title: str = "queries (n)", y_title: str = "B − A") -> alt.LayerChart:
-    """The CI of B − A (``core.scifact.ci_by_n``) at each subset size; the chosen size
+    """The CI of B − A (``core.retrieval.scifact.ci_by_n``) at each subset size; the chosen size
     highlighted, 0 marked."""
     import altair as alt
     df = rows.copy()

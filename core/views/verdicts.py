@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from core import checks
 from core.i18n import t
-from core.stats import Verdict
+from core.paired import Verdict
 from core.views.format import (diff as fmt_diff, fmt_p, level as fmt_level, margin as fmt_margin,
                                p_text, pct, pp)
 
@@ -36,7 +36,7 @@ def reason_sentence(decision, lang: str = "en") -> str | None:
     """Why a verdict is ``no_difference`` although it might look otherwise, or None: too few
     discordant cases / non-zero differences for the exact test ever to reach alpha (with the
     smallest possible p), or a CI that excludes 0 while the exact test does not agree. A
-    ``core.paired.Decision``; None for "better" and for a plain CI that contains 0."""
+    ``core.paired.compare.Decision``; None for "better" and for a plain CI that contains 0."""
     if decision.reason in (None, "ci_includes_zero"):
         return None
     alpha = f"{decision.alpha:.2g}"
@@ -53,7 +53,7 @@ def reason_sentence(decision, lang: str = "en") -> str | None:
 
 def degenerate_note(bootstrap, lang: str = "en") -> str | None:
     """A note for beside the CI when the bootstrap distribution is degenerate
-    (``core.stats.BootstrapResult.degenerate``), else None."""
+    (``core.paired.stats.BootstrapResult.degenerate``), else None."""
     kind = bootstrap.degenerate
     if kind is None:
         return None
@@ -71,7 +71,7 @@ def comparison_verdict(result, lang: str = "en") -> str:
 
 
 def margin_sentence(result, *, a: str, b: str, lang: str = "en") -> str:
-    """The margin's answer (a ``core.margin.MarginResult``) in one plain sentence: 'B is not
+    """The margin's answer (a ``core.paired.margin.MarginResult``) in one plain sentence: 'B is not
     worse than A by more than 2.0 %p (lower bound -1.1 %p).', 'B is worse than A by more
     than 2.0 %p (upper bound ...)', 'Equivalent within ±2.0 %p: ...' or 'Inconclusive for a
     margin of 2.0 %p: ...', with the interval's ends as core computed them."""

@@ -3,11 +3,11 @@
     .venv/bin/python data/beir/make_scifact_vectors.py [BEIR_FOLDER]
 
 BEIR_FOLDER defaults to the shipped archive (``data/beir/scifact.tar.gz``, unpacked into a
-temporary folder). The documents are encoded with ``core.retrieval.encode_texts`` (the disk
+temporary folder). The documents are encoded with ``core.retrieval.search.encode_texts`` (the disk
 cache under ``$NOISEFLOOR_CACHE_DIR`` or ``data/cache`` is used when it already holds them;
 an interrupted encode resumes), L2-normalised, cast to float16 and written with their
 manifest as ``data/beir/scifact.vectors.npy`` / ``scifact.vectors.json`` (see
-``core.vectors``). Then the float16 copy is checked against the float32 encode it came from:
+``core.retrieval.vectors``). Then the float16 copy is checked against the float32 encode it came from:
 min cosine over all documents, dense nDCG@10 over the 300 judged queries and the per-query
 wins/losses/ties against BM25, all recorded in the manifest under ``"check"``.
 """
@@ -26,7 +26,7 @@ def _package(source: str, model_key: str) -> str:
     """Where the model files came from: the bundled package and its version, else the name."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from core.retrieval import DEFAULT_MODEL
+    from core.retrieval.search import DEFAULT_MODEL
 
     if model_key == DEFAULT_MODEL and source != model_key:
         try:
@@ -39,11 +39,11 @@ def _package(source: str, model_key: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     import numpy as np
 
-    from core.beir import BUNDLE_SHA256, SHIPPED_ROOT, load_beir, unpack_bundle
-    from core.retrieval import (bm25_search, dense_search, encode_texts,
+    from core.retrieval.beir import BUNDLE_SHA256, SHIPPED_ROOT, load_beir, unpack_bundle
+    from core.retrieval.search import (bm25_search, dense_search, encode_texts,
                                 load_model, resolve_model)
-    from core.scifact import TIE_TOL, evaluate
-    from core.vectors import read_shipped, write_shipped
+    from core.retrieval.scifact import TIE_TOL, evaluate
+    from core.retrieval.vectors import read_shipped, write_shipped
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("folder", nargs="?", help="BEIR scifact folder (default: the shipped archive)")

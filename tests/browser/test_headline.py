@@ -137,9 +137,9 @@ _AXIS_LABELS = """() => Array.from(document.querySelectorAll(
 
 def _expected_labels(stem: str) -> set[str]:
     from pathlib import Path
-    from core.agreement_io import load_labels
-    from core.beir_grid import load_grid
-    from core.beir_table import tally
+    from core.agreement.files import load_labels
+    from core.retrieval.beir_grid import load_grid
+    from core.retrieval.beir_table import tally
     if stem == "beir_table":
         return {r.model for r in tally(load_grid(), "BM25").rows}
     demo = Path(__file__).resolve().parents[2] / "data" / "demo_labels.csv"

@@ -5,13 +5,13 @@ import numpy as np
 import pytest
 
 from core import checks
-from core.agreement import source_agreement, split_half
-from core.beir_table import sign_test_p
-from core.multi import compare_many
-from core.paired import compare_paired, rate_estimate
-from core.paired_tests import mcnemar_exact, randomization_p
-from core.sample_size import plan_paired, plan_rate
-from core.stats import bootstrap_mean, paired_bootstrap, resample_seeds, resolution, wilson_interval
+from core.agreement.levels import source_agreement, split_half
+from core.retrieval.beir_table import sign_test_p
+from core.paired.multi import compare_many
+from core.paired.compare import compare_paired, rate_estimate
+from core.paired.significance import mcnemar_exact, randomization_p
+from core.planning.sample_size import plan_paired, plan_rate
+from core.paired.stats import bootstrap_mean, paired_bootstrap, resample_seeds, resolution, wilson_interval
 
 BIN_A, BIN_B = [1, 0, 1, 1, 0, 1], [0, 0, 1, 0, 0, 1]
 CONT_A, CONT_B = [0.1, 0.5, 0.3, 0.9], [0.2, 0.4, 0.3, 0.5]
@@ -111,7 +111,7 @@ def test_planner_rules():
 
 
 def test_agreement_rules():
-    from core.agreement_io import load_labels
+    from core.agreement.files import load_labels
     data = b"query_id,doc_id,gold,crowd\nq1,d1,1,1\nq1,d2,0,0\nq2,d1,2,1\nq2,d2,0,1\n"
     labels = load_labels(data, "l.csv")
     with pytest.raises(ValueError, match="seed must be"):
@@ -131,8 +131,8 @@ def test_instance_names_the_argument_and_the_type():
 
 
 def test_whole_number_rules_reach_retrieval_and_tables():
-    from core.encode_job import estimate_encode
-    from core.tables import read_table
+    from core.retrieval.encode_job import estimate_encode
+    from core.inputs.tables import read_table
     with pytest.raises(ValueError, match=r"sample must be a whole number, got True"):
         estimate_encode(["a"], None, sample=True)
     with pytest.raises(ValueError, match=r"max_columns must be a whole number, got 5.0"):
@@ -140,7 +140,7 @@ def test_whole_number_rules_reach_retrieval_and_tables():
 
 
 def test_same_length_names_both_sequences():
-    from core.agreement_labels import confusion
+    from core.agreement.labels import confusion
     with pytest.raises(ValueError, match=r"gold and other must have the same length, got "
                                          r"gold=2, other=3"):
         confusion([0, 1], [0, 1, 2])
@@ -156,8 +156,8 @@ def test_choice_and_distinct():
 
 
 def test_probabilities_and_at_least():
-    from core.multi import holm
-    from core.sample_size import wilson_half_width
+    from core.paired.multi import holm
+    from core.planning.sample_size import wilson_half_width
     with pytest.raises(ValueError, match=r"pvalues must be numbers in \[0, 1\]"):
         holm([0.2, 1.5])
     with pytest.raises(ValueError, match=r"n must be >= 1"):

@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 
 from core.errors import InputError
-from core.golden import compare_golden, load_golden, parse_value
+from core.inputs.golden import compare_golden, load_golden, parse_value
 from core.serialize import csv_cell, csv_safe, to_csv_bytes
-from core.tables import read_table
+from core.inputs.tables import read_table
 
 EVIL = ['=HYPERLINK("http://evil","x")', "+cmd|' /C calc'!A0", "@SUM(A1)", "-2+3",
         "\tTAB", "\rCR"]
@@ -202,7 +202,7 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 
 from core.__main__ import main  # noqa: E402
-from core.beir import beir_folders, check_dir, excerpt, load_beir  # noqa: E402
+from core.retrieval.beir import beir_folders, check_dir, excerpt, load_beir  # noqa: E402
 from tests.shared_data import ROOT, TINY  # noqa: E402
 
 SECRET = "TOP-SECRET\tpassword\thunter2-do-not-print"
@@ -269,7 +269,7 @@ def test_cli_max_docs_refuses_big_collections_before_encoding(capsys, monkeypatc
     def no_encoding(*a, **kw):
         raise AssertionError("nothing may be encoded above --max-docs")
 
-    monkeypatch.setattr("core.scifact.run_retrievers", no_encoding)
+    monkeypatch.setattr("core.retrieval.scifact.run_retrievers", no_encoding)
     assert main(["scifact", "--data", str(TINY), "--max-docs", "24"]) == 2
     err = capsys.readouterr().err
     assert "25 documents" in err and "limit is 24" in err and "--max-docs" in err

@@ -10,10 +10,10 @@ import pytest
 
 from core.__main__ import main, terminal_safe
 from core.errors import InputError
-from core.golden import compare_golden, load_golden, parse_value
-from core.multi import MAX_PAIRS, MAX_WORK, compare_many, estimate_cost, plan_mode
-from core.tables import MAX_CELLS, decode_text, read_table
-from core.text import CONTROLS, nfc
+from core.inputs.golden import compare_golden, load_golden, parse_value
+from core.paired.multi import MAX_PAIRS, MAX_WORK, compare_many, estimate_cost, plan_mode
+from core.inputs.tables import MAX_CELLS, decode_text, read_table
+from core.inputs.text import CONTROLS, nfc
 
 
 def _wide(header, rows, sep=",", end="\n"):
@@ -57,7 +57,7 @@ def test_reserved_method_names_are_refused_with_a_message(layout, name):
 
 
 def test_reserved_names_are_refused_in_retrieval_lists_too():
-    from core.lists import load_lists
+    from core.inputs.lists import load_lists
 
     data = _wide(["case_id", "gold_ids", "A", "difference"],
                  [(f"c{i}", "d1", "d1|d2", "d2|d1") for i in range(4)])
@@ -67,7 +67,7 @@ def test_reserved_names_are_refused_in_retrieval_lists_too():
 
 
 def test_a_trec_run_named_like_a_reserved_column_is_refused():
-    from core.trec import read_qrels, read_run, score_runs
+    from core.inputs.trec import read_qrels, read_run, score_runs
 
     qrels = read_qrels(b"q1 0 d1 1\nq2 0 d2 1\n", "qrels.txt")
     runs = [read_run(b"q1 Q0 d1 1 2.0 x\nq2 Q0 d2 1 2.0 x\n", name)
@@ -122,8 +122,8 @@ def _korean_labels() -> bytes:
 
 
 def test_latency_and_agreement_say_which_encoding_was_read(tmp_path, capsys):
-    from core.agreement_io import load_labels
-    from core.latency_log import load_timings
+    from core.agreement.files import load_labels
+    from core.latency.log import load_timings
     log = load_timings(_korean_latency_log(), "t.csv")
     assert log.encoding == "cp949" and log.methods == ("청크", "청킹")
     labels = load_labels(_korean_labels(), "l.csv")
@@ -263,7 +263,7 @@ def _xlsx_without_dimension(rows: int) -> bytes:
 
 
 def test_xlsx_without_dimension_stops_at_the_cell_cap_while_streaming(monkeypatch):
-    import core.tables as tables
+    import core.inputs.tables as tables
 
     data = _xlsx_without_dimension(2_000)
     with pytest.raises(InputError) as err:  # a small cap stands in for the real one
@@ -278,7 +278,7 @@ def test_xlsx_without_dimension_stops_at_the_cell_cap_while_streaming(monkeypatc
 
 
 def test_xlsx_count_sees_tags_split_across_chunks_and_namespaced_tags():
-    import core.tables as tables
+    import core.inputs.tables as tables
 
     data = _xlsx_without_dimension(60_000)  # ~3 MB of XML: several 1 MB chunks
     tables._count_xlsx_cells(data, "f.xlsx", 120_000)  # 60,000 cells: under
@@ -289,7 +289,7 @@ def test_xlsx_count_sees_tags_split_across_chunks_and_namespaced_tags():
 
 def test_xlsx_cap_counts_empty_rows_too(monkeypatch):
     """Millions of empty rows cost reading time too: each counts as at least one cell."""
-    import core.tables as tables
+    import core.inputs.tables as tables
 
     class Sheet:
         max_row = max_column = None  # no <dimension>

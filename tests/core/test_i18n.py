@@ -187,8 +187,8 @@ def _warning_codes() -> tuple[str, ...]:
             else set()
 
     out = set()
-    for name in ("latency.py", "latency_fairness.py"):
-        tree = ast.parse((ROOT / "core" / name).read_text(encoding="utf-8"))
+    for path in sorted((ROOT / "core" / "latency").glob("*.py")):   # the latency wing
+        tree = ast.parse(path.read_text(encoding="utf-8"))
         for n in ast.walk(tree):
             if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "FairnessWarning":
                 keys = constants(n.args[2]) if len(n.args) > 2 else {""}
@@ -208,8 +208,8 @@ def _fairness_codes() -> tuple[str, ...]:
             else set()
 
     out = set()
-    for name in ("latency.py", "latency_fairness.py"):
-        tree = ast.parse((ROOT / "core" / name).read_text(encoding="utf-8"))
+    for path in sorted((ROOT / "core" / "latency").glob("*.py")):   # the latency wing
+        tree = ast.parse(path.read_text(encoding="utf-8"))
         out |= {c for n in ast.walk(tree) if isinstance(n, ast.Call)
                 and getattr(n.func, "id", "") == "FairnessWarning" for c in constants(n.args[0])}
     return tuple(sorted(out))
@@ -236,32 +236,32 @@ def _tuple_codes(path: Path) -> tuple[str, ...]:
 def _runtime_domains() -> dict[str, tuple]:
     """Every key pattern the code builds at run time -> the values its ``*`` can take, read
     from the constants the code itself uses (so a new value needs its translation)."""
-    from core.agreement import WEIGHTS, kappa_band
-    from core.beir_grid import KINDS
-    from core.beir_table import STANDINGS
-    from core.groups import STATUSES as GROUP_STATUSES
-    from core.latency_p95 import P95_CI_WITHHELD_REASONS
-    from core.lists import KINDS as MATCH_KINDS, LIST_METRICS
-    from core.multi import CORRECTIONS, MODES
-    from core.retrieval import TOKENIZERS
-    from core.calibration import SURVIVAL_TESTS
-    from core.paired import REASONS
-    from core.stats import INTERVALS, RATE_INTERVALS
-    from core.vectors import SOURCES as VECTOR_SOURCES
-    from core.margin import TESTS as MARGIN_TESTS, VERDICTS as MARGIN_VERDICTS
+    from core.agreement.levels import WEIGHTS, kappa_band
+    from core.retrieval.beir_grid import KINDS
+    from core.retrieval.beir_table import STANDINGS
+    from core.inputs.groups import STATUSES as GROUP_STATUSES
+    from core.latency.p95 import P95_CI_WITHHELD_REASONS
+    from core.inputs.lists import KINDS as MATCH_KINDS, LIST_METRICS
+    from core.paired.multi import CORRECTIONS, MODES
+    from core.retrieval.search import TOKENIZERS
+    from core.paired.calibration import SURVIVAL_TESTS
+    from core.paired.compare import REASONS
+    from core.paired.stats import INTERVALS, RATE_INTERVALS
+    from core.retrieval.vectors import SOURCES as VECTOR_SOURCES
+    from core.paired.margin import TESTS as MARGIN_TESTS, VERDICTS as MARGIN_VERDICTS
     from core.switch import DECISIONS, QUALITY_FORMATS, STATES
 
     bands = tuple({kappa_band(k) for k in (-0.5, 0.1, 0.3, 0.5, 0.7, 0.9)})
     return {
         "verdicts.reason_*": tuple(r for r in REASONS if r.startswith("too_few")),
-        "verdicts.test_*": ("mcnemar", "randomization"),     # core.paired_tests.PairedTest.name
+        "verdicts.test_*": ("mcnemar", "randomization"),     # core.paired.significance.PairedTest.name
         "verdicts.degenerate_*": ("constant", "few_distinct"),  # BootstrapResult.degenerate
         "verdicts.interval_*": INTERVALS,
-        "verdicts.survival_*": SURVIVAL_TESTS,     # core.calibration.Calibration.survival_test
+        "verdicts.survival_*": SURVIVAL_TESTS,     # core.paired.calibration.Calibration.survival_test
         "margin.verdict_*": MARGIN_VERDICTS,
         "margin.short_*": MARGIN_VERDICTS,
-        "scifact.note_*": tuple(sorted({c for m in ("retrieval", "vectors", "scifact")
-                                        for c in _tuple_codes(ROOT / "core" / f"{m}.py")})),
+        "scifact.note_*": tuple(sorted({c for m in ("search", "vectors", "scifact")
+                                        for c in _tuple_codes(ROOT / "core" / "retrieval" / f"{m}.py")})),
         "scifact.vectors_*": VECTOR_SOURCES,
         "latency.warn_*": _warning_codes(),
         "latency.short_*": _fairness_codes(),
@@ -278,7 +278,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "systems.source_*": ("lists", "trec"),
         "systems.metric_*": LIST_METRICS,
         "systems.match_*": MATCH_KINDS,
-        "paired.kind_*": RATE_INTERVALS,            # core.stats.RateEstimate.interval
+        "paired.kind_*": RATE_INTERVALS,            # core.paired.stats.RateEstimate.interval
         "paired.interval_help_*": RATE_INTERVALS,
         "systems.mode_*": MODES,
         "systems.correction_*": CORRECTIONS,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from core import _kernels
-from core.stats import stream_key
+from core.paired.stats import stream_key
 
 MASK = (1 << 64) - 1
 GOLDEN, M1, M2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
@@ -93,8 +93,8 @@ def test_bootstrap_means_sd_gives_a_tied_resample_no_spread():
 def test_compare_paired_uses_the_one_pass_sds_with_identical_intervals():
     """The calibrated-t / bootstrap-t CI of compare_paired equals the one whose SDs
     ``difference_interval`` draws again itself, and ``paired_bootstrap``'s."""
-    from core import stats
-    from core.paired import compare_paired
+    from core.paired import stats
+    from core.paired.compare import compare_paired
 
     rng = np.random.default_rng(4)
     a, b = rng.random(300), rng.lognormal(0, 1, 300) / 5
@@ -164,8 +164,8 @@ def test_every_parallel_kernel_gives_the_same_numbers_at_any_thread_count(thread
     comparisons built on them."""
     import numba
 
-    from core.latency_resample import nested_bootstrap_quantiles, paired_median_ratio_bootstrap
-    from core.paired import compare_paired
+    from core.latency.resample import nested_bootstrap_quantiles, paired_median_ratio_bootstrap
+    from core.paired.compare import compare_paired
 
     rng = np.random.default_rng(7)
     a, b = rng.random(3_001), rng.random(3_001)

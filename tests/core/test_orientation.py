@@ -13,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core.golden import compare_golden, load_golden
-from core.multi import compare_many
-from core.paired import compare_paired
-from core.scifact import compare_retrievers
-from core.stats import paired_bootstrap
+from core.inputs.golden import compare_golden, load_golden
+from core.paired.multi import compare_many
+from core.paired.compare import compare_paired
+from core.retrieval.scifact import compare_retrievers
+from core.paired.stats import paired_bootstrap
 from core.views.verdicts import comparison_verdict
 from core.views import format as fmt
 from core.views.cards import card_html, paired_card
@@ -92,7 +92,7 @@ def test_every_core_difference_is_b_minus_a():
     for p in mc.pairs:
         assert p.mean == pytest.approx((scores[p.b] - scores[p.a]).mean())
         assert p.wins == int(np.sum(scores[p.b] > scores[p.a]))
-    from core.scifact import MEASURES
+    from core.retrieval.scifact import MEASURES
     idx = pd.Index([f"q{i}" for i in range(40)], name="query_id")
     tables = {name: pd.DataFrame({**{m: v for m in MEASURES}, "hit@10": (v > 0.5) * 1.0},
                                  index=idx) for name, v in (("bm25", a), ("dense", b))}

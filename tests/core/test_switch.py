@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 
 from core.errors import InputError
-from core.golden import compare_golden, load_golden
-from core.latency import compare_latency
-from core.latency_log import load_timings
-from core.margin import margin_decision
-from core.sample_size_margin import cases_needed_noninferiority
+from core.inputs.golden import compare_golden, load_golden
+from core.latency.compare import compare_latency
+from core.latency.log import load_timings
+from core.paired.margin import margin_decision
+from core.planning.noninferiority import cases_needed_noninferiority
 from core.views.switch import decision_text
 from core.switch import (Condition, combine, decide_files, decide_retrievers, decide_switch,
                          pick_pair, quality_condition, speed_condition)
@@ -264,7 +264,7 @@ def _trec_files():
 
 
 def test_trec_runs_are_scored_per_query_and_decided_through_the_margin():
-    from core.trec import read_qrels, read_run, score_runs
+    from core.inputs.trec import read_qrels, read_run, score_runs
     qrels, runs = _trec_files()
     lat = latency_csv(0.7, names=("bm25", "dense"))
     dec = decide_files(qrels, "qrels.txt", lat, "l.csv", margin=0.2, quality_format="trec",
@@ -292,9 +292,9 @@ def test_trec_without_runs_or_with_a_run_missing_from_the_log_is_refused():
 
 
 def _tables(n=60, shift=0.0, seed=0):
-    """Per-query tables as core.scifact.evaluate gives them (one column per measure)."""
+    """Per-query tables as core.retrieval.scifact.evaluate gives them (one column per measure)."""
     import pandas as pd
-    from core.scifact import MEASURES
+    from core.retrieval.scifact import MEASURES
     rng = np.random.default_rng(seed)
     ids = [f"q{i}" for i in range(n)]
     base = rng.uniform(0.1, 0.9, n)
@@ -307,7 +307,7 @@ def _tables(n=60, shift=0.0, seed=0):
 
 
 def test_retrievers_decide_on_the_scifact_comparison():
-    from core.scifact import compare_retrievers
+    from core.retrieval.scifact import compare_retrievers
     tables = _tables()
     lat = latency_csv(0.8, names=("bm25", "dense"))
     dec = decide_retrievers(tables, lat, "l.csv", margin="0.05", collection="scifact",

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from core.beir_grid import load_grid
-from core.beir_table import tally
+from core.retrieval.beir_grid import load_grid
+from core.retrieval.beir_table import tally
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "beir_table.py")
@@ -101,7 +101,7 @@ def test_card_states_the_tally_first():
     """Title, question, the card ('BM25 beats the best dense model (TAS-B) on 10 of 18'), then
     'How to read this', then the baseline choice; the numbers are the tally's."""
     import html
-    from core.beir_table import strongest_rival
+    from core.retrieval.beir_table import strongest_rival
     from tests.pages.headline import assert_headline_first
     at = _page()
     assert not at.exception

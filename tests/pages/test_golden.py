@@ -333,8 +333,8 @@ def _grouped_upload():
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_a_group_column_gives_b_minus_a_per_group(lang):
-    from core.golden import compare_golden, load_golden
-    from core.groups import by_group
+    from core.inputs.golden import compare_golden, load_golden
+    from core.inputs.groups import by_group
 
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.session_state["lang"] = lang
@@ -382,11 +382,11 @@ def test_group_labels_are_shown_as_typed_never_as_markdown_or_html():
 def test_scores_show_each_methods_calibrated_t_interval(lang, kind):
     """Issue 25: with continuous scores each method's tile gives the calibrated t-interval of
     its mean (named under the score, explained on hover), the numbers of
-    ``core.method_intervals.mean_intervals``, in English and Korean."""
+    ``core.paired.method_intervals.mean_intervals``, in English and Korean."""
     import json
 
     import numpy as np
-    from core.stats import mean_intervals
+    from core.paired.stats import mean_intervals
     rng = np.random.default_rng(3)
     new, old = rng.beta(2, 5, 15).round(3), rng.beta(2, 6, 15).round(3)
     rows = "".join(f"c{i},{x},{y}\n" for i, (x, y) in enumerate(zip(new, old)))

@@ -83,7 +83,7 @@ def test_markdown_in_method_names_is_escaped_on_the_golden_page():
     assert len(cards) == 1
     _card_is_escaped(cards[0], A, B)
     # the per-case CSV download neutralises the formula-like ids
-    from core.golden import compare_golden, load_golden
+    from core.inputs.golden import compare_golden, load_golden
     from core.serialize import to_csv_bytes
     import pandas as pd
 
@@ -97,7 +97,7 @@ def test_control_characters_in_names_are_shown_as_escapes_on_the_golden_page():
     """Issue 30: a method name with ESC/BEL (vl-convert aborted the server on it while the
     page built its report): the page runs to the end, names show the escape as text, and no
     control character reaches anything Streamlit renders."""
-    from core.text import CONTROLS, nfc
+    from core.inputs.text import CONTROLS, nfc
 
     a, b = "old\x1b]0;t\x07A", "new\x1b[31m\x0bB"
     rows = [["case_id", a, b]] + [[f"c{i}", i % 2, (i // 3) % 2] for i in range(30)]
@@ -271,9 +271,9 @@ def test_scifact_asks_before_a_long_encode(tmp_path, monkeypatch):
     monkeypatch.setenv("NOISEFLOOR_BEIR_DIR", str(folder))
     monkeypatch.setenv("NOISEFLOOR_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("NOISEFLOOR_CONFIRM_SECONDS", "0")  # every encode counts as long
-    import core.retrieval
+    import core.retrieval.search
 
-    monkeypatch.setattr(core.retrieval, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setattr(core.retrieval.search, "CACHE_DIR", tmp_path / "cache")
     at = AppTest.from_file(SCIFACT, default_timeout=240).run()
     assert not at.exception
     assert any("should take about" in w.value for w in at.warning)

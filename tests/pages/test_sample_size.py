@@ -1,13 +1,13 @@
 """The Sample size page under AppTest: defaults from the loaded golden set, numbers equal to
-core.sample_size, Korean text, and a clear error for impossible inputs."""
+core.planning.sample_size, Korean text, and a clear error for impossible inputs."""
 from pathlib import Path
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.golden import compare_golden, load_golden
-from core.sample_size import (n_continuous_ci, n_continuous_power, n_mcnemar, n_normal,
+from core.inputs.golden import compare_golden, load_golden
+from core.planning.sample_size import (n_continuous_ci, n_continuous_power, n_mcnemar, n_normal,
                               n_paired_ci, n_wilson, wilson_half_width)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,7 +93,7 @@ def test_changing_widgets_recomputes(demo_comparison):
     assert _num(m["Cases for a ±2 %p interval of B − A"]) == n_paired_ci(0.2, 0.03, 0.02)
     assert _num(m["Cases to detect 3.0 %p with 90% power"]) == n_mcnemar(0.2, 0.03, power=0.9)
     # scores: planned for the calibrated interval (no score data here: normal-shaped)
-    from core.sample_size_shape import n_calibrated_ci, normal_width_factor
+    from core.planning.shape import n_calibrated_ci, normal_width_factor
     assert _num(m["Cases for a ±2 point interval of B − A"]) == n_calibrated_ci(
         0.3, 0.02, normal_width_factor())
     assert _num(m["Cases to detect 3.0 points with 90% power"]) == n_continuous_power(
@@ -132,10 +132,10 @@ def test_continuous_golden_set_defaults(tmp_path):
 
 def test_planner_plans_the_calibrated_interval_from_the_data_shape_en_and_ko():
     """Scores loaded on the comparison page: the interval answer is the calibrated
-    interval's n (core.sample_size_shape.plan_scores with the comparison's differences), at
+    interval's n (core.planning.shape.plan_scores with the comparison's differences), at
     least the t-interval's, and the page says what it assumed; without data it assumes
     normal-shaped differences."""
-    from core.sample_size_shape import plan_scores
+    from core.planning.shape import plan_scores
     rng = np.random.default_rng(2)
     a = rng.uniform(0.2, 0.6, 30)
     b = np.clip(a + rng.exponential(0.1, 30) - 0.08, 0, 1)
@@ -232,8 +232,8 @@ def test_korean_card_and_presentation():
 def test_noninferiority_link_opens_the_mode_with_the_plans_n():
     """The link of an inconclusive quality condition: ?mode=noninferiority with the data's
     discordance, the margin and the assumed true difference; the card gives the same n as
-    core.sample_size_margin, and the widgets change it."""
-    from core.sample_size_margin import n_noninferiority_paired
+    core.planning.noninferiority, and the widgets change it."""
+    from core.planning.noninferiority import n_noninferiority_paired
     at = AppTest.from_file(PAGE, default_timeout=60)
     at.query_params.update({"mode": "noninferiority", "design": "paired", "disc": "12.5",
                             "margin": "5.0", "assumed": "0.0", "n": "40", "alpha": "0.05"})
@@ -252,7 +252,7 @@ def test_noninferiority_link_opens_the_mode_with_the_plans_n():
 
 
 def test_noninferiority_mode_for_scores_in_korean():
-    from core.sample_size_margin import n_noninferiority_continuous
+    from core.planning.noninferiority import n_noninferiority_continuous
     at = AppTest.from_file(PAGE, default_timeout=60)
     at.session_state["lang"] = "ko"
     at.query_params.update({"mode": "noninferiority", "design": "continuous", "sigma": "0.3",
@@ -264,7 +264,7 @@ def test_noninferiority_mode_for_scores_in_korean():
 
 
 def test_korean_mode_switch_by_widget():
-    from core.sample_size_margin import n_noninferiority_paired
+    from core.planning.noninferiority import n_noninferiority_paired
     at = _run(lang="ko")
     at.radio(key="sample_size_mode").set_value("noninferiority").run()
     assert not at.exception

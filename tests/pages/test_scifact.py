@@ -8,9 +8,9 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from core import encode_job
-from core.beir import load_beir
-from core.scifact import evaluate, means, run_retrievers
+from core.retrieval import encode_job
+from core.retrieval.beir import load_beir
+from core.retrieval.scifact import evaluate, means, run_retrievers
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "scifact.py")
@@ -58,7 +58,7 @@ def test_page_end_to_end(folder):
     assert any("25 documents, 12 judged queries, 14 judgements" in m.value for m in at.markdown)
     verdicts = [html.unescape(m.value) for m in at.markdown if "verdict-card" in m.value]
     assert any("these 12 queries" in v or "better than" in v for v in verdicts)
-    # the numbers on screen are core.scifact's numbers
+    # the numbers on screen are core.retrieval.scifact's numbers
     data = load_beir(folder)
     expect = means(evaluate(data, run_retrievers(data, ["bm25", "dense"])))
     shown = {m.label: m.value for m in at.metric}
@@ -134,7 +134,7 @@ def test_korean(folder):
 def test_fresh_machine_uses_the_shipped_copy(tmp_path, monkeypatch):
     """No folder, no env var, no network: the default folder is unpacked from the archive
     shipped in data/beir/ (here a tiny one) and the page shows results with no other step."""
-    import core.beir as beir
+    import core.retrieval.beir as beir
 
     digest = beir.pack_beir(TINY, tmp_path / "bundle.tar.gz")
     monkeypatch.delenv("NOISEFLOOR_BEIR_DIR", raising=False)
@@ -176,8 +176,8 @@ def test_the_encode_belongs_to_the_server_not_the_tab(folder, tmp_path, monkeypa
     verdict from the vectors it wrote."""
     import threading
 
-    import core.retrieval as retrieval
-    from tests.core.test_cache import FakeModel
+    import core.retrieval.search as retrieval
+    from tests.core.retrieval.test_cache import FakeModel
 
     gate, loads = threading.Event(), []
 
@@ -239,9 +239,9 @@ def test_margin_answers_on_the_card_and_keeps_the_url(folder, lang):
     assert at.number_input(key="scifact_margin_score").value == 0.2
     comp_card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
     assert 'class="verdict-band"' in comp_card and 'class="verdict verdict-margin"' in comp_card
-    # the card says core.margin's answer for core.scifact's comparison of these queries
-    from core.margin import margin_decision
-    from core.scifact import compare_retrievers, subsample
+    # the card says core.paired.margin's answer for core.retrieval.scifact's comparison of these queries
+    from core.paired.margin import margin_decision
+    from core.retrieval.scifact import compare_retrievers, subsample
     data = load_beir(folder)
     tables = evaluate(data, run_retrievers(data, ["bm25", "dense"]))
     comp = compare_retrievers(tables, "bm25", "dense", "ndcg@10",
@@ -257,8 +257,8 @@ def test_margin_answers_on_the_card_and_keeps_the_url(folder, lang):
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_judged_at_10_for_bm25_dense_and_hybrid(folder, lang):
-    from core.judged import beir_bounds
-    from core.scifact import with_hybrid
+    from core.inputs.judged import beir_bounds
+    from core.retrieval.scifact import with_hybrid
 
     at = _run(lang)
     assert not at.exception, at.exception
@@ -280,9 +280,9 @@ def test_judged_at_10_for_bm25_dense_and_hybrid(folder, lang):
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_tied_for_best_of_all_three_on_the_card_and_rank_intervals_below(folder, lang):
-    """The card's extra line and the rank section are core.scifact.rank_retrievers on the
+    """The card's extra line and the rank section are core.retrieval.scifact.rank_retrievers on the
     page's queries and settings (all 12, nDCG@10, 10,000 resamples, seed 0)."""
-    from core.scifact import DEFAULT_RESAMPLES, rank_retrievers, with_hybrid
+    from core.retrieval.scifact import DEFAULT_RESAMPLES, rank_retrievers, with_hybrid
     from core.views.best_set import rank_text
     from core.views.scifact import NAMES, best_line
 

@@ -1,6 +1,6 @@
 """Issue 13 item 5 on the real shipped archive: with no ``data/beir/scifact/`` folder and no
 ``NOISEFLOOR_BEIR_DIR``, the scifact page unpacks ``data/beir/scifact.tar.gz`` (its SHA-256
-checked against ``core.beir.BUNDLE_SHA256``) and shows results with no other step.
+checked against ``core.retrieval.beir.BUNDLE_SHA256``) and shows results with no other step.
 
 With the real model, the shipped document vectors (issue 22) give the dense side in seconds:
 checksum, a 32-document spot check, 300 queries encoded live. Then the model is replaced by a
@@ -19,10 +19,10 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-import core.beir as beir
-import core.retrieval as retrieval
-from core.retrieval import BM25Params, bm25_search
-from core.scifact import MEASURES, evaluate
+import core.retrieval.beir as beir
+import core.retrieval.search as retrieval
+from core.retrieval.search import BM25Params, bm25_search
+from core.retrieval.scifact import MEASURES, evaluate
 from tests.pages.test_scifact import PAGE, settle
 
 WIDTH = 64
@@ -30,7 +30,7 @@ WIDTH = 64
 
 class _HashingEncoder:
     """Bag of words hashed into ``WIDTH`` buckets, L2-normalised: the interface of a
-    SentenceTransformer that ``core.retrieval.encode_texts`` uses, without a model."""
+    SentenceTransformer that ``core.retrieval.search.encode_texts`` uses, without a model."""
 
     def get_sentence_embedding_dimension(self):
         return WIDTH

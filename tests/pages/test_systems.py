@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.lists import load_lists, score_lists
-from core.multi import compare_many
+from core.inputs.lists import load_lists, score_lists
+from core.paired.multi import compare_many
 from core.views.verdicts import fmt_p
-from core.trec import read_qrels, read_run, score_runs
+from core.inputs.trec import read_qrels, read_run, score_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "systems.py")
@@ -48,14 +48,14 @@ def test_lists_demo_reaches_a_verdict_and_a_matrix():
     assert any("bm25" in t and "dense" in t and ("No significant" in t or "better" in t)
                for t in texts)
     assert any("Holm" in t for t in texts)
-    # the means table is the data's: same numbers as core.lists
+    # the means table is the data's: same numbers as core.inputs.lists
     ref = score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
                                  "demo_lists.csv"), 10).means()
     shown = at.dataframe[0].value
     assert shown.loc["ndcg@10", "hybrid"] == f"{ref.at['hybrid', 'ndcg@10']:.3f}"
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["bm25"] == f"{ref.at['bm25', 'ndcg@10']:.3f}"
-    # pairs table: 3 pairs, translated headers, core.multi's Holm p-values in one unit
+    # pairs table: 3 pairs, translated headers, core.paired.multi's Holm p-values in one unit
     pairs = _pairs_table(at)
     many = compare_many(score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
                                                "demo_lists.csv"), 10).values["ndcg@10"],
@@ -189,9 +189,9 @@ def test_presentation_view_and_heatmap_rows():
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_margin_on_the_systems_pair_in_both_languages(lang):
-    from core.golden import compare_golden
+    from core.inputs.golden import compare_golden
     from core.i18n import t
-    from core.margin import margin_decision
+    from core.paired.margin import margin_decision
     from core.views import format as fmt
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.session_state["systems_resamples"] = 1000
@@ -244,9 +244,9 @@ def _trec_with_groups(lang, groups=None):
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_trec_groups_side_file_and_judged_at_10(lang):
-    from core.golden import compare_golden
-    from core.groups import by_group, read_group_file
-    from core.judged import trec_bounds
+    from core.inputs.golden import compare_golden
+    from core.inputs.groups import by_group, read_group_file
+    from core.inputs.judged import trec_bounds
 
     at, groups = _trec_with_groups(lang)
     assert not at.exception and not at.error
@@ -261,7 +261,7 @@ def test_trec_groups_side_file_and_judged_at_10(lang):
     assert list(table[col]) == ["short", "long"]
     assert [int(x) for x in table["n"]] == [g.n for g in ref.groups]
     assert list(table["dense − bm25"]) == [f"{g.diff:+.3f}" for g in ref.groups]
-    # Judged@10 of each run, as core.judged (= ir_measures) computes it, in %
+    # Judged@10 of each run, as core.inputs.judged (= ir_measures) computes it, in %
     jb = trec_bounds(ts, "bm25", "dense", resamples=1000)
     judged = next(t for t in tables if "Judged@10" in t.columns)
     method = "방법" if lang == "ko" else "method"
@@ -295,9 +295,9 @@ def test_a_verdict_that_depends_on_missing_labels_is_flagged():
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_lists_demo_shows_its_query_groups(lang):
     """data/demo_lists.csv carries a 'group' column (query type): the demo itself shows B − A
-    per group, core.groups' numbers, and no hint about adding groups."""
-    from core.golden import compare_golden
-    from core.groups import by_group
+    per group, core.inputs.groups' numbers, and no hint about adding groups."""
+    from core.inputs.golden import compare_golden
+    from core.inputs.groups import by_group
 
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.session_state["lang"] = lang

@@ -1,5 +1,5 @@
 """The systems page's tied-for-best headline (issue 24): with three or more systems the first
-card is the set with each system's rank interval (core.best_set), in English and Korean; the
+card is the set with each system's rank interval (core.paired.best), in English and Korean; the
 pairs can be adjusted by Holm or Benjamini–Hochberg and the page says which error each
 controls."""
 import html
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.best_set import best_set
-from core.lists import load_lists, score_lists
-from core.multi import compare_many
+from core.paired.best import best_set
+from core.inputs.lists import load_lists, score_lists
+from core.paired.multi import compare_many
 from core.views.best_set import best_sentence, rank_text
 from core.views.format import fmt_p
 from tests.pages.headline import assert_headline_first

@@ -1,0 +1,23 @@
+"""What people upload, read into per-case values: tables (CSV/TSV/XLSX cells, numbers as
+people type them), golden-case files, retrieval lists, TREC runs and qrels, the metric
+registry, query groups, judged pools, the margin as typed.
+
+The front door: other wings, pages and the CLI import the names below from ``core.inputs``
+(``core._front``); the modules are the wing's rooms."""
+from core._front import front_door
+
+PUBLIC = {
+    "golden": ("GoldenComparison", "GoldenSet", "compare_golden", "load_golden"),
+    "groups": ("GroupComparison", "by_group", "read_group_file", "read_group_labels"),
+    "judged": ("JudgedBounds", "beir_bounds", "lists_bounds", "trec_bounds"),
+    "lists": ("LIST_METRICS", "lists_side_by_side", "load_lists", "metric_key", "parse_metric",
+              "score_lists"),
+    "margin_text": ("parse_margin",),
+    "metrics": ("Measure", "parse_measure", "per_query"),
+    "tables": ("AmbiguousNumber", "decode_text", "find_column", "norm_header", "parse_number",
+               "parse_numbers", "read_cells", "read_table"),
+    "text": ("nfc", "visible_controls"),
+    "trec": ("COMMON_MEASURES", "Run", "gunzip", "read_qrels", "read_run", "run_name",
+             "score_runs", "trec_side_by_side", "unique_names"),
+}
+__getattr__, __dir__, __all__ = front_door(__name__, PUBLIC)

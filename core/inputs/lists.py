@@ -1,0 +1,356 @@
+"""Retrieval-list CSV: per-case ranking and (non-LLM) context metrics for each method.
+
+Layout (CSV/TSV/XLSX via ``core.inputs.tables.read_table``)::
+
+    case_id, query, gold_ids, <method 1>, <method 2>, ...
+
+``gold_ids`` and every method cell hold ids separated by ``|`` or a JSON list
+(``["d3", "d7"]``); method lists are in rank order. When the cells hold passages instead of
+ids (JSON lists of text), the text variant matches passages by normalized Levenshtein
+similarity (``rapidfuzz``). Other text columns (notes, answer, ...) are kept for display.
+
+Per case, with ``top`` = the first k retrieved items and ``ref`` = the reference items:
+
+- ``hit@k``, ``p@k``, ``recall@k``, ``mrr@k``, ``ndcg@k``: ``core.inputs.metrics`` (binary gains;
+  equal to ir_measures/trec_eval), a reference item relevant with grade 1.
+- ``context_precision@k`` (Ragas ``IDBasedContextPrecision``):
+  |set(top) ∩ ref| / |set(top)|; undefined (NaN) when nothing was retrieved.
+- ``context_recall@k`` (Ragas ``IDBasedContextRecall``): |ref ∩ set(top)| / |ref|.
+- ``context_precision_ranked@k`` (Ragas ``NonLLMContextPrecisionWithReference``, average-
+  precision style): sum_i (precision@i * v_i) / sum_i v_i, v_i = 1 when retrieved item i is
+  relevant, 0 when no item is relevant.
+
+Sources: Ragas documentation, "Context Precision" and "Context Recall"
+(docs.ragas.io/en/stable/concepts/metrics/available_metrics/context_precision/ and
+.../context_recall/), sections "Non LLM Based Context Precision/Recall" and "ID Based".
+
+Text variant (Ragas' non-LLM versions, with ``NonLLMStringSimilarity`` =
+1 - rapidfuzz ``Levenshtein.normalized_distance`` = 1 - edit distance / max length):
+retrieved passage i is relevant when max_j sim(i, ref_j) >= 0.5 (precision metrics);
+reference j is recalled when max_i sim(i, ref_j) > 0.5 (``context_recall``). The ranking
+metrics treat passage i as reference argmax_j sim(i, ref_j) when it is relevant.
+Ragas divides by sum(v) + 1e-10; here the division is exact (difference < 1e-9).
+
+k applies to every metric: set k at least as long as the lists to score whole lists as Ragas
+does. Cases without any reference have no defined value (NaN) and are reported; an empty
+method cell means "retrieved nothing" and is counted in ``empty_cells``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from core import checks
+from core.errors import InputError
+from core.inputs.golden import CASE_ID_NAMES, GoldenSet, TEXT_HINTS, check_method_names
+from core.inputs.groups import groups_from_table, is_group_column
+from core.inputs.metrics import Measure, UnknownMeasure, parse_measure, query_score
+from core.inputs.tables import RawTable, find_column, norm_header, read_table
+from core.inputs.text import visible_controls
+
+GOLD_NAMES = ("gold_ids", "gold", "gold_id", "golds", "reference_ids", "reference_id",
+              "reference_contexts", "reference_context_ids", "references", "relevant",
+              "relevant_ids", "relevant_docs", "qrels", "labels", "answers_ids", "정답",
+              "정답id", "정답_id", "정답ids", "정답_ids", "정답문서", "참조", "참조문서")
+QUERY_NAMES = ("query", "question", "user_input", "질문", "질의", "쿼리")
+RANK_METRICS = ("hit", "p", "recall", "mrr", "ndcg")
+CONTEXT_METRICS = ("context_precision", "context_recall", "context_precision_ranked")
+LIST_METRICS = RANK_METRICS + CONTEXT_METRICS
+BINARY_METRICS = ("hit",)
+PRECISION_THRESHOLD = 0.5  # sim >= 0.5: relevant retrieved passage (Ragas precision)
+RECALL_THRESHOLD = 0.5     # sim > 0.5: recalled reference (Ragas recall)
+KINDS = ("auto", "ids", "text")
+MAX_K = 10_000
+
+
+def split_cell(cell: str) -> list[str]:
+    """One list cell -> items in order: a JSON list (``["a", "b"]``) or ``a|b|c``.
+
+    Blank items are dropped; an empty cell is an empty list. ``ValueError`` on a malformed
+    JSON list or one holding something other than strings/numbers.
+    """
+    s = cell.strip()
+    if not s:
+        return []
+    if s.startswith("["):
+        try:
+            items = json.loads(s)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not a JSON list ({exc.msg} at character {exc.pos})") from None
+        if not isinstance(items, list) or not all(
+                isinstance(x, (str, int, float)) and not isinstance(x, bool) for x in items):
+            raise ValueError("a JSON list of strings or numbers was expected")
+        out = [visible_controls(str(x)).strip() for x in items]  # as cells are (nfc)
+    else:
+        out = [x.strip() for x in s.split("|")]
+    return [x for x in out if x]
+
+
+def parse_metric(text: str, k: int | None = None) -> tuple[str, int]:
+    """``'ndcg@10'`` or (``'ndcg'``, k) -> (name, k), through the metric registry
+    (``core.inputs.metrics.parse_measure``); ``InputError`` naming the valid ones."""
+    default_k = check_k(10 if k is None else k)
+    try:
+        m = parse_measure(str(text), allowed=LIST_METRICS, default_k=default_k)
+    except UnknownMeasure:
+        raise InputError("systems.err_list_metric", metric=str(text)[:40],
+                         metrics=", ".join(LIST_METRICS)) from None
+    return m.name, check_k(m.k)
+
+
+def check_k(k) -> int:
+    return checks.whole("k", k, lo=1, hi=MAX_K)
+
+
+@dataclass(frozen=True)
+class ListSet:
+    """Reference and retrieved lists by case, in file order.
+
+    ``retrieved[method][i]`` is the ranked list of case ``cases[i]``; ``kind`` is ``"ids"``
+    or ``"text"``. ``no_reference``: cases whose reference cell is empty (no metric defined);
+    ``duplicates``: case ids on more than one row (left out); ``empty_cells[method]``: cases
+    where the method retrieved nothing.
+    """
+
+    cases: tuple[str, ...]
+    gold: tuple[tuple[str, ...], ...]
+    retrieved: dict
+    text: pd.DataFrame = field(repr=False)
+    source: str = "upload"
+    kind: str = "ids"
+    gold_column: str = "gold_ids"
+    no_reference: tuple[str, ...] = ()
+    duplicates: tuple[str, ...] = ()
+    empty_cells: dict = field(default_factory=dict)
+    encoding: str = ""
+    sheet: str | None = None   # the worksheet read (xlsx)
+    groups: pd.Series | None = field(default=None, repr=False)  # core.inputs.groups: label by case
+    group_column: str | None = None
+
+    @property
+    def methods(self) -> list[str]:
+        return list(self.retrieved)
+
+    def index_of(self, case_id: str) -> int:
+        try:
+            return self.cases.index(case_id)
+        except ValueError:
+            raise InputError("systems.err_unknown_case", case=case_id) from None
+
+
+def _detect_kind(gold_lists) -> str:
+    items = [x for g in gold_lists for x in g][:2000]
+    if not items:
+        return "ids"
+    spaced = sum(1 for x in items if re.search(r"\s", x))
+    return "text" if spaced * 2 > len(items) and np.mean([len(x) for x in items]) >= 20 \
+        else "ids"
+
+
+def from_table(raw: RawTable, *, kind: str = "auto") -> ListSet:
+    """A parsed table -> ``ListSet``; ``InputError`` with row and column on a bad cell."""
+    checks.choice("kind", kind, KINDS)
+    frame, file = raw.frame, raw.file
+    id_col = find_column(frame.columns, CASE_ID_NAMES)
+    if id_col is None:
+        raise InputError("no_case_id", file=file, columns=", ".join(frame.columns[:10]))
+    gold_col = find_column(frame.columns, GOLD_NAMES)
+    if gold_col is None:
+        raise InputError("systems.err_no_gold", file=file,
+                         columns=", ".join(frame.columns[:10]))
+    blank_ids = [int(r) for r in frame.index[frame[id_col] == ""]]
+    if blank_ids:
+        raise InputError("blank_case_id", file=file, row=blank_ids[0], column=id_col,
+                         count=len(blank_ids))
+    hints = {norm_header(h) for h in TEXT_HINTS + QUERY_NAMES + ("response", "reference",
+                                                          "answer", "ground_truth")}
+    methods = [c for c in frame.columns if c not in (id_col, gold_col)
+               and norm_header(c) not in hints and not is_group_column(c)]
+    text_cols = [c for c in frame.columns if c not in (id_col, gold_col) and c not in methods
+                 and not is_group_column(c)]
+    if not methods:
+        raise InputError("systems.err_no_method_lists", file=file,
+                         columns=", ".join(frame.columns[:10]))
+    check_method_names(methods, file)
+
+    def parse_col(col):
+        out = []
+        for row, cell in frame[col].items():
+            try:
+                out.append(tuple(split_cell(cell)))
+            except ValueError as exc:
+                raise InputError("systems.err_bad_list", file=file, row=int(row), column=col,
+                                 detail=str(exc), value=cell[:40]) from None
+        return out
+
+    ids = frame[id_col]
+    dup_mask = ids.duplicated(keep=False).to_numpy()
+    duplicates = tuple(sorted(set(ids[dup_mask])))
+    keep = ~dup_mask
+    gold_all = parse_col(gold_col)
+    gold = tuple(g for g, k_ in zip(gold_all, keep) if k_)
+    retrieved, empty = {}, {}
+    for m in methods:
+        lists = [x for x, k_ in zip(parse_col(m), keep) if k_]
+        retrieved[m] = tuple(lists)
+        cases_kept = ids[keep].tolist()
+        e = tuple(c for c, x in zip(cases_kept, lists) if not x)
+        if e:
+            empty[m] = e
+    cases = tuple(ids[keep].tolist())
+    if len(cases) < 2:
+        raise InputError("too_few_cases", file=file, count=len(cases))
+    if kind == "auto":
+        kind = _detect_kind(gold)
+    no_ref = tuple(c for c, g in zip(cases, gold) if not g)
+    text = pd.DataFrame({c: frame.loc[keep, c].to_numpy() for c in text_cols},
+                        index=pd.Index(cases, name="case_id"))
+    groups, group_col = groups_from_table(
+        RawTable(frame[keep], file, raw.encoding, raw.delimiter), id_col)
+    return ListSet(cases, gold, retrieved, text, file, kind, gold_col, no_ref, duplicates,
+                   empty, raw.encoding, raw.sheet, groups, group_col)
+
+
+def load_lists(data: bytes, file: str = "upload", *, kind: str = "auto") -> ListSet:
+    """Bytes of a CSV/TSV/XLSX retrieval-list file -> ``ListSet``."""
+    return from_table(read_table(data, file), kind=kind)
+
+
+# ----------------------------------------------------------------------------- metrics
+def similarity_matrix(retrieved, reference) -> np.ndarray:
+    """sim[i, j] = 1 - Levenshtein.normalized_distance(retrieved_i, reference_j) (rapidfuzz),
+    i.e. 1 - edit distance / max(len_i, len_j); Ragas' ``NonLLMStringSimilarity``."""
+    if not len(retrieved) or not len(reference):
+        return np.zeros((len(retrieved), len(reference)))
+    return process.cdist(list(retrieved), list(reference),
+                         scorer=Levenshtein.normalized_similarity, dtype=np.float64)
+
+
+def _ranked_precision(v: np.ndarray) -> float:
+    """sum_i precision@i * v_i / sum_i v_i (0 when nothing is relevant)."""
+    total = v.sum()
+    if total == 0:
+        return 0.0
+    prec = np.cumsum(v) / np.arange(1, v.size + 1)
+    return float(np.sum(prec * v) / total)
+
+
+def case_values(retrieved, reference, k: int, kind: str = "ids") -> dict[str, float]:
+    """Every list metric for one case at cutoff ``k`` (see the module docstring)."""
+    k = check_k(k)
+    top = list(retrieved[:k])
+    ref = list(dict.fromkeys(reference))
+    out: dict[str, float] = {}
+    if not ref:
+        return {m: float("nan") for m in LIST_METRICS}
+    if kind == "text":
+        sim = similarity_matrix(top, ref)
+        best_ref = sim.max(axis=1) if top else np.zeros(0)
+        v = (best_ref >= PRECISION_THRESHOLD).astype(float)
+        recalled = (sim.max(axis=0) > RECALL_THRESHOLD) if top else np.zeros(len(ref), bool)
+        labels = [f"\x00ref{int(sim[i].argmax())}" if v[i] else f"\x00miss{i}"
+                  for i in range(len(top))]
+        judged = {f"\x00ref{j}": 1 for j in range(len(ref))}
+        out["context_precision"] = float(v.mean()) if top else float("nan")
+        out["context_recall"] = float(recalled.mean())
+        out["context_precision_ranked"] = _ranked_precision(v)
+        ranked = labels
+    else:
+        refset = set(ref)
+        v = np.array([x in refset for x in top], dtype=float)
+        topset = set(top)
+        out["context_precision"] = (len(topset & refset) / len(topset)) if top else float("nan")
+        out["context_recall"] = len(refset & topset) / len(refset)
+        out["context_precision_ranked"] = _ranked_precision(v)
+        judged = {x: 1 for x in ref}
+        ranked = top
+    for name in RANK_METRICS:
+        out[name] = query_score(Measure(name, k), ranked, judged)
+    return {m: out[m] for m in LIST_METRICS}
+
+
+def metric_key(name: str, k: int) -> str:
+    """The column key of a list metric at k: ``str(Measure(name, k))``, e.g. 'ndcg@10'."""
+    return str(Measure(name, k))
+
+
+@dataclass(frozen=True)
+class ListScores:
+    """Per-case values: ``values[metric_key]`` is a frame (case x method)."""
+
+    lists: ListSet = field(repr=False)
+    k: int
+    values: dict = field(repr=False)
+
+    def means(self) -> pd.DataFrame:
+        """Mean over cases with a defined value: one row per method, one column per metric."""
+        return pd.DataFrame({m: v.mean() for m, v in self.values.items()})
+
+    def undefined(self) -> dict:
+        """{metric: {method: count of NaN cases}} where any."""
+        out = {}
+        for m, v in self.values.items():
+            c = {meth: int(n) for meth, n in v.isna().sum().items() if n}
+            if c:
+                out[m] = c
+        return out
+
+    def golden(self, metric: str) -> GoldenSet:
+        """The metric's per-case values as a ``GoldenSet`` for ``core.inputs.golden.compare_golden``
+        (Wilson intervals for hit@k, bootstrap for continuous metrics)."""
+        if metric not in self.values:
+            raise InputError("systems.err_list_metric", metric=metric,
+                             metrics=", ".join(self.values))
+        ls = self.lists
+        return GoldenSet(self.values[metric].copy(), ls.text, f"{ls.source} [{metric}]", "lists",
+                         ls.duplicates, {}, ls.encoding, sheet=ls.sheet, groups=ls.groups,
+                         group_column=ls.group_column)
+
+    def to_dict(self) -> dict:
+        means = self.means()
+        return {m: {meth: means.at[meth, m] for meth in means.index} for m in means.columns}
+
+
+def score_lists(ls: ListSet, k: int = 10) -> ListScores:
+    """Every list metric at cutoff ``k`` for every case and method."""
+    k = check_k(k)
+    idx = pd.Index(ls.cases, name="case_id")
+    per = {m: {meth: np.empty(len(ls.cases)) for meth in ls.methods} for m in LIST_METRICS}
+    for meth in ls.methods:
+        for i, (got, ref) in enumerate(zip(ls.retrieved[meth], ls.gold)):
+            vals = case_values(got, ref, k, ls.kind)
+            for m in LIST_METRICS:
+                per[m][meth][i] = vals[m]
+    values = {metric_key(m, k): pd.DataFrame(per[m], index=idx) for m in LIST_METRICS}
+    return ListScores(ls, k, values)
+
+
+def lists_side_by_side(ls: ListSet, case_id: str, a: str, b: str, k: int = 10) -> pd.DataFrame:
+    """Top-k of methods ``a`` and ``b`` for one case, with ✓ on items that match a reference
+    (ids: equal; text: similarity >= 0.5)."""
+    for name in (a, b):
+        if name not in ls.retrieved:
+            raise InputError("unknown_method", method=name, methods=", ".join(ls.methods))
+    i = ls.index_of(case_id)
+    ref = list(ls.gold[i])
+
+    def marks(items):
+        if ls.kind == "text":
+            sim = similarity_matrix(items, ref)
+            return ["✓" if len(ref) and sim[j].max() >= PRECISION_THRESHOLD else ""
+                    for j in range(len(items))]
+        refset = set(ref)
+        return ["✓" if x in refset else "" for x in items]
+
+    la, lb = list(ls.retrieved[a][i][:k]), list(ls.retrieved[b][i][:k])
+    ma, mb = marks(la), marks(lb)
+    n = max(len(la), len(lb))
+    pad = lambda x: x + [""] * (n - len(x))  # noqa: E731
+    return pd.DataFrame({"rank": range(1, n + 1), a: pad(la), f"{a} rel": pad(ma),
+                         b: pad(lb), f"{b} rel": pad(mb)})

@@ -1,0 +1,26 @@
+"""Two methods on the same cases, B − A: the checked pair (``data``), intervals of the
+difference, significance tests, the bootstrap (``stats``), the self-check (``calibration``),
+the decision (``compare``), the margin rule, several systems (``multi``) and the tied-for-best
+set (``best``).
+
+The front door: other wings, pages and the CLI import the names below from ``core.paired``
+(``core._front``); the modules are the wing's rooms."""
+from core._front import front_door
+
+PUBLIC = {
+    "best": ("BestSet", "best_set"),
+    "calibration": ("Calibration", "calibrate_comparison"),
+    "compare": ("Decided", "PairedComparison", "compare_paired"),
+    "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width",
+                  "score_intervals", "tango_limits", "tango_statistic", "wilson_bounds",
+                  "z_two_sided"),
+    "margin": ("EXACT_MAX_N", "MarginResult", "margin_decision", "margin_rule", "noninferior_p"),
+    "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
+              "holm", "plan_mode"),
+    "significance": ("PairedTest", "mcnemar_exact", "mcnemar_midp", "paired_test"),
+    "stats": ("BootstrapResult", "CONFIDENCE_LEVELS", "INTERVALS", "MAX_RESAMPLES",
+              "MIN_RESAMPLES", "PairedData", "Verdict", "interval_warning", "is_binary",
+              "kernels", "paired_bootstrap", "paired_data", "percentile_ci", "resample_seeds",
+              "resolution", "significance_level", "stream_key", "verdict", "z_value"),
+}
+__getattr__, __dir__, __all__ = front_door(__name__, PUBLIC)

@@ -1,0 +1,210 @@
+"""Three or more systems: which ones are tied for best, and each system's rank interval.
+
+The question a leaderboard raises is not "which pairs differ" but "which system is best, and
+how sure are we". This module answers it with simultaneous confidence intervals for every
+pairwise difference of means, read as ranks (Klein, Wright & Wieczorek 2020, "A joint
+confidence region for an overall ranking of populations", J. R. Stat. Soc. C 69(3):589-606;
+Mogstad, Romano, Shaikh & Wilhelm 2024, "Inference for ranks with applications to mobility
+across neighbourhoods and academic achievement across countries", Rev. Econ. Stud.
+91(1):476-518), and the set of systems that no other system is shown to beat, which holds the
+true best with the chosen confidence: a conservative form of Hsu's multiple comparisons with
+the best (Hsu 1996, "Multiple Comparisons: Theory and Methods", ch. 4, the "possibly best"
+set).
+
+On the n cases where every system has a value (cases with any missing value are left out and
+listed), with x_ci the value of system i on case c and, for each pair i < j,
+d_c = x_cj - x_ci (B - A with A = i, B = j), dbar its mean and se = sd(d) / sqrt(n):
+
+1. Resample the n cases with replacement, all systems together (one draw of case indices per
+   resample, so every pair sees the same cases), R times. For each pair the standardized
+   difference t*_p = (dbar*_p - dbar_p) / se_p, scaled by the pair's standard error on the
+   data (so pairs on different scales weigh alike; a pair with se = 0, the same difference
+   on every case, has t* = 0). The resample's own SD is not used: with 0/1 outcomes near 0%
+   or 100% many resamples have SD 0, and t* = +/-inf there would make c infinite.
+2. c = the ``confidence`` quantile of max_p |t*_p| (the single-step max-|t| bootstrap of
+   Romano & Wolf 2005, "Exact and approximate stepdown methods for multiple hypothesis
+   testing", JASA 100:94-108, as Mogstad et al. 2024 use it for ranks; the bootstrap analogue
+   of Tukey's studentized range).
+3. The simultaneous interval of each pair is dbar_p +/- c se_p: all of them hold together with
+   probability ~ ``confidence``.
+4. System i's rank interval (rank 1 = highest mean) is
+   [1 + #{j : low(x_j - x_i) > 0}, k - #{j : high(x_j - x_i) < 0}]; the rank intervals of all
+   systems hold together with the same probability (Klein et al. 2020, Prop. 1).
+5. The tied-for-best set is every system whose rank interval starts at 1: no other system is
+   shown better than it. When all intervals hold, the true best is in it, so it holds the true
+   best with probability >= ~``confidence``. It is never empty (the highest mean is in it).
+
+With k = 2 there is one pair and c is the symmetric bootstrap quantile of |dbar* - dbar| / se:
+the set is the winner alone exactly when that pair's interval leaves out 0, the paired verdict
+of that interval. The resampling is seeded: resamples come in blocks of ``BLOCK``, block b drawn by
+``numpy.random.default_rng([seed, b])``, so the same seed gives the same set whatever the
+memory; a block costs ``BLOCK`` x n x pairs multiply-adds (a matrix product of the resample
+counts with the differences).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from core import checks
+from core.errors import InputError
+from core.paired.multi import estimate_cost
+
+BLOCK = 64  # resamples per seeded block
+
+
+@dataclass(frozen=True)
+class SystemRank:
+    """One system: its mean on the shared cases, observed rank (1 = highest mean; tied means
+    share the better rank), rank interval [rank_low, rank_high], whether it is tied for best
+    (rank_low == 1), and the systems shown better than it (``behind_of``, input order)."""
+
+    name: str
+    mean: float
+    rank: int
+    rank_low: int
+    rank_high: int
+    in_best: bool
+    behind_of: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"system": self.name, "mean": self.mean, "rank": self.rank,
+                "rank_low": self.rank_low, "rank_high": self.rank_high,
+                "tied_for_best": self.in_best, "behind": list(self.behind_of)}
+
+
+@dataclass(frozen=True)
+class PairInterval:
+    """The simultaneous interval of mean(B - A) for one pair (new minus baseline)."""
+
+    a: str
+    b: str
+    mean: float
+    ci_low: float
+    ci_high: float
+
+    def to_dict(self) -> dict:
+        return {"a": self.a, "b": self.b, "b_minus_a": self.mean, "ci_low": self.ci_low,
+                "ci_high": self.ci_high}
+
+
+@dataclass(frozen=True)
+class BestSet:
+    """The tied-for-best set of ``systems`` and every system's rank interval.
+
+    ``ranks`` are ordered by mean, highest first; ``best`` (the set) and ``behind`` (the
+    others) in the same order. ``critical`` is c, the simultaneous max-|t| quantile;
+    ``max_t`` the R resampled maxima it was read from (for a chart or a check)."""
+
+    systems: tuple[str, ...]
+    ranks: tuple[SystemRank, ...]
+    pairs: tuple[PairInterval, ...]
+    n: int
+    excluded: tuple[str, ...]
+    confidence: float
+    resamples: int
+    seed: int
+    critical: float
+    max_t: np.ndarray
+
+    @property
+    def best(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.ranks if r.in_best)
+
+    @property
+    def behind(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.ranks if not r.in_best)
+
+    def table(self) -> pd.DataFrame:
+        """One row per system, highest mean first."""
+        return pd.DataFrame([r.to_dict() for r in self.ranks],
+                            columns=["system", "mean", "rank", "rank_low", "rank_high",
+                                     "tied_for_best"])
+
+    def to_dict(self) -> dict:
+        return {"method": "simultaneous bootstrap max-|t| rank intervals",
+                "confidence": self.confidence, "resamples": self.resamples,
+                "seed": self.seed, "n": self.n, "excluded": list(self.excluded),
+                "critical": self.critical, "best": list(self.best),
+                "behind": list(self.behind), "ranks": [r.to_dict() for r in self.ranks],
+                "pairs": [p.to_dict() for p in self.pairs]}
+
+
+def best_set_iv(scores, resamples, confidence, seed) -> tuple:
+    """Checks of ``best_set``'s arguments (the door)."""
+    checks.instance("scores", scores, pd.DataFrame, "a pandas DataFrame (cases x systems)")
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    return scores, resamples, confidence, seed
+
+
+def _max_t(d: np.ndarray, se: np.ndarray, resamples: int, seed: int) -> np.ndarray:
+    """max over columns of |dbar* - dbar| / se for ``resamples`` joint resamples of the rows of
+    the differences ``d`` (n x P; columns with se = 0 count 0), ``BLOCK`` resamples per
+    seeded block."""
+    n, _ = d.shape
+    dc = d - d.mean(axis=0)
+    scale = np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0)
+    out = np.empty(resamples)
+    for b, start in enumerate(range(0, resamples, BLOCK)):
+        m = min(BLOCK, resamples - start)
+        idx = np.random.default_rng([seed, b]).integers(0, n, size=(m, n))
+        counts = np.bincount((np.arange(m)[:, None] * n + idx).ravel(),
+                             minlength=m * n).reshape(m, n).astype(float)
+        shift = counts @ dc / n                    # dbar* - dbar, per resample and pair
+        out[start:start + m] = np.max(np.abs(shift * scale), axis=1)
+    return out
+
+
+def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float = 0.95,
+             seed: int = 0) -> BestSet:
+    """The tied-for-best set and rank intervals of the columns of ``scores`` (cases x systems,
+    larger is better), as the module docstring says. Cost: resamples x cases x pairs
+    (``core.paired.multi.estimate_cost``); more than ``core.paired.multi.MAX_WORK`` raises
+    ``InputError("too_much_work")`` before anything runs."""
+    scores, resamples, confidence, seed = best_set_iv(scores, resamples, confidence, seed)
+    systems = tuple(str(c) for c in scores.columns)
+    k = len(systems)
+    if k < 2:
+        raise InputError("need_two_methods", methods=", ".join(systems))
+    complete = scores.dropna()
+    excluded = tuple(str(x) for x in scores.index[scores.isna().any(axis=1)])
+    n = len(complete)
+    if n < 2:
+        raise InputError("too_few_paired", count=n, a=systems[0], b=systems[1])
+    cost = estimate_cost(k, n, resamples, "all")
+    if not cost.fits:
+        raise InputError("too_much_work", **cost.params())
+    x = complete.to_numpy(float)
+    pair_idx = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    d = np.column_stack([x[:, j] - x[:, i] for i, j in pair_idx])
+    dbar = d.mean(axis=0)
+    se = d.std(axis=0, ddof=1) / math.sqrt(n)
+    # se below rounding of the data's scale is 0 (the same difference on every case)
+    se = np.where(se > 1e-12 * max(float(np.max(np.abs(x))), 1e-300), se, 0.0)
+    max_t = _max_t(d, se, resamples, seed)
+    crit = float(np.quantile(max_t, confidence, method="higher"))
+    half = crit * se  # se = 0: the interval is the point
+    low, high = dbar - half, dbar + half
+    # better[i, j]: j is shown better than i; worse[i, j]: j is shown worse than i
+    better = np.zeros((k, k), dtype=bool)
+    worse = np.zeros((k, k), dtype=bool)
+    for p, (i, j) in enumerate(pair_idx):  # interval of x_j - x_i
+        if low[p] > 0:
+            better[i, j] = worse[j, i] = True
+        elif high[p] < 0:
+            better[j, i] = worse[i, j] = True
+    means = x.mean(axis=0)
+    ranks = []
+    for i in range(k):
+        lo_rank = 1 + int(better[i].sum())
+        ranks.append(SystemRank(systems[i], float(means[i]), 1 + int(np.sum(means > means[i])),
+                                lo_rank, k - int(worse[i].sum()), lo_rank == 1,
+                                tuple(systems[j] for j in np.flatnonzero(better[i]))))
+    ranks.sort(key=lambda r: (-r.mean, systems.index(r.name)))
+    pairs = tuple(PairInterval(systems[i], systems[j], float(dbar[p]), float(low[p]),
+                               float(high[p])) for p, (i, j) in enumerate(pair_idx))
+    return BestSet(systems, tuple(ranks), pairs, n, excluded, confidence, resamples, int(seed),
+                   crit, max_t)

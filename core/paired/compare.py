@@ -1,0 +1,253 @@
+"""The verdict and the one call behind the golden-case page.
+
+The difference is always B - A (new minus baseline), computed once in ``core.paired.stats``.
+``decide`` says "better" only when the bootstrap CI of B - A (``core.paired.stats``) excludes 0 *and*
+the matching exact test (``core.paired.significance``) has p < 1 - confidence *and*, when a
+self-check on the user's own data warns (``core.paired.calibration``), its survival test agrees. ``compare_paired``
+gives the rates, the paired bootstrap, the tests and that verdict for two aligned vectors.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from functools import cached_property
+
+from core import checks
+from core.paired.calibration import Calibration, calibrate_comparison
+from core.paired.intervals import wilson_bounds
+from core.paired.significance import (PairedTest, cohens_dz, difference_test, mcnemar_exact,
+                                      paired_ttest_p)
+from core.paired.stats import (BootstrapResult, PairedData, RateEstimate, Verdict,
+                               bootstrap_difference, check_interval, interval_warning, is_binary,
+                               mean_intervals, paired_data, significance_level, verdict,
+                               wilson_interval, z_value)
+
+REASONS = ("ci_includes_zero", "too_few_discordant", "too_few_nonzero", "test_disagrees",
+           "fails_self_check")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The verdict and, when it is ``no_difference``, why (``reason``, one of ``REASONS``):
+
+    - ``too_few_discordant`` / ``too_few_nonzero``: with m discordant pairs (binary) or m
+      non-zero differences (scores) the exact test's smallest possible p, 2 (1/2)^m, is not
+      below alpha: no data this small can show a difference;
+    - ``ci_includes_zero``: the CI of B - A contains 0;
+    - ``test_disagrees``: the CI excludes 0 but the exact test's p is not below alpha;
+    - ``fails_self_check``: CI and test agree, but a self-check on the user's own data
+      (``core.paired.calibration``) warns (``Calibration.warns``: the interval leaves out 0 in its
+      null sets clearly more often than at the same n where it holds) and the test that holds its level there (``Calibration.survival_test``) gives
+      p >= alpha.
+    """
+
+    verdict: Verdict
+    reason: str | None
+    test: str
+    p: float
+    min_p: float
+    nonzero: int
+    alpha: float
+    exact: bool
+    survival_test: str | None = None   # set when a self-check's survival test decided
+    survival_p: float | None = None
+    self_check_rate: float | None = None   # the self-check's rate then (Calibration.shown)
+
+    def to_dict(self) -> dict:
+        return {"verdict": self.verdict, "reason": self.reason, "test": self.test,
+                "p": self.p, "min_p": self.min_p, "nonzero": self.nonzero,
+                "alpha": self.alpha, "exact": self.exact, "survival_test": self.survival_test,
+                "survival_p": self.survival_p, "self_check_rate": self.self_check_rate}
+
+
+def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float,
+           calibration=None) -> Decision:
+    """"Better" only when the CI of B - A excludes 0 AND the matching test (mid-p McNemar for
+    binary outcomes, sign-flip randomization for scores) has p < alpha: the one rule,
+    ``core.paired.stats.verdict`` with the test's p; this adds the reason (see ``Decision``) when it
+    says ``no_difference``.
+
+    ``calibration``: the comparison's self-checks (``core.paired.calibration.Calibration``), or a
+    function returning them (called only when the rule above says "better", so a verdict of
+    no difference never pays for them), or None. When they warn and the survival test's p is
+    not below alpha (``Calibration.survives``), "better" becomes ``no_difference`` with the
+    reason ``fails_self_check``."""
+    checks.instance("test", test, PairedTest)
+    alpha = significance_level(confidence)
+    final = verdict(ci_low, ci_high, test.p, confidence=confidence)
+    reason = None
+    survival = (None, None, None)
+    if final != "no_difference" and calibration is not None:
+        cal = calibration() if callable(calibration) else calibration
+        if cal is not None and cal.needs_survival:
+            survival = (cal.survival_test, cal.survival_p, cal.shown)
+            if not cal.survives:
+                final, reason = "no_difference", "fails_self_check"
+    if final == "no_difference" and reason is None:
+        if test.min_p >= alpha:
+            reason = "too_few_discordant" if test.name == "mcnemar" else "too_few_nonzero"
+        elif verdict(ci_low, ci_high) == "no_difference":
+            reason = "ci_includes_zero"
+        else:
+            reason = "test_disagrees"
+    return Decision(final, reason, test.name, test.p, test.min_p, test.nonzero, alpha,
+                    test.exact, *survival)
+
+
+class Decided:
+    """The verdict of a comparison that holds ``bootstrap`` (a ``BootstrapResult`` of B - A)
+    and ``test`` (the matching ``PairedTest``): golden cases and scifact queries alike."""
+
+    @property
+    def decision(self) -> Decision:
+        bs = self.bootstrap
+        return decide(bs.ci_low, bs.ci_high, self.test, bs.confidence,
+                      lambda: getattr(self, "calibration", None))
+
+    @property
+    def verdict(self) -> Verdict:
+        return self.decision.verdict
+
+
+# ----------------------------------------------------------------------------- one call
+@dataclass(frozen=True)
+class PairedComparison(Decided):
+    """Everything the golden-case page shows for methods A and B on their paired cases."""
+
+    a: str
+    b: str
+    binary: bool
+    rate_a: RateEstimate
+    rate_b: RateEstimate
+    bootstrap: BootstrapResult
+    mcnemar_p: float | None
+    randomization_p: float
+    ttest_p: float | None
+    table: tuple[int, int, int, int] | None  # (both, a_only, b_only, neither)
+    cohens_dz: float | None
+    test: PairedTest | None = None   # the test the verdict needs (mid-p McNemar / sign flip)
+    data: PairedData | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def interval_warning(self) -> str | None:
+        """``"bca_small_n"`` when BCa is shown on fewer than 50 cases (``interval_warning``)."""
+        return interval_warning(self.bootstrap.interval, self.n)
+
+    @cached_property
+    def calibration(self) -> Calibration | None:
+        """How often the displayed interval leaves out 0 on sign-flip null sets built from
+        these very differences (``core.paired.calibration.calibrate_comparison``); None when the
+        data are too large to repeat it (see there). Computed on first use."""
+        if self.data is None:
+            return None
+        return calibrate_comparison(self.bootstrap, self.data)
+
+    @property
+    def n(self) -> int:
+        return self.rate_a.n
+
+    @property
+    def discordance(self) -> float | None:
+        """Share of cases where A and B disagree (binary only)."""
+        if self.table is None:
+            return None
+        return (self.table[1] + self.table[2]) / self.n
+
+    def difference_dict(self) -> dict:
+        """The difference B - A (new minus baseline) with its CI (of B - A) and the tests."""
+        bs = self.bootstrap
+        return {"a": self.a, "b": self.b, "b_minus_a": bs.mean, "ci_low": bs.ci_low,
+                "ci_high": bs.ci_high, "confidence": bs.confidence, "resamples": bs.resamples,
+                "seed": bs.seed, "mcnemar_p": self.mcnemar_p,
+                "randomization_p": self.randomization_p, "ttest_p": self.ttest_p,
+                "discordance": self.discordance, "cohens_dz": self.cohens_dz,
+                "table": (dict(zip(("both", "a_only", "b_only", "neither"), self.table))
+                          if self.table else None),
+                "interval": bs.interval, "degenerate": bs.degenerate,
+                "distinct_resamples": bs.distinct,
+                "randomization_exact": self.test.exact if self.test else None,
+                "interval_warning": self.interval_warning,
+                "calibration": None if self.calibration is None else self.calibration.to_dict(),
+                "decision": self.decision.to_dict()}
+
+
+def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,
+                  seed: int = 0, binary: bool | None = None) -> RateEstimate:
+    """A method's rate with a Wilson interval (binary) or its mean score with the calibrated
+    t-interval (``core.paired.stats.mean_intervals``, the same interval ``compare_paired`` gives)."""
+    x = checks.values("values", values)
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    if binary is None:
+        binary = is_binary(x)
+    if binary:
+        k = int(x.sum())
+        lo, hi = wilson_interval(k, x.size, confidence)
+        return RateEstimate(x.size, k / x.size, lo, hi, "wilson", k)
+    return _score_rates(x[None, :], confidence, resamples, seed)[0]
+
+
+def _score_rates(x: np.ndarray, confidence: float, resamples: int,
+                 seed: int) -> list[RateEstimate]:
+    """One ``RateEstimate`` per row of ``x`` (methods x cases) with ``mean_intervals``."""
+    lo, hi, drawn = mean_intervals(x, confidence=confidence, resamples=resamples, seed=seed)
+    return [RateEstimate(x.shape[1], float(row.mean()), float(l), float(h), "calibrated_t",
+                         resamples=drawn) for row, l, h in zip(x, lo, hi)]
+
+
+def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int = 20_000,
+                   confidence: float = 0.95, seed: int = 0,
+                   interval: str = "auto") -> PairedComparison:
+    """Rates, the paired bootstrap of B - A with its CI, the paired tests and the verdict
+    (``decide``), for two aligned vectors.
+
+    The arguments are checked once, here (``core.paired.stats.paired_data`` finds the kind and the
+    2x2 table in one pass); the helpers below trust them. Binary data when both vectors are
+    0/1: Wilson intervals of the rates, the cell bootstrap, the mid-p McNemar test, and by
+    default Tango's interval of B - A. Otherwise continuous: the paired bootstrap of B - A
+    (``core.paired.stats.bootstrap_difference``, the same numbers as ``paired_bootstrap`` with this
+    seed: one compiled pass gives each resample's mean and, for the default calibrated t, its
+    SD), each method's mean with the calibrated t-interval (``core.paired.stats.mean_intervals``), the
+    sign-flip test, the paired t-test and Cohen's d_z. ``interval`` (one of
+    ``core.paired.stats.INTERVALS``) applies to the CI of B - A; the rates keep Wilson (0/1) and the
+    calibrated t (scores).
+    """
+    data = paired_data(a, b, min_n=2)
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    interval = check_interval(interval)
+    if data.binary:
+        return _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval)
+    return _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval)
+
+
+def _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval):
+    n = data.n
+    both, a_only, b_only, _ = data.table
+    z = z_value(confidence)
+    rates = []
+    for k in (both + a_only, both + b_only):
+        lo, hi, _ = wilson_bounds(k, n, z)
+        rates.append(RateEstimate(n, k / n, float(lo), float(hi), "wilson", k))
+    bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
+                              interval=interval)
+    test = difference_test(data)
+    # the sign-flip randomization p of 0/1 differences is the exact McNemar p
+    return PairedComparison(a=name_a, b=name_b, binary=True, rate_a=rates[0], rate_b=rates[1],
+                            bootstrap=bs, mcnemar_p=test.p,
+                            randomization_p=mcnemar_exact(a_only, b_only),
+                            ttest_p=None, table=data.table, cohens_dz=None, test=test,
+                            data=data)
+
+
+def _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval):
+    a, b = data.a, data.b
+    rate_a, rate_b = _score_rates(np.vstack((a, b)), confidence, resamples, seed)
+    bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
+                              interval=interval)
+    test = difference_test(data, resamples=resamples, seed=seed,
+                           alpha=significance_level(confidence))
+    return PairedComparison(a=name_a, b=name_b, binary=False, rate_a=rate_a, rate_b=rate_b,
+                            bootstrap=bs, mcnemar_p=None, randomization_p=test.p,
+                            ttest_p=paired_ttest_p(a, b), table=None,
+                            cohens_dz=cohens_dz(a, b), test=test, data=data)

@@ -1,0 +1,478 @@
+"""Confidence intervals for a paired difference that hold their level at 10-30 cases.
+
+Two families, each chosen by the simulation in ``bench/calibration.py`` (table in
+``docs/calibration.md``):
+
+* **0/1 outcomes** (a paired 2x2 table): closed-form intervals for the difference of two paired
+  proportions, compared by Fagerland, Lydersen & Laake (2014, "Recommended tests and confidence
+  intervals for paired binomial proportions", *Statistics in Medicine* 33:2850-2875):
+  Newcombe's square-and-add (MOVER) Wilson interval (Newcombe 1998, method 10), Tango's
+  asymptotic score interval (Tango 1998) and the Bonett-Price adjusted Wald interval (Bonett &
+  Price 2012), with the plain Wald interval for reference;
+* **scores** (continuous per-case values): intervals read off a bootstrap of the mean
+  (Efron & Tibshirani 1993): percentile (ch. 13), BCa (ch. 14), Hesterberg's expanded
+  percentile (Hesterberg 2015), the studentized bootstrap-t (ch. 12), the t-interval and two
+  closed-form skewness-corrected t-intervals (Johnson 1978; Hall 1992).
+
+Notation (Fagerland et al.): a paired 2x2 table ``n11, n12, n21, n22`` with N cases; the
+difference is delta = (n12 - n21) / N = pi_1+ - pi_+1. The functions do not know which
+method is which: pass n12 = "only the new method right" and n21 = "only the baseline right" to
+get an interval of B - A. Every table function takes scalars or equal-shape integer arrays
+(so the bench evaluates every possible table at once) and returns ``(low, high)``.
+
+Functions validate their arguments once (``core.checks``); the ``*_from_boot`` helpers take
+bootstrap output the caller built and trust it.
+"""
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+
+from core import checks
+from core.paired.skew_intervals import (calibrated_t_interval, hall_t_interval,  # noqa: F401
+                                 johnson_t_interval, quantiles_rows, t_quantile)
+
+PAIRED_PROPORTION_METHODS = ("tango", "newcombe", "bonett_price", "wald")
+SCORE_METHODS = ("calibrated_t", "expanded_percentile", "bootstrap_t", "t", "johnson_t", "hall_t",
+                 "percentile", "bca")
+SKEW_T_METHODS = ("johnson_t", "hall_t")   # closed-form skewness-corrected t-intervals
+CLOSED_FORM_METHODS = ("t",) + SKEW_T_METHODS   # score intervals that need no bootstrap
+STUDENTIZED_METHODS = ("calibrated_t", "bootstrap_t")   # need the resamples' SDs too
+BCA_MIN_N = 50     # below this many cases BCa under-covers (docs/calibration.md): warn
+_NORMAL = NormalDist()
+
+
+def z_two_sided(confidence: float) -> float:
+    """z with P(|Z| <= z) = confidence (standard normal)."""
+    return _NORMAL.inv_cdf(0.5 + checks.confidence(confidence) / 2)
+
+
+def _table(n11, n12, n21, n22):
+    cells = [np.asarray(c) for c in (n11, n12, n21, n22)]
+    for name, c in zip(("n11", "n12", "n21", "n22"), cells):
+        if c.dtype.kind not in "iu" and not (c.dtype.kind == "f" and np.all(c == np.round(c))):
+            raise ValueError(f"{name} must hold whole numbers, got {c!r}")
+        if np.any(c < 0):
+            raise ValueError(f"{name} must be non-negative, got {c!r}")
+    out = np.broadcast_arrays(*[c.astype(float) for c in cells])
+    if np.any(out[0] + out[1] + out[2] + out[3] <= 0):
+        raise ValueError("the table needs at least one case (n11 + n12 + n21 + n22 >= 1)")
+    return out
+
+
+def _scalar(lo, hi):
+    if np.ndim(lo) == 0:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+# ----------------------------------------------------------------------------- Wilson
+def wilson_bounds(successes, n, z: float):
+    """Wilson (1927) score interval of a proportion, vectorised; the one Wilson formula here.
+
+    With p = k/n::
+
+        centre = (p + z^2/(2n)) / (1 + z^2/n)
+        half   = z / (1 + z^2/n) * sqrt(p(1-p)/n + z^2/(4n^2))
+
+    Returns (centre - half, centre + half, half). The bounds stay in [0, 1] without clipping
+    (up to rounding, clipped). Callers validate; ``core.paired.stats.wilson_interval`` is the checked
+    entry and equals ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``.
+    """
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0), half
+
+
+# ----------------------------------------------------------------------------- 0/1 tables
+def wald_paired_ci(n11, n12, n21, n22, confidence: float = 0.95):
+    """Wald interval of delta = (n12 - n21)/N (Fagerland et al. 2014, eq. 1)::
+
+        delta +/- z * sqrt(n12 + n21 - (n12 - n21)^2 / N) / N
+
+    Kept as the reference the others improve on; it collapses to a point with no discordant
+    pairs. Truncated to [-1, 1].
+    """
+    n11, n12, n21, n22 = _table(n11, n12, n21, n22)
+    z = z_two_sided(confidence)
+    N = n11 + n12 + n21 + n22
+    est = (n12 - n21) / N
+    se = np.sqrt(np.maximum(n12 + n21 - (n12 - n21) ** 2 / N, 0.0)) / N
+    return _scalar(np.maximum(est - z * se, -1.0), np.minimum(est + z * se, 1.0))
+
+
+def bonett_price_ci(n11, n12, n21, n22, confidence: float = 0.95):
+    """Bonett & Price (2012) adjusted Wald interval of delta ("Adjusted Wald confidence
+    interval for a difference of binomial proportions based on paired data", *Journal of
+    Educational and Behavioral Statistics* 37:479-488): add one pseudo-case to each discordant
+    cell (Laplace), p12 = (n12 + 1)/(N + 2), p21 = (n21 + 1)/(N + 2)::
+
+        (p12 - p21) +/- z * sqrt((p12 + p21 - (p12 - p21)^2) / (N + 2))
+
+    truncated to [-1, 1] (Fagerland et al. 2014, section 3.1). Centred on the shrunk
+    estimate p12 - p21, not on delta.
+    """
+    n11, n12, n21, n22 = _table(n11, n12, n21, n22)
+    z = z_two_sided(confidence)
+    N = n11 + n12 + n21 + n22
+    p12, p21 = (n12 + 1) / (N + 2), (n21 + 1) / (N + 2)
+    centre = p12 - p21
+    se = np.sqrt((p12 + p21 - centre ** 2) / (N + 2))
+    return _scalar(np.maximum(centre - z * se, -1.0), np.minimum(centre + z * se, 1.0))
+
+
+def newcombe_ci(n11, n12, n21, n22, confidence: float = 0.95):
+    """Newcombe's square-and-add (MOVER) Wilson interval of delta = pi_1+ - pi_+1 (Newcombe
+    1998, "Improved confidence intervals for the difference between binomial proportions based
+    on paired data", *Statistics in Medicine* 17:2635-2650, method 10; Fagerland et al. 2014,
+    eq. 6).
+
+    With [l1, u1] the Wilson interval of pi_1+ = (n11 + n12)/N and [l2, u2] that of
+    pi_+1 = (n11 + n21)/N, and phi the correlation estimate::
+
+        A = n11 n22 - n12 n21;  phi = (A - N/2)/sqrt(n1+ n2+ n+1 n+2) if A > N/2,
+                                      0 if 0 <= A <= N/2, A/sqrt(...) if A < 0
+                                      (0 when a margin is 0)
+        L = delta - sqrt((p1 - l1)^2 - 2 phi (p1 - l1)(u2 - p2) + (u2 - p2)^2)
+        U = delta + sqrt((p2 - l2)^2 - 2 phi (p2 - l2)(u1 - p1) + (u1 - p1)^2)
+    """
+    n11, n12, n21, n22 = _table(n11, n12, n21, n22)
+    z = z_two_sided(confidence)
+    N = n11 + n12 + n21 + n22
+    r1, r2, c1, c2 = n11 + n12, n21 + n22, n11 + n21, n12 + n22
+    p1, p2 = r1 / N, c1 / N
+    l1, u1, _ = wilson_bounds(r1, N, z)
+    l2, u2, _ = wilson_bounds(c1, N, z)
+    prod = r1 * r2 * c1 * c2
+    A = n11 * n22 - n12 * n21
+    with np.errstate(divide="ignore", invalid="ignore"):
+        phi = np.where(A > N / 2, (A - N / 2) / np.sqrt(prod), np.where(A < 0, A / np.sqrt(prod), 0.0))
+    phi = np.where(prod > 0, phi, 0.0)
+    dl1, du1, dl2, du2 = p1 - l1, u1 - p1, p2 - l2, u2 - p2
+    est = p1 - p2
+    lo = est - np.sqrt(np.maximum(dl1 ** 2 - 2 * phi * dl1 * du2 + du2 ** 2, 0.0))
+    hi = est + np.sqrt(np.maximum(dl2 ** 2 - 2 * phi * dl2 * du1 + du1 ** 2, 0.0))
+    return _scalar(np.maximum(lo, -1.0), np.minimum(hi, 1.0))
+
+
+def _tango_t(delta0, n12, n21, N):
+    """Tango's score statistic at delta0 with the restricted ML estimate of pi_21."""
+    a = 2 * N
+    b = -n12 - n21 + (2 * N - n12 + n21) * delta0
+    c = -n21 * delta0 * (1 - delta0)
+    p21 = (np.sqrt(np.maximum(b * b - 4 * a * c, 0.0)) - b) / (2 * a)
+    var = N * (2 * p21 + delta0 * (1 - delta0))
+    num = n12 - n21 - N * delta0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = num / np.sqrt(var)
+    # 0/0 only at delta0 = 0 with no discordant pairs, where T tends to 0
+    return np.where((var <= 0) & (num == 0), 0.0, t)
+
+
+def tango_statistic(delta0: float, n12, n21, N):
+    """Tango's (1998) score statistic T(delta0) of H0: delta = delta0 (``tango_ci``; the
+    caller checked the counts, -1 < delta0 < 1); at 0 McNemar's (n12 - n21)/sqrt(n12 + n21).
+    ``core.paired.margin`` rejects H0: delta <= -m at level a when T(-m) > z_(1-a), exactly when
+    Tango's lower limit at level 1 - 2a is above -m (T falls as delta0 rises)."""
+    return _tango_t(np.asarray(delta0, dtype=float), np.asarray(n12, dtype=float),
+                    np.asarray(n21, dtype=float), np.asarray(N, dtype=float))
+
+
+def tango_ci(n11, n12, n21, n22, confidence: float = 0.95, *, tol: float = 1e-10):
+    """Tango's (1998) asymptotic score interval of delta ("Equivalence test and confidence
+    interval for the difference in proportions for the paired-sample design", *Statistics in
+    Medicine* 17:891-908; Fagerland et al. 2014, eq. 7): the delta0 with |T(delta0)| <= z, where
+
+        T(delta0) = (n12 - n21 - N delta0) / sqrt(N (2 p21~ + delta0 (1 - delta0)))
+
+    and p21~ is the maximum likelihood estimate of pi_21 under delta = delta0, the root
+    (sqrt(b^2 - 4ac) - b) / (2a) of a = 2N, b = (2N - n12 + n21) delta0 - n12 - n21,
+    c = -n21 delta0 (1 - delta0). T falls as delta0 rises, so each limit is found by bisection
+    on (-1, 1), for every table of an array at once (to ``tol``). L = -1 when delta = -1 and
+    U = 1 when delta = 1.
+    """
+    n11, n12, n21, n22 = _table(n11, n12, n21, n22)
+    z = z_two_sided(confidence)
+    tol = checks.between("tol", tol, 1e-15, 1e-3)
+    return _scalar(*tango_limits(n12, n21, n11 + n12 + n21 + n22, z, tol))
+
+
+def tango_limits(n12, n21, N, z: float, tol: float = 1e-10):
+    """Tango's limits for (possibly non-integer, e.g. expected) discordant counts n12, n21
+    of N cases at the normal quantile ``z``: bisection, see ``tango_ci``. Arrays in, arrays
+    out."""
+    n12, n21, N = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (n12, n21, N)))
+    if np.any(n12 < 0) or np.any(n21 < 0) or np.any(n12 + n21 > N) or np.any(N <= 0):
+        raise ValueError("tango_limits needs 0 <= n12, n21 and n12 + n21 <= N, N > 0")
+    z = checks.positive("z", z)
+    if n12.ndim == 0:   # one table: the same bisection in plain floats (no array overhead)
+        return _tango_limits_scalar(float(n12), float(n21), float(N), z, tol)
+    est = (n12 - n21) / N
+
+    def root(target):
+        lo = np.full(est.shape, -1.0)
+        hi = np.full(est.shape, 1.0)
+        for _ in range(int(math.ceil(math.log2(2 / tol)))):
+            mid = 0.5 * (lo + hi)
+            above = _tango_t(mid, n12, n21, N) > target   # root lies to the right of mid
+            lo = np.where(above, mid, lo)
+            hi = np.where(above, hi, mid)
+        return 0.5 * (lo + hi)
+
+    low = np.where(est <= -1, -1.0, root(z))
+    high = np.where(est >= 1, 1.0, root(-z))
+    return np.minimum(low, est), np.maximum(high, est)
+
+
+def _tango_limits_scalar(n12: float, n21: float, N: float, z: float, tol: float):
+    def t(d0):
+        a, b = 2 * N, -n12 - n21 + (2 * N - n12 + n21) * d0
+        c = -n21 * d0 * (1 - d0)
+        p21 = (math.sqrt(max(b * b - 4 * a * c, 0.0)) - b) / (2 * a)
+        var = N * (2 * p21 + d0 * (1 - d0))
+        num = n12 - n21 - N * d0
+        return 0.0 if var <= 0 and num == 0 else (num / math.sqrt(var) if var > 0 else
+                                                   math.copysign(math.inf, num))
+
+    def root(target):
+        lo, hi = -1.0, 1.0
+        for _ in range(int(math.ceil(math.log2(2 / tol)))):
+            mid = 0.5 * (lo + hi)
+            if t(mid) > target:
+                lo = mid
+            else:
+                hi = mid
+        return 0.5 * (lo + hi)
+
+    est = (n12 - n21) / N
+    low = -1.0 if est <= -1 else root(z)
+    high = 1.0 if est >= 1 else root(-z)
+    return np.float64(min(low, est)), np.float64(max(high, est))
+
+
+def planned_half_width(discordance: float, diff: float, n, confidence: float = 0.95):
+    """Half-width (U - L)/2 of Tango's interval (``tango_ci``) at the expected table of ``n``
+    cases: n12 = n (d + Delta)/2 discordant pairs where only the new method is right,
+    n21 = n (d - Delta)/2 where only the baseline is, with d the discordance and Delta = B - A.
+    The sample-size planner searches n on it, so it plans with the interval the verdict
+    uses (``docs/calibration.md`` checks the planned n by exact enumeration). ``n`` may be
+    an array."""
+    d, delta = checks.plan_discordance(discordance, diff)
+    z = z_two_sided(confidence)
+    n = np.asarray(n, dtype=float)
+    lo, hi = tango_limits(n * (d + delta) / 2, n * (d - delta) / 2, n, z)
+    half = (hi - lo) / 2
+    return float(half) if half.ndim == 0 else half
+
+
+_TABLE_FUNCS = {"tango": tango_ci, "newcombe": newcombe_ci, "bonett_price": bonett_price_ci,
+                "wald": wald_paired_ci}
+
+
+def paired_proportion_ci(n11, n12, n21, n22, confidence: float = 0.95, *,
+                         method: str = "tango"):
+    """The ``method`` interval (one of ``PAIRED_PROPORTION_METHODS``) of delta =
+    (n12 - n21)/N; see each function for its formula and source."""
+    method = checks.choice("method", method, PAIRED_PROPORTION_METHODS)
+    return _TABLE_FUNCS[method](n11, n12, n21, n22, confidence)
+
+
+# ----------------------------------------------------------------------------- scores
+def expanded_level(n: int, confidence: float) -> float:
+    """Hesterberg's expanded percentile level (Hesterberg 2015, "What teachers should know
+    about the bootstrap", *The American Statistician* 69:371-386, section 6.4): read the
+    percentile interval at the tail share alpha'/2 instead of alpha/2, with
+
+        alpha'/2 = Phi(-sqrt(n / (n - 1)) * t(1 - alpha/2, n - 1))
+
+    which widens the interval by the t-quantile and the sqrt(n/(n-1)) bias of the plug-in SD
+    (the bootstrap's narrowness bias at small n). Returns the confidence 1 - alpha'."""
+    n = checks.whole("n", n, lo=2)
+    alpha = 1 - checks.confidence(confidence)
+    t = float(t_quantile(1 - alpha / 2, n - 1))
+    return 1 - 2 * _NORMAL.cdf(-math.sqrt(n / (n - 1)) * t)
+
+
+def score_intervals(values, boot_means, boot_sds, confidence: float, method: str):
+    """The ``method`` interval of the mean of each row of ``values`` (S sets of n cases), from
+    that set's bootstrap: ``boot_means[s, r]`` and ``boot_sds[s, r]`` (mean and SD, ddof 1,
+    of resample r of set s; rows need not be sorted). One code path for the displayed interval
+    (S = 1) and the calibration self-check (S null sets). Returns arrays (low, high) of
+    length S. With alpha = 1 - confidence, xbar the mean and se = sd / sqrt(n):
+
+    * ``percentile``: the alpha/2 and 1 - alpha/2 quantiles of the resampled means (Efron &
+      Tibshirani 1993, ch. 13);
+    * ``expanded_percentile``: the same at Hesterberg's alpha'/2 (``expanded_level``);
+    * ``bootstrap_t``: xbar - t*(1 - alpha/2) se, xbar - t*(alpha/2) se with the studentized
+      resamples t* = (mean* - xbar)/(sd*/sqrt(n)) (Efron & Tibshirani 1993, ch. 12.5;
+      resamples with sd* = 0 count as t* = +/-inf, or 0 when mean* = xbar);
+    * ``t``: xbar +/- t(1 - alpha/2, n - 1) se (Student 1908; no bootstrap);
+    * ``calibrated_t``: the t-interval, each end widened to the bootstrap-t's when that is
+      further out (``calibrated_t_interval``; the default for scores);
+    * ``johnson_t`` / ``hall_t``: the skewness-corrected t-intervals of Johnson (1978) and
+      Hall (1992), closed forms in ``johnson_t_interval`` / ``hall_t_interval`` (no bootstrap);
+    * ``bca``: bias-corrected and accelerated percentiles (Efron & Tibshirani 1993, eq. 14.15;
+      ``core.paired.stats.bca_ci``), with the jackknife acceleration of a mean,
+      a = sum(u^3) / (6 (sum u^2)^1.5), u_i = x_i - xbar. Falls back to percentile where
+      undefined. Below ``BCA_MIN_N`` cases it under-covers: callers warn.
+    """
+    x = np.atleast_2d(np.asarray(values, dtype=float))
+    method = checks.choice("method", method, SCORE_METHODS)
+    if method not in ("t", "bootstrap_t", "calibrated_t") + SKEW_T_METHODS:
+        means = np.sort(np.atleast_2d(np.asarray(boot_means, dtype=float)), axis=1)
+    confidence = checks.confidence(confidence)
+    S, n = x.shape
+    alpha = 1 - confidence
+    xbar = x.mean(axis=1)
+    if method == "t":
+        if n < 2:
+            return xbar.copy(), xbar.copy()
+        se = x.std(axis=1, ddof=1) / math.sqrt(n)
+        t = float(t_quantile(1 - alpha / 2, n - 1))
+        return xbar - t * se, xbar + t * se
+    if method == "calibrated_t":
+        return calibrated_t_interval(x, boot_means, boot_sds, confidence)
+    if method in SKEW_T_METHODS:
+        if n < 2:
+            return xbar.copy(), xbar.copy()
+        f = johnson_t_interval if method == "johnson_t" else hall_t_interval
+        return f(x, confidence)
+    if method == "percentile" or (method == "expanded_percentile" and n < 2):
+        return quantiles_rows(means, alpha / 2), quantiles_rows(means, 1 - alpha / 2)
+    if method == "expanded_percentile":
+        a2 = (1 - expanded_level(n, confidence)) / 2
+        return quantiles_rows(means, a2), quantiles_rows(means, 1 - a2)
+    if method == "bootstrap_t":
+        sds = np.atleast_2d(np.asarray(boot_sds, dtype=float))
+        raw = np.atleast_2d(np.asarray(boot_means, dtype=float))
+        se = x.std(axis=1, ddof=1) / math.sqrt(n) if n >= 2 else np.zeros(S)
+        diff = raw - xbar[:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tstar = np.where(sds > 0, diff / (sds / math.sqrt(n)),
+                             np.where(diff > 0, np.inf, np.where(diff < 0, -np.inf, 0.0)))
+        tstar.sort(axis=1)
+        t_hi = quantiles_rows(tstar, 1 - alpha / 2)
+        t_lo = quantiles_rows(tstar, alpha / 2)
+        with np.errstate(invalid="ignore"):
+            lo = np.where(se > 0, xbar - t_hi * se, xbar)
+            hi = np.where(se > 0, xbar - t_lo * se, xbar)
+        return lo, hi
+    # bca
+    B = means.shape[1]
+    share = (np.sum(means < xbar[:, None], axis=1) + np.sum(means <= xbar[:, None], axis=1)) \
+        / (2 * B)
+    u = x - xbar[:, None]
+    den = np.sum(u * u, axis=1)
+    ok = (den > 0) & (share > 0) & (share < 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        acc = np.where(ok, np.sum(u ** 3, axis=1) / (6 * den ** 1.5), 0.0)
+    inv = np.vectorize(lambda s: _NORMAL.inv_cdf(s) if 0 < s < 1 else 0.0, otypes=[float])
+    cdf = np.vectorize(_NORMAL.cdf, otypes=[float])
+    z0 = inv(share)
+    zl = _NORMAL.inv_cdf(alpha / 2)
+    a1 = cdf(z0 + (z0 + zl) / (1 - acc * (z0 + zl)))
+    a2 = cdf(z0 + (z0 - zl) / (1 - acc * (z0 - zl)))
+    a1 = np.where(ok, a1, alpha / 2)
+    a2 = np.where(ok, a2, 1 - alpha / 2)
+    return quantiles_rows(means, a1), quantiles_rows(means, a2)
+
+
+def log_ratio_t_interval(log_ratios, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Geometric-mean ratio with a t-interval on the per-query log ratios:
+    exp(mean +/- t(1 - alpha/2, n - 1) sd / sqrt(n)) (the t-interval of ``score_intervals``
+    on the log scale, back-transformed; Student 1908). Returns (ratio, low, high). Kept by
+    name; the latency page uses ``log_ratio_interval`` (the calibrated t-interval)."""
+    d = checks.values("log_ratios", log_ratios, min_n=2)
+    lo, hi = score_intervals(d[None, :], d[None, :], None, confidence, "t")
+    return math.exp(float(d.mean())), math.exp(float(lo[0])), math.exp(float(hi[0]))
+
+
+def log_ratio_interval(log_ratios, boot_means, boot_sds, confidence: float = 0.95, *,
+                       method: str = "calibrated_t") -> tuple[float, float, float]:
+    """Geometric-mean ratio exp(mean of the per-query log ratios) with the ``method`` interval
+    (one of ``SCORE_METHODS``; default the calibrated t-interval, ``calibrated_t_interval``,
+    chosen for latency by ``bench/calibration.py``) of the mean log ratio, back-transformed.
+    ``boot_means`` / ``boot_sds``: mean and SD of each bootstrap resample of the log ratios
+    (the same draws as the page's chart). Returns (ratio, low, high)."""
+    d = checks.values("log_ratios", log_ratios, min_n=2)
+    method = checks.choice("method", method, SCORE_METHODS)
+    lo, hi = score_intervals(d[None, :], np.atleast_2d(boot_means),
+                             None if boot_sds is None else np.atleast_2d(boot_sds),
+                             confidence, method)
+    return math.exp(float(d.mean())), math.exp(float(lo[0])), math.exp(float(hi[0]))
+
+
+def distribution_interval(dist, n: int, confidence: float = 0.95, *,
+                          method: str = "percentile") -> tuple[float, float]:
+    """An interval read off a plain bootstrap distribution (e.g. of a log median ratio) of a
+    statistic of ``n`` resampled units: the alpha/2 and 1 - alpha/2 percentiles
+    (``percentile``), or Hesterberg's (2015) alpha'/2 ones (``expanded_percentile``,
+    ``expanded_level(n)``), numpy's linear interpolation."""
+    dist = checks.values("dist", dist)
+    method = checks.choice("method", method, ("percentile", "expanded_percentile"))
+    level = checks.confidence(confidence)
+    if method == "expanded_percentile" and checks.whole("n", n, lo=1) >= 2:
+        level = expanded_level(n, confidence)
+    lo, hi = np.quantile(dist, [(1 - level) / 2, (1 + level) / 2])
+    return float(lo), float(hi)
+
+
+# ----------------------------------------------------------------------------- the sign
+ZERO_RTOL = 1e-12   # an interval end this close to 0, relative to the data's scale, is 0
+
+
+def snap_zero(x, scale):
+    """``x`` with values within ``ZERO_RTOL * scale`` of 0 set to exactly 0 (vectorised), so
+    a bound that is 0 up to rounding (2.8e-18 from a BCa of two-decimal scores) is printed
+    and judged as 0. ``scale`` is the data's size, e.g. max |d_i|; at least 1e-300."""
+    x = np.asarray(x, dtype=float)
+    tol = ZERO_RTOL * np.maximum(np.abs(np.asarray(scale, dtype=float)), 1e-300)
+    out = np.where(np.abs(x) <= tol, 0.0, x)
+    return float(out) if out.ndim == 0 else out
+
+
+def side(ci_low, ci_high, scale=1.0):
+    """+1 when the interval lies above 0, -1 when below, 0 when it holds 0 (vectorised);
+    ends are first ``snap_zero``-ed, so an end that is 0 up to rounding holds 0."""
+    lo, hi = snap_zero(ci_low, scale), snap_zero(ci_high, scale)
+    out = np.where(np.asarray(lo) > 0, 1, np.where(np.asarray(hi) < 0, -1, 0))
+    return int(out) if out.ndim == 0 else out
+
+
+# ----------------------------------------------------------------------------- names
+# Intervals of B - A. "auto" is the calibrated default of the data's kind (docs/calibration.md):
+# Tango's score interval for 0/1 outcomes, the calibrated t-interval for scores. The paired-proportion
+# intervals exist for 0/1 data only, t / expanded percentile / bootstrap-t for scores; an
+# interval that does not fit the data falls back to the default (the result names the one used).
+INTERVALS = ("auto", "tango", "newcombe", "bonett_price", "wald", "calibrated_t", "t",
+             "johnson_t", "hall_t", "expanded_percentile", "bootstrap_t", "percentile", "bca")
+BINARY_INTERVALS = PAIRED_PROPORTION_METHODS + ("percentile", "bca")
+SCORE_INTERVALS = ("calibrated_t", "t", "johnson_t", "hall_t", "expanded_percentile",
+                   "bootstrap_t", "percentile", "bca")
+DEFAULT_INTERVALS = {True: "tango", False: "calibrated_t"}   # binary -> default
+
+
+def check_interval(interval: str) -> str:
+    """One of ``INTERVALS``, or ``ValueError`` naming the argument and listing them."""
+    return checks.choice("interval", interval, INTERVALS)
+
+
+def resolve_interval(interval: str, binary: bool) -> str:
+    """The interval actually used for data of this kind: ``interval`` when it fits (see
+    ``BINARY_INTERVALS`` / ``SCORE_INTERVALS``), else the calibrated default
+    (``DEFAULT_INTERVALS``: Tango for 0/1 outcomes, the calibrated t-interval for scores)."""
+    interval = check_interval(interval)
+    fits = BINARY_INTERVALS if binary else SCORE_INTERVALS
+    return interval if interval in fits else DEFAULT_INTERVALS[bool(binary)]
+
+
+def interval_warning(interval: str, n: int) -> str | None:
+    """``"bca_small_n"`` when the BCa interval is used on fewer than ``BCA_MIN_N`` (50) cases:
+    in ``docs/calibration.md`` it under-covers there (on 0/1 data and on real scores alike)."""
+    return "bca_small_n" if interval == "bca" and n < BCA_MIN_N else None

@@ -1,0 +1,310 @@
+"""Three or more systems: every pair (or each against a baseline), adjusted for many tests.
+
+For each pair (A, B) on the cases where both have a value: the paired percentile bootstrap
+CI of mean(B - A), new minus baseline (Efron & Tibshirani 1993, ch. 13;
+``core.paired.stats.paired_bootstrap``) and the two-sided paired randomization p-value
+(``core.paired.significance.randomization_p``). With m pairs, the p-values are adjusted by Holm–Bonferroni (Holm 1979, "A simple sequentially rejective
+multiple test procedure", Scand. J. Statist. 6:65-70): sort p_(1) <= ... <= p_(m), then
+
+    p_holm_(i) = max_{j <= i} min(1, (m - j + 1) * p_(j)),
+
+which controls the family-wise error rate at alpha = 1 - confidence (the chance of even one
+false "better" among all pairs). ``correction="bh"`` adjusts by Benjamini–Hochberg instead
+(Benjamini & Hochberg 1995, "Controlling the false discovery rate", J. R. Stat. Soc. B
+57:289-300):
+
+    p_bh_(i) = min_{j >= i} min(1, m p_(j) / j),
+
+which controls the false discovery rate (the expected share of false ones among the pairs
+called different) for independent or positively dependent tests; Otero, Parapar & Barreiro
+(ECIR 2025) find BH with a paired test keeps its nominal error and has the most power when
+many IR systems are compared. ``p_holm`` is always Holm's; ``p_adjusted`` is the chosen
+correction's, and a pair is *significant* when p_adjusted < alpha; its verdict is then
+``b_better`` or ``a_better`` by the
+sign of the mean difference B - A, provided the pair's CI also excludes 0 on that side (as in
+``core.paired.compare.decide``: a verdict never contradicts its own CI), else ``no_difference``. The
+CIs shown are per pair (not adjusted). The p-value is the paired exact test of
+``core.paired.significance.paired_test`` (exact McNemar for 0/1 outcomes; sign-flip randomization, exact
+up to 20 non-zero differences).
+
+Effect sizes: paired Cohen's d_z of B - A (``core.paired.significance.cohens_dz``) and B's
+win/tie/loss counts (cases where B - A is above, at or below 0). Against a baseline, the
+baseline is A of every pair and the other system B, so B - A reads "system minus baseline".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from core import checks
+from core.errors import InputError
+from core.paired.significance import cohens_dz, randomization_p
+from core.paired.stats import check_interval, paired_bootstrap
+
+MODES = ("all", "baseline")
+CORRECTIONS = ("holm", "bh")  # Holm: family-wise error; Benjamini–Hochberg: false discovery rate
+
+# Cost before work. One pair costs a paired bootstrap plus a randomization test: about
+# cases x resamples draws each, plus a fixed overhead (~15 ms at 40 cases, bench/bench_multi.py).
+# MAX_PAIRS bounds the overhead, MAX_WORK (pairs x cases x resamples) the draws; together
+# they keep a comparison of many systems to seconds of CPU and a few MB of memory.
+MAX_PAIRS = 1_000
+MAX_WORK = 10_000_000_000
+
+
+@dataclass(frozen=True)
+class Cost:
+    """What comparing ``systems`` on ``cases`` with ``resamples`` costs in ``mode``:
+    ``pairs`` compared and ``work`` = pairs x cases x resamples, against the limits."""
+
+    systems: int
+    cases: int
+    resamples: int
+    mode: str
+    pairs: int
+    work: int
+
+    @property
+    def fits(self) -> bool:
+        return self.pairs <= MAX_PAIRS and self.work <= MAX_WORK
+
+    def params(self) -> dict:
+        """The numbers a refusal names (formatted for messages)."""
+        return {"systems": f"{self.systems:,}", "pairs": f"{self.pairs:,}",
+                "cases": f"{self.cases:,}", "resamples": f"{self.resamples:,}",
+                "max_pairs": f"{MAX_PAIRS:,}", "work": f"{self.work:,}",
+                "max_work": f"{MAX_WORK:,}"}
+
+
+def estimate_cost(systems: int, cases: int, resamples: int, mode: str = "all") -> Cost:
+    """Pairs = k(k - 1)/2 for all pairs of k systems, k - 1 against a baseline;
+    work = pairs x cases x resamples. Computed before any resampling."""
+    checks.whole("systems", systems, lo=0)
+    checks.whole("cases", cases, lo=0)
+    checks.whole("resamples", resamples, lo=0)
+    checks.choice("mode", mode, MODES)
+    pairs = systems * (systems - 1) // 2 if mode == "all" else max(systems - 1, 0)
+    return Cost(systems, cases, resamples, mode, pairs, pairs * cases * resamples)
+
+
+def plan_mode(systems: int, cases: int, resamples: int, mode: str = "all") -> tuple[str, Cost]:
+    """The mode to run: ``mode`` when it fits the limits; all pairs that do not fit fall
+    back to each system against the baseline when that fits. Returns (mode, its cost);
+    the caller says so when the mode changed, and refuses when the cost still does not fit
+    (``compare_many`` raises ``too_much_work``)."""
+    cost = estimate_cost(systems, cases, resamples, mode)
+    if not cost.fits and mode == "all":
+        fallback = estimate_cost(systems, cases, resamples, "baseline")
+        if fallback.fits:
+            return "baseline", fallback
+    return mode, cost
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm–Bonferroni adjusted p-values (Holm 1979), in the input order."""
+    p = checks.probabilities("pvalues", pvalues)
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    stepped = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    adjusted = np.maximum.accumulate(stepped)
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+def bh(pvalues) -> np.ndarray:
+    """Benjamini–Hochberg adjusted p-values (Benjamini & Hochberg 1995), in the input order:
+    sort p_(1) <= ... <= p_(m); p_bh_(i) = min_{j >= i} min(1, m p_(j) / j) (statsmodels'
+    ``multipletests(method="fdr_bh")``)."""
+    p = checks.probabilities("pvalues", pvalues)
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    stepped = np.minimum(1.0, m * p[order] / np.arange(1, m + 1))
+    adjusted = np.minimum.accumulate(stepped[::-1])[::-1]
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+ADJUST = {"holm": holm, "bh": bh}
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One pair: ``mean`` = mean(B - A) with its bootstrap CI, raw, Holm-adjusted and
+    ``correction``-adjusted p (``p_adjusted``, which the verdict reads), and verdict;
+    ``wins``/``ties``/``losses`` count cases where B - A > 0, = 0, < 0."""
+
+    a: str
+    b: str
+    n: int
+    mean: float
+    ci_low: float
+    ci_high: float
+    p: float
+    p_holm: float
+    significant: bool
+    verdict: str
+    cohens_dz: float | None
+    wins: int
+    ties: int
+    losses: int
+    mean_a: float
+    mean_b: float
+    p_adjusted: float | None = None  # None: Holm's (the default correction)
+
+    @property
+    def p_adj(self) -> float:
+        """The p-value the verdict reads: the chosen correction's."""
+        return self.p_holm if self.p_adjusted is None else self.p_adjusted
+
+    def to_dict(self) -> dict:
+        return {"a": self.a, "b": self.b, "n": self.n, "b_minus_a": self.mean,
+                "ci_low": self.ci_low, "ci_high": self.ci_high, "p": self.p,
+                "p_holm": self.p_holm, "p_adjusted": self.p_adj, "significant": self.significant,
+                "verdict": self.verdict, "cohens_dz": self.cohens_dz, "wins": self.wins,
+                "ties": self.ties, "losses": self.losses, "mean_a": self.mean_a,
+                "mean_b": self.mean_b}
+
+
+@dataclass(frozen=True)
+class ManyComparison:
+    """All compared pairs of several systems on the same cases."""
+
+    systems: tuple[str, ...]
+    pairs: tuple[PairResult, ...]
+    mode: str
+    baseline: str | None
+    confidence: float
+    resamples: int
+    seed: int
+    excluded: dict = field(default_factory=dict)  # "a vs b" -> case ids left out (NaN)
+    interval: str = "auto"
+    correction: str = "holm"
+
+    @property
+    def alpha(self) -> float:
+        return 1 - self.confidence
+
+    def table(self) -> pd.DataFrame:
+        """One row per pair (sortable): means, difference B - A (``b_minus_a``) and its CI, p,
+        Holm p, the chosen correction's p (``p_adjusted``), effect sizes."""
+        return pd.DataFrame([p.to_dict() for p in self.pairs],
+                            columns=["a", "b", "n", "mean_a", "mean_b", "b_minus_a", "ci_low",
+                                     "ci_high", "p", "p_holm", "p_adjusted", "significant",
+                                     "verdict",
+                                     "cohens_dz", "wins", "ties", "losses"])
+
+    def matrix(self) -> pd.DataFrame:
+        """Long form for a heatmap: ``row``, ``col``, ``diff`` = mean(row - col),
+        ``p_adjusted`` (the chosen correction's), ``significant``; both orientations of every
+        compared pair."""
+        rows = []
+        for p in self.pairs:
+            rows.append({"row": p.b, "col": p.a, "diff": p.mean, "p_adjusted": p.p_adj,
+                         "significant": p.significant})
+            if self.mode == "all":  # the same pair read the other way round: A - B
+                rows.append({"row": p.a, "col": p.b, "diff": -p.mean, "p_adjusted": p.p_adj,
+                             "significant": p.significant})
+        return pd.DataFrame(rows, columns=["row", "col", "diff", "p_adjusted", "significant"])
+
+    def to_dict(self) -> dict:
+        return {"mode": self.mode, "baseline": self.baseline, "adjustment": self.correction,
+                "alpha": self.alpha, "confidence": self.confidence,
+                "resamples": self.resamples, "seed": self.seed, "interval": self.interval,
+                "pairs": [p.to_dict() for p in self.pairs]}
+
+
+def _pairs(systems, mode, baseline):
+    if mode == "all":
+        return [(systems[i], systems[j]) for i in range(len(systems))
+                for j in range(i + 1, len(systems))]
+    return [(baseline, s) for s in systems if s != baseline]  # B - A = system - baseline
+
+
+def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | None = None,
+                 resamples: int = 20_000, confidence: float = 0.95,
+                 seed: int = 0, interval: str = "auto",
+                 correction: str = "holm") -> ManyComparison:
+    """Compare the columns of ``scores`` (cases x systems) pairwise or against ``baseline``.
+
+    Per pair, cases where either value is NaN are left out (listed in ``excluded``); every
+    pair uses the same ``seed``, so results are reproducible pair by pair. The cost
+    (``estimate_cost``) is checked first: more than ``MAX_PAIRS`` pairs or ``MAX_WORK``
+    draws raises ``InputError("too_much_work")`` before anything runs (``plan_mode`` picks
+    a mode that fits). ``correction`` (``CORRECTIONS``): ``holm`` (family-wise error) or
+    ``bh`` (false discovery rate) adjusts the p-values the verdicts read.
+    """
+    checks.instance("scores", scores, pd.DataFrame, "a pandas DataFrame (cases x systems)")
+    checks.choice("mode", mode, MODES)
+    checks.choice("correction", correction, CORRECTIONS)
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    interval = check_interval(interval)
+    systems = tuple(str(c) for c in scores.columns)
+    if len(systems) < 2:
+        raise InputError("need_two_methods", methods=", ".join(systems))
+    if mode == "baseline":
+        if baseline is None:
+            baseline = systems[0]
+        if baseline not in systems:
+            raise InputError("unknown_method", method=baseline, methods=", ".join(systems))
+    else:
+        baseline = None
+    cost = estimate_cost(len(systems), len(scores), resamples, mode)
+    if not cost.fits:
+        raise InputError("too_much_work", **cost.params())
+    raw, excluded = [], {}
+    for a, b in _pairs(systems, mode, baseline):
+        sub = scores[[a, b]]
+        kept = sub.dropna()
+        if len(kept) < len(sub):
+            excluded[f"{a} vs {b}"] = [str(x) for x in sub.index[sub.isna().any(axis=1)]]
+        if len(kept) < 2:
+            raise InputError("too_few_paired", count=len(kept), a=a, b=b)
+        av, bv = kept[a].to_numpy(float), kept[b].to_numpy(float)
+        bs = paired_bootstrap(av, bv, resamples=resamples, confidence=confidence, seed=seed,
+                              interval=interval)
+        p = randomization_p(av, bv, resamples=resamples, seed=seed)
+        d = bv - av
+        # scalars only: keeping each pair's bootstrap distribution would hold
+        # pairs x resamples floats at once
+        raw.append((a, b, len(kept), (bs.mean, bs.ci_low, bs.ci_high), p, cohens_dz(av, bv),
+                    int(np.sum(d > 0)), int(np.sum(d == 0)), int(np.sum(d < 0)),
+                    float(av.mean()), float(bv.mean())))
+    raw_p = [r[4] for r in raw]
+    adjusted = holm(raw_p)
+    chosen = ADJUST[correction](raw_p)
+    alpha = 1 - confidence
+    pairs = []
+    for (a, b, n, (mean, ci_low, ci_high), p, dz, w, t, lo, ma, mb), ph, pc in zip(
+            raw, adjusted, chosen):
+        sig = bool(pc < alpha) and mean != 0
+        ci_side = ci_low > 0 if mean > 0 else ci_high < 0
+        verdict = (("b_better" if mean > 0 else "a_better") if sig and ci_side
+                   else "no_difference")
+        pairs.append(PairResult(a, b, n, mean, ci_low, ci_high, p, float(ph), sig,
+                                verdict, dz, w, t, lo, ma, mb, float(pc)))
+    return ManyComparison(systems, tuple(pairs), mode, baseline, confidence, resamples,
+                          int(seed), excluded, interval, correction)
+
+
+def disagreements(scores: pd.DataFrame, a: str, b: str, top: int | None = None,
+                  text: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Cases where A and B differ, with ``difference`` = B - A, largest |B - A| first (ties
+    in case order), with any text columns; ``top`` keeps the first rows."""
+    for name in (a, b):
+        if name not in scores.columns:
+            raise InputError("unknown_method", method=name, methods=", ".join(scores.columns))
+    sub = scores[[a, b]].dropna()
+    d = sub[b] - sub[a]
+    df = pd.DataFrame({"case_id": sub.index.astype(str), a: sub[a].to_numpy(),
+                       b: sub[b].to_numpy(), "difference": d.to_numpy()})
+    df = df[df["difference"] != 0]
+    df = df.sort_values("difference", key=np.abs, ascending=False, kind="stable")
+    if text is not None and not text.empty:
+        extra = text.reindex(df["case_id"]).reset_index(drop=True)
+        df = pd.concat([df.reset_index(drop=True), extra], axis=1)
+    df = df.reset_index(drop=True)
+    return df if top is None else df.head(int(top))

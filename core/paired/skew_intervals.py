@@ -1,0 +1,152 @@
+"""t-type intervals of a mean that correct for skew: Johnson's (1978) and Hall's (1992)
+closed forms, and the calibrated t-interval (the t-interval widened tail by tail to the
+bootstrap-t's ends), the default for scores and latency ratios. Each takes S sets of n cases
+as the rows of an array and returns arrays (low, high); ``core.paired.intervals.score_intervals``
+is the checked entry that dispatches to them by name.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def t_quantile(q: float, df):
+    """Student's t quantile (scipy, imported here only: continuous data only)."""
+    from scipy.special import stdtrit
+    return stdtrit(df, q)
+
+
+def quantiles_rows(sorted_rows: np.ndarray, q, counts=None) -> np.ndarray:
+    """numpy's linear-interpolation quantile of each row of an already sorted (S, B) array,
+    at one share per row (``q`` broadcast to S). With ``counts`` (S,), row s holds its values
+    in its first counts[s] places (NaN after them, as ``np.sort`` leaves them) and the quantile
+    is over those; callers handle counts of 0."""
+    S, B = sorted_rows.shape
+    last = (np.full(S, B) if counts is None else np.maximum(np.asarray(counts), 1)) - 1
+    pos = np.clip(np.broadcast_to(np.asarray(q, float), (S,)), 0.0, 1.0) * last
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, last)
+    frac = pos - lo
+    rows = np.arange(S)
+    a, b = sorted_rows[rows, lo], sorted_rows[rows, hi]
+    with np.errstate(invalid="ignore"):
+        return np.where((frac == 0) | (a == b), a, a + frac * (b - a))
+
+
+def _skew_parts(x: np.ndarray):
+    """Row-wise mean, SD s (ddof 1) and third central moment mu3 = sum((x - xbar)^3) / n."""
+    xbar = x.mean(axis=1)
+    u = x - xbar[:, None]
+    return xbar, x.std(axis=1, ddof=1), np.mean(u ** 3, axis=1)
+
+
+def johnson_t_interval(x: np.ndarray, confidence: float):
+    """Johnson's modified-t interval of the mean of each row of ``x`` (S sets of n >= 2 cases;
+    Johnson 1978, "Modified t tests and confidence intervals for asymmetrical populations",
+    *JASA* 73:536-544). Johnson's statistic, with mu3 = sum((x_i - xbar)^3) / n and s the SD
+    (ddof 1), is
+
+        t1(mu) = [(xbar - mu) + mu3 / (6 s^2 n) + mu3 / (3 s^4) (xbar - mu)^2] / (s / sqrt(n)).
+
+    With delta = xbar - mu, g = mu3 / (3 s^4), b = mu3 / (6 s^2 n) and c = t(1 - alpha/2, n - 1)
+    s / sqrt(n), the interval is {mu : -c <= t1 * s / sqrt(n) <= c}, solved on the branch where
+    t1 is monotone (1 + 2 g delta > 0): delta(q) = 2 (q - b) / (1 + sqrt(1 - 4 g (b - q))) for
+    q = +c (lower end mu = xbar - delta(c)) and q = -c (upper end mu = xbar - delta(-c)). Where
+    the quadratic has no root (1 - 4 g (b - q) < 0: the statistic never gets that far on that
+    side) the end is the turning point delta = -1 / (2 g). With mu3 = 0 it is the t-interval.
+    Returns arrays (low, high)."""
+    xbar, s, mu3 = _skew_parts(x)
+    n = x.shape[1]
+    c = float(t_quantile(1 - (1 - confidence) / 2, n - 1)) * s / math.sqrt(n)
+    ok = s > 0
+    s_ = np.where(ok, s, 1.0)
+    g = np.where(ok, mu3 / (3 * s_ ** 4), 0.0)
+    b = np.where(ok, mu3 / (6 * s_ ** 2 * n), 0.0)
+
+    def delta(q):
+        disc = 1 - 4 * g * (b - q)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            root = 2 * (q - b) / (1 + np.sqrt(np.maximum(disc, 0.0)))
+            turn = np.where(g != 0, -1 / (2 * np.where(g != 0, g, 1.0)), root)
+        return np.where(disc >= 0, root, turn)
+
+    return xbar - delta(c), xbar - delta(-c)
+
+
+def hall_t_interval(x: np.ndarray, confidence: float):
+    """Hall's transformation-based t-interval of the mean of each row of ``x`` (S sets of
+    n >= 2 cases; Hall 1992, "On the removal of skewness by transformation", *JRSS-B*
+    54:221-228). With T = sqrt(n) (xbar - mu) / s, the sample skewness
+    gamma = mu3 / s2^1.5 (mu3 = sum((x_i - xbar)^3) / n, s2 = sum((x_i - xbar)^2) / n) and
+    a = gamma / sqrt(n), Hall's monotone transformation
+
+        g(T) = T + a T^2 / 3 + a^2 T^3 / 27 + a / 6
+
+    removes the n^(-1/2) skewness term of T's distribution; its inverse is
+    g^(-1)(y) = (3 / a) [(1 + a (y - a / 6))^(1/3) - 1] (real cube root; computed as
+    3 (y - a/6) / (w^2 + w + 1), w the cube root, which is exact at a = 0). The interval is
+
+        [xbar - g^(-1)(q_hi) s / sqrt(n),  xbar - g^(-1)(q_lo) s / sqrt(n)]
+
+    with Student quantiles q = t(1 -/+ alpha/2, n - 1) and s the SD (ddof 1) in place of Hall's
+    normal quantiles and plug-in SD, so that with gamma = 0 it is exactly the t-interval.
+    Returns arrays (low, high)."""
+    xbar, s, mu3 = _skew_parts(x)
+    n = x.shape[1]
+    m2 = np.mean((x - xbar[:, None]) ** 2, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.where(m2 > 0, mu3 / np.where(m2 > 0, m2, 1.0) ** 1.5, 0.0) / math.sqrt(n)
+    q = float(t_quantile(1 - (1 - confidence) / 2, n - 1))
+
+    def ginv(y):
+        # (3/a)(w - 1) = 3 (y - a/6) / (w^2 + w + 1), w = cbrt(1 + a (y - a/6)): no 0/0 and no
+        # cancellation when a is 0 or tiny (mu3 of symmetric data is 0 only up to rounding)
+        w = np.cbrt(1 + a * (y - a / 6))
+        return 3 * (y - a / 6) / (w * w + w + 1)
+
+    se = s / math.sqrt(n)
+    return xbar - ginv(q) * se, xbar - ginv(-q) * se
+
+
+def calibrated_t_interval(x: np.ndarray, boot_means, boot_sds, confidence: float):
+    """The t-interval of the mean of each row of ``x`` (S sets of n >= 2 cases), each end
+    moved out to the bootstrap-t's end when that lies further out: the default for scores
+    and for the latency geometric-mean ratio (chosen by ``bench/calibration.py``,
+    ``docs/calibration.md``).
+
+    With xbar the mean, se = s / sqrt(n) (s the SD, ddof 1), c = t(1 - alpha/2, n - 1) and the
+    studentized resamples t*_r = (mean*_r - xbar) / (sd*_r / sqrt(n)) of the bootstrap
+    (``boot_means[s, r]``, ``boot_sds[s, r]``; resamples with sd* = 0 carry no studentized
+    value and are left out), with q_lo, q_hi their alpha/2 and 1 - alpha/2 quantiles::
+
+        low  = xbar - max(c, q_hi) se,    high = xbar - min(-c, q_lo) se
+
+    Resampling the differences around their own mean keeps their skew, so q_lo and q_hi are
+    the nominal levels at which the t-interval's two tails would each leave out the truth
+    alpha/2 of the time on data like these: a bootstrap calibration of the t-interval's
+    level, tail by tail (Loh 1987, "Calibrating confidence coefficients", *JASA* 82:155-162;
+    Hall & Martin 1988, *Biometrika* 75:661-671; the bootstrap-t itself: Efron & Tibshirani
+    1993, ch. 12.5), kept from ever being narrower than the t-interval. Equivalently the
+    union of the t-interval and the bootstrap-t interval: it leaves out a value only when both
+    do (an intersection-union test, Berger 1982, *Technometrics* 24:295-300), so its false
+    alarms are never more than either's. Where the t-distribution is right (symmetric data)
+    the bootstrap-t quantiles are close to +/-c and it is the t-interval up to a slight
+    widening. Returns arrays (low, high)."""
+    x = np.atleast_2d(np.asarray(x, dtype=float))
+    S, n = x.shape
+    xbar = x.mean(axis=1)
+    alpha = 1 - confidence
+    if n < 2:
+        return xbar.copy(), xbar.copy()
+    se = x.std(axis=1, ddof=1) / math.sqrt(n)
+    c = float(t_quantile(1 - alpha / 2, n - 1))
+    means = np.atleast_2d(np.asarray(boot_means, dtype=float))
+    sds = np.atleast_2d(np.asarray(boot_sds, dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tstar = np.where(sds > 0, (means - xbar[:, None]) / (sds / math.sqrt(n)), np.nan)
+    counts = np.sum(sds > 0, axis=1)
+    tstar.sort(axis=1)
+    q_hi = np.where(counts > 0, quantiles_rows(tstar, 1 - alpha / 2, counts), c)
+    q_lo = np.where(counts > 0, quantiles_rows(tstar, alpha / 2, counts), -c)
+    return xbar - np.maximum(c, q_hi) * se, xbar - np.minimum(-c, q_lo) * se

@@ -1,0 +1,418 @@
+"""Retriever A vs B on a BEIR collection, per query, with the golden-case page's paired verdict.
+
+Steps (the page and ``python -m core scifact`` call the same functions):
+
+1. ``run_retrievers``: only the retrievers needed (``hybrid`` needs ``bm25`` and ``dense``).
+2. ``evaluate``: per-query nDCG@10, Recall@100, Hit@10 and MRR@10 from ``core.inputs.metrics``
+   (equal to ir_measures / pytrec_eval; one implementation in the codebase).
+3. ``compare_retrievers``: on all judged queries or a seeded random subset of n, the mean of
+   each, per-query wins / losses / ties, the Hit@10 2x2 overlap, and the paired percentile
+   bootstrap CI of mean(B - A) (new minus baseline) from ``core.paired.stats.paired_bootstrap`` (percentile or BCa), the
+   matching exact test (``core.paired.significance.paired_test``) and the verdict of ``core.paired.compare.decide``.
+4. ``rank_retrievers``: the tied-for-best set of BM25, dense and hybrid on the same metric and
+   queries, with each one's rank interval (``core.paired.best.best_set``: simultaneous bootstrap
+   max-|t| intervals of the three pairwise differences read as ranks).
+
+Reference numbers for BEIR scifact (Thakur et al. 2021, Table 2): BM25 (Anserini) nDCG@10 0.665.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from core import checks
+from core.errors import InputError
+from core.inputs import JudgedBounds, beir_bounds, parse_measure, per_query
+from core.paired import (BestSet, BootstrapResult, Calibration, Decided, PairedData, PairedTest,
+                         best_set, calibrate_comparison, interval_warning, paired_bootstrap,
+                         paired_data, paired_test)
+from core.retrieval.beir import BeirData
+from core.retrieval.search import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Encoded, Progress,
+                                   RRF_DEPTH, RRF_K, Ranking, bm25_search, dense_search,
+                                   encode_texts, load_model, rrf)
+from core.retrieval.vectors import document_vectors
+
+RETRIEVERS = ("bm25", "dense", "hybrid")
+MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
+DEFAULT_RESAMPLES = 10_000
+MIN_QUERIES = 10
+PAPER_BM25_NDCG10 = 0.665  # Thakur et al. 2021, Table 2, scifact, BM25 (Anserini)
+TIE_TOL = 1e-12
+
+
+def check_retriever(name: str, arg: str = "retriever") -> str:
+    return checks.choice(arg, name, RETRIEVERS)
+
+
+def check_metric(metric: str) -> str:
+    """One of ``MEASURES``, read through the metric registry (``core.inputs.metrics.parse_measure``:
+    'nDCG@10' and 'RR@10' are 'ndcg@10' and 'mrr@10')."""
+    try:
+        m = str(parse_measure(str(metric)))
+    except ValueError:
+        m = None
+    if m not in MEASURES:
+        raise ValueError(f"metric must be one of {', '.join(MEASURES)}, got {metric!r}")
+    return m
+
+
+def needed(names: Sequence[str]) -> tuple[str, ...]:
+    """The retrievers to run for ``names``, in RETRIEVERS order (hybrid brings its parts)."""
+    want = {check_retriever(n) for n in names}
+    if "hybrid" in want:
+        want |= {"bm25", "dense"}
+    return tuple(r for r in RETRIEVERS if r in want)
+
+
+# ----------------------------------------------------------------------------- running
+def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = BM25Params(),
+                   model: str | None = None, get_model=None, cache_dir=CACHE_DIR,
+                   progress: Progress | None = None, notes: list | None = None,
+                   encode_all: bool = False, vectors: list | None = None
+                   ) -> dict[str, Ranking]:
+    """Rankings (top 100) of every judged query for ``needed(names)``.
+
+    Document vectors come from ``core.retrieval.vectors.document_vectors``: shipped (checksum and
+    spot check), else the disk cache, else a live encode (``encode_all``: always live);
+    queries are always encoded live (``dense_from``). The
+    model is loaded only when needed, through ``get_model`` when given (the page passes its
+    ``st.cache_resource`` loader). ``progress(done, total, eta)`` follows the document
+    encoding. Notes (cache and shipped-vector checks) are appended to ``notes`` and the
+    documents' ``Encoded`` to ``vectors`` when given.
+    """
+    todo = needed(names)
+    qids = data.query_ids
+    qtexts = [data.queries[q] for q in qids]
+    out: dict[str, Ranking] = {}
+    if "bm25" in todo:
+        out["bm25"] = bm25_search(data.texts, qids, qtexts, bm25)
+    if "dense" in todo:
+        get_model = get_model or _loader(model)
+        docs, found = document_vectors(data.texts, data.content_hash, encode_all=encode_all,
+                                       progress=progress, model_name=model,
+                                       get_model=get_model, cache_dir=cache_dir)
+        out["dense"], docs, more = dense_from(data, docs, model=model, get_model=get_model,
+                                              cache_dir=cache_dir)
+        if notes is not None:
+            notes.extend(found + more)
+        if vectors is not None:
+            vectors.append(docs)
+    if "hybrid" in todo:
+        out = with_hybrid(out)
+    return out
+
+
+def dense_from(data: BeirData, docs: Encoded, *, model: str | None = None, get_model=None,
+               cache_dir=CACHE_DIR) -> tuple[Ranking, Encoded, list]:
+    """The dense ranking of every judged query from the document vectors ``docs``: queries
+    are always encoded live (``core.retrieval.search.encode_texts``, no cache: nothing about them is
+    shipped or kept), ranked by cosine (``dense_search``). When the two widths differ (a cache entry written by another
+    model under the same key), the documents are encoded again live, with a ``cache_width``
+    note. Returns (ranking, the documents' Encoded actually used, notes)."""
+    qids = data.query_ids
+    kw = dict(model_name=model, get_model=get_model or _loader(model), cache_dir=cache_dir)
+    queries = encode_texts([data.queries[q] for q in qids], kind="queries", width=docs.width,
+                           **{**kw, "cache_dir": None})
+    notes = list(queries.notes)
+    if queries.width != docs.width:
+        notes.append(("cache_width", {"cached": docs.width, "model": queries.width}))
+        docs, _ = document_vectors(data.texts, data.content_hash, encode_all=True, **kw)
+    return dense_search(qids, queries.embeddings, docs.embeddings), docs, notes
+
+
+def _loader(model: str | None):
+    """A ``get_model`` that loads the model on first call and keeps it (one load per run,
+    however many encodes need it)."""
+    kept: list = []
+
+    def get():
+        if not kept:
+            kept.append(load_model(model))
+        return kept[0]
+    get.from_files = True  # the model comes from its files: core.retrieval.vectors may reuse checks
+    return get
+
+
+def with_hybrid(rankings: dict[str, Ranking]) -> dict[str, Ranking]:
+    """``rankings`` plus ``hybrid``: reciprocal rank fusion of ``bm25`` and ``dense``
+    (``core.retrieval.search.rrf`` with its RRF_K and RRF_DEPTH)."""
+    for name in ("bm25", "dense"):
+        if name not in rankings:
+            raise ValueError(f"rankings must hold {name!r} to build the hybrid")
+    return {**rankings, "hybrid": rrf([rankings["bm25"], rankings["dense"]])}
+
+
+def run_settings(bm25: BM25Params, model: str, *, seed: int, queries: int | None) -> dict:
+    """The settings a result depends on, as the CLI's JSON and the page's summary show them:
+    BM25 parameters, the dense model, RRF's k and depth, the seed and the query subset."""
+    return {"bm25": bm25.to_dict(), "model": model, "rrf_k": RRF_K, "rrf_depth": RRF_DEPTH,
+            "seed": seed, "queries": queries}
+
+
+def evaluate(data: BeirData, rankings: dict[str, Ranking]) -> dict[str, pd.DataFrame]:
+    """Per-query tables (index = query id, columns = MEASURES) via ``core.inputs.metrics.per_query``."""
+    return {name: per_query(r.to_run(data.doc_ids), data.qrels, MEASURES)
+            for name, r in rankings.items()}
+
+
+def subsample(query_ids: Sequence[str], n: int | None, *, seed: int = 0) -> tuple[str, ...]:
+    """A seeded random subset of ``n`` query ids, in the order of ``query_ids``. The subsets are nested: for one
+    seed, the first n of one fixed permutation, so shrinking n only removes queries."""
+    ids = tuple(query_ids)
+    if n is None or n == len(ids):
+        return ids
+    n = checks.whole("queries", n, lo=1, hi=len(ids))
+    perm = np.random.default_rng(checks.seed(seed)).permutation(len(ids))[:n]
+    return tuple(ids[i] for i in sorted(perm))
+
+
+def means(tables: dict[str, pd.DataFrame], queries: Sequence[str] | None = None) -> dict:
+    """``{retriever: {measure: mean over queries}}``."""
+    out = {}
+    for name, tab in tables.items():
+        sub = tab if queries is None else tab.loc[list(queries)]
+        out[name] = {m: float(sub[m].mean()) for m in MEASURES}
+    return out
+
+
+# ----------------------------------------------------------------------------- comparing
+@dataclass(frozen=True)
+class RetrieverComparison(Decided):
+    """A vs B on one metric over the same queries; ``bootstrap`` is of mean(B - A) and
+    ``diff`` is B - A per query (new minus baseline)."""
+
+    a: str
+    b: str
+    metric: str
+    query_ids: tuple[str, ...] = field(repr=False)
+    values_a: np.ndarray = field(repr=False)
+    values_b: np.ndarray = field(repr=False)
+    hit_a: np.ndarray = field(repr=False)
+    hit_b: np.ndarray = field(repr=False)
+    bootstrap: BootstrapResult = field(repr=False)
+    test: PairedTest | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.query_ids)
+
+    @cached_property
+    def data(self) -> PairedData:
+        """The per-query values, checked once (for the self-check)."""
+        return paired_data(self.values_a, self.values_b)
+
+    @cached_property
+    def calibration(self) -> Calibration | None:
+        """The displayed interval's null rejection on sign-flip null sets of these queries'
+        differences (``core.paired.calibration.calibrate_comparison``)."""
+        return calibrate_comparison(self.bootstrap, self.data)
+
+    @property
+    def interval_warning(self) -> str | None:
+        return interval_warning(self.bootstrap.interval, self.n)
+
+    @property
+    def diff(self) -> np.ndarray:
+        return self.values_b - self.values_a
+
+    @property
+    def mean_a(self) -> float:
+        return float(self.values_a.mean())
+
+    @property
+    def mean_b(self) -> float:
+        return float(self.values_b.mean())
+
+    @property
+    def a_wins(self) -> int:
+        return int(np.sum(self.diff < -TIE_TOL))
+
+    @property
+    def b_wins(self) -> int:
+        return int(np.sum(self.diff > TIE_TOL))
+
+    @property
+    def ties(self) -> int:
+        return self.n - self.a_wins - self.b_wins
+
+    @property
+    def hits(self) -> dict[str, int]:
+        """Hit@10 overlap: queries with a relevant document in the top 10 of A only, B only,
+        both, or neither."""
+        a, b = self.hit_a > 0, self.hit_b > 0
+        return {"a_only": int(np.sum(a & ~b)), "b_only": int(np.sum(~a & b)),
+                "both": int(np.sum(a & b)), "neither": int(np.sum(~a & ~b))}
+
+    def frame(self) -> pd.DataFrame:
+        """One row per query: query_id, value of A, value of B, ``diff`` = B - A."""
+        return pd.DataFrame({"query_id": list(self.query_ids), self.a: self.values_a,
+                             self.b: self.values_b, "diff": self.diff})
+
+    def to_dict(self) -> dict:
+        bs = self.bootstrap
+        return {"a": self.a, "b": self.b, "metric": self.metric, "n_queries": self.n,
+                "mean_a": self.mean_a, "mean_b": self.mean_b, "a_wins": self.a_wins,
+                "b_wins": self.b_wins, "ties": self.ties, "hits": self.hits,
+                "difference": {"b_minus_a": bs.mean, "ci_low": bs.ci_low,
+                               "ci_high": bs.ci_high, "confidence": bs.confidence,
+                               "interval": bs.interval, "degenerate": bs.degenerate,
+                               "interval_warning": self.interval_warning,
+                               "calibration": (None if self.calibration is None
+                                               else self.calibration.to_dict())},
+                "resamples": bs.resamples, "seed": bs.seed, "verdict": self.verdict,
+                "test": self.test.to_dict() if self.test else None,
+                "decision": self.decision.to_dict()}
+
+
+def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
+                       metric: str = "ndcg@10", *, queries: Sequence[str] | None = None,
+                       resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
+                       seed: int = 0, interval: str = "auto") -> RetrieverComparison:
+    """Paired comparison of A and B over ``queries`` (default: all judged queries).
+
+    Difference d_q = metric_B(q) - metric_A(q) (new minus baseline); its mean gets a paired bootstrap CI
+    (``core.paired.stats.paired_bootstrap``: queries resampled with replacement, A and B kept
+    together; ``interval`` percentile or bca), the matching exact test
+    (``core.paired.significance.paired_test``: McNemar for 0/1 metrics such as Hit@10, sign-flip
+    randomization otherwise) and the verdict of ``core.paired.compare.decide`` (better only when the
+    CI excludes 0 and the test's p < 1 - confidence).
+    """
+    check_retriever(a, "a")
+    check_retriever(b, "b")
+    if a == b:
+        raise InputError("same_method", method=a)
+    metric = check_metric(metric)
+    for name in (a, b):
+        if name not in tables:
+            raise ValueError(f"no per-query table for {name!r}; run it first")
+    qids = tuple(tables[a].index) if queries is None else tuple(queries)
+    if len(qids) < 2:
+        raise InputError("too_few_paired", count=len(qids), a=a, b=b)
+    ta, tb = tables[a].loc[list(qids)], tables[b].loc[list(qids)]
+    va, vb = ta[metric].to_numpy(float), tb[metric].to_numpy(float)
+    bs = paired_bootstrap(va, vb, resamples=resamples, confidence=confidence, seed=seed,
+                          interval=interval)
+    test = paired_test(va, vb, resamples=resamples, seed=seed)
+    return RetrieverComparison(a, b, metric, qids, va, vb, ta["hit@10"].to_numpy(float),
+                               tb["hit@10"].to_numpy(float), bs, test)
+
+
+def ci_by_n(tables: dict[str, pd.DataFrame], a: str, b: str, metric: str, ns: Sequence[int],
+            *, resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
+            seed: int = 0, interval: str = "auto") -> pd.DataFrame:
+    """The CI of mean(B - A) on nested seeded subsets of each size in ``ns``:
+    columns n, mean (of B - A), ci_low, ci_high, verdict."""
+    all_ids = tuple(tables[a].index)
+    rows = []
+    for n in sorted({int(x) for x in ns if 2 <= int(x) <= len(all_ids)}):
+        c = compare_retrievers(tables, a, b, metric, queries=subsample(all_ids, n, seed=seed),
+                               resamples=resamples, confidence=confidence, seed=seed,
+                               interval=interval)
+        rows.append({"n": n, "mean": c.bootstrap.mean, "ci_low": c.bootstrap.ci_low,
+                     "ci_high": c.bootstrap.ci_high, "verdict": c.verdict})
+    return pd.DataFrame(rows, columns=["n", "mean", "ci_low", "ci_high", "verdict"])
+
+
+def rank_retrievers(tables: dict[str, pd.DataFrame], metric: str = "ndcg@10", *,
+                    queries: Sequence[str] | None = None, resamples: int = DEFAULT_RESAMPLES,
+                    confidence: float = 0.95, seed: int = 0) -> BestSet:
+    """The tied-for-best set and rank intervals of every retriever in ``tables`` (in
+    ``RETRIEVERS`` order; the page and the CLI pass all three) on ``metric`` over ``queries``
+    (default: all judged queries): ``core.paired.best.best_set`` on the per-query table, queries
+    x retrievers, larger is better. Its sentence reads "Best: hybrid or dense — cannot tell
+    which; bm25 is behind both" (``core.views.best_set.best_sentence``)."""
+    metric = check_metric(metric)
+    names = [r for r in RETRIEVERS if r in tables]
+    if len(names) < 2:
+        raise ValueError(f"rank_retrievers needs per-query tables of two or more retrievers, "
+                         f"got {sorted(tables)}")
+    qids = list(tables[names[0]].index) if queries is None else list(queries)
+    scores = pd.DataFrame({r: tables[r].loc[qids, metric].to_numpy(float) for r in names},
+                          index=qids)
+    return best_set(scores, resamples=resamples, confidence=confidence, seed=seed)
+
+
+# ----------------------------------------------------------------------------- drill-down
+def disagreements(comp: RetrieverComparison) -> pd.DataFrame:
+    """Queries where A and B score differently (``diff`` = B - A), largest |B - A| first."""
+    f = comp.frame()
+    f = f[np.abs(f["diff"]) > TIE_TOL]
+    return f.reindex(f["diff"].abs().sort_values(ascending=False, kind="stable").index) \
+        .reset_index(drop=True)
+
+
+def side_by_side(data: BeirData, rankings: dict[str, Ranking], query_id: str, a: str, b: str,
+                 k: int = 10) -> pd.DataFrame:
+    """The top ``k`` of A and of B for one query, relevant documents marked, titles shown."""
+    if query_id not in data.qrels:
+        raise ValueError(f"query_id {query_id!r} has no judgements")
+    judged = data.qrels[query_id]
+    rows = {"rank": list(range(1, k + 1))}
+    for side, name in (("a", a), ("b", b)):
+        top = rankings[name].top(query_id, k) + [(-1, float("nan"))] * k
+        ids = [data.doc_ids[j] if j >= 0 else "" for j, _ in top[:k]]
+        rows[f"{side}_doc"] = ids
+        rows[f"{side}_relevant"] = [bool(d) and judged.get(d, 0) > 0 for d in ids]
+        rows[f"{side}_title"] = [data.titles[j] if j >= 0 else "" for j, _ in top[:k]]
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- one call
+@dataclass(frozen=True)
+class ScifactResult:
+    """Everything ``python -m core scifact --json`` prints."""
+
+    collection: dict
+    scores: dict
+    comparison: RetrieverComparison
+    settings: dict
+    judged: JudgedBounds | None = None   # Judged@10 and both bounds (core.inputs.judged)
+    best: BestSet | None = None   # tied-for-best set of the three retrievers (rank_retrievers)
+
+    def to_dict(self) -> dict:
+        return {"collection": self.collection["name"], "path": self.collection["path"],
+                "n_queries": self.comparison.n, "n_queries_judged":
+                    self.collection["n_queries"], "n_docs": self.collection["n_docs"],
+                "n_judgements": self.collection["n_judgements"], "scores": self.scores,
+                "comparison": self.comparison.to_dict(), "settings": self.settings,
+                "judged": None if self.judged is None else self.judged.to_dict(),
+                "best_set": None if self.best is None else self.best.to_dict()}
+
+
+def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str = "ndcg@10", *,
+                bm25: BM25Params = BM25Params(), model: str | None = None,
+                queries: int | None = None, resamples: int = DEFAULT_RESAMPLES,
+                confidence: float = 0.95, seed: int = 0, interval: str = "auto",
+                cache_dir=CACHE_DIR,
+                progress: Progress | None = None, get_model=None,
+                notes: list | None = None, encode_all: bool = False,
+                vectors: list | None = None) -> ScifactResult:
+    """Run all three retrievers (any A and B need BM25 and dense; hybrid is their RRF),
+    score every judged query, compare A and B on a seeded subset of ``queries`` of them (all
+    when None). Means in ``scores`` are over the same subset; ``best``: the tied-for-best
+    set of the three on ``metric`` (``rank_retrievers``); ``judged``: Judged@10 of every
+    retriever and ``metric`` with unjudged documents non-relevant / relevant, with the
+    verdict under both (``core.inputs.judged.beir_bounds``).
+    Notes go to ``notes``, the documents' ``Encoded`` to ``vectors`` (see ``run_retrievers``)."""
+    check_retriever(a, "a")
+    check_retriever(b, "b")
+    metric = check_metric(metric)
+    if a == b:
+        raise InputError("same_method", method=a)
+    rankings = run_retrievers(data, RETRIEVERS, bm25=bm25, model=model, cache_dir=cache_dir,
+                              progress=progress, get_model=get_model, notes=notes,
+                              encode_all=encode_all, vectors=vectors)
+    tables = evaluate(data, rankings)
+    qids = subsample(data.query_ids, queries, seed=seed)
+    comp = compare_retrievers(tables, a, b, metric, queries=qids, resamples=resamples,
+                              confidence=confidence, seed=seed, interval=interval)
+    settings = run_settings(bm25, model or DEFAULT_MODEL, seed=seed, queries=queries)
+    judged = beir_bounds(data, rankings, metric, a, b, queries=qids, resamples=resamples,
+                         confidence=confidence, seed=seed, interval=interval)
+    best = rank_retrievers(tables, metric, queries=qids, resamples=resamples,
+                           confidence=confidence, seed=seed)
+    return ScifactResult(data.to_dict(), means(tables, qids), comp, settings, judged, best)

@@ -1,0 +1,290 @@
+"""Where the document vectors of a dense run come from: shipped, the disk cache, or a live encode.
+
+NoiseFloor ships the all-MiniLM-L6-v2 vectors of the shipped scifact corpus
+(``data/beir/scifact.vectors.npy``, float16, made by ``data/beir/make_scifact_vectors.py``)
+with a manifest (``scifact.vectors.json``): model name, sentence-transformers version, a
+SHA-256 of the model's weight files, the corpus content hash (``core.retrieval.beir.content_hash``),
+shape, dtype, normalisation and the SHA-256 of the vector file. Shipped vectors are used only
+when, in order:
+
+1. a manifest names the same corpus content hash and the same model key;
+2. the file's SHA-256 equals the manifest's (nothing in it is trusted before that);
+3. a spot check passes: ``SPOT_N`` documents drawn with ``numpy.random.default_rng(SPOT_SEED)``
+   are encoded live by the loaded model and every cosine with its shipped vector is at least
+   ``MIN_COSINE`` (cosine = u.v / (|u| |v|); shipped rows are unit vectors up to float16
+   rounding).
+
+Otherwise the vectors come from the cache or a live encode, with a one-line note saying why.
+Queries are never shipped nor cached: they are always encoded live.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from core import checks
+from core.retrieval.beir import SHIPPED_ROOT
+from core.retrieval.safe_files import MAX_SIDECAR_BYTES, atomic_write, read_regular
+from core.retrieval.search import (CACHE_DIR, ENCODE_BATCH, Encoded, encode_texts, is_cached,
+                                   load_model, model_version, resolve_model)
+
+SHIPPED_ENV = "NOISEFLOOR_SHIPPED_DIR"  # where manifests are looked for (default data/beir)
+SUFFIX = ".vectors.json"
+SPOT_N, SPOT_SEED, MIN_COSINE = 32, 0, 0.999
+SHIPPED_NORM_TOLERANCE = 5e-3  # float16 unit rows: |norm - 1| is ~1e-3 at most
+SOURCES = ("shipped", "cache", "live")
+
+
+def shipped_dir() -> Path:
+    return Path(os.environ.get(SHIPPED_ENV) or SHIPPED_ROOT)
+
+
+@dataclass(frozen=True)
+class SpotCheck:
+    """``n`` shipped rows compared with a live encode of the same documents (seed ``seed``)."""
+
+    n: int
+    seed: int
+    min_cosine: float
+    threshold: float = MIN_COSINE
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.min_cosine >= self.threshold)
+
+    def to_dict(self) -> dict:
+        return {"n": self.n, "seed": self.seed, "min_cosine": self.min_cosine,
+                "threshold": self.threshold, "passed": self.passed}
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def weights_sha256(model_source: str | os.PathLike) -> str | None:
+    """SHA-256 over the model folder's weight files (``*.safetensors``, ``*.bin``), sorted by
+    name; None when ``model_source`` is not a local folder (a hub name)."""
+    root = Path(model_source)
+    if not root.is_dir():
+        return None
+    files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".safetensors",
+                                                                              ".bin"))
+    h = hashlib.sha256()
+    for p in files:
+        h.update(str(p.relative_to(root)).encode("utf-8") + b"\x00")
+        h.update(file_sha256(p).encode("ascii"))
+    return h.hexdigest() if files else None
+
+
+def find_manifest(content_hash: str, model_key: str, folder: Path | None = None
+                  ) -> tuple[dict, Path] | None:
+    """The manifest (and its path) describing vectors of this corpus by this model, if any."""
+    folder = shipped_dir() if folder is None else Path(folder)
+    if not folder.is_dir():
+        return None
+    for path in sorted(folder.glob(f"*{SUFFIX}")):
+        try:
+            meta = json.loads(read_regular(path, MAX_SIDECAR_BYTES))
+        except (OSError, ValueError):
+            continue
+        if isinstance(meta, dict) and meta.get("corpus_sha256") == content_hash \
+                and meta.get("model") == model_key:
+            return meta, path
+    return None
+
+
+def read_shipped(meta: dict, manifest: Path, n: int) -> tuple[np.ndarray | None, str | None]:
+    """(float32 vectors, None) when the file's SHA-256, dtype and shape match the manifest
+    and every row is a unit vector (up to float16 rounding), else (None, reason):
+    "missing", "checksum", "shape", "not_finite" or "not_unit". The manifest can be
+    rewritten along with the file, so the rows are checked themselves (the spot check only
+    encodes ``SPOT_N`` of them); only a regular file is opened."""
+    path = manifest.parent / str(meta.get("file", ""))
+    if not path.is_file():  # False for a FIFO or a device: never opened
+        return None, "missing"
+    if file_sha256(path) != meta.get("sha256"):
+        return None, "checksum"
+    try:
+        arr = np.load(path, allow_pickle=False)
+    except (OSError, ValueError):
+        return None, "checksum"
+    if str(arr.dtype) != meta.get("dtype") or list(arr.shape) != meta.get("shape") \
+            or arr.ndim != 2 or arr.shape[0] != n:
+        return None, "shape"
+    out = arr.astype(np.float32)
+    if not np.isfinite(out).all():
+        return None, "not_finite"
+    norms = np.linalg.norm(out.astype(np.float64), axis=1)
+    if n and not (np.abs(norms - 1.0) <= SHIPPED_NORM_TOLERANCE).all():
+        return None, "not_unit"
+    return out, None
+
+
+def spot_sample(n_docs: int, n: int = SPOT_N, seed: int = SPOT_SEED) -> np.ndarray:
+    """Sorted positions of ``min(n, n_docs)`` documents drawn without replacement."""
+    n_docs = checks.whole("n_docs", n_docs, lo=1)
+    k = min(checks.whole("n", n, lo=1), n_docs)
+    return np.sort(np.random.default_rng(checks.seed(seed)).choice(n_docs, k, replace=False))
+
+
+def spot_check(shipped: np.ndarray, texts: Sequence[str], model, *, n: int = SPOT_N,
+               seed: int = SPOT_SEED, threshold: float = MIN_COSINE,
+               batch_size: int = ENCODE_BATCH) -> SpotCheck:
+    """Encode ``n`` seeded random documents live and compare with their shipped rows:
+    min over the sample of cos(u, v) = u.v / (|u| |v|)."""
+    checks.same_length(shipped=shipped, texts=texts)
+    picks = spot_sample(len(texts), n, seed)
+    live = np.asarray(model.encode([texts[i] for i in picks], batch_size=batch_size,
+                                   normalize_embeddings=True, convert_to_numpy=True,
+                                   show_progress_bar=False), dtype=np.float64)
+    ship = shipped[picks].astype(np.float64)
+    if live.shape != ship.shape:
+        return SpotCheck(len(picks), seed, float("-inf"), threshold)
+    cos = np.sum(live * ship, axis=1) / (np.linalg.norm(live, axis=1) *
+                                         np.linalg.norm(ship, axis=1))
+    return SpotCheck(len(picks), seed, float(np.min(cos)), threshold)
+
+
+_CHECKED: dict[tuple, SpotCheck] = {}  # spot checks passed in this process (see below)
+
+
+def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str | None = None,
+                    get_model: Callable[[], object] | None = None, folder: Path | None = None
+                    ) -> tuple[Encoded | None, list]:
+    """(Encoded with source "shipped", notes) when vectors for this corpus and model are
+    shipped and pass the checksum and the spot check; else (None, notes), the notes saying
+    why shipped vectors were refused (none when nothing is shipped for this corpus).
+
+    The checksum is verified on every call; a spot check that passed is remembered for the
+    rest of the process, keyed by the file's SHA-256, the model and the sentence-transformers
+    version (the same file and the same model files give the same cosines), so a second run
+    in one process does not load the model for it. Only for models loaded from their files:
+    ``get_model`` None, or a loader with ``from_files = True`` (``core.retrieval.scifact``'s)."""
+    _, model_key = resolve_model(model_name)
+    found = find_manifest(content_hash, model_key, folder)
+    if found is None:
+        return None, []
+    meta, manifest = found
+    t0 = time.perf_counter()
+    emb, reason = read_shipped(meta, manifest, len(texts))
+    if emb is None:
+        return None, [("shipped_rejected", {"reason": reason})]
+    # remembered only for a model loaded from its files (no get_model, or a loader marked
+    # ``from_files``), never for a model object handed in
+    from_files = get_model is None or getattr(get_model, "from_files", False)
+    key = (meta.get("sha256"), resolve_model(model_name)[0], model_key, model_version())
+    check = _CHECKED.get(key) if from_files else None
+    if check is None:
+        model = get_model() if get_model is not None else load_model(model_name)
+        check = spot_check(emb, texts, model)
+    if check.passed and from_files:
+        _CHECKED[key] = check
+    elif not check.passed:
+        return None, [("shipped_spot_failed", {"n": check.n, "min": floor5(check.min_cosine),
+                                               "threshold": f"{check.threshold:g}"})]
+    return Encoded(emb, True, time.perf_counter() - t0, str(manifest.parent / meta["file"]),
+                   source="shipped", check=check), []
+
+
+def document_vectors(texts: Sequence[str], content_hash: str, *,
+                     model_name: str | None = None,
+                     get_model: Callable[[], object] | None = None, cache_dir=CACHE_DIR,
+                     encode_all: bool = False, allow_encode: bool = True, progress=None,
+                     folder: Path | None = None, shipped: bool = True
+                     ) -> tuple[Encoded | None, list]:
+    """The corpus vectors and the notes about where they came from.
+
+    Order: shipped vectors (``shipped_vectors``) unless ``encode_all`` or ``shipped=False``
+    (the page, once a live re-encode has filled the cache); else the disk cache;
+    else a live encode (``core.retrieval.search.encode_texts``, resumable) when ``allow_encode``.
+    ``encode_all`` re-encodes every document live and overwrites the cache entry. Returns
+    (None, notes) when an encode is needed but not allowed (the page then starts it as a
+    background job, ``core.retrieval.encode_job``)."""
+    notes: list = []
+    if not encode_all and shipped:
+        got, notes = shipped_vectors(texts, content_hash, model_name=model_name,
+                                     get_model=get_model, folder=folder)
+        if got is not None:
+            return got, notes
+    if not encode_all:
+        if cache_dir is not None and is_cached(texts, model_name=model_name, kind="corpus",
+                                               content_hash=content_hash, cache_dir=cache_dir):
+            enc = encode_texts(texts, model_name=model_name, get_model=get_model,
+                               content_hash=content_hash, cache_dir=cache_dir)
+            return enc, notes + list(enc.notes)
+    if not allow_encode:
+        return None, notes
+    enc = encode_texts(texts, model_name=model_name, get_model=get_model, kind="corpus",
+                       content_hash=content_hash, cache_dir=cache_dir, progress=progress,
+                       refresh=encode_all)
+    return enc, notes + list(enc.notes)
+
+
+def floor5(x: float) -> str:
+    """``x`` rounded down to 5 decimals: a min cosine of 0.9999997 reads 0.99999, never a
+    1.00000 that looks like an exact match."""
+    return "-inf" if not np.isfinite(x) else f"{math.floor(x * 1e5) / 1e5:.5f}"
+
+
+def provenance(enc: Encoded) -> tuple[str, dict]:
+    """(source, parameters): one line saying where the vectors came from is the i18n key
+    ``scifact.vectors_<source>`` filled with the parameters (source one of ``SOURCES``)."""
+    if enc.source == "shipped":
+        params = {"file": Path(enc.path).name, "n": enc.check.n,
+                  "min": floor5(enc.check.min_cosine)}
+    elif enc.source == "cache":
+        params = {"file": Path(enc.path).name}
+    else:
+        rate = enc.per_second
+        params = {"n": f"{len(enc.embeddings) - enc.resumed:,}", "seconds": f"{enc.seconds:.0f}",
+                  "rate": "…" if rate is None else f"{rate:.0f}",
+                  "resumed": f"{enc.resumed:,}"}
+    return enc.source, params
+
+
+def vector_summary(enc: Encoded) -> dict:
+    """Where the document vectors came from, for JSON output."""
+    return {"source": enc.source, "file": Path(enc.path).name if enc.path else None,
+            "n": int(len(enc.embeddings)), "width": enc.width,
+            "seconds": round(enc.seconds, 3), "resumed": enc.resumed,
+            "spot_check": enc.check.to_dict() if enc.check is not None else None}
+
+
+def write_shipped(emb: np.ndarray, *, name: str, content_hash: str, model_key: str,
+                  model_source: str, folder: Path, extra: dict | None = None) -> Path:
+    """Write ``<name>.vectors.npy`` (float16) and its manifest ``<name>.vectors.json`` into
+    ``folder``; returns the manifest's path. ``emb`` must be L2-normalised float32 rows."""
+    emb = np.asarray(emb, dtype=np.float32)
+    if emb.ndim != 2 or not np.isfinite(emb).all():
+        raise ValueError("emb must be a finite 2-D array")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    npy = folder / f"{name}.vectors.npy"
+    buf = io.BytesIO()
+    np.save(buf, emb.astype(np.float16), allow_pickle=False)
+    atomic_write(npy, buf.getvalue())
+    npy.chmod(0o644)
+    meta = {"file": npy.name, "sha256": file_sha256(npy), "model": model_key,
+            "sentence_transformers": model_version(),
+            "weights_sha256": weights_sha256(model_source), "corpus_sha256": content_hash,
+            "shape": list(emb.shape), "dtype": "float16",
+            "normalisation": "L2 (normalize_embeddings=True), then cast to float16",
+            "spot_check": {"n": SPOT_N, "seed": SPOT_SEED, "min_cosine": MIN_COSINE},
+            **(extra or {})}
+    manifest = folder / f"{name}{SUFFIX}"
+    atomic_write(manifest, (json.dumps(meta, indent=1) + "\n").encode("utf-8"))
+    manifest.chmod(0o644)
+    return manifest

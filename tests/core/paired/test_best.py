@@ -1,0 +1,176 @@
+"""core.paired.best: the tied-for-best set and rank intervals, by hand, by replaying the
+resampling, as properties, at k = 2 against the paired verdict, and a short seeded coverage
+run (the long one is bench/best_set.py)."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from core.paired.best import BLOCK, best_set
+from core.errors import InputError
+from core.paired.multi import compare_many
+
+
+def test_by_hand_constant_differences():
+    # dense and hybrid are exactly 0.1 above bm25 on every case and equal to each other:
+    # every interval is a point (se = 0), so the set is {dense, hybrid} and bm25 is 3rd
+    x = np.linspace(0.1, 0.8, 12)
+    df = pd.DataFrame({"bm25": x, "dense": x + 0.1, "hybrid": x + 0.1})
+    bs = best_set(df, resamples=500, seed=1)
+    assert set(bs.best) == {"dense", "hybrid"} and bs.behind == ("bm25",)
+    ranks = {r.name: (r.rank, r.rank_low, r.rank_high) for r in bs.ranks}
+    assert ranks == {"dense": (1, 1, 2), "hybrid": (1, 1, 2), "bm25": (3, 3, 3)}
+    by = {(p.a, p.b): p for p in bs.pairs}
+    assert by[("bm25", "dense")].ci_low == pytest.approx(0.1)  # B - A, a point
+    assert by[("dense", "hybrid")].ci_low == by[("dense", "hybrid")].ci_high == 0
+
+
+def _replay(df, resamples, seed, confidence=0.95):
+    """max-|t| critical value by brute force: the same seeded blocks of case indices, each
+    resample's mean differences standardized by the data's standard errors."""
+    x = df.to_numpy(float)
+    n, k = x.shape
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    d = np.column_stack([x[:, j] - x[:, i] for i, j in pairs])
+    dbar = d.mean(axis=0)
+    se = d.std(axis=0, ddof=1) / math.sqrt(n)
+    maxima = []
+    for b, start in enumerate(range(0, resamples, BLOCK)):
+        m = min(BLOCK, resamples - start)
+        idx = np.random.default_rng([seed, b]).integers(0, n, size=(m, n))
+        for row in idx:
+            ds = d[row]
+            maxima.append(np.max(np.abs((ds.mean(axis=0) - dbar) / se)))
+    crit = float(np.quantile(maxima, confidence, method="higher"))
+    return crit, dbar - crit * se, dbar + crit * se
+
+
+def _scores(n=25, seed=0, shifts=(0.0, 0.02, 0.25, 0.27)):
+    rng = np.random.default_rng(seed)
+    base = rng.random(n)
+    return pd.DataFrame({f"s{i}": base + s + rng.normal(0, 0.15, n)
+                         for i, s in enumerate(shifts)},
+                        index=[f"q{i}" for i in range(n)])
+
+
+def test_equals_a_brute_force_replay():
+    df = _scores()
+    bs = best_set(df, resamples=300, seed=5)
+    crit, low, high = _replay(df, 300, 5)
+    assert bs.critical == pytest.approx(crit, rel=1e-9)
+    assert [p.ci_low for p in bs.pairs] == pytest.approx(list(low), rel=1e-9)
+    assert [p.ci_high for p in bs.pairs] == pytest.approx(list(high), rel=1e-9)
+    assert bs.max_t.shape == (300,)
+    # s2 and s3 are 0.25 above s0 and s1 on 25 cases with noise 0.15: tied for best
+    assert set(bs.best) == {"s2", "s3"} and set(bs.behind) == {"s0", "s1"}
+
+
+def test_zero_one_outcomes_near_the_ceiling_stay_finite():
+    """0/1 outcomes: a system right on every case and one right on 24 of 25 make many
+    resamples constant; the critical value stays finite and the clear gap is found."""
+    rng = np.random.default_rng(0)
+    n = 25
+    df = pd.DataFrame({"weak": (rng.random(n) < 0.3).astype(float),
+                       "good": np.r_[np.ones(n - 1), 0.0], "perfect": np.ones(n)})
+    bs = best_set(df, resamples=2000, seed=0)
+    assert np.isfinite(bs.critical)
+    assert set(bs.best) == {"good", "perfect"} and bs.behind == ("weak",)
+
+
+def test_seeded_and_reported():
+    df = _scores(seed=2)
+    one, two = best_set(df, resamples=400, seed=9), best_set(df, resamples=400, seed=9)
+    assert one.critical == two.critical and one.best == two.best
+    d = one.to_dict()
+    assert d["best"] == list(one.best) and len(d["ranks"]) == 4 and len(d["pairs"]) == 6
+    assert d["ranks"][0]["rank"] == 1  # highest mean first
+    assert list(one.table()["system"]) == [r.name for r in one.ranks]
+
+
+def test_missing_values_leave_the_case_out():
+    df = _scores()
+    df.iloc[3, 1] = np.nan
+    bs = best_set(df, resamples=200)
+    assert bs.n == 24 and bs.excluded == ("q3",)
+
+
+def test_refusals():
+    df = _scores()
+    with pytest.raises(InputError):
+        best_set(df[["s0"]], resamples=100)
+    with pytest.raises(InputError):
+        best_set(df.iloc[:1], resamples=100)
+    with pytest.raises(ValueError):
+        best_set(df.to_numpy(), resamples=100)
+    with pytest.raises(ValueError):
+        best_set(df, resamples=100, confidence=1.5)
+    wide = pd.DataFrame(np.zeros((2_000, 60)), columns=[f"m{i}" for i in range(60)])
+    with pytest.raises(InputError) as err:  # cost before work: 1,770 pairs
+        best_set(wide, resamples=20_000)
+    assert err.value.code == "too_much_work"
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(2, 5), n=st.integers(5, 30),
+       gap=st.floats(0.0, 0.3))
+def test_properties(seed, k, n, gap):
+    rng = np.random.default_rng(seed)
+    base = rng.random(n)
+    df = pd.DataFrame({f"m{i}": base + rng.normal(0, 0.1, n) for i in range(k)})
+    df["far below"] = df.mean(axis=1) - 5.0 - gap  # far lower than all, on every case
+    bs = best_set(df, resamples=200, seed=seed)
+    assert bs.best  # never empty
+    assert "far below" not in bs.best  # a clearly lower mean is never in the set
+    top = max(bs.ranks, key=lambda r: r.mean)
+    assert top.in_best  # the highest mean is always in the set
+    for r in bs.ranks:
+        assert 1 <= r.rank_low <= r.rank <= r.rank_high <= k + 1
+        assert r.in_best == (r.rank_low == 1)
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.01, 0.3, -0.3])
+@pytest.mark.parametrize("seed", range(4))
+def test_two_systems_reduce_to_the_paired_verdict(seed, shift):
+    """k = 2: one pair, and the set is the winner alone exactly when that pair's interval
+    leaves out 0; on clear cases this is the paired comparison's verdict too."""
+    rng = np.random.default_rng(seed)
+    a = rng.random(30)
+    df = pd.DataFrame({"A": a, "B": a + shift + rng.normal(0, 0.1, 30)})
+    bs = best_set(df, resamples=2000, seed=seed)
+    (pair,) = bs.pairs
+    winner = ("B",) if pair.ci_low > 0 else ("A",) if pair.ci_high < 0 else None
+    assert bs.best == (winner or tuple(r.name for r in bs.ranks))
+    verdict = compare_many(df, resamples=2000, seed=seed).pairs[0].verdict
+    if abs(shift) >= 0.3:  # clear: both say the same winner
+        assert verdict == ("b_better" if shift > 0 else "a_better")
+        assert bs.best == (("B",) if shift > 0 else ("A",))
+    if shift == 0.0:
+        assert verdict == "no_difference" and len(bs.best) == 2
+
+
+def test_short_coverage_holds_the_true_best():
+    """A short seeded version of bench/best_set.py: 5 systems, 30 queries drawn from a
+    skewed population (nDCG-like: many zeros and ones); the true best is s4 by 0.02 over s3.
+    The set must hold it in >= 95% of 150 sets (the bench runs 1,000 per population)."""
+    rng = np.random.default_rng(11)
+    q = 300
+    base = np.clip(rng.beta(0.6, 0.5, q), 0, 1)
+    pop = pd.DataFrame({f"s{i}": np.clip(base + rng.normal(0, 0.25, q), 0, 1)
+                        for i in range(5)})
+    target = {"s0": 0.50, "s1": 0.55, "s2": 0.60, "s3": 0.64, "s4": 0.66}
+    for c, m in target.items():
+        pop[c] += m - pop[c].mean()
+    assert pop.mean().idxmax() == "s4"
+    held = sizes = naive = 0
+    runs = 150
+    for r in range(runs):
+        sample = pop.iloc[rng.integers(0, q, 30)]
+        bs = best_set(sample, resamples=500, seed=r)
+        held += "s4" in bs.best
+        sizes += len(bs.best)
+        naive += sample.mean().idxmax() != "s4"
+    assert held / runs >= 0.95
+    assert sizes / runs < 5  # the set does shrink
+    assert naive / runs > 1 - held / runs  # the naive pick is wrong more often than the set

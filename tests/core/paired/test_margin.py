@@ -1,0 +1,311 @@
+"""core.paired.margin: against a published example, an independent implementation of Tango's score
+test, brute-force sign-flip enumeration, and the rule's properties."""
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import optimize, stats
+
+from core.errors import InputError
+from core.inputs.golden import compare_golden, load_golden
+from core.paired.margin import (MarginResult, REASONS, VERDICTS, exact_unconditional_p,
+                         margin_decision, margin_rule, tango_asymptotic_p)
+from core.paired.compare import compare_paired
+from core.paired.significance import shifted_signflip_p
+from core.retrieval.scifact import compare_retrievers
+
+
+def _binary(both, a_only, b_only, neither):
+    a = np.array([1] * both + [1] * a_only + [0] * b_only + [0] * neither)
+    b = np.array([1] * both + [0] * a_only + [1] * b_only + [0] * neither)
+    return a, b
+
+
+# Cavo et al. (2012), the worked example of Fagerland, Lydersen & Laake (2017, ch. 8):
+# n11 = 59, n12 = 6, n21 = 16, n22 = 80; "Tango asymptotic score CI: estimate = -0.0621
+# (95% CI -0.1240 to -0.0054)". With B right in the n12 cells, B - A = (6 - 16)/161.
+CAVO = _binary(59, 16, 6, 80)
+
+
+def _cavo(**kw):
+    return compare_paired(*CAVO, resamples=2_000, **kw)
+
+
+def test_published_example_the_asymptotic_test_inverts_to_the_published_interval():
+    # the score test inverts to Tango's interval: at delta = -L (published to 4 decimals)
+    # the asymptotic one-sided p is 2.5%; the upper limit -0.0054 likewise
+    b_only, a_only, n = 6, 16, 161
+    assert tango_asymptotic_p(b_only, a_only, n, -0.1240, upper=True) == pytest.approx(
+        0.025, abs=5e-4)
+    assert tango_asymptotic_p(b_only, a_only, n, -0.0054, upper=False) == pytest.approx(
+        0.025, abs=5e-4)
+    c = _cavo()
+    assert c.bootstrap.interval == "tango"
+    # the margin's answer on the card: inconclusive inside the interval, and at delta = 0
+    # "inferior", as the superiority verdict says "A is better"
+    assert margin_decision(c, 0.1230).verdict == "inconclusive"
+    zero = margin_decision(c, 0.0)
+    assert zero.verdict == "inferior" and c.verdict == "a_better"
+    wide = margin_decision(c, 0.2)
+    assert wide.verdict == "equivalent" and wide.test_name == "tango_exact" and wide.exact
+
+
+def _tango_independent(n12, n21, N, delta0):
+    """Tango's score statistic with the restricted MLE found by numerical maximisation of
+    the multinomial likelihood under p12 - p21 = delta0 (no closed form used)."""
+    rest = N - n12 - n21
+
+    def nll(p21):
+        p12 = p21 + delta0
+        q = 1 - p12 - p21
+        out = 0.0
+        for k, p in ((n12, p12), (n21, p21), (rest, q)):
+            if k:
+                out -= k * math.log(p)
+        return out
+
+    lo, hi = max(0.0, -delta0) + 1e-12, (1 - delta0) / 2 - 1e-12
+    p21 = optimize.minimize_scalar(nll, bounds=(lo, hi), method="bounded",
+                                   options={"xatol": 1e-13}).x
+    var = N * (2 * p21 + delta0 * (1 - delta0))
+    if var <= 1e-12:
+        return 0.0
+    return (n12 - n21 - N * delta0) / math.sqrt(var)
+
+
+@pytest.mark.parametrize("table,margin", [((20, 9, 4, 7), 0.05), ((0, 5, 2, 13), 0.15),
+                                          ((30, 0, 0, 10), 0.02), ((5, 12, 11, 2), 0.2)])
+def test_asymptotic_p_values_match_an_independent_score_test(table, margin):
+    both, a_only, b_only, neither = table
+    N = sum(table)
+    t_lo = _tango_independent(b_only, a_only, N, -margin)
+    t_hi = _tango_independent(b_only, a_only, N, margin)
+    assert tango_asymptotic_p(b_only, a_only, N, -margin, upper=True) == pytest.approx(
+        stats.norm.sf(t_lo), abs=1e-6)
+    assert tango_asymptotic_p(b_only, a_only, N, -margin, upper=False) == pytest.approx(
+        stats.norm.cdf(t_lo), abs=1e-6)
+    assert tango_asymptotic_p(b_only, a_only, N, margin, upper=False) == pytest.approx(
+        stats.norm.cdf(t_hi), abs=1e-6)
+
+
+def _exact_brute_force(n12_obs, n21_obs, N, delta0, upper):
+    """The exact unconditional p written out again: every table, Tango's statistic from the
+    numerical MLE, the tail's probability maximised over the discordance by scipy."""
+    tables = [(i, j) for i in range(N + 1) for j in range(N + 1 - i)]
+    t = {tb: _tango_independent(*tb, N, delta0) for tb in tables}
+    obs = t[(n12_obs, n21_obs)]
+    region = [tb for tb in tables if (t[tb] >= obs - 1e-7 if upper else t[tb] <= obs + 1e-7)]
+
+    def tail(psi):
+        p12, p21 = (psi + delta0) / 2, (psi - delta0) / 2
+        return sum(stats.multinomial.pmf([i, j, N - i - j], N, [p12, p21, 1 - psi])
+                   for i, j in region)
+
+    lo = abs(delta0)
+    grid = np.linspace(lo, 1, 401)
+    vals = [tail(x) for x in grid]
+    k = int(np.argmax(vals))
+    res = optimize.minimize_scalar(lambda x: -tail(x), method="bounded",
+                                   bounds=(grid[max(k - 1, 0)], grid[min(k + 1, 400)]))
+    return min(1.0, max(max(vals), -res.fun))
+
+
+@pytest.mark.parametrize("n12,n21,N,delta0,upper", [(6, 2, 15, -0.1, True),
+                                                    (3, 3, 12, -0.2, True),
+                                                    (1, 6, 14, -0.05, False),
+                                                    (2, 1, 10, 0.1, False),
+                                                    (5, 1, 12, 0.0, True)])
+def test_exact_unconditional_p_matches_brute_force(n12, n21, N, delta0, upper):
+    got = exact_unconditional_p(n12, n21, N, delta0, upper=upper)
+    assert got == pytest.approx(_exact_brute_force(n12, n21, N, delta0, upper), abs=2e-4)
+
+
+def test_exact_unconditional_test_keeps_its_size_on_every_table():
+    # size at the boundary B - A = -delta: the probability of rejecting, at several
+    # discordances, never above 2.5% (the asymptotic test's reaches 3.1% at n = 20)
+    N, delta = 20, 0.05
+    tables = [(i, j) for i in range(N + 1) for j in range(N + 1 - i)]
+    reject = [(i, j) for i, j in tables
+              if exact_unconditional_p(i, j, N, -delta, upper=True) < 0.025]
+    asym = [(i, j) for i, j in tables if tango_asymptotic_p(i, j, N, -delta, upper=True) < 0.025]
+    worst_exact = worst_asym = 0.0
+    for psi in (0.1, 0.2, 0.3, 0.4, 0.6):
+        p = [(psi - delta) / 2, (psi + delta) / 2, 1 - psi]
+        def size(region):
+            return sum(stats.multinomial.pmf([i, j, N - i - j], N, p) for i, j in region)
+        worst_exact, worst_asym = max(worst_exact, size(reject)), max(worst_asym, size(asym))
+    assert worst_exact <= 0.025 < worst_asym
+
+
+def test_binary_margin_uses_the_exact_test_up_to_200_cases_then_the_asymptotic_one():
+    small = compare_paired(*_binary(100, 20, 30, 50), resamples=1_000)
+    r = margin_decision(small, 0.05)
+    assert r.test_name == "tango_exact" and r.exact and r.n == 200
+    assert r.p_noninferior == exact_unconditional_p(30, 20, 200, -0.05, upper=True)
+    big = compare_paired(*_binary(100, 20, 31, 50), resamples=1_000)
+    r = margin_decision(big, 0.05)
+    assert r.test_name == "tango_score" and not r.exact
+    assert r.p_noninferior == tango_asymptotic_p(31, 20, 201, -0.05, upper=True)
+    assert r.p_equivalence == max(r.p_noninferior, r.p_upper)
+
+
+@pytest.mark.parametrize("a_only,b_only", [(2, 9), (7, 3), (5, 5), (0, 4)])
+def test_zero_margin_binary_is_the_one_sided_mcnemar_test(a_only, b_only):
+    # at delta = 0 Tango's statistic is McNemar's (n12 - n21)/sqrt(n12 + n21): the margin's
+    # test is the one-sided McNemar test (exact unconditional, Suissa & Shuster 1991)
+    c = compare_paired(*_binary(10, a_only, b_only, 10), resamples=1_000)
+    r = margin_decision(c, 0.0)
+    N = 20 + a_only + b_only
+    assert r.p_noninferior == exact_unconditional_p(b_only, a_only, N, 0.0, upper=True)
+    z = (b_only - a_only) / math.sqrt(a_only + b_only)
+    assert tango_asymptotic_p(b_only, a_only, N, 0.0, upper=True) == pytest.approx(
+        stats.norm.sf(z), abs=1e-12)
+    # "non-inferior" at delta = 0 needs the interval above 0: the superiority verdict's CI
+    if r.verdict == "non_inferior":
+        assert c.bootstrap.ci_low > 0
+
+
+def test_zero_margin_scores_reduce_to_the_superiority_verdict():
+    rng = np.random.default_rng(3)
+    seen = set()
+    for _ in range(60):
+        n = int(rng.integers(6, 19))
+        a = rng.uniform(0, 1, n).round(2)
+        b = (a + rng.normal(rng.choice([-0.2, 0, 0.2]), 0.15, n)).round(2)
+        c = compare_paired(a, b, resamples=1_000)
+        assert c.test.exact
+        r = margin_decision(c, 0.0)
+        assert (r.verdict == "non_inferior") == (c.verdict == "b_better")
+        assert (r.verdict == "inferior") == (c.verdict == "a_better")
+        side = r.p_noninferior if c.bootstrap.mean > 0 else r.p_inferior
+        if c.bootstrap.mean != 0:
+            assert min(1.0, 2 * side) == pytest.approx(c.test.p, abs=1e-12)
+        seen.add(r.verdict)
+    assert {"non_inferior", "inferior", "inconclusive"} <= seen
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.05, -0.03])
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_shifted_signflip_matches_brute_force(shift, alternative):
+    rng = np.random.default_rng(11)
+    d = rng.normal(0.0, 0.1, 10).round(3)
+    x = d + shift
+    observed = x.sum()
+    patterns = np.array(list(itertools.product((-1, 1), repeat=x.size)))
+    sums = patterns @ x
+    tol = 1e-9
+    want = (np.mean(sums >= observed - tol) if alternative == "greater"
+            else np.mean(sums <= observed + tol))
+    got = shifted_signflip_p(d, shift, alternative=alternative)
+    assert got.exact and got.p == pytest.approx(want, abs=1e-12)
+
+
+def test_shifted_signflip_counts_minus_delta_reached_by_rounding_as_zero():
+    d = np.array([0.3 - 0.1, 0.5, 0.4, -0.2])  # 0.19999999999999998
+    t = shifted_signflip_p(d, -0.2, alternative="greater")
+    assert t.nonzero == 3
+
+
+def test_monte_carlo_signflip_is_seeded_and_close_to_the_normal_approximation():
+    rng = np.random.default_rng(5)
+    d = rng.normal(0.02, 0.1, 200)
+    t1 = shifted_signflip_p(d, 0.01, resamples=20_000, seed=4)
+    t2 = shifted_signflip_p(d, 0.01, resamples=20_000, seed=4)
+    assert not t1.exact and t1.p == t2.p
+    x = d + 0.01
+    z = x.sum() / math.sqrt((x ** 2).sum())
+    assert t1.p == pytest.approx(stats.norm.sf(z), abs=0.01)
+
+
+def test_a_larger_margin_never_turns_non_inferior_into_inferior():
+    rng = np.random.default_rng(8)
+    margins = [round(0.01 * i, 2) for i in range(31)]
+    for _ in range(30):
+        n = int(rng.integers(10, 60))
+        p = rng.dirichlet([2, 1, 1, 2])
+        table = rng.multinomial(n, p)
+        c = compare_paired(*_binary(*table), resamples=1_000)
+        verdicts = [margin_decision(c, m).verdict for m in margins]
+        # the asymptotic p falls as delta grows (T(-delta) rises); the exact p is discrete
+        # and may wiggle, but the verdict below must still be monotone
+        _, a_only, b_only, _ = table
+        ps = [tango_asymptotic_p(b_only, a_only, n, -m, upper=True) for m in margins]
+        assert all(x >= y - 1e-12 for x, y in zip(ps, ps[1:]))
+        first = next((i for i, v in enumerate(verdicts)
+                      if v in ("non_inferior", "equivalent")), None)
+        if first is not None:
+            assert all(v in ("non_inferior", "equivalent") for v in verdicts[first:])
+        last_inferior = max((i for i, v in enumerate(verdicts) if v == "inferior"), default=-1)
+        assert all(v == "inferior" for v in verdicts[: last_inferior + 1])
+
+
+def test_verdicts_agree_with_their_interval():
+    rng = np.random.default_rng(9)
+    for _ in range(40):
+        n = int(rng.integers(8, 40))
+        a = rng.uniform(0, 1, n)
+        b = a + rng.normal(rng.uniform(-0.1, 0.1), 0.1, n)
+        c = compare_paired(a, b, resamples=1_000)
+        m = float(rng.uniform(0, 0.15))
+        r = margin_decision(c, m)
+        assert r.verdict in VERDICTS and r.reason_key in REASONS
+        if r.verdict == "equivalent":
+            assert -m < r.ci_low and r.ci_high < m and r.p_equivalence < r.alpha
+        if r.verdict == "non_inferior":
+            assert r.ci_low > -m and r.p_noninferior < r.alpha
+        if r.verdict == "inferior":
+            assert r.ci_high < -m and r.p_inferior < r.alpha
+
+
+def test_an_end_on_the_margin_up_to_rounding_does_not_decide():
+    # L = -0.1 reached as 0.2 - 0.3 (-0.09999999999999998): on the margin, not above it
+    assert margin_rule(0.1, 0.2 - 0.3, 0.05, 0.001, 0.999, 0.001, 0.025) == (
+        "inconclusive", "ci_holds_margin")
+    assert margin_rule(0.1, -0.0999, 0.05, 0.001, 0.999, 0.001, 0.025) == (
+        "equivalent", "inside_margin")
+    # the interval clears -delta but the test does not agree
+    assert margin_rule(0.1, -0.05, 0.05, 0.03, 0.97, 0.001, 0.025) == (
+        "inconclusive", "test_disagrees")
+    assert margin_rule(0.1, -0.3, -0.2, 0.99, 0.2, 0.99, 0.025) == (
+        "inconclusive", "test_disagrees")
+    assert margin_rule(0.0, 0.01, 0.05, 0.001, 0.999, 0.999, 0.025) == (
+        "non_inferior", "lower_above_margin")
+
+
+def test_golden_and_retriever_comparisons_are_accepted(tmp_path):
+    csv = "case_id,method,correct\n" + "".join(
+        f"c{i},A,{i % 2}\nc{i},B,{(i // 2) % 2}\n" for i in range(24))
+    golden = load_golden(csv.encode(), file="g.csv")
+    g = compare_golden(golden, "A", "B", resamples=1_000)
+    r = margin_decision(g, 0.1)
+    assert r == margin_decision(g.comparison, 0.1) and r.n == 24
+    rng = np.random.default_rng(2)
+    qids = [f"q{i}" for i in range(30)]
+    tables = {name: pd.DataFrame({"ndcg@10": rng.uniform(0, 1, 30),
+                                  "hit@10": rng.integers(0, 2, 30)}, index=qids)
+              for name in ("bm25", "dense")}
+    comp = compare_retrievers(tables, "bm25", "dense", resamples=1_000)
+    rr = margin_decision(comp, 0.05)
+    assert rr.kind == "score" and rr.n == 30 and rr.mean == pytest.approx(comp.bootstrap.mean)
+
+
+def test_result_to_dict_and_arguments():
+    r = margin_decision(_cavo(), 0.02)
+    assert isinstance(r, MarginResult)
+    d = r.to_dict()
+    assert d["margin"] == 0.02 and d["verdict"] == r.verdict and d["reason"] == r.reason_key
+    assert set(d) >= {"ci_low", "ci_high", "p_noninferior", "p_equivalence", "test",
+                      "confidence", "alpha_one_sided"}
+    assert r.alpha == pytest.approx(0.025)
+    with pytest.raises(ValueError, match="margin"):
+        margin_decision(_cavo(), -0.01)
+    with pytest.raises(ValueError, match="margin"):
+        margin_decision(_cavo(), 1.0)
+    with pytest.raises(ValueError, match="margin"):
+        margin_decision(_cavo(), "0.02")
+    with pytest.raises(ValueError, match="confidence"):
+        margin_decision(_cavo(), 0.02, confidence=0.9)
+    with pytest.raises(ValueError, match="paired comparison"):
+        margin_decision(object(), 0.02)

@@ -1,0 +1,159 @@
+"""core.paired.multi: Holm and Benjamini–Hochberg vs statsmodels and a hand computation; pairs equal
+core.paired.stats per pair."""
+import numpy as np
+import pandas as pd
+import pytest
+from statsmodels.stats.multitest import multipletests
+
+from core.errors import InputError
+from core.paired.multi import bh, compare_many, disagreements, holm
+from core.views.multi import matrix_chart
+from core.paired.significance import cohens_dz, randomization_p
+from core.paired.stats import paired_bootstrap
+
+
+def test_holm_by_hand():
+    # sorted p: 0.01, 0.02, 0.04, 0.3 with m = 4 -> 0.04, 0.06, 0.08, 0.3 (monotone)
+    p = [0.04, 0.01, 0.3, 0.02]
+    assert holm(p) == pytest.approx([0.08, 0.04, 0.3, 0.06])
+    # the running maximum: sorted 0.025*3 = 0.075, then 0.03*2 = 0.06 is raised to 0.075
+    assert holm([0.03, 0.025, 0.9]) == pytest.approx([0.075, 0.075, 0.9])
+    assert holm([0.6, 0.7]) == pytest.approx([1.0, 1.0])
+    assert holm([]).size == 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_holm_equals_statsmodels(seed):
+    p = np.random.default_rng(seed).random(12) ** 4
+    p[3] = p[7]  # a tie
+    assert np.allclose(holm(p), multipletests(p, method="holm")[1], atol=1e-15)
+
+
+def test_bh_by_hand():
+    # sorted p: 0.01, 0.02, 0.04, 0.3 with m = 4 -> m p / i = 0.04, 0.04, 0.0533, 0.3;
+    # the running minimum from the top changes nothing here
+    assert bh([0.04, 0.01, 0.3, 0.02]) == pytest.approx([0.16 / 3, 0.04, 0.3, 0.04])
+    # step-up: sorted 0.02, 0.03, 0.031 (m = 3) -> 0.06, 0.045, 0.031: the smaller later
+    # values pull the earlier ones down to 0.031
+    assert bh([0.031, 0.02, 0.03]) == pytest.approx([0.031, 0.031, 0.031])
+    assert bh([0.6, 0.9]) == pytest.approx([0.9, 0.9])
+    assert bh([]).size == 0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_bh_equals_statsmodels(seed):
+    rng = np.random.default_rng(seed)
+    p = rng.random(int(rng.integers(1, 40))) ** 3
+    if p.size > 4:
+        p[1] = p[4]  # a tie
+    assert np.allclose(bh(p), multipletests(p, method="fdr_bh")[1], atol=1e-15)
+    # BH never adjusts above Holm (it controls a weaker error)
+    assert np.all(bh(p) <= holm(p) + 1e-15)
+
+
+def test_bh_verdicts_read_the_bh_p():
+    df = _scores(seed=3)
+    holm_mc = compare_many(df, resamples=2000, seed=7)
+    bh_mc = compare_many(df, resamples=2000, seed=7, correction="bh")
+    raw = [p.p for p in bh_mc.pairs]
+    assert raw == [p.p for p in holm_mc.pairs]
+    assert [p.p_adjusted for p in bh_mc.pairs] == pytest.approx(
+        multipletests(raw, method="fdr_bh")[1])
+    assert [p.p_holm for p in bh_mc.pairs] == [p.p_holm for p in holm_mc.pairs]
+    for p in bh_mc.pairs:
+        assert p.significant == (p.p_adjusted < 0.05 and p.mean != 0)
+    assert bh_mc.to_dict()["adjustment"] == "bh" and holm_mc.to_dict()["adjustment"] == "holm"
+    assert {p["p_adjusted"] for p in holm_mc.to_dict()["pairs"]} == \
+        {p.p_holm for p in holm_mc.pairs}
+    assert list(bh_mc.matrix()["p_adjusted"])[::2] == [p.p_adjusted for p in bh_mc.pairs]
+    with pytest.raises(ValueError, match="correction"):
+        compare_many(df, resamples=200, correction="fdr")
+
+
+def test_holm_rejects_bad_p():
+    for bad in ([0.1, 1.5], [np.nan], [[0.1]]):
+        with pytest.raises(ValueError):
+            holm(bad)
+
+
+def _scores(n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    base = rng.random(n)
+    return pd.DataFrame({"bm25": base, "dense": base + rng.normal(0.02, 0.2, n),
+                         "hybrid": base + rng.normal(0.15, 0.2, n),
+                         "tuned": base + rng.normal(0.16, 0.2, n)},
+                        index=[f"q{i}" for i in range(n)])
+
+
+def test_all_pairs_equal_core_stats_and_holm():
+    df = _scores()
+    mc = compare_many(df, resamples=2000, seed=7)
+    assert [(p.a, p.b) for p in mc.pairs] == [
+        ("bm25", "dense"), ("bm25", "hybrid"), ("bm25", "tuned"), ("dense", "hybrid"),
+        ("dense", "tuned"), ("hybrid", "tuned")]
+    raw = []
+    for p in mc.pairs:
+        a, b = df[p.a].to_numpy(), df[p.b].to_numpy()
+        bs = paired_bootstrap(a, b, resamples=2000, seed=7, interval=mc.interval)
+        assert (p.mean, p.ci_low, p.ci_high) == (bs.mean, bs.ci_low, bs.ci_high)
+        assert p.p == randomization_p(a, b, resamples=2000, seed=7)
+        assert p.cohens_dz == cohens_dz(a, b)
+        assert p.wins + p.ties + p.losses == p.n == 60
+        raw.append(p.p)
+    assert [p.p_holm for p in mc.pairs] == pytest.approx(multipletests(raw, method="holm")[1])
+    for p in mc.pairs:
+        assert p.significant == (p.p_holm < 0.05)
+        assert p.verdict == ("no_difference" if not p.significant else  # mean is B - A
+                             "b_better" if p.mean > 0 else "a_better")
+    by = {(p.a, p.b): p for p in mc.pairs}
+    assert by[("bm25", "hybrid")].verdict == "b_better"
+    assert by[("hybrid", "tuned")].verdict == "no_difference"
+
+
+def test_baseline_mode_and_matrix():
+    df = _scores()
+    mc = compare_many(df, mode="baseline", baseline="bm25", resamples=1000)
+    # the baseline is A of every pair, so B - A reads "system minus baseline"
+    assert [(p.a, p.b) for p in mc.pairs] == [("bm25", "dense"), ("bm25", "hybrid"),
+                                              ("bm25", "tuned")]
+    assert all(p.mean == pytest.approx(df[p.b].mean() - df[p.a].mean()) for p in mc.pairs)
+    assert mc.to_dict()["adjustment"] == "holm" and len(mc.to_dict()["pairs"]) == 3
+    full = compare_many(df, resamples=1000).matrix()
+    assert len(full) == 12
+    cell = full.set_index(["row", "col"])["diff"]
+    assert cell[("hybrid", "bm25")] == pytest.approx(-cell[("bm25", "hybrid")])
+    assert cell[("hybrid", "bm25")] == pytest.approx(df["hybrid"].mean() - df["bm25"].mean())
+    spec = matrix_chart(mc).to_dict()
+    assert spec["layer"][0]["mark"]["type"] == "rect"
+
+
+def test_missing_values_are_left_out_per_pair_and_reported():
+    df = _scores(20)
+    df.loc["q3", "dense"] = np.nan
+    mc = compare_many(df[["bm25", "dense", "hybrid"]], resamples=1000)
+    by = {(p.a, p.b): p for p in mc.pairs}
+    assert by[("bm25", "dense")].n == 19 and by[("bm25", "hybrid")].n == 20
+    assert mc.excluded == {"bm25 vs dense": ["q3"], "dense vs hybrid": ["q3"]}
+
+
+def test_bad_arguments():
+    df = _scores(10)
+    with pytest.raises(InputError):
+        compare_many(df, mode="baseline", baseline="nope")
+    with pytest.raises(ValueError):
+        compare_many(df, mode="some")
+    with pytest.raises(InputError):
+        compare_many(df[["bm25"]])
+    with pytest.raises(ValueError):
+        compare_many(df, resamples=0)
+
+
+def test_disagreements_largest_first_with_text():
+    df = pd.DataFrame({"A": [1.0, 0.5, 0.2, 0.9], "B": [0.0, 0.5, 0.9, 0.8]},
+                      index=["c1", "c2", "c3", "c4"])
+    text = pd.DataFrame({"query": ["w", "x", "y", "z"]}, index=df.index)
+    d = disagreements(df, "A", "B", text=text)
+    assert d["case_id"].tolist() == ["c1", "c3", "c4"]  # c2 ties, left out
+    assert d["difference"].tolist() == pytest.approx([-1.0, 0.7, -0.1])  # B - A
+    assert d["query"].tolist() == ["w", "y", "z"]
+    assert len(disagreements(df, "A", "B", top=1)) == 1

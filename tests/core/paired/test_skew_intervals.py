@@ -1,0 +1,70 @@
+"""core.paired.skew_intervals: the calibrated t-interval against scipy's t-interval and numpy's
+quantiles of the studentized resamples; the row-wise quantile helper against numpy."""
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from core import _kernels
+from core.paired.intervals import score_intervals
+from core.paired.skew_intervals import calibrated_t_interval, quantiles_rows
+from core.paired.stats import stream_key
+
+
+def _boot(x, resamples=4000, seed=3):
+    o = _kernels.bootstrap_sets(np.ascontiguousarray(x[None, :]), stream_key(seed), resamples)
+    return o[0], o[1]
+
+
+def test_quantiles_rows_equal_numpy_with_and_without_counts():
+    rng = np.random.default_rng(0)
+    x = np.sort(rng.normal(size=(5, 101)), axis=1)
+    for q in (0.0, 0.025, 0.5, 0.975, 1.0):
+        assert quantiles_rows(x, q) == pytest.approx(np.quantile(x, q, axis=1))
+    y = rng.normal(size=(4, 50))
+    y[0, :7] = np.nan
+    y[2, 10:] = np.nan
+    counts = np.sum(~np.isnan(y), axis=1)
+    ys = np.sort(y, axis=1)
+    assert quantiles_rows(ys, 0.9, counts) == pytest.approx(np.nanquantile(y, 0.9, axis=1))
+
+
+def test_calibrated_t_by_hand_is_the_union_of_scipy_t_and_bootstrap_t():
+    # the t-interval from scipy, the bootstrap-t from numpy's quantiles of the studentized
+    # resamples; the calibrated t-interval takes the outer end of each side
+    rng = np.random.default_rng(14)
+    for x in (rng.exponential(size=12) - 1, rng.normal(size=25), -rng.gamma(0.5, size=9)):
+        means, sds = _boot(x)
+        n, se = x.size, stats.sem(x)
+        tstar = (means[0] - x.mean()) / (sds[0] / math.sqrt(n))
+        q_lo, q_hi = np.quantile(tstar, [0.025, 0.975])
+        t_lo, t_hi = stats.t.interval(0.95, n - 1, loc=x.mean(), scale=se)
+        lo, hi = score_intervals(x[None, :], means, sds, 0.95, "calibrated_t")
+        assert lo[0] == pytest.approx(min(t_lo, x.mean() - q_hi * se), rel=1e-12, abs=1e-12)
+        assert hi[0] == pytest.approx(max(t_hi, x.mean() - q_lo * se), rel=1e-12, abs=1e-12)
+        assert lo[0] <= t_lo + 1e-12 and hi[0] >= t_hi - 1e-12   # never narrower than t
+
+
+def test_calibrated_t_moves_out_the_short_tail_side_of_skewed_data():
+    # right-skewed data: the studentized mean has a long left tail, so the bootstrap-t
+    # widens the upper end beyond t and the lower end stays t's
+    x = np.random.default_rng(15).exponential(size=(1, 15)) - 1
+    o = _kernels.bootstrap_sets(x, stream_key(0), 4000)
+    t = score_intervals(x, o[0], o[1], 0.95, "t")
+    c = score_intervals(x, o[0], o[1], 0.95, "calibrated_t")
+    assert c[1][0] > t[1][0] and c[0][0] == pytest.approx(t[0][0], abs=1e-12)
+
+
+def test_calibrated_t_equals_t_when_the_bootstrap_t_lies_inside():
+    # a bootstrap whose studentized resamples all sit near 0: the ends are the t-interval's
+    x = np.array([[0.1, -0.2, 0.3, 0.05, -0.1, 0.2]])
+    means = np.full((1, 500), x.mean()) + 1e-6 * np.linspace(-1, 1, 500)
+    sds = np.full((1, 500), x.std(ddof=1))
+    want = np.ravel(score_intervals(x, None, None, 0.95, "t"))
+    assert np.ravel(calibrated_t_interval(x, means, sds, 0.95)) == pytest.approx(want)
+    # resamples with SD 0 carry no studentized value; all of them: the t-interval
+    assert np.ravel(calibrated_t_interval(x, means, np.zeros((1, 500)), 0.95)) == \
+        pytest.approx(want)
+
+

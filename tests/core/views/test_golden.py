@@ -1,0 +1,52 @@
+"""core.views.golden: the compare command's text names B − A and quotes the comparison's
+own numbers; lists and TREC add what they read; three or more systems add every pair."""
+from core.inputs.golden import compare_golden, load_golden
+from core.paired.multi import compare_many
+from core.views.format import diff, pct
+from core.views.golden import compare_text, comparison_text
+
+DATA = "case_id,old,new,other\n" + "".join(
+    f"q{i},{int(i % 3 == 0)},{int(i % 3 != 1)},{int(i % 2 == 0)}\n" for i in range(45))
+
+
+def _result():
+    return compare_golden(load_golden(DATA.encode(), "g.csv"), "old", "new", resamples=2000)
+
+
+def test_comparison_text_rates_difference_tests_and_verdict():
+    res = _result()
+    c, bs = res.comparison, res.comparison.bootstrap
+    out = comparison_text(res)
+    lines = out.splitlines()
+    assert lines[0] == "g.csv: 45 paired cases (one case = 2.2 %p)"
+    assert lines[1].startswith(f"  old: {pct(c.rate_a.mean)} ({c.rate_a.successes}/45)")
+    assert f"  new − old: {diff(bs.mean, 'rate')}" in out
+    assert bs.mean > 0 and c.verdict == "b_better"
+    assert "McNemar mid-p p" in out   # the verdict's test on 0/1 outcomes ("p = x" or "p < 0.001")
+    # the verdict sentence, then (last) the self-check of the interval on these data
+    assert any(ln.startswith("new") for ln in lines[-3:])
+    assert lines[-1].startswith("On data like yours")
+
+
+def test_compare_text_adds_every_pair_for_three_systems():
+    res = _result()
+    scores = load_golden(DATA.encode(), "g.csv").scores
+    many = compare_many(scores, resamples=1000)
+    out = compare_text(res, {}, many, "golden")
+    assert comparison_text(res) in out
+    pair_lines = [ln for ln in out.splitlines() if " p_holm " in ln]   # "= x" or "< 0.001"
+    assert len(pair_lines) == len(many.pairs) == 3
+    for p, line in zip(many.pairs, pair_lines):
+        assert line.startswith(" *" if p.significant else "  ") and p.verdict in line
+
+
+def test_compare_text_lists_and_trec_extras():
+    res = _result()
+    lists = compare_text(res, {"metrics": {"ndcg@10": {"old": 0.5, "new": 0.75}},
+                               "measure": "ndcg@10", "k": 10}, None, "lists")
+    assert lists.splitlines()[0] == "ndcg@10 is compared; means of every metric (k=10):"
+    assert "old=0.500  new=0.750" in lists
+    q = {"judged": 12, "missing_from_run": {"old": ["q1", "q2"]}, "without_qrels": {}}
+    trec = compare_text(res, {"queries": q, "measure": "nDCG@10"}, None, "trec")
+    assert trec.splitlines()[0] == "12 judged queries; nDCG@10 per query from ir_measures"
+    assert "old: 2 judged" in trec and "q1, q2" in trec
