@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
 
-.PHONY: run test bench install
+.PHONY: run test bench install cli
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
@@ -20,6 +20,10 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	@$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests"; exit 1; fi; exit $$rc
+
+# The CLI with the project's Python: make cli ARGS="compare data/demo_golden.csv --json"
+cli: $(VENV)/.installed
+	@$(PY) -m core $(ARGS)
 
 bench: $(VENV)/.installed
 	$(PY) bench/run.py

@@ -113,7 +113,13 @@ def main(argv: list[str] | None = None, *, freeze: bool = False) -> int:
     sys.stdout, sys.stderr = _SafeStream(out), _SafeStream(err, keep_cr=True)
     try:
         with cycles_collected_after(freeze=freeze):
-            code = _main(argv)
+            try:
+                code = _main(argv)
+            except ModuleNotFoundError as exc:
+                if not exc.name or exc.name.partition(".")[0] == "core":
+                    raise  # a module of NoiseFloor itself: a bug, keep the traceback
+                sys.stderr.write(missing_package_line(exc.name))
+                return EXIT_BAD_INPUT
             out.flush()  # a closed pipe shows here, not in the interpreter's exit
             return code
     except BrokenPipeError:
@@ -134,6 +140,14 @@ def _discard(stream) -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, fd)
     os.close(devnull)
+
+
+def missing_package_line(name: str) -> str:
+    """The one line for a Python that lacks a package the command imports (the system's
+    ``python`` instead of the one ``make run``/``make test`` installed into ``.venv``)."""
+    return (f"error: this Python ({sys.executable}) has no package '{name.partition('.')[0]}';"
+            " run NoiseFloor's own: .venv/bin/python -m core ... (created by `make run` or "
+            "`make test`), or make cli ARGS=\"...\"\n")
 
 
 def _main(argv: list[str] | None = None) -> int:

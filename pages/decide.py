@@ -21,7 +21,7 @@ from core.switch import (DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files, de
                          load_quality, retriever_methods)
 from core.views import format as fmt
 from core.views.format import level as fmt_level
-from core.views.switch import (decision_card, decision_sentence, loss_text, margin_text,
+from core.views.switch import (decision_card, decision_sentence, limit_cell, margin_text,
                                quality_chart, ratio_text, speed_chart)
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, current_lang, draw_chart,
                        end_of_presentation, esc, how_to_read, inputs_box, keep_in_url, page_setup,
@@ -246,9 +246,9 @@ states = {c.name: tr(f"switch.state_{c.state}") for c in (dec.quality_condition,
 q, s = dec.quality_condition, dec.speed_condition
 conditions = pd.DataFrame(
     [(tr("switch.row_quality"), states["quality"], fmt.diff(q.bound, dec.kind),
-      fmt.diff(q.limit, dec.kind), loss_text(q.gap, dec.kind)),
+      fmt.diff(q.limit, dec.kind), limit_cell(q, dec.kind, lang)),
      (tr("switch.row_speed"), states["speed"], ratio_text(s.bound), ratio_text(s.limit),
-      f"{s.gap:.2f}×")],
+      limit_cell(s, dec.kind, lang))],
     columns=[tr("switch.col_condition"), tr("switch.col_state"), tr("switch.col_bound"),
              tr("switch.col_limit"), tr("switch.col_gap")])
 show_table(conditions)

@@ -172,8 +172,10 @@ paired_cases = pd.DataFrame({"case_id": list(result.case_ids), c.a: result.a_val
                              c.b: result.b_values,
                              "b_minus_a": result.b_values - result.a_values})  # a data file
 sections = [
-    Section(tr("golden.rates_title"), tr("golden.resolution_text", n=result.n_cases,
-                                         step=f"{100 / result.n_cases:.1f}"), table=rate_rows),
+    Section(tr("golden.rates_title"),
+            tr("golden.resolution_text", n=result.n_cases, step=f"{100 / result.n_cases:.1f}")
+            if kind == "rate" else tr("golden.resolution_text_score", n=result.n_cases),
+            table=rate_rows),
     Section(tr("golden.difference_title"), table=diff_rows),
     Section(view.rates_title(), chart=rates_chart),
     Section(view.bootstrap_title(), chart=boot_chart),

@@ -10,7 +10,7 @@ from core.paired import MAX_RESAMPLES, MIN_RESAMPLES
 from core.views.cards import VerdictCard
 from core.views.format import fmt_p, level as fmt_level, p_text, ratio as fmt_ratio, ratio_digits
 from core.views.latency import (alternative_sentence, cannot_tell_reason, caveat_line,
-                                distribution_chart,
+                                distribution_chart, ratios_line,
                                 p95_ci_text, p95_withheld_sentence, ratio_chart, runs_chart,
                                 speed_headline, units_sentence, verdict_sentence)
 from core.views.palette import tone_of
@@ -139,6 +139,8 @@ ratio_fig = ratio_chart(res.per_query.ratio, title=tr("latency.chart_ratio", a=a
                         slower_label=tr("latency.side_slower", b=b))
 with head:
     show_card(card)
+    if not refused:  # the one answer, and what the page's other ratios are
+        st.caption(esc(ratios_line(res, lang)))
     if presenting():
         draw_chart(ratio_fig, present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
@@ -161,7 +163,7 @@ for col, m in ((m1, res.method_a), (m2, res.method_b)):
                        hi=_ms(m.median_ci[1]), p95=_ms(m.p95), p95_lo=_ms(m.p95_ci[0]),
                        p95_hi=_ms(m.p95_ci[1]), n=f"{m.n_queries:,}", runs=f"{m.n_runs:,}"))
 md = ratio_digits(r.median_ratio, r.ci_low, r.ci_high)
-m3.metric(tr_md("latency.metric_ratio", a=a, b=b), fmt_ratio(r.median_ratio, md))
+m3.metric(tr_md("latency.metric_ratio", a=a, b=b), f"{fmt_ratio(r.median_ratio, md)}×")
 m3.caption(tr("latency.metric_ratio_ci", level=level, lo=fmt_ratio(r.ci_low, md),
               hi=fmt_ratio(r.ci_high, md), geo=geo, geo_lo=geo_lo, geo_hi=geo_hi))
 p95_withheld = p95_withheld_sentence(res, lang)

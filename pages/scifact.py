@@ -27,7 +27,8 @@ from core.views.best_set import best_sentence, rank_chart, ranks_display, rename
 from core.views.format import level as fmt_level
 from core.views.paired import paired_view
 from core.views.two_by_two import outcome_table
-from core.views.scifact import NAMES, best_line, ci_by_n_chart, scatter_chart
+from core.views.scifact import (NAMES, best_line, ci_by_n_chart, folder_label, scatter_chart,
+                                split_name)
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css, presenting,
@@ -207,6 +208,7 @@ with inputs_box:
     else:
         choices = [str(f) for f in beir_folders()] or [str(default_path)]
         picked = st.selectbox(tr("scifact.folder_label"), choices, key="scifact_folder",
+                              format_func=lambda f: folder_label(f, current_lang()),
                               help=tr("scifact.folder_help", env=ENV_VAR))
         folder, source = resolve_dir(picked if picked != str(default_path) else None)
         if source == "explicit":
@@ -227,7 +229,7 @@ with inputs_box:
             try:
                 with st.spinner(tr("scifact.downloading")):
                     download_beir(folder)
-                st.success(tr_md("scifact.downloaded", path=str(folder)))
+                st.success(tr_md("scifact.downloaded", path=folder_label(folder, current_lang())))
             except InputError as exc:
                 show_error(exc)
                 st.stop()
@@ -247,7 +249,7 @@ with inputs_box:
 
     st.markdown(tr_md("scifact.collection", name=data.name, docs=f"{data.n_docs:,}",
                    queries=f"{data.n_queries:,}", judgements=f"{data.n_judgements:,}",
-                   split=data.split))
+                   split=split_name(data.split, current_lang())))
     vectors_box = st.container()  # where the document vectors came from (filled when ready)
 
 settings = stat_settings("scifact", resamples=DEFAULT_RESAMPLES)

@@ -109,14 +109,16 @@ def pairs_display(table: pd.DataFrame, kind: str, level: str,
                   correction: str = "holm") -> pd.DataFrame:
     """The all-pairs table as shown: translated headers, one unit (``kind``), the CI and the
     win/tie/loss counts in one column each so it fits the page; the p column is the chosen
-    correction's (``p_adjusted``)."""
+    correction's (``p_adjusted``) and the CI is at the verdicts' level (``level``: the
+    comparison's ``adjusted_confidence``), as the verdict reads them."""
     return pd.DataFrame({
         "A": table["a"], "B": table["b"], tr("systems.col_n"): table["n"],
         tr("systems.col_mean_a"): [fmt.value(x, kind) for x in table["mean_a"]],
         tr("systems.col_mean_b"): [fmt.value(x, kind) for x in table["mean_b"]],
         tr("systems.col_diff"): [fmt.diff(x, kind) for x in table["b_minus_a"]],
-        tr("systems.col_ci", level=level): [fmt.interval(lo, hi, kind, signed=True)
-                                            for lo, hi in zip(table["ci_low"], table["ci_high"])],
+        tr("systems.col_ci_adjusted", level=level): [
+            fmt.interval(lo, hi, kind, signed=True)
+            for lo, hi in zip(table["ci_low_adjusted"], table["ci_high_adjusted"])],
         tr(P_COLUMN[correction]): [fmt_p(x) for x in table["p_adjusted"]],
         tr("systems.col_verdict"): [tr(f"systems.verdict_{v}") for v in table["verdict"]],
         tr("systems.col_dz"): ["n/a" if pd.isna(x) else f"{x:.2f}" for x in table["cohens_dz"]],
@@ -391,15 +393,16 @@ if best is not None:
                                  best_sentence(best, lang) + "\n" + tr("systems.best_note"),
                                  table=ranks_display(best, lang), chart=best_chart))
 if many is not None:
+    adj_level = fmt_level(round(many.adjusted_confidence, 4))  # 1 - 0.05/3: 98.33%
     note = tr(CORRECTION_NOTE[many.correction], m=len(many.pairs), alpha=f"{many.alpha:.2f}",
-              level=level)
+              level=level, adj_level=adj_level)
     which = tr(CORRECTION_SENTENCE[many.correction], alpha=f"{many.alpha:.2f}")
     st.caption(note)
     st.caption(which)
     chart = matrix_chart(many, title=tr("systems.matrix_title", metric=key),
                          legend=tr("systems.matrix_legend"))
     draw_chart(chart)
-    table_shown = pairs_display(many.table(), kind, level, many.correction)
+    table_shown = pairs_display(many.table(), kind, adj_level, many.correction)
     show_table(table_shown.set_index("A"))  # wraps: fits the page
     sections_many.append(Section(tr("systems.many_title", n=len(methods)), note + "\n" + which,
                                  table=table_shown, chart=chart))

@@ -43,7 +43,8 @@ CORRECTIONS = ("holm", "bh")  # core.paired.multi.CORRECTIONS (not imported: sta
 def register(p) -> None:
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="golden: one results file (wide case_id, A, B, ... or long case_id, "
-                        "method, score); lists: one retrieval-list CSV; trec: run file(s)")
+                        "method, score); lists: one retrieval-list CSV; trec: one or more "
+                        "run files")
     p.add_argument("--format", choices=FORMATS, default="golden",
                    help="input format (default golden)")
     p.add_argument("--qrels", help="TREC qrels file (qid 0 docid rel), for --format trec")

@@ -10,8 +10,8 @@ from core._front import front_door
 PUBLIC = {
     "best": ("BestSet", "best_set"),
     "calibration": ("Calibration", "calibrate_comparison"),
-    "compare": ("Decided", "PairedComparison", "compare_paired"),
-    "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width",
+    "compare": ("Decided", "PairedComparison", "compare_paired", "interval_provenance"),
+    "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width", "resampled",
                   "score_intervals", "tango_limits", "tango_statistic", "wilson_bounds",
                   "z_two_sided"),
     "margin": ("EXACT_MAX_N", "MarginResult", "margin_decision", "margin_rule", "noninferior_p"),

@@ -64,6 +64,7 @@ SIGNFLIP_EXCESS = 0.2     # the sign-flip check's, over the number of non-zero d
 MIN_SIGNFLIP_NONZERO = 6  # fewer non-zero differences: the sign-flip check does not warn
 WARN_Z = 1.6448536269514722  # z(0.95): a Monte-Carlo rate warns when its one-sided 95% Wilson
 #                              lower bound does
+WITHHOLD_FACTOR = 2.0     # the card withholds "better" when its figure is >= this x the promise
 STREAM_RESAMPLE_NULL = 3
 SURVIVAL_TESTS = ("bootstrap_t", "mcnemar_exact")   # Calibration.survival_test: scores, 0/1
 CELL_RESAMPLES = 2_000
@@ -161,8 +162,43 @@ class Calibration:
         return over
 
     @property
+    def _shown_sets(self) -> int:
+        """Null sets behind ``shown`` (0 when it is an exact sum)."""
+        if self.resample_null_rejection is not None and self.shown == self.resample_null_rejection:
+            return self.resample_sets
+        return 0 if self.exact else self.sets
+
+    @property
+    def reads_above(self) -> bool:
+        """Whether the figure the card shows (``shown``) reads above the promise beyond
+        Monte-Carlo error: its one-sided 95% Wilson lower bound (``wilson_low``; the figure
+        itself when exact) above 1 - confidence. Then the card's self-check sentence is a
+        warning, not a footnote (issue 36)."""
+        sets = self._shown_sets
+        low = wilson_low(self.shown, sets) if sets else self.shown
+        return low > self.promise + 1e-12
+
+    @property
+    def withhold_above(self) -> float:
+        """The stated level at and above which the verdict is withheld: twice the promise
+        (``WITHHOLD_FACTOR``; 10% at 95%)."""
+        return round(WITHHOLD_FACTOR * self.promise, 12)
+
+    @property
+    def withholds(self) -> bool:
+        """Whether the card must withhold a "better" (issue 36): the figure it shows says the
+        interval would wrongly leave out 0 in ``withhold_above`` (10% at 95%) of null sets
+        shaped like the data or more. A card never reads "B is better" beside "this interval
+        would wrongly leave out 0 in 12%"; it says instead that on data shaped like this, at
+        this n, the comparison cannot tell."""
+        return self.shown >= self.withhold_above - 1e-12
+
+    @property
     def needs_survival(self) -> bool:
-        """Whether a "better" must also pass ``survival_test``: whenever the card warns."""
+        """Whether a "better" must also pass ``survival_test``: whenever a check warns
+        (``warns``: beyond its own small-n allowance). A figure at or above
+        ``withhold_above`` withholds the verdict whatever the survival test says
+        (``withholds``, ``core.paired.decide``)."""
         return self.warns
 
     @property
@@ -180,6 +216,8 @@ class Calibration:
                 "resample_null_rejection": self.resample_null_rejection,
                 "resample_sets": self.resample_sets, "resample_mc_se": self.resample_mc_se,
                 "warn_above": self.warn_above, "warning": self.warns,
+                "reads_above_promise": self.reads_above,
+                "withhold_above": self.withhold_above, "withholds": self.withholds,
                 "shown_rate": self.shown,
                 "survival_test": self.survival_test, "survival_p": self.survival_p,
                 "survives": self.survives}

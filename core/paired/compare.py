@@ -16,7 +16,7 @@ from functools import cached_property
 
 from core import checks
 from core.paired.calibration import Calibration, calibrate_comparison
-from core.paired.intervals import wilson_bounds
+from core.paired.intervals import resampled, wilson_bounds
 from core.paired.significance import (PairedTest, cohens_dz, difference_test, mcnemar_exact,
                                       paired_ttest_p)
 from core.paired.stats import (BootstrapResult, PairedData, RateEstimate, Verdict,
@@ -25,7 +25,7 @@ from core.paired.stats import (BootstrapResult, PairedData, RateEstimate, Verdic
                                wilson_interval, z_value)
 
 REASONS = ("ci_includes_zero", "too_few_discordant", "too_few_nonzero", "test_disagrees",
-           "fails_self_check")
+           "fails_self_check", "withheld_self_check")
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,11 @@ class Decision:
     - ``fails_self_check``: CI and test agree, but a self-check on the user's own data
       (``core.paired.calibration``) warns (``Calibration.warns``: the interval leaves out 0 in its
       null sets clearly more often than at the same n where it holds) and the test that holds its level there (``Calibration.survival_test``) gives
-      p >= alpha.
+      p >= alpha;
+    - ``withheld_self_check``: CI and test agree, but the self-check's figure reads at or
+      above its stated level (``Calibration.withholds``: twice the promise, 10% at 95%): on
+      data shaped like these, at this n, the interval cannot keep its promise, so the card
+      says it cannot tell rather than "better" beside that figure (issue 36).
     """
 
     verdict: Verdict
@@ -54,12 +58,14 @@ class Decision:
     survival_test: str | None = None   # set when a self-check's survival test decided
     survival_p: float | None = None
     self_check_rate: float | None = None   # the self-check's rate then (Calibration.shown)
+    self_check_n: int | None = None        # the cases it was measured on (Calibration.n)
 
     def to_dict(self) -> dict:
         return {"verdict": self.verdict, "reason": self.reason, "test": self.test,
                 "p": self.p, "min_p": self.min_p, "nonzero": self.nonzero,
                 "alpha": self.alpha, "exact": self.exact, "survival_test": self.survival_test,
-                "survival_p": self.survival_p, "self_check_rate": self.self_check_rate}
+                "survival_p": self.survival_p, "self_check_rate": self.self_check_rate,
+                "self_check_n": self.self_check_n}
 
 
 def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float,
@@ -71,18 +77,22 @@ def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float,
 
     ``calibration``: the comparison's self-checks (``core.paired.calibration.Calibration``), or a
     function returning them (called only when the rule above says "better", so a verdict of
-    no difference never pays for them), or None. When they warn and the survival test's p is
-    not below alpha (``Calibration.survives``), "better" becomes ``no_difference`` with the
-    reason ``fails_self_check``."""
+    no difference never pays for them), or None. When their figure reads at or above the
+    stated level (``Calibration.withholds``) "better" becomes ``no_difference`` with the
+    reason ``withheld_self_check``; else when they warn and the survival test's p is not below alpha (``Calibration.survives``), with the reason
+    ``fails_self_check``."""
     checks.instance("test", test, PairedTest)
     alpha = significance_level(confidence)
     final = verdict(ci_low, ci_high, test.p, confidence=confidence)
     reason = None
-    survival = (None, None, None)
+    survival = (None, None, None, None)
     if final != "no_difference" and calibration is not None:
         cal = calibration() if callable(calibration) else calibration
-        if cal is not None and cal.needs_survival:
-            survival = (cal.survival_test, cal.survival_p, cal.shown)
+        if cal is not None and cal.withholds:
+            survival = (None, None, cal.shown, cal.n)
+            final, reason = "no_difference", "withheld_self_check"
+        elif cal is not None and cal.needs_survival:
+            survival = (cal.survival_test, cal.survival_p, cal.shown, cal.n)
             if not cal.survives:
                 final, reason = "no_difference", "fails_self_check"
     if final == "no_difference" and reason is None:
@@ -160,17 +170,30 @@ class PairedComparison(Decided):
         bs = self.bootstrap
         return {"a": self.a, "b": self.b, "b_minus_a": bs.mean, "ci_low": bs.ci_low,
                 "ci_high": bs.ci_high, "confidence": bs.confidence, "resamples": bs.resamples,
-                "seed": bs.seed, "mcnemar_p": self.mcnemar_p,
+                "seed": bs.seed, **interval_provenance(bs),
+                "mcnemar_midp": self.mcnemar_p,
+                "mcnemar_exact": self.randomization_p if self.binary else None,
+                "mcnemar_p": self.mcnemar_p,   # = mcnemar_midp; kept for one release (CHANGELOG)
                 "randomization_p": self.randomization_p, "ttest_p": self.ttest_p,
                 "discordance": self.discordance, "cohens_dz": self.cohens_dz,
                 "table": (dict(zip(("both", "a_only", "b_only", "neither"), self.table))
                           if self.table else None),
-                "interval": bs.interval, "degenerate": bs.degenerate,
+                "degenerate": bs.degenerate,
                 "distinct_resamples": bs.distinct,
                 "randomization_exact": self.test.exact if self.test else None,
                 "interval_warning": self.interval_warning,
                 "calibration": None if self.calibration is None else self.calibration.to_dict(),
                 "decision": self.decision.to_dict()}
+
+
+def interval_provenance(bs: BootstrapResult) -> dict:
+    """What produced the interval of B - A, for JSON: ``interval`` (its name),
+    ``interval_resampled`` (``core.intervals.resampled``: False for a closed form such as
+    Tango's) and ``interval_resamples`` (the bootstrap resamples the interval was read off;
+    0 for a closed form, whose ``resamples`` drew only the chart's bootstrap distribution)."""
+    used = resampled(bs.interval)
+    return {"interval": bs.interval, "interval_resampled": used,
+            "interval_resamples": bs.resamples if used else 0}
 
 
 def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,

@@ -472,6 +472,16 @@ def resolve_interval(interval: str, binary: bool) -> str:
     return interval if interval in fits else DEFAULT_INTERVALS[bool(binary)]
 
 
+def resampled(interval: str) -> bool:
+    """Whether the interval of B - A named ``interval`` (a resolved name, not ``"auto"``) is
+    read off bootstrap resamples: False for the closed forms (Tango, Newcombe, Bonett-Price,
+    Wald for 0/1 tables; the t, Johnson and Hall t-intervals for scores), True for the
+    percentile, BCa, expanded percentile, bootstrap-t and calibrated t (whose ends come from
+    the bootstrap-t). The labels use it to give resamples only where resampling happened."""
+    interval = checks.choice("interval", interval, INTERVALS[1:])
+    return interval not in PAIRED_PROPORTION_METHODS + CLOSED_FORM_METHODS
+
+
 def interval_warning(interval: str, n: int) -> str | None:
     """``"bca_small_n"`` when the BCa interval is used on fewer than ``BCA_MIN_N`` (50) cases:
     in ``docs/calibration.md`` it under-covers there (on 0/1 data and on real scores alike)."""

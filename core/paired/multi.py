@@ -22,9 +22,28 @@ many IR systems are compared. ``p_holm`` is always Holm's; ``p_adjusted`` is the
 correction's, and a pair is *significant* when p_adjusted < alpha; its verdict is then
 ``b_better`` or ``a_better`` by the
 sign of the mean difference B - A, provided the pair's CI also excludes 0 on that side (as in
-``core.paired.compare.decide``: a verdict never contradicts its own CI), else ``no_difference``. The
-CIs shown are per pair (not adjusted). The p-value is the paired exact test of
-``core.paired.significance.paired_test`` (exact McNemar for 0/1 outcomes; sign-flip randomization, exact
+``core.paired.compare.decide``: a verdict never contradicts its own CI), else ``no_difference``.
+
+That CI is adjusted to the level the verdicts are read at (issue 37: an unadjusted interval
+that left out 0 stood beside a "no clear difference" read off the adjusted p). With m pairs
+and alpha = 1 - confidence, each pair's interval (``adj_ci_low``, ``adj_ci_high``) is the
+same interval of B - A at the per-pair level ``adjusted_confidence``:
+
+* Holm: 1 - alpha / m, the Bonferroni intervals, which hold all together with probability
+  >= 1 - alpha, the family-wise guarantee Holm's test gives (Holm 1979 has no interval of its
+  own that is not degenerate; Strassburger & Bretz 2008, Stat. Med. 27:4914-4927);
+* Benjamini–Hochberg: 1 - R alpha / m with R the number of pairs BH calls different (at
+  least 1), the false-coverage-rate adjusted intervals of Benjamini & Yekutieli 2005
+  ("False discovery rate-adjusted multiple confidence intervals for selected parameters",
+  JASA 100:71-81): among the pairs called different, the expected share whose interval
+  misses the truth is at most alpha.
+
+A pair is then called different only when that adjusted interval also leaves out 0 on the
+side of its mean, so a "no difference" never stands beside an interval that leaves out 0
+without the adjusted test being the reason. ``ci_low``/``ci_high`` stay the pair's own
+``confidence`` interval (JSON keys unchanged). The p-value is the paired exact test of
+``core.paired.significance.paired_test`` (exact McNemar for 0/1 outcomes; sign-flip
+randomization, exact
 up to 20 non-zero differences).
 
 Effect sizes: paired Cohen's d_z of B - A (``core.paired.significance.cohens_dz``) and B's
@@ -41,7 +60,7 @@ import pandas as pd
 from core import checks
 from core.errors import InputError
 from core.paired.significance import cohens_dz, randomization_p
-from core.paired.stats import check_interval, paired_bootstrap
+from core.paired.stats import check_interval, difference_interval, paired_bootstrap, paired_data
 
 MODES = ("all", "baseline")
 CORRECTIONS = ("holm", "bh")  # Holm: family-wise error; Benjamini–Hochberg: false discovery rate
@@ -154,6 +173,8 @@ class PairResult:
     mean_a: float
     mean_b: float
     p_adjusted: float | None = None  # None: Holm's (the default correction)
+    adj_ci_low: float = float("nan")    # the CI at ManyComparison.adjusted_confidence
+    adj_ci_high: float = float("nan")
 
     @property
     def p_adj(self) -> float:
@@ -166,7 +187,8 @@ class PairResult:
                 "p_holm": self.p_holm, "p_adjusted": self.p_adj, "significant": self.significant,
                 "verdict": self.verdict, "cohens_dz": self.cohens_dz, "wins": self.wins,
                 "ties": self.ties, "losses": self.losses, "mean_a": self.mean_a,
-                "mean_b": self.mean_b}
+                "mean_b": self.mean_b, "ci_low_adjusted": self.adj_ci_low,
+                "ci_high_adjusted": self.adj_ci_high}
 
 
 @dataclass(frozen=True)
@@ -183,6 +205,7 @@ class ManyComparison:
     excluded: dict = field(default_factory=dict)  # "a vs b" -> case ids left out (NaN)
     interval: str = "auto"
     correction: str = "holm"
+    adjusted_confidence: float | None = None  # the level of adj_ci_low/high (module docstring)
 
     @property
     def alpha(self) -> float:
@@ -193,8 +216,8 @@ class ManyComparison:
         Holm p, the chosen correction's p (``p_adjusted``), effect sizes."""
         return pd.DataFrame([p.to_dict() for p in self.pairs],
                             columns=["a", "b", "n", "mean_a", "mean_b", "b_minus_a", "ci_low",
-                                     "ci_high", "p", "p_holm", "p_adjusted", "significant",
-                                     "verdict",
+                                     "ci_high", "ci_low_adjusted", "ci_high_adjusted", "p",
+                                     "p_holm", "p_adjusted", "significant", "verdict",
                                      "cohens_dz", "wins", "ties", "losses"])
 
     def matrix(self) -> pd.DataFrame:
@@ -213,6 +236,7 @@ class ManyComparison:
     def to_dict(self) -> dict:
         return {"mode": self.mode, "baseline": self.baseline, "adjustment": self.correction,
                 "alpha": self.alpha, "confidence": self.confidence,
+                "confidence_adjusted": self.adjusted_confidence,
                 "resamples": self.resamples, "seed": self.seed, "interval": self.interval,
                 "pairs": [p.to_dict() for p in self.pairs]}
 
@@ -255,7 +279,7 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
     cost = estimate_cost(len(systems), len(scores), resamples, mode)
     if not cost.fits:
         raise InputError("too_much_work", **cost.params())
-    raw, excluded = [], {}
+    kept_pairs, excluded = [], {}
     for a, b in _pairs(systems, mode, baseline):
         sub = scores[[a, b]]
         kept = sub.dropna()
@@ -263,31 +287,45 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
             excluded[f"{a} vs {b}"] = [str(x) for x in sub.index[sub.isna().any(axis=1)]]
         if len(kept) < 2:
             raise InputError("too_few_paired", count=len(kept), a=a, b=b)
-        av, bv = kept[a].to_numpy(float), kept[b].to_numpy(float)
-        bs = paired_bootstrap(av, bv, resamples=resamples, confidence=confidence, seed=seed,
-                              interval=interval)
-        p = randomization_p(av, bv, resamples=resamples, seed=seed)
-        d = bv - av
-        # scalars only: keeping each pair's bootstrap distribution would hold
-        # pairs x resamples floats at once
-        raw.append((a, b, len(kept), (bs.mean, bs.ci_low, bs.ci_high), p, cohens_dz(av, bv),
-                    int(np.sum(d > 0)), int(np.sum(d == 0)), int(np.sum(d < 0)),
-                    float(av.mean()), float(bv.mean())))
-    raw_p = [r[4] for r in raw]
+        kept_pairs.append((a, b, kept[a].to_numpy(float), kept[b].to_numpy(float)))
+    raw_p = [randomization_p(av, bv, resamples=resamples, seed=seed)
+             for _, _, av, bv in kept_pairs]
     adjusted = holm(raw_p)
     chosen = ADJUST[correction](raw_p)
     alpha = 1 - confidence
+    adj_conf = adjusted_confidence(confidence, len(raw_p), correction,
+                                   int(np.sum(np.asarray(chosen) < alpha)))
     pairs = []
-    for (a, b, n, (mean, ci_low, ci_high), p, dz, w, t, lo, ma, mb), ph, pc in zip(
-            raw, adjusted, chosen):
+    for (a, b, av, bv), p, ph, pc in zip(kept_pairs, raw_p, adjusted, chosen):
+        bs = paired_bootstrap(av, bv, resamples=resamples, confidence=confidence, seed=seed,
+                              interval=interval)
+        # the same interval at the verdicts' level, off the same resamples; then only
+        # scalars are kept (each pair's distribution would hold pairs x resamples floats)
+        adj_low, adj_high, _ = difference_interval(paired_data(av, bv), bs.distribution,
+                                                   confidence=adj_conf, interval=interval,
+                                                   seed=seed)
+        d = bv - av
+        mean = bs.mean
         sig = bool(pc < alpha) and mean != 0
-        ci_side = ci_low > 0 if mean > 0 else ci_high < 0
+        ci_side = adj_low > 0 if mean > 0 else adj_high < 0
         verdict = (("b_better" if mean > 0 else "a_better") if sig and ci_side
                    else "no_difference")
-        pairs.append(PairResult(a, b, n, mean, ci_low, ci_high, p, float(ph), sig,
-                                verdict, dz, w, t, lo, ma, mb, float(pc)))
+        pairs.append(PairResult(a, b, len(av), mean, bs.ci_low, bs.ci_high, p, float(ph), sig,
+                                verdict, cohens_dz(av, bv), int(np.sum(d > 0)),
+                                int(np.sum(d == 0)), int(np.sum(d < 0)), float(av.mean()),
+                                float(bv.mean()), float(pc), float(adj_low), float(adj_high)))
     return ManyComparison(systems, tuple(pairs), mode, baseline, confidence, resamples,
-                          int(seed), excluded, interval, correction)
+                          int(seed), excluded, interval, correction, adj_conf)
+
+
+def adjusted_confidence(confidence: float, m: int, correction: str, selected: int) -> float:
+    """The per-pair level of the intervals that go with the verdicts of ``m`` pairs (the
+    caller checked the arguments; module docstring): Holm, 1 - alpha / m (Bonferroni);
+    Benjamini–Hochberg, 1 - max(R, 1) alpha / m with R = ``selected``, the pairs BH calls
+    different (Benjamini & Yekutieli 2005). One pair: ``confidence`` itself."""
+    alpha = 1 - confidence
+    share = 1 if correction == "holm" else max(selected, 1)
+    return 1 - share * alpha / max(m, 1)
 
 
 def disagreements(scores: pd.DataFrame, a: str, b: str, top: int | None = None,

@@ -10,7 +10,8 @@ from core._front import front_door
 
 MODULES = ('encode_job',)
 PUBLIC = {
-    "beir": ("ANY_PATH_ENV", "CORPUS", "ENV_VAR", "QRELS_DIR", "QUERIES", "beir_folders",
+    "beir": ("ANY_PATH_ENV", "BEIR_ROOT", "CORPUS", "DEFAULT_DIR", "ENV_VAR", "QRELS_DIR",
+             "QUERIES", "REPO_ROOT", "SPLITS", "beir_folders",
              "download_beir", "find_or_download", "is_beir_dir", "load_beir", "resolve_dir",
              "unpack_bundle"),
     "beir_grid": ("DATA", "Grid", "load_grid", "norm_name"),

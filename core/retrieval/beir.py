@@ -43,6 +43,8 @@ from core import checks
 from core.errors import InputError
 from core.inputs import parse_number
 
+SPLITS = ("train", "dev", "test")   # the BEIR qrels splits with a name on screen (scifact.split_*)
+
 ENV_VAR = "NOISEFLOOR_BEIR_DIR"
 ANY_PATH_ENV = "NOISEFLOOR_ALLOW_ANY_PATH"  # "1": the page offers a free path field
 ROOT_ENV = "NOISEFLOOR_BEIR_ROOT"  # where collections are unpacked and listed (tests: a tmp dir)

@@ -28,8 +28,8 @@ from core import checks
 from core.errors import InputError
 from core.inputs import JudgedBounds, beir_bounds, parse_measure, per_query
 from core.paired import (BestSet, BootstrapResult, Calibration, Decided, PairedData, PairedTest,
-                         best_set, calibrate_comparison, interval_warning, paired_bootstrap,
-                         paired_data, paired_test)
+                         best_set, calibrate_comparison, interval_provenance, interval_warning,
+                         paired_bootstrap, paired_data, paired_test)
 from core.retrieval.beir import BeirData
 from core.retrieval.search import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Encoded, Progress,
                                    RRF_DEPTH, RRF_K, Ranking, bm25_search, dense_search,
@@ -259,7 +259,7 @@ class RetrieverComparison(Decided):
                 "b_wins": self.b_wins, "ties": self.ties, "hits": self.hits,
                 "difference": {"b_minus_a": bs.mean, "ci_low": bs.ci_low,
                                "ci_high": bs.ci_high, "confidence": bs.confidence,
-                               "interval": bs.interval, "degenerate": bs.degenerate,
+                               **interval_provenance(bs), "degenerate": bs.degenerate,
                                "interval_warning": self.interval_warning,
                                "calibration": (None if self.calibration is None
                                                else self.calibration.to_dict())},

@@ -10,7 +10,7 @@ from core import checks
 from core.i18n import catalog, t
 from core.retrieval import ALPHA, Grid, STANDINGS, TableTally, TallyRow, norm_name, strongest_rival
 from core.views.cards import VerdictCard
-from core.views.charts import keep_labels, wrap_title
+from core.views.charts import display_width, keep_labels, wrap_title
 from core.views.format import fmt_p, p_text
 from core.views.palette import MUTED, PRIMARY, REFERENCE
 
@@ -66,13 +66,23 @@ def tally_text(result: TableTally, grid: Grid, lang: str = "en") -> str:
     """Readable multi-line summary of a tally (the CLI's default output)."""
     lines = [t("beir_table.cli_header", lang, baseline=result.baseline, n=result.n_datasets,
                metric=grid.metric)]
-    w = max(len(r.model) for r in result.rows) + 2
-    lines.append(f"  {'model':<{w}}{'kind':<18}{'base':>5}{'model':>6}{'ties':>5}"
-                 f"{'rel.diff':>10}{'sign p':>9}")
-    for r in result.rows:
-        p = fmt_p(r.sign_test_p)
-        lines.append(f"  {r.model:<{w}}{r.kind:<18}{r.baseline_wins:>5}{r.model_wins:>6}"
-                     f"{r.ties:>5}{_fmt_rel(r.mean_relative_diff_pct):>10}{p:>9}")
+    # each column as wide as its header or its widest cell (display columns: a Hangul header
+    # takes two per syllable); the wins columns name whose wins they count (issue 37: the
+    # header read "model kind base model ties")
+    header = [t(k, lang, baseline=result.baseline) for k in (
+        "beir_table.cli_col_model", "beir_table.cli_col_kind", "beir_table.cli_col_baseline_wins",
+        "beir_table.cli_col_model_wins", "beir_table.cli_col_ties", "beir_table.cli_col_rel",
+        "beir_table.cli_col_p")]
+    rows = [[r.model, r.kind, str(r.baseline_wins), str(r.model_wins), str(r.ties),
+             _fmt_rel(r.mean_relative_diff_pct), fmt_p(r.sign_test_p)] for r in result.rows]
+    widths = [max(display_width(x) for x in col) for col in zip(header, *rows)]
+
+    def line(cells):  # text columns left-aligned, numbers right-aligned, two spaces apart
+        return "  " + "  ".join(c + " " * (w - display_width(c)) if i < 2 else
+                                " " * (w - display_width(c)) + c
+                                for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    lines.append(line(header))
+    lines.extend(line(r) for r in rows)
     lines.append(t("beir_table.caution", lang))
     lines.append(t("beir_table.ge_dense_line", lang, baseline=result.baseline,
                    count=len(result.baseline_ge_all_dense), n=result.n_datasets,

@@ -1,7 +1,8 @@
 """What the golden-case page and ``python -m core compare`` print as text (``core.inputs.golden``)."""
 from __future__ import annotations
 
-from core.views.format import fmt_p, level as fmt_level, p_text, pct, signed
+from core.i18n import t
+from core.views.format import fmt_p, kind_of, level as fmt_level, p_text, signed, value
 from core.views.paired import paired_view
 
 
@@ -14,12 +15,14 @@ def comparison_text(result, lang: str = "en", margin=None) -> str:
     level = fmt_level(bs.confidence)
     sheet = f" (sheet '{result.golden.sheet}')" if result.golden.sheet is not None else ""
     enc = " (read as CP949/EUC-KR)" if result.golden.encoding == "cp949" else ""
-    lines = [f"{result.golden.source}{sheet}{enc}: {result.n_cases} paired cases "
-             f"(one case = {100 / result.n_cases:.1f} %p)"]
+    kind = kind_of(c.binary)   # rates in % beside a difference in %p; scores on their scale
+    step = (f" (one case = {100 / result.n_cases:.1f} %p)" if c.binary
+            else f" (each case weighs 1/{result.n_cases} in the mean)")
+    lines = [f"{result.golden.source}{sheet}{enc}: {result.n_cases} paired cases{step}"]
     for name, r in ((c.a, c.rate_a), (c.b, c.rate_b)):
         count = f" ({r.successes}/{r.n})" if r.successes is not None else ""
-        lines.append(f"  {name}: {pct(r.mean)}{count}  {level} {r.interval} "
-                     f"[{pct(r.ci_low)}, {pct(r.ci_high)}]")
+        lines.append(f"  {name}: {value(r.mean, kind)}{count}  {level} {r.interval} "
+                     f"[{value(r.ci_low, kind)}, {value(r.ci_high, kind)}]")
     ex = result.excluded
     if ex.total:
         lines.append(f"  left out: {len(ex.missing)} missing, {len(ex.duplicates)} duplicate, "
@@ -61,23 +64,23 @@ def compare_text(result, extra: dict, many, fmt: str, margin=None, best=None) ->
         lines.append(f"{q['judged']} judged queries; {extra['measure']} per query from "
                      "ir_measures")
         for r, ids in q["missing_from_run"].items():
-            lines.append(f"  {r}: {len(ids)} judged quer(ies) missing from the run, scored 0: "
-                         f"{', '.join(ids[:10])}")
+            lines.append("  " + t("golden.cli_missing_from_run", "en", run=r, count=len(ids),
+                                  ids=", ".join(ids[:10])))
         for r, ids in q["without_qrels"].items():
-            lines.append(f"  {r}: {len(ids)} run quer(ies) without qrels, ignored: "
-                         f"{', '.join(ids[:10])}")
+            lines.append("  " + t("golden.cli_without_qrels", "en", run=r, count=len(ids),
+                                  ids=", ".join(ids[:10])))
     lines.append(comparison_text(result, margin=margin))
     if many is not None:
-        level = fmt_level(many.confidence)
+        level = fmt_level(round(many.adjusted_confidence, 4))
         who = "pairs" if many.mode == "all" else f"systems vs {many.baseline}"
         name, label, controls = ADJUSTMENTS[many.correction]
         lines.append(f"\nAll {who}"
                      f" ({len(many.pairs)} comparisons; {name}, "
-                     f"alpha = {many.alpha:.2f}; {level} paired bootstrap CIs):")
+                     f"alpha = {many.alpha:.2f}; {level} paired CIs, adjusted like the p):")
         lines.append(f"  ({controls})")
         for p in many.pairs:
             mark = "*" if p.significant else " "
-            lines.append(f" {mark} {p.b} − {p.a}: {signed(p.mean, 4)} [{signed(p.ci_low, 4)}, "
-                         f"{signed(p.ci_high, 4)}]"
+            lines.append(f" {mark} {p.b} − {p.a}: {signed(p.mean, 4)} "
+                         f"[{signed(p.adj_ci_low, 4)}, {signed(p.adj_ci_high, 4)}]"
                          f"  {p_text(p.p)}  {p_text(p.p_adj, label)}  {p.verdict}")
     return "\n".join(lines)

@@ -225,6 +225,30 @@ def alternative_sentence(alt: RatioEstimate, *, a: str, b: str, lang: str = "en"
     return t(key, lang, count=alt.drop_warmup, sentence=speed_sentence(alt, a=a, b=b, lang=lang))
 
 
+def median_ratio_string(ratio: RatioEstimate) -> str:
+    """The ratio of the medians of all timings B/A, printed with ``ratio_digits`` against its
+    CI (the page's third tile and the ratios line)."""
+    return fmt_ratio(ratio.median_ratio, ratio_digits(ratio.median_ratio, ratio.ci_low,
+                                                      ratio.ci_high))
+
+
+def ratios_line(res: LatencyComparison, lang: str = "en") -> str:
+    """The one answer and the page's other ratios, each named for what it is (issue 37): 'The
+    answer: a typical query takes 1.46× (geometric mean of per-query ratios B/A); ratio of
+    the medians of all timings: 1.36×; with the first 2 runs of every query left out
+    (warm-up): 2.01×'. The answer is the card's number (``RatioEstimate.geo_mean_ratio``,
+    the verdict's); the others are printed as the tile and the info box print them. The
+    warm-up reading only when ``core.latency.compare_latency`` computed an alternative."""
+    r = res.ratio
+    parts = [t("latency.ratios_headline", lang, ratio=ratio_strings(r)[0], a=res.a, b=res.b),
+             t("latency.ratios_median", lang, ratio=median_ratio_string(r))]
+    alt = res.alternative
+    if alt is not None:
+        key = "latency.ratios_kept" if alt.drop_warmup == 0 else "latency.ratios_dropped"
+        parts.append(t(key, lang, count=alt.drop_warmup, ratio=ratio_strings(alt)[0]))
+    return "; ".join(parts)
+
+
 def p95_ci_text(m: MethodLatency) -> str:
     """A method's p95 interval as ``[lo, hi]`` in ms, or "—" where it is withheld."""
     if m.p95_ci is None:

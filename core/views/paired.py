@@ -28,8 +28,8 @@ from core.errors import InputError
 from core.i18n import t
 from core.views import format as fmt
 from core.views.cards import MarginBand, VerdictCard, paired_card
-from core.views.verdicts import (degenerate_note, margin_reason, margin_sentence, reason_sentence,
-                                 verdict_sentence)
+from core.views.verdicts import (degenerate_note, interval_label, margin_reason, margin_sentence,
+                                 reason_sentence, verdict_sentence)
 
 if TYPE_CHECKING:  # altair and pandas only where a chart or table is drawn: the CLI needs none
     import altair as alt
@@ -130,9 +130,8 @@ class PairedView:
 
     # -------------------------------------------------------------------- CLI
     def cli_lines(self) -> list[str]:
-        """The CLI's lines for the difference, its tests and the verdict (English labels
-        for the statistics, the sentence in ``lang``): 'B − A: +6.5 %p  95% paired bootstrap
-        CI (percentile) [..]', the tests, the verdict sentence and its reason."""
+        """The CLI's lines (statistics in English, sentences in ``lang``): 'B − A: +6.5 %p
+        95% CI (tango, closed form: no resampling) [..]', the tests, the verdict, its reason."""
         bs = self.bootstrap
         c = self.comparison
         diff = fmt.diff(bs.mean, self.kind) if self.kind == "rate" else fmt.signed(bs.mean, 4)
@@ -140,8 +139,7 @@ class PairedView:
                   if self.kind == "rate" else (fmt.signed(bs.ci_low, 4),
                                                fmt.signed(bs.ci_high, 4)))
         lines = [f"  {self.b} − {self.a}: {diff}  {fmt.level(bs.confidence)} CI "
-                 f"({bs.interval}) [{lo}, {hi}]  (paired bootstrap: {bs.resamples:,} "
-                 f"resamples, seed {bs.seed})"]
+                 f"({interval_label(bs)}) [{lo}, {hi}]"]
         if self.card.warning:
             lines.append(f"  {self.card.warning}")
         note = degenerate_note(bs, self.lang)
@@ -155,8 +153,8 @@ class PairedView:
         lines.extend(margin_cli_lines(self.margin, self.card))
         if self.card.next_step:
             lines.append(self.card.next_step)
-        if self.card.calibration:
-            lines.append(calibration_sentence(c, self.lang))
+        if self.card.calibration or calibration_how(c, self.lang):   # (warning: above)
+            lines.append(calibration_sentence(c, self.lang, head=bool(self.card.calibration)))
         return lines
 
 
@@ -186,10 +184,11 @@ def _cli_tests(c) -> list[str]:
     test = getattr(c, "test", None)
     if hasattr(c, "randomization_p"):
         exact = " (exact)" if test is not None and test.exact else ""
-        out = [f"randomization {fmt.p_text(c.randomization_p)}{exact}"]
-        if c.mcnemar_p is not None:
+        if c.mcnemar_p is not None:   # 0/1: the exact randomization p is the exact McNemar p
             how = "mid-p" if test is not None and test.mid_p else "exact"
-            out.insert(0, f"McNemar {how} {fmt.p_text(c.mcnemar_p)}")
+            return [f"McNemar {how} {fmt.p_text(c.mcnemar_p)} (the verdict's test)", f"McNemar "
+                    f"exact {fmt.p_text(c.randomization_p)} (= the exact sign-flip test)"]
+        out = [f"randomization {fmt.p_text(c.randomization_p)}{exact}"]
         if c.ttest_p is not None:
             out.append(f"paired t-test {fmt.p_text(c.ttest_p)}")
         return out
@@ -207,7 +206,8 @@ def tests_table(c, lang: str = "en") -> pd.DataFrame:
 
     rows = []
     if hasattr(c, "randomization_p"):
-        rows.append((t("paired.randomization_p", lang), fmt.fmt_p(c.randomization_p)))
+        rows.append((t("paired.mcnemar_exact_p" if c.binary else "paired.randomization_p",
+                       lang), fmt.fmt_p(c.randomization_p)))
         if c.binary:
             rows.insert(0, (t("paired.mcnemar_p", lang), fmt.fmt_p(c.mcnemar_p)))
             rows.append((t("paired.discordance", lang), fmt.pct(c.discordance)))
@@ -224,21 +224,22 @@ def tests_table(c, lang: str = "en") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[t("paired.col_test", lang), t("paired.col_value", lang)])
 
 
-def calibration_sentence(c, lang: str = "en", *, detail: bool = True) -> str:
+def calibration_sentence(c, lang="en", *, detail: bool = True, head: bool = True) -> str:
     """The self-checks under the card (issue 19), in plain words: "On data like yours, this
     interval would wrongly leave out 0 in 4.9% of cases; 5% is the promise." (``Calibration
     .shown``: for scores the worse of the two checks, for a 0/1 table the resample check) and,
     with ``detail``, how each was measured (``calibration_how``). Empty when the comparison
     carries no self-check; the 'skipped' line when the data are too large for it. The card
-    carries the sentence alone; the CLI and the page's details add how it was measured."""
+    carries the sentence alone; the CLI and the page's details add how it was measured;
+    ``head=False``: the measurement alone (the card shows the figure as its warning)."""
     if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
         return ""
     cal = c.calibration
     if cal is None:
         return t("verdicts.calibration_skipped", lang)
-    head = t("verdicts.calibration", lang, rate=fmt.pct(cal.shown),
-             promise=fmt.pct(cal.promise, 0))
-    return f"{head} {calibration_how(c, lang)}" if detail else head
+    first = t("verdicts.calibration", lang, rate=fmt.pct(cal.shown),
+              promise=fmt.pct(cal.promise, 0)) if head else ""
+    return f"{first} {calibration_how(c, lang)}".strip() if detail else first
 
 
 def calibration_how(c, lang: str = "en") -> str:
@@ -266,11 +267,9 @@ def calibration_how(c, lang: str = "en") -> str:
 def calibration_warning_line(c, lang: str = "en") -> str:
     """The plain warning when a self-check finds the displayed interval leaving out 0 clearly
     more often than the check does where the interval holds (``core.paired.calibration.Calibration
-    .warns``: above 6% + 0.6 / n, beyond Monte-Carlo error), else ''."""
-    if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
-        return ""
-    cal = c.calibration
-    if cal is None or not cal.warns:
+    .warns``) or its figure reads above the promise (``.reads_above``, issue 36), else ''."""
+    cal = getattr(c, "calibration", None) if getattr(c, "data", None) is not None else None
+    if cal is None or not (cal.warns or cal.reads_above):
         return ""
     return t("verdicts.calibration_warning", lang, rate=fmt.pct(cal.shown),
              promise=fmt.pct(cal.promise, 0))
@@ -380,7 +379,9 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                        next_link=(planner_link(needed, lang)
                                   if needed is not None and needed.n_needed else ""),
                        next_label=t("paired.next_link", lang),
-                       calibration=calibration_sentence(c, lang, detail=False),
+                       # above the promise the self-check line is the card's warning
+                       calibration=("" if calibration_warning_line(c, lang)
+                                    else calibration_sentence(c, lang, detail=False)),
                        warning=" ".join(w for w in (interval_warning_line(c, lang),
                                                     calibration_warning_line(c, lang)) if w),
                        margin_verdict=None if margin is None else margin.verdict,

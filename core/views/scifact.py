@@ -3,13 +3,15 @@ the verdict sentence, the tied-for-best line of all three retrievers, the CLI te
 charts."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from core.i18n import t
 from core.paired import BestSet
-from core.retrieval import RetrieverComparison, ScifactResult
+from core import retrieval
+from core.retrieval import SPLITS, RetrieverComparison, ScifactResult
 from core.views.best_set import best_lines, best_sentence, renamed
 from core.views.charts import wrap_title
 from core.views.groups import judged_cli_lines
@@ -20,6 +22,27 @@ if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text
     import altair as alt
 
 NAMES = {"bm25": "BM25", "dense": "Dense", "hybrid": "Hybrid (RRF)"}
+
+
+def folder_label(folder, lang: str = "en") -> str:
+    """A BEIR folder as the page names it, never the machine's absolute path (issue 37): the
+    default folder is "data/beir/scifact (the copy shipped with NoiseFloor)", a folder under
+    data/beir/ (``core.retrieval.BEIR_ROOT``) "data/beir/<name>", a folder inside the app's
+    checkout its path from there, any other (``$NOISEFLOOR_BEIR_DIR`` set by whoever started
+    the app) its own name and where it came from."""
+    path = Path(folder).expanduser()
+    where = path.resolve()
+    if where == retrieval.DEFAULT_DIR.resolve():  # read at each call: tests move the folders
+        return t("scifact.folder_shipped", lang)
+    for root, prefix in ((retrieval.BEIR_ROOT.resolve(), "data/beir/"),
+                         (retrieval.REPO_ROOT.resolve(), "")):
+        if where.is_relative_to(root) and where != root:
+            return prefix + where.relative_to(root).as_posix()  # a path: no translation
+    return t("scifact.folder_env", lang, name=path.name or str(path), env=retrieval.ENV_VAR)
+def split_name(split: str, lang: str = "en") -> str:
+    """A BEIR qrels split as people read it: 'test' -> 'test' (en) / '테스트' (ko) for the
+    splits of ``core.beir.SPLITS``; any other name (a folder's own) as it is."""
+    return t(f"scifact.split_{split}", lang) if split in SPLITS else split
 
 
 def comparison_sentence(comp: RetrieverComparison, lang: str = "en",

@@ -42,6 +42,7 @@ def _params(dec: SwitchDecision, lang: str) -> dict:
     s = dec.speed_condition
     return {"a": dec.a, "b": dec.b, "margin": margin_text(dec.margin, k),
             "limit": fmt.diff(-dec.margin, k),
+            "est": fmt.diff(dec.quality.mean, k),
             "low": fmt.diff(dec.quality.ci_low, k), "high": fmt.diff(dec.quality.ci_high, k),
             "loss": loss_text(min(dec.quality.ci_low, 0.0), k),
             "qgap": loss_text(q.gap, k), "ratio": ratio_text(dec.ratio),
@@ -56,6 +57,22 @@ def condition_line(cond: Condition, dec: SwitchDecision, lang: str = "en") -> st
     (``cond_quality_unsure_test`` when the lower bound clears -delta but the test does
     not)."""
     return t(f"switch.cond_{_which(cond)}", lang, **_params(dec, lang))
+
+
+def limit_cell(cond: Condition, kind: str, lang: str = "en") -> str:
+    """How a condition's bound stands against its limit, as the conditions table shows it:
+    'inside by 0.3 %p' / 'inside by 0.38×' when it holds (quality: bound - limit, the lower
+    bound of B − A above −delta; speed: limit - bound, the upper bound of B/A below
+    ``max_slowdown``), 'short by 1.2 %p' (``Condition.gap``) when it does not, and
+    'inside; the test does not agree yet' when the bound clears the limit but the test does
+    not. A passed condition never reads as a miss (issue 37: 'misses by 0.0 %p')."""
+    if cond.holds or (cond.name == "quality" and cond.state == "unsure" and cond.gap == 0
+                      and not cond.reason):
+        room = cond.bound - cond.limit if cond.name == "quality" else cond.limit - cond.bound
+        amount = loss_text(room, kind) if cond.name == "quality" else f"{abs(room):.2f}×"
+        return t("switch.gap_inside" if cond.holds else "switch.gap_test", lang, amount=amount)
+    amount = loss_text(cond.gap, kind) if cond.name == "quality" else f"{cond.gap:.2f}×"
+    return t("switch.gap_short", lang, amount=amount)
 
 
 def _which(cond: Condition) -> str:

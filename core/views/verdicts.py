@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from core import checks
 from core.i18n import t
-from core.paired import Verdict
+from core.paired import Verdict, resampled
 from core.views.format import (diff as fmt_diff, fmt_p, level as fmt_level, margin as fmt_margin,
                                p_text, pct, pp)
 
-__all__ = ["comparison_verdict", "degenerate_note", "fmt_p", "margin_reason", "margin_sentence",
+__all__ = ["comparison_verdict", "degenerate_note", "fmt_p", "interval_label", "margin_reason", "margin_sentence",
            "pct", "pp", "reason_sentence", "verdict_sentence"]
 
 
@@ -43,12 +43,25 @@ def reason_sentence(decision, lang: str = "en") -> str | None:
     if decision.reason in ("too_few_discordant", "too_few_nonzero"):
         return t(f"verdicts.reason_{decision.reason}", lang, m=decision.nonzero,
                  min_p=f"{decision.min_p:.3g}", alpha=alpha)
+    if decision.reason == "withheld_self_check":
+        return t("verdicts.reason_withheld_self_check", lang, rate=pct(decision.self_check_rate),
+                 level=pct(2 * decision.alpha, 0), promise=pct(decision.alpha, 0),
+                 n=decision.self_check_n)
     if decision.reason == "fails_self_check":
         return t("verdicts.reason_fails_self_check", lang, rate=pct(decision.self_check_rate),
                  test=t(f"verdicts.survival_{decision.survival_test}", lang),
                  p=p_text(decision.survival_p), alpha=alpha)
     return t("verdicts.reason_test_disagrees", lang, test=t(f"verdicts.test_{decision.test}", lang),
              p=p_text(decision.p), alpha=alpha)
+
+
+def interval_label(bs) -> str:
+    """What produced the CI of B − A (a ``BootstrapResult``), for the CLI line (English, as
+    the CLI's other statistics): 'tango, closed form: no resampling' or 'calibrated_t, paired
+    bootstrap: 20,000 resamples, seed 0' (``core.paired.intervals.resampled``, issue 36)."""
+    if not resampled(bs.interval):
+        return f"{bs.interval}, closed form: no resampling"
+    return f"{bs.interval}, paired bootstrap: {bs.resamples:,} resamples, seed {bs.seed}"
 
 
 def degenerate_note(bootstrap, lang: str = "en") -> str | None:

@@ -48,7 +48,7 @@ def test_cli_text_json_card_and_report_show_the_same_signed_number():
     assert headline == "-6.5 %p"
 
     # CLI text: "RRF − title-only: -6.5 %p ... [lo, hi]", B's name first
-    line = next(ln for ln in text.splitlines() if " CI (" in ln and "paired bootstrap" in ln)
+    line = next(ln for ln in text.splitlines() if " CI (" in ln and " − " in ln)
     assert re.match(r"\s+RRF − title-only: ", line), line
     assert f": {headline} " in line and ci in line
 

@@ -36,3 +36,73 @@ def test_the_suite_keeps_its_state_out_of_the_checkout():
     for path in (core.retrieval.search.CACHE_DIR, core.retrieval.beir.BEIR_ROOT):
         assert not Path(path).resolve().is_relative_to(ROOT), path
     assert core.retrieval.beir.BUNDLE.is_relative_to(ROOT)  # the shipped archive is only read
+
+
+def _readme_cli_lines() -> list[str]:
+    """The command lines of the README's ```bash blocks that run the CLI."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```bash\n(.*?)```", text, flags=re.S)
+    return [line.split("#")[0].strip() for block in blocks for line in block.splitlines()
+            if "-m core" in line or line.startswith("make cli")]
+
+
+def test_readme_cli_lines_run_as_pasted_with_the_venv_python():
+    """Issue 37: `python -m core ... --help` failed with the system Python. Every CLI line of
+    the README names the checkout's `.venv/bin/python` (what `make run`/`make test` create),
+    and each one's `--help` exits 0 run from the checkout with that Python (``sys.executable``
+    under `make test`), printing its usage."""
+    import subprocess
+    import sys
+
+    lines = [x for x in _readme_cli_lines() if not x.startswith("make ")]
+    assert len(lines) >= 7
+    commands = set()
+    for line in lines:
+        assert line.startswith(".venv/bin/python -m core "), line
+        argv = line.split()[3:]
+        assert argv[-1] == "--help", line
+        done = subprocess.run([sys.executable, "-m", "core", *argv], cwd=ROOT,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, (line, done.stderr[-500:])
+        assert done.stdout.startswith("usage: python -m core " + argv[0]), line
+        commands.add(argv[0])
+    from core.__main__ import _command_modules
+    assert commands == {m.replace("_", "-") for m in _command_modules()}  # every command
+
+
+def test_make_cli_runs_the_cli_with_the_venv_python_and_port_is_documented():
+    """`make cli ARGS="..."` (in the README) runs `$(PY) -m core $(ARGS)`; `make run` takes
+    PORT and the README says so."""
+    import subprocess
+
+    assert any(x.startswith('make cli ARGS="') for x in _readme_cli_lines())
+    dry = subprocess.run(["make", "-n", "cli", "ARGS=compare --help", "VENV=/nonexistent/v"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert dry.returncode == 0, dry.stderr
+    assert "/nonexistent/v/bin/python -m core compare --help" in dry.stdout
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "make run PORT=" in text
+    run = subprocess.run(["make", "-n", "run", "PORT=8612", "VENV=/nonexistent/v"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert "--server.port 8612" in run.stdout
+
+
+def test_a_python_without_the_packages_gets_one_line_not_a_traceback():
+    """The CLI run by a Python that lacks a package (here pandas hidden from the import
+    system) prints one line naming the package and the Python to use, exit 2; a missing
+    module of NoiseFloor itself stays a traceback (a bug)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['pandas'] = None; from core.__main__ import main; "
+            "sys.exit(main(['beir-table', '--help']))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert "has no package 'pandas'" in done.stderr and ".venv/bin/python -m core" in done.stderr
+    code = ("import sys; sys.modules['core.retrieval.beir_table'] = None; from core.__main__ import main; "
+            "sys.exit(main(['beir-table', '--help']))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 1 and "Traceback" in done.stderr

@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.switch import decide_files
+from core.views import format as fmt
 from tests.core.test_switch import CLOSE, golden_csv, latency_csv
 from tests.pages.headline import assert_headline_first
 
@@ -39,13 +40,23 @@ def test_demo_says_switch_in_english_card_first():
                         margin=0.02, resamples=2000)
     assert want.decision == "switch"
     card = _card(at)
-    assert "Switch: hybrid loses at most 2 %p" in card
+    est, low = (fmt.diff(x, "rate") for x in (want.quality.mean, want.quality.ci_low))
+    assert f"Switch: hybrid scores {est} vs rerank; at worst {low}, within the 2 %p you " \
+        "allowed." in card
+    # passed conditions read as inside their limits, never as misses (issue 37)
+    table = next(t_.value for t_ in at.table if "against the limit" in list(t_.value.columns))
+    cells = [re.sub(r"\\(.)", r"\1", c) for c in table["against the limit"]]
+    assert cells == [f"inside by {100 * (want.quality.ci_low + 0.02):.1f} %p",
+                     f"inside by {1.10 - want.ratio_high:.2f}×"]
     assert f"[{want.ratio_low:.2f}, {want.ratio_high:.2f}]" in card
 
 
 def test_korean_and_a_tighter_margin_is_inconclusive_with_a_planner_link():
     at = _page("ko")
     assert not at.exception and "전환하세요" in _card(at)
+    assert "대비 +" in _card(at) and "최악이라도" in _card(at)
+    table = next(t_.value for t_ in at.table if "한계 대비" in list(t_.value.columns))
+    assert all(c.endswith("여유") for c in table["한계 대비"])
     at.number_input(key="decide_margin_pp").set_value(1.0).run()
     assert not at.exception
     card = [e.value for e in at.markdown if 'class="verdict-card' in e.value][0]

@@ -56,7 +56,7 @@ def test_demo_shows_verdict_warnings_and_warmup_button():
     assert any(t.startswith("Cache:") for t in _texts(at))
     assert any(t.startswith("If the first 2 runs") for t in _texts(at))
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["bm25: median"].endswith(" ms") and "Ratio of medians hybrid/bm25" in metrics
+    assert metrics["bm25: median"].endswith(" ms") and "Ratio of the medians of all timings hybrid/bm25" in metrics
     at.button(key="latency_apply_warmup").click().run()
     assert not at.exception
     assert at.number_input(key="latency_drop_warmup").value == 2
@@ -243,3 +243,44 @@ def test_a_log_of_100_queries_x_5_runs_shows_the_p95_interval():
     table = at.table[0].value
     assert _unescape(table.columns[4]).startswith("p95 95% CI")
     assert all(_unescape(str(v)).startswith("[") for v in table.iloc[:, 4])
+
+
+@pytest.mark.parametrize("lang, answer, median, dropped, kept", [
+    ("en", "typical query takes", "medians of all timings:", "left out (warm-up):",
+     "(warm-up included):"),
+    ("ko", "보통의 질의는", "중앙값의 비율:", "빼면 (워밍업):", "(워밍업 포함):")])
+def test_one_answer_and_the_other_ratios_named_under_the_card(lang, answer, median, dropped,
+                                                              kept):
+    """Issue 37: card 1.46×, a tile 1.36 and an info box 2.01× with nothing saying which is the
+    answer. The card's number is named as the answer under the card, the tile and the info box
+    are labelled as what they are, and the line's numbers are the card's, the tile's and the
+    info box's, which are core's (geometric mean of per-query ratios, ratio of medians, the
+    warm-up reading); the same after the warm-up button, where the roles swap."""
+    from core.latency import compare_latency
+    from core.latency import load_timings
+
+    log = load_timings((ROOT / "data" / "demo_latency.csv").read_bytes(), "demo_latency.csv")
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.session_state["latency_quantile_resamples"] = 1000
+    at.session_state["lang"] = lang
+    at.run()
+    for drop, other in ((0, dropped), (2, kept)):
+        assert not at.exception and not at.error
+        ref = compare_latency(log, "bm25", "hybrid", resamples=200, quantile_resamples=200,
+                              drop_warmup=drop)
+        card_value = float(re.search(r'class="verdict-value"[^>]*>([0-9.]+)×', _card(at))[1])
+        lines = [_unescape(c.value) for c in at.caption if answer in _unescape(c.value)]
+        assert len(lines) == 1
+        line = lines[0]
+        num = lambda after: float(re.search(re.escape(after) + r"\s*([0-9.]+)×", line)[1])  # noqa
+        assert num(answer) == card_value
+        assert card_value == pytest.approx(ref.ratio.geo_mean_ratio, abs=0.006)
+        tile = next(m for m in at.metric if m.label.endswith("hybrid/bm25"))
+        assert num(median) == float(tile.value.rstrip("×"))
+        assert num(median) == pytest.approx(ref.ratio.median_ratio, abs=0.006)
+        info = [_unescape(e.value) for e in at.info if "🔁" == e.proto.icon]
+        assert len(info) == 1
+        assert re.search(rf"\b{re.escape(f'{num(other):.2f}')}(×|배)", info[0])  # ko: 2.01배
+        assert num(other) == pytest.approx(ref.alternative.geo_mean_ratio, abs=0.006)
+        if drop == 0:
+            at.button(key="latency_apply_warmup").click().run()

@@ -125,6 +125,8 @@ def test_korean(folder):
     assert not at.exception, at.exception
     assert at.title[0].value.startswith("scifact 실측")
     assert any("문서 25개" in m.value for m in at.markdown)
+    assert at.selectbox(key="scifact_folder").options == [
+        "scifact (NOISEFLOOR_BEIR_DIR의 폴더)"]  # not the machine's path (issue 37)
     hits = _unescaped(next(x.value for x in at.table if "합계" in list(x.value.columns)))
     assert list(hits.index) == ["BM25: 있음", "BM25: 없음", "합계"]
     assert list(hits.columns)[:2] == ["Dense: 있음", "Dense: 없음"]
@@ -149,6 +151,10 @@ def test_fresh_machine_uses_the_shipped_copy(tmp_path, monkeypatch):
     assert beir.is_beir_dir(tmp_path / "beir" / "scifact")
     assert any("25 documents, 12 judged queries" in m.value for m in at.markdown)
     assert all(btn.key != "scifact_download" for btn in at.button)
+    # the folder is named for what it is, not by the machine's absolute path (issue 37)
+    assert at.selectbox(key="scifact_folder").options == [
+        "data/beir/scifact (the copy shipped with NoiseFloor)"]
+    assert not any(str(tmp_path) in m.value for m in [*at.markdown, *at.caption])
 
 
 def test_korean_copies_are_translated_and_present_shows_card_and_one_chart(folder):

@@ -331,3 +331,41 @@ def test_group_file_ids_outside_the_runs_are_named_or_refused(lang):
     at, _ = _trec_with_groups(lang, "qid,group\nnope,a\nnada,b\n")
     assert not at.exception
     assert any("groups.csv" in e.value and "nope" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("lang, header, note", [
+    ("en", "98.33% CI (adjusted)", "each is at 98.33%, so that all 3 hold together at 95%"),
+    ("ko", "98.33% 신뢰구간 (보정)", "각 구간은 98.33% 구간이어서 3개가 함께 95%로")])
+def test_the_pairs_table_shows_intervals_at_the_level_of_its_verdicts(lang, header, note):
+    """Issue 37: dense vs hybrid showed the 95% CI [+0.005, +0.235] beside "no clear
+    difference" (Holm p 0.072). The table's interval is now at the verdicts' level (Holm:
+    1 - 0.05/3 per pair, Bonferroni), core.multi's adjusted interval, and that pair's holds 0;
+    the note says which level it is. Every "no clear difference" with an adjusted p below
+    alpha shows an interval holding 0."""
+    from core.views import format as fmt
+    from core.i18n import t
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["systems_resamples"] = 1000
+    at.session_state["lang"] = lang
+    at.run()
+    assert not at.exception and not at.error
+    frame = next(d.value.reset_index() for d in at.table
+                 if any(header in _unescape(str(c)) for c in d.value.columns))
+    frame.columns = [_unescape(c) for c in frame.columns]
+    frame = frame.map(_unescape)
+    many = compare_many(score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
+                                               "demo_lists.csv"), 10).values["ndcg@10"],
+                        resamples=1000, seed=0)
+    assert many.adjusted_confidence == pytest.approx(1 - 0.05 / 3)
+    assert list(frame[header]) == [fmt.interval(p.adj_ci_low, p.adj_ci_high, "score",
+                                                signed=True) for p in many.pairs]
+    by = {(p.a, p.b): p for p in many.pairs}
+    hd = by[("dense", "hybrid")]
+    assert hd.ci_low > 0 and hd.p_holm >= 0.05 and hd.verdict == "no_difference"
+    assert hd.adj_ci_low < 0 < hd.adj_ci_high  # the shown interval holds 0
+    no_diff = t("systems.verdict_no_difference", lang)
+    verdict_col = t("systems.col_verdict", lang)
+    for (_, row), p in zip(frame.iterrows(), many.pairs):
+        if row[verdict_col] == no_diff and p.p_holm < 0.05:
+            assert p.adj_ci_low <= 0 <= p.adj_ci_high
+    assert any(note in _unescape(c.value) for c in at.caption)

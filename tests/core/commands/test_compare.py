@@ -428,3 +428,55 @@ def test_scores_give_each_method_its_calibrated_t_interval(tmp_path, capsys):
         assert 0.0 <= m["ci_low"] < m["rate"] < m["ci_high"] <= 1.0
     assert main(["compare", str(f), "--resamples", "3000", "--seed", "2"]) == 0
     assert capsys.readouterr().out.count("95% calibrated_t [") == 2
+
+
+def test_labels_name_the_interval_and_resample_only_where_it_resampled(tmp_path, capsys):
+    """Issue 36, item 4: Tango's interval is closed form, so the CI line gives no resamples
+    and JSON says ``interval_resamples: 0`` (``resamples`` is the chart's bootstrap); the
+    calibrated t reads its ends off the bootstrap-t, so both name the resamples; the
+    per-method scores print on the difference's scale (0.xxx, never %)."""
+    import numpy as np
+
+    assert main(["compare", DEMO, "--resamples", "2000"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "95% CI" in x)
+    assert "CI (tango, closed form: no resampling)" in line and "resamples" not in line
+    assert main(["compare", DEMO, "--resamples", "2000", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)["difference"]
+    assert (d["interval"], d["interval_resampled"], d["interval_resamples"]) == ("tango", False, 0)
+    rng = np.random.default_rng(5)
+    a = rng.uniform(0.2, 0.7, 14).round(3)
+    b = (a + rng.normal(0.03, 0.1, 14)).clip(0, 1).round(3)
+    f = tmp_path / "scores.csv"
+    f.write_text("case_id,A,B\n" + "".join(f"c{i},{x},{y}\n" for i, (x, y) in
+                                           enumerate(zip(a, b))), encoding="utf-8")
+    assert main(["compare", str(f), "--resamples", "3000", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "CI (calibrated_t, paired bootstrap: 3,000 resamples, seed 4)" in out
+    assert f"  A: {a.mean():.3f}  95% calibrated_t [" in out
+    assert "%" not in out.split("\n")[1].replace("95%", "")
+    assert main(["compare", str(f), "--resamples", "3000", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)["difference"]
+    assert (d["interval_resampled"], d["interval_resamples"]) == (True, 3000)
+    assert d["mcnemar_midp"] is None and d["mcnemar_exact"] is None
+
+
+def test_mcnemar_keys_say_which_p_they_hold(capsys):
+    """Issue 36, item 4: ``mcnemar_midp`` (the verdict's test) and ``mcnemar_exact`` against
+    scipy's exact binomial test on the discordant pairs; ``mcnemar_p`` kept one release as
+    the mid-p; the text names both."""
+    from scipy.stats import binomtest
+
+    assert main(["compare", DEMO, "--resamples", "1000", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)["difference"]
+    t = d["table"]
+    exact = binomtest(t["b_only"], t["a_only"] + t["b_only"], 0.5).pvalue
+    assert d["mcnemar_exact"] == pytest.approx(exact, abs=1e-12)
+    assert d["mcnemar_midp"] == d["mcnemar_p"] < d["mcnemar_exact"]
+    k, m = min(t["a_only"], t["b_only"]), t["a_only"] + t["b_only"]
+    mid = 2 * (binomtest(k, m, 0.5, alternative="less").pvalue - 0.5 * 0.5 ** m
+               * __import__("math").comb(m, k))
+    assert d["mcnemar_midp"] == pytest.approx(mid, abs=1e-12)
+    assert main(["compare", DEMO, "--resamples", "1000"]) == 0
+    out = capsys.readouterr().out
+    assert "McNemar mid-p p = 0.508 (the verdict's test)" in out
+    assert "McNemar exact p = 0.727" in out

@@ -332,3 +332,15 @@ def test_tango_statistic_at_zero_is_mcnemar_and_inverts_to_the_interval():
     z = 1.959963984540054
     assert float(tango_statistic(lo, n12, n21, N)) == pytest.approx(z, abs=1e-6)
     assert float(tango_statistic(hi, n12, n21, N)) == pytest.approx(-z, abs=1e-6)
+
+
+def test_resampled_names_the_intervals_read_off_resamples():
+    """Issue 36: the closed forms (0/1 tables; t, Johnson, Hall) are not resampled, the
+    bootstrap family and the calibrated t are; ``auto`` is not a resolved name."""
+    from core.paired.intervals import resampled
+    assert not any(resampled(m) for m in ("tango", "newcombe", "bonett_price", "wald", "t",
+                                           "johnson_t", "hall_t"))
+    assert all(resampled(m) for m in ("calibrated_t", "bootstrap_t", "expanded_percentile",
+                                       "percentile", "bca"))
+    with pytest.raises(ValueError, match="interval"):
+        resampled("auto")

@@ -88,6 +88,22 @@ def test_tally_card_states_the_duel_with_the_strongest_dense_rival():
     assert tally_card(only_base, metric="nDCG@10").label  # no dense model: any kind
 
 
+@pytest.mark.parametrize("lang, wins", [("en", ("BM25 wins", "model wins")),
+                                        ("ko", ("BM25 승", "모델 승"))])
+def test_tally_text_header_names_whose_wins_each_column_counts(lang, wins):
+    """Issue 37: the header read "model kind base model ties". Each column now says what it
+    counts, and each number sits under its header (right edges line up, in display columns
+    for the Korean header)."""
+    from core.views.charts import display_width
+    res = tally(GRID, "BM25")
+    lines = tally_text(res, GRID, lang).splitlines()
+    header = lines[1]
+    assert wins[0] in header and wins[1] in header and "base model" not in header
+    row = next(line for line in lines if line.strip().startswith("DPR"))
+    r = next(r for r in res.rows if r.model == "DPR")
+    for label, value in ((wins[0], r.baseline_wins), (wins[1], r.model_wins)):
+        end = display_width(header[:header.index(label) + len(label)])
+        assert row[:end].rstrip().endswith(f" {value}")
 def test_tally_chart_names_every_model_on_its_axis():
     """Issue 37: the presentation view named 3 of 6 models (Streamlit's theme dropped every
     other label once they were 20 px). The axis keeps them all, in the tally's order."""

@@ -49,4 +49,8 @@ def test_compare_text_lists_and_trec_extras():
     q = {"judged": 12, "missing_from_run": {"old": ["q1", "q2"]}, "without_qrels": {}}
     trec = compare_text(res, {"queries": q, "measure": "nDCG@10"}, None, "trec")
     assert trec.splitlines()[0] == "12 judged queries; nDCG@10 per query from ir_measures"
-    assert "old: 2 judged" in trec and "q1, q2" in trec
+    assert "old: 2 judged queries missing from the run, scored 0: q1, q2" in trec
+    q = {"judged": 12, "missing_from_run": {"old": ["q1"]}, "without_qrels": {"new": ["x"]}}
+    trec = compare_text(res, {"queries": q, "measure": "nDCG@10"}, None, "trec")
+    assert "old: 1 judged query missing from the run, scored 0: q1" in trec  # issue 37
+    assert "new: 1 run query without qrels, ignored: x" in trec and "(ies)" not in trec

@@ -99,6 +99,54 @@ def test_speed_headline_reads_b_against_a_and_alternative_sentence_wraps_it():
     assert speed_sentence(res.ratio, a="old", b="new") in alt
 
 
+@pytest.fixture(scope="module")
+def demo():
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[3] / "data" / "demo_latency.csv"
+    log = load_timings(path.read_bytes(), path.name)
+    return {k: compare_latency(log, "bm25", "hybrid", resamples=2000, quantile_resamples=500,
+                               drop_warmup=k) for k in (0, 2)}
+
+
+def _num(text: str, after: str) -> float:
+    import re
+    return float(re.search(re.escape(after) + r"\s*([0-9.]+)×", text).group(1))
+
+
+@pytest.mark.parametrize("drop", [0, 2])
+def test_ratios_line_names_the_answer_and_the_other_ratios_issue_37(demo, drop):
+    """Issue 37: three ratios on the first screen with nothing saying which is the answer. The
+    line names the card's number (the geometric mean of per-query ratios) as the answer and
+    labels the ratio of medians and the warm-up reading, each equal to core's number."""
+    from core.views.latency import ratios_line
+    res = demo[drop]
+    r, alt = res.ratio, res.alternative
+    assert alt is not None and alt.drop_warmup == (2 if drop == 0 else 0)
+    line = ratios_line(res, "en")
+    assert line.startswith("The answer: a typical query takes ")
+    assert _num(line, "typical query takes") == pytest.approx(r.geo_mean_ratio, abs=0.006)
+    assert _num(line, "medians of all timings:") == pytest.approx(r.median_ratio, abs=0.006)
+    if drop == 0:
+        assert _num(line, "left out (warm-up):") == pytest.approx(alt.geo_mean_ratio, abs=0.006)
+        assert "first 2 runs" in line
+    else:
+        assert _num(line, "(warm-up included):") == pytest.approx(alt.geo_mean_ratio, abs=0.006)
+    ko = ratios_line(res, "ko")
+    assert ko.startswith("답: 보통의 질의는 ")
+    assert _num(ko, "보통의 질의는") == _num(line, "typical query takes")
+    assert _num(ko, "중앙값의 비율:") == _num(line, "medians of all timings:")
+    # the same strings the card and the tile print
+    from core.views.latency import median_ratio_string, ratio_strings
+    assert f"takes {ratio_strings(r)[0]}×" in line
+    assert f"timings: {median_ratio_string(r)}×" in line
+    assert f"{ratio_strings(alt)[0]}×" in line.split("; ")[2]
+
+
+def test_ratios_line_without_warm_up_has_two_readings():
+    from core.views.latency import ratios_line
+    res = _comparison()
+    assert res.alternative is None
+    assert len(ratios_line(res).split("; ")) == 2
 # ----------------------------------------------------------------------------- issue 37
 def test_ratio_chart_axis_fits_the_ratios_with_a_tick_at_one():
     """The log axis spans the ratios and 1 (not 0.1 to 30 for ratios of 1.1 to 11), with a

@@ -110,9 +110,11 @@ def test_retriever_comparison_uses_names_metric_and_queries():
 def test_cli_lines_name_b_first_and_quote_the_same_number(demo):
     v = paired_view(demo, lang="en", plan=False)
     first = v.cli_lines()[0]
-    # the CI is named by the interval used (Tango, the 0/1 default), the bootstrap beside it
-    assert first.startswith(f"  RRF − title-only: {v.card.value}  95% CI (tango) ")
-    assert "paired bootstrap" in first
+    # the CI is named by the interval used (Tango, the 0/1 default): a closed form, so no
+    # resamples beside it (issue 36; it read "(paired bootstrap: 20,000 resamples, seed 0)")
+    assert first.startswith(f"  RRF − title-only: {v.card.value}  95% CI (tango, closed form: "
+                            "no resampling) ")
+    assert "paired bootstrap" not in first and "resamples" not in first
     assert v.next_step is None   # the CLI does not plan
 
 
@@ -242,3 +244,37 @@ def test_a_margin_view_without_planning_says_nothing_about_a_plan():
     v = paired_view(c, values=(a, b), margin=r, plan=False)
     assert r.verdict == "inconclusive" and v.card.next_step == "" and v.next_step is None
     assert not any("planner" in line for line in v.cli_lines())
+
+
+# a left-skewed, tie-heavy set of 10 differences (3 ties at 0; drawn from the hard shape of
+# issue 36: 82% of 0.122 - Gamma(1.22, 0.1), 18% ties): CI and sign-flip test say "A is
+# better", the centred-resample self-check reads 10.9% (>= 10%, twice the promise)
+SKEWED_TIED = np.array([-0.076, -0.069, 0.025, -0.061, 0.0, 0.0, -0.108, -0.116, 0.027,
+                        -0.076])
+
+
+@pytest.mark.parametrize("lang", ("en", "ko"))
+def test_a_skewed_tie_heavy_set_of_ten_gets_a_warning_and_a_withheld_verdict(lang):
+    """Issue 36, item 2: the self-check's sentence becomes the card's warning and the verdict
+    is withheld with the reason (never "better" beside a figure of 10% or more); an ordinary
+    set keeps its verdict and the plain sentence."""
+    a = np.full(10, 0.5)
+    c = compare_paired(a, a + SKEWED_TIED, resamples=2_000)
+    cal = c.calibration
+    assert cal.withholds and cal.reads_above and cal.shown >= 0.10
+    assert (c.verdict, c.decision.reason) == ("no_difference", "withheld_self_check")
+    v = paired_view(c, lang=lang, plan=False)
+    rate = fmt.pct(cal.shown)
+    assert rate in v.card.warning and v.card.calibration == ""
+    assert rate in v.card.reason and v.card.tone == "neutral"
+    assert "better" not in v.sentence and "낫" not in v.sentence
+    lines = v.cli_lines()
+    assert any(rate in x for x in lines) and calibration_sentence(c, lang) not in lines
+    rng = np.random.default_rng(1)
+    d = rng.normal(0.1, 0.15, 30).round(3)
+    b = np.full(30, 0.5)
+    ok = compare_paired(b, b + d, resamples=2_000)
+    assert ok.verdict == "b_better" and not ok.calibration.reads_above
+    w = paired_view(ok, lang=lang, plan=False)
+    assert w.card.warning == "" and w.card.calibration == calibration_sentence(ok, lang,
+                                                                               detail=False)

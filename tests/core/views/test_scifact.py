@@ -106,3 +106,31 @@ def test_result_text_ends_the_comparison_with_the_tied_for_best_lines():
     out = result_text(res)
     assert "\n".join(best_lines(bs)) in out
     assert "Tied for best (95%, all 3 systems at once" in out
+
+
+def test_folder_label_never_shows_the_machines_path(tmp_path, monkeypatch):
+    """Issue 37: the page listed the BEIR folder by its absolute path. The default folder is
+    the copy shipped with NoiseFloor, folders under data/beir/ are named from there, a folder
+    of the checkout relative to it, any other by its name and the variable that named it."""
+    import core.retrieval.beir as beir
+    from core.views.scifact import folder_label
+    monkeypatch.setattr(beir, "BEIR_ROOT", tmp_path / "beir")
+    monkeypatch.setattr(beir, "DEFAULT_DIR", tmp_path / "beir" / "scifact")
+    assert folder_label(tmp_path / "beir" / "scifact") == \
+        "data/beir/scifact (the copy shipped with NoiseFloor)"
+    assert folder_label(str(tmp_path / "beir" / "nfcorpus")) == "data/beir/nfcorpus"
+    assert folder_label(beir.REPO_ROOT / "tests" / "fixtures" / "beir_tiny") == \
+        "tests/fixtures/beir_tiny"
+    outside = folder_label(tmp_path / "elsewhere" / "mine")
+    assert outside == "mine (the folder in NOISEFLOOR_BEIR_DIR)"
+    assert folder_label(tmp_path / "beir" / "scifact", "ko").startswith("data/beir/scifact (")
+    for label in (outside, folder_label(tmp_path / "beir" / "nfcorpus")):
+        assert str(tmp_path) not in label
+def test_split_names_are_translated_and_other_names_kept():
+    """Issue 36: the BEIR split reads '테스트' in Korean, 'test' in English; a folder's own
+    split name is shown as it is."""
+    from core.views.scifact import split_name
+    assert split_name("test", "ko") == "테스트" and split_name("test", "en") == "test"
+    assert split_name("dev", "ko") == "개발" and split_name("my_split", "ko") == "my_split"
+    assert "테스트 분할" in t("scifact.collection", "ko", name="scifact", docs="1", queries="1",
+                           judgements="1", split=split_name("test", "ko"))

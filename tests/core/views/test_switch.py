@@ -23,10 +23,16 @@ def decisions():
 def test_switch_sentence_quotes_margin_bound_and_ratio(decisions):
     d = decisions["switch"]
     s = decision_sentence(d, "en")
-    assert s.startswith("Switch: cand loses at most 2 %p")
-    assert f"{100 * d.quality.ci_low:+.1f} %p" in s
-    assert f"{d.ratio:.2f}× base's time [{d.ratio_low:.2f}, {d.ratio_high:.2f}]" in s
-    assert decision_sentence(d, "ko").startswith("전환하세요")
+    # issue 37: the estimate and its bound in one sentence ("loses at most 2 %p (lower
+    # bound -1.7 %p)" read as if B were 2 points worse)
+    est, low = f"{100 * d.quality.mean:+.1f} %p", f"{100 * d.quality.ci_low:+.1f} %p"
+    assert s.startswith(f"Switch: cand scores {est} vs base; at worst {low}, within the 2 %p "
+                        "you allowed.")
+    assert f"It takes {d.ratio:.2f}× base's time; at worst {d.ratio_high:.2f}×, within the " \
+        "1.10× you allowed." in s
+    ko = decision_sentence(d, "ko")
+    assert ko.startswith(f"전환하세요: cand는 base 대비 {est}이고, 최악이라도 {low}로 허용한 2 %p")
+    assert "loses" not in s
 
 
 def test_failing_condition_is_named_with_its_gap(decisions):
@@ -35,7 +41,9 @@ def test_failing_condition_is_named_with_its_gap(decisions):
     assert f"{decisions['slow'].speed_condition.gap:.2f}×" in s
     s = decision_sentence(decisions["worse"], "en")
     gap = decisions["worse"].quality_condition.gap
-    assert "loses more than 2 %p" in s and f"{100 * gap:.1f} %p" in s
+    w = decisions["worse"].quality
+    assert f"cand scores {100 * w.mean:+.1f} %p vs base; even at best {100 * w.ci_high:+.1f} %p, "\
+        f"{100 * gap:.1f} %p more loss than the 2 %p you allowed." in s
     assert decision_sentence(decisions["worse"], "ko").startswith("전환하지 마세요")
 
 
@@ -71,6 +79,24 @@ def test_charts_carry_the_bounds_and_limits(decisions):
     assert {"x": d.max_slowdown, "label": "max"} in values
 
 
+def test_each_condition_against_its_limit_never_reads_as_a_miss_when_it_holds(decisions):
+    """Issue 37: passed conditions showed "misses by 0.0 %p / 0.00×". A condition that holds
+    says how far inside its limit its bound is; one that does not, how far short."""
+    from core.views.switch import limit_cell
+    d = decisions["switch"]
+    q, sp = d.quality_condition, d.speed_condition
+    assert q.holds and sp.holds
+    assert limit_cell(q, d.kind) == f"inside by {100 * (d.quality.ci_low + d.margin):.1f} %p"
+    assert limit_cell(sp, d.kind) == f"inside by {d.max_slowdown - d.ratio_high:.2f}×"
+    assert limit_cell(q, d.kind, "ko").endswith("%p 여유")
+    slow = decisions["slow"].speed_condition
+    assert not slow.holds and limit_cell(slow, "rate") == f"short by {slow.gap:.2f}×"
+    assert limit_cell(slow, "rate", "ko") == f"{slow.gap:.2f}× 부족"
+    worse = decisions["worse"].quality_condition
+    assert limit_cell(worse, "rate") == f"short by {100 * worse.gap:.1f} %p"
+    for dec in decisions.values():
+        for c in (dec.quality_condition, dec.speed_condition):
+            assert ("inside" in limit_cell(c, dec.kind)) == (c.holds or c.gap == 0)
 def test_chart_axes_have_a_tick_at_no_difference(decisions):
     """Issue 37: the quality axis ticks at 0 (and draws it), the speed axis at 1×."""
     for d in decisions.values():
