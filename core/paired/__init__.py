@@ -17,7 +17,7 @@ PUBLIC = {
     "margin": ("EXACT_MAX_N", "MarginResult", "margin_decision", "margin_rule", "noninferior_p"),
     "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
               "holm", "plan_mode"),
-    "significance": ("PairedTest", "mcnemar_exact", "mcnemar_midp", "paired_test"),
+    "significance": ("PairedTest", "mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
     "stats": ("BootstrapResult", "CONFIDENCE_LEVELS", "INTERVALS", "MAX_RESAMPLES",
               "MIN_RESAMPLES", "PairedData", "Verdict", "interval_warning", "is_binary",
               "kernels", "paired_bootstrap", "paired_data", "percentile_ci", "resample_seeds",
