@@ -25,6 +25,7 @@ PUBLIC = {
                 "means", "needed", "rank_retrievers", "retriever_estimate", "run_retrievers",
                 "run_scifact",
                 "run_settings", "side_by_side", "subsample", "with_hybrid"),
+    "safe_files": ("FileTooLarge", "NotRegularFile", "read_regular"),
     "search": ("BM25Params", "CACHE_DIR", "TOKENIZERS", "load_model", "resolve_model"),
     "vectors": ("document_vectors", "provenance", "shipped_vectors",
                 "spot_check_pending", "vector_summary"),
