@@ -2,13 +2,16 @@
 
 Each command lives in ``core/commands/<name>.py`` and exposes ``NAME``, ``HELP``,
 ``register(parser)`` and ``run(args) -> int``; this shell discovers them, so adding a command
-never edits this file. Exit codes: 0 success, 2 bad input (one line on stderr, no traceback).
+never edits this file. Exit codes: 0 success, 2 bad input (one line on stderr, no traceback), 141 when the reader of
+stdout went away (``compare ... | head -1``): what a shell reports for a writer ended by
+SIGPIPE, said quietly, never "bad input".
 """
 from __future__ import annotations
 
 import argparse
 import gc
 import importlib
+import os
 import pkgutil
 import re
 import sys
@@ -18,6 +21,7 @@ from core import __version__, commands
 from core.errors import InputError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
+EXIT_PIPE = 128 + 13  # 141: the shell's status for a writer killed by SIGPIPE (`yes | head -1`)
 
 # Characters a terminal acts on instead of showing: C0 controls but tab and newline (ESC starts
 # ANSI/OSC sequences: window title, clipboard, clear screen), DEL, the C1 controls (U+009B is a
@@ -110,14 +114,32 @@ def main(argv: list[str] | None = None, *, freeze: bool = False) -> int:
     try:
         with cycles_collected_after(freeze=freeze):
             try:
-                return _main(argv)
+                code = _main(argv)
             except ModuleNotFoundError as exc:
                 if not exc.name or exc.name.partition(".")[0] == "core":
                     raise  # a module of NoiseFloor itself: a bug, keep the traceback
                 sys.stderr.write(missing_package_line(exc.name))
                 return EXIT_BAD_INPUT
+            out.flush()  # a closed pipe shows here, not in the interpreter's exit
+            return code
+    except BrokenPipeError:
+        _discard(out)
+        return EXIT_PIPE
     finally:
         sys.stdout, sys.stderr = out, err
+
+
+def _discard(stream) -> None:
+    """Point ``stream``'s file descriptor at /dev/null: the reader has gone, and the
+    interpreter's final flush must not raise again (Python's documented way, ``signal``
+    module, "Note on SIGPIPE")."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # an in-memory stream (tests)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 def missing_package_line(name: str) -> str:
@@ -141,6 +163,8 @@ def _main(argv: list[str] | None = None) -> int:
     except ValueError as exc:  # argument checks in core raise ValueError naming the argument
         sys.stderr.write(f"error: {exc}\n")
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        raise  # the reader of stdout left: main() ends quietly
     except OSError as exc:
         sys.stderr.write(f"error: {getattr(exc, 'filename', '') or ''}: {exc.strerror or exc}\n")
         return EXIT_BAD_INPUT

@@ -17,6 +17,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uint64
 
+from core.kernel_cache import prepare
+
+prepare(__file__)   # a damaged or stale compiled cache is removed before numba reads it
+
 _GOLDEN = uint64(0x9E3779B97F4A7C15)
 _M1 = uint64(0xBF58476D1CE4E5B9)
 _M2 = uint64(0x94D049BB133111EB)

@@ -256,14 +256,33 @@ def counts_iv(**counts) -> tuple[int, ...]:
 
 
 # ----------------------------------------------------------------------------- core.paired.margin
-def margin(m, *, binary: bool) -> float:
+def margin(m, *, binary: bool, span: float | None = None) -> float:
     """A margin delta >= 0 on the difference's own scale: below 1 for 0/1 outcomes (a share:
-    0.02 is 2 %p), any finite size for scores."""
+    0.02 is 2 %p); for scores below ``span``, the largest loss B - A can show (1 for scores
+    in [0, 1], else their range): a margin that large could never be failed
+    (``InputError("margin.err_cannot_fail")``)."""
     x = number("margin", m)
     if x < 0 or (binary and x >= 1):
         where = "in [0, 1) for 0/1 outcomes (0.02 = 2 %p)" if binary else ">= 0"
         raise ValueError(f"margin must be a number {where}, got {m!r}")
+    if not binary and span is not None and span > 0 and x >= span:
+        raise InputError("margin.err_cannot_fail", value=f"{x:g}", span=f"{span:g}")
     return x
+
+
+MAX_SLOWDOWN = 10.0  # the largest B/A time ratio a speed limit may allow (the Switch? page's)
+MIN_SLOWDOWN = 0.1
+
+
+def max_slowdown(v) -> float:
+    """A limit on B's time over A's (``--max-slowdown``): a number in [``MIN_SLOWDOWN``,
+    ``MAX_SLOWDOWN``]. Beyond 10x a limit is no longer a speed condition (1e308 could never
+    fail); ``inf``/``nan`` are refused the same way (``InputError("switch.err_max_slowdown")``)."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(
+            v, (int, float, np.integer, np.floating)) or not MIN_SLOWDOWN <= v <= MAX_SLOWDOWN:
+        raise InputError("switch.err_max_slowdown", value=str(v)[:40], lo=f"{MIN_SLOWDOWN:g}",
+                         hi=f"{MAX_SLOWDOWN:g}")
+    return float(v)
 
 
 # ----------------------------------------------------------------------------- core.planning.sample_size

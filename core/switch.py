@@ -259,7 +259,7 @@ def decide_switch(quality: GoldenComparison | RetrieverComparison,
                               "RetrieverComparison (core.retrieval.scifact.compare_retrievers)")
     latency = checks.instance("latency", latency, LatencyComparison,
                               "a LatencyComparison from core.latency.compare.compare_latency")
-    max_slowdown = checks.positive("max_slowdown", max_slowdown)
+    max_slowdown = checks.max_slowdown(max_slowdown)
     a, b, confidence, a_values, b_values, source = _paired(quality)
     if (a, b) != (latency.a, latency.b):
         raise ValueError(f"quality compares {a!r} -> {b!r} but latency {latency.a!r} -> "
@@ -352,6 +352,7 @@ def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
     with the same confidence, resamples and seed, and decide (``decide_switch``). A
     ``margin`` given as text (the CLI's, a URL's) is read by ``core.inputs.margin_text.parse_margin``
     once the outcomes are known to be 0/1 or scores."""
+    checks.max_slowdown(max_slowdown)  # before the work: a limit that cannot fail is refused
     gs = load_quality(quality_data, quality_file, quality_format=quality_format,
                       measure=measure, k=k, runs=runs)
     log = load_timings(latency_data, file=latency_file)
@@ -391,6 +392,7 @@ def decide_retrievers(tables: dict, latency_data: bytes, latency_file: str, *,
     ``pick_pair`` (default the first two retrievers of ``tables``); the timing log must
     name them bm25 / dense / hybrid."""
     from core.retrieval import compare_retrievers  # lazy: the retrieval wing, only for scifact
+    checks.max_slowdown(max_slowdown)
     log = load_timings(latency_data, file=latency_file)
     a, b = pick_pair(list(tables), log.methods, a, b, quality_file=collection,
                      latency_file=latency_file)

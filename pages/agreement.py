@@ -245,8 +245,7 @@ else:
             tr("agreement.col_run"): c.run, tr("agreement.col_retrieved"): c.retrieved,
             tr("agreement.col_unlabelled"): c.unlabelled,
             tr("agreement.col_extra"): c.extra_queries,
-            tr("agreement.col_missing"): c.missing_queries,
-            tr("agreement.col_repeated"): c.repeated} for c in rep.coverage]),
+            tr("agreement.col_missing"): c.missing_queries} for c in rep.coverage]),
             hide_index=True, width="stretch")
     run_names = [x.run for x in rep.queries]
     qrun = st.selectbox(tr("agreement.query_run"), run_names, key="agreement_query_run")

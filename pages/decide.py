@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from core.checks import MAX_SLOWDOWN, MIN_SLOWDOWN
 from core.errors import InputError
 from core.inputs import COMMON_MEASURES, LIST_METRICS
 from core.latency import load_timings
@@ -189,9 +190,9 @@ else:
                                  format="%.3f", key="decide_margin_score",
                                  help=tr("switch.margin_help"))
     margin = margin_in
-max_slowdown = c_s.number_input(tr("switch.max_slowdown"), 0.1, 10.0,
-                                url_number("max_slowdown", 0.1, 10.0, DEFAULT_MAX_SLOWDOWN,
-                                           float),
+max_slowdown = c_s.number_input(tr("switch.max_slowdown"), MIN_SLOWDOWN, MAX_SLOWDOWN,
+                                url_number("max_slowdown", MIN_SLOWDOWN, MAX_SLOWDOWN,
+                                           DEFAULT_MAX_SLOWDOWN, float),
                                 step=0.05, format="%.2f", key="decide_max_slowdown",
                                 help=tr("switch.max_slowdown_help"))
 from_file = q_from == "file"

@@ -64,6 +64,9 @@ with inputs:
                          others=", ".join(golden.other_sheets) or "—"))
     if golden.encoding == "cp949":  # say which encoding was read (Korean Excel's CSV)
         st.caption(tr("common.read_as_cp949"))
+    if golden.empty_columns:
+        st.warning(tr_md("golden.empty_columns", count=len(golden.empty_columns),
+                         columns=", ".join(golden.empty_columns)), icon="⚠️")
     if golden.unicode_merged:
         st.warning(tr_md("golden.unicode_merged", count=len(golden.unicode_merged),
                          ids=", ".join(f"{cid} ({', '.join(map(str, rows))})" for cid, rows in

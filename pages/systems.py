@@ -245,9 +245,6 @@ with inputs_box:
             if ts.no_relevant:
                 notes.append(tr_md("systems.no_relevant", count=len(ts.no_relevant),
                                 ids=", ".join(ts.no_relevant[:20])))
-            for r in ts.runs:
-                if r.repeated:
-                    notes.append(tr_md("systems.repeated", run=r.name, count=r.repeated))
             params = {"format": "trec", "measure": key, "qrels": qrels_name,
                       "runs": ", ".join(r.name for r in ts.runs)}
             if q_up is not None and r_up:   # for the Switch? page

@@ -6,12 +6,16 @@ Tests leave the checkout alone: before any ``core`` module is imported, the embe
 (``NOISEFLOOR_CACHE_DIR``) and the folder where BEIR collections are unpacked and listed
 (``NOISEFLOOR_BEIR_ROOT``, normally ``data/beir/``) point into one temporary folder for the
 session, removed at exit. The shipped files (``data/beir/scifact.tar.gz``, the shipped
-vectors) are only read. The browser tests' server inherits both variables."""
+vectors) are only read. The browser tests' server inherits both variables. Tests of numba's
+compiled cache use a temporary ``NUMBA_CACHE_DIR`` (fixtures ``compiled_kernels``,
+``numba_cache``); every other test loads the kernels ``make test``'s warm-up compiled."""
 import atexit
 import os
 import shutil
 import tempfile
 from pathlib import Path
+
+import pytest
 
 os.environ.setdefault("NOISEFLOOR_STRICT_I18N", "1")
 
@@ -19,3 +23,31 @@ _STATE = Path(tempfile.mkdtemp(prefix="noisefloor-tests-"))
 atexit.register(shutil.rmtree, _STATE, ignore_errors=True)
 os.environ["NOISEFLOOR_CACHE_DIR"] = str(_STATE / "cache")
 os.environ["NOISEFLOOR_BEIR_ROOT"] = str(_STATE / "beir")
+
+
+def _compile_kernels(cache: Path) -> dict:
+    """``python -m core warm-up --json`` into an empty numba cache ``cache``: its JSON."""
+    import json
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "core", "warm-up", "--json"], cwd=root,
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="session")
+def compiled_kernels():
+    """One numba cache compiled by ``warm-up`` for the whole session, in a temporary folder
+    (tests of the cache itself never touch the real one): (folder, warm-up's JSON)."""
+    cache = _STATE / "numba-session"
+    return cache, _compile_kernels(cache)
+
+
+@pytest.fixture
+def numba_cache(compiled_kernels, tmp_path):
+    """A private copy of the session's compiled cache (a test may damage it)."""
+    cache = tmp_path / "numba"
+    shutil.copytree(compiled_kernels[0], cache)
+    return cache

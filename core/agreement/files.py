@@ -26,8 +26,9 @@ import numpy as np
 import pandas as pd
 
 from core.errors import InputError
-from core.inputs import (Run, decode_text, find_column, gunzip, norm_header, parse_number,
-                         parse_numbers, read_run, read_table, run_name, unique_names)
+from core.inputs import (Run, decode_text, find_column, gunzip, nfc, norm_header, parse_number,
+                         parse_numbers, read_run, read_table, run_name, unique_names,
+                         visible_controls)
 
 QUERY_NAMES = ("query_id", "queryid", "qid", "query", "topic", "topic_id", "q_id", "질의id",
                "질의_id", "질의", "쿼리id", "쿼리_id", "쿼리", "질문id", "질문_id", "질문번호",
@@ -139,7 +140,7 @@ def _read_qrels(text: str, file: str) -> pd.DataFrame:
         parts = line.split()
         if len(parts) != 4:
             raise InputError("agreement.err_qrels_line", file=file, row=i, fields=len(parts))
-        rows.append((i, parts[0], parts[2], parts[3]))
+        rows.append((i, visible_controls(parts[0]), visible_controls(parts[2]), parts[3]))
     frame = pd.DataFrame([r[1:] for r in rows], columns=["query_id", "doc_id", "label"],
                          index=[r[0] for r in rows], dtype=str)
     return frame
@@ -342,7 +343,7 @@ def load_run(data: bytes, file: str = "run", *, name: str | None = None) -> Run:
     table's ranks are kept as scores ``-rank``, so ``Run.ranking`` is rank order)."""
     if not isinstance(data, (bytes, bytearray)) or len(data) == 0:
         raise InputError("empty_file", file=file)
-    name = name or _run_label(file)
+    name = nfc(name) if name else _run_label(file)
     raw = gunzip(bytes(data), file)
     is_xlsx = raw[:4] == b"PK\x03\x04" or file.lower().endswith((".xlsx", ".xlsm"))
     if not is_xlsx:

@@ -40,12 +40,10 @@ class RunCoverage:
     unlabelled: int           # of those, without a label: counted as not relevant
     extra_queries: int        # run queries with no labels: ignored
     missing_queries: int      # labelled queries the run did not answer: score 0
-    repeated: int = 0         # repeated (query, doc) lines in the run file (last one kept)
 
     def to_dict(self) -> dict:
         return {"run": self.run, "retrieved": self.retrieved, "unlabelled": self.unlabelled,
-                "extra_queries": self.extra_queries, "missing_queries": self.missing_queries,
-                "repeated_lines": self.repeated}
+                "extra_queries": self.extra_queries, "missing_queries": self.missing_queries}
 
 
 def run_coverage(run: Run, qrels: dict, measure: Measure) -> RunCoverage:
@@ -57,7 +55,7 @@ def run_coverage(run: Run, qrels: dict, measure: Measure) -> RunCoverage:
         unlabelled += sum(1 for d in top if d not in judged)
     extra = sum(1 for q in run.ranking if q not in qrels)
     missing = sum(1 for q in qrels if q not in run.ranking)
-    return RunCoverage(run.name, retrieved, unlabelled, extra, missing, run.repeated)
+    return RunCoverage(run.name, retrieved, unlabelled, extra, missing)
 
 
 @dataclass(frozen=True)

@@ -7,17 +7,32 @@ from pathlib import Path
 from typing import Callable
 
 from core.errors import InputError
+from core.retrieval import FileTooLarge, NotRegularFile, read_regular
 from core.serialize import to_json
 
 
+# The largest file a command reads: the app's upload limit (.streamlit/config.toml
+# maxUploadSize), so the CLI accepts what the pages accept (README, "Limits").
+MAX_INPUT_BYTES = 50 * 1024 * 1024
+
+
 def read_bytes(path: str) -> bytes:
-    """A file's bytes, or ``InputError`` naming the file when it cannot be read."""
+    """A file's bytes, or ``InputError`` naming the file when it cannot be read: the one way
+    every command reads a file. Regular files only (a FIFO, device or socket is refused
+    without blocking: ``core.retrieval.safe_files.read_regular`` opens non-blocking and checks
+    ``fstat`` first), at most ``MAX_INPUT_BYTES``."""
     p = Path(path)
     if not p.exists():
         raise InputError("file_not_found", file=path)
     if p.is_dir():
         raise InputError("is_directory", file=path)
-    return p.read_bytes()
+    try:
+        return read_regular(p, MAX_INPUT_BYTES)
+    except FileTooLarge as exc:
+        raise InputError("too_large", file=path, size_mb=f"{exc.size / 2**20:,.0f}",
+                         limit_mb=f"{MAX_INPUT_BYTES / 2**20:.0f}") from None
+    except NotRegularFile:
+        raise InputError("not_regular_file", file=path) from None
 
 
 def metric_option(parse: Callable[[str], str]) -> Callable[[str], str]:

@@ -16,6 +16,7 @@ PUBLIC = {
     "metrics": ("Measure", "parse_measure", "per_query"),
     "tables": ("AmbiguousNumber", "decode_text", "find_column", "norm_header", "parse_number",
                "parse_numbers", "read_cells", "read_table"),
+    "text": ("nfc", "visible_controls"),
     "trec": ("COMMON_MEASURES", "Run", "gunzip", "read_qrels", "read_run", "run_name",
              "score_runs", "trec_side_by_side", "unique_names"),
 }

@@ -120,6 +120,9 @@ class GoldenSet:
     groups: pd.Series | None = PandasField(dict, group_series, default=None)
     group_column: str | None = None
     group_file: bool = False   # the groups came from a side file (``with_groups``)
+    # columns with a header and no value in any row (not a text column by name): not
+    # compared, and said so (issue 30: such a method used to vanish without a word)
+    empty_columns: tuple[str, ...] = ()
 
     @property
     def cases(self) -> CaseScores:
@@ -183,7 +186,7 @@ class GoldenSet:
         return GoldenSet(scores, self.text, source or self.source, self.layout,
                          self.duplicates, dict(self.missing), self.encoding, self.sheet,
                          self.other_sheets, dict(self.unicode_merged), self.groups,
-                         self.group_column, self.group_file)
+                         self.group_column, self.group_file, self.empty_columns)
 
     def with_groups(self, groups: pd.Series | None, column: str | None = None) -> "GoldenSet":
         """A copy with query groups (a label by case id, e.g. from a TREC side file read by
@@ -191,7 +194,7 @@ class GoldenSet:
         return GoldenSet(stored_form(self, "scores"), stored_form(self, "text"), self.source,
                          self.layout, self.duplicates, self.missing, self.encoding,
                          self.sheet, self.other_sheets, self.unicode_merged, groups, column,
-                         True)
+                         True, self.empty_columns)
 
 
 # A plain ASCII decimal (``0.75``, ``1``, ``.5``, ``1e-3``): for such a cell ``parse_value``
@@ -274,13 +277,15 @@ _TEXT_HINTS = frozenset(norm_header(h) for h in TEXT_HINTS)
 
 def _from_wide(table: CellTable, id_col: str) -> GoldenSet:
     file = table.file
-    methods, text_cols, parsed = [], [], {}
+    methods, text_cols, parsed, empty = [], [], {}, []
     for col, cells in zip(table.names, table.columns):
         if col == id_col or is_group_column(col):  # the group column is never a method
             continue
         nonblank = [c for c in cells if c != ""]
         if norm_header(col) in _TEXT_HINTS or len(nonblank) == 0:
             text_cols.append(col)
+            if not nonblank and norm_header(col) not in _TEXT_HINTS:
+                empty.append(col)
             continue
         values, bad = _parse_cells(cells)
         if not bad:
@@ -309,7 +314,7 @@ def _from_wide(table: CellTable, id_col: str) -> GoldenSet:
     groups, group_col = _groups(table, id_col, keep)
     merged = _merged(ids, table.rows, table.normalized.get(id_col, ()))
     return GoldenSet(scores, text, file, "wide", duplicates, {}, table.encoding, table.sheet,
-                     table.other_sheets, merged, groups, group_col)
+                     table.other_sheets, merged, groups, group_col, empty_columns=tuple(empty))
 
 
 def _groups(table: CellTable, id_col: str, keep: list[int] | None = None):
@@ -439,6 +444,8 @@ class GoldenComparison:
             "excluded": self.excluded.to_dict(),
             # ids that only became equal under Unicode NFC (typed as NFD elsewhere): rows
             "unicode_merged": {k: list(v) for k, v in self.golden.unicode_merged.items()},
+            # columns with no value in any row: not compared (a method left blank everywhere)
+            "empty_columns": list(self.golden.empty_columns),
             "encoding": self.golden.encoding or None,
             "verdict": c.verdict,
         }

@@ -52,6 +52,7 @@ from core.inputs.golden import CASE_ID_NAMES, GoldenSet, TEXT_HINTS, check_metho
 from core.inputs.groups import groups_from_table, is_group_column
 from core.inputs.metrics import Measure, UnknownMeasure, parse_measure, query_score
 from core.inputs.tables import RawTable, find_column, norm_header, read_table
+from core.inputs.text import visible_controls
 
 GOLD_NAMES = ("gold_ids", "gold", "gold_id", "golds", "reference_ids", "reference_id",
               "reference_contexts", "reference_context_ids", "references", "relevant",
@@ -85,7 +86,7 @@ def split_cell(cell: str) -> list[str]:
         if not isinstance(items, list) or not all(
                 isinstance(x, (str, int, float)) and not isinstance(x, bool) for x in items):
             raise ValueError("a JSON list of strings or numbers was expected")
-        out = [str(x).strip() for x in items]
+        out = [visible_controls(str(x)).strip() for x in items]  # as cells are (nfc)
     else:
         out = [x.strip() for x in s.split("|")]
     return [x for x in out if x]

@@ -20,11 +20,15 @@ def parse_margin(text, *, binary: bool) -> float:
     ``2`` or ``0.5`` could mean 2 %p / 0.5 %p or a share and is refused
     (``InputError("margin.err_ambiguous")``) rather than guessed. Scores: a plain number on
     the score's own scale (``0.02`` nDCG); a %p suffix is refused (``margin.err_pp_score``).
-    Decimal commas are read as everywhere (``core.inputs.tables.parse_number``)."""
+    Decimal commas are read as everywhere (``core.inputs.tables.parse_number``). Only the
+    digits 0-9 are read: Python's ``float`` would also take ``1_0`` (10), full-width
+    ``０.０２`` and Arabic-Indic digits, silently; they are refused (``margin.err_digits``)."""
     raw = str(text).strip()
     low = raw.lower().replace(" ", "")
     suffix = next((s for s in PP_SUFFIXES if low.endswith(s)), None)
     body = low[: -len(suffix)] if suffix else low
+    if not body.isascii() or "_" in body:
+        raise InputError("margin.err_digits", value=raw[:40])
     try:
         value = parse_number(body)
     except ValueError:

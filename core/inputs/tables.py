@@ -14,14 +14,15 @@ from __future__ import annotations
 import csv
 import io
 import re
-import unicodedata
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from core import checks
 from core.errors import InputError
+from core.inputs.text import CONTROLS, nfc
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_COLUMNS = 1_000       # a golden set has a handful of methods; 10^6 columns is an attack
@@ -217,18 +218,6 @@ def sniff_delimiter(text: str) -> str:
         return best if counts[best] else ","
 
 
-# Invisible characters that make two names look the same but differ: zero-width space,
-# joiners, word joiner, BOM, soft hyphen, and the bidirectional controls (LRM/RLM, embeddings,
-# overrides, isolates) that can also reorder what a name shows.
-INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
-
-
-def nfc(text: str) -> str:
-    """Unicode NFC, zero-width and bidi-control characters removed, then stripped: '한'
-    typed as two jamo and as one syllable become equal, and 'A' and 'A\u200b' are one name."""
-    return INVISIBLE.sub("", unicodedata.normalize("NFC", str(text))).strip()
-
-
 def _cell(value) -> str:
     return "" if value is None else str(value)
 
@@ -246,10 +235,12 @@ def _columns(rows: list[list], width: int, strings: bool) -> list[list[str]]:
 
 
 def _nfc_column(cells: list[str]) -> list[str]:
-    """``nfc`` of each (stripped) cell. A column that is all ASCII is returned as is: NFC
-    leaves ASCII unchanged and the removed characters (``INVISIBLE``) are not ASCII, so only
-    columns with other characters pay for the per-cell normalisation."""
-    if "".join(cells).isascii():
+    """``nfc`` of each (stripped) cell. A column that is all ASCII and free of ``CONTROLS``
+    is returned as is: NFC leaves ASCII unchanged and the removed characters (``INVISIBLE``)
+    are not ASCII, so only columns with other characters pay for the per-cell
+    normalisation."""
+    joined = "".join(cells)
+    if joined.isascii() and not CONTROLS.search(joined):
         return cells
     return [nfc(c) for c in cells]
 
@@ -308,12 +299,15 @@ def check_shape(rows, file: str, *, max_columns: int = MAX_COLUMNS,
     """Count fields row by row (``rows``: an iterable of rows, e.g. ``csv.reader``) and stop
     at the first row past ``max_columns`` fields or once ``max_cells`` cells are passed, so
     a hostile file is refused before any frame is built."""
-    cells = 0
+    cells, header = 0, True
     for lineno, row in enumerate(rows, start=1):
         width = len(row)
         if width > max_columns:
             raise InputError("too_many_columns", file=file, row=lineno, count=f"{width:,}",
                              limit=f"{max_columns:,}")
+        if header:  # the header row names the columns; the cap counts data cells
+            header = width == 0
+            continue
         cells += width
         if cells > max_cells:
             raise InputError("too_many_cells", file=file, row=lineno, limit=f"{max_cells:,}")
@@ -409,7 +403,18 @@ def _count_xlsx_cells(data: bytes, file: str, max_cells: int) -> None:
     """Count the cell and row elements of every worksheet while inflating it, in chunks,
     and stop as soon as the count passes ``max_cells`` (each row at least one cell). The
     sheet's declared size (``<dimension>``) comes from the file and may be missing or false;
-    this count does not trust it and costs a fraction of a second per 100 MB of XML."""
+    this count does not trust it and costs a fraction of a second per 100 MB of XML. A zip
+    that lies (a wrong CRC-32 or size, a truncated or unknown compression) is ``bad_xlsx``."""
+    try:
+        _count_cells(data, file, max_cells)
+    except InputError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError,
+            OSError) as exc:
+        raise InputError("bad_xlsx", file=file, detail=str(exc)[:200] or type(exc).__name__)
+
+
+def _count_cells(data: bytes, file: str, max_cells: int) -> None:
     cells = rows = 0
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         for info in zf.infolist():
@@ -462,26 +467,22 @@ def _read_xlsx(data: bytes, file: str, required: tuple = (), max_columns: int = 
         raise InputError("bad_xlsx", file=file, detail=detail)
     try:
         names = list(values.sheetnames)
-        chosen = None
+        chosen, any_rows = None, False
         for name in names:
             ws = values[name]
-            if (ws.max_column or 0) > max_columns:
-                raise InputError("too_many_columns", file=file, row=1,
-                                 count=f"{ws.max_column:,}", limit=f"{max_columns:,}")
-            if (ws.max_row or 0) * (ws.max_column or 0) > max_cells:
-                raise InputError("too_many_cells", file=file, row=ws.max_row,
-                                 limit=f"{max_cells:,}")
-            rows = _xlsx_rows(ws, file, max_columns, max_cells)
+            ws.reset_dimensions()  # the declared <dimension> (A1:XFD1048576?) is not trusted:
+            rows = _xlsx_rows(ws, file, max_columns, max_cells)  # the cells read are counted
             while rows and all(v == "" for v in rows[-1]):
                 rows.pop()
             if not rows:
                 continue
+            any_rows = True
             header = [nfc(v) for v in rows[0]]
             if not required or _has_columns(header, required):
                 chosen = name
                 break
         if chosen is None:
-            if required and any(values[n].max_row for n in names):
+            if required and any_rows:
                 raise InputError("xlsx_no_sheet", file=file, sheets=", ".join(names))
             raise InputError("empty_file", file=file)
         _check_formulas(formulas[chosen], rows, file, chosen)
@@ -530,6 +531,7 @@ def _xlsx_text(value) -> str:
 def _check_formulas(ws, rows: list[list[str]], file: str, sheet: str) -> None:
     """A formula cell with no cached value (written by a script, never opened in Excel) reads
     as blank; say so instead of treating it as a missing value."""
+    ws.reset_dimensions()  # read the cells there are, as ``_xlsx_rows`` did
     for r, row in enumerate(ws.iter_rows(values_only=True)):
         if r >= len(rows):
             break

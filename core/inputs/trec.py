@@ -14,7 +14,8 @@ data, never evaluated.
 
 Nothing is dropped silently: queries judged in the qrels but absent from a run score 0 (as
 ``trec_eval -c``) and are listed; run queries without judgements are listed and ignored;
-repeated (query, doc) lines are counted (the last line's score is kept, as ir_measures does).
+a run that lists a document twice for one query is refused, naming the run, query and
+document (trec_eval refuses it too; ir_measures would silently keep the last line's score).
 Uploads are parsed as text, never executed.
 """
 from __future__ import annotations
@@ -36,9 +37,12 @@ from core.errors import InputError
 from core.inputs.golden import GoldenSet, check_method_names
 from core.inputs.metrics import parse_measure
 from core.inputs.tables import AmbiguousNumber, parse_number, parse_numbers
+from core.inputs.text import nfc, visible_controls
 
 MAX_UNCOMPRESSED = 2 * 1024 ** 3  # a .gz that inflates beyond 2 GiB is refused
 MAX_SHOWN = 20
+# a control character (``core.tables.CONTROLS``) in UTF-8: C0 but tab/LF/CR, DEL, C1
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]")
 RUN_COLUMNS = ("query_id", "q0", "doc_id", "rank", "score", "tag")
 QRELS_COLUMNS = ("query_id", "iteration", "doc_id", "relevance")
 COMMON_MEASURES = ("nDCG@10", "R@100", "RR@10", "P@10", "AP", "R@10", "nDCG@100",
@@ -115,6 +119,18 @@ def _locate_bad_line(raw: bytes, file: str, n_fields: int, numeric: dict[int, st
 
 def _read_columns(raw: bytes, file: str, names: tuple[str, ...], use: list[int],
                   dtypes: dict, numeric: dict[int, str], kind: str) -> pd.DataFrame:
+    """``_parse_columns``, then ids holding a control character made visible
+    (``core.tables.visible_controls``, as every table cell is): the check is one scan of the
+    bytes, so clean files pay nothing more."""
+    frame = _parse_columns(raw, file, names, use, dtypes, numeric, kind)
+    if _CONTROL_BYTES.search(raw):
+        ids = [names[i] for i in use if i not in numeric]
+        frame = frame.assign(**{c: frame[c].map(visible_controls) for c in ids})
+    return frame
+
+
+def _parse_columns(raw: bytes, file: str, names: tuple[str, ...], use: list[int],
+                   dtypes: dict, numeric: dict[int, str], kind: str) -> pd.DataFrame:
     """Fast path: pandas' C parser on single spaces, reading only the needed columns, then a
     separator count (``(fields - 1) * lines`` spaces) proves every line had all its fields.
     Otherwise (tabs, runs of spaces, a bad line) every column is read with ``\\s+``, and any
@@ -163,17 +179,14 @@ class Run:
 
     ``docs[qid] = {doc_id: score}`` is the form ir_measures and pytrec_eval take; a rank
     table is stored with score ``-rank``, so the trec_eval order (score descending, then doc
-    id descending) is its rank order. ``lines``: lines or rows read; ``repeated``: repeated
-    (query, doc) lines (the last line's score is kept, as ir_measures does) in the queries
-    ``repeated_queries``; ``format``: ``"trec"`` or ``"table"``.
+    id descending) is its rank order. ``lines``: lines or rows read; ``format``: ``"trec"``
+    or ``"table"``. A (query, doc) appears once: the readers refuse a repeated one.
     """
 
     name: str
     file: str
     docs: dict = field(repr=False)
     lines: int
-    repeated: int = 0
-    repeated_queries: tuple[str, ...] = ()
     format: str = "trec"
 
     @property
@@ -202,18 +215,20 @@ class Run:
 
 
 def run_name(file: str) -> str:
-    """A display name from a file name: ``runs/bm25.run.gz`` -> ``bm25``."""
+    """A display name from a file name: ``runs/bm25.run.gz`` -> ``bm25`` (``nfc``: control
+    characters made visible, as in every name read from a table)."""
     name = PurePath(str(file)).name
     name = re.sub(r"(\.gz)$", "", name, flags=re.I)
     name = re.sub(r"\.(run|txt|trec|tsv|res)$", "", name, flags=re.I)
-    return name or str(file)
+    return nfc(name or str(file))
 
 
 def read_run(data: bytes, file: str, name: str | None = None) -> Run:
     """Bytes of a TREC run (``qid Q0 docid rank score tag``; plain or gzip) -> ``Run``.
 
     Raises ``InputError`` naming the file and line of the first malformed line (wrong number
-    of fields, a score that is not a finite number).
+    of fields, a score that is not a finite number), and ``systems.err_run_duplicate`` naming
+    the run, the first query and document listed twice and how many lines repeat one.
     """
     raw = _text_bytes(data, file)
     frame = _read_columns(raw, file, RUN_COLUMNS, [0, 2, 4],
@@ -235,16 +250,23 @@ def read_run(data: bytes, file: str, name: str | None = None) -> Run:
         change = np.flatnonzero(qids[1:] != qids[:-1]) + 1
         starts = np.concatenate(([0], change))
         ends = np.concatenate((change, [len(qids)]))
+    name = nfc(name) if name else run_name(file)
     docs: dict[str, dict[str, float]] = {}
-    repeated, rep_q = 0, []
+    repeated, first = 0, None
     for s, e in zip(starts.tolist(), ends.tolist()):
         q = qids[s]
         d = dict(zip(docs_col[s:e], scores[s:e]))
         if len(d) != e - s:
             repeated += (e - s) - len(d)
-            rep_q.append(q)
+            if first is None:
+                seen: set = set()
+                doc = next(x for x in docs_col[s:e] if x in seen or seen.add(x))
+                first = (q, doc)
         docs[q] = d
-    return Run(name or run_name(file), file, docs, len(frame), repeated, tuple(rep_q))
+    if first is not None:
+        raise InputError("systems.err_run_duplicate", file=file, run=name, query=first[0],
+                         doc=first[1], count=repeated)
+    return Run(name, file, docs, len(frame))
 
 
 def read_qrels(data: bytes, file: str) -> dict[str, dict[str, int]]:
@@ -352,8 +374,7 @@ class TrecScores:
         return {"judged": len(next(iter(self.values.values()))),
                 "missing_from_run": {k: list(v) for k, v in self.missing.items()},
                 "without_qrels": {k: list(v) for k, v in self.unjudged.items()},
-                "no_relevant": list(self.no_relevant),
-                "repeated_lines": {r.name: r.repeated for r in self.runs if r.repeated}}
+                "no_relevant": list(self.no_relevant)}
 
 
 def unique_names(runs) -> list[Run]:

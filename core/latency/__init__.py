@@ -12,7 +12,8 @@ PUBLIC = {
     "log": ("load_timings",),
     "p95": ("P95_CI_MIN_QUERIES", "P95_CI_MIN_TIMINGS", "P95_CI_WORST_COVER"),
     "plan": ("LatencyPlan",),
-    "resample": ("DEFAULT_QUANTILE_RESAMPLES",),
+    "resample": ("DEFAULT_QUANTILE_RESAMPLES", "nested_bootstrap_quantiles",
+                 "paired_median_ratio_bootstrap"),
     "units": ("UNIT_CHOICES", "parse_units"),
 }
 __getattr__, __dir__, __all__ = front_door(__name__, PUBLIC)

@@ -104,6 +104,7 @@ class LatencyComparison:
     units: dict = field(default_factory=dict)      # method -> unit the user stated
     scale: tuple[ScaleProblem, ...] = ()           # unit suspicions the stated units leave
     pair: PairOrder | None = None                  # who ran first within each query
+    not_compared: tuple[str, ...] = ()             # the log's other methods (issue 30)
 
     @property
     def verdict(self) -> str:
@@ -124,7 +125,8 @@ class LatencyComparison:
                 "sample_size": None if self.plan is None else self.plan.to_dict(),
                 "quantile_resamples": self.quantile_resamples, "encoding": self.encoding,
                 "units": dict(self.units), "scale": [p.to_dict() for p in self.scale],
-                "pair_order": None if self.pair is None else self.pair.to_dict()}
+                "pair_order": None if self.pair is None else self.pair.to_dict(),
+                "not_compared": list(self.not_compared)}
 
 
 class _Runs:
@@ -305,7 +307,8 @@ def compare_latency(log: TimingLog, a: str, b: str, *, resamples: int = DEFAULT_
     return LatencyComparison(log.source, a, b, methods[0], methods[1], ratio, per, warm,
                              suggested, alternative, tuple(warnings),
                              plan_queries(per, kept, a, b, confidence, ratio), quantile_resamples,
-                             dists, log.encoding, dict(units), scale, pair)
+                             dists, log.encoding, dict(units), scale, pair,
+                             tuple(m for m in log.methods if m not in (a, b)))
 
 
 def _units_iv(log: TimingLog, units) -> dict:

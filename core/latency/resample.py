@@ -11,6 +11,10 @@ import math
 import numpy as np
 from numba import njit, prange, uint64
 
+from core.kernel_cache import prepare
+
+prepare(__file__)   # a damaged or stale compiled cache is removed before numba reads it
+
 from core import checks
 from core._kernels import splitmix
 from core.paired import resample_seeds

@@ -135,7 +135,8 @@ def margin_decision(comparison, margin: float, *,
     so that they match that interval). The score test reuses the comparison's seed and
     resamples when it is Monte-Carlo."""
     bs, data = _unwrap(comparison)
-    margin = checks.margin(margin, binary=data.binary)
+    margin = checks.margin(margin, binary=data.binary, span=None if data.binary else
+                           score_span(data.a, data.b))
     conf = checks.confidence(bs.confidence if confidence is None else confidence)
     if not math.isclose(conf, bs.confidence, rel_tol=0, abs_tol=1e-12):
         raise ValueError(f"confidence {conf!r} differs from the comparison's interval level "
@@ -265,3 +266,10 @@ def _decide(margin, mean, ci_low, ci_high, confidence, alpha, p_ni, p_inf, p_up,
               p_inf if verdict == "inferior" else p_ni}
     return MarginResult(margin, verdict, mean, ci_low, ci_high, confidence, alpha, p_ni, p_inf,
                         p_up, p_eq, test, exact, kind, n, reason, params)
+
+
+def score_span(a, b) -> float:
+    """The largest loss B - A can show on these scores: 1 when every score is in [0, 1] (the
+    scale of nDCG, recall, a judge's 0-1 score), else the range of the values seen."""
+    lo, hi = float(min(np.min(a), np.min(b))), float(max(np.max(a), np.max(b)))
+    return 1.0 if 0.0 <= lo and hi <= 1.0 else hi - lo

@@ -28,12 +28,11 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
 from core import checks
 from core.errors import InputError
-from core.paired import (EXACT_MAX_N, margin_rule, noninferior_p, significance_level, tango_limits,
-                         tango_statistic, z_two_sided)
+from core.paired import (EXACT_MAX_N, margin_rule, nct_sf, noninferior_p, significance_level,
+                         tango_limits, tango_statistic, z_two_sided)
 from core.planning.sample_size import CasesNeeded, MAX_N, ceil_n, data_spread, smallest_n
 
 
@@ -75,8 +74,9 @@ def noninferiority_power_paired(n, discordance: float, diff: float, margin: floa
     alpha = checks.plan_level("alpha", alpha)
     n = checks.at_least("n", n, 1)
     s0, s1 = _nam_sds(d, delta, m)
-    z = _st.norm.ppf(1 - one_sided_alpha(alpha))
-    pw = _st.norm.cdf(((delta + m) * np.sqrt(n) - z * s0) / s1)
+    from scipy.special import ndtr, ndtri   # = scipy.stats.norm.cdf / .ppf, without scipy.stats
+    z = ndtri(1 - one_sided_alpha(alpha))
+    pw = ndtr(((delta + m) * np.sqrt(n) - z * s0) / s1)
     return float(pw) if np.ndim(pw) == 0 else pw
 
 
@@ -97,7 +97,8 @@ def n_noninferiority_paired(discordance: float, diff: float, margin: float, *,
     m, delta = checks.plan_margin(margin, delta)
     alpha, power = checks.power_plan_iv(alpha, power)
     s0, s1 = _nam_sds(d, delta, m)
-    za, zb = _st.norm.ppf(1 - one_sided_alpha(alpha)), _st.norm.ppf(power)
+    from scipy.special import ndtri   # = scipy.stats.norm.ppf
+    za, zb = ndtri(1 - one_sided_alpha(alpha)), ndtri(power)
     n = (za * s0 + zb * s1) ** 2 / (delta + m) ** 2
     if n > MAX_N:
         raise InputError("sample_size.err_too_many", limit=f"{MAX_N:,}")
@@ -234,8 +235,9 @@ def noninferiority_power_continuous(n, diff: float, sigma: float, margin: float,
     m, delta = checks.plan_margin(margin, diff)
     alpha = checks.plan_level("alpha", alpha)
     n = checks.at_least("n", n, 2)
-    c = _st.t.ppf(1 - one_sided_alpha(alpha), n - 1)
-    pw = _st.nct.sf(c, n - 1, (delta + m) * np.sqrt(n) / s)
+    from scipy.special import stdtrit   # = scipy.stats.t.ppf
+    c = stdtrit(n - 1, 1 - one_sided_alpha(alpha))
+    pw = nct_sf(c, n - 1, (delta + m) * np.sqrt(n) / s)
     return float(pw) if np.ndim(pw) == 0 else pw
 
 

@@ -16,21 +16,34 @@ class NotRegularFile(OSError):
     """A path that is not a regular file (a FIFO, device or folder) or is too large."""
 
 
+class FileTooLarge(NotRegularFile):
+    """A regular file larger than the limit; ``size`` is its size in bytes (at least
+    ``limit + 1`` when it grew while being read)."""
+
+    def __init__(self, path: str, size: int) -> None:
+        super().__init__(path)
+        self.size = size
+
+
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of ``path`` when it is a regular file of at most ``limit`` bytes, else
-    ``NotRegularFile``. Opened non-blocking and checked with ``fstat`` before reading, so a
-    FIFO or a device put in place of a cache file can never hang a run."""
+    ``NotRegularFile`` (``FileTooLarge`` for a regular file over the limit). Opened
+    non-blocking and checked with ``fstat`` before reading, so a FIFO or a device
+    (``/dev/zero``) put in place of a file can never hang a run or fill memory; at most
+    ``limit + 1`` bytes are ever read."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+        if not stat.S_ISREG(info.st_mode):
             raise NotRegularFile(str(path))
+        if info.st_size > limit:
+            raise FileTooLarge(str(path), info.st_size)
         with os.fdopen(fd, "rb", closefd=False) as fh:
             data = fh.read(limit + 1)
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise NotRegularFile(str(path))
+        raise FileTooLarge(str(path), len(data))
     return data
 
 

@@ -27,8 +27,9 @@ from core import checks
 from core.errors import InputError
 from core.inputs import JudgedBounds, beir_bounds, parse_measure, per_query
 from core.paired import (BestSet, BootstrapResult, Calibration, Decided, Decision, PairedData,
-                         PairedTest, best_set, interval_provenance, interval_warning,
-                         paired_bootstrap, paired_data, paired_test, settle)
+                         PairedTest, RateEstimate, best_set, interval_provenance,
+                         interval_warning, paired_bootstrap, paired_data, paired_test,
+                         rate_estimate, settle)
 from core.retrieval.beir import BeirData
 from core.retrieval.search import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Encoded, Progress,
                                    RRF_DEPTH, RRF_K, Ranking, bm25_search, dense_search,
@@ -176,6 +177,21 @@ def means(tables: dict[str, pd.DataFrame], queries: Sequence[str] | None = None)
         sub = tab if queries is None else tab.loc[list(queries)]
         out[name] = {m: float(sub[m].mean()) for m in MEASURES}
     return out
+
+
+def retriever_estimate(tables: dict[str, pd.DataFrame], name: str, metric: str, *,
+                       queries: Sequence[str] | None = None, confidence: float = 0.95,
+                       resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> RateEstimate:
+    """One retriever's mean ``metric`` over ``queries`` (all by default) with its own
+    interval (``core.paired.rate_estimate``: Wilson for Hit@10's 0/1 values, the calibrated
+    t-interval for scores): what the page shows for BM25 while the dense side gets ready."""
+    check_retriever(name)
+    check_metric(metric)
+    if name not in tables:
+        raise ValueError(f"tables has no retriever {name!r}; it has {sorted(tables)}")
+    tab = tables[name] if queries is None else tables[name].loc[list(queries)]
+    return rate_estimate(tab[metric].to_numpy(float), confidence=confidence,
+                         resamples=resamples, seed=seed, binary=metric.startswith("hit@"))
 
 
 # ----------------------------------------------------------------------------- comparing

@@ -27,6 +27,8 @@ def comparison_text(result, lang: str = "en", margin=None) -> str:
     if ex.total:
         lines.append(f"  left out: {len(ex.missing)} missing, {len(ex.duplicates)} duplicate, "
                      f"{len(ex.blank)} blank")
+    for col in result.golden.empty_columns:
+        lines.append(f"  column '{col}' has no value in any row: not compared")
     for cid, rows in list(result.golden.unicode_merged.items())[:20]:
         lines.append(f"  rows {', '.join(map(str, rows))} have the same id '{cid}' once "
                      "Unicode-normalised (NFC/NFD); left out as duplicates")

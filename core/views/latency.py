@@ -281,6 +281,10 @@ def comparison_text(res: LatencyComparison, lang: str = "en") -> str:
              (f", runs 1 to {r.drop_warmup} of every query dropped" if r.drop_warmup else "")]
     if res.units:
         lines[0] += "; units " + ", ".join(f"{m}={u}" for m, u in res.units.items())
+    if res.not_compared:
+        names = ", ".join(res.not_compared)
+        lines.append(f"  {names} {'is' if len(res.not_compared) == 1 else 'are'} in the log and "
+                     "not compared; pick with --a/--b")
     for m in (res.method_a, res.method_b):
         p95_ci = "" if m.p95_ci is None else " " + p95_ci_text(m)
         lines.append(f"  {m.name}: median {fmt_ms(m.median)} ms [{fmt_ms(m.median_ci[0])}, "

@@ -24,6 +24,7 @@ from core import checks
 from core.i18n import LANGS, catalog, t
 from core.views.cards import VerdictCard, card_html
 from core.views.palette import TABLE_HEADER, TEXT, TONES
+from core.views.svg_worker import ChartCrash, render_svg
 
 if TYPE_CHECKING:  # altair is imported where charts are drawn, never by the CLI's JSON path
     import altair as alt
@@ -154,17 +155,27 @@ def _html_table(df: pd.DataFrame) -> str:
 
 
 def chart_svg(chart: alt.TopLevelMixin) -> str:
-    """An altair chart as a standalone SVG string (rendered offline by vl-convert)."""
+    """An altair chart as a standalone SVG string, rendered offline by vl-convert in its own
+    process (``core.views.svg_worker``): a native crash raises ``ChartCrash`` here instead of
+    aborting the caller."""
     import altair as alt  # lazy: the CLI's to_json path never needs altair
-
-    import vl_convert
 
     checks.instance("chart", chart, alt.TopLevelMixin, "an altair chart")
     spec = chart.to_dict()
     if isinstance(chart, (alt.Chart, alt.LayerChart)) and "width" not in spec:
         spec["width"] = CHART_WIDTH  # pages stretch charts to the column; a file needs a size
-    svg = vl_convert.vegalite_to_svg(spec)
+    svg = render_svg(spec)
     return svg[svg.index("<svg"):] if "<svg" in svg else svg
+
+
+def _figure(section: Section, lang: str) -> str:
+    """The section's chart as an inline SVG figure; when the renderer crashed or refused it,
+    one line saying so instead (the rest of the report is unaffected)."""
+    try:
+        svg = chart_svg(_without_title(section.chart, section.title))
+    except ChartCrash as exc:
+        return f'<p class="note">{html.escape(t("report.chart_failed", lang, detail=str(exc)))}</p>'
+    return f'<figure role="img" aria-label="{html.escape(section.title)}">{svg}</figure>'
 
 
 def _title_text(title) -> str:
@@ -264,8 +275,7 @@ def build_report(title: str, sections: list[Section], *, inputs: dict[str, bytes
         if s.table is not None:
             parts.append(_html_table(s.table))
         if s.chart is not None:
-            parts.append(f'<figure role="img" aria-label="{html.escape(s.title)}">'
-                         f"{chart_svg(_without_title(s.chart, s.title))}</figure>")
+            parts.append(_figure(s, lang))
         parts.append("</section>")
     generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts.append(_footer(inputs, params, lang, generated))

@@ -346,3 +346,87 @@ def test_scifact_titles_and_doc_ids_are_inert(server, page):
     main.locator('[data-testid="stTable"]').first.wait_for(timeout=180_000)
     assert main.get_by_text("![i](http", exact=False).count() >= 1  # a doc id, literal
     _inert(page, outside, "scifact")
+
+
+# ----------------------------------------------------------------------------- issue 30
+CTRL = "\x1b]0;t\x07\x1b[31m\x0b\x0c"  # ESC, BEL, VT, FF: vl-convert aborted the server on these
+
+
+def _alive(server) -> None:
+    import urllib.request
+
+    with urllib.request.urlopen(f"{server}/_stcore/health", timeout=10) as r:
+        assert r.read().strip() == b"ok"
+
+
+def _card(page, where: str) -> None:
+    page.locator('[data-testid="stMain"] .verdict-card').first.wait_for(timeout=TIMEOUT_MS)
+    _settle(page)
+    assert not _errors(page), (where, _errors(page))
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    assert "new\\u001b]0;t\\u0007" in text, (where, "the ESC is not shown as its escape")
+    assert "\x1b" not in text, where
+
+
+def _downloads_visible(page, where: str) -> None:
+    """Issue 30 item 5: every download button on the page can be seen and clicked (one was
+    reported present but hidden on the Switch? and systems pages)."""
+    buttons = page.locator('[data-testid="stDownloadButton"]')
+    assert buttons.count() >= 2, where
+    hidden = [buttons.nth(i).inner_text() for i in range(buttons.count())
+              if not buttons.nth(i).is_visible()
+              or buttons.nth(i).bounding_box()["width"] < 20]
+    assert hidden == [], (where, hidden)
+
+
+def test_control_characters_in_names_keep_the_server_up(server, browser, page):
+    """Issue 30: a method name holding C0 controls on the golden, latency and Switch? pages
+    (the report's chart-to-SVG step used to abort the whole server): each page shows its card
+    with the controls made visible, the server answers its health check after each, and a
+    second session still gets a page."""
+    a, b = f"old{CTRL}A", f"new{CTRL}B"
+    golden = [["case_id", a, b]] + [[f"c{i}", i % 2, (i // 3) % 2] for i in range(40)]
+    timings = [["query_id", "method", "run", "latency_ms"]]
+    for q in range(30):
+        timings.append([f"q{q}", a, 1, 80 + q % 7])
+        timings.append([f"q{q}", b, 1, 60 + q % 5])
+
+    page.goto(f"{server}/")
+    _settle(page)
+    _upload(page, [_payload("ctrl.csv", _csv(golden))])
+    _card(page, "golden")
+    _alive(server)
+
+    page.goto(_url(server, "latency"))
+    _settle(page)
+    _upload(page, [_payload("ctrl_timings.csv", _csv(timings))])
+    page.get_by_text("ctrl_timings.csv").first.wait_for(timeout=TIMEOUT_MS)
+    _card(page, "latency")
+    _alive(server)
+
+    page.goto(_url(server, "decide"))
+    _settle(page)
+    _upload(page, [_payload("ctrl_quality.csv", _csv(golden))], 0)
+    _settle(page)
+    _upload(page, [_payload("ctrl_timings.csv", _csv(timings))], 1)
+    page.get_by_text("ctrl_timings.csv").first.wait_for(timeout=TIMEOUT_MS)
+    _card(page, "decide")
+    _alive(server)
+    _downloads_visible(page, "decide")
+
+    page.goto(_url(server, "systems"))
+    _settle(page)
+    _downloads_visible(page, "systems")
+
+    other = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-US")
+    try:
+        second = other.new_page()
+        second.set_default_timeout(TIMEOUT_MS)
+        second.goto(f"{server}/")
+        _settle(second)
+        second.locator('[data-testid="stMain"] .verdict-card').first.wait_for(
+            timeout=TIMEOUT_MS)
+        assert not _errors(second), _errors(second)
+    finally:
+        other.close()
+    _alive(server)

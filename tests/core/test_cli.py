@@ -3,7 +3,8 @@ import pytest
 
 from core.__main__ import EXIT_BAD_INPUT, EXIT_OK, build_parser, main
 
-COMMANDS = {"agreement", "beir-table", "compare", "decide", "latency", "sample-size", "scifact"}
+COMMANDS = {"agreement", "beir-table", "compare", "decide", "latency", "sample-size", "scifact",
+            "warm-up"}
 
 
 def _commands(parser):

@@ -93,6 +93,50 @@ def test_markdown_in_method_names_is_escaped_on_the_golden_page():
     assert not any(line.startswith(("=", "@", "+", "-")) for line in out.splitlines())
 
 
+def test_control_characters_in_names_are_shown_as_escapes_on_the_golden_page():
+    """Issue 30: a method name with ESC/BEL (vl-convert aborted the server on it while the
+    page built its report): the page runs to the end, names show the escape as text, and no
+    control character reaches anything Streamlit renders."""
+    from core.inputs.text import CONTROLS, nfc
+
+    a, b = "old\x1b]0;t\x07A", "new\x1b[31m\x0bB"
+    rows = [["case_id", a, b]] + [[f"c{i}", i % 2, (i // 3) % 2] for i in range(30)]
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows)
+    at = _upload(GOLDEN, "golden_upload", "ctrl.csv", buf.getvalue().encode())
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    labels = {m.label for m in at.metric}
+    assert esc(nfc(a)) in labels and esc(nfc(b)) in labels, labels
+    assert r"\u001b" in nfc(a)
+    assert not any(CONTROLS.search(x) for x in _markdown_texts(at) + _cards(at))
+    assert len(_cards(at)) == 1
+
+
+def test_an_all_blank_method_column_is_named_on_the_golden_page():
+    """Issue 30: a method blank in every row used to vanish without a word."""
+    rows = "case_id,A,B,C\n" + "".join(f"c{i},{i % 2},{(i // 2) % 2},\n" for i in range(12))
+    at = _upload(GOLDEN, "golden_upload", "blank.csv", rows.encode())
+    assert not at.exception and not at.error
+    warnings = [w.value for w in at.warning]
+    assert any("not compared: C" in w for w in warnings), warnings
+
+
+def test_a_run_listing_a_document_twice_is_refused_on_the_systems_page():
+    """Issue 30: the last copy used to win silently; the page names run, query and doc."""
+    qrels = b"".join(f"q{i} 0 d{i} 1\n".encode() for i in range(4))
+    good = b"".join(f"q{i} Q0 d{i} 1 2.0 x\n".encode() for i in range(4))
+    dup = good + b"q2 Q0 d2 2 1.0 x\n"
+    at = AppTest.from_file(SYSTEMS, default_timeout=180).run()
+    at.segmented_control(key="systems_source").set_value("trec").run()
+    at.file_uploader(key="systems_qrels_upload").set_value(("q.txt", qrels, "text/plain"))
+    at.file_uploader(key="systems_runs_upload").set_value(
+        [("good.run", good, "text/plain"), ("dup.run", dup, "text/plain")])
+    at.run()
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert any("'dup'" in e and "'d2'" in e and "'q2'" in e for e in errors), errors
+
+
 def test_markdown_in_names_is_escaped_on_the_systems_page():
     name = "![s](http://127.0.0.2:9/s.png)"
     rows = "case_id,query,gold_ids," + f'"{name}",plain\n' + "".join(

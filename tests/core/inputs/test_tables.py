@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from core.errors import InputError
-from core.inputs.tables import (AmbiguousNumber, check_shape, decode_text, find_column, nfc,
+from core.inputs.tables import (AmbiguousNumber, check_shape, decode_text, find_column,
                          norm_header, openpyxl_column, parse_number, parse_numbers, read_table,
                          sniff_delimiter)
 
@@ -91,8 +91,18 @@ def test_norm_header_and_find_column():
     assert find_column(["DENSE"], ("dense",), key=str.lower) == "DENSE"
 
 
-def test_nfc_joins_jamo_and_strips():
-    assert nfc(" \u1112\u1161\u11ab ") == "한"
+def test_control_characters_in_ascii_columns_are_made_visible_and_reported():
+    """The all-ASCII fast path of the cell reader still catches controls (they are ASCII),
+    in headers and cells, and says which cells it changed."""
+    from core.inputs.tables import read_cells, read_table
+
+    data = "case_id,new\x1b[31mB,A\nq\x071,1,0\nq2,0,1\n".encode()
+    t = read_table(data, "c.csv")
+    assert list(t.frame.columns) == ["case_id", "new\\u001b[31mB", "A"]
+    assert t.frame["case_id"].tolist() == ["q\\u00071", "q2"]
+    assert t.normalized == {"case_id": (2,)}
+    cells = read_cells(data, "c.csv")
+    assert cells.names[1] == "new\\u001b[31mB" and cells.columns[0][0] == "q\\u00071"
 
 
 # ----------------------------------------------------------------------------- decoding
@@ -117,8 +127,52 @@ def test_check_shape_stops_at_the_first_row_too_wide_or_too_many_cells():
         check_shape([["a"], ["1", "2", "3"]], "f", max_columns=2)
     assert (e.value.code, e.value.row) == ("too_many_columns", 2)
     with pytest.raises(InputError) as e:
-        check_shape([["a", "b"]] * 3, "f", max_cells=5)
-    assert (e.value.code, e.value.row) == ("too_many_cells", 3)
+        check_shape([["a", "b"]] * 4, "f", max_cells=5)
+    assert (e.value.code, e.value.row) == ("too_many_cells", 4)
+
+
+def test_the_cell_cap_counts_data_cells_not_the_header():
+    """Issue 30: a 500,000 x 4 log with exactly 2,000,000 data cells was refused because the
+    header row counted; here a cap of 8 with a 4-column header and 2 data rows (8 cells)."""
+    from core.inputs.tables import read_cells
+
+    rows = [[], ["h1", "h2", "h3", "h4"], ["1", "2", "3", "4"], ["5", "6", "7", "8"]]
+    check_shape(rows, "f", max_cells=8)  # a blank line before the header changes nothing
+    data = b"h1,h2,h3,h4\n1,2,3,4\n5,6,7,8\n"
+    assert read_cells(data, "f.csv", max_cells=8).columns[3] == ["4", "8"]
+    with pytest.raises(InputError) as e:
+        read_cells(data + b"9,9,9,9\n", "f.csv", max_cells=8)
+    assert (e.value.code, e.value.row) == ("too_many_cells", 4)
+
+
+def test_an_xlsx_declaring_the_whole_sheet_is_read_by_its_real_cells():
+    """Issue 30: ``<dimension ref="A1:XFD1048576"/>`` over 3 real columns used to be refused
+    as 16,384 columns; the declaration is not trusted, the cells are read."""
+    import re
+    import zipfile
+
+    from core.inputs.tables import read_table
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["case_id", "A", "B"])
+    for i in range(6):
+        ws.append([f"c{i}", i % 2, None if i == 3 else 1])
+    buf = io.BytesIO()
+    wb.save(buf)
+    src = zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            body = src.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                body, n = re.subn(rb'<dimension ref="[^"]*"', b'<dimension ref="A1:XFD1048576"',
+                                  body)
+                assert n == 1
+            dst.writestr(info, body)
+    t = read_table(out.getvalue(), "whole.xlsx")
+    assert list(t.frame.columns) == ["case_id", "A", "B"] and len(t.frame) == 6
+    assert t.frame["B"].tolist() == ["1", "1", "1", "", "1", "1"]
 
 
 def test_openpyxl_column_letters():

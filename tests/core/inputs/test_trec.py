@@ -91,14 +91,25 @@ def test_gzip_equals_plain_and_names():
 
 def test_several_runs_same_name_and_repeated_lines():
     qrels = read_qrels(b"q1 0 a 1\nq1 0 b 1\n", "q")
-    r1 = read_run(b"q1 Q0 a 1 3 t\nq1 Q0 a 2 1 t\nq1 Q0 b 3 2 t\n", "x/run.txt")
+    r1 = read_run(b"q1 Q0 a 1 3 t\nq1 Q0 b 3 2 t\n", "x/run.txt")
     r2 = read_run(b"q1 Q0 b 1 3 t\n", "y/run.txt")
-    assert r1.repeated == 1 and r1.repeated_queries == ("q1",)
-    assert r1.docs["q1"]["a"] == 1.0  # the last line's score, as ir_measures keeps it
     ts = score_runs([r1, r2], qrels, ["P@1"])
     assert ts.names == ["run", "run (2)"]
     assert ts.values["P@1"].loc["q1"].tolist() == [1.0, 1.0]
-    assert ts.report()["repeated_lines"] == {"run": 1}
+
+
+def test_a_document_listed_twice_for_a_query_is_refused_naming_run_query_and_doc():
+    """Issue 30: the last copy used to win silently (nDCG@10 changed); trec_eval refuses
+    such a run, and so do we, naming the run, the first repeat and how many lines repeat."""
+    data = (b"q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq2 Q0 c 1 5 t\nq2 Q0 c 2 1 t\n"
+            b"q2 Q0 d 3 0.5 t\nq1 Q0 a 3 1 t\n")
+    with pytest.raises(InputError) as e:
+        read_run(data, "runs/bm25.run")
+    err = e.value
+    assert err.code == "systems.err_run_duplicate"
+    assert (err.params["run"], err.params["count"]) == ("bm25", 2)
+    assert (err.params["query"], err.params["doc"]) in {("q1", "a"), ("q2", "c")}
+    assert "bm25" in str(err) and "twice" in str(err)
 
 
 def test_side_by_side_uses_trec_order_and_grades():
@@ -241,3 +252,21 @@ def test_run_name_and_unique_names():
     r = read_run(b"q Q0 d 1 1 t\n", "x/sys.run")
     names = [x.name for x in unique_names([r, r, r.renamed("other"), r])]
     assert names == ["sys", "sys (2)", "other", "sys (3)"]
+
+
+def test_control_characters_in_ids_and_names_are_made_visible():
+    """Issue 30: query and document ids and the run's name (from the file name) reach charts
+    and the report; their control characters are made visible as table cells' are
+    (``core.inputs.text.nfc``), the same way in the run and the qrels, so they still match."""
+    from core.inputs.trec import run_name
+
+    run = read_run(b"q\x1b1 Q0 d\x071 1 2.0 x\nq\x1b1 Q0 d2 2 1.0 x\n", "new\x1b[31m.run")
+    assert run.name == r"new\u001b[31m"
+    assert run.queries == [r"q\u001b1"]
+    assert run.ranking[r"q\u001b1"] == [r"d\u00071", "d2"]
+    qrels = read_qrels(b"q\x1b1 0 d\x071 1\n", "qrels")
+    assert qrels == {r"q\u001b1": {r"d\u00071": 1}}
+    scores = score_runs([run], qrels, ["P@1"])
+    assert float(scores.means().iloc[0, 0]) == 1.0  # the run's top document is judged
+    assert run_name("a\x85b.run") == r"a\u0085b"
+    assert read_run(b"q1 Q0 d1 1 2.0 x\n", "r.run", name="x\x07").name == r"x\u0007"

@@ -150,3 +150,21 @@ def test_large_signflip_test_stops_once_its_p_is_resolved_against_alpha():
     small = paired_data(rng.random(500), rng.random(500))
     assert pt.difference_test(small, resamples=20_000, seed=1, alpha=0.05) == \
         pt.difference_test(small, resamples=20_000, seed=1)
+
+
+def test_nct_sf_is_scipy_stats_nct_sf_within_rounding():
+    """``nct_sf`` (1 - scipy.special.nctdtr) against scipy.stats.nct.sf over the planner's
+    range and beyond: df 1..200,000, noncentrality 0..60 (scipy.special's series gives NaN
+    above about 35, where scipy.stats' value is taken), t 0.01..8; the scalar form too."""
+    from core.paired.significance import nct_sf
+    from scipy import stats as st
+    df = np.unique(np.geomspace(1, 200_000, 40).astype(int))[:, None, None]
+    nc = np.linspace(0, 60, 61)[None, :, None]
+    t = np.linspace(0.01, 8, 30)[None, None, :]
+    with np.errstate(all="ignore"):
+        ref = st.nct.sf(t, df, nc)
+    got = nct_sf(t, df, nc)
+    ok = ~np.isnan(ref)
+    assert ok.mean() > 0.99 and np.array_equal(np.isnan(got), np.isnan(ref))
+    np.testing.assert_allclose(got[ok], ref[ok], rtol=0, atol=2.3e-16)
+    assert abs(float(nct_sf(2.1, 30, 3.0)) - st.nct.sf(2.1, 30, 3.0)) <= 2.3e-16

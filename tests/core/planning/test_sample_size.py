@@ -399,3 +399,46 @@ def test_data_spread_reads_discordance_or_sd_of_b_minus_a():
     assert not binary and disc is None
     assert delta == pytest.approx(np.mean(y - x))
     assert sigma == pytest.approx(np.std(y - x, ddof=1))
+
+
+def test_planned_n_without_scipy_stats_equals_the_scipy_stats_plan():
+    """The planners read norm, t and noncentral t from scipy.special (issue 38: the lists
+    and decide demos then never import scipy.stats); every n they plan on a grid equals the
+    n planned from scipy.stats' distributions (powers equal to rounding, searched alike)."""
+    from core.planning.sample_size import ceil_n, mcnemar_power, n_mcnemar, paired_t_power
+    from core.planning.noninferiority import (n_noninferiority_continuous,
+                                              noninferiority_power_continuous)
+    for n in (5, 12, 40, 200):
+        for diff, sigma in ((0.05, 0.2), (0.1, 0.3), (0.02, 0.05)):
+            df, nc = n - 1, diff * np.sqrt(n) / sigma
+            c = st.t.ppf(0.975, df)
+            ref = st.nct.sf(c, df, nc) + st.nct.cdf(-c, df, nc)
+            assert paired_t_power(n, diff, sigma) == pytest.approx(ref, abs=3e-16)
+            ref = st.nct.sf(st.t.ppf(0.975, df), df, (diff + 0.02) * np.sqrt(n) / sigma)
+            assert noninferiority_power_continuous(n, diff, sigma, 0.02) == pytest.approx(
+                ref, abs=3e-16)
+        za = st.norm.ppf(0.975)
+        ref = st.norm.cdf((0.1 * np.sqrt(n) - za * np.sqrt(0.3)) / np.sqrt(0.3 - 0.01))
+        assert mcnemar_power(n, 0.3, 0.1) == pytest.approx(ref, abs=1e-16)
+    for diff, sigma in ((0.05, 0.2), (0.1, 0.3), (0.02, 0.05), (0.0, 0.1)):
+        ok = [n for n in range(2, 400)
+              if st.nct.sf(st.t.ppf(0.975, n - 1), n - 1,
+                           (diff + 0.02) * np.sqrt(n) / sigma) >= 0.8]
+        assert n_noninferiority_continuous(diff, sigma, 0.02) == ok[0]
+    za, zb = st.norm.ppf(0.975), st.norm.ppf(0.8)
+    assert n_mcnemar(0.3, 0.1) == max(1, ceil_n(
+        (za * np.sqrt(0.3) + zb * np.sqrt(0.3 - 0.01)) ** 2 / 0.01))
+
+
+def test_the_lists_and_decide_demos_import_no_scipy_stats():
+    """The paths of the README's lists and Switch? demos (issue 38: scipy.stats costs more
+    CPU to import than the whole comparison)."""
+    code = ("import sys, io, contextlib; from core.__main__ import main\n"
+            "for a in (['compare', 'data/demo_lists.csv', '--format', 'lists'], "
+            "['decide', '--quality', 'data/demo_switch_golden.csv', '--latency', "
+            "'data/demo_switch_latency.csv', '--margin', '0.02', '--max-slowdown', '1.10']):\n"
+            "    with contextlib.redirect_stdout(io.StringIO()): main(a)\n"
+            "print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parents[3])
+    assert out.stdout.strip() == "False"

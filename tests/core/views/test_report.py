@@ -13,8 +13,9 @@ import pytest
 import core
 from core.views.charts import bootstrap_histogram, interval_chart
 from core.inputs.golden import compare_golden, load_golden
-from core.views.report import CHART_WIDTH, Section, build_report, latex_escape, package_versions, to_latex, \
+from core.views.report import CHART_WIDTH, Section, build_report, chart_svg, latex_escape, package_versions, to_latex, \
     to_markdown
+from core.i18n import t
 from core.views.verdicts import comparison_verdict
 
 
@@ -330,3 +331,23 @@ def test_reports_name_the_interval_they_used():
     found = _page_param_keys()
     for page in ("golden.py", "systems.py", "scifact.py"):
         assert {"interval", "resamples", "seed", "confidence"} <= found[page], page
+
+
+# ----------------------------------------------------------------------------- issue 30
+def test_a_crashing_chart_costs_that_chart_only():
+    """vl-convert aborts its process on a raw ESC in a label (issue 30): the chart is drawn in
+    the contained worker (``core.views.svg_worker``), so the report comes back with a line
+    for that chart, the next chart is drawn, and this process is still here."""
+    from core.views import svg_worker
+
+    frame = pd.DataFrame({"m": ["a\x1bb", "c"], "v": [1, 2]})
+    bad = alt.Chart(frame).mark_bar().encode(x="m:N", y="v:Q")  # bypasses core.inputs.text.nfc
+    good = alt.Chart(frame.assign(m=["a", "c"])).mark_bar().encode(x="m:N", y="v:Q")
+    chart_svg(good)  # a worker is running
+    before = svg_worker.workers_started()
+    out = build_report("t", [Section("bad", chart=bad), Section("good", chart=good)],
+                       inputs={}, params={}, lang="ko")
+    assert out.count("<svg") == 1
+    note = t("report.chart_failed", "ko", detail="X").split("X")[0]
+    assert note in out and "exit status -6" in out  # SIGABRT, said in the report
+    assert svg_worker.workers_started() == before + 1  # a fresh worker for the good chart
