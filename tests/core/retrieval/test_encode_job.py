@@ -122,7 +122,7 @@ def test_a_server_stop_during_an_encode_ends_cleanly(tmp_path, sig, how, code):
     import subprocess
     import sys
     from pathlib import Path
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     proc = subprocess.Popen([sys.executable, "-c", _SERVER, str(root), str(tmp_path), how],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
