@@ -2,7 +2,7 @@
 hard shapes at 10-30 cases, before and after the self-check withholds the verdict.
 
 Populations of paired differences with a true mean of exactly 0 (ties kept at 0, the other
-values shifted, as ``core.calibration.null_centred`` does), 200,000 values each:
+values shifted, as ``core.paired.calibration.null_centred`` does), 200,000 values each:
 
 - left skew -2 with 18% ties (82% of E[G] - G, G ~ Gamma(1.22); the issue's real run pair
   had skewness -1.8 and 18% tied topics), right skew +2 with 50% ties (G - E[G], Gamma(2)),
@@ -12,7 +12,7 @@ values shifted, as ``core.calibration.null_centred`` does), 200,000 values each:
 
 On ``sets`` draws of n values from each (n = 10, 20, 30), with the product's own code
 (``core.paired.compare_paired``: the calibrated t-interval, the sign-flip test, and the
-self-check ``core.calibration.calibrate_scores`` with 1,000 + 1,000 null sets):
+self-check ``core.paired.calibration.calibrate_scores`` with 1,000 + 1,000 null sets):
 
 - **interval**: the share of null sets whose interval leaves out 0 (unchanged by issue 36);
 - **type-I before**: "better" by the rule before issue 36 (CI and test agree; when a check

@@ -19,7 +19,6 @@ from core.i18n import DEFAULT_LANG, LANGS, t
 from core.serialize import to_csv_bytes, to_json
 from core.views.cards import card_html
 from core.views.charts import enlarge, pad
-from core.views.verdicts import verdict_sentence
 
 from core.views.report import Section, build_report, to_latex, to_markdown
 
@@ -105,15 +104,6 @@ def tr_md(key: str, **params) -> str:
     return tr(key, **{k: esc(v) for k, v in params.items()})
 
 
-def verdict_md(result, lang: str) -> str:
-    """``core.views.verdicts.comparison_verdict`` for display: the method names escaped."""
-    c, bs = result.comparison, result.comparison.bootstrap
-    return verdict_sentence(c.verdict, a=esc(c.a), b=esc(c.b), mean=bs.mean, ci_low=bs.ci_low,
-                            ci_high=bs.ci_high, n=result.n_cases, confidence=bs.confidence,
-                            lang=lang, unit=result.golden.unit,
-                            kind="rate" if c.binary else "score")
-
-
 def esc_frame(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of ``df`` for ``st.table`` (which renders Markdown): string cells, column
     names and index labels escaped with ``esc``; numbers untouched."""
@@ -169,12 +159,6 @@ def how_to_read(key: str, **params) -> None:
         return
     with st.expander(tr("common.how_to_read"), expanded=False):
         st.markdown(tr_md(key, **params))
-
-
-def second_opinions(c) -> pd.DataFrame:
-    """The paired tests table of ``core.views.paired.tests_table`` in the session's language."""
-    from core.views.paired import tests_table
-    return tests_table(c, current_lang())
 
 
 def glossary(*terms: str) -> str:

@@ -6,10 +6,13 @@ core.retrieval.scifact.
 """
 import dataclasses
 import os
+import threading
+import time
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 from core.errors import InputError
 from core.inputs import beir_bounds
@@ -20,15 +23,16 @@ from core.retrieval import (ANY_PATH_ENV, BM25Params, CACHE_DIR, CORPUS, DEFAULT
                             disagreements, document_vectors, download_beir, encode_job,
                             estimate_encode, evaluate, is_beir_dir, load_beir, load_model, means,
                             provenance, rank_retrievers, resolve_dir, resolve_model,
-                            run_retrievers, run_settings, side_by_side, subsample, unpack_bundle,
+                            retriever_estimate, run_retrievers, run_settings, shipped_vectors,
+                            side_by_side, spot_check_pending, subsample, unpack_bundle,
                             with_hybrid)
 from core.views import format as fmt
 from core.views.best_set import best_sentence, rank_chart, ranks_display, renamed
 from core.views.format import level as fmt_level
 from core.views.paired import paired_view
 from core.views.two_by_two import outcome_table
-from core.views.scifact import (NAMES, best_line, ci_by_n_chart, folder_label, scatter_chart,
-                                split_name)
+from core.views.scifact import (NAMES, best_line, ci_by_n_chart, duration, folder_label,
+                                scatter_chart, split_name, step_text, waiting_card)
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css, presenting,
@@ -86,7 +90,7 @@ def _dense(path: str, stamp: tuple, model: str, live: bool):
     cache; ``live``: the cache a live re-encode filled), queries encoded here. Raises
     ``_NotReady`` when the documents must be encoded first (a background job does it)."""
     data = _load(path, stamp)
-    get = lambda: _model(model)  # noqa: E731 - the process-wide model
+    get = _getter(model)  # the process-wide model
     docs, notes = document_vectors(data.texts, data.content_hash, model_name=model or None,
                                    get_model=get, cache_dir=CACHE_DIR, allow_encode=False,
                                    shipped=not live)
@@ -116,13 +120,6 @@ def _best(_tables, run_key: tuple, metric: str, queries: tuple, resamples: int,
                            confidence=confidence, seed=seed)
 
 
-def _eta(seconds: float | None) -> str:
-    if seconds is None:
-        return "…"
-    seconds = int(round(seconds))
-    return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
-
-
 @st.fragment(run_every=1.0)
 def _job_progress(key: str, label: str) -> None:
     """The server's encode job, redrawn every second (one bar, one ETA); the whole page runs
@@ -130,11 +127,96 @@ def _job_progress(key: str, label: str) -> None:
     job = encode_job.status(key)
     if job is None or not job.running:
         st.rerun()
-    eta = tr("scifact.job_eta", eta=_eta(job.eta)) if job.eta is not None else \
+    eta = tr("scifact.job_eta", eta=duration(job.eta)) if job.eta is not None else \
         tr("scifact.job_eta_unknown")
     st.progress(job.fraction, text=tr("scifact.job_running", total=f"{job.total:,}",
                                       model=label, done=f"{job.done:,}", eta=eta))
     st.caption(tr("scifact.job_note"))
+
+
+def _getter(model: str):
+    """The process-wide model (``_model``) as a ``get_model`` for core: loaded from its files,
+    so a spot check it passed is remembered for the process (``core.retrieval.vectors``)."""
+    def get():
+        return _model(model)
+    get.from_files = True
+    return get
+
+
+def _prefetch_model(model: str) -> None:
+    """Start loading the model (``_model``) in a helper thread while BM25 runs; the load step
+    later waits for the same load (or reports its error). Nothing when it is loaded."""
+    def run():
+        try:
+            _model(model)
+        except Exception:  # noqa: BLE001 - the load step raises it again, with its message
+            pass
+    thread = threading.Thread(target=run, name="noisefloor-prefetch-model")
+    add_script_run_ctx(thread, get_script_run_ctx())
+    thread.start()
+
+
+def _show_step(slot, status) -> None:
+    """One step the dense side waits for: a bar (items done, else the time against last
+    time's) and its line with the ETA (``core.views.scifact.step_text``)."""
+    if status.done is not None and status.total:
+        frac = status.done / status.total
+    elif status.last:
+        frac = min(status.elapsed / status.last, 0.99)
+    else:
+        frac = 0.0
+    slot.progress(frac, text=step_text(status, current_lang()))
+
+
+def _timed_step(step: str, model: str, slot, work, *, total: int | None = None):
+    """``work()`` in a helper thread while its step line ticks every half second (ETA from
+    the last time this step ran, ``core.retrieval.encode_job.last_seconds``); when it took a while, its
+    time is kept for the next visit's ETA. Quick work (a cache hit) shows nothing."""
+    model_key = resolve_model(model or None)[1]
+    box: dict = {}
+
+    def run():
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the script's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, name=f"noisefloor-{step}")
+    add_script_run_ctx(thread, get_script_run_ctx())
+    t0 = time.monotonic()
+    thread.start()
+    thread.join(0.3)
+    if thread.is_alive():
+        last = encode_job.last_seconds(step, model_key, CACHE_DIR)
+        while thread.is_alive():
+            _show_step(slot, encode_job.step_status(step, time.monotonic() - t0, total=total,
+                                                    last=last))
+            thread.join(0.5)
+        if "error" not in box:
+            encode_job.record_seconds(step, model_key, time.monotonic() - t0, CACHE_DIR)
+        slot.empty()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def _spot_check(data, model: str, slot) -> None:
+    """The shipped vectors' spot check, with its progress (documents encoded of ``SPOT_N``,
+    the ETA measured on them); afterwards the check is remembered and ``_dense`` skips it."""
+    if not spot_check_pending(data.content_hash, model or None):
+        return
+    model_key = resolve_model(model or None)[1]
+    last = encode_job.last_seconds("check", model_key, CACHE_DIR)
+    t0 = time.monotonic()
+
+    def progress(done: int, total: int, _eta) -> None:
+        _show_step(slot, encode_job.step_status("check", time.monotonic() - t0, done=done,
+                                                total=total, last=last))
+
+    shipped_vectors(data.texts, data.content_hash, model_name=model or None,
+                    get_model=_getter(model), progress=progress)
+    encode_job.record_seconds("check", model_key, time.monotonic() - t0, CACHE_DIR)
+    slot.empty()
 
 
 def _start_encode(data, model: str, *, refresh: bool = False) -> None:
@@ -145,32 +227,39 @@ def _start_encode(data, model: str, *, refresh: bool = False) -> None:
                      get_model=lambda: loaded, cache_dir=CACHE_DIR, refresh=refresh)
 
 
-def _dense_or_progress(data, path: str, stamp: tuple, model: str):
-    """(ranking, provenance, notes) when the document vectors are ready. Otherwise the
-    encode runs as a server job (started here, after a confirmation when it is long) and
-    its progress is drawn; returns None."""
+def _dense_or_progress(data, path: str, stamp: tuple, model: str, steps):
+    """(ranking, provenance, notes) when the document vectors are ready, each step it waits
+    for shown in ``steps`` with its ETA (the model's load, the spot check, the queries).
+    Otherwise the encode runs as a server job (started here, after a confirmation when it
+    is long) and its progress is drawn; returns None. A re-encode of every document
+    (``refresh``) does not take the verdict away: the vectors in use before it serve every
+    visitor until it ends."""
     label = model or "all-MiniLM-L6-v2"
     key = encode_job.job_key(data.content_hash, model or None, CACHE_DIR)
     job = encode_job.status(key)
-    if job is not None and job.running:
+    reencoding = job is not None and job.running and job.refresh
+    if job is not None and job.running and not reencoding:
         _job_progress(key, label)
         return None
     if job is not None and job.state == "failed":
         st.error(tr_md("scifact.job_failed", detail=job.error))
-    live = st.session_state.get("scifact_live") == (data.content_hash, model)
+    live = st.session_state.get("scifact_live") == (data.content_hash, model) and not reencoding
     try:
-        with st.spinner(tr("scifact.checking_vectors")):
-            return _dense(path, stamp, model, live)
+        _timed_step("load", model, steps, lambda: _model(model))
+        if not live:
+            _spot_check(data, model, steps)
+        return _timed_step("queries", model, steps,
+                           lambda: _dense(path, stamp, model, live), total=data.n_queries)
     except _NotReady as wait:
         _notes(wait.args[0])
-    with st.spinner(tr("scifact.loading_model")):
-        loaded = _model(model)
+    loaded = _model(model)
     est = estimate_encode(data.texts, loaded)
     if est.seconds > CONFIRM_SECONDS and \
             st.session_state.get("scifact_confirmed") != (data.content_hash, model):
-        st.warning(tr_md("scifact.confirm_text", total=f"{data.n_docs:,}", eta=_eta(est.seconds),
-                      rate=f"{est.per_second:.0f}", sample=est.sample), icon="⏱️")
-        if st.button(tr("scifact.confirm_button", eta=_eta(est.seconds)),
+        st.warning(tr_md("scifact.confirm_text", total=f"{data.n_docs:,}",
+                         eta=duration(est.seconds), rate=f"{est.per_second:.0f}",
+                         sample=est.sample), icon="⏱️")
+        if st.button(tr("scifact.confirm_button", eta=duration(est.seconds)),
                      key="scifact_confirm", type="primary"):
             st.session_state["scifact_confirmed"] = (data.content_hash, model)
             _start_encode(data, model)
@@ -286,7 +375,9 @@ with inputs_box:
         n_used = n_all
 
 # ----------------------------------------------------------------------------- running
-# BM25 first: its numbers show while the dense side waits for its document vectors
+# BM25 first: its numbers show while the dense side waits for its document vectors; the
+# dense model starts loading meanwhile, on the other core
+_prefetch_model(model)
 try:
     BM25Params(float(k1), float(b), tokenizer)
     with st.spinner(tr("scifact.running_bm25")):
@@ -295,15 +386,23 @@ try:
 except (InputError, ValueError, OSError) as exc:
     show_error(exc)
     st.stop()
-headline = card_slot  # the verdict card, or the encode's progress while dense waits
+headline = card_slot  # the verdict card, or BM25's card and the steps while dense waits
 bm25_slot = st.empty()
+bm25_tables = evaluate(data, {"bm25": bm25_ranking})
 with bm25_slot.container():
     st.subheader(tr("scifact.bm25_title", n=len(qids)))
-    show_frame(pd.DataFrame(means(evaluate(data, {"bm25": bm25_ranking}), qids)).T
+    show_frame(pd.DataFrame(means(bm25_tables, qids)).T
                .rename(index=NAMES).map(lambda x: fmt.value(x, "score")), width="stretch")
+waiting = headline.empty()   # BM25 alone, drawn at once; replaced by the verdict
+with waiting.container():
+    show_card(waiting_card(retriever_estimate(bm25_tables, "bm25", metric, queries=qids,
+                                              confidence=float(confidence),
+                                              resamples=int(resamples), seed=int(seed)),
+                           metric=metric, confidence=float(confidence), lang=current_lang()))
+    steps = st.empty()
 try:
     with headline:
-        dense = _dense_or_progress(data, path, stamp, model)
+        dense = _dense_or_progress(data, path, stamp, model, steps)
     if dense is None:
         headline.info(tr("scifact.dense_waiting"), icon="⏳")
         st.stop()
@@ -319,13 +418,20 @@ try:
 except (InputError, ValueError, OSError) as exc:
     show_error(exc)
     st.stop()
+waiting.empty()
 st.session_state["scifact_tables"] = {"tables": tables, "queries": tuple(qids),  # Switch?
                                      "metric": metric, "collection": data.name}
 bm25_slot.empty()
+job_key = encode_job.job_key(data.content_hash, model or None, CACHE_DIR)
+reencode = encode_job.status(job_key)
+reencode = reencode is not None and reencode.running and reencode.refresh
 with vectors_box:
     st.caption(tr_md(f"scifact.vectors_{vec_source}", **vec_params))
     _notes(cache_notes)
-    if st.button(tr("scifact.encode_all_button"), key="scifact_encode_all",
+    if reencode:   # every visitor keeps the verdict above; the bar says what runs
+        st.caption(tr("scifact.reencode_running"))
+        _job_progress(job_key, model or "all-MiniLM-L6-v2")
+    if st.button(tr("scifact.encode_all_button"), key="scifact_encode_all", disabled=reencode,
                  help=tr("scifact.encode_all_help", total=f"{data.n_docs:,}")):
         st.session_state["scifact_live"] = (data.content_hash, model)
         _start_encode(data, model, refresh=True)

@@ -367,7 +367,8 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
             raw.append((g, ag, bg, None, None))
             continue
         comp = compare_paired(ag, bg, name_a=name_a, name_b=name_b, resamples=resamples,
-                              confidence=corrected, seed=seed, interval=interval)
+                              confidence=corrected, seed=seed, interval=interval,
+                              self_check=False)
         need = cases_needed(ag, bg, confidence=corrected)
         raw.append((g, ag, bg, comp, need.n_needed))
     p_raw = [r[3].test.p for r in raw if r[3] is not None]

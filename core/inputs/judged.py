@@ -182,7 +182,7 @@ def judged_bounds(rankings: Mapping[str, Mapping[str, Sequence[str]]],
         both = frame[[a, b]].dropna()
         c = compare_paired(both[a].to_numpy(float), both[b].to_numpy(float), name_a=a,
                            name_b=b, resamples=resamples, confidence=confidence, seed=seed,
-                           interval=interval)
+                           interval=interval, self_check=False)
         bs = c.bootstrap
         out.append((c.verdict, (float(bs.mean), float(bs.ci_low), float(bs.ci_high))))
     return JudgedBounds(k, metric, a, b, judged, low, high, pool, out[0][0], out[1][0],

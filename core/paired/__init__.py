@@ -9,12 +9,14 @@ from core._front import front_door
 
 PUBLIC = {
     "best": ("BestSet", "best_set"),
-    "calibration": ("Calibration", "calibrate_comparison"),
-    "compare": ("Decided", "PairedComparison", "compare_paired", "interval_provenance"),
+    "calibration": ("Calibration",),
+    "compare": ("Decided", "Decision", "PairedComparison", "compare_paired",
+                "interval_provenance", "rate_estimate", "settle"),
     "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width", "resampled",
                   "score_intervals", "tango_limits", "tango_statistic", "wilson_bounds",
                   "z_two_sided"),
     "margin": ("EXACT_MAX_N", "MarginResult", "margin_decision", "margin_rule", "noninferior_p"),
+    "method_intervals": ("RateEstimate",),
     "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
               "holm", "plan_mode"),
     "significance": ("PairedTest", "mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),

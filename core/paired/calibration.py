@@ -53,7 +53,7 @@ import numpy as np
 
 from core import checks
 from core.paired.intervals import (CLOSED_FORM_METHODS, PAIRED_PROPORTION_METHODS, SCORE_METHODS,
-                                   paired_proportion_ci, score_intervals, side)
+                                   paired_proportion_ci, score_intervals, side, wilson_bounds)
 from core.paired.significance import mcnemar_exact
 from core.paired.stats import BootstrapResult, PairedData, kernels, stream_key
 
@@ -236,13 +236,12 @@ def warn_limit(n: int) -> float:
 
 def wilson_low(rate: float, sets: int, z: float = WARN_Z) -> float:
     """Lower end of the Wilson (1927) score interval of a Monte-Carlo rate over ``sets``
-    null sets at one-sided level z: (r + z^2/2S - z sqrt(r(1-r)/S + z^2/4S^2)) / (1 + z^2/S)."""
+    null sets at one-sided level z (``core.paired.intervals.wilson_bounds``, the one Wilson
+    formula, with k = rate x sets); the rate itself when there are no sets."""
     if sets <= 0:
         return rate
-    den = 1 + z * z / sets
-    centre = rate + z * z / (2 * sets)
-    half = z * math.sqrt(rate * (1 - rate) / sets + z * z / (4 * sets * sets))
-    return max(0.0, (centre - half) / den)
+    low, _, _ = wilson_bounds(rate * sets, sets, z)
+    return max(0.0, float(low))
 
 
 def _binom_half_pmf(m: int) -> np.ndarray:

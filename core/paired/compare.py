@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from functools import cached_property
-
 from core import checks
 from core.paired.calibration import Calibration, calibrate_comparison
 from core.paired.intervals import resampled, wilson_bounds
@@ -106,15 +104,33 @@ def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float,
                     test.exact, *survival)
 
 
-class Decided:
-    """The verdict of a comparison that holds ``bootstrap`` (a ``BootstrapResult`` of B - A)
-    and ``test`` (the matching ``PairedTest``): golden cases and scifact queries alike."""
+def settle(bootstrap: BootstrapResult, test: PairedTest, data: PairedData, *,
+           self_check: bool = True) -> tuple[Calibration | None, Decision]:
+    """The self-check (``core.paired.calibration.calibrate_comparison``) and the decision
+    (``decide``) of a paired comparison, computed once inside the call that builds it: the
+    result keeps both as fields, so a page's ``st.cache_data`` pickles them with it and a rerun
+    never recomputes them (``bench/bench_rerun.py``).
 
-    @property
-    def decision(self) -> Decision:
-        bs = self.bootstrap
-        return decide(bs.ci_low, bs.ci_high, self.test, bs.confidence,
-                      lambda: getattr(self, "calibration", None))
+    ``self_check=False`` (a verdict only: per group, per subset size, per judged reading): the
+    self-check runs only when the decision needs it (a "better", as ``decide`` does) and is kept
+    when it ran, else None. The caller checked its arguments."""
+    if self_check:
+        calibration = calibrate_comparison(bootstrap, data)
+        return calibration, decide(bootstrap.ci_low, bootstrap.ci_high, test,
+                                   bootstrap.confidence, calibration)
+    ran = []
+
+    def on_demand():
+        ran.append(calibrate_comparison(bootstrap, data))
+        return ran[-1]
+
+    decision = decide(bootstrap.ci_low, bootstrap.ci_high, test, bootstrap.confidence, on_demand)
+    return (ran[-1] if ran else None), decision
+
+
+class Decided:
+    """A comparison settled where it was made (``settle``): its ``decision`` (and self-check,
+    ``calibration``) are fields; the verdict is the decision's."""
 
     @property
     def verdict(self) -> Verdict:
@@ -139,20 +155,16 @@ class PairedComparison(Decided):
     cohens_dz: float | None
     test: PairedTest | None = None   # the test the verdict needs (mid-p McNemar / sign flip)
     data: PairedData | None = field(default=None, repr=False, compare=False)
+    # How often the displayed interval leaves out 0 on sign-flip null sets built from these
+    # very differences (``calibrate_comparison``; None when the data are too large to repeat
+    # it), and the decision: both computed in ``compare_paired`` (``settle``).
+    calibration: Calibration | None = field(default=None, repr=False, compare=False)
+    decision: Decision | None = None
 
     @property
     def interval_warning(self) -> str | None:
         """``"bca_small_n"`` when BCa is shown on fewer than 50 cases (``interval_warning``)."""
         return interval_warning(self.bootstrap.interval, self.n)
-
-    @cached_property
-    def calibration(self) -> Calibration | None:
-        """How often the displayed interval leaves out 0 on sign-flip null sets built from
-        these very differences (``core.paired.calibration.calibrate_comparison``); None when the
-        data are too large to repeat it (see there). Computed on first use."""
-        if self.data is None:
-            return None
-        return calibrate_comparison(self.bootstrap, self.data)
 
     @property
     def n(self) -> int:
@@ -188,7 +200,7 @@ class PairedComparison(Decided):
 
 def interval_provenance(bs: BootstrapResult) -> dict:
     """What produced the interval of B - A, for JSON: ``interval`` (its name),
-    ``interval_resampled`` (``core.intervals.resampled``: False for a closed form such as
+    ``interval_resampled`` (``core.paired.intervals.resampled``: False for a closed form such as
     Tango's) and ``interval_resamples`` (the bootstrap resamples the interval was read off;
     0 for a closed form, whose ``resamples`` drew only the chart's bootstrap distribution)."""
     used = resampled(bs.interval)
@@ -220,8 +232,8 @@ def _score_rates(x: np.ndarray, confidence: float, resamples: int,
 
 
 def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int = 20_000,
-                   confidence: float = 0.95, seed: int = 0,
-                   interval: str = "auto") -> PairedComparison:
+                   confidence: float = 0.95, seed: int = 0, interval: str = "auto",
+                   self_check: bool = True) -> PairedComparison:
     """Rates, the paired bootstrap of B - A with its CI, the paired tests and the verdict
     (``decide``), for two aligned vectors.
 
@@ -234,17 +246,21 @@ def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int
     SD), each method's mean with the calibrated t-interval (``core.paired.stats.mean_intervals``), the
     sign-flip test, the paired t-test and Cohen's d_z. ``interval`` (one of
     ``core.paired.stats.INTERVALS``) applies to the CI of B - A; the rates keep Wilson (0/1) and the
-    calibrated t (scores).
+    calibrated t (scores). The self-check and the decision are computed here and kept as fields
+    (``settle``; ``self_check=False`` when only the verdict is wanted).
     """
     data = paired_data(a, b, min_n=2)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     interval = check_interval(interval)
+    checks.instance("self_check", self_check, bool)
     if data.binary:
-        return _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval)
-    return _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval)
+        return _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval,
+                               self_check)
+    return _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval,
+                           self_check)
 
 
-def _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval):
+def _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval, self_check):
     n = data.n
     both, a_only, b_only, _ = data.table
     z = z_value(confidence)
@@ -255,22 +271,25 @@ def _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval)
     bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
                               interval=interval)
     test = difference_test(data)
+    calibration, decision = settle(bs, test, data, self_check=self_check)
     # the sign-flip randomization p of 0/1 differences is the exact McNemar p
     return PairedComparison(a=name_a, b=name_b, binary=True, rate_a=rates[0], rate_b=rates[1],
                             bootstrap=bs, mcnemar_p=test.p,
                             randomization_p=mcnemar_exact(a_only, b_only),
                             ttest_p=None, table=data.table, cohens_dz=None, test=test,
-                            data=data)
+                            data=data, calibration=calibration, decision=decision)
 
 
-def _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval):
+def _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval, self_check):
     a, b = data.a, data.b
     rate_a, rate_b = _score_rates(np.vstack((a, b)), confidence, resamples, seed)
     bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
                               interval=interval)
     test = difference_test(data, resamples=resamples, seed=seed,
                            alpha=significance_level(confidence))
+    calibration, decision = settle(bs, test, data, self_check=self_check)
     return PairedComparison(a=name_a, b=name_b, binary=False, rate_a=rate_a, rate_b=rate_b,
                             bootstrap=bs, mcnemar_p=None, randomization_p=test.p,
                             ttest_p=paired_ttest_p(a, b), table=None,
-                            cohens_dz=cohens_dz(a, b), test=test, data=data)
+                            cohens_dz=cohens_dz(a, b), test=test, data=data,
+                            calibration=calibration, decision=decision)

@@ -22,10 +22,12 @@ PUBLIC = {
     "scifact": ("DEFAULT_RESAMPLES", "MEASURES", "PAPER_BM25_NDCG10", "RETRIEVERS",
                 "RetrieverComparison", "ScifactResult", "check_metric", "check_retriever",
                 "ci_by_n", "compare_retrievers", "dense_from", "disagreements", "evaluate",
-                "means", "needed", "rank_retrievers", "run_retrievers", "run_scifact",
+                "means", "needed", "rank_retrievers", "retriever_estimate", "run_retrievers",
+                "run_scifact",
                 "run_settings", "side_by_side", "subsample", "with_hybrid"),
     "safe_files": ("FileTooLarge", "NotRegularFile", "read_regular"),
     "search": ("BM25Params", "CACHE_DIR", "TOKENIZERS", "load_model", "resolve_model"),
-    "vectors": ("document_vectors", "provenance", "vector_summary"),
+    "vectors": ("document_vectors", "provenance", "shipped_vectors",
+                "spot_check_pending", "vector_summary"),
 }
 __getattr__, __dir__, __all__ = front_door(__name__, PUBLIC)

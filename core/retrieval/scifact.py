@@ -18,7 +18,6 @@ Reference numbers for BEIR scifact (Thakur et al. 2021, Table 2): BM25 (Anserini
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -27,9 +26,10 @@ import pandas as pd
 from core import checks
 from core.errors import InputError
 from core.inputs import JudgedBounds, beir_bounds, parse_measure, per_query
-from core.paired import (BestSet, BootstrapResult, Calibration, Decided, PairedData, PairedTest,
-                         best_set, calibrate_comparison, interval_provenance, interval_warning,
-                         paired_bootstrap, paired_data, paired_test)
+from core.paired import (BestSet, BootstrapResult, Calibration, Decided, Decision, PairedData,
+                         PairedTest, RateEstimate, best_set, interval_provenance,
+                         interval_warning, paired_bootstrap, paired_data, paired_test,
+                         rate_estimate, settle)
 from core.retrieval.beir import BeirData
 from core.retrieval.search import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Encoded, Progress,
                                    RRF_DEPTH, RRF_K, Ranking, bm25_search, dense_search,
@@ -179,6 +179,21 @@ def means(tables: dict[str, pd.DataFrame], queries: Sequence[str] | None = None)
     return out
 
 
+def retriever_estimate(tables: dict[str, pd.DataFrame], name: str, metric: str, *,
+                       queries: Sequence[str] | None = None, confidence: float = 0.95,
+                       resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> RateEstimate:
+    """One retriever's mean ``metric`` over ``queries`` (all by default) with its own
+    interval (``core.paired.rate_estimate``: Wilson for Hit@10's 0/1 values, the calibrated
+    t-interval for scores): what the page shows for BM25 while the dense side gets ready."""
+    check_retriever(name)
+    check_metric(metric)
+    if name not in tables:
+        raise ValueError(f"tables has no retriever {name!r}; it has {sorted(tables)}")
+    tab = tables[name] if queries is None else tables[name].loc[list(queries)]
+    return rate_estimate(tab[metric].to_numpy(float), confidence=confidence,
+                         resamples=resamples, seed=seed, binary=metric.startswith("hit@"))
+
+
 # ----------------------------------------------------------------------------- comparing
 @dataclass(frozen=True)
 class RetrieverComparison(Decided):
@@ -195,21 +210,16 @@ class RetrieverComparison(Decided):
     hit_b: np.ndarray = field(repr=False)
     bootstrap: BootstrapResult = field(repr=False)
     test: PairedTest | None = None
+    # the per-query values checked once, the displayed interval's null rejection on sign-flip
+    # null sets of these queries' differences and the decision: computed in
+    # ``compare_retrievers`` (``core.paired.compare.settle``), kept through a page's cache
+    data: PairedData | None = field(default=None, repr=False, compare=False)
+    calibration: Calibration | None = field(default=None, repr=False, compare=False)
+    decision: Decision | None = None
 
     @property
     def n(self) -> int:
         return len(self.query_ids)
-
-    @cached_property
-    def data(self) -> PairedData:
-        """The per-query values, checked once (for the self-check)."""
-        return paired_data(self.values_a, self.values_b)
-
-    @cached_property
-    def calibration(self) -> Calibration | None:
-        """The displayed interval's null rejection on sign-flip null sets of these queries'
-        differences (``core.paired.calibration.calibrate_comparison``)."""
-        return calibrate_comparison(self.bootstrap, self.data)
 
     @property
     def interval_warning(self) -> str | None:
@@ -271,7 +281,8 @@ class RetrieverComparison(Decided):
 def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
                        metric: str = "ndcg@10", *, queries: Sequence[str] | None = None,
                        resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
-                       seed: int = 0, interval: str = "auto") -> RetrieverComparison:
+                       seed: int = 0, interval: str = "auto",
+                       self_check: bool = True) -> RetrieverComparison:
     """Paired comparison of A and B over ``queries`` (default: all judged queries).
 
     Difference d_q = metric_B(q) - metric_A(q) (new minus baseline); its mean gets a paired bootstrap CI
@@ -279,13 +290,15 @@ def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
     together; ``interval`` percentile or bca), the matching exact test
     (``core.paired.significance.paired_test``: McNemar for 0/1 metrics such as Hit@10, sign-flip
     randomization otherwise) and the verdict of ``core.paired.compare.decide`` (better only when the
-    CI excludes 0 and the test's p < 1 - confidence).
+    CI excludes 0 and the test's p < 1 - confidence), with the self-check, both computed here
+    (``core.paired.compare.settle``; ``self_check=False`` when only the verdict is wanted).
     """
     check_retriever(a, "a")
     check_retriever(b, "b")
     if a == b:
         raise InputError("same_method", method=a)
     metric = check_metric(metric)
+    checks.instance("self_check", self_check, bool)
     for name in (a, b):
         if name not in tables:
             raise ValueError(f"no per-query table for {name!r}; run it first")
@@ -297,8 +310,11 @@ def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
     bs = paired_bootstrap(va, vb, resamples=resamples, confidence=confidence, seed=seed,
                           interval=interval)
     test = paired_test(va, vb, resamples=resamples, seed=seed)
+    data = paired_data(va, vb)
+    calibration, decision = settle(bs, test, data, self_check=self_check)
     return RetrieverComparison(a, b, metric, qids, va, vb, ta["hit@10"].to_numpy(float),
-                               tb["hit@10"].to_numpy(float), bs, test)
+                               tb["hit@10"].to_numpy(float), bs, test, data, calibration,
+                               decision)
 
 
 def ci_by_n(tables: dict[str, pd.DataFrame], a: str, b: str, metric: str, ns: Sequence[int],
@@ -311,7 +327,7 @@ def ci_by_n(tables: dict[str, pd.DataFrame], a: str, b: str, metric: str, ns: Se
     for n in sorted({int(x) for x in ns if 2 <= int(x) <= len(all_ids)}):
         c = compare_retrievers(tables, a, b, metric, queries=subsample(all_ids, n, seed=seed),
                                resamples=resamples, confidence=confidence, seed=seed,
-                               interval=interval)
+                               interval=interval, self_check=False)
         rows.append({"n": n, "mean": c.bootstrap.mean, "ci_low": c.bootstrap.ci_low,
                      "ci_high": c.bootstrap.ci_high, "verdict": c.verdict})
     return pd.DataFrame(rows, columns=["n", "mean", "ci_low", "ci_high", "verdict"])

@@ -40,6 +40,7 @@ from core.retrieval.search import (CACHE_DIR, ENCODE_BATCH, Encoded, encode_text
 SHIPPED_ENV = "NOISEFLOOR_SHIPPED_DIR"  # where manifests are looked for (default data/beir)
 SUFFIX = ".vectors.json"
 SPOT_N, SPOT_SEED, MIN_COSINE = 32, 0, 0.999
+SPOT_CHUNK = 8   # documents per step of the spot check's progress (and its ETA)
 SHIPPED_NORM_TOLERANCE = 5e-3  # float16 unit rows: |norm - 1| is ~1e-3 at most
 SOURCES = ("shipped", "cache", "live")
 
@@ -142,14 +143,25 @@ def spot_sample(n_docs: int, n: int = SPOT_N, seed: int = SPOT_SEED) -> np.ndarr
 
 def spot_check(shipped: np.ndarray, texts: Sequence[str], model, *, n: int = SPOT_N,
                seed: int = SPOT_SEED, threshold: float = MIN_COSINE,
-               batch_size: int = ENCODE_BATCH) -> SpotCheck:
+               batch_size: int = ENCODE_BATCH, progress=None) -> SpotCheck:
     """Encode ``n`` seeded random documents live and compare with their shipped rows:
-    min over the sample of cos(u, v) = u.v / (|u| |v|)."""
+    min over the sample of cos(u, v) = u.v / (|u| |v|). The documents are encoded
+    ``SPOT_CHUNK`` at a time; after each, ``progress(done, n, eta)`` (``eta``: seconds left at
+    the rate of the chunks so far, as ``core.retrieval.encode_texts`` reports)."""
     checks.same_length(shipped=shipped, texts=texts)
     picks = spot_sample(len(texts), n, seed)
-    live = np.asarray(model.encode([texts[i] for i in picks], batch_size=batch_size,
-                                   normalize_embeddings=True, convert_to_numpy=True,
-                                   show_progress_bar=False), dtype=np.float64)
+    parts, t0 = [], time.perf_counter()
+    if progress:
+        progress(0, len(picks), None)
+    for start in range(0, len(picks), SPOT_CHUNK):
+        sel = picks[start:start + SPOT_CHUNK]
+        parts.append(np.asarray(model.encode([texts[i] for i in sel], batch_size=batch_size,
+                                             normalize_embeddings=True, convert_to_numpy=True,
+                                             show_progress_bar=False), dtype=np.float64))
+        if progress:
+            done = start + len(sel)
+            progress(done, len(picks), (time.perf_counter() - t0) / done * (len(picks) - done))
+    live = np.concatenate(parts) if len(parts) > 1 else parts[0]
     ship = shipped[picks].astype(np.float64)
     if live.shape != ship.shape:
         return SpotCheck(len(picks), seed, float("-inf"), threshold)
@@ -161,9 +173,27 @@ def spot_check(shipped: np.ndarray, texts: Sequence[str], model, *, n: int = SPO
 _CHECKED: dict[tuple, SpotCheck] = {}  # spot checks passed in this process (see below)
 
 
+def forget_checks() -> None:
+    """Forget the spot checks passed in this process: the next ``shipped_vectors`` encodes its
+    sample again. For a process that swaps the model behind the same files (tests do)."""
+    _CHECKED.clear()
+
+
+def spot_check_pending(content_hash: str, model_name: str | None = None,
+                       folder: Path | None = None) -> bool:
+    """True when vectors for this corpus and model are shipped and their spot check has not
+    passed yet in this process (``shipped_vectors`` would encode ``SPOT_N`` documents): the
+    page then shows that step's progress. Reads the manifest only."""
+    source, model_key = resolve_model(model_name)
+    found = find_manifest(content_hash, model_key, folder)
+    if found is None:
+        return False
+    return (found[0].get("sha256"), source, model_key, model_version()) not in _CHECKED
+
+
 def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str | None = None,
-                    get_model: Callable[[], object] | None = None, folder: Path | None = None
-                    ) -> tuple[Encoded | None, list]:
+                    get_model: Callable[[], object] | None = None, folder: Path | None = None,
+                    progress=None) -> tuple[Encoded | None, list]:
     """(Encoded with source "shipped", notes) when vectors for this corpus and model are
     shipped and pass the checksum and the spot check; else (None, notes), the notes saying
     why shipped vectors were refused (none when nothing is shipped for this corpus).
@@ -172,7 +202,8 @@ def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str 
     rest of the process, keyed by the file's SHA-256, the model and the sentence-transformers
     version (the same file and the same model files give the same cosines), so a second run
     in one process does not load the model for it. Only for models loaded from their files:
-    ``get_model`` None, or a loader with ``from_files = True`` (``core.retrieval.scifact``'s)."""
+    ``get_model`` None, or a loader with ``from_files = True`` (``core.retrieval.scifact``'s).
+    ``progress`` follows the spot check (``spot_check``)."""
     _, model_key = resolve_model(model_name)
     found = find_manifest(content_hash, model_key, folder)
     if found is None:
@@ -189,7 +220,7 @@ def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str 
     check = _CHECKED.get(key) if from_files else None
     if check is None:
         model = get_model() if get_model is not None else load_model(model_name)
-        check = spot_check(emb, texts, model)
+        check = spot_check(emb, texts, model, progress=progress)
     if check.passed and from_files:
         _CHECKED[key] = check
     elif not check.passed:

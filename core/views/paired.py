@@ -232,7 +232,7 @@ def calibration_sentence(c, lang="en", *, detail: bool = True, head: bool = True
     carries no self-check; the 'skipped' line when the data are too large for it. The card
     carries the sentence alone; the CLI and the page's details add how it was measured;
     ``head=False``: the measurement alone (the card shows the figure as its warning)."""
-    if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
+    if c.data is None:   # built by hand, without checked data: no self-check to report
         return ""
     cal = c.calibration
     if cal is None:
@@ -246,7 +246,7 @@ def calibration_how(c, lang: str = "en") -> str:
     """How the self-checks were measured: the sign-flip check (exact over every null table,
     or Monte-Carlo with its SE) and the centred-resample check (``core.paired.calibration``); ''
     when the comparison carries none."""
-    if not hasattr(c, "calibration") or getattr(c, "data", None) is None:
+    if c.data is None:   # built by hand, without checked data: no self-check to report
         return ""
     cal = c.calibration
     if cal is None:
@@ -268,7 +268,7 @@ def calibration_warning_line(c, lang: str = "en") -> str:
     """The plain warning when a self-check finds the displayed interval leaving out 0 clearly
     more often than the check does where the interval holds (``core.paired.calibration.Calibration
     .warns``) or its figure reads above the promise (``.reads_above``, issue 36), else ''."""
-    cal = getattr(c, "calibration", None) if getattr(c, "data", None) is not None else None
+    cal = c.calibration if c.data is not None else None   # None: built by hand, no data
     if cal is None or not (cal.warns or cal.reads_above):
         return ""
     return t("verdicts.calibration_warning", lang, rate=fmt.pct(cal.shown),
@@ -278,7 +278,7 @@ def calibration_warning_line(c, lang: str = "en") -> str:
 def interval_warning_line(c, lang: str = "en") -> str:
     """The BCa warning below 50 cases (``core.paired.stats.interval_warning``), or ''."""
     keys = {"bca_small_n": "verdicts.bca_small_n"}   # the codes of interval_warning
-    code = getattr(c, "interval_warning", None)
+    code = c.interval_warning
     return t(keys[code], lang, n=f"{c.n:,}") if code else ""
 
 

@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from core.i18n import t
-from core.paired import BestSet
+from core.paired import BestSet, RateEstimate
 from core import retrieval
-from core.retrieval import SPLITS, RetrieverComparison, ScifactResult
+from core.retrieval import SPLITS, RetrieverComparison, ScifactResult, encode_job
+from core.views import format as fmt
+from core.views.cards import VerdictCard
 from core.views.best_set import best_lines, best_sentence, renamed
 from core.views.charts import wrap_title
 from core.views.groups import judged_cli_lines
@@ -41,7 +43,7 @@ def folder_label(folder, lang: str = "en") -> str:
     return t("scifact.folder_env", lang, name=path.name or str(path), env=retrieval.ENV_VAR)
 def split_name(split: str, lang: str = "en") -> str:
     """A BEIR qrels split as people read it: 'test' -> 'test' (en) / '테스트' (ko) for the
-    splits of ``core.beir.SPLITS``; any other name (a folder's own) as it is."""
+    splits of ``core.retrieval.beir.SPLITS``; any other name (a folder's own) as it is."""
     return t(f"scifact.split_{split}", lang) if split in SPLITS else split
 
 
@@ -58,6 +60,45 @@ def best_line(bs: BestSet, metric: str, lang: str = "en", names: dict | None = N
     under display ``names``)."""
     return t("scifact.best_line", lang, k=len(bs.systems), metric=metric,
              sentence=best_sentence(renamed(bs, names), lang))
+
+
+def duration(seconds: float | None) -> str:
+    """Seconds as people read them: '…' (unknown), '8 s', '2 min 05 s'."""
+    if seconds is None:
+        return "…"
+    seconds = int(round(seconds))
+    return f"{seconds // 60} min {seconds % 60:02d} s" if seconds >= 60 else f"{seconds} s"
+
+
+def step_text(status: encode_job.StepStatus, lang: str = "en") -> str:
+    """One line for a step the dense side waits for (``core.retrieval.encode_job.STEPS``): what it
+    does, with its counts, then the time so far and the ETA of ``StepStatus.eta`` ("about
+    8 s left"), or that it takes longer than last time, or that there is no estimate yet."""
+    step = t(f"scifact.step_{status.step}", lang, done=f"{status.done or 0:,}",
+             total=f"{status.total or 0:,}")
+    params = {"elapsed": duration(status.elapsed), "last": duration(status.last)}
+    if status.eta is not None:
+        eta = t("scifact.step_eta", lang, eta=duration(status.eta), **params)
+    elif status.over:
+        eta = t("scifact.step_eta_over", lang, **params)
+    else:
+        eta = t("scifact.step_eta_unknown", lang, **params)
+    return t("scifact.step_line", lang, step=step, eta=eta)
+
+
+def waiting_card(est: RateEstimate, *, metric: str, confidence: float,
+                 lang: str = "en") -> VerdictCard:
+    """The card while the dense side is not ready: BM25's own score on the queries with its
+    interval (``core.paired.rate_estimate``: Wilson for Hit@10, the calibrated t-interval
+    for scores), neutral, saying that dense, hybrid and the paired verdict follow."""
+    kind = "rate" if est.interval == "wilson" else "score"
+    value = fmt.value(est.mean, kind)
+    return VerdictCard(
+        tone="neutral", label=t("scifact.waiting_card_label", lang, metric=metric),
+        value=value,
+        interval=f"{fmt.level(confidence)} {t('common.ci_short', lang)} "
+                 f"{fmt.interval(est.ci_low, est.ci_high, kind)}",
+        sentence=t("scifact.waiting_card_sentence", lang, value=value, n=est.n))
 
 
 def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:

@@ -136,13 +136,15 @@ _BUSY = """() => {
     const app = document.querySelector('[data-testid="stApp"]');
     return !app || app.getAttribute('data-test-script-state') !== 'notRunning'
         || !!document.querySelector('[data-stale="true"], [data-testid="stSkeleton"],'
-                                    + ' [data-testid="stSpinner"]');
+                                    + ' [data-testid="stSpinner"], [data-testid="stProgress"]');
 }"""
 
 
 def _settle(pg, timeout_ms: int = TIMEOUT_MS) -> None:
     """Wait until a page has rendered and the script has stayed finished for a moment
-    (a page may rerun right after its first run, e.g. when ``?lang=`` is written)."""
+    (a page may rerun right after its first run, e.g. when ``?lang=`` is written), with no
+    progress bar left (the scifact page's steps and server encode: the page reruns when
+    they end, and BM25's waiting card gives way to the verdict)."""
     pg.wait_for_selector('[data-testid="stMain"] h1', timeout=timeout_ms)
     deadline = time.monotonic() + timeout_ms / 1000
     quiet = 0

@@ -255,6 +255,7 @@ def _runtime_domains() -> dict[str, tuple]:
     """Every key pattern the code builds at run time -> the values its ``*`` can take, read
     from the constants the code itself uses (so a new value needs its translation)."""
     from core.agreement.levels import WEIGHTS, kappa_band
+    from core.retrieval.encode_job import STEPS
     from core.retrieval.beir import SPLITS as BEIR_SPLITS
     from core.retrieval.beir_grid import KINDS
     from core.retrieval.beir_table import STANDINGS
@@ -285,6 +286,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "scifact.split_*": BEIR_SPLITS,
         "latency.warn_*": _warning_codes(),
         "latency.short_*": _fairness_codes(),
+        "scifact.step_*": STEPS,
         "latency.p95_ci_withheld_*": P95_CI_WITHHELD_REASONS,
         "glossary.*": tuple(sorted(set(_call_codes_all("glossary") + RATE_INTERVALS))),
         "agreement.weights_*": WEIGHTS,

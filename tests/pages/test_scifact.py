@@ -210,7 +210,13 @@ def test_the_encode_belongs_to_the_server_not_the_tab(folder, tmp_path, monkeypa
         assert any(h.value == "BM25 on 12 queries (ready)" for h in first.subheader)
         bars = first.get("progress")
         assert len(bars) == 1 and "0 done, measuring the speed" in bars[0].proto.text
-        assert not any("verdict-card" in m.value for m in first.markdown)
+        # BM25's own card at once, while the dense side waits: its mean and interval
+        cards = [html.unescape(m.value) for m in first.markdown if "verdict-card" in m.value]
+        assert len(cards) == 1 and "verdict-neutral" in cards[0]
+        assert "BM25 alone, while the dense side gets ready (ndcg@10)" in cards[0]
+        data = load_beir(folder)
+        bm25 = evaluate(data, run_retrievers(data, ["bm25"]))["bm25"]["ndcg@10"]
+        assert f"BM25 scores {bm25.mean():.3f} on 12 queries." in cards[0]
         assert encode_job.running()
         del first  # the tab is closed: the job goes on
         second = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
@@ -308,3 +314,68 @@ def test_tied_for_best_of_all_three_on_the_card_and_rank_intervals_below(folder,
     assert names == [NAMES[r.name] for r in bs.ranks]
     assert list(table.iloc[:, 3]) == [rank_text(r.rank_low, r.rank_high) for r in bs.ranks]
     assert len(at.get("vega_lite_chart")) >= 4   # by n, bootstrap, ranks, scatter
+
+
+def test_a_re_encode_keeps_serving_the_verdict_to_every_visitor(folder, tmp_path, monkeypatch):
+    """Issue 37: one click on "Re-encode every document live" took the verdict away from
+    every visitor for the whole encode. Now the verdict stays (from the vectors in use
+    before), the re-encode's bar shows under the vectors line, and a second visitor sees
+    the verdict too; when it ends, the page uses the new vectors."""
+    import threading
+
+    import core.retrieval.search as retrieval
+    from tests.core.retrieval.test_cache import FakeModel
+
+    hold = threading.Event()
+    gate = threading.Event()
+
+    class Held(FakeModel):
+        def encode(self, texts, **kw):
+            if hold.is_set() and threading.current_thread().name.startswith("noisefloor-encode"):
+                gate.wait(60)
+            return super().encode(texts, **kw)
+
+    monkeypatch.setattr(retrieval, "load_model", lambda *a, **k: Held())
+    monkeypatch.setattr(retrieval, "model_dimension", lambda *a, **k: 8)
+    monkeypatch.setattr(retrieval, "CACHE_DIR", tmp_path / "cache")
+    monkeypatch.setenv("NOISEFLOOR_CONFIRM_SECONDS", "1000000")
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    try:
+        first = _run()
+        assert not first.exception, first.exception
+
+        def verdict(at):
+            cards = [html.unescape(m.value) for m in at.markdown if "verdict-card" in m.value]
+            assert len(cards) == 1, cards
+            assert "BM25 alone" not in cards[0]   # the paired verdict, not the waiting card
+            return cards[0]
+
+        before = verdict(first)
+        hold.set()
+        first.button(key="scifact_encode_all").click().run()
+        assert not first.exception, first.exception
+        assert len(encode_job.running()) == 1
+        assert verdict(first) == before
+        bars = first.get("progress")
+        assert len(bars) == 1 and "Encoding 25 documents" in bars[0].proto.text
+        assert any("the verdict above still uses the vectors in use before it" in c.value
+                   for c in first.caption)
+        assert first.button(key="scifact_encode_all").disabled
+        other = AppTest.from_file(PAGE, default_timeout=TIMEOUT)   # another visitor
+        other.session_state["lang"] = "en"
+        other.run()
+        assert not other.exception, other.exception
+        assert verdict(other) == before and len(other.get("progress")) == 1
+        gate.set()
+        for key in encode_job.running():
+            assert encode_job.wait(key, timeout=TIMEOUT).state == "done"
+        first.run()
+        assert not first.exception, first.exception
+        verdict(first)
+        assert not first.get("progress")
+        assert not first.button(key="scifact_encode_all").disabled
+    finally:
+        gate.set()
+        st.cache_resource.clear()
+        st.cache_data.clear()

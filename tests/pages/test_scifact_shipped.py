@@ -23,6 +23,7 @@ import core.retrieval.beir as beir
 import core.retrieval.search as retrieval
 from core.retrieval.search import BM25Params, bm25_search
 from core.retrieval.scifact import MEASURES, evaluate
+from core.retrieval.vectors import forget_checks
 from tests.pages.test_scifact import PAGE, settle
 
 WIDTH = 64
@@ -86,9 +87,11 @@ def fresh_checkout(tmp_path, monkeypatch):
     monkeypatch.setattr(retrieval, "model_dimension", lambda *a, **k: WIDTH)  # the stub's
     st.cache_data.clear()  # the page caches models and tables per process
     st.cache_resource.clear()
+    forget_checks()  # a spot check the real model passed earlier says nothing of the stub
     yield tmp_path / "beir" / "scifact"
     st.cache_data.clear()  # never hand the stub encoder to a later test
     st.cache_resource.clear()
+    forget_checks()
 
 
 def test_shipped_archive_is_the_one_the_checksum_names():

@@ -339,7 +339,7 @@ def test_group_file_ids_outside_the_runs_are_named_or_refused(lang):
 def test_the_pairs_table_shows_intervals_at_the_level_of_its_verdicts(lang, header, note):
     """Issue 37: dense vs hybrid showed the 95% CI [+0.005, +0.235] beside "no clear
     difference" (Holm p 0.072). The table's interval is now at the verdicts' level (Holm:
-    1 - 0.05/3 per pair, Bonferroni), core.multi's adjusted interval, and that pair's holds 0;
+    1 - 0.05/3 per pair, Bonferroni), core.paired.multi's adjusted interval, and that pair's holds 0;
     the note says which level it is. Every "no clear difference" with an adjusted p below
     alpha shows an interval holding 0."""
     from core.views import format as fmt

@@ -262,6 +262,53 @@ def test_compare_paired_on_skewed_scores_carries_both_checks():
     assert c.decision.verdict == c.verdict
 
 
+# ----------------------------------------------------------------------------- settled inside
+def _scores(n=60, shift=0.0, seed=5):
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(0.2, 0.8, n)
+    return a, np.clip(a + shift + rng.normal(0, 0.05, n), 0, 1)
+
+
+def test_the_self_check_and_the_decision_are_kept_through_a_pickle(monkeypatch):
+    """A page's ``st.cache_data`` pickles the result: the copy it hands each rerun carries
+    the self-check and the decision, so nothing is computed again (issue 31)."""
+    import pickle
+
+    import core.paired.compare as pc
+    c = compare_paired(*_scores(shift=0.1), resamples=2000, seed=1)
+    assert c.verdict == "b_better" and c.calibration is not None
+    copy = pickle.loads(pickle.dumps(c))
+
+    def recomputed(*a, **k):
+        raise AssertionError("computed again after the cache")
+    monkeypatch.setattr(pc, "calibrate_comparison", recomputed)
+    monkeypatch.setattr(pc, "decide", recomputed)
+    assert copy.decision == c.decision and copy.verdict == "b_better"
+    assert copy.calibration.to_dict() == c.calibration.to_dict()
+    assert copy.difference_dict()["decision"] == c.decision.to_dict()
+
+
+def test_the_stored_decision_is_the_one_rule():
+    for shift in (0.0, 0.1, -0.1):
+        c = compare_paired(*_scores(shift=shift), resamples=2000, seed=2)
+        bs = c.bootstrap
+        assert c.decision == decide(bs.ci_low, bs.ci_high, c.test, bs.confidence, c.calibration)
+
+
+def test_a_verdict_only_comparison_runs_the_self_check_only_when_the_decision_needs_it():
+    """``self_check=False`` (per group, per judged reading): the same decision; the self-check
+    runs only for a "better", as ``decide`` asks for it, and is kept then."""
+    for shift, needed in ((0.0, False), (0.1, True)):
+        full = compare_paired(*_scores(shift=shift), resamples=2000, seed=3)
+        quick = compare_paired(*_scores(shift=shift), resamples=2000, seed=3, self_check=False)
+        assert quick.decision == full.decision
+        assert (quick.calibration is not None) is needed
+        if needed:
+            assert quick.calibration.to_dict() == full.calibration.to_dict()
+    with pytest.raises(ValueError, match="self_check"):
+        compare_paired(*_scores(), self_check="no")
+
+
 def test_a_self_check_at_or_above_twice_the_promise_withholds_the_verdict():
     """Issue 36, item 2: never "B is better" beside "wrongly leaves out 0 in 12%". The real
     case of the issue (n = 10, 12.2%, under the old allowance 6% + 0.6 / 10 = 12% tested on

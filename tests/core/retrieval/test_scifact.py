@@ -275,3 +275,28 @@ def test_run_scifact_ranks_all_three_on_the_compared_queries(tiny_run):
     assert {r["system"] for r in d["ranks"]} == set(RETRIEVERS)
     with pytest.raises(ValueError, match="two or more"):
         rank_retrievers({"bm25": tables["bm25"]}, "ndcg@10")
+
+
+def test_the_self_check_and_decision_are_settled_in_the_call_and_kept_through_a_pickle(
+        monkeypatch):
+    """The scifact page caches the comparison (pickled): its self-check and decision are
+    fields computed in ``compare_retrievers``, so a rerun computes neither again (issue 31)."""
+    import pickle
+
+    import core.paired.compare as pc
+    rng = np.random.default_rng(4)
+    a = rng.uniform(0.1, 0.9, 40)
+    b = np.clip(a + 0.15 + rng.normal(0, 0.05, 40), 0, 1)
+    c = compare_retrievers(_tables(a, b), "bm25", "dense", resamples=2000, seed=1)
+    assert c.verdict == "b_better" and c.calibration is not None and c.data.n == 40
+    copy = pickle.loads(pickle.dumps(c))
+
+    def recomputed(*args, **kw):
+        raise AssertionError("computed again after the cache")
+    monkeypatch.setattr(pc, "calibrate_comparison", recomputed)
+    monkeypatch.setattr(pc, "decide", recomputed)
+    assert copy.decision == c.decision and copy.to_dict() == c.to_dict()
+    monkeypatch.undo()
+    quick = compare_retrievers(_tables(a, a), "bm25", "dense", resamples=2000, seed=1,
+                               self_check=False)
+    assert quick.verdict == "no_difference" and quick.calibration is None

@@ -238,3 +238,44 @@ def test_the_make_script_rebuilds_and_checks_vectors(tmp_path, monkeypatch):
     assert sum(check["dense_vs_bm25_wins_losses_ties"]) == 12
     got, notes = shipped_vectors(tiny.texts, tiny.content_hash, folder=tmp_path)
     assert notes == [] and got.check.passed and got.check.n == 25
+
+
+def test_spot_check_reports_its_progress_and_a_pending_check_is_known(tiny, tmp_path,
+                                                                      monkeypatch):
+    """Issue 37: the spot check encodes SPOT_CHUNK documents at a time and reports done of
+    total after each (the page's bar and ETA); spot_check_pending says whether a page has
+    that step ahead of it (shipped vectors here, not checked yet in this process)."""
+    import core.retrieval.vectors as vectors
+    from core.retrieval.vectors import SPOT_CHUNK, spot_check_pending
+
+    _ship(tiny, tmp_path)
+    monkeypatch.setattr(vectors, "_CHECKED", {})
+    seen = []
+    assert spot_check_pending(tiny.content_hash, folder=tmp_path)
+    def from_files():
+        return FakeModel()
+
+    from_files.from_files = True
+    got, _ = shipped_vectors(tiny.texts, tiny.content_hash, get_model=from_files,
+                             folder=tmp_path, progress=lambda *a: seen.append(a))
+    n = min(SPOT_N, len(tiny.texts))
+    assert [d for d, _, _ in seen] == [0, *range(SPOT_CHUNK, n, SPOT_CHUNK), n]
+    assert all(total == n for _, total, _ in seen)
+    assert seen[0][2] is None and seen[-1][2] == 0 and all(e >= 0 for *_, e in seen[1:])
+    assert got.check.passed and got.check.n == n
+    assert spot_check_pending(tiny.content_hash, folder=tmp_path) is False  # remembered
+    assert spot_check_pending("another corpus", folder=tmp_path) is False   # nothing shipped
+
+
+def test_forget_checks_makes_the_next_run_encode_its_sample_again(tiny, tmp_path):
+    from core.retrieval.vectors import forget_checks, spot_check_pending
+    _ship(tiny, tmp_path)
+
+    def from_files():
+        return FakeModel()
+
+    from_files.from_files = True
+    shipped_vectors(tiny.texts, tiny.content_hash, get_model=from_files, folder=tmp_path)
+    assert not spot_check_pending(tiny.content_hash, folder=tmp_path)
+    forget_checks()
+    assert spot_check_pending(tiny.content_hash, folder=tmp_path)

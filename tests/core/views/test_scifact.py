@@ -108,6 +108,44 @@ def test_result_text_ends_the_comparison_with_the_tied_for_best_lines():
     assert "Tied for best (95%, all 3 systems at once" in out
 
 
+# ----------------------------------------------------------------------------- issue 37
+def test_step_lines_carry_the_counts_and_the_eta_of_the_step():
+    from core.retrieval.encode_job import step_status
+    from core.views.scifact import duration, step_text
+    s = step_status("check", 4.0, done=8, total=32)
+    assert step_text(s, "en") == ("Checking the shipped document vectors: 8 of 32 sample "
+                                  "documents encoded live: 4 s so far, about 12 s left.")
+    assert "32개 중 8개" in step_text(s, "ko") and "약 12 s 남음" in step_text(s, "ko")
+    s = step_status("load", 3.0, last=95.0)
+    assert step_text(s, "en") == "Loading the dense model: 3 s so far, about 1 min 32 s left."
+    s = step_status("load", 20.0, last=12.0)
+    assert step_text(s, "en").endswith("20 s so far, longer than last time (12 s).")
+    s = step_status("queries", 1.0, total=300)
+    assert step_text(s, "en").startswith("Encoding the 300 queries")
+    assert "no estimate yet" in step_text(s, "en")
+    assert "예상 시간이 없습니다" in step_text(s, "ko")
+    assert duration(None) == "…" and duration(59.6) == "1 min 00 s" and duration(5) == "5 s"
+
+
+def test_waiting_card_shows_bm25s_own_score_and_interval():
+    from core.paired.compare import rate_estimate
+    from core.retrieval.scifact import retriever_estimate
+    from core.views.scifact import waiting_card
+    tables = _tables()
+    est = retriever_estimate(tables, "bm25", "ndcg@10", resamples=2000, seed=3)
+    ref = rate_estimate(tables["bm25"]["ndcg@10"].to_numpy(), resamples=2000, seed=3)
+    assert (est.mean, est.ci_low, est.ci_high) == (ref.mean, ref.ci_low, ref.ci_high)
+    card = waiting_card(est, metric="ndcg@10", confidence=0.95, lang="en")
+    assert card.tone == "neutral" and card.value == f"{est.mean:.3f}"
+    assert card.interval == f"95% CI [{est.ci_low:.3f}, {est.ci_high:.3f}]"
+    assert card.sentence.startswith(f"BM25 scores {est.mean:.3f} on 60 queries.")
+    hits = retriever_estimate(tables, "bm25", "hit@10", queries=list(tables["bm25"].index[:20]))
+    assert hits.interval == "wilson" and hits.n == 20
+    ko = waiting_card(hits, metric="hit@10", confidence=0.9, lang="ko")
+    assert ko.value == f"{100 * hits.mean:.1f}%" and "질의 20개" in ko.sentence
+    assert ko.interval.startswith("90% ")
+
+
 def test_folder_label_never_shows_the_machines_path(tmp_path, monkeypatch):
     """Issue 37: the page listed the BEIR folder by its absolute path. The default folder is
     the copy shipped with NoiseFloor, folders under data/beir/ are named from there, a folder
