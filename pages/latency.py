@@ -141,8 +141,8 @@ with head:
     show_card(card)
     if not refused:  # the one answer, and what the page's other ratios are
         st.caption(esc(ratios_line(res, lang)))
-    if presenting():
-        draw_chart(ratio_fig, present_height=PRESENT_CHART_HEIGHT)
+    if presenting():  # the card's caveat line (two lines in Korean) takes 20 px of the chart
+        draw_chart(ratio_fig, present_height=PRESENT_CHART_HEIGHT - (20 if card.caveats else 0))
 end_of_presentation()
 with guide:
     how_to_read("latency.how_to_read")
