@@ -194,42 +194,40 @@ def _call_codes(path: Path, func: str) -> tuple[str, ...]:
                          and n.args and isinstance(n.args[0], ast.Constant)}))
 
 
+def _str_constants(node) -> set:
+    """The string values an expression can take (a constant, or either side of ``a if c else
+    b``), not what it compares with."""
+    if isinstance(node, ast.IfExp):
+        return _str_constants(node.body) | _str_constants(node.orelse)
+    return {node.value} if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+        else set()
+
+
 def _warning_codes() -> tuple[str, ...]:
     """The message keys of every ``FairnessWarning(code, params[, key])`` built in the latency
     modules: the string constants of ``key`` (``latency.warn_<key>``), and of ``code`` when
     there is no key or it may be empty (``latency.warn_<code>``)."""
-    def constants(node):  # the values an expression can take (not what it compares with)
-        if isinstance(node, ast.IfExp):
-            return constants(node.body) | constants(node.orelse)
-        return {node.value} if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-            else set()
-
     out = set()
     for path in sorted((ROOT / "core" / "latency").glob("*.py")):   # the latency wing
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for n in ast.walk(tree):
             if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "FairnessWarning":
-                keys = constants(n.args[2]) if len(n.args) > 2 else {""}
+                keys = _str_constants(n.args[2]) if len(n.args) > 2 else {""}
                 out |= keys - {""}
                 if "" in keys:
-                    out |= constants(n.args[0])
+                    out |= _str_constants(n.args[0])
     return tuple(sorted(out))
 
 
 def _fairness_codes() -> tuple[str, ...]:
     """The ``code`` of every ``FairnessWarning(code, ...)`` built in the latency modules: each
     has a short form, ``latency.short_<code>`` (the caveat line under the card, issue 37)."""
-    def constants(node):
-        if isinstance(node, ast.IfExp):
-            return constants(node.body) | constants(node.orelse)
-        return {node.value} if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-            else set()
-
     out = set()
     for path in sorted((ROOT / "core" / "latency").glob("*.py")):   # the latency wing
         tree = ast.parse(path.read_text(encoding="utf-8"))
         out |= {c for n in ast.walk(tree) if isinstance(n, ast.Call)
-                and getattr(n.func, "id", "") == "FairnessWarning" for c in constants(n.args[0])}
+                and getattr(n.func, "id", "") == "FairnessWarning"
+                for c in _str_constants(n.args[0])}
     return tuple(sorted(out))
 
 
