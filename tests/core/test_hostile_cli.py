@@ -1,11 +1,12 @@
 """Hostile input, round 3 (issue 30), on the command line: every file read bounded, nothing
 silent, no limit that cannot fail. Whole-process cases run ``python -m core`` as a child with
-a timeout and read its own peak memory (``os.wait4``)."""
+a timeout and read its own peak memory (``VmHWM`` through ``bench/peak_launcher.py``)."""
 from __future__ import annotations
 
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -27,8 +28,13 @@ def _child(args, *, timeout: float = 60.0, stdin=None):
     out, err = io.BytesIO(), io.BytesIO()
     import tempfile
 
+    # the child's own peak (VmHWM, written at exit by bench/peak_launcher.py): wait4's
+    # ru_maxrss starts from the forking parent's, and pytest is past 1 GB late in a full run
+    peak_file = Path(tempfile.mkdtemp()) / "peak.json"
+    env = {**os.environ, "NOISEFLOOR_BENCH_PEAK": str(peak_file), "PYTHONPATH": str(ROOT)}
     with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
-        proc = subprocess.Popen([sys.executable, "-m", "core", *map(str, args)], cwd=ROOT,
+        proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "peak_launcher.py"),
+                                 "-m", "core", *map(str, args)], cwd=ROOT, env=env,
                                 stdout=fo, stderr=fe, stdin=stdin or subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while True:
@@ -44,7 +50,9 @@ def _child(args, *, timeout: float = 60.0, stdin=None):
         fo.seek(0)
         fe.seek(0)
         out, err = fo.read().decode("utf-8", "replace"), fe.read().decode("utf-8", "replace")
-    return proc.returncode, out, err, usage.ru_maxrss * 1024
+    peak = json.loads(peak_file.read_text())["peak_mb"] * 2**20
+    shutil.rmtree(peak_file.parent, ignore_errors=True)
+    return proc.returncode, out, err, peak
 
 
 def _one_line_refusal(code, out, err, peak, *, says: str):
