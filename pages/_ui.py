@@ -22,6 +22,14 @@ from core.views.charts import enlarge, pad
 
 from core.views.report import Section, build_report, to_latex, to_markdown
 
+try:  # one lock for altair's global transformer: Streamlit's charts and our reports' specs
+    from streamlit.elements.vega_charts import _altair_globals_lock as _ALTAIR_LOCK
+    import core.views.report as _report
+
+    _report.SPEC_LOCK = _ALTAIR_LOCK
+except ImportError:  # a Streamlit without that lock: the report keeps its own
+    pass
+
 # Shared state, set up once: pages read these keys; the page that owns one writes it.
 SESSION_DEFAULTS = {
     "lang": None,                # "en" | "ko"; from ?lang= on first load

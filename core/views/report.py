@@ -11,6 +11,7 @@ import hashlib
 import html
 import math
 import platform
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
@@ -154,6 +155,14 @@ def _html_table(df: pd.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+# Held while a chart becomes a spec. altair's data transformer and theme are process-global;
+# Streamlit switches them for each chart it draws under its own lock, so a server's pages set
+# this to that lock (``pages._ui``): a report built in one session while another session draws
+# a chart otherwise reads the other's half-switched transformer (a TypeError seen with 8
+# sessions at once, tests/browser/test_load.py).
+SPEC_LOCK = threading.Lock()
+
+
 def chart_svg(chart: alt.TopLevelMixin) -> str:
     """An altair chart as a standalone SVG string, rendered offline by vl-convert in its own
     process (``core.views.svg_worker``): a native crash raises ``ChartCrash`` here instead of
@@ -161,7 +170,8 @@ def chart_svg(chart: alt.TopLevelMixin) -> str:
     import altair as alt  # lazy: the CLI's to_json path never needs altair
 
     checks.instance("chart", chart, alt.TopLevelMixin, "an altair chart")
-    spec = chart.to_dict()
+    with SPEC_LOCK:  # altair's data transformer is global: not beside another thread's switch
+        spec = chart.to_dict()
     if isinstance(chart, (alt.Chart, alt.LayerChart)) and "width" not in spec:
         spec["width"] = CHART_WIDTH  # pages stretch charts to the column; a file needs a size
     svg = render_svg(spec)

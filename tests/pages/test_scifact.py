@@ -125,8 +125,11 @@ def test_korean(folder):
     assert not at.exception, at.exception
     assert at.title[0].value.startswith("scifact 실측")
     assert any("문서 25개" in m.value for m in at.markdown)
-    assert at.selectbox(key="scifact_folder").options == [
-        "scifact (NOISEFLOOR_BEIR_DIR의 폴더)"]  # not the machine's path (issue 37)
+    # the NOISEFLOOR_BEIR_DIR folder first, named, never the machine's path (issue 37); the
+    # shipped copy may follow when an earlier test of the run unpacked it
+    options = at.selectbox(key="scifact_folder").options
+    assert options[0] == "scifact (NOISEFLOOR_BEIR_DIR의 폴더)"
+    assert not any(str(folder.parent) in o for o in options), options
     hits = _unescaped(next(x.value for x in at.table if "합계" in list(x.value.columns)))
     assert list(hits.index) == ["BM25: 있음", "BM25: 없음", "합계"]
     assert list(hits.columns)[:2] == ["Dense: 있음", "Dense: 없음"]
