@@ -400,54 +400,40 @@ _XML_ROW = re.compile(rb"<(?:\w+:)?row[\s/>]")
 
 
 def _count_xlsx_cells(data: bytes, file: str, max_cells: int) -> None:
-    """Count the cell and row elements of every worksheet while inflating it, in chunks,
-    and stop as soon as the data cells pass ``max_cells`` (each row at least one cell). As
-    for CSV (``check_shape``), a sheet's first row is its header and is not counted: the
-    cells before its second row element are set aside. The sheet's declared size
-    (``<dimension>``) comes from the file and may be missing or false; this count does not
-    trust it and costs a fraction of a second per 100 MB of XML. A zip that lies (a wrong
-    CRC-32 or size, a truncated or unknown compression) is ``bad_xlsx``."""
+    """Count every worksheet's cell and row elements while inflating it in chunks; stop once
+    the data cells pass ``max_cells`` (a row: at least one cell; a sheet's first row is its
+    header, not counted, as in ``check_shape``). ``<dimension>`` may lie and is not read. A
+    zip that lies (a wrong CRC-32 or size, a truncated compression) is ``bad_xlsx``."""
+    cells = rows = 0  # data cells and rows of the sheets so far
     try:
-        _count_cells(data, file, max_cells)
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            for info in zf.infolist():
+                if not re.fullmatch(r"xl/worksheets/.*\.xml", info.filename):
+                    continue
+                tail, sheet_rows, header = b"", 0, 0
+                with zf.open(info) as fh:
+                    while True:
+                        chunk = fh.read(1 << 20)
+                        block = tail + chunk  # tags in the last 16 bytes: counted next time
+                        cut = max(len(block) - 16, 0) if chunk else len(block)
+                        cell_at, row_at = ([m.start() for m in tag.finditer(block)
+                                            if m.start() < cut] for tag in (_XML_CELL, _XML_ROW))
+                        if sheet_rows < 2:  # the header's cells: those before the second row
+                            second = (row_at + [len(block)] * 2)[1 - sheet_rows]
+                            header += sum(1 for at in cell_at if at < second)
+                        sheet_rows, rows = sheet_rows + len(row_at), rows + len(row_at)
+                        cells += len(cell_at)
+                        tail = block[cut:]
+                        if max(cells - header, rows - min(sheet_rows, 1)) > max_cells:
+                            raise InputError("too_many_cells", file=file, limit=f"{max_cells:,}")
+                        if not chunk:
+                            break
+                cells, rows = cells - header, rows - min(sheet_rows, 1)
     except InputError:
         raise
     except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError,
             OSError) as exc:
         raise InputError("bad_xlsx", file=file, detail=str(exc)[:200] or type(exc).__name__)
-
-
-def _count_cells(data: bytes, file: str, max_cells: int) -> None:
-    cells = rows = 0  # data cells and data rows of every sheet so far (headers set aside)
-    with zipfile.ZipFile(io.BytesIO(data)) as zf:
-        for info in zf.infolist():
-            if not (info.filename.startswith("xl/worksheets/") and
-                    info.filename.endswith(".xml")):
-                continue
-            tail, sheet_rows, header_cells = b"", 0, 0
-            with zf.open(info) as fh:
-                while True:
-                    chunk = fh.read(1 << 20)
-                    block = tail + chunk
-                    # a tag split across chunks counts once: tags starting in the last 16
-                    # bytes wait for the next chunk (all of them at the end of the sheet)
-                    cut = max(len(block) - 16, 0) if chunk else len(block)
-                    cell_at = [m.start() for m in _XML_CELL.finditer(block) if m.start() < cut]
-                    row_at = [m.start() for m in _XML_ROW.finditer(block) if m.start() < cut]
-                    if sheet_rows < 2:  # the header's cells: those before the second row
-                        second = row_at[1 - sheet_rows] if len(row_at) > 1 - sheet_rows \
-                            else len(block)
-                        header_cells += sum(1 for at in cell_at if at < second)
-                    sheet_rows += len(row_at)
-                    cells += len(cell_at)
-                    rows += len(row_at)
-                    tail = block[cut:]
-                    if max(cells - header_cells, rows - min(sheet_rows, 1)) > max_cells:
-                        raise InputError("too_many_cells", file=file,
-                                         limit=f"{max_cells:,}")
-                    if not chunk:
-                        break
-            cells -= header_cells
-            rows -= min(sheet_rows, 1)
 
 
 def _has_columns(header, required) -> bool:
