@@ -84,13 +84,17 @@ def comparison_verdict(result, lang: str = "en") -> str:
 
 
 def margin_sentence(result, *, a: str, b: str, lang: str = "en") -> str:
-    """The margin's answer (a ``core.paired.margin.MarginResult``) in one plain sentence: 'B is not
-    worse than A by more than 2.0 %p (lower bound -1.1 %p).', 'B is worse than A by more
-    than 2.0 %p (upper bound ...)', 'Equivalent within ±2.0 %p: ...' or 'Inconclusive for a
-    margin of 2.0 %p: ...', with the interval's ends as core computed them."""
+    """The margin's answer (a ``core.paired.margin.MarginResult``) in one plain sentence, the
+    estimate and then its bound, as the Switch? card says it (issue 37): 'B scores +0.3 %p
+    vs A; at worst -1.7 %p, within the 2.0 %p you allowed.', '... even at best ..., it loses
+    more than ...', 'Equivalent within ±2.0 %p: ...', 'Cannot tell yet at a margin of
+    2.0 %p: ...' (with its own words when only the one-sided test holds it back); B − A
+    and the interval's ends as core computed them."""
     kind = checks.choice("kind", result.kind, ("rate", "score"))
-    return t(f"margin.verdict_{result.verdict}", lang, a=a, b=b,
-             margin=fmt_margin(result.margin, kind), lo=fmt_diff(result.ci_low, kind),
+    key = result.verdict + ("_test" if result.verdict == "inconclusive"
+                            and result.reason_key == "test_disagrees" else "")
+    return t(f"margin.verdict_{key}", lang, a=a, b=b, margin=fmt_margin(result.margin, kind),
+             est=fmt_diff(result.mean, kind), lo=fmt_diff(result.ci_low, kind),
              hi=fmt_diff(result.ci_high, kind))
 
 
