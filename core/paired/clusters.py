@@ -69,6 +69,7 @@ from core import checks
 from core.paired.intervals import wilson_bounds, z_two_sided
 from core.paired.significance import PairedTest, paired_test
 from core.paired.skew_intervals import t_quantile
+from core.paired.stats import verdict as one_verdict
 
 # Fewer clusters than this and the card says plainly that the interval rests on few units.
 FEW_CLUSTERS = 10
@@ -308,7 +309,9 @@ def cluster_interval(values, clusters, *, confidence: float = 0.95) -> ClusterIn
 class ClusterComparison:
     """B − A on clustered cases: each method's interval, the interval of B − A (CR2 t), the
     whole-cluster sign-flip test and, for 0/1 outcomes, McNemar's cluster form; the
-    ``summary`` (ICC of the differences, design effect, effective n)."""
+    ``summary`` (ICC of the differences, design effect, effective n). ``verdict`` is the one
+    rule (``core.paired.stats.verdict``): the cluster-robust interval of B − A and the
+    whole-cluster sign-flip test must agree."""
 
     a: ClusterInterval
     b: ClusterInterval
@@ -316,6 +319,7 @@ class ClusterComparison:
     test: PairedTest
     summary: ClusterSummary
     confidence: float
+    verdict: str
     mcnemar_x2: float | None = None
     mcnemar_p: float | None = None
 
@@ -329,7 +333,8 @@ class ClusterComparison:
         out = {"method": "cr2_bell_mccaffrey", "confidence": self.confidence,
                **self.summary.to_dict(), "resolution": self.resolution,
                "a": self.a.to_dict(), "b": self.b.to_dict(),
-               "difference": self.difference.to_dict(), "test": self.test.to_dict()}
+               "difference": self.difference.to_dict(), "test": self.test.to_dict(),
+               "verdict": self.verdict}
         if self.mcnemar_x2 is not None:
             out["mcnemar_cluster"] = {"x2": self.mcnemar_x2, "p": self.mcnemar_p}
         return out
@@ -355,9 +360,10 @@ def compare_clustered(a, b, clusters, *, confidence: float = 0.95, resamples: in
     x2 = p = None
     if binary:
         x2, p = cluster_mcnemar(a, b, layout)
+    v = one_verdict(diff.ci_low, diff.ci_high, test.p, confidence=confidence)
     return ClusterComparison(_interval(a, layout, confidence, binary, bounds),
                              _interval(b, layout, confidence, binary, bounds), diff, test,
-                             summarize(d, layout), confidence, x2, p)
+                             summarize(d, layout), confidence, v, x2, p)
 
 
 # ----------------------------------------------------------------------------- runs
