@@ -7,6 +7,7 @@ The front door: other wings, pages and the CLI import the names below from ``cor
 from core._front import front_door
 
 PUBLIC = {
+    "cheap": ("CheapComparison", "compare_cheap"),
     "golden": ("GoldenComparison", "GoldenSet", "compare_golden", "load_golden"),
     "groups": ("GroupComparison", "by_group", "read_group_file", "read_group_labels"),
     "judged": ("JudgedBounds", "beir_bounds", "lists_bounds", "trec_bounds"),
