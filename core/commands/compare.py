@@ -35,7 +35,8 @@ from core.commands._common import add_margin_arg, add_stat_args, margin_of, prin
 from core.errors import InputError
 from core.i18n import t
 from core.inputs import (Clustered, by_group, cluster_hint, compare_golden, compare_in_clusters,
-                         load_clustered, read_cluster_labels, read_group_labels, runs_block)
+                         load_clustered, load_golden, read_cluster_labels, read_group_labels,
+                         runs_block)
 from core.serialize import to_csv_bytes
 from core.views.golden import compare_text
 
