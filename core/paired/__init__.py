@@ -1,8 +1,8 @@
 """Two methods on the same cases, B − A: the checked pair (``data``), intervals of the
 difference, significance tests, the bootstrap (``stats``), the self-check (``calibration``),
 the decision (``compare``), the clusters and repeated runs of issue 32 (``clusters``), the
-margin rule, several systems (``multi``), the tied-for-best set (``best``) and gold plus cheap
-labels (``ppi``, prediction-powered).
+margin rule, several systems (``multi``), the tied-for-best set (``best``), no harm (``harm``:
+hurt share, TRisk) and gold plus cheap labels (``ppi``, prediction-powered).
 
 The front door: other wings, pages and the CLI import the names below from ``core.paired``
 (``core._front``); the modules are the wing's rooms."""
