@@ -11,7 +11,7 @@ from core._front import front_door
 PUBLIC = {
     "best": ("BestSet", "best_set"),
     "calibration": ("Calibration",),
-    "clusters": ("ClusterComparison", "compare_clustered", "run_summary",
+    "clusters": ("ClusterComparison", "compare_clustered", "plan_clusters", "run_summary",
                  "sign_flipping_cases"),
     "compare": ("Decided", "Decision", "PairedComparison", "compare_paired",
                 "interval_provenance", "rate_estimate", "settle"),

@@ -491,3 +491,59 @@ def plan_design(var_cluster: float, var_case: float, var_run: float, *, clusters
                "runs": hw(clusters, per_cluster, 2 * runs)}
     best = min(options, key=lambda k: (options[k], ("clusters", "per_cluster", "runs").index(k)))
     return DesignPlan(clusters, per_cluster, runs, hw(clusters, per_cluster, runs), options, best)
+
+
+@dataclass(frozen=True)
+class ClusterPlan:
+    """An independent-cases plan of ``n`` cases turned into a design of clusters of
+    ``cluster_size`` questions and ``runs`` runs: ``factor`` multiplies n (``design_factor``),
+    ``n_cases`` and ``n_clusters`` are what it takes, and ``doubling`` gives the interval's
+    width, relative to the planned design's, with the clusters, the questions per cluster or
+    the runs doubled; ``best`` the one that narrows it most."""
+
+    n: int
+    icc: float
+    cluster_size: int
+    runs: int
+    run_share: float
+    factor: float
+    n_cases: int
+    n_clusters: int
+    doubling: dict
+    best: str
+
+    def to_dict(self) -> dict:
+        return {"n_independent": self.n, "icc": self.icc, "cluster_size": self.cluster_size,
+                "runs": self.runs, "run_share": self.run_share, "factor": self.factor,
+                "n_cases": self.n_cases, "n_clusters": self.n_clusters,
+                "doubling": dict(self.doubling), "best": self.best}
+
+
+def design_factor(icc: float, cluster_size: int, runs: int = 1, run_share: float = 0.0) -> float:
+    """How much more variance a case mean carries than one independent single-run case, in a
+    design of clusters of m questions and K runs: (1 − W)(1 + (m − 1) ICC) + W / K, with W the
+    run-to-run share of one run's variance and ICC that of the cases' true values. With W = 0
+    it is Kish's design effect 1 + (m − 1) ICC; with ICC = 0 it is Miller's (2024, eq. 6)
+    σ²_between + σ²_within / K over σ². Caller checked."""
+    return (1 - run_share) * (1 + (cluster_size - 1) * icc) + run_share / runs
+
+
+def plan_clusters(n: int, *, icc: float, cluster_size: int, runs: int = 1,
+                  run_share: float = 0.0) -> ClusterPlan:
+    """``n`` independent single-run cases (any of the planner's n's) as clusters of
+    ``cluster_size`` with ``runs`` runs: n x ``design_factor`` cases, rounded up to whole
+    clusters, and what doubling each part of the design buys (``plan_design`` on the variance
+    components (1 − W) ICC, (1 − W)(1 − ICC), W of a unit variance)."""
+    n = checks.whole("n", n, lo=1)
+    icc = checks.between("icc", icc, 0.0, 1.0)
+    cluster_size = checks.whole("cluster_size", cluster_size, lo=1)
+    runs = checks.whole("runs", runs, lo=1)
+    run_share = checks.between("run_share", run_share, 0.0, 1.0)
+    f = design_factor(icc, cluster_size, runs, run_share)
+    n_clusters = max(2, math.ceil(n * f / cluster_size - 1e-9))
+    n_cases = n_clusters * cluster_size
+    p = plan_design((1 - run_share) * icc, (1 - run_share) * (1 - icc), run_share,
+                    clusters=n_clusters, per_cluster=cluster_size, runs=runs)
+    doubling = {k: (v / p.half_width if p.half_width > 0 else 1.0) for k, v in p.options.items()}
+    return ClusterPlan(n, icc, cluster_size, runs, run_share, f, n_cases, n_clusters, doubling,
+                       p.best)

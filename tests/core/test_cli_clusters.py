@@ -92,3 +92,17 @@ def test_hint_goes_to_stderr_only(tmp_path):
     p = _run("compare", str(f), "--json", "--resamples", "500")
     assert p.returncode == 0 and "clusters" not in json.loads(p.stdout)
     assert b"cluster column" in p.stderr
+
+
+def test_sample_size_with_clusters_and_runs():
+    p = _run("sample-size", "--rate", "0.8", "--half-width", "0.05", "--icc", "0.2",
+             "--cluster-size", "5", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    plan = d["clusters"]["plans"]["n_wilson"]
+    assert plan["n_independent"] == d["n_wilson"] and plan["factor"] == pytest.approx(1.8)
+    assert plan["n_clusters"] * 5 == plan["n_cases"] >= d["n_wilson"] * 1.8
+    t = _run("sample-size", "--sigma", "0.2", "--runs", "3", "--run-share", "0.5")
+    assert b"3 runs" in t.stdout and b"buy the most" in t.stdout
+    bad = _run("sample-size", "--icc", "0.2")
+    assert bad.returncode == 2 and b"--cluster-size" in bad.stderr

@@ -217,3 +217,17 @@ def test_plan_design_follows_miller_formula():
 
 def test_bell_mccaffrey_df_equal_sizes():
     assert bell_mccaffrey_df([3, 3, 3, 3]) == pytest.approx(3.0)
+
+
+def test_plan_clusters_design_factor_and_miller():
+    from core.paired.clusters import design_factor, plan_clusters
+    assert design_factor(0.2, 5) == pytest.approx(1.8)                   # Kish
+    assert design_factor(0.0, 1, 4, 0.6) == pytest.approx(0.4 + 0.6 / 4)  # Miller eq. 6
+    p = plan_clusters(245, icc=0.2, cluster_size=5)
+    assert p.n_clusters == math.ceil(245 * 1.8 / 5) and p.n_cases == 5 * p.n_clusters
+    assert p.doubling["clusters"] == pytest.approx(1 / math.sqrt(2))
+    # doubling m: variance 0.2/G + 0.8/(2Gm) vs 0.2/G + 0.8/(Gm)
+    assert p.doubling["per_cluster"] == pytest.approx(math.sqrt((0.2 + 0.08) / (0.2 + 0.16)))
+    assert p.best == "clusters" and p.doubling["runs"] == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        plan_clusters(10, icc=1.5, cluster_size=2)
