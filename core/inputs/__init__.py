@@ -7,8 +7,8 @@ The front door: other wings, pages and the CLI import the names below from ``cor
 from core._front import front_door
 
 PUBLIC = {
-    "clusters": ("Clustered", "cluster_hint", "compare_in_clusters", "load_clustered",
-                 "load_lists_clustered", "read_cluster_labels", "runs_block"),
+    "clusters": ("Clustered", "cluster_hint", "clusters_of", "compare_in_clusters",
+                 "load_clustered", "load_lists_clustered", "read_cluster_labels", "runs_block"),
     "golden": ("GoldenComparison", "GoldenSet", "compare_golden", "load_golden"),
     "groups": ("GroupComparison", "by_group", "read_group_file", "read_group_labels"),
     "judged": ("JudgedBounds", "beir_bounds", "lists_bounds", "trec_bounds"),

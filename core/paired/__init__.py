@@ -1,6 +1,6 @@
 """Two methods on the same cases, B − A: the checked pair (``data``), intervals of the
 difference, significance tests, the bootstrap (``stats``), the self-check (``calibration``),
-the decision (``compare``), the clusters and repeated runs of issue 32 (``clusters``), the
+the decision (``compare``), the clusters and repeated runs of issue 32 (``clusters``, ``designs``), the
 margin rule, several systems (``multi``), the tied-for-best set (``best``) and gold plus cheap
 labels (``ppi``, prediction-powered).
 
@@ -11,8 +11,8 @@ from core._front import front_door
 PUBLIC = {
     "best": ("BestSet", "best_set"),
     "calibration": ("Calibration",),
-    "clusters": ("ClusterComparison", "compare_clustered", "plan_clusters", "run_summary",
-                 "sign_flipping_cases"),
+    "clusters": ("ClusterComparison", "cluster_margin", "compare_clustered"),
+    "designs": ("plan_clusters", "run_summary", "sign_flipping_cases"),
     "compare": ("Decided", "Decision", "PairedComparison", "compare_paired",
                 "interval_provenance", "rate_estimate", "settle"),
     "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width", "resampled",
