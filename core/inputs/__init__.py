@@ -7,6 +7,7 @@ The front door: other wings, pages and the CLI import the names below from ``cor
 from core._front import front_door
 
 PUBLIC = {
+    "cheap": ("CheapComparison", "compare_cheap"),
     "clusters": ("Clustered", "cluster_hint", "clusters_of", "compare_in_clusters",
                  "load_clustered", "load_lists_clustered", "read_cluster_labels", "runs_block"),
     "golden": ("GoldenComparison", "GoldenSet", "compare_golden", "load_golden"),
