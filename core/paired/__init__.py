@@ -1,7 +1,7 @@
 """Two methods on the same cases, B − A: the checked pair (``data``), intervals of the
 difference, significance tests, the bootstrap (``stats``), the self-check (``calibration``),
-the decision (``compare``), the margin rule, several systems (``multi``) and the tied-for-best
-set (``best``).
+the decision (``compare``), the margin rule, several systems (``multi``), the tied-for-best
+set (``best``) and the confidence sequence for a set looked at again and again (``sequential``).
 
 The front door: other wings, pages and the CLI import the names below from ``core.paired``
 (``core._front``); the modules are the wing's rooms."""
