@@ -29,7 +29,8 @@ from pathlib import Path
 from core.commands._common import add_margin_arg, add_stat_args, margin_of, print_json, read_bytes
 from core.errors import InputError
 from core.i18n import t
-from core.inputs import by_group, compare_golden, load_golden, read_group_labels
+from core.inputs import (Clustered, by_group, cluster_hint, compare_golden, compare_in_clusters,
+                         load_clustered, read_cluster_labels, read_group_labels, runs_block)
 from core.serialize import to_csv_bytes
 from core.views.golden import compare_text
 
@@ -77,6 +78,14 @@ def register(p) -> None:
                         "alpha) or bh, Benjamini-Hochberg (the expected share of false ones "
                         "among the pairs called different stays below alpha; more power with "
                         "many systems)")
+    p.add_argument("--cluster", metavar="NAME",
+                   help="golden and lists: the column naming each case's document (cluster); "
+                        "found by itself when named cluster, document, doc_id, source, 문서 "
+                        "or 클러스터. Every interval and test then treats the cluster as the "
+                        "unit")
+    p.add_argument("--clusters", metavar="FILE",
+                   help="a qid,cluster file (CSV/TSV/XLSX) giving each case's cluster (trec; "
+                        "replaces a file's cluster column)")
     add_stat_args(p, interval=True)
     add_margin_arg(p)
 
@@ -89,18 +98,20 @@ def _stat_kw(args) -> dict:
 def _golden(args):
     if len(args.files) != 1:
         raise InputError("systems.err_one_file", format="golden", n=len(args.files))
-    gs = load_golden(read_bytes(args.files[0]), file=args.files[0])
-    return gs, {}, None
+    cl = load_clustered(read_bytes(args.files[0]), file=args.files[0], cluster=args.cluster)
+    args.cluster_info = cl
+    return cl.golden, {}, None
 
 
 def _lists(args):
     # lazy: pandas, and only for --format lists (every command module is imported at start-up)
-    from core.inputs import load_lists, metric_key, parse_metric, score_lists
+    from core.inputs import load_lists_clustered, metric_key, parse_metric, score_lists
 
     if len(args.files) != 1:
         raise InputError("systems.err_one_file", format="lists", n=len(args.files))
     name, k = parse_metric(args.measure or "ndcg", args.k)
-    ls = load_lists(read_bytes(args.files[0]), file=args.files[0], kind=args.match)
+    ls, labels, col = load_lists_clustered(read_bytes(args.files[0]), file=args.files[0],
+                                           kind=args.match, cluster=args.cluster)
     scores = score_lists(ls, k)
     key = metric_key(name, k)
     extra = {"format": "lists", "measure": key, "k": k, "match": ls.kind,
@@ -112,7 +123,9 @@ def _lists(args):
         from core.inputs import lists_bounds  # lazy: pandas, only with a judged pool
         return None if ls.kind != "ids" else lists_bounds(scores, key, a, b,
                                                          k=args.judged_k, **stat)
-    return scores.golden(key), extra, judged
+    gs = scores.golden(key)
+    args.cluster_info = Clustered(gs, labels, col)
+    return gs, extra, judged
 
 
 def _trec(args):
@@ -144,9 +157,40 @@ def _groups(args, result):
     return by_group(result, labels, args.groups, **_stat_kw(args))
 
 
+def _clusters(args, result):
+    """(the cluster comparison or None, the JSON block or None, the text lines) when the file
+    has a cluster column, ``--cluster`` names one or ``--clusters`` gives a side file;
+    the repeated-runs block and line when a long file has a run column."""
+    from core.views.clusters import cluster_lines, runs_lines  # lazy: only with clusters/runs
+
+    cl = getattr(args, "cluster_info", None)
+    if args.clusters:
+        labels = read_cluster_labels(read_bytes(args.clusters), args.clusters)
+        cl = (cl.with_file(labels, args.clusters) if cl is not None else None)
+        if cl is None:
+            cl = Clustered(None, labels, None, args.clusters)
+    blocks, lines = {}, []
+    if cl is not None and cl.runs is not None:
+        blocks["runs"] = runs_block(cl.runs, result)
+        lines += runs_lines(blocks["runs"])
+    if cl is None or cl.labels is None:
+        return None, blocks, lines
+    c = result.comparison
+    cc = compare_in_clusters(result, cl.labels, cl.file or result.golden.source,
+                             resamples=args.resamples, confidence=args.confidence,
+                             seed=args.seed)
+    source = cl.column or cl.file
+    blocks["clusters"] = {"column": cl.column, "file": cl.file, **cc.to_dict()}
+    lines = cluster_lines(cc, c.a, c.b, source, c.binary) + lines
+    return cc, blocks, lines
+
+
 def run(args) -> int:
     if args.judged_k < 1:
         raise ValueError(f"--judged-k must be at least 1, got {args.judged_k}")
+    if args.cluster and args.format == "trec":
+        raise ValueError("--cluster names a column of a golden or lists file; TREC runs take "
+                         "a qid,cluster file: --clusters FILE")
     if args.unjudged_csv and args.format == "golden":
         raise ValueError("--unjudged-csv needs --format lists or trec (ranked documents)")
     gs, extra, judged_of = {"golden": _golden, "lists": _lists,
@@ -156,6 +200,12 @@ def run(args) -> int:
         others = [m for m in gs.methods if m != args.baseline]
         a, b = args.baseline, (others[0] if others else None)  # B - A = other - baseline
     result = compare_golden(gs, a, b, **_stat_kw(args))
+    clustered, cluster_blocks, cluster_text = _clusters(args, result)
+    if clustered is None and not cluster_blocks:
+        hint = cluster_hint(result.case_ids)
+        if hint is not None:
+            from core.views.clusters import hint_line  # lazy: only when ids look clustered
+            sys.stderr.write("note: " + hint_line(hint) + "\n")
     margin = margin_of(result, args.margin)
     many = best = None
     if len(gs.methods) >= 3:
@@ -186,6 +236,10 @@ def run(args) -> int:
     if args.json:
         out = result.to_dict()
         out.update(extra)
+        if clustered is not None:   # the verdict with clusters as the unit
+            out["verdict_independent_cases"] = out["verdict"]
+            out["verdict"] = clustered.verdict
+        out.update(cluster_blocks)
         if margin is not None:
             out["margin"] = margin.to_dict()
         if best is not None:
@@ -204,6 +258,10 @@ def run(args) -> int:
                             for p in many.to_dict()["pairs"]]
         print_json(out)
         return 0
+    if cluster_text:
+        print("\n".join(cluster_text))
+        if clustered is not None:
+            print(t("clusters.cli_independent", "en"))
     print(compare_text(result, extra, many, args.format, margin=margin, best=best))
     if groups is not None or judged is not None:
         from core.views.groups import group_cli_lines, judged_cli_lines  # lazy: pandas

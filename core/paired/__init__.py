@@ -1,7 +1,9 @@
 """Two methods on the same cases, B − A: the checked pair (``data``), intervals of the
 difference, significance tests, the bootstrap (``stats``), the self-check (``calibration``),
-the decision (``compare``), the margin rule, several systems (``multi``), the tied-for-best
-set (``best``) and the confidence sequence for a set looked at again and again (``sequential``).
+the decision (``compare``), the clusters and repeated runs of issue 32 (``clusters``), the
+margin rule, several systems (``multi``), the tied-for-best set (``best``), no harm (``harm``:
+hurt share, TRisk), gold plus cheap labels (``ppi``, prediction-powered) and the confidence
+sequence for a set looked at again and again (``sequential``).
 
 The front door: other wings, pages and the CLI import the names below from ``core.paired``
 (``core._front``); the modules are the wing's rooms."""
@@ -10,6 +12,8 @@ from core._front import front_door
 PUBLIC = {
     "best": ("BestSet", "best_set"),
     "calibration": ("Calibration",),
+    "clusters": ("ClusterComparison", "compare_clustered", "run_summary",
+                 "sign_flipping_cases"),
     "compare": ("Decided", "Decision", "PairedComparison", "compare_paired",
                 "interval_provenance", "rate_estimate", "settle"),
     "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width", "resampled",
