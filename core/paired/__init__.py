@@ -23,6 +23,7 @@ PUBLIC = {
     "method_intervals": ("RateEstimate",),
     "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
               "holm", "plan_mode"),
+    "sequential": ("sequential_compare",),
     "significance": ("PairedTest", "mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
     "stats": ("BootstrapResult", "CONFIDENCE_LEVELS", "INTERVALS", "MAX_RESAMPLES",
               "MIN_RESAMPLES", "PairedData", "Verdict", "interval_warning", "is_binary",

@@ -45,6 +45,7 @@ GRID = 2001            # candidate means on [0, 1]: B − A read to 0.001, a met
 TRUNCATION = 0.5       # c: a bet never stakes more than half the capital against one value
 FIRST_LOOK = 10        # the history starts at the 10th case (or at n when fewer)
 MAX_LOOKS = 500        # above this many cases the history keeps every k-th look (k stated)
+SORTED_P = 0.001       # runs_p below this: the rows look sorted by outcome (``looks_sorted``)
 _CHUNK = 256           # rows per block while the kept candidates are carried forward
 
 
@@ -202,6 +203,7 @@ class SequentialComparison:
     a: SequentialMean
     b: SequentialMean
     peeking: "PeekingCost | None" = None
+    order_p: float = 1.0   # runs test of the signs in this order (``runs_p``): small = sorted
 
     @property
     def last(self) -> Look:
@@ -220,7 +222,16 @@ class SequentialComparison:
                "history": [look.to_dict() for look in self.history]}
         if self.peeking is not None:
             out["peeking"] = self.peeking.to_dict()
+        out["order_p"] = self.order_p
+        out["looks_sorted"] = self.looks_sorted
         return out
+
+    @property
+    def looks_sorted(self) -> bool:
+        """The signs of B − A come in far fewer runs than in any arrival order that is not
+        sorted by outcome (``runs_p`` < ``SORTED_P``): the rows were likely sorted, and the
+        sequence, which reads them as the order the cases arrived, should not be trusted."""
+        return self.order_p < SORTED_P
 
 
 @dataclass(frozen=True)
@@ -240,6 +251,30 @@ class PeekingCost:
     def to_dict(self) -> dict:
         return {"rate": self.rate, "mc_se": self.mc_se, "sets": self.sets, "looks": self.looks,
                 "test": self.test}
+
+
+def runs_p(d) -> float:
+    """One-sided p of the Wald–Wolfowitz runs test (Wald & Wolfowitz 1940, *Ann. Math.
+    Statist.* 11:147) on the signs of the non-zero differences in the order given: with n+
+    and n- of each sign and R runs, under a random order E[R] = 1 + 2 n+ n- / N and
+    Var[R] = 2 n+ n- (2 n+ n- - N) / (N^2 (N - 1)), N = n+ + n-; p = Phi((R + 1/2 - E[R]) /
+    sd) (continuity-corrected normal). Too few runs (every win, then every loss) means the
+    rows were sorted by outcome rather than kept in the order the cases arrived. 1 when
+    either sign has fewer than 2 cases."""
+    signs = np.sign(np.asarray(d, dtype=float))
+    signs = signs[signs != 0]
+    pos = int(np.count_nonzero(signs > 0))
+    neg = signs.size - pos
+    if pos < 2 or neg < 2:
+        return 1.0
+    runs = 1 + int(np.count_nonzero(signs[1:] != signs[:-1]))
+    total = pos + neg
+    mean = 1 + 2 * pos * neg / total
+    var = 2 * pos * neg * (2 * pos * neg - total) / (total ** 2 * (total - 1))
+    if var <= 0:
+        return 1.0
+    z = (runs + 0.5 - mean) / math.sqrt(var)
+    return float(min(1.0, 0.5 * math.erfc(-z / math.sqrt(2))))
 
 
 def _mean_sequence(v: np.ndarray, alpha: float, n: int) -> SequentialMean:
@@ -270,7 +305,8 @@ def sequential_data(data: PairedData, confidence: float = 0.95, *, peeking: bool
     return SequentialComparison(method=METHOD, confidence=confidence, binary=data.binary,
                                 step=step, history=tuple(history),
                                 a=_mean_sequence(data.a, alpha, n),
-                                b=_mean_sequence(data.b, alpha, n), peeking=cost)
+                                b=_mean_sequence(data.b, alpha, n), peeking=cost,
+                                order_p=runs_p(d))
 
 
 def sequential_compare(a, b, confidence: float = 0.95, *, peeking: bool = True,

@@ -199,3 +199,19 @@ def test_to_dict_and_input_checks():
         sequential_compare([0, 1], [1])
     with pytest.raises(ValueError, match="confidence"):
         sequential_compare(a, b, confidence=1.5)
+
+
+def test_runs_p_flags_rows_sorted_by_outcome():
+    from scipy.stats import norm
+    from core.paired.sequential import runs_p
+    d = np.array([0.0] * 50 + [1.0] * 19 + [-1.0] * 17)
+    assert runs_p(d) < 1e-6
+    r = sequential_compare(np.where(d < 0, 1.0, 0.5 + 0 * d) * (d != 0) + (d == 0) * 1.0,
+                           np.where(d > 0, 1.0, 0.0) + (d == 0) * 1.0, peeking=False)
+    assert r.looks_sorted and r.to_dict()["looks_sorted"] is True
+    # the formula by hand: signs + + - + - - (n+ = 3, n- = 3, R = 4)
+    mean, var = 1 + 2 * 9 / 6, 2 * 9 * (18 - 6) / (36 * 5)
+    assert runs_p([1, 1, 0, -1, 1, -1, -1]) == pytest.approx(norm.cdf((4.5 - mean) / var ** 0.5))
+    rng = np.random.default_rng(0)
+    shuffled = rng.permutation(d)
+    assert runs_p(shuffled) > 0.01 and runs_p([1, 1, 1]) == 1.0
