@@ -19,18 +19,29 @@ holds ``b_minus_a`` and ``ci_low``/``ci_high`` of B - A), plus, for three or mor
 correction's; ``multiple.adjustment`` names it), ``metrics``
 (per-method means of every list metric) for lists, and ``queries`` (missing/unjudged) for TREC.
 With ``--margin`` (``core.paired.margin``; A vs B only, every format) a ``margin`` block holds the
-margin's answer (``MarginResult.to_dict``); without it the output is unchanged.
+margin's answer (``MarginResult.to_dict``); without it the output is unchanged. With ``--harm``
+(or ``--harm-delta``; issue 35, ``core.paired.harm``) a ``harm`` block: ``delta``,
+``hurt_share``, ``hurt_ci``, ``helped_share``, ``trisk``, ``trisk_p``, ``alpha`` (and the counts
+and ``helped_ci``) of A vs B. ``--best-method`` (mcb, the default, or all-pairs) names how the
+tied-for-best set is read; ``best_set.method`` says which.
+With ``--cheap FILE`` (golden) or ``--cheap-qrels FILE`` (trec), the same methods' scores under
+cheap labels on more cases sharpen A vs B by prediction-powered inference
+(``core.inputs.cheap``, issue 34): ``difference``, A's and B's ``methods`` entries and
+``verdict`` hold the PPI figures, ``ppi`` the rest (``CheapComparison.apply``); the text starts
+with the PPI lines (``core.views.cheap``). Several systems' pairs stay gold-only.
 """
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from core.commands._common import add_margin_arg, add_stat_args, margin_of, print_json, read_bytes
+from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args, margin_of,
+                                   print_json, read_bytes)
 from core.errors import InputError
 from core.i18n import t
 from core.inputs import (Clustered, by_group, cluster_hint, compare_golden, compare_in_clusters,
-                         load_clustered, read_cluster_labels, read_group_labels, runs_block)
+                         load_clustered, load_golden, read_cluster_labels, read_group_labels,
+                         runs_block)
 from core.serialize import to_csv_bytes
 from core.views.golden import compare_text
 
@@ -39,6 +50,7 @@ HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lis
         "runs with qrels (--format trec)")
 FORMATS = ("golden", "lists", "trec")
 CORRECTIONS = ("holm", "bh")  # core.paired.multi.CORRECTIONS (not imported: start-up time)
+BEST_METHODS = ("mcb", "all-pairs")  # core.paired.best.BEST_METHODS (not imported: pandas)
 
 
 def register(p) -> None:
@@ -49,6 +61,14 @@ def register(p) -> None:
     p.add_argument("--format", choices=FORMATS, default="golden",
                    help="input format (default golden)")
     p.add_argument("--qrels", help="TREC qrels file (qid 0 docid rel), for --format trec")
+    p.add_argument("--cheap", metavar="FILE",
+                   help="golden: the same methods' scores computed with cheap labels (crowd, "
+                        "heuristic, LLM judge) on more cases, covering the gold ones; A vs B "
+                        "then gets prediction-powered intervals (PPI++)")
+    p.add_argument("--cheap-qrels", metavar="FILE",
+                   help="trec: cheap labels' qrels on more queries; each run is scored under "
+                        "--qrels (gold) and these, and A vs B gets prediction-powered "
+                        "intervals (PPI++)")
     p.add_argument("--measure", help="any spelling of the metric registry (ndcg@10, RR@10, "
                                      "Success@10, R@100, ...); trec: also any ir_measures "
                                      "name (default nDCG@10); lists: optionally with @k "
@@ -92,6 +112,11 @@ def register(p) -> None:
                         "confidence sequence valid at every n (betting, Waudby-Smith & Ramdas "
                         "2024) and the verdict its e-process test; cases in file order or by a "
                         "date/added column; A vs B, values in [0, 1]")
+    p.add_argument("--best-method", choices=BEST_METHODS, default="mcb",
+                   help="with three or more systems: how the tied-for-best set is read: mcb "
+                        "(default; Hsu's one-sided multiple comparisons with the best) or "
+                        "all-pairs (every pair's simultaneous interval; larger sets)")
+    add_harm_args(p)
     add_stat_args(p, interval=True)
     add_margin_arg(p)
 
@@ -112,7 +137,8 @@ def _golden(args):
         cl = load_clustered(read_bytes(args.files[0]), file=args.files[0],
                             cluster=args.cluster)
     args.cluster_info = cl
-    return cl.golden, {}, None
+    cheap = load_golden(read_bytes(args.cheap), file=args.cheap) if args.cheap else None
+    return cl.golden, {}, None, cheap
 
 
 def _lists(args):
@@ -137,7 +163,7 @@ def _lists(args):
                                                          k=args.judged_k, **stat)
     gs = scores.golden(key)
     args.cluster_info = Clustered(gs, labels, col)
-    return gs, extra, judged
+    return gs, extra, judged, None
 
 
 def _trec(args):
@@ -159,7 +185,13 @@ def _trec(args):
     def judged(a, b, **stat):
         from core.inputs import trec_bounds  # lazy: pandas, only with a judged pool
         return trec_bounds(ts, a, b, k=args.judged_k, **stat)
-    return gs, extra, judged
+    cheap = None
+    if args.cheap_qrels:
+        cheap_qrels = read_qrels(read_bytes(args.cheap_qrels), args.cheap_qrels)
+        cheap = score_runs(runs, cheap_qrels, [measure],
+                           qrels_file=args.cheap_qrels).golden(key)
+        extra["cheap_qrels"] = args.cheap_qrels
+    return gs, extra, judged, cheap
 
 
 def _groups(args, result):
@@ -230,8 +262,15 @@ def run(args) -> int:
                          "a qid,cluster file: --clusters FILE")
     if args.unjudged_csv and args.format == "golden":
         raise ValueError("--unjudged-csv needs --format lists or trec (ranked documents)")
-    gs, extra, judged_of = {"golden": _golden, "lists": _lists,
-                            "trec": _trec}[args.format](args)
+    if args.cheap and args.format != "golden":
+        raise InputError("cheap.err_cheap_format")
+    if args.cheap_qrels and args.format != "trec":
+        raise InputError("cheap.err_cheap_qrels_format")
+    if (args.cheap or args.cheap_qrels) and args.margin is not None:
+        raise ValueError("--margin reads the gold-only interval: it cannot be combined with "
+                         "--cheap / --cheap-qrels yet")
+    gs, extra, judged_of, cheap_set = {"golden": _golden, "lists": _lists,
+                                       "trec": _trec}[args.format](args)
     a, b = args.a, args.b
     if args.baseline is not None and a is None and b is None and len(gs.methods) >= 2:
         others = [m for m in gs.methods if m != args.baseline]
@@ -244,6 +283,18 @@ def run(args) -> int:
             from core.views.clusters import hint_line  # lazy: only when ids look clustered
             sys.stderr.write("note: " + hint_line(hint) + "\n")
     margin = margin_of(result, args.margin)
+    harm = None
+    if args.harm or args.harm_delta is not None:
+        from core.paired import no_harm  # lazy: only with --harm
+        harm = no_harm(result.a_values, result.b_values, delta=args.harm_delta,
+                       alpha=args.alpha, confidence=args.confidence)
+    cheap = None
+    if cheap_set is not None:
+        if clustered is not None:
+            raise ValueError("cheap labels treat cases as independent: --cheap / --cheap-qrels "
+                             "cannot be combined with clusters yet")
+        from core.inputs import compare_cheap  # lazy: the PPI rooms, only with cheap labels
+        cheap = compare_cheap(result, cheap_set, confidence=args.confidence)
     many = best = None
     if len(gs.methods) >= 3:
         # lazy: pandas, only with three or more methods
@@ -261,7 +312,7 @@ def run(args) -> int:
         all_pairs = estimate_cost(len(gs.methods), n_cases, args.resamples, "all")
         if all_pairs.fits:
             best = best_set(gs.scores, resamples=args.resamples, confidence=args.confidence,
-                            seed=args.seed)
+                            seed=args.seed, method=args.best_method)
         else:  # cost before work: the ranking needs every pair
             sys.stderr.write("note: " + t("systems.best_too_much", "en", **all_pairs.params())
                              + "\n")
@@ -285,6 +336,10 @@ def run(args) -> int:
                 out["verdict"] = seq.last.verdict
         if margin is not None:
             out["margin"] = margin.to_dict()
+        if harm is not None:
+            out["harm"] = harm.to_dict()
+        if cheap is not None:
+            cheap.apply(out)
         if best is not None:
             out["best_set"] = best.to_dict()
         if groups is not None:
@@ -301,6 +356,9 @@ def run(args) -> int:
                             for p in many.to_dict()["pairs"]]
         print_json(out)
         return 0
+    if cheap is not None:
+        from core.views.cheap import cheap_lines  # lazy: only with cheap labels
+        print("\n".join(cheap_lines(cheap)) + "\n")
     if cluster_text:
         print("\n".join(cluster_text))
         if clustered is not None:
@@ -311,6 +369,10 @@ def run(args) -> int:
         print("\n".join(sequential_lines(seq, c.a, c.b, arrival)))
         print(t("sequential.cli_fixed_below", "en"))
     print(compare_text(result, extra, many, args.format, margin=margin, best=best))
+    if harm is not None:
+        from core.views.harm import harm_lines  # lazy: only with --harm
+        c = result.comparison
+        print("\n".join(harm_lines(harm, c.a, c.b, "rate" if c.binary else "score")))
     if groups is not None or judged is not None:
         from core.views.groups import group_cli_lines, judged_cli_lines  # lazy: pandas
     if groups is not None:

@@ -8,6 +8,7 @@ from core._front import front_door
 
 PUBLIC = {
     "arrival": ("load_arriving",),
+    "cheap": ("CheapComparison", "compare_cheap"),
     "clusters": ("Clustered", "cluster_hint", "compare_in_clusters", "load_clustered",
                  "load_lists_clustered", "read_cluster_labels", "runs_block"),
     "golden": ("GoldenComparison", "GoldenSet", "compare_golden", "load_golden"),

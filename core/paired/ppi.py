@@ -31,6 +31,14 @@ Intervals (``PPI_METHODS``):
   cases) and a studentized bootstrap with lam re-tuned per resample (96-98%, often wider
   than gold-only).
 
+0/1 outcomes (and their differences: every value a whole number) add ``PSEUDO`` = 1 pseudo
+disagreement to the rectifier's sum of squares: half a case at its mean + lam and half at
+- lam, so SS becomes SS + lam^2 over n + 1 - 1 degrees of freedom. With 20-50 gold cases and
+cheap labels that agree on 90-95% of cases, the gold sample often holds no disagreement at all
+and the plain variance leaves the cheap labels' error out (coverage 74-91%); the pseudo case is
+Agresti & Coull's (1998) "add a few" for the disagreement rate, chosen by ``bench/ppi.py`` over
+0 and 2 (method "t" only: "z" stays ``ppi_py``'s). At lam = 0 it adds nothing (gold-only is unchanged); the estimate never changes.
+
 The matching test (``PPIEstimate.p_value``) is the same statistic, theta / se against the same
 t (or normal) distribution, so the interval excludes 0 exactly when p < 1 - confidence.
 """
@@ -49,6 +57,7 @@ PPI_METHODS = ("t", "z")
 MIN_GOLD = 3           # a variance with ddof 1 and a correlation need a few gold cases
 LAMBDA_NONE = 0.05     # lam below this: the cheap labels do not help (the card says so) ...
 MIN_GAIN = 1.05        # ... nor when they are worth fewer than 5% more gold cases
+PSEUDO = 1.0           # pseudo disagreements added on 0/1 data (module docstring)
 
 
 @dataclass(frozen=True)
@@ -117,11 +126,13 @@ def ppi_lambda_rows(gold: np.ndarray, cheap_gold: np.ndarray,
 
 
 def ppi_rows(gold: np.ndarray, cheap_gold: np.ndarray, cheap_rest: np.ndarray, *,
-             confidence: float, method: str = "t", lam=None) -> dict:
+             confidence: float, method: str = "t", lam=None, pseudo: float = 0.0) -> dict:
     """PPI++ of each row (the formulas of the module docstring; the caller checked the
     arrays: gold, cheap_gold (S, n), cheap_rest (S, M), n >= 2, M >= 2). ``lam`` None tunes it
     per row (``ppi_lambda_rows``), else a number or an (S,) array. Returns arrays keyed
-    estimate, se, df, low, high, lam, gold_se, gold_df, gold_low, gold_high. The bench calls
+    estimate, se, df, low, high, lam, gold_se, gold_df, gold_low, gold_high. ``pseudo``: the
+    pseudo disagreements added to the rectifier's sum of squares (``PSEUDO`` for 0/1 data,
+    0 for scores; the module docstring). The bench calls
     this directly on thousands of simulated sets; ``ppi_mean`` / ``ppi_difference`` are the
     checked entries."""
     n, m = gold.shape[1], cheap_rest.shape[1]
@@ -132,6 +143,10 @@ def ppi_rows(gold: np.ndarray, cheap_gold: np.ndarray, cheap_rest: np.ndarray, *
     ddof = 1 if method == "t" else 0
     a = lam ** 2 * np.var(cheap_rest, axis=1, ddof=ddof) / m
     b = np.var(rect, axis=1, ddof=ddof) / n
+    if pseudo:
+        # pseudo disagreements: ``pseudo`` cases at rect mean +/- lam (half each) join the sum
+        # of squares (see ``PSEUDO``); the estimate is unchanged
+        b = (np.var(rect, axis=1, ddof=0) * n + pseudo * lam ** 2) / (n + pseudo - ddof) / n
     se = np.sqrt(a + b)
     gold_se = np.std(gold, axis=1, ddof=ddof) / math.sqrt(n)
     alpha = 1 - confidence
@@ -179,9 +194,16 @@ def _correlation(x: np.ndarray, y: np.ndarray) -> float | None:
     return float(np.corrcoef(x, y)[0, 1])
 
 
+def whole_valued(*arrays) -> bool:
+    """True when every value of every array is a whole number (0/1 outcomes and their
+    differences): the data on which ``ppi_rows`` adds ``PSEUDO`` disagreements."""
+    return all(bool(np.all(a == np.round(a))) for a in arrays)
+
+
 def _estimate(gold, cheap_gold, cheap_rest, confidence, method, lam) -> PPIEstimate:
+    pseudo = PSEUDO if method == "t" and whole_valued(gold, cheap_gold, cheap_rest) else 0.0
     r = ppi_rows(gold[None], cheap_gold[None], cheap_rest[None], confidence=confidence,
-                 method=method, lam=lam)
+                 method=method, lam=lam, pseudo=pseudo)
     est, se, df = float(r["estimate"][0]), float(r["se"][0]), float(r["df"][0])
     gold_se = float(r["gold_se"][0])
     eff = gold.size if se == 0 or gold_se == 0 else gold.size * gold_se ** 2 / se ** 2

@@ -171,3 +171,25 @@ def test_gold_cases_needed_matches_the_variance_formula_by_search():
         assert got == brute
     assert gold_cases_needed(100, 0, 0.9) == 100
     assert gold_cases_needed(100, 500, 0.0) == 100
+
+
+def test_zero_one_data_add_one_pseudo_disagreement_to_the_rectifier_variance():
+    """0/1 gold and cheap labels that agree on every gold case: the rectifier's sum of squares
+    gets lam^2 (one pseudo disagreement, half at +lam, half at -lam), n + 1 - 1 df."""
+    rng = np.random.default_rng(4)
+    y = (rng.uniform(size=20) < 0.6).astype(float)
+    yu = (rng.uniform(size=300) < 0.62).astype(float)
+    got = ppi_mean(y, y.copy(), yu)
+    lam, n, m = got.lam, 20, 300
+    rect = y - lam * y
+    a = lam ** 2 * np.var(yu, ddof=1) / m
+    b = (np.sum((rect - rect.mean()) ** 2) + lam ** 2) / n / n
+    assert got.se == pytest.approx(math.sqrt(a + b), rel=1e-12)
+    plain = ppi_rows(y[None], y[None], yu[None], confidence=0.95)
+    assert got.se > float(plain["se"][0])
+    assert got.estimate == pytest.approx(float(plain["estimate"][0]), abs=1e-15)
+    # the z method stays ppi_py's, pseudo-free
+    lo, hi = ppi_py.ppi_mean_ci(y, y.copy(), yu, alpha=0.05)
+    z = ppi_mean(y, y.copy(), yu, method="z")
+    assert (z.ci_low, z.ci_high) == pytest.approx((float(np.ravel(lo)[0]),
+                                                   float(np.ravel(hi)[0])), abs=1e-9)
