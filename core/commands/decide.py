@@ -101,6 +101,11 @@ def register(p) -> None:
     p.add_argument("--clusters", metavar="FILE",
                    help="a qid,cluster file (CSV/TSV/XLSX) giving each case's cluster (any "
                         "--format)")
+    p.add_argument("--sequential", action="store_true",
+                   help="for a CI gate that runs on every merge: the quality condition is read "
+                        "off a confidence sequence of B - A, valid however often the gate ran "
+                        "(no state file; the golden file's rows in order, or by a date/added "
+                        "column). Exit codes as without it")
     add_harm_args(p, max_harm=True, flag=False)
     add_stat_args(p, interval=True)
 
@@ -134,6 +139,9 @@ def _clustered(args, dec):
         labels, column = read_cluster_labels(read_bytes(args.clusters), args.clusters), None
     if labels is None:
         return dec, None, None
+    if args.sequential:   # a confidence sequence in clusters is not built: say so, never mix
+        raise ValueError("--sequential reads cases as independent; this quality file has "
+                         "clusters (a cluster column or --clusters): drop one of the two")
     ids, av, bv, _ = gs.paired_values(dec.a, dec.b)
     cm = cluster_margin(av, bv, clusters_of(ids, labels, args.clusters or file), dec.margin,
                         confidence=args.confidence, resamples=args.resamples, seed=args.seed)
@@ -172,7 +180,7 @@ def _scifact(args, common: dict):
     return decide_retrievers({n: tables[n] for n in RETRIEVERS if n in tables},
                              *common.pop("latency"), metric=metric, a=a, b=b,
                              queries=subsample(data.query_ids, args.queries, seed=args.seed),
-                             collection=data.name, **common)
+                             collection=data.name, sequential=args.sequential, **common)
 
 
 def run(args) -> int:
@@ -199,7 +207,8 @@ def run(args) -> int:
                                  f"(several run files need --format trec); got {len(files)}")
             runs, quality = (), (read_bytes(files[0]), files[0])
         dec = decide_files(*quality, *common.pop("latency"), quality_format=args.format,
-                           measure=args.measure, k=args.k, runs=runs, **common)
+                           measure=args.measure, k=args.k, runs=runs,
+                           sequential=args.sequential, **common)
     dec, block, line = _clustered(args, dec)
     if args.json:
         out = dec.to_dict()
