@@ -60,3 +60,12 @@ def short_line(h: Harm, state: str, max_harm: float, b: str, kind: str,
                lang: str = "en") -> str:
     """Why the harm condition stops a switch (``harm.short_fails`` / ``_unsure``)."""
     return t(f"harm.short_{state}", lang, **condition_params(h, max_harm, b, kind, lang))
+
+
+def gap_cell(cond, lang: str = "en") -> str:
+    """The harm row of the Switch? conditions table: 'inside by 2.1 %p' (the share allowed
+    minus the hurt share's upper bound) when it holds, else 'short by ...' (``Condition.gap``),
+    the shares' difference in percentage points."""
+    if cond.holds:
+        return t("switch.gap_inside", lang, amount=f"{100 * (cond.limit - cond.bound):.1f} %p")
+    return t("switch.gap_short", lang, amount=f"{100 * cond.gap:.1f} %p")

@@ -35,3 +35,11 @@ def test_zero_one_any_loss_and_the_condition(lang):
     assert "20.0%" in line and f"{100 * h.hurt_ci[1]:.1f}%" in line
     assert "%" in short_line(h, "fails", 0.01, "B", "rate", lang)
     assert delta_text(0.05, "rate") == "5 %p" and delta_text(0.05, "score") == "0.050"
+
+
+def test_gap_cell_reads_the_condition():
+    from core.switch import Condition
+    from core.views.harm import gap_cell
+    assert gap_cell(Condition("harm", "holds", 0.08, 0.1, 0.0)) == "inside by 2.0 %p"
+    assert "3.0 %p" in gap_cell(Condition("harm", "unsure", 0.13, 0.1, 0.03))
+    assert "3.0 %p" in gap_cell(Condition("harm", "fails", 0.13, 0.1, 0.03), "ko")
