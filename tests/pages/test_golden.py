@@ -538,3 +538,39 @@ def test_no_harm_section_is_the_data_and_links_the_most_hurt_cases(lang):
     assert not at.exception
     h = no_harm(np.round(a, 3), np.round(b, 3), delta=0.1)
     assert any(f"{h.hurt}/40" in t and "0.100" in t for t in _texts(at))
+
+
+CLUSTERED = (Path(__file__).resolve().parents[1] / "fixtures" / "clusters"
+             / "golden_clustered.csv").read_bytes()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_cluster_column_gives_the_cluster_card(lang):
+    """Issue 32: a file with a document column: the card treats the document as the unit
+    (its interval is the CR2 one of core.paired.clusters, its numbers in the card)."""
+    from core.inputs import compare_golden, compare_in_clusters, load_clustered
+    from core.views import format as fmt
+    cl = load_clustered(CLUSTERED, "c.csv")
+    cc = compare_in_clusters(compare_golden(cl.golden, resamples=20_000), cl.labels, "c.csv")
+    at = _page()
+    at.session_state["lang"] = lang
+    at.file_uploader(key="golden_upload").set_value(("c.csv", CLUSTERED, "text/csv")).run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="golden_cluster").value == "document"
+    texts = "\n".join(_texts(at))
+    lo, hi = fmt.diff(cc.difference.ci_low, "rate"), fmt.diff(cc.difference.ci_high, "rate")
+    assert f"[{lo}, {hi}]" in texts
+    assert ("clusters as the unit" in texts) if lang == "en" else ("클러스터 단위" in texts)
+    # choosing none gives the independent-cases card back
+    at.selectbox(key="golden_cluster").set_value(at.selectbox(key="golden_cluster").options[0])
+    at.run()
+    assert f"[{lo}, {hi}]" not in "\n".join(_texts(at))
+
+
+def test_ids_that_look_clustered_get_the_hint():
+    text = "case_id,A,B\n" + "".join(f"doc{d}_q{q},{(d + q) % 2},{d % 2}\n"
+                                     for d in range(6) for q in range(3))
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(("h.csv", text.encode(), "text/csv")).run()
+    assert not at.exception
+    assert any("cluster column" in t for t in _texts(at))
