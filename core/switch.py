@@ -54,9 +54,8 @@ from core.errors import InputError
 from core.inputs import GoldenComparison, compare_golden, load_golden, parse_margin
 from core.latency import (DEFAULT_QUANTILE_RESAMPLES, LatencyComparison, LatencyPlan,
                           compare_latency, load_timings)
-from core.paired import MarginResult, margin_decision
+from core.paired import MarginResult, PairedComparison, margin_decision
 from core.planning import MarginCasesNeeded, cases_needed_noninferiority
-from core.retrieval import RetrieverComparison
 
 DECISIONS = ("switch", "stay", "inconclusive")
 EXIT_CODES = {"switch": 0, "stay": 1, "inconclusive": 3}
@@ -234,17 +233,7 @@ def combine(quality: Condition, speed: Condition) -> str:
     return "inconclusive"
 
 
-def _paired(quality) -> tuple[str, str, float, object, object, str]:
-    """(a, b, confidence, A's values, B's values, source) of a quality comparison."""
-    if isinstance(quality, RetrieverComparison):
-        return (quality.a, quality.b, quality.bootstrap.confidence, quality.values_a,
-                quality.values_b, quality.metric)
-    c = quality.comparison
-    return (c.a, c.b, c.bootstrap.confidence, quality.a_values, quality.b_values,
-            quality.golden.source)
-
-
-def decide_switch(quality: GoldenComparison | RetrieverComparison,
+def decide_switch(quality: GoldenComparison | PairedComparison,
                   latency: LatencyComparison, margin: float, *,
                   max_slowdown: float = DEFAULT_MAX_SLOWDOWN, power: float = 0.8,
                   quality_source: str | None = None) -> SwitchDecision:
@@ -254,13 +243,17 @@ def decide_switch(quality: GoldenComparison | RetrieverComparison,
     margin delta (0.02 = 2 %p for 0/1 outcomes; score units for scores) and the largest
     slowdown allowed (B/A, e.g. 1.10). ``power`` is that of the quality next step's plan;
     ``quality_source`` names the quality data (default: the golden file, or the metric)."""
-    quality = checks.instance("quality", quality, (GoldenComparison, RetrieverComparison),
+    quality = checks.instance("quality", quality, (GoldenComparison, PairedComparison),
                               "a GoldenComparison (core.inputs.golden.compare_golden) or a "
-                              "RetrieverComparison (core.retrieval.scifact.compare_retrievers)")
+                              "PairedComparison (core.retrieval.scifact.compare_retrievers)")
     latency = checks.instance("latency", latency, LatencyComparison,
                               "a LatencyComparison from core.latency.compare.compare_latency")
     max_slowdown = checks.max_slowdown(max_slowdown)
-    a, b, confidence, a_values, b_values, source = _paired(quality)
+    if isinstance(quality, GoldenComparison):
+        source, quality = quality.golden.source, quality.comparison
+    else:
+        source = quality.metric
+    a, b, confidence = quality.a, quality.b, quality.bootstrap.confidence
     if (a, b) != (latency.a, latency.b):
         raise ValueError(f"quality compares {a!r} -> {b!r} but latency {latency.a!r} -> "
                          f"{latency.b!r}; compare the same A and B")
@@ -272,7 +265,7 @@ def decide_switch(quality: GoldenComparison | RetrieverComparison,
     s = speed_doubt(latency, speed_condition(r.geo_ci_low, r.geo_ci_high, max_slowdown))
     next_step = None
     if q.state == "unsure" and m.margin > 0:
-        next_step = cases_needed_noninferiority(a_values, b_values, m.margin,
+        next_step = cases_needed_noninferiority(quality.a_values, quality.b_values, m.margin,
                                                 confidence=m.confidence, power=power)
     return SwitchDecision(a, b, m.margin, max_slowdown, m.confidence, m.kind, m, q, s,
                           r.geo_mean_ratio, r.geo_ci_low, r.geo_ci_high, m.n,

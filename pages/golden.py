@@ -7,6 +7,7 @@ import streamlit as st
 from core.errors import InputError
 from core.inputs import by_group, compare_golden, load_golden
 from core.paired import margin_decision
+from core.planning import card_next_step
 from core.views import format as fmt
 from core.views.format import level as fmt_level
 from core.views.paired import paired_view
@@ -100,10 +101,11 @@ except InputError as exc:
 margin_value, margin_text = margin_input("golden", fmt.kind_of(result.comparison.binary),
                                          inputs)
 keep_in_url(a=a, b=b, margin=margin_text, **settings.url())
-margin = None if margin_value is None else margin_decision(result, margin_value)
+margin = None if margin_value is None else margin_decision(result.comparison, margin_value)
 st.session_state["golden_comparison"] = result
 lang = current_lang()
-view = paired_view(result, lang=lang, margin=margin)
+view = paired_view(result.comparison, lang=lang, unit=result.golden.unit, margin=margin,
+                  plan=card_next_step(result.comparison, margin))
 c, bs = result.comparison, result.comparison.bootstrap
 kind = view.kind
 level = fmt_level(settings.confidence)

@@ -156,7 +156,7 @@ def run(args) -> int:
         others = [m for m in gs.methods if m != args.baseline]
         a, b = args.baseline, (others[0] if others else None)  # B - A = other - baseline
     result = compare_golden(gs, a, b, **_stat_kw(args))
-    margin = margin_of(result, args.margin)
+    margin = margin_of(result.comparison, args.margin)
     many = best = None
     if len(gs.methods) >= 3:
         # lazy: pandas, only with three or more methods

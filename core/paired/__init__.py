@@ -10,7 +10,7 @@ from core._front import front_door
 PUBLIC = {
     "best": ("BestSet", "best_set"),
     "calibration": ("Calibration",),
-    "compare": ("Decided", "Decision", "PairedComparison", "compare_paired",
+    "compare": ("Decision", "PairedComparison", "TIE_TOL", "compare_paired",
                 "interval_provenance", "rate_estimate", "settle"),
     "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width", "resampled",
                   "score_intervals", "tango_limits", "tango_statistic", "wilson_bounds",
@@ -19,9 +19,9 @@ PUBLIC = {
     "method_intervals": ("RateEstimate",),
     "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
               "holm", "plan_mode"),
-    "significance": ("PairedTest", "mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
+    "significance": ("mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
     "stats": ("BootstrapResult", "CONFIDENCE_LEVELS", "INTERVALS", "MAX_RESAMPLES",
-              "MIN_RESAMPLES", "PairedData", "Verdict", "interval_warning", "is_binary",
+              "MIN_RESAMPLES", "Verdict", "interval_warning", "is_binary",
               "kernels", "paired_bootstrap", "paired_data", "percentile_ci", "resample_seeds",
               "resolution", "significance_level", "stream_key", "verdict", "z_value"),
 }

@@ -56,9 +56,10 @@ from typing import Literal
 import numpy as np
 
 from core import checks
+from core.paired.compare import PairedComparison
 from core.paired.intervals import side, tango_statistic
 from core.paired.significance import shifted_signflip_p
-from core.paired.stats import BootstrapResult, PairedData, significance_level
+from core.paired.stats import significance_level
 
 _NORMAL = NormalDist()
 
@@ -110,31 +111,19 @@ class MarginResult:
                 "reason": self.reason_key, "reason_params": dict(self.reason_params)}
 
 
-def _unwrap(comparison):
-    """(bootstrap, PairedData) of a PairedComparison, GoldenComparison (its ``comparison``)
-    or RetrieverComparison."""
-    if hasattr(comparison, "comparison") and hasattr(comparison, "golden"):
-        comparison = comparison.comparison
-    what = ("a paired comparison with its data (core.paired.compare.PairedComparison, "
-            "core.inputs.golden.GoldenComparison or core.retrieval.scifact.RetrieverComparison)")
-    data = checks.instance("comparison", getattr(comparison, "data", None), PairedData, what)
-    bs = checks.instance("comparison", getattr(comparison, "bootstrap", None), BootstrapResult,
-                         what)
-    return bs, data
-
-
 def margin_decision(comparison, margin: float, *,
                     confidence: float | None = None) -> MarginResult:
-    """The margin's answer (see the module docstring) for a paired comparison
-    (``core.paired.compare.PairedComparison``, ``core.inputs.golden.GoldenComparison`` or
-    ``core.retrieval.scifact.RetrieverComparison``) and a margin delta >= 0 on the difference's own
-    scale (0.02 = 2 %p for 0/1 outcomes, below 1; score units for scores).
+    """The margin's answer (see the module docstring) for the one paired result
+    (``core.paired.compare.PairedComparison``; a golden file's is its ``.comparison``) and a
+    margin delta >= 0 on the difference's own scale (0.02 = 2 %p for 0/1 outcomes, below 1; score units for scores).
 
     The interval is the comparison's own CI of B - A (the one on the card); ``confidence``,
     when given, must equal its level (the tests run at half of 1 - confidence, one-sided,
     so that they match that interval). The score test reuses the comparison's seed and
     resamples when it is Monte-Carlo."""
-    bs, data = _unwrap(comparison)
+    comparison = checks.instance("comparison", comparison, PairedComparison,
+                                 "a PairedComparison (core.paired.compare.compare_paired)")
+    bs, data = comparison.bootstrap, comparison.data
     margin = checks.margin(margin, binary=data.binary, span=None if data.binary else
                            score_span(data.a, data.b))
     conf = checks.confidence(bs.confidence if confidence is None else confidence)
