@@ -96,7 +96,13 @@ def margin_sentence(result, *, a: str, b: str, lang: str = "en") -> str:
 
 def margin_reason(result, lang: str = "en") -> str | None:
     """Why a margin's answer is 'inconclusive' although the interval clears the margin (the
-    one-sided test does not agree), or None."""
+    one-sided test does not agree, or the self-check withholds the answer: issue 36), or
+    None."""
+    if result.reason_key == "withheld_self_check":
+        p = result.reason_params
+        return t("margin.reason_withheld_self_check", lang,
+                 answer=t(f"margin.short_{p['withheld']}", lang), rate=pct(p["rate"]),
+                 level=pct(p["level"], 0), promise=pct(p["promise"], 0), n=p["n"])
     if result.reason_key != "test_disagrees":
         return None
     return t("margin.reason_test_disagrees", lang, margin=fmt_margin(result.margin, result.kind),

@@ -1,0 +1,48 @@
+"""What a comparison sharpened by cheap labels shows (issue 34; ``core.inputs.cheap``): each
+method's and B − A's prediction-powered interval beside the gold-only one, lambda, the
+gold–cheap correlation, "worth about N gold cases", the verdict from the PPI interval and its
+test, and a plain note when the cheap labels do not help. The CLI prints ``cheap_lines``; the
+pages draw the same lines (``cheap_lines`` in ``lang``)."""
+from __future__ import annotations
+
+from core.i18n import t
+from core.views.format import diff, interval, kind_of, level, p_text, value
+from core.views.verdicts import verdict_sentence
+
+
+def cheap_lines(cc, lang: str = "en") -> list[str]:
+    """The lines of a ``core.inputs.cheap.CheapComparison`` in ``lang``: title, A, B, B − A
+    (PPI interval, test, gold-only interval), the gain, the verdicts (with cheap labels, gold
+    alone), the no-help note when lambda ≈ 0, what was left out and the assumption."""
+    d = cc.difference
+    kind = kind_of(cc.binary)
+    lvl = level(d.confidence)
+    lines = [t("cheap.title", lang, source=cc.source, n_gold=d.n_gold,
+               n_rest=d.n_cheap - d.n_gold)]
+    for name, r in ((cc.a, cc.rate_a), (cc.b, cc.rate_b)):
+        lines.append("  " + t("cheap.method_line", lang, name=name, value=value(r.estimate, kind),
+                              level=lvl, ci=interval(r.ci_low, r.ci_high, kind),
+                              gold_ci=interval(r.gold_only_low, r.gold_only_high, kind)))
+    lines.append("  " + t("cheap.difference_line", lang, a=cc.a, b=cc.b,
+                          diff=diff(d.estimate, kind), level=lvl,
+                          ci=interval(d.ci_low, d.ci_high, kind, signed=True),
+                          test=t("cheap.test", lang), p=p_text(d.p_value),
+                          gold_ci=interval(d.gold_only_low, d.gold_only_high, kind,
+                                           signed=True)))
+    gain = dict(lam=f"{d.lam:.2f}", n_eff=f"{d.effective_n:,.0f}", n_gold=d.n_gold)
+    lines.append("  " + (t("cheap.gain", lang, rho=f"{d.correlation:.2f}", **gain)
+                         if d.correlation is not None else t("cheap.gain_no_rho", lang, **gain)))
+    unit_kind = "rate" if cc.binary else "score"
+    for key, v, lo, hi, est in (("cheap.verdict", cc.verdict, d.ci_low, d.ci_high, d.estimate),
+                                ("cheap.gold_verdict", cc.gold_only_verdict, d.gold_only_low,
+                                 d.gold_only_high, d.gold_only_estimate)):
+        sentence = verdict_sentence(v, a=cc.a, b=cc.b, mean=est, ci_low=lo, ci_high=hi,
+                                    n=d.n_gold, confidence=d.confidence, lang=lang,
+                                    kind=unit_kind)
+        lines.append("  " + t(key, lang, sentence=sentence))
+    if not d.helps:
+        lines.append("  " + t("cheap.no_help", lang))
+    if cc.left_out:
+        lines.append("  " + t("cheap.left_out", lang, count=len(cc.left_out)))
+    lines.append("  " + t("cheap.assumption", lang))
+    return lines
