@@ -2,7 +2,9 @@
 method's and B − A's prediction-powered interval beside the gold-only one, lambda, the
 gold–cheap correlation, "worth about N gold cases", the verdict from the PPI interval and its
 test, and a plain note when the cheap labels do not help. The CLI prints ``cheap_lines``; the
-pages draw the same lines (``cheap_lines`` in ``lang``)."""
+pages draw the same lines (``cheap_lines`` in ``lang``). Conclusion agreement
+(``core.agreement.conclusions``): ``conclusion_lines`` (CLI) and ``conclusion_rows`` (the
+agreement page's table)."""
 from __future__ import annotations
 
 from core.i18n import t
@@ -46,3 +48,42 @@ def cheap_lines(cc, lang: str = "en") -> list[str]:
         lines.append("  " + t("cheap.left_out", lang, count=len(cc.left_out)))
     lines.append("  " + t("cheap.assumption", lang))
     return lines
+
+
+_SHORT = {"b_better": "cheap.short_b_better", "a_better": "cheap.short_a_better",
+          "no_difference": "cheap.short_no_difference"}
+_KIND = {"agree": "cheap.kind_agree", "false_better": "cheap.kind_false_better",
+         "missed": "cheap.kind_missed", "reversed": "cheap.kind_reversed"}
+
+
+def _ci_text(x: float, lo: float, hi: float) -> str:
+    return f"{diff(x, 'score')} {interval(lo, hi, 'score', signed=True)}"
+
+
+def conclusion_lines(ca, lang: str = "en") -> list[str]:
+    """A ``core.agreement.conclusions.ConclusionAgreement`` as text: the share of pairs of
+    systems with the same verdict, the false "better" and missed differences with their
+    denominators, then one line per pair (B − A under gold and under cheap labels)."""
+    lines = [t("cheap.conclusions_title", lang, measure=ca.measure, source=ca.source,
+               agree=ca.count("agree"), n=len(ca.pairs)),
+             "  " + t("cheap.conclusions_counts", lang, false_better=ca.count("false_better"),
+                      ties=ca.gold_ties, missed=ca.count("missed"), diffs=ca.gold_differences,
+                      reversed=ca.count("reversed"))]
+    for p in ca.pairs:
+        lines.append("  " + t("cheap.conclusions_pair", lang, a=p.a, b=p.b,
+                              gold=_ci_text(p.gold_diff, p.gold_low, p.gold_high),
+                              gold_verdict=t(_SHORT[p.gold_verdict], lang, a=p.a, b=p.b),
+                              cheap=_ci_text(p.cheap_diff, p.cheap_low, p.cheap_high),
+                              cheap_verdict=t(_SHORT[p.cheap_verdict], lang, a=p.a, b=p.b),
+                              kind=t(_KIND[p.kind], lang)))
+    return lines
+
+
+def conclusion_rows(ca, lang: str = "en") -> list[dict]:
+    """The agreement page's table: one row per pair of systems, translated column names."""
+    return [{t("cheap.col_pair", lang): f"{p.b} − {p.a}",
+             t("cheap.col_gold", lang): _ci_text(p.gold_diff, p.gold_low, p.gold_high),
+             t("cheap.col_gold_verdict", lang): t(_SHORT[p.gold_verdict], lang, a=p.a, b=p.b),
+             t("cheap.col_cheap", lang): _ci_text(p.cheap_diff, p.cheap_low, p.cheap_high),
+             t("cheap.col_cheap_verdict", lang): t(_SHORT[p.cheap_verdict], lang, a=p.a, b=p.b),
+             t("cheap.col_kind", lang): t(_KIND[p.kind], lang)} for p in ca.pairs]

@@ -294,15 +294,21 @@ def test_margin_is_off_by_default_and_answers_in_both_languages():
     at.number_input(key="golden_margin_rate").set_value(15.0).run()
     assert not at.exception
     card = _card(at)
-    assert ("title-only is not worse than RRF by more than 15.0 %p (lower bound -12.8 %p)"
-            in card)
+    # estimate then bound, in one sentence (issue 37): the card's own B − A and CI's low end
+    assert ("title-only scores +6.5 %p vs RRF; at worst -12.8 %p, within the 15.0 %p you "
+            "allowed." in card)
+    diff = at.metric[2].value
+    assert diff == "+6.5 %p" and f'class="verdict-value"' in card and f">{diff}</span>" in card
+    assert "CI [-12.8 %p, +25.7 %p]" in card
     assert 'class="verdict-band"' in card and "verdict-better" in card
     q = at.query_params["margin"]
     assert (q[0] if isinstance(q, list) else q) == "15"
     at.session_state["lang"] = "ko"
     at.run()
     card = _card(at)
-    assert "title-only은(는) RRF보다 15.0 %p 넘게 나쁘지 않습니다(하한 -12.8 %p)" in card
+    assert ("title-only은(는) RRF 대비 +6.5 %p이고, 최악이라도 -12.8 %p로 허용한 15.0 %p "
+            "안입니다." in card)
+    assert at.metric[2].value == "+6.5 %p" and "하한" not in card
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -316,7 +322,8 @@ def test_a_margin_from_the_url_that_leaves_it_open_gives_the_plan(lang):
     assert at.number_input(key="golden_margin_rate").value == 5.0
     card = _card(at)
     assert t("margin.verdict_inconclusive", lang, a="title-only", b="RRF", margin="5.0 %p",
-             lo="-25.7 %p", hi="+12.8 %p") in card
+             est="-6.5 %p", lo="-25.7 %p", hi="+12.8 %p") in card
+    assert at.metric[2].value == "-6.5 %p"  # the estimate quoted is the card's B − A
     href = card.split('href="', 1)[1].split('"', 1)[0]
     q = {k: v[0] for k, v in parse_qs(urlsplit(href).query).items()}
     assert q["mode"] == "noninferiority" and q["margin"] == "5.0" and q["lang"] == lang

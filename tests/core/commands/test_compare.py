@@ -360,13 +360,15 @@ def test_margin_text_answers_in_plain_words(capsys):
     assert main(["compare", DEMO, "--a", "RRF", "--b", "title-only", "--resamples", "1000",
                  "--margin", "15pp"]) == 0
     out = capsys.readouterr().out
-    assert ("title-only is not worse than RRF by more than 15.0 %p (lower bound -12.8 %p)"
-            in out)
+    assert ("title-only scores +6.5 %p vs RRF; at worst -12.8 %p, within the 15.0 %p you "
+            "allowed." in out)
     assert "Margin 15.0 %p: non-inferior" in out
     assert main(["compare", DEMO, "--resamples", "1000", "--margin", "30pp"]) == 0
-    assert "Equivalent within ±30.0 %p" in capsys.readouterr().out
+    assert ("Equivalent within ±30.0 %p: RRF scores -6.5 %p vs title-only; at worst "
+            "-25.7 %p, at best +12.8 %p" in capsys.readouterr().out)
     assert main(["compare", DEMO, "--resamples", "1000", "--margin", "0.05"]) == 0
-    assert "Inconclusive at a margin of 5.0 %p" in capsys.readouterr().out
+    assert ("Cannot tell yet at a margin of 5.0 %p: RRF scores -6.5 %p vs title-only, but "
+            "at worst -25.7 %p" in capsys.readouterr().out)
 
 
 @pytest.mark.parametrize("text,needle", [("2", "ambiguous"), ("0.5", "ambiguous"),
