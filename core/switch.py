@@ -13,7 +13,13 @@ is a one-sided test at level alpha/2):
   of H0: ratio >= max_slowdown rejects at alpha/2: the interval is that test inverted), it
   *fails* when the lower bound is above it, and is *unsure* otherwise.
 
-The decision is ``switch`` (exit code 0) when both hold, ``stay`` (1, "do not switch") when
+* **harm** (only with ``max_harm``, issue 35; ``core.paired.harm``): B hurts at most
+  ``max_harm`` of the cases by more than delta_h (the hurt share, its Wilson interval at the
+  same confidence): it *holds* when the interval's upper end is at or below ``max_harm``, it
+  *fails* when its lower end is above it, and is *unsure* otherwise (bound and gap on the
+  share's scale).
+
+The decision is ``switch`` (exit code 0) when every condition holds, ``stay`` (1, "do not switch") when
 either fails, and ``inconclusive`` (3) otherwise. Switching needs both one-sided tests to
 reject, an intersection-union test (Berger 1982, "Multiparameter hypothesis testing and
 acceptance sampling", *Technometrics* 24:295-300): the chance of switching when B is in fact
@@ -54,7 +60,7 @@ from core.errors import InputError
 from core.inputs import GoldenComparison, compare_golden, load_golden, parse_margin
 from core.latency import (DEFAULT_QUANTILE_RESAMPLES, LatencyComparison, LatencyPlan,
                           compare_latency, load_timings)
-from core.paired import MarginResult, PairedComparison, margin_decision
+from core.paired import Harm, MarginResult, PairedComparison, margin_decision, no_harm
 from core.planning import MarginCasesNeeded, cases_needed_noninferiority
 
 DECISIONS = ("switch", "stay", "inconclusive")
@@ -149,19 +155,36 @@ class SwitchDecision:
     latency_source: str = ""
     latency_warnings: tuple = ()   # the timing log's fairness warnings (core.latency.fairness)
     next_step_speed: SpeedNextStep | None = None   # speed unsure: queries needed to show it
+    max_harm: float | None = None   # the third condition (issue 35), only when asked for
+    harm: Harm | None = None
+    harm_condition: Condition | None = None
 
     @property
     def exit_code(self) -> int:
         return EXIT_CODES[self.decision]
 
     @property
+    def conditions(self) -> tuple[Condition, ...]:
+        """quality, speed and, with ``max_harm``, harm."""
+        return (self.quality_condition, self.speed_condition) + \
+            (() if self.harm_condition is None else (self.harm_condition,))
+
+    @property
     def failing(self) -> tuple[Condition, ...]:
         """The conditions that fail, else those that are unsure, else none."""
-        conds = (self.quality_condition, self.speed_condition)
+        conds = self.conditions
         fails = tuple(c for c in conds if c.state == "fails")
         return fails or tuple(c for c in conds if c.state == "unsure")
 
     def to_dict(self) -> dict:
+        out = self._dict()
+        if self.harm_condition is not None:  # only with --max-harm: outputs without it unchanged
+            out["max_harm"] = self.max_harm
+            out["conditions"]["harm"] = self.harm_condition.to_dict()
+            out["harm"] = self.harm.to_dict()
+        return out
+
+    def _dict(self) -> dict:
         return {"a": self.a, "b": self.b, "decision": self.decision,
                 "exit_code": self.exit_code, "margin": self.margin,
                 "max_slowdown": self.max_slowdown, "confidence": self.confidence,
@@ -224,11 +247,25 @@ def speed_doubt(latency: LatencyComparison, cond: Condition) -> Condition:
     return cond
 
 
-def combine(quality: Condition, speed: Condition) -> str:
-    """``switch`` when both hold, ``stay`` when either fails, else ``inconclusive``."""
-    if quality.state == "fails" or speed.state == "fails":
+def harm_condition(h: Harm, max_harm: float) -> Condition:
+    """The harm condition from the hurt share's Wilson interval [low, high]: holds when
+    high <= ``max_harm``, fails when low > ``max_harm`` (gap = low - max), else unsure
+    (gap = high - max)."""
+    low, high = h.hurt_ci
+    if high <= max_harm:
+        return Condition("harm", "holds", high, max_harm, 0.0)
+    if low > max_harm:
+        return Condition("harm", "fails", low, max_harm, low - max_harm)
+    return Condition("harm", "unsure", high, max_harm, high - max_harm)
+
+
+def combine(quality: Condition, speed: Condition, *more: Condition) -> str:
+    """``switch`` when every condition holds, ``stay`` when any fails, else
+    ``inconclusive``."""
+    conds = (quality, speed, *more)
+    if any(c.state == "fails" for c in conds):
         return "stay"
-    if quality.holds and speed.holds:
+    if all(c.holds for c in conds):
         return "switch"
     return "inconclusive"
 
@@ -236,19 +273,25 @@ def combine(quality: Condition, speed: Condition) -> str:
 def decide_switch(quality: GoldenComparison | PairedComparison,
                   latency: LatencyComparison, margin: float, *,
                   max_slowdown: float = DEFAULT_MAX_SLOWDOWN, power: float = 0.8,
-                  quality_source: str | None = None) -> SwitchDecision:
+                  quality_source: str | None = None, max_harm: float | None = None,
+                  harm_delta: float | None = None, alpha: float = 2) -> SwitchDecision:
     """The decision for a quality comparison (``core.inputs.golden.compare_golden`` or
     ``core.retrieval.scifact.compare_retrievers``) and a latency comparison
     (``core.latency.compare.compare_latency``) of the same A and B at the same confidence, with the
     margin delta (0.02 = 2 %p for 0/1 outcomes; score units for scores) and the largest
     slowdown allowed (B/A, e.g. 1.10). ``power`` is that of the quality next step's plan;
-    ``quality_source`` names the quality data (default: the golden file, or the metric)."""
+    ``quality_source`` names the quality data (default: the golden file, or the metric).
+    ``max_harm`` (a share in (0, 1)) adds the harm condition: the hurt share of B - A below
+    -``harm_delta`` (default: any loss for 0/1 outcomes, 0.05 for scores), with TRisk at
+    ``alpha`` reported beside it (``core.paired.harm``)."""
     quality = checks.instance("quality", quality, (GoldenComparison, PairedComparison),
                               "a GoldenComparison (core.inputs.golden.compare_golden) or a "
                               "PairedComparison (core.retrieval.scifact.compare_retrievers)")
     latency = checks.instance("latency", latency, LatencyComparison,
                               "a LatencyComparison from core.latency.compare.compare_latency")
     max_slowdown = checks.max_slowdown(max_slowdown)
+    if max_harm is not None:
+        max_harm = checks.share("max_harm", max_harm)
     if isinstance(quality, GoldenComparison):
         source, quality = quality.golden.source, quality.comparison
     else:
@@ -267,11 +310,16 @@ def decide_switch(quality: GoldenComparison | PairedComparison,
     if q.state == "unsure" and m.margin > 0:
         next_step = cases_needed_noninferiority(quality.a_values, quality.b_values, m.margin,
                                                 confidence=m.confidence, power=power)
+    harm = h = None
+    if max_harm is not None:
+        harm = no_harm(quality.a_values, quality.b_values, delta=harm_delta, alpha=alpha,
+                       confidence=confidence)
+        h = harm_condition(harm, max_harm)
     return SwitchDecision(a, b, m.margin, max_slowdown, m.confidence, m.kind, m, q, s,
                           r.geo_mean_ratio, r.geo_ci_low, r.geo_ci_high, m.n,
-                          r.n_queries, combine(q, s), next_step, quality_source or source,
-                          latency.source, tuple(latency.warnings),
-                          speed_next_step(latency, s, max_slowdown))
+                          r.n_queries, combine(q, s, *(() if h is None else (h,))), next_step,
+                          quality_source or source, latency.source, tuple(latency.warnings),
+                          speed_next_step(latency, s, max_slowdown), max_harm, harm, h)
 
 
 def pick_pair(quality_methods, latency_methods, a: str | None, b: str | None, *,
@@ -338,7 +386,8 @@ def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
                  seed: int = 0, interval: str = "auto", drop_warmup: int = 0,
                  quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES,
                  quality_format: str = "golden", measure: str | None = None,
-                 k: int = 10, runs=()) -> SwitchDecision:
+                 k: int = 10, runs=(), max_harm: float | None = None,
+                 harm_delta: float | None = None, alpha: float = 2) -> SwitchDecision:
     """Read the quality data (``load_quality``: a golden-case table, retrieval lists with
     ``quality_format="lists"``, or TREC ``runs`` with ``quality_data`` the qrels and
     ``quality_format="trec"``) and a timing log, pick A and B (``pick_pair``), compare both
@@ -360,7 +409,8 @@ def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
                               seed=seed, drop_warmup=drop_warmup)
     if isinstance(margin, str):
         margin = parse_margin(margin, binary=quality.comparison.binary)
-    return decide_switch(quality, latency, margin, max_slowdown=max_slowdown)
+    return decide_switch(quality, latency, margin, max_slowdown=max_slowdown,
+                         max_harm=max_harm, harm_delta=harm_delta, alpha=alpha)
 
 
 def retriever_methods(tables: dict, metric: str) -> tuple[list[str], dict[str, bool]]:
@@ -377,7 +427,9 @@ def decide_retrievers(tables: dict, latency_data: bytes, latency_file: str, *,
                       b: str | None = None, confidence: float = 0.95,
                       resamples: int = 20_000, seed: int = 0, interval: str = "auto",
                       drop_warmup: int = 0,
-                      quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES) -> SwitchDecision:
+                      quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES,
+                      max_harm: float | None = None, harm_delta: float | None = None,
+                      alpha: float = 2) -> SwitchDecision:
     """The decision with the quality of retrievers on a BEIR collection: ``tables`` are the
     per-query tables of BM25 / dense / hybrid (``core.retrieval.scifact.evaluate``), compared on
     ``metric`` over ``queries`` (default all judged) by ``core.retrieval.scifact.compare_retrievers``,
@@ -397,4 +449,5 @@ def decide_retrievers(tables: dict, latency_data: bytes, latency_file: str, *,
     if isinstance(margin, str):
         margin = parse_margin(margin, binary=quality.data.binary)
     return decide_switch(quality, latency, margin, max_slowdown=max_slowdown,
-                         quality_source=f"{collection} [{quality.metric}]")
+                         quality_source=f"{collection} [{quality.metric}]",
+                         max_harm=max_harm, harm_delta=harm_delta, alpha=alpha)

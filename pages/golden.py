@@ -5,18 +5,20 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.inputs import by_group, compare_golden, load_golden
+from core.inputs import by_group, compare_cheap, compare_golden, load_golden
 from core.paired import margin_decision
 from core.planning import card_next_step
 from core.views import format as fmt
 from core.views.format import level as fmt_level
+from core.views.cheap import cheap_card
 from core.views.paired import paired_view
 from core.views.two_by_two import outcome_table
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css,
                        presenting, report_downloads, Section, sha256, show_card, show_error,
-                       show_frame, show_paired, show_table, stat_settings, tr, tr_md, url_index,
+                       show_frame, show_paired, show_table, stat_settings, TABLE_TYPES, tr, tr_md,
+                       url_index,
                        upload_or_demo, verdict_notes)
 from pages._sections import show_groups
 
@@ -42,6 +44,13 @@ def _groups(data: bytes, name: str, a: str, b: str, resamples: int, confidence: 
             seed: int, interval: str = "auto"):
     return by_group(_compare(data, name, a, b, resamples, confidence, seed, interval),
                     resamples=resamples, confidence=confidence, seed=seed, interval=interval)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _cheap(data: bytes, name: str, cheap_data: bytes, cheap_name: str, a: str, b: str,
+           resamples: int, confidence: float, seed: int, interval: str = "auto"):
+    return compare_cheap(_compare(data, name, a, b, resamples, confidence, seed, interval),
+                         _load(cheap_data, cheap_name), confidence=confidence)
 
 
 # title -> the question -> the verdict card -> how to read -> inputs and settings -> details
@@ -72,6 +81,9 @@ with inputs:
         st.warning(tr_md("golden.unicode_merged", count=len(golden.unicode_merged),
                          ids=", ".join(f"{cid} ({', '.join(map(str, rows))})" for cid, rows in
                                        list(golden.unicode_merged.items())[:10])), icon="⚠️")
+    cheap_upload = inputs.file_uploader(tr("cheap.upload_label"),
+                                        type=TABLE_TYPES,
+                                        key="golden_cheap_upload", help=tr("cheap.upload_help"))
 st.session_state["golden_set"] = golden
 if st.session_state.get("golden_upload") is not None:   # for the Switch? page
     st.session_state["golden_file"] = {"name": name, "data": data}
@@ -102,6 +114,14 @@ margin_value, margin_text = margin_input("golden", fmt.kind_of(result.comparison
                                          inputs)
 keep_in_url(a=a, b=b, margin=margin_text, **settings.url())
 margin = None if margin_value is None else margin_decision(result.comparison, margin_value)
+cheap = None
+if cheap_upload is not None:   # cheap labels on more cases: the prediction-powered card first
+    try:
+        cheap = _cheap(data, name, cheap_upload.getvalue(), cheap_upload.name, a, b,
+                       settings.resamples, settings.confidence, settings.seed, settings.interval)
+    except InputError as exc:
+        with inputs:
+            show_error(exc)
 st.session_state["golden_comparison"] = result
 lang = current_lang()
 view = paired_view(result.comparison, lang=lang, unit=result.golden.unit, margin=margin,
@@ -112,6 +132,9 @@ level = fmt_level(settings.confidence)
 rates_chart = view.rates_chart()
 boot_chart = view.bootstrap_chart()
 with card_slot:
+    if cheap is not None:
+        show_card(cheap_card(cheap, lang))
+        st.caption(tr("cheap.gold_card_title"))
     show_card(view.card)
     if presenting():  # the presentation view: the card and the one chart that explains it
         draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
@@ -191,6 +214,8 @@ sections.extend(group_sections)
 summary = result.to_dict()
 if margin is not None:
     summary["margin"] = margin.to_dict()
+if cheap is not None:
+    cheap.apply(summary)
 if groups is not None:
     summary["groups"] = groups.to_dict()["groups"]
     summary["groups_test"] = {k: v for k, v in groups.to_dict().items() if k != "groups"}

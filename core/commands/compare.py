@@ -19,7 +19,11 @@ holds ``b_minus_a`` and ``ci_low``/``ci_high`` of B - A), plus, for three or mor
 correction's; ``multiple.adjustment`` names it), ``metrics``
 (per-method means of every list metric) for lists, and ``queries`` (missing/unjudged) for TREC.
 With ``--margin`` (``core.paired.margin``; A vs B only, every format) a ``margin`` block holds the
-margin's answer (``MarginResult.to_dict``); without it the output is unchanged.
+margin's answer (``MarginResult.to_dict``); without it the output is unchanged. With ``--harm``
+(or ``--harm-delta``; issue 35, ``core.paired.harm``) a ``harm`` block: ``delta``,
+``hurt_share``, ``hurt_ci``, ``helped_share``, ``trisk``, ``trisk_p``, ``alpha`` (and the counts
+and ``helped_ci``) of A vs B. ``--best-method`` (mcb, the default, or all-pairs) names how the
+tied-for-best set is read; ``best_set.method`` says which.
 With ``--cheap FILE`` (golden) or ``--cheap-qrels FILE`` (trec), the same methods' scores under
 cheap labels on more cases sharpen A vs B by prediction-powered inference
 (``core.inputs.cheap``, issue 34): ``difference``, A's and B's ``methods`` entries and
@@ -31,7 +35,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from core.commands._common import add_margin_arg, add_stat_args, margin_of, print_json, read_bytes
+from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args, margin_of,
+                                   print_json, read_bytes)
 from core.errors import InputError
 from core.i18n import t
 from core.inputs import (Clustered, by_group, cluster_hint, compare_golden, compare_in_clusters,
@@ -45,6 +50,7 @@ HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lis
         "runs with qrels (--format trec)")
 FORMATS = ("golden", "lists", "trec")
 CORRECTIONS = ("holm", "bh")  # core.paired.multi.CORRECTIONS (not imported: start-up time)
+BEST_METHODS = ("mcb", "all-pairs")  # core.paired.best.BEST_METHODS (not imported: pandas)
 
 
 def register(p) -> None:
@@ -100,6 +106,11 @@ def register(p) -> None:
     p.add_argument("--clusters", metavar="FILE",
                    help="a qid,cluster file (CSV/TSV/XLSX) giving each case's cluster (trec; "
                         "replaces a file's cluster column)")
+    p.add_argument("--best-method", choices=BEST_METHODS, default="mcb",
+                   help="with three or more systems: how the tied-for-best set is read: mcb "
+                        "(default; Hsu's one-sided multiple comparisons with the best) or "
+                        "all-pairs (every pair's simultaneous interval; larger sets)")
+    add_harm_args(p)
     add_stat_args(p, interval=True)
     add_margin_arg(p)
 
@@ -235,6 +246,11 @@ def run(args) -> int:
             from core.views.clusters import hint_line  # lazy: only when ids look clustered
             sys.stderr.write("note: " + hint_line(hint) + "\n")
     margin = margin_of(result.comparison, args.margin)
+    harm = None
+    if args.harm or args.harm_delta is not None:
+        from core.paired import no_harm  # lazy: only with --harm
+        harm = no_harm(result.a_values, result.b_values, delta=args.harm_delta,
+                       alpha=args.alpha, confidence=args.confidence)
     cheap = None
     if cheap_set is not None:
         if clustered is not None:
@@ -259,7 +275,7 @@ def run(args) -> int:
         all_pairs = estimate_cost(len(gs.methods), n_cases, args.resamples, "all")
         if all_pairs.fits:
             best = best_set(gs.scores, resamples=args.resamples, confidence=args.confidence,
-                            seed=args.seed)
+                            seed=args.seed, method=args.best_method)
         else:  # cost before work: the ranking needs every pair
             sys.stderr.write("note: " + t("systems.best_too_much", "en", **all_pairs.params())
                              + "\n")
@@ -277,6 +293,8 @@ def run(args) -> int:
         out.update(cluster_blocks)
         if margin is not None:
             out["margin"] = margin.to_dict()
+        if harm is not None:
+            out["harm"] = harm.to_dict()
         if cheap is not None:
             cheap.apply(out)
         if best is not None:
@@ -303,6 +321,10 @@ def run(args) -> int:
         if clustered is not None:
             print(t("clusters.cli_independent", "en"))
     print(compare_text(result, extra, many, args.format, margin=margin, best=best))
+    if harm is not None:
+        from core.views.harm import harm_lines  # lazy: only with --harm
+        c = result.comparison
+        print("\n".join(harm_lines(harm, c.a, c.b, "rate" if c.binary else "score")))
     if groups is not None or judged is not None:
         from core.views.groups import group_cli_lines, judged_cli_lines  # lazy: pandas
     if groups is not None:

@@ -25,13 +25,19 @@ Exit codes: 0 switch, 1 do not switch, 3 inconclusive, 2 bad input. JSON keys: `
 null), ``next_step_speed`` (an unsure speed condition: ``n_needed`` queries for the time
 ratio's upper bound to reach ``--max-slowdown`` at the observed ratio, null when the ratio
 is not below it, ``n_double_runs``, ``n_have``, ``ratio``, ``max_slowdown`` and the latency
-``plan`` retargeted; else null) and ``sources``.
+``plan`` retargeted; else null) and ``sources``. With ``--max-harm SHARE`` (issue 35) a third
+condition, ``conditions.harm`` (bound = the upper end of the hurt share's Wilson interval when
+it holds or is unsure, the lower end when it fails; limit = SHARE), plus ``max_harm`` and
+``harm`` (``core.paired.harm.Harm.to_dict``: ``delta``, ``hurt_share``, ``hurt_ci``,
+``helped_share``, ``trisk``, ``trisk_p``, ``alpha``, ...); ``--harm-delta`` and ``--alpha``
+set them. Without it the output is unchanged.
 """
 from __future__ import annotations
 
 import sys
 
-from core.commands._common import add_stat_args, print_json, read_bytes
+from core import checks
+from core.commands._common import add_harm_args, add_stat_args, print_json, read_bytes
 from core.errors import InputError
 from core.i18n import t
 from core.latency import DEFAULT_QUANTILE_RESAMPLES
@@ -85,6 +91,7 @@ def register(p) -> None:
     p.add_argument("--quantile-resamples", type=int, default=DEFAULT_QUANTILE_RESAMPLES,
                    help="nested bootstrap resamples of each method's median and p95 "
                         f"(default {DEFAULT_QUANTILE_RESAMPLES:,})")
+    add_harm_args(p, max_harm=True, flag=False)
     add_stat_args(p, interval=True)
 
 
@@ -116,6 +123,9 @@ def run(args) -> int:
                   confidence=args.confidence, resamples=args.resamples, seed=args.seed,
                   interval=args.interval, drop_warmup=args.drop_warmup,
                   quantile_resamples=args.quantile_resamples)
+    if args.max_harm is not None:  # checked before the work; off: outputs unchanged
+        common.update(max_harm=checks.share("--max-harm", args.max_harm),
+                      harm_delta=args.harm_delta, alpha=args.alpha)
     if args.scifact:
         dec = _scifact(args, common)
     else:

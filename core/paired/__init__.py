@@ -13,6 +13,7 @@ PUBLIC = {
     "calibration": ("Calibration",),
     "clusters": ("ClusterComparison", "compare_clustered", "run_summary",
                  "sign_flipping_cases"),
+    "harm": ("ALPHAS", "Harm", "no_harm"),
     "compare": ("Decision", "PairedComparison", "TIE_TOL", "compare_paired",
                 "interval_provenance", "rate_estimate", "settle"),
     "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width", "resampled",

@@ -8,6 +8,7 @@ agreement page's table)."""
 from __future__ import annotations
 
 from core.i18n import t
+from core.views.cards import paired_card
 from core.views.format import diff, interval, kind_of, level, p_text, value
 from core.views.verdicts import verdict_sentence
 
@@ -31,9 +32,7 @@ def cheap_lines(cc, lang: str = "en") -> list[str]:
                           test=t("cheap.test", lang), p=p_text(d.p_value),
                           gold_ci=interval(d.gold_only_low, d.gold_only_high, kind,
                                            signed=True)))
-    gain = dict(lam=f"{d.lam:.2f}", n_eff=f"{d.effective_n:,.0f}", n_gold=d.n_gold)
-    lines.append("  " + (t("cheap.gain", lang, rho=f"{d.correlation:.2f}", **gain)
-                         if d.correlation is not None else t("cheap.gain_no_rho", lang, **gain)))
+    lines.append("  " + _gain(d, lang))
     unit_kind = "rate" if cc.binary else "score"
     for key, v, lo, hi, est in (("cheap.verdict", cc.verdict, d.ci_low, d.ci_high, d.estimate),
                                 ("cheap.gold_verdict", cc.gold_only_verdict, d.gold_only_low,
@@ -48,6 +47,32 @@ def cheap_lines(cc, lang: str = "en") -> list[str]:
         lines.append("  " + t("cheap.left_out", lang, count=len(cc.left_out)))
     lines.append("  " + t("cheap.assumption", lang))
     return lines
+
+
+def _gain(d, lang: str) -> str:
+    gain = dict(lam=f"{d.lam:.2f}", n_eff=f"{d.effective_n:,.0f}", n_gold=d.n_gold)
+    return (t("cheap.gain", lang, rho=f"{d.correlation:.2f}", **gain)
+            if d.correlation is not None else t("cheap.gain_no_rho", lang, **gain))
+
+
+def cheap_card(cc, lang: str = "en"):
+    """The verdict card of a comparison with cheap labels (``core.views.cards.paired_card``):
+    B − A and its PPI interval, the verdict from them, the gold-only interval, lambda, the
+    correlation and the gain as its reason line, and the no-help note (lambda ≈ 0) as its
+    warning."""
+    d = cc.difference
+    kind = kind_of(cc.binary)
+    sentence = verdict_sentence(cc.verdict, a=cc.a, b=cc.b, mean=d.estimate, ci_low=d.ci_low,
+                                ci_high=d.ci_high, n=d.n_gold, confidence=d.confidence,
+                                lang=lang, kind="rate" if cc.binary else "score")
+    reason = t("cheap.card_reason", lang, gold=diff(d.gold_only_estimate, kind),
+               gold_ci=interval(d.gold_only_low, d.gold_only_high, kind, signed=True),
+               gain=_gain(d, lang))
+    return paired_card(cc.verdict, a=cc.a, b=cc.b, mean=d.estimate, ci_low=d.ci_low,
+                       ci_high=d.ci_high, confidence=d.confidence, kind=kind,
+                       sentence=sentence, ci_label=t("cheap.ci_label", lang), reason=reason,
+                       warning="" if d.helps else t("cheap.no_help", lang),
+                       calibration=t("cheap.assumption", lang))
 
 
 _SHORT = {"b_better": "cheap.short_b_better", "a_better": "cheap.short_a_better",
