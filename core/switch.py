@@ -50,6 +50,7 @@ the CLI call these two.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -57,10 +58,12 @@ import numpy as np
 
 from core import checks
 from core.errors import InputError
-from core.inputs import GoldenComparison, compare_golden, load_golden, parse_margin
+from core.inputs import (GoldenComparison, compare_golden, load_arriving, load_golden,
+                         parse_margin)
 from core.latency import (DEFAULT_QUANTILE_RESAMPLES, LatencyComparison, LatencyPlan,
                           compare_latency, load_timings)
-from core.paired import Harm, MarginResult, PairedComparison, margin_decision, no_harm
+from core.paired import (Harm, MarginResult, PairedComparison, margin_decision, no_harm,
+                         sequential_compare)
 from core.planning import MarginCasesNeeded, cases_needed_noninferiority
 
 DECISIONS = ("switch", "stay", "inconclusive")
@@ -158,6 +161,11 @@ class SwitchDecision:
     max_harm: float | None = None   # the third condition (issue 35), only when asked for
     harm: Harm | None = None
     harm_condition: Condition | None = None
+    # the sequential mode (issue 33, ``decide_sequential``): the confidence sequence of B − A,
+    # the order its cases were read in, and the quality condition the fixed-n interval gave
+    sequential: object = None
+    arrival: object = None
+    fixed_quality_condition: Condition | None = None
 
     @property
     def exit_code(self) -> int:
@@ -200,7 +208,16 @@ class SwitchDecision:
                 "next_step_speed": None if self.next_step_speed is None
                 else self.next_step_speed.to_dict(),
                 "sources": {"quality": self.quality_source, "latency": self.latency_source},
-                "latency_warnings": [w.to_dict() for w in self.latency_warnings]}
+                "latency_warnings": [w.to_dict() for w in self.latency_warnings],
+                **({} if self.sequential is None else {"sequential": self.sequential_dict()})}
+
+    def sequential_dict(self) -> dict:
+        """The JSON ``sequential`` block: the sequence, the order of the cases and the quality
+        condition the fixed-n interval would have given."""
+        order = ({"by": "file_order", "column": None, "unsorted_rows": []}
+                 if self.arrival is None else self.arrival.to_dict())
+        return {**self.sequential.to_dict(), "order": order,
+                "quality_fixed_n": self.fixed_quality_condition.to_dict()}
 
 
 def quality_condition(m: MarginResult) -> Condition:
@@ -213,6 +230,38 @@ def quality_condition(m: MarginResult) -> Condition:
     if m.verdict == "inferior":
         return Condition("quality", "fails", m.ci_high, limit, max(limit - m.ci_high, 0.0))
     return Condition("quality", "unsure", m.ci_low, limit, max(limit - m.ci_low, 0.0))
+
+
+def sequential_condition(seq, margin: float) -> Condition:
+    """The quality condition read off the confidence sequence of B − A at its last look
+    (``core.paired.sequential``): holds when its lower end is above -delta, fails when its
+    upper end is below -delta, else unsure. The hedged sequence keeps each side's error at or
+    below alpha/2 at every n (Waudby-Smith & Ramdas 2024), the one-sided level of the margin
+    verdict, however often the gate ran before."""
+    limit = -margin
+    last = seq.last
+    if last.ci_low > limit:
+        return Condition("quality", "holds", last.ci_low, limit, 0.0)
+    if last.ci_high < limit:
+        return Condition("quality", "fails", last.ci_high, limit, limit - last.ci_high)
+    return Condition("quality", "unsure", last.ci_low, limit, max(limit - last.ci_low, 0.0))
+
+
+def decide_sequential(dec: SwitchDecision, quality, arrival=None) -> SwitchDecision:
+    """The same decision with its quality condition read off the confidence sequence of B − A
+    (``sequential_condition``; the cases in ``arrival`` order, ``core.inputs.arrival``, else
+    as compared): safe for a CI gate that runs on every merge with no state kept between
+    runs. The speed condition is unchanged."""
+    c = quality.comparison if isinstance(quality, GoldenComparison) else quality
+    ids = c.case_ids or None
+    order = (arrival.order(ids) if arrival is not None and ids is not None
+             else list(range(c.n)))
+    seq = sequential_compare(np.asarray(c.a_values, float)[order],
+                             np.asarray(c.b_values, float)[order], c.bootstrap.confidence)
+    q = sequential_condition(seq, dec.margin)
+    return dataclasses.replace(dec, quality_condition=q, decision=combine(q, *dec.conditions[1:]),
+                               sequential=seq, arrival=arrival,
+                               fixed_quality_condition=dec.quality_condition)
 
 
 def speed_condition(ci_low: float, ci_high: float, max_slowdown: float) -> Condition:
@@ -387,16 +436,24 @@ def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
                  quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES,
                  quality_format: str = "golden", measure: str | None = None,
                  k: int = 10, runs=(), max_harm: float | None = None,
-                 harm_delta: float | None = None, alpha: float = 2) -> SwitchDecision:
+                 harm_delta: float | None = None, alpha: float = 2,
+                 sequential: bool = False) -> SwitchDecision:
     """Read the quality data (``load_quality``: a golden-case table, retrieval lists with
     ``quality_format="lists"``, or TREC ``runs`` with ``quality_data`` the qrels and
     ``quality_format="trec"``) and a timing log, pick A and B (``pick_pair``), compare both
     with the same confidence, resamples and seed, and decide (``decide_switch``). A
     ``margin`` given as text (the CLI's, a URL's) is read by ``core.inputs.margin_text.parse_margin``
-    once the outcomes are known to be 0/1 or scores."""
+    once the outcomes are known to be 0/1 or scores. With ``sequential`` the quality condition
+    is read off the confidence sequence (``decide_sequential``; a golden table's date/added
+    column gives the order of its cases, ``core.inputs.arrival``)."""
     checks.max_slowdown(max_slowdown)  # before the work: a limit that cannot fail is refused
-    gs = load_quality(quality_data, quality_file, quality_format=quality_format,
-                      measure=measure, k=k, runs=runs)
+    arrival = None
+    if sequential and quality_format == "golden":
+        clustered, arrival = load_arriving(quality_data, quality_file)
+        gs = clustered.golden
+    else:
+        gs = load_quality(quality_data, quality_file, quality_format=quality_format,
+                          measure=measure, k=k, runs=runs)
     log = load_timings(latency_data, file=latency_file)
     named = quality_file if quality_format != "trec" else \
         ", ".join([quality_file, *(n for n, _ in runs)])
@@ -409,8 +466,9 @@ def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
                               seed=seed, drop_warmup=drop_warmup)
     if isinstance(margin, str):
         margin = parse_margin(margin, binary=quality.comparison.binary)
-    return decide_switch(quality, latency, margin, max_slowdown=max_slowdown,
-                         max_harm=max_harm, harm_delta=harm_delta, alpha=alpha)
+    dec = decide_switch(quality, latency, margin, max_slowdown=max_slowdown,
+                        max_harm=max_harm, harm_delta=harm_delta, alpha=alpha)
+    return decide_sequential(dec, quality, arrival) if sequential else dec
 
 
 def retriever_methods(tables: dict, metric: str) -> tuple[list[str], dict[str, bool]]:
@@ -429,7 +487,7 @@ def decide_retrievers(tables: dict, latency_data: bytes, latency_file: str, *,
                       drop_warmup: int = 0,
                       quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES,
                       max_harm: float | None = None, harm_delta: float | None = None,
-                      alpha: float = 2) -> SwitchDecision:
+                      alpha: float = 2, sequential: bool = False) -> SwitchDecision:
     """The decision with the quality of retrievers on a BEIR collection: ``tables`` are the
     per-query tables of BM25 / dense / hybrid (``core.retrieval.scifact.evaluate``), compared on
     ``metric`` over ``queries`` (default all judged) by ``core.retrieval.scifact.compare_retrievers``,
@@ -448,6 +506,7 @@ def decide_retrievers(tables: dict, latency_data: bytes, latency_file: str, *,
                               seed=seed, drop_warmup=drop_warmup)
     if isinstance(margin, str):
         margin = parse_margin(margin, binary=quality.data.binary)
-    return decide_switch(quality, latency, margin, max_slowdown=max_slowdown,
-                         quality_source=f"{collection} [{quality.metric}]",
-                         max_harm=max_harm, harm_delta=harm_delta, alpha=alpha)
+    dec = decide_switch(quality, latency, margin, max_slowdown=max_slowdown,
+                        quality_source=f"{collection} [{quality.metric}]",
+                        max_harm=max_harm, harm_delta=harm_delta, alpha=alpha)
+    return decide_sequential(dec, quality) if sequential else dec

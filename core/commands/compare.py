@@ -106,6 +106,12 @@ def register(p) -> None:
     p.add_argument("--clusters", metavar="FILE",
                    help="a qid,cluster file (CSV/TSV/XLSX) giving each case's cluster (trec; "
                         "replaces a file's cluster column)")
+    p.add_argument("--sequential", action="store_true",
+                   help="the set grows and is looked at again and again (a CI gate on every "
+                        "merge, a page opened every sprint): B - A and each method get a "
+                        "confidence sequence valid at every n (betting, Waudby-Smith & Ramdas "
+                        "2024) and the verdict its e-process test; cases in file order or by a "
+                        "date/added column; A vs B, values in [0, 1]")
     p.add_argument("--best-method", choices=BEST_METHODS, default="mcb",
                    help="with three or more systems: how the tied-for-best set is read: mcb "
                         "(default; Hsu's one-sided multiple comparisons with the best) or "
@@ -123,7 +129,13 @@ def _stat_kw(args) -> dict:
 def _golden(args):
     if len(args.files) != 1:
         raise InputError("systems.err_one_file", format="golden", n=len(args.files))
-    cl = load_clustered(read_bytes(args.files[0]), file=args.files[0], cluster=args.cluster)
+    if args.sequential:   # the date/added column gives the order, and is not a method
+        from core.inputs import load_arriving   # lazy: only in the sequential mode
+        cl, args.arrival = load_arriving(read_bytes(args.files[0]), file=args.files[0],
+                                         cluster=args.cluster)
+    else:
+        cl = load_clustered(read_bytes(args.files[0]), file=args.files[0],
+                            cluster=args.cluster)
     args.cluster_info = cl
     cheap = load_golden(read_bytes(args.cheap), file=args.cheap) if args.cheap else None
     return cl.golden, {}, None, cheap
@@ -217,6 +229,31 @@ def _clusters(args, result):
     return cc, blocks, lines
 
 
+def _sequential(args, result):
+    """The confidence sequence of B − A (``core.paired.sequential``) with the cases in arrival
+    order (a golden file's date/added column, else file order), or None without
+    ``--sequential``."""
+    if not args.sequential:
+        return None, None
+    # lazy: only in the sequential mode
+    from core.paired import sequential_compare
+
+    arrival = getattr(args, "arrival", None)
+    ids = list(result.case_ids)
+    order = arrival.order(ids) if arrival is not None else list(range(len(ids)))
+    seq = sequential_compare(result.a_values[order], result.b_values[order], args.confidence,
+                             seed=args.seed)
+    return seq, arrival
+
+
+def sequential_block(seq, arrival) -> dict:
+    """The JSON ``sequential`` block: the sequence (``SequentialComparison.to_dict``) and the
+    order the cases were read in."""
+    order = ({"by": "file_order", "column": None, "unsorted_rows": []} if arrival is None
+             else arrival.to_dict())
+    return {**seq.to_dict(), "order": order}
+
+
 def run(args) -> int:
     if args.judged_k < 1:
         raise ValueError(f"--judged-k must be at least 1, got {args.judged_k}")
@@ -279,6 +316,7 @@ def run(args) -> int:
         else:  # cost before work: the ranking needs every pair
             sys.stderr.write("note: " + t("systems.best_too_much", "en", **all_pairs.params())
                              + "\n")
+    seq, arrival = _sequential(args, result)
     groups = _groups(args, result)
     judged = None if judged_of is None else judged_of(result.comparison.a,
                                                       result.comparison.b, **_stat_kw(args))
@@ -291,6 +329,11 @@ def run(args) -> int:
             out["verdict_independent_cases"] = out["verdict"]
             out["verdict"] = clustered.verdict
         out.update(cluster_blocks)
+        if seq is not None:
+            out["sequential"] = sequential_block(seq, arrival)
+            if clustered is None:   # the verdict valid at every look
+                out["verdict_fixed_n"] = out["verdict"]
+                out["verdict"] = seq.last.verdict
         if margin is not None:
             out["margin"] = margin.to_dict()
         if harm is not None:
@@ -320,6 +363,11 @@ def run(args) -> int:
         print("\n".join(cluster_text))
         if clustered is not None:
             print(t("clusters.cli_independent", "en"))
+    if seq is not None:
+        from core.views.sequential import sequential_lines  # lazy: only in the sequential mode
+        c = result.comparison
+        print("\n".join(sequential_lines(seq, c.a, c.b, arrival)))
+        print(t("sequential.cli_fixed_below", "en"))
     print(compare_text(result, extra, many, args.format, margin=margin, best=best))
     if harm is not None:
         from core.views.harm import harm_lines  # lazy: only with --harm

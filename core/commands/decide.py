@@ -91,6 +91,11 @@ def register(p) -> None:
     p.add_argument("--quantile-resamples", type=int, default=DEFAULT_QUANTILE_RESAMPLES,
                    help="nested bootstrap resamples of each method's median and p95 "
                         f"(default {DEFAULT_QUANTILE_RESAMPLES:,})")
+    p.add_argument("--sequential", action="store_true",
+                   help="for a CI gate that runs on every merge: the quality condition is read "
+                        "off a confidence sequence of B - A, valid however often the gate ran "
+                        "(no state file; the golden file's rows in order, or by a date/added "
+                        "column). Exit codes as without it")
     add_harm_args(p, max_harm=True, flag=False)
     add_stat_args(p, interval=True)
 
@@ -114,7 +119,7 @@ def _scifact(args, common: dict):
     return decide_retrievers({n: tables[n] for n in RETRIEVERS if n in tables},
                              *common.pop("latency"), metric=metric, a=a, b=b,
                              queries=subsample(data.query_ids, args.queries, seed=args.seed),
-                             collection=data.name, **common)
+                             collection=data.name, sequential=args.sequential, **common)
 
 
 def run(args) -> int:
@@ -141,7 +146,8 @@ def run(args) -> int:
                                  f"(several run files need --format trec); got {len(files)}")
             runs, quality = (), (read_bytes(files[0]), files[0])
         dec = decide_files(*quality, *common.pop("latency"), quality_format=args.format,
-                           measure=args.measure, k=args.k, runs=runs, **common)
+                           measure=args.measure, k=args.k, runs=runs,
+                           sequential=args.sequential, **common)
     if args.json:
         print_json(dec.to_dict())
     else:

@@ -51,6 +51,10 @@ def register(p) -> None:
     p.add_argument("--unjudged-csv", metavar="FILE",
                    help="write the pooled unjudged documents (every retriever's top 10 "
                         "without a judgement, deduplicated, with the query text) to FILE")
+    p.add_argument("--sequential", action="store_true",
+                   help="B - A per query as a confidence sequence valid at every number of "
+                        "queries (queries in the order compared), with its e-process verdict, "
+                        "for a collection re-measured again and again")
     add_harm_args(p)
     add_stat_args(p, resamples=DEFAULT_RESAMPLES, interval=True)
     add_margin_arg(p)
@@ -89,6 +93,11 @@ def run(args) -> int:
         source, params = provenance(enc)
         sys.stderr.write(t(f"scifact.vectors_{source}", "en", **params) + "\n")
     margin = margin_of(res.comparison, args.margin)
+    seq = None
+    if args.sequential:
+        from core.paired import sequential_compare  # lazy: only in the sequential mode
+        c = res.comparison
+        seq = sequential_compare(c.values_a, c.values_b, args.confidence, seed=args.seed)
     harm = None
     if args.harm or args.harm_delta is not None:  # issue 35; off: outputs unchanged
         from core.paired import no_harm  # lazy: only with --harm
@@ -101,12 +110,21 @@ def run(args) -> int:
         out = res.to_dict()
         if margin is not None:
             out["margin"] = margin.to_dict()
+        if seq is not None:   # queries in the order compared
+            out["sequential"] = {**seq.to_dict(), "order": {"by": "query_order",
+                                                            "column": None,
+                                                            "unsorted_rows": []}}
         if harm is not None:
             out["harm"] = harm.to_dict()
         out["vectors"] = [vector_summary(enc) for enc in vectors]
         out["seconds"] = round(time.perf_counter() - t0, 3)
         print_json(out)
     else:
+        if seq is not None:
+            from core.views.sequential import sequential_lines  # lazy: the sequential mode
+            print("\n".join(sequential_lines(seq, res.comparison.a, res.comparison.b,
+                                              queries=True)))
+            print(t("sequential.cli_fixed_below", "en"))
         print(result_text(res, margin=margin))
         if harm is not None:
             from core.views.harm import harm_lines  # lazy: only with --harm

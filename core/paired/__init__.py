@@ -2,7 +2,8 @@
 difference, significance tests, the bootstrap (``stats``), the self-check (``calibration``),
 the decision (``compare``), the clusters and repeated runs of issue 32 (``clusters``), the
 margin rule, several systems (``multi``), the tied-for-best set (``best``), no harm (``harm``:
-hurt share, TRisk) and gold plus cheap labels (``ppi``, prediction-powered).
+hurt share, TRisk), gold plus cheap labels (``ppi``, prediction-powered) and the confidence
+sequence for a set looked at again and again (``sequential``).
 
 The front door: other wings, pages and the CLI import the names below from ``core.paired``
 (``core._front``); the modules are the wing's rooms."""
@@ -24,7 +25,8 @@ PUBLIC = {
     "ppi": ("MIN_GOLD", "PPIEstimate", "ppi_difference", "ppi_mean"),
     "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
               "holm", "plan_mode"),
-    "significance": ("mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
+    "sequential": ("sequential_compare",),
+    "significance": ("PairedTest", "mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
     "stats": ("BootstrapResult", "CONFIDENCE_LEVELS", "INTERVALS", "MAX_RESAMPLES",
               "MIN_RESAMPLES", "Verdict", "interval_warning", "is_binary",
               "kernels", "paired_bootstrap", "paired_data", "percentile_ci", "resample_seeds",

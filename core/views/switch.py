@@ -183,6 +183,12 @@ def decision_text(dec: SwitchDecision, lang: str = "en") -> str:
                        decision=t(f"switch.value_{dec.decision}", lang))]
     lines += ["  " + t("switch.cli_warning", lang, text=w.message(lang))
               for w in dec.latency_warnings]
+    if dec.sequential is not None:   # the sequence that decided the quality condition
+        # lazy: only in the sequential mode
+        from core.views.sequential import quality_line, sequential_lines
+        lines += ["  " + line for line in sequential_lines(dec.sequential, dec.a, dec.b,
+                                                            dec.arrival, lang)]
+        lines.append("  " + quality_line(dec.quality_condition, dec.kind, dec.margin, lang))
     return "\n".join(lines)
 
 
