@@ -26,7 +26,7 @@ PUBLIC = {
     "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
               "holm", "plan_mode"),
     "sequential": ("sequential_compare",),
-    "significance": ("PairedTest", "mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
+    "significance": ("mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
     "stats": ("BootstrapResult", "CONFIDENCE_LEVELS", "INTERVALS", "MAX_RESAMPLES",
               "MIN_RESAMPLES", "Verdict", "interval_warning", "is_binary",
               "kernels", "paired_bootstrap", "paired_data", "percentile_ci", "resample_seeds",
