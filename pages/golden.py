@@ -7,11 +7,12 @@ import streamlit as st
 from core.errors import InputError
 from core.inputs import (by_group, cluster_hint, compare_cheap, compare_golden,
                          compare_in_clusters, load_clustered)
-from core.paired import margin_decision
+from core.paired import ALPHAS, margin_decision, no_harm
 from core.views import format as fmt
 from core.views.clusters import cluster_card, cluster_lines
 from core.views.format import level as fmt_level
 from core.views.cheap import cheap_card
+from core.views.harm import harm_lines
 from core.views.paired import paired_view
 from core.views.two_by_two import outcome_table
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
@@ -19,6 +20,7 @@ from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_pr
                        present_css,
                        presenting, report_downloads, Section, sha256, show_card, show_error,
                        show_frame, show_paired, show_table, stat_settings, TABLE_TYPES, tr, tr_md,
+                       esc,
                        url_index,
                        upload_or_demo, verdict_notes)
 from pages._sections import show_groups
@@ -197,6 +199,23 @@ st.subheader(tr("paired.tests_title"),
 tests_table = view.tests
 show_table(tests_table)
 
+# no harm (issue 35): how often B is worse than A, the share helped, TRisk
+st.subheader(tr("harm.title"))
+h_left, h_right = st.columns(2)
+harm_delta = None   # 0/1 outcomes: any loss
+if kind != "rate":
+    harm_delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.01,
+                                     format="%.3f", key="golden_harm_delta")
+alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
+                          key="golden_alpha")
+harm = no_harm(result.a_values, result.b_values, delta=harm_delta, alpha=alpha,
+               confidence=settings.confidence)
+harm_text = harm_lines(harm, c.a, c.b, kind, lang)
+for line in harm_text:   # method names inside: shown literally
+    st.markdown(esc(line))
+if harm.hurt:
+    st.markdown(tr("harm.most_hurt_link"))
+
 table_2x2 = None
 if c.table is not None:
     st.subheader(tr("golden.table_title"), help=glossary("discordant", "mcnemar"))
@@ -206,7 +225,8 @@ if c.table is not None:
 disc = result.discordant().reset_index(drop=True).rename(
     columns={"case_id": tr("golden.col_case"),
              "difference": tr("golden.col_difference", a=c.a, b=c.b)})
-st.subheader(tr("golden.discordant_title", n=len(disc)), help=glossary("discordant"))
+st.subheader(tr("golden.discordant_title", n=len(disc)), help=glossary("discordant"),
+             anchor="golden-discordant")
 if len(disc):
     show_frame(disc, hide_index=True, width="stretch")
 else:
@@ -241,6 +261,7 @@ sections = [
     Section(view.rates_title(), chart=rates_chart),
     Section(view.bootstrap_title(), chart=boot_chart),
 ]
+sections.append(Section(tr("harm.title"), " ".join(harm_text)))
 if table_2x2 is not None:
     sections.append(Section(tr("golden.table_title"), table=table_2x2))
 sections.append(Section(tr("golden.discordant_title", n=len(disc)),
@@ -257,6 +278,7 @@ if clustered is not None:
     summary["clusters"] = {"column": cluster, **clustered.to_dict()}
 if margin is not None:
     summary["margin"] = margin.to_dict()
+summary["harm"] = harm.to_dict()
 if cheap is not None:
     cheap.apply(summary)
 if groups is not None:

@@ -3,8 +3,9 @@ difference (the same ``core.planning.sample_size`` functions as the Sample size 
 from __future__ import annotations
 
 from core.commands._common import print_json
+from core.i18n import t
 from core.errors import InputError
-from core.paired import plan_clusters
+from core.paired import gold_cases_needed, plan_clusters
 from core.planning import (n_calibrated_ci, n_continuous_ci, n_continuous_power, n_mcnemar,
                            n_noninferiority_continuous, n_noninferiority_paired, n_normal,
                            n_paired_ci, n_wilson, normal_width_factor)
@@ -39,6 +40,13 @@ def register(p) -> None:
                         "units with --sigma), with --power, one-sided at alpha/2 (the lower "
                         "bound of the two-sided interval); --diff is then the true B - A "
                         "assumed (default 0)")
+    p.add_argument("--cheap", type=int, metavar="N",
+                   help="cheap-labelled cases without gold labels (crowd, heuristic, LLM "
+                        "judge): each n also as the gold cases needed beside them (PPI++, "
+                        "needs --correlation)")
+    p.add_argument("--correlation", type=float, metavar="RHO",
+                   help="with --cheap: the gold–cheap correlation of the per-case scores "
+                        "(or of B − A)")
     p.add_argument("--icc", type=float,
                    help="clusters: the intraclass correlation of cases from one document "
                         "(with --cluster-size; JSON 'clusters' of `compare` measures it)")
@@ -85,6 +93,14 @@ def plan(args) -> dict:
         if args.margin is not None:
             out["n_continuous_noninferiority"] = n_noninferiority_continuous(
                 0.0 if diff is None else diff, sigma, args.margin, alpha=alpha, power=power)
+    if args.cheap is not None or args.correlation is not None:
+        if args.cheap is None or args.correlation is None:
+            raise ValueError("--cheap and --correlation go together: the number of "
+                             "cheap-labelled cases and their correlation with gold")
+        out["inputs"].update(cheap=args.cheap, correlation=args.correlation)
+        out["cheap"] = {"n_cheap": args.cheap, "correlation": args.correlation,
+                        "gold_needed": {k: gold_cases_needed(v, args.cheap, args.correlation)
+                                        for k, v in out.items() if k.startswith("n_")}}
     return out
 
 
@@ -113,6 +129,11 @@ def run(args) -> int:
         print_json(result)
         return 0
     print(plan_text(result))
+    if "cheap" in result:
+        c = result["cheap"]
+        for key, n in c["gold_needed"].items():
+            print("  " + t("cheap.plan_line", "en", key=key, n_cheap=f"{c['n_cheap']:,}",
+                           rho=f"{c['correlation']:g}", n=f"{n:,}", n0=f"{result[key]:,}"))
     if block is not None:
         from core.views.clusters import plan_lines  # lazy: only with a clustered design
         print("\n".join(plan_lines(block)))
