@@ -23,13 +23,23 @@ Intervals (``PPI_METHODS``):
 
 * ``"z"`` -- ``ppi_py.ppi_mean_ci`` (version 0.2.3) exactly: SDs with ddof 0 and the normal
   quantile. Its reference, used in the tests (equal to 1e-9);
-* ``"t"`` -- the small-sample version, the default: SDs with ddof 1 and Student's t with the
-  Welch-Satterthwaite degrees of freedom of the two variance terms,
-  df = (a + b)^2 / (a^2 / (M - 1) + b^2 / (n - 1)), a = lam^2 s_rest^2 / M,
-  b = s_(gold - lam cheap)^2 / n. With lam = 0 it is the gold-only t-interval. Chosen by
+* ``"t"`` -- the small-sample version, the default: SDs with ddof 1 (ddof 2 for the rectifier
+  gold - lam cheap when lam > 0 was tuned on the same n cases: one more parameter estimated,
+  as a regression residual loses one per slope) and Student's t with the Welch-Satterthwaite
+  degrees of freedom of the two variance terms, df = (a + b)^2 / (a^2 / (M - 1) + b^2 / (n -
+  k)), a = lam^2 s_rest^2 / M, b = SS_rect / (n - k) / n, k = 2 (1 when lam is 0 or fixed).
+  With lam = 0 it is the gold-only t-interval. Chosen by
   ``bench/ppi.py`` (``docs/cheap_labels.md``) over the z-interval (89-93% at 20-30 gold
   cases) and a studentized bootstrap with lam re-tuned per resample (96-98%, often wider
   than gold-only).
+
+0/1 outcomes (and their differences: every value a whole number) add ``PSEUDO`` = 1 pseudo
+disagreement to the rectifier's sum of squares: half a case at its mean + lam and half at
+- lam, so SS becomes SS + lam^2 over n + 1 - 1 degrees of freedom. With 20-50 gold cases and
+cheap labels that agree on 90-95% of cases, the gold sample often holds no disagreement at all
+and the plain variance leaves the cheap labels' error out (coverage 74-91%); the pseudo case is
+Agresti & Coull's (1998) "add a few" for the disagreement rate, chosen by ``bench/ppi.py`` over
+0 and 2 (method "t" only: "z" stays ``ppi_py``'s). At lam = 0 it adds nothing (gold-only is unchanged); the estimate never changes.
 
 The matching test (``PPIEstimate.p_value``) is the same statistic, theta / se against the same
 t (or normal) distribution, so the interval excludes 0 exactly when p < 1 - confidence.
@@ -49,6 +59,7 @@ PPI_METHODS = ("t", "z")
 MIN_GOLD = 3           # a variance with ddof 1 and a correlation need a few gold cases
 LAMBDA_NONE = 0.05     # lam below this: the cheap labels do not help (the card says so) ...
 MIN_GAIN = 1.05        # ... nor when they are worth fewer than 5% more gold cases
+PSEUDO = 1.0           # pseudo disagreements added on 0/1 data (module docstring)
 
 
 @dataclass(frozen=True)
@@ -117,27 +128,35 @@ def ppi_lambda_rows(gold: np.ndarray, cheap_gold: np.ndarray,
 
 
 def ppi_rows(gold: np.ndarray, cheap_gold: np.ndarray, cheap_rest: np.ndarray, *,
-             confidence: float, method: str = "t", lam=None) -> dict:
+             confidence: float, method: str = "t", lam=None, pseudo: float = 0.0) -> dict:
     """PPI++ of each row (the formulas of the module docstring; the caller checked the
     arrays: gold, cheap_gold (S, n), cheap_rest (S, M), n >= 2, M >= 2). ``lam`` None tunes it
     per row (``ppi_lambda_rows``), else a number or an (S,) array. Returns arrays keyed
-    estimate, se, df, low, high, lam, gold_se, gold_df, gold_low, gold_high. The bench calls
+    estimate, se, df, low, high, lam, gold_se, gold_df, gold_low, gold_high. ``pseudo``: the
+    pseudo disagreements added to the rectifier's sum of squares (``PSEUDO`` for 0/1 data,
+    0 for scores; the module docstring). The bench calls
     this directly on thousands of simulated sets; ``ppi_mean`` / ``ppi_difference`` are the
     checked entries."""
     n, m = gold.shape[1], cheap_rest.shape[1]
-    lam = (ppi_lambda_rows(gold, cheap_gold, cheap_rest) if lam is None
+    tuned = lam is None
+    lam = (ppi_lambda_rows(gold, cheap_gold, cheap_rest) if tuned
            else np.broadcast_to(np.asarray(lam, float), gold.shape[:1]))
     rect = gold - lam[:, None] * cheap_gold
     est = lam * cheap_rest.mean(1) + rect.mean(1)
     ddof = 1 if method == "t" else 0
     a = lam ** 2 * np.var(cheap_rest, axis=1, ddof=ddof) / m
-    b = np.var(rect, axis=1, ddof=ddof) / n
+    # "t": a lam tuned on these n cases costs the rectifier one more degree of freedom (as a
+    # regression residual's); pseudo disagreements (``PSEUDO``: ``pseudo`` cases at the
+    # rectifier's mean +/- lam, half each) join its sum of squares; the estimate is unchanged
+    rect_ddof = ddof + (tuned & (lam > 0)) if method == "t" else np.zeros(lam.shape)
+    ss = np.var(rect, axis=1, ddof=0) * n + pseudo * lam ** 2
+    b = ss / (n + pseudo - rect_ddof) / n
     se = np.sqrt(a + b)
     gold_se = np.std(gold, axis=1, ddof=ddof) / math.sqrt(n)
     alpha = 1 - confidence
     if method == "t":
         with np.errstate(divide="ignore", invalid="ignore"):
-            df = (a + b) ** 2 / (a ** 2 / (m - 1) + b ** 2 / (n - 1))
+            df = (a + b) ** 2 / (a ** 2 / (m - 1) + b ** 2 / (n - rect_ddof))
         df = np.where(np.isfinite(df) & (df > 0), df, n - 1.0)
         q = np.asarray(t_quantile(1 - alpha / 2, df), float)
         gold_df = np.full(gold.shape[0], n - 1.0)
@@ -179,9 +198,16 @@ def _correlation(x: np.ndarray, y: np.ndarray) -> float | None:
     return float(np.corrcoef(x, y)[0, 1])
 
 
+def whole_valued(*arrays) -> bool:
+    """True when every value of every array is a whole number (0/1 outcomes and their
+    differences): the data on which ``ppi_rows`` adds ``PSEUDO`` disagreements."""
+    return all(bool(np.all(a == np.round(a))) for a in arrays)
+
+
 def _estimate(gold, cheap_gold, cheap_rest, confidence, method, lam) -> PPIEstimate:
+    pseudo = PSEUDO if method == "t" and whole_valued(gold, cheap_gold, cheap_rest) else 0.0
     r = ppi_rows(gold[None], cheap_gold[None], cheap_rest[None], confidence=confidence,
-                 method=method, lam=lam)
+                 method=method, lam=lam, pseudo=pseudo)
     est, se, df = float(r["estimate"][0]), float(r["se"][0]), float(r["df"][0])
     gold_se = float(r["gold_se"][0])
     eff = gold.size if se == 0 or gold_se == 0 else gold.size * gold_se ** 2 / se ** 2
