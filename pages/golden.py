@@ -8,6 +8,7 @@ from core.errors import InputError
 from core.inputs import (by_group, cluster_hint, compare_cheap, compare_golden,
                          compare_in_clusters, load_clustered)
 from core.paired import ALPHAS, margin_decision, no_harm
+from core.planning import card_next_step
 from core.views import format as fmt
 from core.views.clusters import cluster_card, cluster_lines
 from core.views.format import level as fmt_level
@@ -144,7 +145,7 @@ margin_value, margin_text = margin_input("golden", fmt.kind_of(result.comparison
                                          inputs)
 keep_in_url(a=a, b=b, margin=margin_text, **({"cluster": cluster} if cluster else {}),
             **settings.url())
-margin = None if margin_value is None else margin_decision(result, margin_value)
+margin = None if margin_value is None else margin_decision(result.comparison, margin_value)
 cheap = None
 if cheap_upload is not None:   # cheap labels on more cases: the prediction-powered card first
     try:
@@ -155,7 +156,8 @@ if cheap_upload is not None:   # cheap labels on more cases: the prediction-powe
             show_error(exc)
 st.session_state["golden_comparison"] = result
 lang = current_lang()
-view = paired_view(result, lang=lang, margin=margin)
+view = paired_view(result.comparison, lang=lang, unit=result.golden.unit, margin=margin,
+                  plan=card_next_step(result.comparison, margin))
 c, bs = result.comparison, result.comparison.bootstrap
 kind = view.kind
 level = fmt_level(settings.confidence)
