@@ -19,7 +19,11 @@ holds ``b_minus_a`` and ``ci_low``/``ci_high`` of B - A), plus, for three or mor
 correction's; ``multiple.adjustment`` names it), ``metrics``
 (per-method means of every list metric) for lists, and ``queries`` (missing/unjudged) for TREC.
 With ``--margin`` (``core.paired.margin``; A vs B only, every format) a ``margin`` block holds the
-margin's answer (``MarginResult.to_dict``); without it the output is unchanged.
+margin's answer (``MarginResult.to_dict``); without it the output is unchanged. With ``--harm``
+(or ``--harm-delta``; issue 35, ``core.paired.harm``) a ``harm`` block: ``delta``,
+``hurt_share``, ``hurt_ci``, ``helped_share``, ``trisk``, ``trisk_p``, ``alpha`` (and the counts
+and ``helped_ci``) of A vs B. ``--best-method`` (mcb, the default, or all-pairs) names how the
+tied-for-best set is read; ``best_set.method`` says which.
 With ``--cheap FILE`` (golden) or ``--cheap-qrels FILE`` (trec), the same methods' scores under
 cheap labels on more cases sharpen A vs B by prediction-powered inference
 (``core.inputs.cheap``, issue 34): ``difference``, A's and B's ``methods`` entries and
@@ -31,7 +35,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from core.commands._common import add_margin_arg, add_stat_args, margin_of, print_json, read_bytes
+from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args, margin_of,
+                                   print_json, read_bytes)
 from core.errors import InputError
 from core.i18n import t
 from core.inputs import (Clustered, by_group, cluster_hint, compare_golden, compare_in_clusters,
@@ -45,6 +50,7 @@ HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lis
         "runs with qrels (--format trec)")
 FORMATS = ("golden", "lists", "trec")
 CORRECTIONS = ("holm", "bh")  # core.paired.multi.CORRECTIONS (not imported: start-up time)
+BEST_METHODS = ("mcb", "all-pairs")  # core.paired.best.BEST_METHODS (not imported: pandas)
 
 
 def register(p) -> None:
@@ -100,6 +106,17 @@ def register(p) -> None:
     p.add_argument("--clusters", metavar="FILE",
                    help="a qid,cluster file (CSV/TSV/XLSX) giving each case's cluster (trec; "
                         "replaces a file's cluster column)")
+    p.add_argument("--sequential", action="store_true",
+                   help="the set grows and is looked at again and again (a CI gate on every "
+                        "merge, a page opened every sprint): B - A and each method get a "
+                        "confidence sequence valid at every n (betting, Waudby-Smith & Ramdas "
+                        "2024) and the verdict its e-process test; cases in file order or by a "
+                        "date/added column; A vs B, values in [0, 1]")
+    p.add_argument("--best-method", choices=BEST_METHODS, default="mcb",
+                   help="with three or more systems: how the tied-for-best set is read: mcb "
+                        "(default; Hsu's one-sided multiple comparisons with the best) or "
+                        "all-pairs (every pair's simultaneous interval; larger sets)")
+    add_harm_args(p)
     add_stat_args(p, interval=True)
     add_margin_arg(p)
 
@@ -112,7 +129,13 @@ def _stat_kw(args) -> dict:
 def _golden(args):
     if len(args.files) != 1:
         raise InputError("systems.err_one_file", format="golden", n=len(args.files))
-    cl = load_clustered(read_bytes(args.files[0]), file=args.files[0], cluster=args.cluster)
+    if args.sequential:   # the date/added column gives the order, and is not a method
+        from core.inputs import load_arriving   # lazy: only in the sequential mode
+        cl, args.arrival = load_arriving(read_bytes(args.files[0]), file=args.files[0],
+                                         cluster=args.cluster)
+    else:
+        cl = load_clustered(read_bytes(args.files[0]), file=args.files[0],
+                            cluster=args.cluster)
     args.cluster_info = cl
     cheap = load_golden(read_bytes(args.cheap), file=args.cheap) if args.cheap else None
     return cl.golden, {}, None, cheap
@@ -206,6 +229,31 @@ def _clusters(args, result):
     return cc, blocks, lines
 
 
+def _sequential(args, result):
+    """The confidence sequence of B − A (``core.paired.sequential``) with the cases in arrival
+    order (a golden file's date/added column, else file order), or None without
+    ``--sequential``."""
+    if not args.sequential:
+        return None, None
+    # lazy: only in the sequential mode
+    from core.paired import sequential_compare
+
+    arrival = getattr(args, "arrival", None)
+    ids = list(result.case_ids)
+    order = arrival.order(ids) if arrival is not None else list(range(len(ids)))
+    seq = sequential_compare(result.a_values[order], result.b_values[order], args.confidence,
+                             seed=args.seed)
+    return seq, arrival
+
+
+def sequential_block(seq, arrival) -> dict:
+    """The JSON ``sequential`` block: the sequence (``SequentialComparison.to_dict``) and the
+    order the cases were read in."""
+    order = ({"by": "file_order", "column": None, "unsorted_rows": []} if arrival is None
+             else arrival.to_dict())
+    return {**seq.to_dict(), "order": order}
+
+
 def run(args) -> int:
     if args.judged_k < 1:
         raise ValueError(f"--judged-k must be at least 1, got {args.judged_k}")
@@ -234,7 +282,12 @@ def run(args) -> int:
         if hint is not None:
             from core.views.clusters import hint_line  # lazy: only when ids look clustered
             sys.stderr.write("note: " + hint_line(hint) + "\n")
-    margin = margin_of(result, args.margin)
+    margin = margin_of(result.comparison, args.margin)
+    harm = None
+    if args.harm or args.harm_delta is not None:
+        from core.paired import no_harm  # lazy: only with --harm
+        harm = no_harm(result.a_values, result.b_values, delta=args.harm_delta,
+                       alpha=args.alpha, confidence=args.confidence)
     cheap = None
     if cheap_set is not None:
         if clustered is not None:
@@ -259,10 +312,11 @@ def run(args) -> int:
         all_pairs = estimate_cost(len(gs.methods), n_cases, args.resamples, "all")
         if all_pairs.fits:
             best = best_set(gs.scores, resamples=args.resamples, confidence=args.confidence,
-                            seed=args.seed)
+                            seed=args.seed, method=args.best_method)
         else:  # cost before work: the ranking needs every pair
             sys.stderr.write("note: " + t("systems.best_too_much", "en", **all_pairs.params())
                              + "\n")
+    seq, arrival = _sequential(args, result)
     groups = _groups(args, result)
     judged = None if judged_of is None else judged_of(result.comparison.a,
                                                       result.comparison.b, **_stat_kw(args))
@@ -275,8 +329,15 @@ def run(args) -> int:
             out["verdict_independent_cases"] = out["verdict"]
             out["verdict"] = clustered.verdict
         out.update(cluster_blocks)
+        if seq is not None:
+            out["sequential"] = sequential_block(seq, arrival)
+            if clustered is None:   # the verdict valid at every look
+                out["verdict_fixed_n"] = out["verdict"]
+                out["verdict"] = seq.last.verdict
         if margin is not None:
             out["margin"] = margin.to_dict()
+        if harm is not None:
+            out["harm"] = harm.to_dict()
         if cheap is not None:
             cheap.apply(out)
         if best is not None:
@@ -302,7 +363,16 @@ def run(args) -> int:
         print("\n".join(cluster_text))
         if clustered is not None:
             print(t("clusters.cli_independent", "en"))
+    if seq is not None:
+        from core.views.sequential import sequential_lines  # lazy: only in the sequential mode
+        c = result.comparison
+        print("\n".join(sequential_lines(seq, c.a, c.b, arrival)))
+        print(t("sequential.cli_fixed_below", "en"))
     print(compare_text(result, extra, many, args.format, margin=margin, best=best))
+    if harm is not None:
+        from core.views.harm import harm_lines  # lazy: only with --harm
+        c = result.comparison
+        print("\n".join(harm_lines(harm, c.a, c.b, "rate" if c.binary else "score")))
     if groups is not None or judged is not None:
         from core.views.groups import group_cli_lines, judged_cli_lines  # lazy: pandas
     if groups is not None:

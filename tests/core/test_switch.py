@@ -68,7 +68,7 @@ def test_combine_is_switch_only_when_both_hold_and_stay_when_either_fails():
 def _quality(table, margin):
     gs = load_golden(golden_csv(table), file="q.csv")
     comp = compare_golden(gs, "base", "cand", resamples=1000, seed=1)
-    return comp, margin_decision(comp, margin)
+    return comp, margin_decision(comp.comparison, margin)
 
 
 @pytest.mark.parametrize("table, margin, state", [(CLOSE, 0.02, "holds"),
@@ -272,7 +272,7 @@ def test_trec_runs_are_scored_per_query_and_decided_through_the_margin():
     ts = score_runs([read_run(d, n) for n, d in runs], read_qrels(qrels, "qrels.txt"),
                     ["nDCG@10"], qrels_file="qrels.txt")
     comp = compare_golden(ts.golden("nDCG@10"), "bm25", "dense", resamples=1000, seed=3)
-    want = margin_decision(comp, 0.2)
+    want = margin_decision(comp.comparison, 0.2)
     assert (dec.a, dec.b, dec.kind) == ("bm25", "dense", "score")
     assert dec.quality == want and dec.n_cases == comp.n_cases
     assert dec.quality_source == "qrels.txt [nDCG@10]"
@@ -325,3 +325,20 @@ def test_retrievers_missing_from_the_timing_log_are_refused():
     with pytest.raises(InputError) as ei:
         decide_retrievers(_tables(), latency_csv(0.8), "l.csv", margin=0.05, **FAST)
     assert ei.value.code == "switch_method_missing" and "scifact" in str(ei.value)
+
+
+def test_harm_condition_reads_the_hurt_share_interval():
+    from core.paired import no_harm
+    from core.switch import combine, harm_condition
+    h = no_harm([1] * 90 + [1] * 10, [1] * 90 + [0] * 10)  # 10% hurt, Wilson ~[5.5%, 17.4%]
+    lo, hi = h.hurt_ci
+    assert harm_condition(h, 0.2) == Condition("harm", "holds", hi, 0.2, 0.0)
+    c = harm_condition(h, 0.1)
+    assert c.state == "unsure" and c.bound == hi and c.gap == pytest.approx(hi - 0.1)
+    c = harm_condition(h, 0.05)
+    assert c.state == "fails" and c.bound == lo and c.gap == pytest.approx(lo - 0.05)
+    ok = Condition("quality", "holds", 0, 0, 0)
+    fast = Condition("speed", "holds", 1, 1.1, 0)
+    assert combine(ok, fast) == "switch"
+    assert combine(ok, fast, harm_condition(h, 0.1)) == "inconclusive"
+    assert combine(ok, fast, harm_condition(h, 0.05)) == "stay"
