@@ -446,7 +446,7 @@ if nip is not None:
 measured = st.session_state.get("golden_clusters") or {}
 st.subheader(tr("clusters.plan_title"))
 if measured:
-    st.caption(tr("clusters.plan_measured", clusters=measured["n_clusters"],
+    st.caption(tr_md("clusters.plan_measured", clusters=measured["n_clusters"],
                   icc=f"{measured['icc']:.2f}", m=f"{measured['mean_size']:.1f}"))
 k1, k2, k3, k4 = st.columns(4)
 icc_in = k1.number_input(tr("clusters.plan_icc"), 0.0, 1.0,
