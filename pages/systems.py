@@ -20,6 +20,7 @@ from core.views.clusters import cluster_card, cluster_lines
 from core.views.best_set import best_card, best_sentence, rank_chart, ranks_display
 from core.views.format import fmt_p, level as fmt_level
 from core.views.multi import matrix_chart
+from core.planning import card_next_step
 from core.views.paired import paired_view
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation, esc,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
@@ -314,7 +315,7 @@ with inputs_box:
         st.stop()
     margin_value, margin_text = margin_input("systems", fmt.kind_of(result.comparison.binary))
     keep_in_url(**url, margin=margin_text)
-margin = None if margin_value is None else margin_decision(result, margin_value)
+margin = None if margin_value is None else margin_decision(result.comparison, margin_value)
 
 # the tied-for-best set of all systems: the headline with three or more (cost before work:
 # it needs every pair; when all pairs do not fit, A vs B stays the headline)
@@ -327,7 +328,8 @@ if len(methods) >= 3 and best_cost.fits:
         with inputs_box:
             show_error(exc)
 lang = current_lang()
-view = paired_view(result, lang=lang, margin=margin)
+view = paired_view(result.comparison, lang=lang, unit=result.golden.unit, margin=margin,
+                  plan=card_next_step(result.comparison, margin))
 c, bs = result.comparison, result.comparison.bootstrap
 verdict_text = view.sentence
 card = view.card

@@ -203,7 +203,7 @@ def test_margin_on_the_systems_pair_in_both_languages(lang):
     scores = score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
                                     "demo_lists.csv"), 10)
     want = margin_decision(compare_golden(scores.golden("ndcg@10"), "bm25", "dense",
-                                          resamples=1000), 0.05)
+                                          resamples=1000).comparison, 0.05)
     card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
     assert t(f"margin.verdict_{want.verdict}", lang, a="bm25", b="dense", margin="0.050",
              lo=fmt.diff(want.ci_low, "score"), hi=fmt.diff(want.ci_high, "score")) in card
