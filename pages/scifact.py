@@ -458,6 +458,7 @@ with card_slot:
     if presenting():  # the presentation view: the card and the one chart that explains it
         draw_chart(view.bootstrap_chart(metric=metric, titled=False), present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
+st.caption(tr("clusters.scifact_independent"))   # issue 32: no clusters here, said plainly
 
 # the interval by number of queries and the bootstrap histogram of B − A
 by_n = ci_by_n(tables, a, b_name, metric, [n for n in BY_N if n <= n_all] + [int(n_used)],
@@ -520,7 +521,7 @@ harm_delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.
                                  format="%.3f", key="scifact_harm_delta")
 alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
                           key="scifact_alpha")
-harm = no_harm(comp.values_a, comp.values_b, delta=harm_delta, alpha=alpha,
+harm = no_harm(comp.data.a, comp.data.b, delta=harm_delta, alpha=alpha,
                confidence=float(confidence))
 harm_text = harm_lines(harm, NAMES[a], NAMES[b_name], view.kind, lang)
 for line in harm_text:
