@@ -38,6 +38,10 @@ def register(p) -> None:
                         "units with --sigma), with --power, one-sided at alpha/2 (the lower "
                         "bound of the two-sided interval); --diff is then the true B - A "
                         "assumed (default 0)")
+    p.add_argument("--sequential", action="store_true",
+                   help="with --diff > 0 and --discordance or --sigma: also the cases a "
+                        "sequential verdict (compare --sequential, valid at every look) "
+                        "needs, by simulation: expected, median and the n reaching --power")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -74,7 +78,19 @@ def plan(args) -> dict:
         if args.margin is not None:
             out["n_continuous_noninferiority"] = n_noninferiority_continuous(
                 0.0 if diff is None else diff, sigma, args.margin, alpha=alpha, power=power)
+    if getattr(args, "sequential", False):
+        out["sequential"] = _sequential_plan(args, disc, sigma, diff, conf, power)
     return out
+
+
+def _sequential_plan(args, disc, sigma, diff, conf, power) -> dict:
+    """The sequential verdict's cases beside the fixed-n ones (``core.paired.sequential_plan``:
+    simulated, 1,000 sets up to 3,000 cases)."""
+    if diff is None or diff <= 0 or (disc is None and sigma is None):
+        raise InputError("sequential.err_plan_needs")
+    from core.paired import sequential_plan   # lazy: only with --sequential
+    kw = {"discordance": disc} if disc is not None else {"sigma": sigma}
+    return sequential_plan(diff, confidence=conf, power=power, **kw).to_dict()
 
 
 def run(args) -> int:
@@ -83,4 +99,7 @@ def run(args) -> int:
         print_json(result)
         return 0
     print(plan_text(result))
+    if "sequential" in result:
+        from core.views.sequential import plan_line  # lazy: only with --sequential
+        print(plan_line(result["sequential"]))
     return 0

@@ -78,3 +78,12 @@ def sequential_lines(seq, a: str, b: str, arrival=None, lang: str = "en", *,
     if peek:
         lines.append(peek)
     return lines
+
+
+def plan_line(plan: dict, lang: str = "en") -> str:
+    """The planner's sequential answer (``SequentialPlan.to_dict``) in one line."""
+    n_power = (f"{plan['n_power']:,}" if plan["n_power"] is not None
+               else t("sequential.plan_beyond", lang, max_n=f"{plan['max_n']:,}"))
+    return t("sequential.plan_line", lang, expected=f"{plan['expected_n']:,.0f}",
+             median="n/a" if plan["median_n"] is None else f"{plan['median_n']:,}",
+             power=fmt.pct(plan["power"], 0), n_power=n_power, sets=f"{plan['sets']:,}")
