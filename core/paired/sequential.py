@@ -36,6 +36,7 @@ import numpy as np
 
 from core import checks
 from core.paired.data import PairedData, paired_data
+from core.paired.intervals import tango_limits, z_two_sided
 from core.paired.significance import mcnemar_midp
 from core.paired.skew_intervals import t_quantile
 from core.paired.stats import significance_level, verdict
@@ -204,6 +205,10 @@ class SequentialComparison:
     b: SequentialMean
     peeking: "PeekingCost | None" = None
     order_p: float = 1.0   # runs test of the signs in this order (``runs_p``): small = sorted
+    # the fixed-n interval at each look, for contrast on the chart (``fixed_intervals``):
+    # (low, high) per look; Tango's for 0/1, the t-interval for scores (``fixed_name``)
+    fixed: tuple = ()
+    fixed_name: str = ""
 
     @property
     def last(self) -> Look:
@@ -277,6 +282,26 @@ def runs_p(d) -> float:
     return float(min(1.0, 0.5 * math.erfc(-z / math.sqrt(2))))
 
 
+def fixed_intervals(data: PairedData, looks, confidence: float) -> tuple[str, list]:
+    """The fixed-n interval of B − A on the first n cases at each look, the one a reader who
+    peeks would see: Tango's (``core.paired.intervals.tango_limits``, the card's default for
+    0/1 outcomes) or, for scores, the t-interval (mean +/- t(1 - alpha/2, n - 1) s / sqrt(n);
+    the card's calibrated t-interval is never narrower). Returns (name, [(low, high), ...])."""
+    d = data.d
+    idx = np.asarray(looks) - 1
+    k = np.asarray(looks, dtype=float)
+    if data.binary:
+        wins = np.cumsum(d > 0)[idx].astype(float)
+        losses = np.cumsum(d < 0)[idx].astype(float)
+        lo, hi = tango_limits(wins, losses, k, z_two_sided(confidence))
+        return "tango", [(float(a), float(b)) for a, b in zip(lo, hi)]
+    mean = np.cumsum(d)[idx] / k
+    var = np.maximum(np.cumsum(d * d)[idx] - k * mean ** 2, 0.0) / np.maximum(k - 1, 1)
+    half = t_quantile(1 - significance_level(confidence) / 2, np.maximum(k - 1, 1)) * np.sqrt(
+        var / k)
+    return "t", [(float(m - h), float(m + h)) for m, h in zip(mean, half)]
+
+
 def _mean_sequence(v: np.ndarray, alpha: float, n: int) -> SequentialMean:
     lo, hi = unit_sequence(v, alpha)
     return SequentialMean(n=n, mean=float(v.mean()), ci_low=round(float(lo[-1]), 10),
@@ -302,11 +327,12 @@ def sequential_data(data: PairedData, confidence: float = 0.95, *, peeking: bool
                             ci_high=float(high), p=float(p[i]),
                             verdict=verdict(low, high, float(p[i]), confidence=confidence)))
     cost = peeking_cost(data, looks, confidence, sets=sets, seed=seed) if peeking else None
+    fixed_name, fixed = fixed_intervals(data, looks, confidence)
     return SequentialComparison(method=METHOD, confidence=confidence, binary=data.binary,
                                 step=step, history=tuple(history),
                                 a=_mean_sequence(data.a, alpha, n),
                                 b=_mean_sequence(data.b, alpha, n), peeking=cost,
-                                order_p=runs_p(d))
+                                order_p=runs_p(d), fixed=tuple(fixed), fixed_name=fixed_name)
 
 
 def sequential_compare(a, b, confidence: float = 0.95, *, peeking: bool = True,
