@@ -234,3 +234,25 @@ def test_sequential_plan_reaches_its_power_on_fresh_sets():
         sequential_plan(0.1)
     with pytest.raises(ValueError, match="discordance"):
         sequential_plan(0.3, discordance=0.2)   # a difference larger than the discordance
+
+
+def test_the_fixed_n_intervals_beside_the_sequence():
+    from core.paired.intervals import tango_ci
+    rng = np.random.default_rng(6)
+    a = (rng.random(40) < 0.5).astype(float)
+    b = np.where(rng.random(40) < 0.3, 1.0, a)
+    r = sequential_compare(a, b, peeking=False)
+    assert r.fixed_name == "tango" and len(r.fixed) == len(r.history)
+    for look, (lo, hi) in zip(r.history, r.fixed):
+        x, y = a[:look.n], b[:look.n]
+        n11, n12 = int(((x == 1) & (y == 1)).sum()), int(((x == 0) & (y == 1)).sum())
+        n21, n22 = int(((x == 1) & (y == 0)).sum()), int(((x == 0) & (y == 0)).sum())
+        ref = tango_ci(n11, n12, n21, n22)
+        assert (lo, hi) == pytest.approx((ref[0], ref[1]), abs=1e-8)
+    a, b = rng.random(30), rng.random(30)
+    s = sequential_compare(a, b, peeking=False)
+    assert s.fixed_name == "t"
+    for look, (lo, hi) in zip(s.history, s.fixed):   # the t-interval (scipy)
+        d = b[:look.n] - a[:look.n]
+        ref = stats.t.interval(0.95, look.n - 1, loc=d.mean(), scale=stats.sem(d))
+        assert (lo, hi) == pytest.approx(ref, abs=1e-9)
