@@ -5,11 +5,14 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.inputs import by_group, compare_cheap, compare_golden, load_golden, sequential_golden
-from core.paired import margin_decision
+from core.inputs import (by_group, cluster_hint, compare_cheap, compare_golden,
+                         compare_in_clusters, load_clustered, sequential_golden)
+from core.paired import ALPHAS, margin_decision, no_harm
 from core.views import format as fmt
+from core.views.clusters import cluster_card, cluster_lines
 from core.views.format import level as fmt_level
 from core.views.cheap import cheap_card
+from core.views.harm import harm_lines
 from core.views.paired import paired_view
 from core.views.sequential import sequence_chart, sequential_lines
 from core.views.two_by_two import outcome_table
@@ -18,6 +21,7 @@ from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_pr
                        present_css,
                        presenting, report_downloads, Section, sha256, show_card, show_error,
                        show_frame, show_paired, show_table, stat_settings, TABLE_TYPES, tr, tr_md,
+                       esc,
                        url_index,
                        upload_or_demo, verdict_notes)
 from pages._sections import show_groups
@@ -29,21 +33,31 @@ page_setup()
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _load(data: bytes, name: str):
-    return load_golden(data, file=name)
+def _load(data: bytes, name: str, cluster: str = ""):
+    # the golden set with its cluster column (issue 32) taken out; the same set without one
+    return load_clustered(data, file=name, cluster=cluster or None)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _compare(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
-             seed: int, interval: str = "auto"):
-    return compare_golden(_load(data, name), a, b, resamples=resamples,
+             seed: int, interval: str = "auto", cluster: str = ""):
+    return compare_golden(_load(data, name, cluster).golden, a, b, resamples=resamples,
                           confidence=confidence, seed=seed, interval=interval)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
+def _clustered(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
+               seed: int, interval: str, cluster: str):
+    loaded = _load(data, name, cluster)
+    return compare_in_clusters(_compare(data, name, a, b, resamples, confidence, seed,
+                                        interval, cluster), loaded.labels, name,
+                               resamples=resamples, confidence=confidence, seed=seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
 def _groups(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
-            seed: int, interval: str = "auto"):
-    return by_group(_compare(data, name, a, b, resamples, confidence, seed, interval),
+            seed: int, interval: str = "auto", cluster: str = ""):
+    return by_group(_compare(data, name, a, b, resamples, confidence, seed, interval, cluster),
                     resamples=resamples, confidence=confidence, seed=seed, interval=interval)
 
 
@@ -51,7 +65,7 @@ def _groups(data: bytes, name: str, a: str, b: str, resamples: int, confidence: 
 def _cheap(data: bytes, name: str, cheap_data: bytes, cheap_name: str, a: str, b: str,
            resamples: int, confidence: float, seed: int, interval: str = "auto"):
     return compare_cheap(_compare(data, name, a, b, resamples, confidence, seed, interval),
-                         _load(cheap_data, cheap_name), confidence=confidence)
+                         _load(cheap_data, cheap_name).golden, confidence=confidence)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -70,7 +84,21 @@ present_css("golden")
 with inputs:
     data, name = upload_or_demo("golden", DEMO, inputs)
     try:
-        golden = _load(data, name)
+        loaded = _load(data, name)
+        found = loaded.column or ""
+        none = tr("clusters.page_none")
+        choices = [none] + ([found] if found else []) + [
+            c for c in loaded.golden.text.columns if c != found]
+        if st.session_state.get("golden_cluster_of") != sha256(data):  # a new file: its column
+            st.session_state.pop("golden_cluster", None)
+            st.session_state["golden_cluster_of"] = sha256(data)
+        picked = st.selectbox(tr("clusters.page_choice"), choices,
+                              index=url_index("cluster", choices, 1 if found else 0),
+                              key="golden_cluster", help=tr("clusters.page_choice_help"))
+        cluster = "" if picked == none else picked
+        if cluster != found:
+            loaded = _load(data, name, cluster)
+        golden = loaded.golden
     except InputError as exc:
         show_error(exc)
         st.stop()
@@ -110,7 +138,10 @@ b = col_b.selectbox(tr("golden.method_b"), methods, index=url_index("b", methods
 try:
     with st.spinner(tr("golden.computing")):
         result = _compare(data, name, a, b, settings.resamples, settings.confidence,
-                          settings.seed, settings.interval)
+                          settings.seed, settings.interval, cluster)
+        clustered = None if not cluster else _clustered(
+            data, name, a, b, settings.resamples, settings.confidence, settings.seed,
+            settings.interval, cluster)
 except InputError as exc:
     with inputs:
         keep_in_url(a=a, b=b, **settings.url())
@@ -119,7 +150,8 @@ except InputError as exc:
 margin_value, margin_text = margin_input("golden", fmt.kind_of(result.comparison.binary),
                                          inputs)
 looks_again = sequential_toggle("golden", inputs)
-keep_in_url(a=a, b=b, margin=margin_text, seq=url_flag(looks_again), **settings.url())
+keep_in_url(a=a, b=b, margin=margin_text, **({"cluster": cluster} if cluster else {}),
+            seq=url_flag(looks_again), **settings.url())
 seq = None
 if looks_again:   # issue 33: intervals valid at every look
     try:
@@ -147,13 +179,15 @@ kind = view.kind
 level = fmt_level(settings.confidence)
 rates_chart = view.rates_chart()
 boot_chart = view.bootstrap_chart()
+card = view.card if clustered is None else cluster_card(clustered, c.a, c.b, cluster,
+                                                          c.binary, lang)
 with card_slot:
     if cheap is not None:
         show_card(cheap_card(cheap, lang))
         st.caption(tr("cheap.gold_card_title"))
     if seq is not None:   # the sequential answer first: the one valid after many looks
         show_sequential(seq, c.a, c.b, lang, arrival)
-    show_card(view.card)
+    show_card(card)
     if presenting():  # the presentation view: the card and the one chart that explains it
         draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 with guide:
@@ -168,6 +202,12 @@ if ex.total:
                      ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                           | set(ex.blank))[:20])))
 
+if clustered is not None:
+    st.info(tr("clusters.page_independent"))
+else:
+    hint = cluster_hint(result.case_ids)
+    if hint is not None:
+        st.info(tr_md("clusters.hint", sources=hint["sources"], example=hint["example"]))
 cols = show_paired(view)
 verdict_notes(c.decision, bs, cols[2], reason=False)
 left, right = st.columns(2)
@@ -179,6 +219,23 @@ st.subheader(tr("paired.tests_title"),
 tests_table = view.tests
 show_table(tests_table)
 
+# no harm (issue 35): how often B is worse than A, the share helped, TRisk
+st.subheader(tr("harm.title"))
+h_left, h_right = st.columns(2)
+harm_delta = None   # 0/1 outcomes: any loss
+if kind != "rate":
+    harm_delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.01,
+                                     format="%.3f", key="golden_harm_delta")
+alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
+                          key="golden_alpha")
+harm = no_harm(result.a_values, result.b_values, delta=harm_delta, alpha=alpha,
+               confidence=settings.confidence)
+harm_text = harm_lines(harm, c.a, c.b, kind, lang)
+for line in harm_text:   # method names inside: shown literally
+    st.markdown(esc(line))
+if harm.hurt:
+    st.markdown(tr("harm.most_hurt_link"))
+
 table_2x2 = None
 if c.table is not None:
     st.subheader(tr("golden.table_title"), help=glossary("discordant", "mcnemar"))
@@ -188,7 +245,8 @@ if c.table is not None:
 disc = result.discordant().reset_index(drop=True).rename(
     columns={"case_id": tr("golden.col_case"),
              "difference": tr("golden.col_difference", a=c.a, b=c.b)})
-st.subheader(tr("golden.discordant_title", n=len(disc)), help=glossary("discordant"))
+st.subheader(tr("golden.discordant_title", n=len(disc)), help=glossary("discordant"),
+             anchor="golden-discordant")
 if len(disc):
     show_frame(disc, hide_index=True, width="stretch")
 else:
@@ -196,7 +254,7 @@ else:
 
 with st.spinner(tr("golden.computing")):
     groups = _groups(data, name, a, b, settings.resamples, settings.confidence, settings.seed,
-                     settings.interval)
+                     settings.interval, cluster)
 group_sections = show_groups(groups)
 
 st.subheader(tr("golden.report_title"))
@@ -223,6 +281,7 @@ sections = [
     Section(view.rates_title(), chart=rates_chart),
     Section(view.bootstrap_title(), chart=boot_chart),
 ]
+sections.append(Section(tr("harm.title"), " ".join(harm_text)))
 if table_2x2 is not None:
     sections.append(Section(tr("golden.table_title"), table=table_2x2))
 sections.append(Section(tr("golden.discordant_title", n=len(disc)),
@@ -236,8 +295,16 @@ if seq is not None:
 summary = result.to_dict()
 if seq is not None:
     summary["sequential"] = {**seq.to_dict(), "order": arrival.to_dict()}
+if clustered is not None:
+    sections.insert(0, Section(tr("clusters.page_title"),
+                               "\n".join(cluster_lines(clustered, c.a, c.b, cluster, c.binary,
+                                                        lang))))
+    summary["verdict_independent_cases"] = summary["verdict"]
+    summary["verdict"] = clustered.verdict
+    summary["clusters"] = {"column": cluster, **clustered.to_dict()}
 if margin is not None:
     summary["margin"] = margin.to_dict()
+summary["harm"] = harm.to_dict()
 if cheap is not None:
     cheap.apply(summary)
 if groups is not None:
@@ -246,5 +313,5 @@ if groups is not None:
 report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": settings.resamples,
                          "seed": settings.seed, "confidence": level, "interval": bs.interval},
-                 per_case=paired_cases, summary=summary, verdict=view.sentence,
-                 card=view.card)
+                 per_case=paired_cases, summary=summary,
+                 verdict=view.sentence if clustered is None else card.sentence, card=card)

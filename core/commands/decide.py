@@ -34,6 +34,7 @@ set them. Without it the output is unchanged.
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 from core import checks
@@ -41,7 +42,9 @@ from core.commands._common import add_harm_args, add_stat_args, print_json, read
 from core.errors import InputError
 from core.i18n import t
 from core.latency import DEFAULT_QUANTILE_RESAMPLES
-from core.switch import DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files, decide_retrievers
+from core.switch import (DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, Condition, combine, decide_files,
+                         decide_retrievers, load_quality)
+from core.views import format as fmt
 from core.views.switch import decision_text
 
 NAME = "decide"
@@ -91,6 +94,13 @@ def register(p) -> None:
     p.add_argument("--quantile-resamples", type=int, default=DEFAULT_QUANTILE_RESAMPLES,
                    help="nested bootstrap resamples of each method's median and p95 "
                         f"(default {DEFAULT_QUANTILE_RESAMPLES:,})")
+    p.add_argument("--cluster", metavar="NAME",
+                   help="golden: the column naming each case's document (found by itself when "
+                        "named cluster, document, doc_id, source, 문서 or 클러스터); the quality "
+                        "condition then treats the document as the unit")
+    p.add_argument("--clusters", metavar="FILE",
+                   help="a qid,cluster file (CSV/TSV/XLSX) giving each case's cluster (any "
+                        "--format)")
     p.add_argument("--sequential", action="store_true",
                    help="for a CI gate that runs on every merge: the quality condition is read "
                         "off a confidence sequence of B - A, valid however often the gate ran "
@@ -98,6 +108,57 @@ def register(p) -> None:
                         "column). Exit codes as without it")
     add_harm_args(p, max_harm=True, flag=False)
     add_stat_args(p, interval=True)
+
+
+DECIDE_KEYS = {"holds": "clusters.decide_holds", "unsure": "clusters.decide_unsure",
+               "fails": "clusters.decide_fails"}
+
+
+def _clustered(args, dec):
+    """(the decision with the quality condition taken with clusters as the unit, the JSON
+    block, the text line) when the quality file has a cluster column or --clusters gives a
+    side file (``core.paired.cluster_margin``); else (dec, None, None)."""
+    if args.scifact or (args.format != "golden" and not args.clusters):
+        return dec, None, None
+    from core.inputs import clusters_of, load_clustered, read_cluster_labels  # lazy: rare path
+    from core.paired import cluster_margin
+
+    file = args.quality[0]
+    if args.format == "golden":
+        cl = load_clustered(read_bytes(file), file, cluster=args.cluster)
+        gs, labels, column = cl.golden, cl.labels, cl.column
+    else:
+        runs = (tuple((f, read_bytes(f)) for f in args.quality) if args.format == "trec"
+                else ())
+        data, name = ((read_bytes(args.qrels), args.qrels) if args.format == "trec"
+                      else (read_bytes(file), file))
+        gs = load_quality(data, name, quality_format=args.format, measure=args.measure,
+                          k=args.k, runs=runs)
+        labels, column = None, None
+    if args.clusters:
+        labels, column = read_cluster_labels(read_bytes(args.clusters), args.clusters), None
+    if labels is None:
+        return dec, None, None
+    if args.sequential:   # a confidence sequence in clusters is not built: say so, never mix
+        raise ValueError("--sequential reads cases as independent; this quality file has "
+                         "clusters (a cluster column or --clusters): drop one of the two")
+    ids, av, bv, _ = gs.paired_values(dec.a, dec.b)
+    cm = cluster_margin(av, bv, clusters_of(ids, labels, args.clusters or file), dec.margin,
+                        confidence=args.confidence, resamples=args.resamples, seed=args.seed)
+    limit = -dec.margin
+    bound = cm.ci_high if cm.state == "fails" else cm.ci_low
+    gap = 0.0 if cm.state == "holds" else max(limit - bound, 0.0)
+    qc = Condition("quality", cm.state, bound, limit, gap)
+    block = {"column": column, "file": args.clusters, **cm.to_dict(),
+             "quality_independent_cases": dec.quality_condition.to_dict(),
+             "decision_independent_cases": dec.decision}
+    line = t(DECIDE_KEYS[cm.state], "en", b=dec.b, a=dec.a, clusters=cm.n_clusters,
+             lo=fmt.diff(cm.ci_low, dec.kind), hi=fmt.diff(cm.ci_high, dec.kind),
+             limit=fmt.diff(limit, dec.kind))
+    return (dataclasses.replace(dec, quality_condition=qc,
+                                decision=combine(qc, dec.speed_condition,
+                                                 *(() if dec.harm_condition is None
+                                                   else (dec.harm_condition,)))), block, line)
 
 
 def _scifact(args, common: dict):
@@ -148,8 +209,14 @@ def run(args) -> int:
         dec = decide_files(*quality, *common.pop("latency"), quality_format=args.format,
                            measure=args.measure, k=args.k, runs=runs,
                            sequential=args.sequential, **common)
+    dec, block, line = _clustered(args, dec)
     if args.json:
-        print_json(dec.to_dict())
+        out = dec.to_dict()
+        if block is not None:
+            out["clusters"] = block
+        print_json(out)
     else:
+        if line:
+            print(line)
         print(decision_text(dec))
     return dec.exit_code

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.commands._common import print_json
 from core.errors import InputError
+from core.paired import plan_clusters
 from core.planning import (n_calibrated_ci, n_continuous_ci, n_continuous_power, n_mcnemar,
                            n_noninferiority_continuous, n_noninferiority_paired, n_normal,
                            n_paired_ci, n_wilson, normal_width_factor)
@@ -42,6 +43,16 @@ def register(p) -> None:
                    help="with --diff > 0 and --discordance or --sigma: also the cases a "
                         "sequential verdict (compare --sequential, valid at every look) "
                         "needs, by simulation: expected, median and the n reaching --power")
+    p.add_argument("--icc", type=float,
+                   help="clusters: the intraclass correlation of cases from one document "
+                        "(with --cluster-size; JSON 'clusters' of `compare` measures it)")
+    p.add_argument("--cluster-size", type=int,
+                   help="clusters: questions written per document")
+    p.add_argument("--runs", type=int, default=1,
+                   help="repeated runs per case (default 1; with --run-share)")
+    p.add_argument("--run-share", type=float, default=0.0,
+                   help="repeated runs: the run-to-run share of one run's variance "
+                        "(JSON 'runs.within_share' of `compare`; default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -93,8 +104,27 @@ def _sequential_plan(args, disc, sigma, diff, conf, power) -> dict:
     return sequential_plan(diff, confidence=conf, power=power, **kw).to_dict()
 
 
+def design(args, result: dict) -> dict | None:
+    """Each n of ``result`` as clusters and runs (``core.paired.clusters.plan_clusters``) when
+    --icc/--cluster-size or --runs/--run-share are given; else None (the output unchanged)."""
+    clustered = args.icc is not None or args.cluster_size is not None
+    if not clustered and args.runs == 1 and args.run_share == 0:
+        return None
+    if clustered and (args.icc is None or args.cluster_size is None):
+        raise InputError("clusters.err_plan_both")
+    icc, size = (args.icc, args.cluster_size) if clustered else (0.0, 1)
+    plans = {k: plan_clusters(v, icc=icc, cluster_size=size, runs=args.runs,
+                              run_share=args.run_share).to_dict()
+             for k, v in result.items() if k.startswith("n_") and isinstance(v, int)}
+    return {"icc": icc, "cluster_size": size, "runs": args.runs, "run_share": args.run_share,
+            "plans": plans}
+
+
 def run(args) -> int:
     result = plan(args)
+    block = design(args, result)
+    if block is not None:
+        result["clusters"] = block
     if args.json:
         print_json(result)
         return 0
@@ -102,4 +132,7 @@ def run(args) -> int:
     if "sequential" in result:
         from core.views.sequential import plan_line  # lazy: only with --sequential
         print(plan_line(result["sequential"]))
+    if block is not None:
+        from core.views.clusters import plan_lines  # lazy: only with a clustered design
+        print("\n".join(plan_lines(block)))
     return 0

@@ -9,8 +9,8 @@ from core._front import front_door
 PUBLIC = {
     "arrival": ("load_arriving", "sequential_golden"),
     "cheap": ("CheapComparison", "compare_cheap"),
-    "clusters": ("Clustered", "cluster_hint", "compare_in_clusters", "load_clustered",
-                 "load_lists_clustered", "read_cluster_labels", "runs_block"),
+    "clusters": ("Clustered", "cluster_hint", "clusters_of", "compare_in_clusters",
+                 "load_clustered", "load_lists_clustered", "read_cluster_labels", "runs_block"),
     "golden": ("GoldenComparison", "GoldenSet", "compare_golden", "load_golden"),
     "groups": ("GroupComparison", "by_group", "read_group_file", "read_group_labels"),
     "judged": ("JudgedBounds", "beir_bounds", "lists_bounds", "trec_bounds"),

@@ -1,9 +1,9 @@
 """Two methods on the same cases, B − A: the checked pair (``data``), intervals of the
 difference, significance tests, the bootstrap (``stats``), the self-check (``calibration``),
-the decision (``compare``), the clusters and repeated runs of issue 32 (``clusters``), the
-margin rule, several systems (``multi``), the tied-for-best set (``best``), no harm (``harm``:
-hurt share, TRisk), gold plus cheap labels (``ppi``, prediction-powered) and the confidence
-sequence for a set looked at again and again (``sequential``).
+the decision (``compare``), the clusters and repeated runs of issue 32 (``clusters``,
+``designs``), the margin rule, several systems (``multi``), the tied-for-best set (``best``), no
+harm (``harm``: hurt share, TRisk), gold plus cheap labels (``ppi``, prediction-powered) and the
+confidence sequence for a set looked at again and again (``sequential``).
 
 The front door: other wings, pages and the CLI import the names below from ``core.paired``
 (``core._front``); the modules are the wing's rooms."""
@@ -12,8 +12,8 @@ from core._front import front_door
 PUBLIC = {
     "best": ("BestSet", "best_set"),
     "calibration": ("Calibration",),
-    "clusters": ("ClusterComparison", "compare_clustered", "run_summary",
-                 "sign_flipping_cases"),
+    "clusters": ("ClusterComparison", "cluster_margin", "compare_clustered"),
+    "designs": ("plan_clusters", "run_summary", "sign_flipping_cases"),
     "harm": ("ALPHAS", "Harm", "no_harm"),
     "compare": ("Decided", "Decision", "PairedComparison", "compare_paired",
                 "interval_provenance", "rate_estimate", "settle"),

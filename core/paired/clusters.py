@@ -21,8 +21,16 @@ degrees of freedom (Imbens & Kolesár 2016, "Robust standard errors in small sam
 M_gh = c_g c_h (δ_gh m_g − m_g m_h / N) / N^2, c_g = (1 − m_g / N)^(-1/2) (M = G'G for the
 intercept; it does not depend on the data). Equal sizes give df = G − 1 and the interval is
 then exactly the t-interval of the G cluster means; singletons (every case its own cluster)
-give the ordinary t-interval of the cases. Chosen over the cluster bootstrap and CR1 with
-t(G − 1) by ``bench/clusters.py`` (``docs/clusters.md``).
+give the ordinary t-interval of the cases.
+
+**The interval of B − A: CR2, calibrated** (``calibrated_cr2``): the CR2 t-interval with each
+end moved out to the cluster bootstrap-t's end when that lies further out (whole clusters
+resampled, each resample studentized by its own CR2 variance; the house's calibrated t,
+``core.paired.skew_intervals``, one level up). Chosen by ``bench/clusters.py``
+(``docs/clusters.md``, 3,000 sets a cell): of the five candidates it alone kept the null
+rejection of B − A at or below 6% on every row (worst 5.2%; plain CR2 6.2%, CR1 with
+t(G − 1) 8.0%, the cluster percentile bootstrap 15.1%), with coverage 92.8–97.0% at 10 or
+more clusters (110 of 120 rows in 94–96.5%) and 91.5–98.6% at 6–8 clusters.
 
 **One method's rate** (0/1 outcomes): Wilson's interval at the effective sample size
 n* = p(1 − p) / V_CR2 (Korn & Graubard 1998, "Confidence intervals for proportions with
@@ -51,12 +59,7 @@ m0 = (N − sum m_g^2 / N) / (G − 1), floored at 0; the design effect 1 + ((cv
 (Eldridge, Ashby & Kerry 2006, *Int J Epidemiol* 35:1292; m the mean size, cv its coefficient
 of variation); effective n = N / design effect.
 
-**Repeated runs** (``run_summary``): K runs of each case and method. The case's value is its
-mean over its runs, and cases (or clusters) stay the unit, which accounts for both levels
-(the variance of a case mean is σ²_between + σ²_within / K; Miller 2024, "Adding error bars
-to evals", arXiv:2411.00640, eq. 6). The within-case (run-to-run) variance is the pooled
-variance of runs around their case mean (one-way ANOVA), the between-case variance the
-variance of case means less σ²_within times the mean of 1/K_i, floored at 0.
+Repeated runs and the design planner: ``core.paired.designs``.
 """
 from __future__ import annotations
 
@@ -66,13 +69,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import checks
-from core.paired.intervals import wilson_bounds, z_two_sided
-from core.paired.significance import PairedTest, paired_test
+from core.paired.intervals import wilson_bounds
+from core.paired.significance import PairedTest, paired_test, shifted_signflip_p
 from core.paired.skew_intervals import t_quantile
+from core.paired.stats import significance_level
+from core.paired.streams import stream_key
 from core.paired.stats import verdict as one_verdict
 
 # Fewer clusters than this and the card says plainly that the interval rests on few units.
 FEW_CLUSTERS = 10
+# The cluster bootstrap-t behind the calibrated interval of B − A: its resamples and stream.
+CLUSTER_RESAMPLES = 4_000
+STREAM_CLUSTERS = 7
 
 
 # ----------------------------------------------------------------------------- layout
@@ -143,6 +151,38 @@ def cr2_t_rows(x: np.ndarray, layout: ClusterLayout, confidence: float):
     se = np.sqrt(var)
     q = float(t_quantile(1 - (1 - confidence) / 2, layout.df))
     return mean, mean - q * se, mean + q * se, se
+
+
+def calibrated_cr2(x: np.ndarray, layout: ClusterLayout, confidence: float, *,
+                   resamples: int = CLUSTER_RESAMPLES, seed: int = 0):
+    """The CR2 t-interval of one set's mean widened tail by tail to the cluster bootstrap-t's
+    ends (the house's calibrated t, ``core.paired.skew_intervals.calibrated_t_interval``, with
+    whole clusters resampled): G clusters drawn with replacement ``resamples`` times, each
+    resample's mean* = sum T*_g / sum m*_g and its CR2 variance (weights 1 / (1 − m*_g / N*)),
+    t* = (mean* − mean) / se*; ends mean − t*(1 − α/2) se and mean − t*(α/2) se, taken only
+    where they lie outside the CR2 t-interval (resamples with se* = 0 carry no t*). Returns
+    (mean, low, high, se). Seeded (numpy's PCG64 from ``stream_key(seed, STREAM_CLUSTERS)``).
+    Caller checked."""
+    x = np.asarray(x, dtype=float)
+    mean, lo, hi, se = (float(v[0]) for v in cr2_t_rows(x, layout, confidence))
+    if se == 0:
+        return mean, lo, hi, se
+    g = layout.n_clusters
+    tot = np.bincount(layout.codes, weights=x, minlength=g)
+    rng = np.random.default_rng(int(stream_key(seed, STREAM_CLUSTERS)))
+    idx = rng.integers(0, g, (resamples, g))
+    t_sum, m = tot[idx], layout.sizes[idx]
+    n = m.sum(axis=1)
+    mstar = t_sum.sum(axis=1) / n
+    e = t_sum - m * mstar[:, None]
+    v = (e ** 2 / (1.0 - m / n[:, None])).sum(axis=1) / n ** 2
+    ok = v > 1e-300 * max(1.0, mean * mean)
+    if not np.any(ok):
+        return mean, lo, hi, se
+    tstar = (mstar[ok] - mean) / np.sqrt(v[ok])
+    alpha = 1 - confidence
+    q_hi, q_lo = np.quantile(tstar, [1 - alpha / 2, alpha / 2])
+    return mean, min(lo, mean - q_hi * se), max(hi, mean - q_lo * se), se
 
 
 def cluster_wilson_rows(x: np.ndarray, layout: ClusterLayout, confidence: float):
@@ -275,9 +315,16 @@ class ClusterInterval:
 
 
 def _interval(x: np.ndarray, layout: ClusterLayout, confidence: float, binary: bool,
-              bounds: tuple[float, float] | None) -> ClusterInterval:
+              bounds: tuple[float, float] | None, seed: int | None = None) -> ClusterInterval:
+    """A method's interval (``seed`` None: Wilson at the effective n for 0/1, else CR2 t) or
+    B − A's (``seed`` given: the calibrated CR2 interval, ``calibrated_cr2``)."""
     mean, var = cr2_rows(x, layout)
     se = float(np.sqrt(var[0]))
+    if seed is not None:
+        m, lo, hi, _ = calibrated_cr2(x, layout, confidence, seed=seed)
+        if bounds is not None:
+            lo, hi = max(lo, bounds[0]), min(hi, bounds[1])
+        return ClusterInterval(m, lo, hi, se, layout.df, "cr2_calibrated")
     if binary:
         p, lo, hi, n_eff = cluster_wilson_rows(x, layout, confidence)
         return ClusterInterval(float(p[0]), float(lo[0]), float(hi[0]), se, layout.df,
@@ -330,7 +377,7 @@ class ClusterComparison:
         return self.summary.mean_size / self.summary.n
 
     def to_dict(self) -> dict:
-        out = {"method": "cr2_bell_mccaffrey", "confidence": self.confidence,
+        out = {"method": "cr2_calibrated", "confidence": self.confidence,
                **self.summary.to_dict(), "resolution": self.resolution,
                "a": self.a.to_dict(), "b": self.b.to_dict(),
                "difference": self.difference.to_dict(), "test": self.test.to_dict(),
@@ -355,7 +402,7 @@ def compare_clustered(a, b, clusters, *, confidence: float = 0.95, resamples: in
     unit = bool(np.all((a >= 0) & (a <= 1) & (b >= 0) & (b <= 1)))
     bounds = (0.0, 1.0) if unit else None
     d = b - a
-    diff = _interval(d, layout, confidence, False, (-1.0, 1.0) if unit else None)
+    diff = _interval(d, layout, confidence, False, (-1.0, 1.0) if unit else None, seed)
     test = cluster_signflip_test(d, layout, resamples=resamples, seed=seed)
     x2 = p = None
     if binary:
@@ -366,128 +413,50 @@ def compare_clustered(a, b, clusters, *, confidence: float = 0.95, resamples: in
                              summarize(d, layout), confidence, v, x2, p)
 
 
-# ----------------------------------------------------------------------------- runs
 @dataclass(frozen=True)
-class RunSummary:
-    """K repeated runs per case of one quantity (a method's score, or B − A): the case means,
-    the runs per case, and the split of the variance of one run's value into between-case and
-    run-to-run (within) parts."""
+class ClusterMargin:
+    """The switch's quality condition with clusters as the unit: B − A's CR2 interval against
+    −``margin`` and the one-sided whole-cluster sign-flip test of mean(B − A) <= −margin.
+    ``state``: holds (lower end above −δ and p < alpha/2, the house's margin rule,
+    ``core.paired.margin``), fails (upper end below −δ), else unsure."""
 
-    case_means: np.ndarray
-    runs: np.ndarray              # K_i per case
-    var_within: float
-    var_between: float
-
-    @property
-    def k(self) -> float:
-        """Runs per case (the mean when unequal)."""
-        return float(self.runs.mean())
-
-    @property
-    def equal_k(self) -> bool:
-        return bool(np.all(self.runs == self.runs[0]))
-
-    @property
-    def within_share(self) -> float:
-        """Run-to-run share of one run's variance: σ²_within / (σ²_between + σ²_within)."""
-        tot = self.var_within + self.var_between
-        return 0.0 if tot == 0 else self.var_within / tot
-
-    @property
-    def mean_share(self) -> float:
-        """Run-to-run share of the variance of a case mean: (σ²_within mean(1/K_i)) /
-        (σ²_between + σ²_within mean(1/K_i))."""
-        w = self.var_within * float(np.mean(1.0 / self.runs))
-        tot = w + self.var_between
-        return 0.0 if tot == 0 else w / tot
+    margin: float
+    mean: float
+    ci_low: float
+    ci_high: float
+    p: float
+    state: str
+    n_clusters: int
+    confidence: float
 
     def to_dict(self) -> dict:
-        return {"k": self.k, "k_min": int(self.runs.min()), "k_max": int(self.runs.max()),
-                "equal_k": self.equal_k, "var_between": self.var_between,
-                "var_within": self.var_within, "within_share": self.within_share,
-                "mean_within_share": self.mean_share}
+        return {"margin": self.margin, "b_minus_a": self.mean, "ci_low": self.ci_low,
+                "ci_high": self.ci_high, "p_noninferior": self.p, "state": self.state,
+                "n_clusters": self.n_clusters, "confidence": self.confidence}
 
 
-def run_summary(values) -> RunSummary:
-    """``RunSummary`` of a (cases, K) array of run values, NaN where a case has fewer runs.
-    σ²_within = sum_i sum_r (x_ir − mean_i)^2 / (sum_i K_i − n) (pooled over cases with 2+
-    runs; 0 when no case has 2 runs), σ²_between = max(0, var(case means) − σ²_within
-    mean(1/K_i)) (ddof 1). Every case needs at least one run."""
-    x = np.asarray(values, dtype=float)
-    if x.ndim != 2 or x.shape[0] < 2:
-        raise ValueError("values must be a (cases, runs) array with at least 2 cases")
-    have = ~np.isnan(x)
-    runs = have.sum(axis=1)
-    if np.any(runs == 0):
-        raise ValueError("every case needs at least one run (a row of values is all NaN)")
-    if not np.all(np.isfinite(x[have])):
-        raise ValueError("values must be finite numbers or NaN (a missing run)")
-    means = np.where(have, x, 0.0).sum(axis=1) / runs
-    dof = int(runs.sum() - np.count_nonzero(runs))
-    ss = float(np.sum(np.where(have, x - means[:, None], 0.0) ** 2))
-    within = ss / dof if dof > 0 else 0.0
-    between = max(0.0, float(np.var(means, ddof=1)) - within * float(np.mean(1.0 / runs)))
-    return RunSummary(means, runs, within, between)
-
-
-def sign_flipping_cases(d_runs) -> int:
-    """How many cases have B − A above 0 in one run and below 0 in another (a (cases, K)
-    array of per-run differences, NaN where a run is missing)."""
-    d = np.asarray(d_runs, dtype=float)
-    if d.ndim != 2:
-        raise ValueError("d_runs must be a (cases, runs) array")
-    up = np.any(np.nan_to_num(d, nan=0.0) > 0, axis=1)
-    down = np.any(np.nan_to_num(d, nan=0.0) < 0, axis=1)
-    return int(np.count_nonzero(up & down))
-
-
-# ----------------------------------------------------------------------------- planning
-@dataclass(frozen=True)
-class DesignPlan:
-    """Half-width of the interval of a mean for a design of ``clusters`` x ``per_cluster``
-    cases x ``runs`` runs, and what doubling each buys (``options``)."""
-
-    clusters: int
-    per_cluster: int
-    runs: int
-    half_width: float
-    options: dict           # "clusters" | "per_cluster" | "runs" -> half-width when doubled
-    best: str
-
-    def to_dict(self) -> dict:
-        return {"clusters": self.clusters, "per_cluster": self.per_cluster, "runs": self.runs,
-                "half_width": self.half_width, "options": dict(self.options),
-                "best": self.best}
-
-
-def design_variance(var_cluster: float, var_case: float, var_run: float, clusters: int,
-                    per_cluster: int, runs: int) -> float:
-    """Variance of the mean of G x m cases with K runs each (nested random effects; Miller
-    2024 eq. 6 with a cluster level): σ²_cluster / G + σ²_case / (G m) + σ²_run / (G m K).
-    Caller checked."""
-    n = clusters * per_cluster
-    return var_cluster / clusters + var_case / n + var_run / (n * runs)
-
-
-def plan_design(var_cluster: float, var_case: float, var_run: float, *, clusters: int,
-                per_cluster: int, runs: int = 1, confidence: float = 0.95) -> DesignPlan:
-    """The interval's half-width z sqrt(``design_variance``) now, and with the clusters, the
-    questions per cluster or the runs doubled; ``best`` is the one that narrows it most (ties:
-    clusters first, as more documents also generalise further)."""
-    vals = [checks.number(k, v) for k, v in (("var_cluster", var_cluster),
-                                             ("var_case", var_case), ("var_run", var_run))]
-    if min(vals) < 0:
-        raise ValueError("variances must be >= 0")
-    clusters = checks.whole("clusters", clusters, lo=1)
-    per_cluster = checks.whole("per_cluster", per_cluster, lo=1)
-    runs = checks.whole("runs", runs, lo=1)
-    z = z_two_sided(checks.confidence(confidence))
-
-    def hw(g, m, k):
-        return z * math.sqrt(design_variance(*vals, g, m, k))
-
-    options = {"clusters": hw(2 * clusters, per_cluster, runs),
-               "per_cluster": hw(clusters, 2 * per_cluster, runs),
-               "runs": hw(clusters, per_cluster, 2 * runs)}
-    best = min(options, key=lambda k: (options[k], ("clusters", "per_cluster", "runs").index(k)))
-    return DesignPlan(clusters, per_cluster, runs, hw(clusters, per_cluster, runs), options, best)
+def cluster_margin(a, b, clusters, margin: float, *, confidence: float = 0.95,
+                   resamples: int = 20_000, seed: int = 0) -> ClusterMargin:
+    """``ClusterMargin`` of paired cases in clusters: the CR2 t-interval of mean(b − a) and
+    the one-sided sign-flip test on the cluster sums of (b − a + margin)
+    (``core.paired.significance.shifted_signflip_p``: exact up to 20 non-zero sums)."""
+    a, b = checks.pair(a, b, min_n=2)
+    layout = cluster_layout(clusters)
+    checks.same_length(a=a, clusters=layout.codes)
+    margin = checks.between("margin", margin, 0.0, math.inf)
+    confidence = checks.confidence(confidence)
+    resamples, seed = checks.resampling_iv(resamples, seed)
+    d = b - a
+    unit = bool(np.all((a >= 0) & (a <= 1) & (b >= 0) & (b <= 1)))
+    diff = _interval(d, layout, confidence, False, (-1.0, 1.0) if unit else None, seed)
+    test = shifted_signflip_p(cluster_sums(d + margin, layout), 0.0, alternative="greater",
+                              resamples=resamples, seed=seed)
+    alpha = significance_level(confidence)
+    if diff.ci_low > -margin and test.p < alpha / 2:
+        state = "holds"
+    elif diff.ci_high < -margin:
+        state = "fails"
+    else:
+        state = "unsure"
+    return ClusterMargin(margin, diff.mean, diff.ci_low, diff.ci_high, test.p, state,
+                         layout.n_clusters, confidence)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from core.i18n import t
 from core.paired import ClusterComparison, significance_level
 from core.views import format as fmt
+from core.views.cards import VerdictCard, paired_card
 
 VERDICT_KEYS = {"b_better": "clusters.verdict_b_better", "a_better": "clusters.verdict_a_better",
                 "no_difference": "clusters.verdict_no_difference"}
@@ -15,6 +16,34 @@ VERDICT_KEYS = {"b_better": "clusters.verdict_b_better", "a_better": "clusters.v
 def cluster_verdict(cc: ClusterComparison, a: str, b: str, lang: str = "en") -> str:
     """The verdict sentence with clusters as the unit."""
     return t(VERDICT_KEYS[cc.verdict], lang, a=a, b=b)
+
+
+def cluster_card(cc: ClusterComparison, a: str, b: str, source: str, binary: bool,
+                 lang: str = "en") -> VerdictCard:
+    """The verdict card with clusters as the unit: B − A and its CR2 interval, the verdict,
+    the clusters in one line (ICC, design effect, effective n, one cluster's share) and, with
+    fewer than 10 clusters or a test that cannot reach alpha, the plain warning."""
+    kind = fmt.kind_of(binary)
+    s = cc.summary
+    d = cc.difference
+    share = fmt.pp(cc.resolution).lstrip("+") if binary else f"{100 * cc.resolution:.1f}%"
+    reason = " ".join([t("clusters.cli_head", lang, source=source, clusters=s.n_clusters,
+                         mean_size=f"{s.mean_size:.1f}", min_size=s.min_size,
+                         max_size=s.max_size),
+                       t("clusters.cli_icc", lang, icc=f"{s.icc:.2f}",
+                         deff=f"{s.design_effect:.2f}", n=s.n, eff=f"{s.effective_n:.1f}"),
+                       t("clusters.cli_resolution", lang, share=share)])
+    warn = []
+    if s.few:
+        warn.append(t("clusters.cli_few", lang, clusters=s.n_clusters))
+    if cc.test.min_p >= significance_level(cc.confidence):
+        warn.append(t("clusters.cli_cannot", lang, nonzero=cc.test.nonzero,
+                      clusters=s.n_clusters, alpha=f"{significance_level(cc.confidence):g}"))
+    return paired_card(cc.verdict, a=a, b=b, mean=d.mean, ci_low=d.ci_low, ci_high=d.ci_high,
+                       confidence=cc.confidence, kind=kind,
+                       sentence=cluster_verdict(cc, a, b, lang),
+                       ci_label=t("clusters.ci_label", lang), reason=reason,
+                       warning=" ".join(warn))
 
 
 def cluster_lines(cc: ClusterComparison, a: str, b: str, source: str, binary: bool,
@@ -74,3 +103,28 @@ def runs_lines(block: dict, lang: str = "en") -> list[str]:
 def hint_line(hint: dict, lang: str = "en") -> str:
     """The one-line suggestion of ``core.inputs.clusters.cluster_hint``."""
     return t("clusters.hint", lang, sources=hint["sources"], example=hint["example"])
+
+
+BEST_KEYS = {"clusters": "clusters.plan_best_clusters",
+             "per_cluster": "clusters.plan_best_per_cluster", "runs": "clusters.plan_best_runs"}
+
+
+def plan_lines(block: dict, lang: str = "en") -> list[str]:
+    """The planner's design lines: each n as documents x questions x runs, and what doubling
+    each part buys (``core.paired.clusters.plan_clusters``)."""
+    lines = [t("clusters.plan_head", lang, icc=f"{block['icc']:g}", m=block["cluster_size"],
+               k=block["runs"], w=fmt.pct(block["run_share"], 0))]
+    first = None
+    for key, p in block["plans"].items():
+        first = first or p
+        lines.append(t("clusters.plan_line", lang, key=key, n=p["n_independent"],
+                       factor=f"{p['factor']:.2f}", cases=p["n_cases"],
+                       clusters=p["n_clusters"], m=p["cluster_size"], k=p["runs"]))
+    if first is not None:
+        d = first["doubling"]
+        lines.append(t("clusters.plan_doubling", lang,
+                       clusters=fmt.pct(1 - d["clusters"], 0),
+                       per_cluster=fmt.pct(1 - d["per_cluster"], 0),
+                       runs=fmt.pct(1 - d["runs"], 0)))
+        lines.append(t(BEST_KEYS[first["best"]], lang))
+    return lines

@@ -92,3 +92,47 @@ def test_hint_goes_to_stderr_only(tmp_path):
     p = _run("compare", str(f), "--json", "--resamples", "500")
     assert p.returncode == 0 and "clusters" not in json.loads(p.stdout)
     assert b"cluster column" in p.stderr
+
+
+def test_sample_size_with_clusters_and_runs():
+    p = _run("sample-size", "--rate", "0.8", "--half-width", "0.05", "--icc", "0.2",
+             "--cluster-size", "5", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    plan = d["clusters"]["plans"]["n_wilson"]
+    assert plan["n_independent"] == d["n_wilson"] and plan["factor"] == pytest.approx(1.8)
+    assert plan["n_clusters"] * 5 == plan["n_cases"] >= d["n_wilson"] * 1.8
+    t = _run("sample-size", "--sigma", "0.2", "--runs", "3", "--run-share", "0.5")
+    assert b"3 runs" in t.stdout and b"buy the most" in t.stdout
+    bad = _run("sample-size", "--icc", "0.2")
+    assert bad.returncode == 2 and b"--cluster-size" in bad.stderr
+
+
+def _switch_file(tmp_path, cluster=True):
+    rows = []
+    for doc in range(8):
+        for q in range(40):
+            a, b = 1, 1
+            if q < 5:
+                a, b = (1, 0) if doc < 4 else (0, 1)
+            rows.append(f"d{doc}q{q},{a},{b}" + (f",doc{doc}" if cluster else ""))
+    f = tmp_path / ("s.csv" if cluster else "plain.csv")
+    f.write_text("case_id,rerank,hybrid" + (",document" if cluster else "") + "\n"
+                 + "\n".join(rows) + "\n")
+    return f
+
+
+def test_decide_takes_the_quality_condition_in_clusters(tmp_path):
+    args = ["--latency", "data/demo_switch_latency.csv", "--margin", "5pp", "--resamples", "2000"]
+    plain = _run("decide", "--quality", str(_switch_file(tmp_path, False)), *args, "--json")
+    assert plain.returncode == 0, plain.stderr           # independent cases: switch
+    assert "clusters" not in json.loads(plain.stdout)
+    p = _run("decide", "--quality", str(_switch_file(tmp_path)), *args, "--json")
+    assert p.returncode == 3, p.stderr                    # 8 documents: not shown
+    d = json.loads(p.stdout)
+    assert d["decision"] == "inconclusive" and d["conditions"]["quality"]["state"] == "unsure"
+    c = d["clusters"]
+    assert c["column"] == "document" and c["n_clusters"] == 8 and c["state"] == "unsure"
+    assert c["decision_independent_cases"] == "switch" and c["ci_low"] < -0.05
+    t = _run("decide", "--quality", str(_switch_file(tmp_path)), *args)
+    assert t.stdout.decode().startswith("Quality with clusters as the unit (8 clusters)")

@@ -4,7 +4,6 @@ Imbens & Kolesár's G'G built from the full hat matrix, the whole-cluster sign-f
 the sign patterns enumerated by hand, McNemar's cluster form, ICC vs a balanced ANOVA, and the
 repeated-runs split."""
 import itertools
-import math
 
 import numpy as np
 import pytest
@@ -14,8 +13,7 @@ from scipy import linalg, stats
 from core.paired.clusters import (FEW_CLUSTERS, bell_mccaffrey_df, cluster_interval,
                                   cluster_layout, cluster_mcnemar, cluster_signflip_test,
                                   compare_clustered, cr2_rows, cr2_t_rows, design_effect,
-                                  design_variance, icc_anova, plan_design, run_summary,
-                                  sign_flipping_cases)
+                                  icc_anova)
 from core.paired.significance import mcnemar_exact
 
 
@@ -177,43 +175,32 @@ def test_compare_clustered_to_dict_and_checks():
         compare_clustered(a, b, ["one"] * 32)
 
 
-def test_run_summary_splits_the_variance():
-    rng = np.random.default_rng(8)
-    n, k = 400, 5
-    case = rng.normal(0, 1.0, n)
-    x = case[:, None] + rng.normal(0, 2.0, (n, k))
-    r = run_summary(x)
-    assert r.var_within == pytest.approx(4.0, rel=0.1)
-    assert r.var_between == pytest.approx(1.0, rel=0.3)
-    assert r.within_share == pytest.approx(0.8, abs=0.06)
-    # one-way ANOVA by hand
-    ssw = np.sum((x - x.mean(axis=1, keepdims=True)) ** 2)
-    assert r.var_within == pytest.approx(ssw / (n * (k - 1)), rel=1e-12)
-    x[0, 3:] = np.nan
-    r2 = run_summary(x)
-    assert not r2.equal_k and r2.runs[0] == 3 and r2.case_means[0] == pytest.approx(
-        np.mean(x[0, :3]))
-    with pytest.raises(ValueError):
-        run_summary(np.full((3, 2), np.nan))
-
-
-def test_sign_flipping_cases():
-    d = np.array([[0.1, -0.2, 0.0], [0.1, 0.2, 0.3], [0.0, 0.0, np.nan], [-1, np.nan, 1]])
-    assert sign_flipping_cases(d) == 2
-
-
-def test_plan_design_follows_miller_formula():
-    v = design_variance(0.01, 0.04, 0.08, 10, 5, 2)
-    assert v == pytest.approx(0.01 / 10 + 0.04 / 50 + 0.08 / 100)
-    p = plan_design(0.01, 0.04, 0.08, clusters=10, per_cluster=5, runs=2)
-    assert p.half_width == pytest.approx(stats.norm.ppf(0.975) * math.sqrt(v))
-    assert p.best == "clusters" and p.options["clusters"] < p.options["runs"]
-    # all the noise is run-to-run: more runs buy as much as more cases
-    q = plan_design(0.0, 0.0, 1.0, clusters=10, per_cluster=1, runs=1)
-    assert q.options["runs"] == pytest.approx(q.options["clusters"])
-    with pytest.raises(ValueError):
-        plan_design(-1, 0, 0, clusters=2, per_cluster=1)
-
-
 def test_bell_mccaffrey_df_equal_sizes():
     assert bell_mccaffrey_df([3, 3, 3, 3]) == pytest.approx(3.0)
+
+
+def test_calibrated_cr2_contains_the_cr2_interval_and_is_seeded():
+    from core.paired.clusters import calibrated_cr2
+    rng = np.random.default_rng(11)
+    labels = np.repeat(np.arange(8), 5)
+    x = rng.exponential(size=8)[labels] + rng.normal(0, 0.2, 40)   # skewed cluster means
+    layout = cluster_layout(labels)
+    m, lo, hi, se = calibrated_cr2(x, layout, 0.95, seed=3)
+    _, lo_t, hi_t, se_t = cr2_t_rows(x, layout, 0.95)
+    assert lo <= lo_t[0] and hi >= hi_t[0] and se == pytest.approx(se_t[0])
+    assert (lo, hi) != (lo_t[0], hi_t[0])          # the skew moves an end out
+    assert calibrated_cr2(x, layout, 0.95, seed=3) == (m, lo, hi, se)
+    # by hand: the same bootstrap-t written with a loop over resamples
+    from core.paired.clusters import STREAM_CLUSTERS
+    from core.paired.streams import stream_key
+    g = np.random.default_rng(int(stream_key(3, STREAM_CLUSTERS))).integers(0, 8, (4000, 8))
+    ts = []
+    for row in g:
+        xs = np.concatenate([x[labels == c] for c in row])
+        ls = np.repeat(np.arange(8), [int(np.sum(labels == c)) for c in row])
+        mm, vv = cr2_rows(xs, cluster_layout(ls)) if len(set(row)) > 1 else (None, None)
+        if mm is not None and vv[0] > 0:
+            ts.append((mm[0] - m) / np.sqrt(vv[0]))
+    q_hi, q_lo = np.quantile(ts, [0.975, 0.025])
+    assert lo == pytest.approx(min(lo_t[0], m - q_hi * se), rel=1e-9)
+    assert hi == pytest.approx(max(hi_t[0], m - q_lo * se), rel=1e-9)

@@ -52,3 +52,17 @@ def test_runs_and_hint_lines(lang):
     lines = runs_lines(block, lang)
     assert len(lines) == 2 and "42%" in lines[0] and "7" in lines[0] and "c1, c9" in lines[1]
     assert "doc3" in hint_line({"sources": 4, "cases": 12, "example": "doc3"}, lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_cluster_card_carries_the_cr2_interval_and_the_warning(lang):
+    from core.views.clusters import cluster_card
+    cc, _, _ = _cc(g=6, m=5)
+    card = cluster_card(cc, "A", "B", "document", False, lang)
+    assert card.value == fmt.diff(cc.difference.mean, "score")
+    assert fmt.interval(cc.difference.ci_low, cc.difference.ci_high, "score",
+                        signed=True) in card.interval
+    assert card.sentence == cluster_verdict(cc, "A", "B", lang) and card.tone == "better"
+    assert "6" in card.warning and f"{cc.summary.effective_n:.1f}" in card.reason
+    big, _, _ = _cc(g=14, m=2)
+    assert cluster_card(big, "A", "B", "d", False, lang).warning == ""
