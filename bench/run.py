@@ -4,7 +4,9 @@
 ``bench/calibration.py`` (name ``calibration``) runs last: it is not a speed benchmark but the
 coverage simulation whose table is kept in ``docs/calibration.md`` (a few minutes); before it,
 ``bench/best_set.py`` (name ``best_set``), the tied-for-best set's coverage simulation, table in
-``docs/many_systems.md``, ``bench/query_groups.py`` (name ``query_groups``), the per-group
+``docs/many_systems.md``, ``bench/best_harm.py`` (name ``best_harm``, issue 35), one-sided MCB
+against the all-pairs set (``docs/many_systems.md``) and the hurt share, ``--max-harm`` and
+TRisk (``docs/harm.md``), ``bench/query_groups.py`` (name ``query_groups``), the per-group
 verdicts' family-wise error and the interaction test in simulation, table in
 ``docs/query_groups.md``, and ``bench/noninferiority_plan.py`` (name
 ``noninferiority_plan``), the planner's non-inferiority power in simulation, table in
@@ -40,6 +42,7 @@ def main(argv: list[str]) -> int:
     flags = [a for a in argv if a.startswith("--")]
     wanted = {a for a in argv if not a.startswith("--")}
     for path in (sorted(HERE.glob("bench_*.py")) + [HERE / "best_set.py"]
+                 + [HERE / "best_harm.py"]
                  + [HERE / "query_groups.py"]
                  + [HERE / "noninferiority_plan.py"] + [HERE / "margin.py"]
                  + [HERE / "method_intervals.py"] + [HERE / "sequential.py"]

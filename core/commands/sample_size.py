@@ -3,8 +3,9 @@ difference (the same ``core.planning.sample_size`` functions as the Sample size 
 from __future__ import annotations
 
 from core.commands._common import print_json
+from core.i18n import t
 from core.errors import InputError
-from core.paired import plan_clusters
+from core.paired import gold_cases_needed, plan_clusters
 from core.planning import (n_calibrated_ci, n_continuous_ci, n_continuous_power, n_mcnemar,
                            n_noninferiority_continuous, n_noninferiority_paired, n_normal,
                            n_paired_ci, n_wilson, normal_width_factor)
@@ -43,6 +44,13 @@ def register(p) -> None:
                    help="with --diff > 0 and --discordance or --sigma: also the cases a "
                         "sequential verdict (compare --sequential, valid at every look) "
                         "needs, by simulation: expected, median and the n reaching --power")
+    p.add_argument("--cheap", type=int, metavar="N",
+                   help="cheap-labelled cases without gold labels (crowd, heuristic, LLM "
+                        "judge): each n also as the gold cases needed beside them (PPI++, "
+                        "needs --correlation)")
+    p.add_argument("--correlation", type=float, metavar="RHO",
+                   help="with --cheap: the gold–cheap correlation of the per-case scores "
+                        "(or of B − A)")
     p.add_argument("--icc", type=float,
                    help="clusters: the intraclass correlation of cases from one document "
                         "(with --cluster-size; JSON 'clusters' of `compare` measures it)")
@@ -91,6 +99,14 @@ def plan(args) -> dict:
                 0.0 if diff is None else diff, sigma, args.margin, alpha=alpha, power=power)
     if getattr(args, "sequential", False):
         out["sequential"] = _sequential_plan(args, disc, sigma, diff, conf, power)
+    if args.cheap is not None or args.correlation is not None:
+        if args.cheap is None or args.correlation is None:
+            raise ValueError("--cheap and --correlation go together: the number of "
+                             "cheap-labelled cases and their correlation with gold")
+        out["inputs"].update(cheap=args.cheap, correlation=args.correlation)
+        out["cheap"] = {"n_cheap": args.cheap, "correlation": args.correlation,
+                        "gold_needed": {k: gold_cases_needed(v, args.cheap, args.correlation)
+                                        for k, v in out.items() if k.startswith("n_")}}
     return out
 
 
@@ -132,6 +148,11 @@ def run(args) -> int:
     if "sequential" in result:
         from core.views.sequential import plan_line  # lazy: only with --sequential
         print(plan_line(result["sequential"]))
+    if "cheap" in result:
+        c = result["cheap"]
+        for key, n in c["gold_needed"].items():
+            print("  " + t("cheap.plan_line", "en", key=key, n_cheap=f"{c['n_cheap']:,}",
+                           rho=f"{c['correlation']:g}", n=f"{n:,}", n0=f"{result[key]:,}"))
     if block is not None:
         from core.views.clusters import plan_lines  # lazy: only with a clustered design
         print("\n".join(plan_lines(block)))

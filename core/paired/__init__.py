@@ -22,7 +22,7 @@ PUBLIC = {
                   "z_two_sided"),
     "margin": ("EXACT_MAX_N", "MarginResult", "margin_decision", "margin_rule", "noninferior_p"),
     "method_intervals": ("RateEstimate",),
-    "ppi": ("MIN_GOLD", "PPIEstimate", "ppi_difference", "ppi_mean"),
+    "ppi": ("MIN_GOLD", "PPIEstimate", "gold_cases_needed", "ppi_difference", "ppi_mean"),
     "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
               "holm", "plan_mode"),
     "sequential": ("sequential_compare", "sequential_plan"),

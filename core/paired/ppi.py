@@ -23,10 +23,12 @@ Intervals (``PPI_METHODS``):
 
 * ``"z"`` -- ``ppi_py.ppi_mean_ci`` (version 0.2.3) exactly: SDs with ddof 0 and the normal
   quantile. Its reference, used in the tests (equal to 1e-9);
-* ``"t"`` -- the small-sample version, the default: SDs with ddof 1 and Student's t with the
-  Welch-Satterthwaite degrees of freedom of the two variance terms,
-  df = (a + b)^2 / (a^2 / (M - 1) + b^2 / (n - 1)), a = lam^2 s_rest^2 / M,
-  b = s_(gold - lam cheap)^2 / n. With lam = 0 it is the gold-only t-interval. Chosen by
+* ``"t"`` -- the small-sample version, the default: SDs with ddof 1 (ddof 2 for the rectifier
+  gold - lam cheap when lam > 0 was tuned on the same n cases: one more parameter estimated,
+  as a regression residual loses one per slope) and Student's t with the Welch-Satterthwaite
+  degrees of freedom of the two variance terms, df = (a + b)^2 / (a^2 / (M - 1) + b^2 / (n -
+  k)), a = lam^2 s_rest^2 / M, b = SS_rect / (n - k) / n, k = 2 (1 when lam is 0 or fixed).
+  With lam = 0 it is the gold-only t-interval. Chosen by
   ``bench/ppi.py`` (``docs/cheap_labels.md``) over the z-interval (89-93% at 20-30 gold
   cases) and a studentized bootstrap with lam re-tuned per resample (96-98%, often wider
   than gold-only).
@@ -136,23 +138,25 @@ def ppi_rows(gold: np.ndarray, cheap_gold: np.ndarray, cheap_rest: np.ndarray, *
     this directly on thousands of simulated sets; ``ppi_mean`` / ``ppi_difference`` are the
     checked entries."""
     n, m = gold.shape[1], cheap_rest.shape[1]
-    lam = (ppi_lambda_rows(gold, cheap_gold, cheap_rest) if lam is None
+    tuned = lam is None
+    lam = (ppi_lambda_rows(gold, cheap_gold, cheap_rest) if tuned
            else np.broadcast_to(np.asarray(lam, float), gold.shape[:1]))
     rect = gold - lam[:, None] * cheap_gold
     est = lam * cheap_rest.mean(1) + rect.mean(1)
     ddof = 1 if method == "t" else 0
     a = lam ** 2 * np.var(cheap_rest, axis=1, ddof=ddof) / m
-    b = np.var(rect, axis=1, ddof=ddof) / n
-    if pseudo:
-        # pseudo disagreements: ``pseudo`` cases at rect mean +/- lam (half each) join the sum
-        # of squares (see ``PSEUDO``); the estimate is unchanged
-        b = (np.var(rect, axis=1, ddof=0) * n + pseudo * lam ** 2) / (n + pseudo - ddof) / n
+    # "t": a lam tuned on these n cases costs the rectifier one more degree of freedom (as a
+    # regression residual's); pseudo disagreements (``PSEUDO``: ``pseudo`` cases at the
+    # rectifier's mean +/- lam, half each) join its sum of squares; the estimate is unchanged
+    rect_ddof = ddof + (tuned & (lam > 0)) if method == "t" else np.zeros(lam.shape)
+    ss = np.var(rect, axis=1, ddof=0) * n + pseudo * lam ** 2
+    b = ss / (n + pseudo - rect_ddof) / n
     se = np.sqrt(a + b)
     gold_se = np.std(gold, axis=1, ddof=ddof) / math.sqrt(n)
     alpha = 1 - confidence
     if method == "t":
         with np.errstate(divide="ignore", invalid="ignore"):
-            df = (a + b) ** 2 / (a ** 2 / (m - 1) + b ** 2 / (n - 1))
+            df = (a + b) ** 2 / (a ** 2 / (m - 1) + b ** 2 / (n - rect_ddof))
         df = np.where(np.isfinite(df) & (df > 0), df, n - 1.0)
         q = np.asarray(t_quantile(1 - alpha / 2, df), float)
         gold_df = np.full(gold.shape[0], n - 1.0)

@@ -57,9 +57,10 @@ def test_t_method_is_welch_t_written_out():
     got = ppi_mean(y, yh, yu, confidence=0.95)
     lam = got.lam
     n, m = y.size, yu.size
+    assert lam > 0
     a = lam ** 2 * np.var(yu, ddof=1) / m
-    b = np.var(y - lam * yh, ddof=1) / n
-    df = (a + b) ** 2 / (a ** 2 / (m - 1) + b ** 2 / (n - 1))
+    b = np.var(y - lam * yh, ddof=2) / n      # lam tuned on these cases: one more df spent
+    df = (a + b) ** 2 / (a ** 2 / (m - 1) + b ** 2 / (n - 2))
     est = lam * yu.mean() + np.mean(y - lam * yh)
     q = stats.t.ppf(0.975, df)
     assert got.df == pytest.approx(df, rel=1e-12)
@@ -175,7 +176,7 @@ def test_gold_cases_needed_matches_the_variance_formula_by_search():
 
 def test_zero_one_data_add_one_pseudo_disagreement_to_the_rectifier_variance():
     """0/1 gold and cheap labels that agree on every gold case: the rectifier's sum of squares
-    gets lam^2 (one pseudo disagreement, half at +lam, half at -lam), n + 1 - 1 df."""
+    gets lam^2 (one pseudo disagreement, half at +lam, half at -lam), n + 1 - 2 df (lam tuned)."""
     rng = np.random.default_rng(4)
     y = (rng.uniform(size=20) < 0.6).astype(float)
     yu = (rng.uniform(size=300) < 0.62).astype(float)
@@ -183,7 +184,7 @@ def test_zero_one_data_add_one_pseudo_disagreement_to_the_rectifier_variance():
     lam, n, m = got.lam, 20, 300
     rect = y - lam * y
     a = lam ** 2 * np.var(yu, ddof=1) / m
-    b = (np.sum((rect - rect.mean()) ** 2) + lam ** 2) / n / n
+    b = (np.sum((rect - rect.mean()) ** 2) + lam ** 2) / (n + 1 - 2) / n
     assert got.se == pytest.approx(math.sqrt(a + b), rel=1e-12)
     plain = ppi_rows(y[None], y[None], yu[None], confidence=0.95)
     assert got.se > float(plain["se"][0])
@@ -193,3 +194,12 @@ def test_zero_one_data_add_one_pseudo_disagreement_to_the_rectifier_variance():
     z = ppi_mean(y, y.copy(), yu, method="z")
     assert (z.ci_low, z.ci_high) == pytest.approx((float(np.ravel(lo)[0]),
                                                    float(np.ravel(hi)[0])), abs=1e-9)
+
+
+def test_a_fixed_lambda_spends_no_extra_degree_of_freedom():
+    y, yh, yu = _data(n=25, m=300, rho=0.7)
+    got = ppi_mean(y, yh, yu, lam=0.5)
+    a = 0.25 * np.var(yu, ddof=1) / 300
+    b = np.var(y - 0.5 * yh, ddof=1) / 25
+    assert got.se == pytest.approx(math.sqrt(a + b), rel=1e-12)
+    assert got.df == pytest.approx((a + b) ** 2 / (a ** 2 / 299 + b ** 2 / 24), rel=1e-12)
