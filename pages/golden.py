@@ -8,6 +8,7 @@ from core.errors import InputError
 from core.inputs import (by_group, cluster_hint, compare_cheap, compare_golden,
                          compare_in_clusters, load_clustered, sequential_golden)
 from core.paired import ALPHAS, margin_decision, no_harm
+from core.planning import card_next_step
 from core.views import format as fmt
 from core.views.clusters import cluster_card, cluster_lines
 from core.views.format import level as fmt_level
@@ -162,7 +163,7 @@ if looks_again:   # issue 33: intervals valid at every look
             show_error(exc)
     except ValueError:   # values outside [0, 1]: no confidence sequence of this kind
         range_warning(inputs)
-margin = None if margin_value is None else margin_decision(result, margin_value)
+margin = None if margin_value is None else margin_decision(result.comparison, margin_value)
 cheap = None
 if cheap_upload is not None:   # cheap labels on more cases: the prediction-powered card first
     try:
@@ -173,7 +174,8 @@ if cheap_upload is not None:   # cheap labels on more cases: the prediction-powe
             show_error(exc)
 st.session_state["golden_comparison"] = result
 lang = current_lang()
-view = paired_view(result, lang=lang, margin=margin)
+view = paired_view(result.comparison, lang=lang, unit=result.golden.unit, margin=margin,
+                  plan=card_next_step(result.comparison, margin))
 c, bs = result.comparison, result.comparison.bootstrap
 kind = view.kind
 level = fmt_level(settings.confidence)

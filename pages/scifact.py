@@ -17,12 +17,13 @@ from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ct
 from core.errors import InputError
 from core.inputs import beir_bounds
 from core.paired import margin_decision, sequential_compare
+from core.planning import card_next_step
 from core.retrieval import (ANY_PATH_ENV, BM25Params, CACHE_DIR, CORPUS, DEFAULT_RESAMPLES,
                             ENV_VAR, MEASURES, PAPER_BM25_NDCG10, QRELS_DIR, QUERIES, RETRIEVERS,
                             TOKENIZERS, beir_folders, ci_by_n, compare_retrievers, dense_from,
                             disagreements, document_vectors, download_beir, encode_job,
                             estimate_encode, evaluate, is_beir_dir, load_beir, load_model, means,
-                            provenance, rank_retrievers, resolve_dir, resolve_model,
+                            provenance, query_frame, rank_retrievers, resolve_dir, resolve_model,
                             retriever_estimate, run_retrievers, run_settings, shipped_vectors,
                             side_by_side, spot_check_pending, subsample, unpack_bundle,
                             with_hybrid)
@@ -443,10 +444,11 @@ with inputs_box:
     looks_again = sequential_toggle("scifact")
 seq = None
 if looks_again:   # issue 33: B − A per query as a confidence sequence, queries as compared
-    seq = sequential_compare(comp.values_a, comp.values_b, float(confidence), seed=int(seed))
+    seq = sequential_compare(comp.a_values, comp.b_values, float(confidence), seed=int(seed))
 margin = None if margin_value is None else margin_decision(comp, margin_value)
 lang = current_lang()
-view = paired_view(comp, lang=lang, names=NAMES, unit="queries", metric=metric, margin=margin)
+view = paired_view(comp, lang=lang, names=NAMES, unit="queries", metric=metric, margin=margin,
+                  plan=card_next_step(comp, margin))
 verdict_text = view.sentence
 bs = comp.bootstrap
 card = dataclasses.replace(view.card, best=best_line(best, metric, lang))  # all three, one line
@@ -559,7 +561,7 @@ else:
 keep_in_url(**url_state, query=qid)
 
 # ----------------------------------------------------------------------------- report
-per_case = comp.frame()
+per_case = query_frame(comp)
 per_case.insert(1, "query", [data.queries[q] for q in per_case["query_id"]])
 counts_df = pd.DataFrame([{tr("scifact.wins_a", name=NAMES[a]): comp.a_wins,
                            tr("scifact.wins_b", name=NAMES[b_name]): comp.b_wins,

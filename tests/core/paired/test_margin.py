@@ -319,13 +319,15 @@ def test_an_end_on_the_margin_up_to_rounding_does_not_decide():
         "non_inferior", "lower_above_margin")
 
 
-def test_golden_and_retriever_comparisons_are_accepted(tmp_path):
+def test_golden_and_retriever_comparisons_are_the_one_paired_result(tmp_path):
     csv = "case_id,method,correct\n" + "".join(
         f"c{i},A,{i % 2}\nc{i},B,{(i // 2) % 2}\n" for i in range(24))
     golden = load_golden(csv.encode(), file="g.csv")
     g = compare_golden(golden, "A", "B", resamples=1_000)
-    r = margin_decision(g, 0.1)
-    assert r == margin_decision(g.comparison, 0.1) and r.n == 24
+    r = margin_decision(g.comparison, 0.1)
+    assert r.n == 24
+    with pytest.raises(ValueError, match="PairedComparison"):   # the wrapper: unwrap it
+        margin_decision(g, 0.1)
     rng = np.random.default_rng(2)
     qids = [f"q{i}" for i in range(30)]
     tables = {name: pd.DataFrame({"ndcg@10": rng.uniform(0, 1, 30),
@@ -352,5 +354,5 @@ def test_result_to_dict_and_arguments():
         margin_decision(_cavo(), "0.02")
     with pytest.raises(ValueError, match="confidence"):
         margin_decision(_cavo(), 0.02, confidence=0.9)
-    with pytest.raises(ValueError, match="paired comparison"):
+    with pytest.raises(ValueError, match="PairedComparison"):
         margin_decision(object(), 0.02)
