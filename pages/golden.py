@@ -12,7 +12,7 @@ from core.planning import card_next_step
 from core.views import format as fmt
 from core.views.clusters import cluster_card, cluster_lines
 from core.views.format import level as fmt_level
-from core.views.cheap import cheap_card
+from core.views.cheap import cheap_card, cheap_lines
 from core.views.harm import harm_lines
 from core.views.paired import paired_view
 from core.views.sequential import sequence_chart, sequential_lines
@@ -183,13 +183,19 @@ rates_chart = view.rates_chart()
 boot_chart = view.bootstrap_chart()
 card = view.card if clustered is None else cluster_card(clustered, c.a, c.b, cluster,
                                                           c.binary, lang)
+if cheap is not None and clustered is not None:   # PPI reads cases as independent: never mix
+    with inputs:
+        st.warning(tr("cheap.clusters_not_yet"), icon="⚠️")
+    cheap = None
 with card_slot:
     if cheap is not None:
         show_card(cheap_card(cheap, lang))
-        st.caption(tr("cheap.gold_card_title"))
-    if seq is not None:   # the sequential answer first: the one valid after many looks
-        show_sequential(seq, c.a, c.b, lang, arrival)
-    show_card(card)
+    if cheap is None or not presenting():   # presenting: the PPI card and its chart only
+        if cheap is not None:
+            st.caption(tr("cheap.gold_card_title"))
+        if seq is not None:   # the sequential answer first: the one valid after many looks
+            show_sequential(seq, c.a, c.b, lang, arrival)
+        show_card(card)
     if presenting():  # the presentation view: the card and the one chart that explains it
         draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 with guide:
@@ -297,6 +303,10 @@ if seq is not None:
 summary = result.to_dict()
 if seq is not None:
     summary["sequential"] = {**seq.to_dict(), "order": arrival.to_dict()}
+if cheap is not None:   # the cheap labels' figures, as the CLI prints them
+    sections.insert(0, Section(tr("cheap.upload_label"),
+                               "\n".join(line.strip() for line in cheap_lines(cheap, lang))))
+    card = cheap_card(cheap, lang)
 if clustered is not None:
     sections.insert(0, Section(tr("clusters.page_title"),
                                "\n".join(cluster_lines(clustered, c.a, c.b, cluster, c.binary,
@@ -316,4 +326,5 @@ report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": settings.resamples,
                          "seed": settings.seed, "confidence": level, "interval": bs.interval},
                  per_case=paired_cases, summary=summary,
-                 verdict=view.sentence if clustered is None else card.sentence, card=card)
+                 verdict=view.sentence if clustered is None and cheap is None else card.sentence,
+                 card=card)
