@@ -173,6 +173,7 @@ if cheap_upload is not None:   # cheap labels on more cases: the prediction-powe
         with inputs:
             show_error(exc)
 st.session_state["golden_comparison"] = result
+st.session_state["golden_clusters"] = None if clustered is None else clustered.summary.to_dict()
 lang = current_lang()
 view = paired_view(result.comparison, lang=lang, unit=result.golden.unit, margin=margin,
                   plan=card_next_step(result.comparison, margin))

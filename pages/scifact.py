@@ -465,6 +465,7 @@ with card_slot:
     if presenting():  # the presentation view: the card and the one chart that explains it
         draw_chart(view.bootstrap_chart(metric=metric, titled=False), present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
+st.caption(tr("clusters.scifact_independent"))   # issue 32: no clusters here, said plainly
 
 # the interval by number of queries and the bootstrap histogram of B − A
 by_n = ci_by_n(tables, a, b_name, metric, [n for n in BY_N if n <= n_all] + [int(n_used)],
