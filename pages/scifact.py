@@ -520,7 +520,7 @@ harm_delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.
                                  format="%.3f", key="scifact_harm_delta")
 alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
                           key="scifact_alpha")
-harm = no_harm(comp.values_a, comp.values_b, delta=harm_delta, alpha=alpha,
+harm = no_harm(comp.a_values, comp.b_values, delta=harm_delta, alpha=alpha,
                confidence=float(confidence))
 harm_text = harm_lines(harm, NAMES[a], NAMES[b_name], view.kind, lang)
 for line in harm_text:
