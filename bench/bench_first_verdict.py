@@ -20,18 +20,18 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.streamlit_server import CHROMIUM, CHROMIUM_ARGS, streamlit_server  # noqa: E402
+
 TARGET_S = 15.0
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 # the paired verdict: a card that is not BM25's waiting card ("scifact.waiting_card_label")
 VERDICT = """() => [...document.querySelectorAll('.verdict-card')].some(
     c => c.getBoundingClientRect().height > 0 && !c.innerText.includes('BM25 alone'))"""
@@ -43,12 +43,6 @@ def _cpu_seconds(pid: int) -> float:
     """utime + stime of ``pid`` (all its threads), from /proc/<pid>/stat."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _visit(browser, url: str, pid: int, shots: str = "") -> dict:
@@ -82,35 +76,16 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
         env = {k: v for k, v in os.environ.items()
                if not k.startswith("NOISEFLOOR_")}   # the clone's own data/ and cache
-        port = _free_port()
-        log = open(Path(tmp) / "server.log", "wb")
-        server = subprocess.Popen(
-            [str(python), "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-             "--server.headless", "true", "--server.address", "127.0.0.1",
-             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-            cwd=clone, env=env, stdout=log, stderr=subprocess.STDOUT)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 120
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
-                        if r.read().strip() == b"ok":
-                            break
-                except OSError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise RuntimeError("the server did not start")
-                    time.sleep(0.3)
+        # the same start as the browser tests' server (bench.streamlit_server); a stop
+        # mid-encode may take a while to end cleanly, so it gets a minute
+        with streamlit_server(clone, Path(tmp) / "server.log", env=env, python=python,
+                              timeout=120, stop_timeout=60) as (base, server):
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
                 first = _visit(browser, f"{base}/scifact", server.pid,
                                os.environ.get("NOISEFLOOR_BENCH_SHOTS", ""))
                 again = _visit(browser, f"{base}/scifact", server.pid)
                 browser.close()
-        finally:
-            server.terminate()
-            server.wait(60)
-            log.close()
         times = clone / "data" / "cache" / "step_times.json"   # core.retrieval.encode_job's record
         steps = json.loads(times.read_text()) if times.is_file() else {}
     cores = os.cpu_count()

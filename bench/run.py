@@ -11,7 +11,9 @@ verdicts' family-wise error and the interaction test in simulation, table in
 ``docs/noninferiority_plan.md``, and ``bench/margin.py`` (name ``margin``), the margin
 verdict's error rate at B − A = −δ and its power beside a naive "cannot tell → switch" rule,
 table in ``docs/margin.md``, and ``bench/method_intervals.py`` (name ``method_intervals``), the
-coverage of each method's own interval of its mean score, table (f) in ``docs/calibration.md``.
+coverage of each method's own interval of its mean score, table (f) in ``docs/calibration.md``,
+and ``bench/sequential.py`` (name ``sequential``), the sequential mode's any-look false
+verdicts, width and power beside the fixed-n rules, table in ``docs/sequential.md``.
 
 Each ``bench/bench_<name>.py`` has a ``main()`` that prints its figures as ratios against a
 reference measured in the same run (these machines are shared and noisy: absolute seconds
@@ -40,7 +42,7 @@ def main(argv: list[str]) -> int:
     for path in (sorted(HERE.glob("bench_*.py")) + [HERE / "best_set.py"]
                  + [HERE / "query_groups.py"]
                  + [HERE / "noninferiority_plan.py"] + [HERE / "margin.py"]
-                 + [HERE / "method_intervals.py"]
+                 + [HERE / "method_intervals.py"] + [HERE / "sequential.py"]
                  + [HERE / "calibration.py"]):
         name = path.stem.removeprefix("bench_")
         if wanted and name not in wanted:

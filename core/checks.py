@@ -438,3 +438,14 @@ def latency_iv(conf, n_resamples, quantile_resamples, s, drop_warmup) -> tuple:
     return (confidence(conf), resamples(n_resamples),
             whole("quantile_resamples", quantile_resamples, lo=1, hi=MAX_RESAMPLES), seed(s),
             whole("drop_warmup", drop_warmup, lo=0))
+
+
+# ----------------------------------------------------------------------------- core.paired.sequential
+def sequential_iv(data):
+    """``core.paired.sequential``: a checked ``PairedData`` whose values all lie in [0, 1] (0/1
+    outcomes or unit scores), so B − A lies in [-1, 1], the range the betting confidence
+    sequence needs to be valid at every n."""
+    if not (data.binary or data.unit_scores):
+        raise ValueError("the sequential mode needs every value of a and b in [0, 1] "
+                         "(0/1 outcomes or scores such as nDCG, recall, MRR)")
+    return data

@@ -13,7 +13,13 @@ is a one-sided test at level alpha/2):
   of H0: ratio >= max_slowdown rejects at alpha/2: the interval is that test inverted), it
   *fails* when the lower bound is above it, and is *unsure* otherwise.
 
-The decision is ``switch`` (exit code 0) when both hold, ``stay`` (1, "do not switch") when
+* **harm** (only with ``max_harm``, issue 35; ``core.paired.harm``): B hurts at most
+  ``max_harm`` of the cases by more than delta_h (the hurt share, its Wilson interval at the
+  same confidence): it *holds* when the interval's upper end is at or below ``max_harm``, it
+  *fails* when its lower end is above it, and is *unsure* otherwise (bound and gap on the
+  share's scale).
+
+The decision is ``switch`` (exit code 0) when every condition holds, ``stay`` (1, "do not switch") when
 either fails, and ``inconclusive`` (3) otherwise. Switching needs both one-sided tests to
 reject, an intersection-union test (Berger 1982, "Multiparameter hypothesis testing and
 acceptance sampling", *Technometrics* 24:295-300): the chance of switching when B is in fact
@@ -44,6 +50,7 @@ the CLI call these two.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -51,10 +58,11 @@ import numpy as np
 
 from core import checks
 from core.errors import InputError
-from core.inputs import GoldenComparison, compare_golden, load_golden, parse_margin
+from core.inputs import (GoldenComparison, compare_golden, load_arriving, load_golden,
+                         parse_margin)
 from core.latency import (DEFAULT_QUANTILE_RESAMPLES, LatencyComparison, LatencyPlan,
                           compare_latency, load_timings)
-from core.paired import MarginResult, margin_decision
+from core.paired import Harm, MarginResult, margin_decision, no_harm, sequential_compare
 from core.planning import MarginCasesNeeded, cases_needed_noninferiority
 from core.retrieval import RetrieverComparison
 
@@ -150,19 +158,41 @@ class SwitchDecision:
     latency_source: str = ""
     latency_warnings: tuple = ()   # the timing log's fairness warnings (core.latency.fairness)
     next_step_speed: SpeedNextStep | None = None   # speed unsure: queries needed to show it
+    max_harm: float | None = None   # the third condition (issue 35), only when asked for
+    harm: Harm | None = None
+    harm_condition: Condition | None = None
+    # the sequential mode (issue 33, ``decide_sequential``): the confidence sequence of B − A,
+    # the order its cases were read in, and the quality condition the fixed-n interval gave
+    sequential: object = None
+    arrival: object = None
+    fixed_quality_condition: Condition | None = None
 
     @property
     def exit_code(self) -> int:
         return EXIT_CODES[self.decision]
 
     @property
+    def conditions(self) -> tuple[Condition, ...]:
+        """quality, speed and, with ``max_harm``, harm."""
+        return (self.quality_condition, self.speed_condition) + \
+            (() if self.harm_condition is None else (self.harm_condition,))
+
+    @property
     def failing(self) -> tuple[Condition, ...]:
         """The conditions that fail, else those that are unsure, else none."""
-        conds = (self.quality_condition, self.speed_condition)
+        conds = self.conditions
         fails = tuple(c for c in conds if c.state == "fails")
         return fails or tuple(c for c in conds if c.state == "unsure")
 
     def to_dict(self) -> dict:
+        out = self._dict()
+        if self.harm_condition is not None:  # only with --max-harm: outputs without it unchanged
+            out["max_harm"] = self.max_harm
+            out["conditions"]["harm"] = self.harm_condition.to_dict()
+            out["harm"] = self.harm.to_dict()
+        return out
+
+    def _dict(self) -> dict:
         return {"a": self.a, "b": self.b, "decision": self.decision,
                 "exit_code": self.exit_code, "margin": self.margin,
                 "max_slowdown": self.max_slowdown, "confidence": self.confidence,
@@ -178,7 +208,16 @@ class SwitchDecision:
                 "next_step_speed": None if self.next_step_speed is None
                 else self.next_step_speed.to_dict(),
                 "sources": {"quality": self.quality_source, "latency": self.latency_source},
-                "latency_warnings": [w.to_dict() for w in self.latency_warnings]}
+                "latency_warnings": [w.to_dict() for w in self.latency_warnings],
+                **({} if self.sequential is None else {"sequential": self.sequential_dict()})}
+
+    def sequential_dict(self) -> dict:
+        """The JSON ``sequential`` block: the sequence, the order of the cases and the quality
+        condition the fixed-n interval would have given."""
+        order = ({"by": "file_order", "column": None, "unsorted_rows": []}
+                 if self.arrival is None else self.arrival.to_dict())
+        return {**self.sequential.to_dict(), "order": order,
+                "quality_fixed_n": self.fixed_quality_condition.to_dict()}
 
 
 def quality_condition(m: MarginResult) -> Condition:
@@ -191,6 +230,38 @@ def quality_condition(m: MarginResult) -> Condition:
     if m.verdict == "inferior":
         return Condition("quality", "fails", m.ci_high, limit, max(limit - m.ci_high, 0.0))
     return Condition("quality", "unsure", m.ci_low, limit, max(limit - m.ci_low, 0.0))
+
+
+def sequential_condition(seq, margin: float) -> Condition:
+    """The quality condition read off the confidence sequence of B − A at its last look
+    (``core.paired.sequential``): holds when its lower end is above -delta, fails when its
+    upper end is below -delta, else unsure. The hedged sequence keeps each side's error at or
+    below alpha/2 at every n (Waudby-Smith & Ramdas 2024), the one-sided level of the margin
+    verdict, however often the gate ran before."""
+    limit = -margin
+    last = seq.last
+    if last.ci_low > limit:
+        return Condition("quality", "holds", last.ci_low, limit, 0.0)
+    if last.ci_high < limit:
+        return Condition("quality", "fails", last.ci_high, limit, limit - last.ci_high)
+    return Condition("quality", "unsure", last.ci_low, limit, max(limit - last.ci_low, 0.0))
+
+
+def decide_sequential(dec: SwitchDecision, quality, arrival=None) -> SwitchDecision:
+    """The same decision with its quality condition read off the confidence sequence of B − A
+    (``sequential_condition``; the cases in ``arrival`` order, ``core.inputs.arrival``, else
+    as compared): safe for a CI gate that runs on every merge with no state kept between
+    runs. The speed condition is unchanged."""
+    a, b, confidence, a_values, b_values, _ = _paired(quality)
+    ids = getattr(quality, "case_ids", None)
+    order = (arrival.order(ids) if arrival is not None and ids is not None
+             else list(range(len(a_values))))
+    seq = sequential_compare(np.asarray(a_values, float)[order],
+                             np.asarray(b_values, float)[order], confidence)
+    q = sequential_condition(seq, dec.margin)
+    return dataclasses.replace(dec, quality_condition=q, decision=combine(q, *dec.conditions[1:]),
+                               sequential=seq, arrival=arrival,
+                               fixed_quality_condition=dec.quality_condition)
 
 
 def speed_condition(ci_low: float, ci_high: float, max_slowdown: float) -> Condition:
@@ -225,11 +296,25 @@ def speed_doubt(latency: LatencyComparison, cond: Condition) -> Condition:
     return cond
 
 
-def combine(quality: Condition, speed: Condition) -> str:
-    """``switch`` when both hold, ``stay`` when either fails, else ``inconclusive``."""
-    if quality.state == "fails" or speed.state == "fails":
+def harm_condition(h: Harm, max_harm: float) -> Condition:
+    """The harm condition from the hurt share's Wilson interval [low, high]: holds when
+    high <= ``max_harm``, fails when low > ``max_harm`` (gap = low - max), else unsure
+    (gap = high - max)."""
+    low, high = h.hurt_ci
+    if high <= max_harm:
+        return Condition("harm", "holds", high, max_harm, 0.0)
+    if low > max_harm:
+        return Condition("harm", "fails", low, max_harm, low - max_harm)
+    return Condition("harm", "unsure", high, max_harm, high - max_harm)
+
+
+def combine(quality: Condition, speed: Condition, *more: Condition) -> str:
+    """``switch`` when every condition holds, ``stay`` when any fails, else
+    ``inconclusive``."""
+    conds = (quality, speed, *more)
+    if any(c.state == "fails" for c in conds):
         return "stay"
-    if quality.holds and speed.holds:
+    if all(c.holds for c in conds):
         return "switch"
     return "inconclusive"
 
@@ -247,19 +332,25 @@ def _paired(quality) -> tuple[str, str, float, object, object, str]:
 def decide_switch(quality: GoldenComparison | RetrieverComparison,
                   latency: LatencyComparison, margin: float, *,
                   max_slowdown: float = DEFAULT_MAX_SLOWDOWN, power: float = 0.8,
-                  quality_source: str | None = None) -> SwitchDecision:
+                  quality_source: str | None = None, max_harm: float | None = None,
+                  harm_delta: float | None = None, alpha: float = 2) -> SwitchDecision:
     """The decision for a quality comparison (``core.inputs.golden.compare_golden`` or
     ``core.retrieval.scifact.compare_retrievers``) and a latency comparison
     (``core.latency.compare.compare_latency``) of the same A and B at the same confidence, with the
     margin delta (0.02 = 2 %p for 0/1 outcomes; score units for scores) and the largest
     slowdown allowed (B/A, e.g. 1.10). ``power`` is that of the quality next step's plan;
-    ``quality_source`` names the quality data (default: the golden file, or the metric)."""
+    ``quality_source`` names the quality data (default: the golden file, or the metric).
+    ``max_harm`` (a share in (0, 1)) adds the harm condition: the hurt share of B - A below
+    -``harm_delta`` (default: any loss for 0/1 outcomes, 0.05 for scores), with TRisk at
+    ``alpha`` reported beside it (``core.paired.harm``)."""
     quality = checks.instance("quality", quality, (GoldenComparison, RetrieverComparison),
                               "a GoldenComparison (core.inputs.golden.compare_golden) or a "
                               "RetrieverComparison (core.retrieval.scifact.compare_retrievers)")
     latency = checks.instance("latency", latency, LatencyComparison,
                               "a LatencyComparison from core.latency.compare.compare_latency")
     max_slowdown = checks.max_slowdown(max_slowdown)
+    if max_harm is not None:
+        max_harm = checks.share("max_harm", max_harm)
     a, b, confidence, a_values, b_values, source = _paired(quality)
     if (a, b) != (latency.a, latency.b):
         raise ValueError(f"quality compares {a!r} -> {b!r} but latency {latency.a!r} -> "
@@ -274,11 +365,16 @@ def decide_switch(quality: GoldenComparison | RetrieverComparison,
     if q.state == "unsure" and m.margin > 0:
         next_step = cases_needed_noninferiority(a_values, b_values, m.margin,
                                                 confidence=m.confidence, power=power)
+    harm = h = None
+    if max_harm is not None:
+        harm = no_harm(a_values, b_values, delta=harm_delta, alpha=alpha,
+                       confidence=confidence)
+        h = harm_condition(harm, max_harm)
     return SwitchDecision(a, b, m.margin, max_slowdown, m.confidence, m.kind, m, q, s,
                           r.geo_mean_ratio, r.geo_ci_low, r.geo_ci_high, m.n,
-                          r.n_queries, combine(q, s), next_step, quality_source or source,
-                          latency.source, tuple(latency.warnings),
-                          speed_next_step(latency, s, max_slowdown))
+                          r.n_queries, combine(q, s, *(() if h is None else (h,))), next_step,
+                          quality_source or source, latency.source, tuple(latency.warnings),
+                          speed_next_step(latency, s, max_slowdown), max_harm, harm, h)
 
 
 def pick_pair(quality_methods, latency_methods, a: str | None, b: str | None, *,
@@ -345,16 +441,25 @@ def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
                  seed: int = 0, interval: str = "auto", drop_warmup: int = 0,
                  quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES,
                  quality_format: str = "golden", measure: str | None = None,
-                 k: int = 10, runs=()) -> SwitchDecision:
+                 k: int = 10, runs=(), max_harm: float | None = None,
+                 harm_delta: float | None = None, alpha: float = 2,
+                 sequential: bool = False) -> SwitchDecision:
     """Read the quality data (``load_quality``: a golden-case table, retrieval lists with
     ``quality_format="lists"``, or TREC ``runs`` with ``quality_data`` the qrels and
     ``quality_format="trec"``) and a timing log, pick A and B (``pick_pair``), compare both
     with the same confidence, resamples and seed, and decide (``decide_switch``). A
     ``margin`` given as text (the CLI's, a URL's) is read by ``core.inputs.margin_text.parse_margin``
-    once the outcomes are known to be 0/1 or scores."""
+    once the outcomes are known to be 0/1 or scores. With ``sequential`` the quality condition
+    is read off the confidence sequence (``decide_sequential``; a golden table's date/added
+    column gives the order of its cases, ``core.inputs.arrival``)."""
     checks.max_slowdown(max_slowdown)  # before the work: a limit that cannot fail is refused
-    gs = load_quality(quality_data, quality_file, quality_format=quality_format,
-                      measure=measure, k=k, runs=runs)
+    arrival = None
+    if sequential and quality_format == "golden":
+        clustered, arrival = load_arriving(quality_data, quality_file)
+        gs = clustered.golden
+    else:
+        gs = load_quality(quality_data, quality_file, quality_format=quality_format,
+                          measure=measure, k=k, runs=runs)
     log = load_timings(latency_data, file=latency_file)
     named = quality_file if quality_format != "trec" else \
         ", ".join([quality_file, *(n for n, _ in runs)])
@@ -367,7 +472,9 @@ def decide_files(quality_data: bytes, quality_file: str, latency_data: bytes,
                               seed=seed, drop_warmup=drop_warmup)
     if isinstance(margin, str):
         margin = parse_margin(margin, binary=quality.comparison.binary)
-    return decide_switch(quality, latency, margin, max_slowdown=max_slowdown)
+    dec = decide_switch(quality, latency, margin, max_slowdown=max_slowdown,
+                        max_harm=max_harm, harm_delta=harm_delta, alpha=alpha)
+    return decide_sequential(dec, quality, arrival) if sequential else dec
 
 
 def retriever_methods(tables: dict, metric: str) -> tuple[list[str], dict[str, bool]]:
@@ -384,7 +491,9 @@ def decide_retrievers(tables: dict, latency_data: bytes, latency_file: str, *,
                       b: str | None = None, confidence: float = 0.95,
                       resamples: int = 20_000, seed: int = 0, interval: str = "auto",
                       drop_warmup: int = 0,
-                      quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES) -> SwitchDecision:
+                      quantile_resamples: int = DEFAULT_QUANTILE_RESAMPLES,
+                      max_harm: float | None = None, harm_delta: float | None = None,
+                      alpha: float = 2, sequential: bool = False) -> SwitchDecision:
     """The decision with the quality of retrievers on a BEIR collection: ``tables`` are the
     per-query tables of BM25 / dense / hybrid (``core.retrieval.scifact.evaluate``), compared on
     ``metric`` over ``queries`` (default all judged) by ``core.retrieval.scifact.compare_retrievers``,
@@ -403,5 +512,7 @@ def decide_retrievers(tables: dict, latency_data: bytes, latency_file: str, *,
                               seed=seed, drop_warmup=drop_warmup)
     if isinstance(margin, str):
         margin = parse_margin(margin, binary=quality.data.binary)
-    return decide_switch(quality, latency, margin, max_slowdown=max_slowdown,
-                         quality_source=f"{collection} [{quality.metric}]")
+    dec = decide_switch(quality, latency, margin, max_slowdown=max_slowdown,
+                        quality_source=f"{collection} [{quality.metric}]",
+                        max_harm=max_harm, harm_delta=harm_delta, alpha=alpha)
+    return decide_sequential(dec, quality) if sequential else dec

@@ -199,10 +199,12 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
         report = None
     cols = st.columns(3)
     if report is not None:
+        # no help= tooltip: Streamlit 1.67 then draws the button twice, one copy hidden
+        # (display: none), which a reader or a test finds as a hidden download (issue 30)
         cols[0].download_button(tr("report.download_html"), report.encode("utf-8"),
                                 file_name=f"noisefloor_{page}_report.html", mime="text/html",
-                                key=f"{page}_report_html", help=tr("report.download_html_help"),
-                                on_click="ignore", icon="📄", type="primary")
+                                key=f"{page}_report_html", on_click="ignore", icon="📄",
+                                type="primary")
     if per_case is not None:
         cols[1].download_button(tr("report.download_cases"),
                                 to_csv_bytes(per_case),
@@ -214,6 +216,8 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
                                 file_name=f"noisefloor_{page}_summary.json",
                                 mime="application/json", key=f"{page}_report_json",
                                 on_click="ignore")
+    if report is not None:   # what the report is, said in the open (no hover needed)
+        st.caption(tr("report.download_html_help"))
     tables = [s for s in sections if s.table is not None]
     if tables:
         with st.expander(tr("report.copy_tables")):

@@ -10,10 +10,11 @@ from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, METRICS, WEIGHTS,
 from core.errors import InputError
 from core.views.agreement import query_scatter
 from core.views.cards import agreement_card
+from core.views.cheap import conclusion_lines, conclusion_rows
 from core.views.charts import interval_chart, present_rows
 from core.views.format import level as fmt_level, pct
-from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, glossary,
-                       how_to_read, inputs_box, keep_in_url, page_setup, presenting,
+from pages._ui import (PRESENT_CHART_HEIGHT, Section, current_lang, draw_chart,
+                       end_of_presentation, esc, glossary, how_to_read, inputs_box, keep_in_url, page_setup, presenting,
                        report_downloads, show_card, show_error, show_frame, show_table,
                        stat_settings, tr, tr_md, url_index, url_number)
 
@@ -38,11 +39,11 @@ def _runs(files: tuple):
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _analyse(data, name, other, other_name, run_files, source, metric, weights, resamples,
-             confidence, seed, baseline, splits):
+             confidence, seed, baseline, splits, conclusions=False):
     return analyse(_labels(data, name, other, other_name), source=source,
                    runs=_runs(run_files), measure=metric, weights=weights,
                    resamples=resamples, confidence=confidence, seed=seed,
-                   baseline=baseline, splits=splits)
+                   baseline=baseline, splits=splits, conclusions=conclusions)
 
 
 def _f(x, digits=3):
@@ -106,13 +107,17 @@ with st.sidebar:
     splits = st.number_input(tr("agreement.splits"), 100, 10_000,
                              url_number("splits", 100, 10_000, DEFAULT_SPLITS), step=100,
                              key="agreement_splits")
+    conclusions = (st.checkbox(tr("cheap.conclusions_toggle"), key="agreement_conclusions",
+                               help=tr("cheap.conclusions_help"))
+                   if len(run_files) >= 2 else False)
 keep_in_url(source=source, metric=metric, weights=weights, baseline=baseline,
             splits=int(splits), **{k: v for k, v in stats.url().items() if k != "interval"})
 
 try:
     with st.spinner(tr("agreement.computing")):
         rep = _analyse(data, name, other, other_name, run_files, source, metric, weights,
-                       int(resamples), float(confidence), int(seed), baseline, int(splits))
+                       int(resamples), float(confidence), int(seed), baseline, int(splits),
+                       conclusions)
 except (InputError, ValueError) as exc:
     show_error(exc)
     st.stop()
@@ -315,6 +320,16 @@ else:
                       other=", ".join(s.top_other), source=m.name)
         st.error(top_text)
 
+# ----------------------------------------------------------------------------- conclusions
+concl_table = None
+if rep.conclusions is not None:   # issue 34: would the cheap labels reach the same verdicts?
+    st.subheader(tr("cheap.conclusions_page_title"), help=tr("cheap.conclusions_help"))
+    concl_lines = conclusion_lines(rep.conclusions, current_lang())
+    st.markdown(esc(concl_lines[0]))
+    st.caption(esc(concl_lines[1].strip()))
+    concl_table = pd.DataFrame(conclusion_rows(rep.conclusions, current_lang()))
+    show_frame(concl_table, hide_index=True, width="stretch")
+
 # ----------------------------------------------------------------------------- report
 level_text = "\n".join(f"{lab}: {fmt(e.value)} ({tr('agreement.ci_line', level=level, lo=fmt(e.ci_low), hi=fmt(e.ci_high))})"  # noqa: E501
                        for lab, e, _, fmt in cards)
@@ -329,6 +344,10 @@ if sys_table is not None:
     sections.append(Section(tr("agreement.level4_title"),
                             f"RBO {_f(s.rbo.ext)}, τ {_f(s.tau)}. {top_text}",
                             table=sys_table))
+if concl_table is not None:
+    sections.append(Section(tr("cheap.conclusions_page_title"),
+                            "\n".join(line.strip() for line in concl_lines[:2]),
+                            table=concl_table))
 inputs = {name: data}
 if other is not None:
     inputs[other_name] = other

@@ -21,6 +21,7 @@ from core.switch import (DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files, de
                          load_quality, retriever_methods)
 from core.views import format as fmt
 from core.views.format import level as fmt_level
+from core.views.harm import gap_cell as harm_gap_cell, harm_lines
 from core.views.switch import (decision_card, decision_sentence, limit_cell, margin_text,
                                quality_chart, ratio_text, speed_chart)
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, current_lang, draw_chart,
@@ -45,20 +46,20 @@ def _methods(qdata: bytes, qname: str, ldata: bytes, lname: str, qformat: str, m
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _decide(qdata, qname, ldata, lname, margin, max_slowdown, a, b, confidence, resamples,
-            seed, interval, qformat, measure, k, runs=()):
+            seed, interval, qformat, measure, k, runs=(), max_harm=None):
     return decide_files(qdata, qname, ldata, lname, margin=margin, max_slowdown=max_slowdown,
                         a=a, b=b, confidence=confidence, resamples=resamples, seed=seed,
                         interval=interval, quality_format=qformat, measure=measure, k=k,
-                        runs=runs)
+                        runs=runs, max_harm=max_harm)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _decide_retrievers(tables, queries, metric, collection, ldata, lname, margin, max_slowdown,
-                       a, b, confidence, resamples, seed, interval):
+                       a, b, confidence, resamples, seed, interval, max_harm=None):
     return decide_retrievers(tables, ldata, lname, margin=margin, metric=metric,
                              queries=queries, collection=collection, max_slowdown=max_slowdown,
                              a=a, b=b, confidence=confidence, resamples=resamples, seed=seed,
-                             interval=interval)
+                             interval=interval, max_harm=max_harm)
 
 
 st.title(tr("switch.title"))
@@ -195,8 +196,13 @@ max_slowdown = c_s.number_input(tr("switch.max_slowdown"), MIN_SLOWDOWN, MAX_SLO
                                            DEFAULT_MAX_SLOWDOWN, float),
                                 step=0.05, format="%.2f", key="decide_max_slowdown",
                                 help=tr("switch.max_slowdown_help"))
+harm_in = inputs.number_input(tr("harm.max_input"), 0.0, 50.0,
+                              url_number("max_harm", 0.0, 50.0, 0.0, float), step=1.0,
+                              format="%.1f", key="decide_max_harm", help=tr("harm.max_help"))
+max_harm = harm_in / 100 if harm_in > 0 else None   # 0: off, two conditions as before
 from_file = q_from == "file"
 keep_in_url(a=a, b=b, margin=f"{margin_in:g}", max_slowdown=f"{max_slowdown:g}",
+            max_harm=f"{harm_in:g}" if max_harm is not None else None,
             format=st.session_state.get("decide_format") if from_file else None,
             measure=measure if from_file and qformat in ("lists", "trec") else None,
             k=k if from_file and qformat == "lists" else None, **settings.url())
@@ -207,11 +213,12 @@ try:
             dec = _decide_retrievers(tables["tables"], tables["queries"], tables["metric"],
                                      tables["collection"], ldata, lname, float(margin),
                                      float(max_slowdown), a, b, settings.confidence,
-                                     settings.resamples, settings.seed, settings.interval)
+                                     settings.resamples, settings.seed, settings.interval,
+                                     max_harm)
         else:
             dec = _decide(qdata, qname, ldata, lname, float(margin), float(max_slowdown), a, b,
                           settings.confidence, settings.resamples, settings.seed,
-                          settings.interval, qformat, measure, k, runs)
+                          settings.interval, qformat, measure, k, runs, max_harm)
 except InputError as exc:
     with inputs:
         show_error(exc)
@@ -241,23 +248,30 @@ for w in dec.latency_warnings:  # they quote method names: shown literally
     st.warning(esc(tr("switch.latency_warning", text=w.message(lang))), icon="⚠️")
 
 st.subheader(tr("switch.details"))
-states = {c.name: tr(f"switch.state_{c.state}") for c in (dec.quality_condition,
-                                                         dec.speed_condition)}
+states = {c.name: tr(f"switch.state_{c.state}") for c in dec.conditions}
 q, s = dec.quality_condition, dec.speed_condition
-conditions = pd.DataFrame(
-    [(tr("switch.row_quality"), states["quality"], fmt.diff(q.bound, dec.kind),
-      fmt.diff(q.limit, dec.kind), limit_cell(q, dec.kind, lang)),
-     (tr("switch.row_speed"), states["speed"], ratio_text(s.bound), ratio_text(s.limit),
-      limit_cell(s, dec.kind, lang))],
-    columns=[tr("switch.col_condition"), tr("switch.col_state"), tr("switch.col_bound"),
-             tr("switch.col_limit"), tr("switch.col_gap")])
+rows = [(tr("switch.row_quality"), states["quality"], fmt.diff(q.bound, dec.kind),
+         fmt.diff(q.limit, dec.kind), limit_cell(q, dec.kind, lang)),
+        (tr("switch.row_speed"), states["speed"], ratio_text(s.bound), ratio_text(s.limit),
+         limit_cell(s, dec.kind, lang))]
+h = dec.harm_condition
+if h is not None:   # --max-harm: the hurt share's bound against the share allowed
+    rows.append((tr("harm.row"), states["harm"], fmt.pct(h.bound), fmt.pct(h.limit),
+                 harm_gap_cell(h, lang)))
+conditions = pd.DataFrame(rows, columns=[tr("switch.col_condition"), tr("switch.col_state"),
+                                         tr("switch.col_bound"), tr("switch.col_limit"),
+                                         tr("switch.col_gap")])
 show_table(conditions)
+harm_text = [] if dec.harm is None else harm_lines(dec.harm, a, b, dec.kind, lang)
+for line in harm_text:   # method names inside: shown literally
+    st.markdown(esc(line))
 left, right = st.columns(2)
 draw_chart(q_chart, left)
 draw_chart(s_chart, right)
 
 st.subheader(tr("switch.report_title"))
-sections = [Section(tr("switch.details"), decision_sentence(dec, lang), table=conditions),
+sections = [Section(tr("switch.details"), " ".join([decision_sentence(dec, lang), *harm_text]),
+                   table=conditions),
             Section(tr("switch.chart_quality", a=a, b=b, level=level), chart=q_chart),
             Section(tr("switch.chart_speed", a=a, b=b, level=level), chart=s_chart)]
 report_inputs = {lname: ldata} if tables is not None else \
@@ -265,6 +279,7 @@ report_inputs = {lname: ldata} if tables is not None else \
 report_downloads("decide", tr("switch.title"), sections, inputs=report_inputs,
                  params={"a": a, "b": b, "margin": margin_text(dec.margin, dec.kind),
                          "max_slowdown": ratio_text(dec.max_slowdown),
+                         **({} if max_harm is None else {"max_harm": fmt.pct(max_harm)}),
                          "resamples": settings.resamples, "seed": settings.seed,
                          "confidence": level, "interval": settings.interval},
                  summary=dec.to_dict(), verdict=card.sentence, card=card)

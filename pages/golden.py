@@ -5,17 +5,23 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.inputs import by_group, compare_golden, load_golden
-from core.paired import margin_decision
+from core.inputs import (by_group, cluster_hint, compare_cheap, compare_golden,
+                         compare_in_clusters, load_clustered)
+from core.paired import ALPHAS, margin_decision, no_harm
 from core.views import format as fmt
+from core.views.clusters import cluster_card, cluster_lines
 from core.views.format import level as fmt_level
+from core.views.cheap import cheap_card
+from core.views.harm import harm_lines
 from core.views.paired import paired_view
 from core.views.two_by_two import outcome_table
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css,
                        presenting, report_downloads, Section, sha256, show_card, show_error,
-                       show_frame, show_paired, show_table, stat_settings, tr, tr_md, url_index,
+                       show_frame, show_paired, show_table, stat_settings, TABLE_TYPES, tr, tr_md,
+                       esc,
+                       url_index,
                        upload_or_demo, verdict_notes)
 from pages._sections import show_groups
 
@@ -25,22 +31,39 @@ page_setup()
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _load(data: bytes, name: str):
-    return load_golden(data, file=name)
+def _load(data: bytes, name: str, cluster: str = ""):
+    # the golden set with its cluster column (issue 32) taken out; the same set without one
+    return load_clustered(data, file=name, cluster=cluster or None)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _compare(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
-             seed: int, interval: str = "auto"):
-    return compare_golden(_load(data, name), a, b, resamples=resamples,
+             seed: int, interval: str = "auto", cluster: str = ""):
+    return compare_golden(_load(data, name, cluster).golden, a, b, resamples=resamples,
                           confidence=confidence, seed=seed, interval=interval)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
+def _clustered(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
+               seed: int, interval: str, cluster: str):
+    loaded = _load(data, name, cluster)
+    return compare_in_clusters(_compare(data, name, a, b, resamples, confidence, seed,
+                                        interval, cluster), loaded.labels, name,
+                               resamples=resamples, confidence=confidence, seed=seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
 def _groups(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
-            seed: int, interval: str = "auto"):
-    return by_group(_compare(data, name, a, b, resamples, confidence, seed, interval),
+            seed: int, interval: str = "auto", cluster: str = ""):
+    return by_group(_compare(data, name, a, b, resamples, confidence, seed, interval, cluster),
                     resamples=resamples, confidence=confidence, seed=seed, interval=interval)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _cheap(data: bytes, name: str, cheap_data: bytes, cheap_name: str, a: str, b: str,
+           resamples: int, confidence: float, seed: int, interval: str = "auto"):
+    return compare_cheap(_compare(data, name, a, b, resamples, confidence, seed, interval),
+                         _load(cheap_data, cheap_name).golden, confidence=confidence)
 
 
 # title -> the question -> the verdict card -> how to read -> inputs and settings -> details
@@ -54,7 +77,21 @@ present_css("golden")
 with inputs:
     data, name = upload_or_demo("golden", DEMO, inputs)
     try:
-        golden = _load(data, name)
+        loaded = _load(data, name)
+        found = loaded.column or ""
+        none = tr("clusters.page_none")
+        choices = [none] + ([found] if found else []) + [
+            c for c in loaded.golden.text.columns if c != found]
+        if st.session_state.get("golden_cluster_of") != sha256(data):  # a new file: its column
+            st.session_state.pop("golden_cluster", None)
+            st.session_state["golden_cluster_of"] = sha256(data)
+        picked = st.selectbox(tr("clusters.page_choice"), choices,
+                              index=url_index("cluster", choices, 1 if found else 0),
+                              key="golden_cluster", help=tr("clusters.page_choice_help"))
+        cluster = "" if picked == none else picked
+        if cluster != found:
+            loaded = _load(data, name, cluster)
+        golden = loaded.golden
     except InputError as exc:
         show_error(exc)
         st.stop()
@@ -71,6 +108,9 @@ with inputs:
         st.warning(tr_md("golden.unicode_merged", count=len(golden.unicode_merged),
                          ids=", ".join(f"{cid} ({', '.join(map(str, rows))})" for cid, rows in
                                        list(golden.unicode_merged.items())[:10])), icon="⚠️")
+    cheap_upload = inputs.file_uploader(tr("cheap.upload_label"),
+                                        type=TABLE_TYPES,
+                                        key="golden_cheap_upload", help=tr("cheap.upload_help"))
 st.session_state["golden_set"] = golden
 if st.session_state.get("golden_upload") is not None:   # for the Switch? page
     st.session_state["golden_file"] = {"name": name, "data": data}
@@ -91,7 +131,10 @@ b = col_b.selectbox(tr("golden.method_b"), methods, index=url_index("b", methods
 try:
     with st.spinner(tr("golden.computing")):
         result = _compare(data, name, a, b, settings.resamples, settings.confidence,
-                          settings.seed, settings.interval)
+                          settings.seed, settings.interval, cluster)
+        clustered = None if not cluster else _clustered(
+            data, name, a, b, settings.resamples, settings.confidence, settings.seed,
+            settings.interval, cluster)
 except InputError as exc:
     with inputs:
         keep_in_url(a=a, b=b, **settings.url())
@@ -99,8 +142,17 @@ except InputError as exc:
     st.stop()
 margin_value, margin_text = margin_input("golden", fmt.kind_of(result.comparison.binary),
                                          inputs)
-keep_in_url(a=a, b=b, margin=margin_text, **settings.url())
+keep_in_url(a=a, b=b, margin=margin_text, **({"cluster": cluster} if cluster else {}),
+            **settings.url())
 margin = None if margin_value is None else margin_decision(result, margin_value)
+cheap = None
+if cheap_upload is not None:   # cheap labels on more cases: the prediction-powered card first
+    try:
+        cheap = _cheap(data, name, cheap_upload.getvalue(), cheap_upload.name, a, b,
+                       settings.resamples, settings.confidence, settings.seed, settings.interval)
+    except InputError as exc:
+        with inputs:
+            show_error(exc)
 st.session_state["golden_comparison"] = result
 lang = current_lang()
 view = paired_view(result, lang=lang, margin=margin)
@@ -109,8 +161,13 @@ kind = view.kind
 level = fmt_level(settings.confidence)
 rates_chart = view.rates_chart()
 boot_chart = view.bootstrap_chart()
+card = view.card if clustered is None else cluster_card(clustered, c.a, c.b, cluster,
+                                                          c.binary, lang)
 with card_slot:
-    show_card(view.card)
+    if cheap is not None:
+        show_card(cheap_card(cheap, lang))
+        st.caption(tr("cheap.gold_card_title"))
+    show_card(card)
     if presenting():  # the presentation view: the card and the one chart that explains it
         draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 with guide:
@@ -125,6 +182,12 @@ if ex.total:
                      ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                           | set(ex.blank))[:20])))
 
+if clustered is not None:
+    st.info(tr("clusters.page_independent"))
+else:
+    hint = cluster_hint(result.case_ids)
+    if hint is not None:
+        st.info(tr_md("clusters.hint", sources=hint["sources"], example=hint["example"]))
 cols = show_paired(view)
 verdict_notes(c.decision, bs, cols[2], reason=False)
 left, right = st.columns(2)
@@ -136,6 +199,23 @@ st.subheader(tr("paired.tests_title"),
 tests_table = view.tests
 show_table(tests_table)
 
+# no harm (issue 35): how often B is worse than A, the share helped, TRisk
+st.subheader(tr("harm.title"))
+h_left, h_right = st.columns(2)
+harm_delta = None   # 0/1 outcomes: any loss
+if kind != "rate":
+    harm_delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.01,
+                                     format="%.3f", key="golden_harm_delta")
+alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
+                          key="golden_alpha")
+harm = no_harm(result.a_values, result.b_values, delta=harm_delta, alpha=alpha,
+               confidence=settings.confidence)
+harm_text = harm_lines(harm, c.a, c.b, kind, lang)
+for line in harm_text:   # method names inside: shown literally
+    st.markdown(esc(line))
+if harm.hurt:
+    st.markdown(tr("harm.most_hurt_link"))
+
 table_2x2 = None
 if c.table is not None:
     st.subheader(tr("golden.table_title"), help=glossary("discordant", "mcnemar"))
@@ -145,7 +225,8 @@ if c.table is not None:
 disc = result.discordant().reset_index(drop=True).rename(
     columns={"case_id": tr("golden.col_case"),
              "difference": tr("golden.col_difference", a=c.a, b=c.b)})
-st.subheader(tr("golden.discordant_title", n=len(disc)), help=glossary("discordant"))
+st.subheader(tr("golden.discordant_title", n=len(disc)), help=glossary("discordant"),
+             anchor="golden-discordant")
 if len(disc):
     show_frame(disc, hide_index=True, width="stretch")
 else:
@@ -153,7 +234,7 @@ else:
 
 with st.spinner(tr("golden.computing")):
     groups = _groups(data, name, a, b, settings.resamples, settings.confidence, settings.seed,
-                     settings.interval)
+                     settings.interval, cluster)
 group_sections = show_groups(groups)
 
 st.subheader(tr("golden.report_title"))
@@ -180,6 +261,7 @@ sections = [
     Section(view.rates_title(), chart=rates_chart),
     Section(view.bootstrap_title(), chart=boot_chart),
 ]
+sections.append(Section(tr("harm.title"), " ".join(harm_text)))
 if table_2x2 is not None:
     sections.append(Section(tr("golden.table_title"), table=table_2x2))
 sections.append(Section(tr("golden.discordant_title", n=len(disc)),
@@ -187,13 +269,23 @@ sections.append(Section(tr("golden.discordant_title", n=len(disc)),
                         table=disc if len(disc) else None))
 sections.extend(group_sections)
 summary = result.to_dict()
+if clustered is not None:
+    sections.insert(0, Section(tr("clusters.page_title"),
+                               "\n".join(cluster_lines(clustered, c.a, c.b, cluster, c.binary,
+                                                        lang))))
+    summary["verdict_independent_cases"] = summary["verdict"]
+    summary["verdict"] = clustered.verdict
+    summary["clusters"] = {"column": cluster, **clustered.to_dict()}
 if margin is not None:
     summary["margin"] = margin.to_dict()
+summary["harm"] = harm.to_dict()
+if cheap is not None:
+    cheap.apply(summary)
 if groups is not None:
     summary["groups"] = groups.to_dict()["groups"]
     summary["groups_test"] = {k: v for k, v in groups.to_dict().items() if k != "groups"}
 report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": settings.resamples,
                          "seed": settings.seed, "confidence": level, "interval": bs.interval},
-                 per_case=paired_cases, summary=summary, verdict=view.sentence,
-                 card=view.card)
+                 per_case=paired_cases, summary=summary,
+                 verdict=view.sentence if clustered is None else card.sentence, card=card)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from core import checks
+from core.agreement.conclusions import ConclusionAgreement, conclusion_agreement
 from core.agreement.files import LabelSet, MISSING
 from core.agreement.labels import (LEVELS, WEIGHTS, Weights, binarize, binary_kappa, cohen_kappa,
                                    confusion, kappa_band, kappa_from_confusion, mae_from_confusion,
@@ -69,6 +70,7 @@ class AgreementReport:
     queries: list             # QueryOrdering per run (the chosen source vs gold)
     query_run: str | None
     systems: SystemOrdering | None
+    conclusions: ConclusionAgreement | None = None   # asked for: every pair's two verdicts
 
     def query(self) -> QueryOrdering | None:
         return next((q for q in self.queries if q.run == self.query_run), None)
@@ -101,6 +103,8 @@ class AgreementReport:
         out["system_tau"] = s.tau if s else None
         out["system_ordering"] = s.to_dict() if s else None
         out["runs"] = [c.to_dict() for c in self.coverage]
+        if self.conclusions is not None:   # only when asked for: other outputs unchanged
+            out["conclusion_agreement"] = self.conclusions.to_dict()
         return out
 
 
@@ -109,13 +113,15 @@ def analyse(labels: LabelSet, *, source: str | None = None, runs: Sequence[Run] 
             resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95, seed: int = 0,
             baseline: str | None = None, splits: int = DEFAULT_SPLITS,
             query_run: str | None = None, query_p: float = QUERY_P,
-            system_p: float = SYSTEM_P) -> AgreementReport:
+            system_p: float = SYSTEM_P, conclusions: bool = False) -> AgreementReport:
     """The four levels for ``source`` (default: the first), every source ranked by kappa, the
     split-half check (when there are >= 2 sources) and, with runs, levels 3 and 4.
 
     Levels 3-4 use the pairs gold and ``source`` both labelled, so both label sets judge the
     same documents; a retrieved document without a label counts as not relevant
-    (``RunCoverage.unlabelled`` says how many, within the metric's cutoff).
+    (``RunCoverage.unlabelled`` says how many, within the metric's cutoff). With
+    ``conclusions`` and >= 2 runs, every pair of runs is compared under gold and under
+    ``source`` (``core.agreement.conclusions``: do the verdicts agree?).
     """
     source = labels.names[0] if source is None else source
     m = parse_measure(measure)
@@ -145,5 +151,10 @@ def analyse(labels: LabelSet, *, source: str | None = None, runs: Sequence[Run] 
             systems = system_ordering(queries, p=system_p)
     else:
         query_run = None
+    agreed = None
+    if checks.instance("conclusions", conclusions, bool) and len(queries) >= 2:
+        agreed = conclusion_agreement({q.run: q.scores for q in queries}, source=source,
+                                      measure=str(m), resamples=resamples,
+                                      confidence=confidence, seed=seed)
     return AgreementReport(labels, main, ranking, split, str(m), coverage, queries, query_run,
-                           systems)
+                           systems, agreed)

@@ -111,3 +111,25 @@ def check_margin_text(text) -> None:
         parse_margin(text, binary=False)
     except InputError:
         parse_margin(text, binary=True)
+
+
+def add_harm_args(p, *, max_harm: bool = False, flag: bool = True) -> None:
+    """No harm (issue 35, ``core.paired.harm``): ``--harm`` (off by default, so outputs
+    without it are unchanged) adds the hurt share, the helped share and TRisk; ``--harm-delta``
+    and ``--alpha`` set them; with ``max_harm`` also ``--max-harm SHARE`` (``decide``'s third
+    condition)."""
+    if flag:
+        p.add_argument("--harm", action="store_true",
+                       help="no harm: the share of cases where B is worse than A by more "
+                            "than --harm-delta (Wilson interval), the share helped, and TRisk "
+                            "(JSON: a 'harm' block)")
+    if max_harm:
+        p.add_argument("--max-harm", type=float, default=None, metavar="SHARE",
+                       help="a third condition: B hurts at most SHARE (e.g. 0.1) of the "
+                            "cases by more than --harm-delta, shown by the upper end of the "
+                            "hurt share's interval (off by default)")
+    p.add_argument("--harm-delta", type=float, default=None, metavar="DELTA",
+                   help="what counts as hurt: B - A below -DELTA (default: any loss for 0/1 "
+                        "outcomes, 0.05 for scores)")
+    p.add_argument("--alpha", type=int, choices=(1, 2, 5), default=2,
+                   help="TRisk's alpha: a loss weighs 1 + alpha times a gain (default 2)")

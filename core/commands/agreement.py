@@ -41,6 +41,10 @@ def register(p) -> None:
                    help=f"RBO persistence for query ordering (default {QUERY_P})")
     p.add_argument("--system-p", type=float, default=SYSTEM_P,
                    help=f"RBO persistence for system ordering (default {SYSTEM_P})")
+    p.add_argument("--conclusions", action="store_true",
+                   help="with 2 or more runs: compare every pair of runs under gold and under "
+                        "the source; do the verdicts agree? (false 'better', missed "
+                        "differences; Otero et al. 2024)")
     add_stat_args(p, resamples=DEFAULT_RESAMPLES)
 
 
@@ -55,7 +59,7 @@ def run(args) -> int:
                      weights=args.weights, resamples=args.resamples,
                      confidence=args.confidence, seed=args.seed, baseline=args.baseline,
                      splits=args.splits, query_run=args.query_run, query_p=args.query_p,
-                     system_p=args.system_p)
+                     system_p=args.system_p, conclusions=args.conclusions)
     if args.json:
         print_json(report.to_dict())
     else:

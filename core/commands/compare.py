@@ -19,17 +19,29 @@ holds ``b_minus_a`` and ``ci_low``/``ci_high`` of B - A), plus, for three or mor
 correction's; ``multiple.adjustment`` names it), ``metrics``
 (per-method means of every list metric) for lists, and ``queries`` (missing/unjudged) for TREC.
 With ``--margin`` (``core.paired.margin``; A vs B only, every format) a ``margin`` block holds the
-margin's answer (``MarginResult.to_dict``); without it the output is unchanged.
+margin's answer (``MarginResult.to_dict``); without it the output is unchanged. With ``--harm``
+(or ``--harm-delta``; issue 35, ``core.paired.harm``) a ``harm`` block: ``delta``,
+``hurt_share``, ``hurt_ci``, ``helped_share``, ``trisk``, ``trisk_p``, ``alpha`` (and the counts
+and ``helped_ci``) of A vs B. ``--best-method`` (mcb, the default, or all-pairs) names how the
+tied-for-best set is read; ``best_set.method`` says which.
+With ``--cheap FILE`` (golden) or ``--cheap-qrels FILE`` (trec), the same methods' scores under
+cheap labels on more cases sharpen A vs B by prediction-powered inference
+(``core.inputs.cheap``, issue 34): ``difference``, A's and B's ``methods`` entries and
+``verdict`` hold the PPI figures, ``ppi`` the rest (``CheapComparison.apply``); the text starts
+with the PPI lines (``core.views.cheap``). Several systems' pairs stay gold-only.
 """
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from core.commands._common import add_margin_arg, add_stat_args, margin_of, print_json, read_bytes
+from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args, margin_of,
+                                   print_json, read_bytes)
 from core.errors import InputError
 from core.i18n import t
-from core.inputs import by_group, compare_golden, load_golden, read_group_labels
+from core.inputs import (Clustered, by_group, cluster_hint, compare_golden, compare_in_clusters,
+                         load_clustered, load_golden, read_cluster_labels, read_group_labels,
+                         runs_block)
 from core.serialize import to_csv_bytes
 from core.views.golden import compare_text
 
@@ -38,6 +50,7 @@ HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lis
         "runs with qrels (--format trec)")
 FORMATS = ("golden", "lists", "trec")
 CORRECTIONS = ("holm", "bh")  # core.paired.multi.CORRECTIONS (not imported: start-up time)
+BEST_METHODS = ("mcb", "all-pairs")  # core.paired.best.BEST_METHODS (not imported: pandas)
 
 
 def register(p) -> None:
@@ -48,6 +61,14 @@ def register(p) -> None:
     p.add_argument("--format", choices=FORMATS, default="golden",
                    help="input format (default golden)")
     p.add_argument("--qrels", help="TREC qrels file (qid 0 docid rel), for --format trec")
+    p.add_argument("--cheap", metavar="FILE",
+                   help="golden: the same methods' scores computed with cheap labels (crowd, "
+                        "heuristic, LLM judge) on more cases, covering the gold ones; A vs B "
+                        "then gets prediction-powered intervals (PPI++)")
+    p.add_argument("--cheap-qrels", metavar="FILE",
+                   help="trec: cheap labels' qrels on more queries; each run is scored under "
+                        "--qrels (gold) and these, and A vs B gets prediction-powered "
+                        "intervals (PPI++)")
     p.add_argument("--measure", help="any spelling of the metric registry (ndcg@10, RR@10, "
                                      "Success@10, R@100, ...); trec: also any ir_measures "
                                      "name (default nDCG@10); lists: optionally with @k "
@@ -77,6 +98,25 @@ def register(p) -> None:
                         "alpha) or bh, Benjamini-Hochberg (the expected share of false ones "
                         "among the pairs called different stays below alpha; more power with "
                         "many systems)")
+    p.add_argument("--cluster", metavar="NAME",
+                   help="golden and lists: the column naming each case's document (cluster); "
+                        "found by itself when named cluster, document, doc_id, source, 문서 "
+                        "or 클러스터. Every interval and test then treats the cluster as the "
+                        "unit")
+    p.add_argument("--clusters", metavar="FILE",
+                   help="a qid,cluster file (CSV/TSV/XLSX) giving each case's cluster (trec; "
+                        "replaces a file's cluster column)")
+    p.add_argument("--sequential", action="store_true",
+                   help="the set grows and is looked at again and again (a CI gate on every "
+                        "merge, a page opened every sprint): B - A and each method get a "
+                        "confidence sequence valid at every n (betting, Waudby-Smith & Ramdas "
+                        "2024) and the verdict its e-process test; cases in file order or by a "
+                        "date/added column; A vs B, values in [0, 1]")
+    p.add_argument("--best-method", choices=BEST_METHODS, default="mcb",
+                   help="with three or more systems: how the tied-for-best set is read: mcb "
+                        "(default; Hsu's one-sided multiple comparisons with the best) or "
+                        "all-pairs (every pair's simultaneous interval; larger sets)")
+    add_harm_args(p)
     add_stat_args(p, interval=True)
     add_margin_arg(p)
 
@@ -89,18 +129,27 @@ def _stat_kw(args) -> dict:
 def _golden(args):
     if len(args.files) != 1:
         raise InputError("systems.err_one_file", format="golden", n=len(args.files))
-    gs = load_golden(read_bytes(args.files[0]), file=args.files[0])
-    return gs, {}, None
+    if args.sequential:   # the date/added column gives the order, and is not a method
+        from core.inputs import load_arriving   # lazy: only in the sequential mode
+        cl, args.arrival = load_arriving(read_bytes(args.files[0]), file=args.files[0],
+                                         cluster=args.cluster)
+    else:
+        cl = load_clustered(read_bytes(args.files[0]), file=args.files[0],
+                            cluster=args.cluster)
+    args.cluster_info = cl
+    cheap = load_golden(read_bytes(args.cheap), file=args.cheap) if args.cheap else None
+    return cl.golden, {}, None, cheap
 
 
 def _lists(args):
     # lazy: pandas, and only for --format lists (every command module is imported at start-up)
-    from core.inputs import load_lists, metric_key, parse_metric, score_lists
+    from core.inputs import load_lists_clustered, metric_key, parse_metric, score_lists
 
     if len(args.files) != 1:
         raise InputError("systems.err_one_file", format="lists", n=len(args.files))
     name, k = parse_metric(args.measure or "ndcg", args.k)
-    ls = load_lists(read_bytes(args.files[0]), file=args.files[0], kind=args.match)
+    ls, labels, col = load_lists_clustered(read_bytes(args.files[0]), file=args.files[0],
+                                           kind=args.match, cluster=args.cluster)
     scores = score_lists(ls, k)
     key = metric_key(name, k)
     extra = {"format": "lists", "measure": key, "k": k, "match": ls.kind,
@@ -112,7 +161,9 @@ def _lists(args):
         from core.inputs import lists_bounds  # lazy: pandas, only with a judged pool
         return None if ls.kind != "ids" else lists_bounds(scores, key, a, b,
                                                          k=args.judged_k, **stat)
-    return scores.golden(key), extra, judged
+    gs = scores.golden(key)
+    args.cluster_info = Clustered(gs, labels, col)
+    return gs, extra, judged, None
 
 
 def _trec(args):
@@ -134,7 +185,13 @@ def _trec(args):
     def judged(a, b, **stat):
         from core.inputs import trec_bounds  # lazy: pandas, only with a judged pool
         return trec_bounds(ts, a, b, k=args.judged_k, **stat)
-    return gs, extra, judged
+    cheap = None
+    if args.cheap_qrels:
+        cheap_qrels = read_qrels(read_bytes(args.cheap_qrels), args.cheap_qrels)
+        cheap = score_runs(runs, cheap_qrels, [measure],
+                           qrels_file=args.cheap_qrels).golden(key)
+        extra["cheap_qrels"] = args.cheap_qrels
+    return gs, extra, judged, cheap
 
 
 def _groups(args, result):
@@ -144,19 +201,100 @@ def _groups(args, result):
     return by_group(result, labels, args.groups, **_stat_kw(args))
 
 
+def _clusters(args, result):
+    """(the cluster comparison or None, the JSON block or None, the text lines) when the file
+    has a cluster column, ``--cluster`` names one or ``--clusters`` gives a side file;
+    the repeated-runs block and line when a long file has a run column."""
+    from core.views.clusters import cluster_lines, runs_lines  # lazy: only with clusters/runs
+
+    cl = getattr(args, "cluster_info", None)
+    if args.clusters:
+        labels = read_cluster_labels(read_bytes(args.clusters), args.clusters)
+        cl = (cl.with_file(labels, args.clusters) if cl is not None else None)
+        if cl is None:
+            cl = Clustered(None, labels, None, args.clusters)
+    blocks, lines = {}, []
+    if cl is not None and cl.runs is not None:
+        blocks["runs"] = runs_block(cl.runs, result)
+        lines += runs_lines(blocks["runs"])
+    if cl is None or cl.labels is None:
+        return None, blocks, lines
+    c = result.comparison
+    cc = compare_in_clusters(result, cl.labels, cl.file or result.golden.source,
+                             resamples=args.resamples, confidence=args.confidence,
+                             seed=args.seed)
+    source = cl.column or cl.file
+    blocks["clusters"] = {"column": cl.column, "file": cl.file, **cc.to_dict()}
+    lines = cluster_lines(cc, c.a, c.b, source, c.binary) + lines
+    return cc, blocks, lines
+
+
+def _sequential(args, result):
+    """The confidence sequence of B − A (``core.paired.sequential``) with the cases in arrival
+    order (a golden file's date/added column, else file order), or None without
+    ``--sequential``."""
+    if not args.sequential:
+        return None, None
+    # lazy: only in the sequential mode
+    from core.paired import sequential_compare
+
+    arrival = getattr(args, "arrival", None)
+    ids = list(result.case_ids)
+    order = arrival.order(ids) if arrival is not None else list(range(len(ids)))
+    seq = sequential_compare(result.a_values[order], result.b_values[order], args.confidence,
+                             seed=args.seed)
+    return seq, arrival
+
+
+def sequential_block(seq, arrival) -> dict:
+    """The JSON ``sequential`` block: the sequence (``SequentialComparison.to_dict``) and the
+    order the cases were read in."""
+    order = ({"by": "file_order", "column": None, "unsorted_rows": []} if arrival is None
+             else arrival.to_dict())
+    return {**seq.to_dict(), "order": order}
+
+
 def run(args) -> int:
     if args.judged_k < 1:
         raise ValueError(f"--judged-k must be at least 1, got {args.judged_k}")
+    if args.cluster and args.format == "trec":
+        raise ValueError("--cluster names a column of a golden or lists file; TREC runs take "
+                         "a qid,cluster file: --clusters FILE")
     if args.unjudged_csv and args.format == "golden":
         raise ValueError("--unjudged-csv needs --format lists or trec (ranked documents)")
-    gs, extra, judged_of = {"golden": _golden, "lists": _lists,
-                            "trec": _trec}[args.format](args)
+    if args.cheap and args.format != "golden":
+        raise InputError("cheap.err_cheap_format")
+    if args.cheap_qrels and args.format != "trec":
+        raise InputError("cheap.err_cheap_qrels_format")
+    if (args.cheap or args.cheap_qrels) and args.margin is not None:
+        raise ValueError("--margin reads the gold-only interval: it cannot be combined with "
+                         "--cheap / --cheap-qrels yet")
+    gs, extra, judged_of, cheap_set = {"golden": _golden, "lists": _lists,
+                                       "trec": _trec}[args.format](args)
     a, b = args.a, args.b
     if args.baseline is not None and a is None and b is None and len(gs.methods) >= 2:
         others = [m for m in gs.methods if m != args.baseline]
         a, b = args.baseline, (others[0] if others else None)  # B - A = other - baseline
     result = compare_golden(gs, a, b, **_stat_kw(args))
+    clustered, cluster_blocks, cluster_text = _clusters(args, result)
+    if clustered is None and not cluster_blocks:
+        hint = cluster_hint(result.case_ids)
+        if hint is not None:
+            from core.views.clusters import hint_line  # lazy: only when ids look clustered
+            sys.stderr.write("note: " + hint_line(hint) + "\n")
     margin = margin_of(result, args.margin)
+    harm = None
+    if args.harm or args.harm_delta is not None:
+        from core.paired import no_harm  # lazy: only with --harm
+        harm = no_harm(result.a_values, result.b_values, delta=args.harm_delta,
+                       alpha=args.alpha, confidence=args.confidence)
+    cheap = None
+    if cheap_set is not None:
+        if clustered is not None:
+            raise ValueError("cheap labels treat cases as independent: --cheap / --cheap-qrels "
+                             "cannot be combined with clusters yet")
+        from core.inputs import compare_cheap  # lazy: the PPI rooms, only with cheap labels
+        cheap = compare_cheap(result, cheap_set, confidence=args.confidence)
     many = best = None
     if len(gs.methods) >= 3:
         # lazy: pandas, only with three or more methods
@@ -174,10 +312,11 @@ def run(args) -> int:
         all_pairs = estimate_cost(len(gs.methods), n_cases, args.resamples, "all")
         if all_pairs.fits:
             best = best_set(gs.scores, resamples=args.resamples, confidence=args.confidence,
-                            seed=args.seed)
+                            seed=args.seed, method=args.best_method)
         else:  # cost before work: the ranking needs every pair
             sys.stderr.write("note: " + t("systems.best_too_much", "en", **all_pairs.params())
                              + "\n")
+    seq, arrival = _sequential(args, result)
     groups = _groups(args, result)
     judged = None if judged_of is None else judged_of(result.comparison.a,
                                                       result.comparison.b, **_stat_kw(args))
@@ -186,8 +325,21 @@ def run(args) -> int:
     if args.json:
         out = result.to_dict()
         out.update(extra)
+        if clustered is not None:   # the verdict with clusters as the unit
+            out["verdict_independent_cases"] = out["verdict"]
+            out["verdict"] = clustered.verdict
+        out.update(cluster_blocks)
+        if seq is not None:
+            out["sequential"] = sequential_block(seq, arrival)
+            if clustered is None:   # the verdict valid at every look
+                out["verdict_fixed_n"] = out["verdict"]
+                out["verdict"] = seq.last.verdict
         if margin is not None:
             out["margin"] = margin.to_dict()
+        if harm is not None:
+            out["harm"] = harm.to_dict()
+        if cheap is not None:
+            cheap.apply(out)
         if best is not None:
             out["best_set"] = best.to_dict()
         if groups is not None:
@@ -204,7 +356,23 @@ def run(args) -> int:
                             for p in many.to_dict()["pairs"]]
         print_json(out)
         return 0
+    if cheap is not None:
+        from core.views.cheap import cheap_lines  # lazy: only with cheap labels
+        print("\n".join(cheap_lines(cheap)) + "\n")
+    if cluster_text:
+        print("\n".join(cluster_text))
+        if clustered is not None:
+            print(t("clusters.cli_independent", "en"))
+    if seq is not None:
+        from core.views.sequential import sequential_lines  # lazy: only in the sequential mode
+        c = result.comparison
+        print("\n".join(sequential_lines(seq, c.a, c.b, arrival)))
+        print(t("sequential.cli_fixed_below", "en"))
     print(compare_text(result, extra, many, args.format, margin=margin, best=best))
+    if harm is not None:
+        from core.views.harm import harm_lines  # lazy: only with --harm
+        c = result.comparison
+        print("\n".join(harm_lines(harm, c.a, c.b, "rate" if c.binary else "score")))
     if groups is not None or judged is not None:
         from core.views.groups import group_cli_lines, judged_cli_lines  # lazy: pandas
     if groups is not None:

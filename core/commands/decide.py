@@ -25,17 +25,26 @@ Exit codes: 0 switch, 1 do not switch, 3 inconclusive, 2 bad input. JSON keys: `
 null), ``next_step_speed`` (an unsure speed condition: ``n_needed`` queries for the time
 ratio's upper bound to reach ``--max-slowdown`` at the observed ratio, null when the ratio
 is not below it, ``n_double_runs``, ``n_have``, ``ratio``, ``max_slowdown`` and the latency
-``plan`` retargeted; else null) and ``sources``.
+``plan`` retargeted; else null) and ``sources``. With ``--max-harm SHARE`` (issue 35) a third
+condition, ``conditions.harm`` (bound = the upper end of the hurt share's Wilson interval when
+it holds or is unsure, the lower end when it fails; limit = SHARE), plus ``max_harm`` and
+``harm`` (``core.paired.harm.Harm.to_dict``: ``delta``, ``hurt_share``, ``hurt_ci``,
+``helped_share``, ``trisk``, ``trisk_p``, ``alpha``, ...); ``--harm-delta`` and ``--alpha``
+set them. Without it the output is unchanged.
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 
-from core.commands._common import add_stat_args, print_json, read_bytes
+from core import checks
+from core.commands._common import add_harm_args, add_stat_args, print_json, read_bytes
 from core.errors import InputError
 from core.i18n import t
 from core.latency import DEFAULT_QUANTILE_RESAMPLES
-from core.switch import DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files, decide_retrievers
+from core.switch import (DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, Condition, combine, decide_files,
+                         decide_retrievers, load_quality)
+from core.views import format as fmt
 from core.views.switch import decision_text
 
 NAME = "decide"
@@ -85,7 +94,71 @@ def register(p) -> None:
     p.add_argument("--quantile-resamples", type=int, default=DEFAULT_QUANTILE_RESAMPLES,
                    help="nested bootstrap resamples of each method's median and p95 "
                         f"(default {DEFAULT_QUANTILE_RESAMPLES:,})")
+    p.add_argument("--cluster", metavar="NAME",
+                   help="golden: the column naming each case's document (found by itself when "
+                        "named cluster, document, doc_id, source, 문서 or 클러스터); the quality "
+                        "condition then treats the document as the unit")
+    p.add_argument("--clusters", metavar="FILE",
+                   help="a qid,cluster file (CSV/TSV/XLSX) giving each case's cluster (any "
+                        "--format)")
+    p.add_argument("--sequential", action="store_true",
+                   help="for a CI gate that runs on every merge: the quality condition is read "
+                        "off a confidence sequence of B - A, valid however often the gate ran "
+                        "(no state file; the golden file's rows in order, or by a date/added "
+                        "column). Exit codes as without it")
+    add_harm_args(p, max_harm=True, flag=False)
     add_stat_args(p, interval=True)
+
+
+DECIDE_KEYS = {"holds": "clusters.decide_holds", "unsure": "clusters.decide_unsure",
+               "fails": "clusters.decide_fails"}
+
+
+def _clustered(args, dec):
+    """(the decision with the quality condition taken with clusters as the unit, the JSON
+    block, the text line) when the quality file has a cluster column or --clusters gives a
+    side file (``core.paired.cluster_margin``); else (dec, None, None)."""
+    if args.scifact or (args.format != "golden" and not args.clusters):
+        return dec, None, None
+    from core.inputs import clusters_of, load_clustered, read_cluster_labels  # lazy: rare path
+    from core.paired import cluster_margin
+
+    file = args.quality[0]
+    if args.format == "golden":
+        cl = load_clustered(read_bytes(file), file, cluster=args.cluster)
+        gs, labels, column = cl.golden, cl.labels, cl.column
+    else:
+        runs = (tuple((f, read_bytes(f)) for f in args.quality) if args.format == "trec"
+                else ())
+        data, name = ((read_bytes(args.qrels), args.qrels) if args.format == "trec"
+                      else (read_bytes(file), file))
+        gs = load_quality(data, name, quality_format=args.format, measure=args.measure,
+                          k=args.k, runs=runs)
+        labels, column = None, None
+    if args.clusters:
+        labels, column = read_cluster_labels(read_bytes(args.clusters), args.clusters), None
+    if labels is None:
+        return dec, None, None
+    if args.sequential:   # a confidence sequence in clusters is not built: say so, never mix
+        raise ValueError("--sequential reads cases as independent; this quality file has "
+                         "clusters (a cluster column or --clusters): drop one of the two")
+    ids, av, bv, _ = gs.paired_values(dec.a, dec.b)
+    cm = cluster_margin(av, bv, clusters_of(ids, labels, args.clusters or file), dec.margin,
+                        confidence=args.confidence, resamples=args.resamples, seed=args.seed)
+    limit = -dec.margin
+    bound = cm.ci_high if cm.state == "fails" else cm.ci_low
+    gap = 0.0 if cm.state == "holds" else max(limit - bound, 0.0)
+    qc = Condition("quality", cm.state, bound, limit, gap)
+    block = {"column": column, "file": args.clusters, **cm.to_dict(),
+             "quality_independent_cases": dec.quality_condition.to_dict(),
+             "decision_independent_cases": dec.decision}
+    line = t(DECIDE_KEYS[cm.state], "en", b=dec.b, a=dec.a, clusters=cm.n_clusters,
+             lo=fmt.diff(cm.ci_low, dec.kind), hi=fmt.diff(cm.ci_high, dec.kind),
+             limit=fmt.diff(limit, dec.kind))
+    return (dataclasses.replace(dec, quality_condition=qc,
+                                decision=combine(qc, dec.speed_condition,
+                                                 *(() if dec.harm_condition is None
+                                                   else (dec.harm_condition,)))), block, line)
 
 
 def _scifact(args, common: dict):
@@ -107,7 +180,7 @@ def _scifact(args, common: dict):
     return decide_retrievers({n: tables[n] for n in RETRIEVERS if n in tables},
                              *common.pop("latency"), metric=metric, a=a, b=b,
                              queries=subsample(data.query_ids, args.queries, seed=args.seed),
-                             collection=data.name, **common)
+                             collection=data.name, sequential=args.sequential, **common)
 
 
 def run(args) -> int:
@@ -116,6 +189,9 @@ def run(args) -> int:
                   confidence=args.confidence, resamples=args.resamples, seed=args.seed,
                   interval=args.interval, drop_warmup=args.drop_warmup,
                   quantile_resamples=args.quantile_resamples)
+    if args.max_harm is not None:  # checked before the work; off: outputs unchanged
+        common.update(max_harm=checks.share("--max-harm", args.max_harm),
+                      harm_delta=args.harm_delta, alpha=args.alpha)
     if args.scifact:
         dec = _scifact(args, common)
     else:
@@ -131,9 +207,16 @@ def run(args) -> int:
                                  f"(several run files need --format trec); got {len(files)}")
             runs, quality = (), (read_bytes(files[0]), files[0])
         dec = decide_files(*quality, *common.pop("latency"), quality_format=args.format,
-                           measure=args.measure, k=args.k, runs=runs, **common)
+                           measure=args.measure, k=args.k, runs=runs,
+                           sequential=args.sequential, **common)
+    dec, block, line = _clustered(args, dec)
     if args.json:
-        print_json(dec.to_dict())
+        out = dec.to_dict()
+        if block is not None:
+            out["clusters"] = block
+        print_json(out)
     else:
+        if line:
+            print(line)
         print(decision_text(dec))
     return dec.exit_code

@@ -3,7 +3,9 @@ difference (the same ``core.planning.sample_size`` functions as the Sample size 
 from __future__ import annotations
 
 from core.commands._common import print_json
+from core.i18n import t
 from core.errors import InputError
+from core.paired import gold_cases_needed, plan_clusters
 from core.planning import (n_calibrated_ci, n_continuous_ci, n_continuous_power, n_mcnemar,
                            n_noninferiority_continuous, n_noninferiority_paired, n_normal,
                            n_paired_ci, n_wilson, normal_width_factor)
@@ -38,6 +40,23 @@ def register(p) -> None:
                         "units with --sigma), with --power, one-sided at alpha/2 (the lower "
                         "bound of the two-sided interval); --diff is then the true B - A "
                         "assumed (default 0)")
+    p.add_argument("--cheap", type=int, metavar="N",
+                   help="cheap-labelled cases without gold labels (crowd, heuristic, LLM "
+                        "judge): each n also as the gold cases needed beside them (PPI++, "
+                        "needs --correlation)")
+    p.add_argument("--correlation", type=float, metavar="RHO",
+                   help="with --cheap: the gold–cheap correlation of the per-case scores "
+                        "(or of B − A)")
+    p.add_argument("--icc", type=float,
+                   help="clusters: the intraclass correlation of cases from one document "
+                        "(with --cluster-size; JSON 'clusters' of `compare` measures it)")
+    p.add_argument("--cluster-size", type=int,
+                   help="clusters: questions written per document")
+    p.add_argument("--runs", type=int, default=1,
+                   help="repeated runs per case (default 1; with --run-share)")
+    p.add_argument("--run-share", type=float, default=0.0,
+                   help="repeated runs: the run-to-run share of one run's variance "
+                        "(JSON 'runs.within_share' of `compare`; default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -74,13 +93,48 @@ def plan(args) -> dict:
         if args.margin is not None:
             out["n_continuous_noninferiority"] = n_noninferiority_continuous(
                 0.0 if diff is None else diff, sigma, args.margin, alpha=alpha, power=power)
+    if args.cheap is not None or args.correlation is not None:
+        if args.cheap is None or args.correlation is None:
+            raise ValueError("--cheap and --correlation go together: the number of "
+                             "cheap-labelled cases and their correlation with gold")
+        out["inputs"].update(cheap=args.cheap, correlation=args.correlation)
+        out["cheap"] = {"n_cheap": args.cheap, "correlation": args.correlation,
+                        "gold_needed": {k: gold_cases_needed(v, args.cheap, args.correlation)
+                                        for k, v in out.items() if k.startswith("n_")}}
     return out
+
+
+def design(args, result: dict) -> dict | None:
+    """Each n of ``result`` as clusters and runs (``core.paired.clusters.plan_clusters``) when
+    --icc/--cluster-size or --runs/--run-share are given; else None (the output unchanged)."""
+    clustered = args.icc is not None or args.cluster_size is not None
+    if not clustered and args.runs == 1 and args.run_share == 0:
+        return None
+    if clustered and (args.icc is None or args.cluster_size is None):
+        raise InputError("clusters.err_plan_both")
+    icc, size = (args.icc, args.cluster_size) if clustered else (0.0, 1)
+    plans = {k: plan_clusters(v, icc=icc, cluster_size=size, runs=args.runs,
+                              run_share=args.run_share).to_dict()
+             for k, v in result.items() if k.startswith("n_") and isinstance(v, int)}
+    return {"icc": icc, "cluster_size": size, "runs": args.runs, "run_share": args.run_share,
+            "plans": plans}
 
 
 def run(args) -> int:
     result = plan(args)
+    block = design(args, result)
+    if block is not None:
+        result["clusters"] = block
     if args.json:
         print_json(result)
         return 0
     print(plan_text(result))
+    if "cheap" in result:
+        c = result["cheap"]
+        for key, n in c["gold_needed"].items():
+            print("  " + t("cheap.plan_line", "en", key=key, n_cheap=f"{c['n_cheap']:,}",
+                           rho=f"{c['correlation']:g}", n=f"{n:,}", n0=f"{result[key]:,}"))
+    if block is not None:
+        from core.views.clusters import plan_lines  # lazy: only with a clustered design
+        print("\n".join(plan_lines(block)))
     return 0

@@ -5,8 +5,8 @@ import sys
 import time
 from pathlib import Path
 
-from core.commands._common import (add_margin_arg, add_stat_args, check_margin_text, margin_of,
-                                   metric_option, print_json)
+from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args,
+                                   check_margin_text, margin_of, metric_option, print_json)
 from core.errors import InputError
 from core.i18n import t
 from core.retrieval import (BM25Params, DEFAULT_RESAMPLES, ENV_VAR, RETRIEVERS, TOKENIZERS,
@@ -51,6 +51,11 @@ def register(p) -> None:
     p.add_argument("--unjudged-csv", metavar="FILE",
                    help="write the pooled unjudged documents (every retriever's top 10 "
                         "without a judgement, deduplicated, with the query text) to FILE")
+    p.add_argument("--sequential", action="store_true",
+                   help="B - A per query as a confidence sequence valid at every number of "
+                        "queries (queries in the order compared), with its e-process verdict, "
+                        "for a collection re-measured again and again")
+    add_harm_args(p)
     add_stat_args(p, resamples=DEFAULT_RESAMPLES, interval=True)
     add_margin_arg(p)
 
@@ -88,15 +93,42 @@ def run(args) -> int:
         source, params = provenance(enc)
         sys.stderr.write(t(f"scifact.vectors_{source}", "en", **params) + "\n")
     margin = margin_of(res.comparison, args.margin)
+    seq = None
+    if args.sequential:
+        from core.paired import sequential_compare  # lazy: only in the sequential mode
+        c = res.comparison
+        seq = sequential_compare(c.values_a, c.values_b, args.confidence, seed=args.seed)
+    harm = None
+    if args.harm or args.harm_delta is not None:  # issue 35; off: outputs unchanged
+        from core.paired import no_harm  # lazy: only with --harm
+        c = res.comparison
+        harm = no_harm(c.values_a, c.values_b, delta=args.harm_delta, alpha=args.alpha,
+                       confidence=args.confidence)
     if args.unjudged_csv and res.judged is not None:
         Path(args.unjudged_csv).write_bytes(to_csv_bytes(res.judged.pool))
     if args.json:
         out = res.to_dict()
         if margin is not None:
             out["margin"] = margin.to_dict()
+        if seq is not None:   # queries in the order compared
+            out["sequential"] = {**seq.to_dict(), "order": {"by": "query_order",
+                                                            "column": None,
+                                                            "unsorted_rows": []}}
+        if harm is not None:
+            out["harm"] = harm.to_dict()
         out["vectors"] = [vector_summary(enc) for enc in vectors]
         out["seconds"] = round(time.perf_counter() - t0, 3)
         print_json(out)
     else:
+        if seq is not None:
+            from core.views.sequential import sequential_lines  # lazy: the sequential mode
+            print("\n".join(sequential_lines(seq, res.comparison.a, res.comparison.b,
+                                              queries=True)))
+            print(t("sequential.cli_fixed_below", "en"))
         print(result_text(res, margin=margin))
+        if harm is not None:
+            from core.views.harm import harm_lines  # lazy: only with --harm
+            c = res.comparison
+            print("\n".join(harm_lines(harm, c.a, c.b,
+                                        "rate" if c.data.binary else "score")))
     return 0

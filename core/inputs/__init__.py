@@ -1,12 +1,16 @@
 """What people upload, read into per-case values: tables (CSV/TSV/XLSX cells, numbers as
 people type them), golden-case files, retrieval lists, TREC runs and qrels, the metric
-registry, query groups, judged pools, the margin as typed.
+registry, query groups, clusters and repeated runs, the order cases arrived in, judged pools, the margin as typed.
 
 The front door: other wings, pages and the CLI import the names below from ``core.inputs``
 (``core._front``); the modules are the wing's rooms."""
 from core._front import front_door
 
 PUBLIC = {
+    "arrival": ("load_arriving",),
+    "cheap": ("CheapComparison", "compare_cheap"),
+    "clusters": ("Clustered", "cluster_hint", "clusters_of", "compare_in_clusters",
+                 "load_clustered", "load_lists_clustered", "read_cluster_labels", "runs_block"),
     "golden": ("GoldenComparison", "GoldenSet", "compare_golden", "load_golden"),
     "groups": ("GroupComparison", "by_group", "read_group_file", "read_group_labels"),
     "judged": ("JudgedBounds", "beir_bounds", "lists_bounds", "trec_bounds"),

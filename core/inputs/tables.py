@@ -400,42 +400,40 @@ _XML_ROW = re.compile(rb"<(?:\w+:)?row[\s/>]")
 
 
 def _count_xlsx_cells(data: bytes, file: str, max_cells: int) -> None:
-    """Count the cell and row elements of every worksheet while inflating it, in chunks,
-    and stop as soon as the count passes ``max_cells`` (each row at least one cell). The
-    sheet's declared size (``<dimension>``) comes from the file and may be missing or false;
-    this count does not trust it and costs a fraction of a second per 100 MB of XML. A zip
-    that lies (a wrong CRC-32 or size, a truncated or unknown compression) is ``bad_xlsx``."""
+    """Count every worksheet's cell and row elements while inflating it in chunks; stop once
+    the data cells pass ``max_cells`` (a row: at least one cell; a sheet's first row is its
+    header, not counted, as in ``check_shape``). ``<dimension>`` may lie and is not read. A
+    zip that lies (a wrong CRC-32 or size, a truncated compression) is ``bad_xlsx``."""
+    cells = rows = 0  # data cells and rows of the sheets so far
     try:
-        _count_cells(data, file, max_cells)
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            for info in zf.infolist():
+                if not re.fullmatch(r"xl/worksheets/.*\.xml", info.filename):
+                    continue
+                tail, sheet_rows, header = b"", 0, 0
+                with zf.open(info) as fh:
+                    while True:
+                        chunk = fh.read(1 << 20)
+                        block = tail + chunk  # tags in the last 16 bytes: counted next time
+                        cut = max(len(block) - 16, 0) if chunk else len(block)
+                        cell_at, row_at = ([m.start() for m in tag.finditer(block)
+                                            if m.start() < cut] for tag in (_XML_CELL, _XML_ROW))
+                        if sheet_rows < 2:  # the header's cells: those before the second row
+                            second = (row_at + [len(block)] * 2)[1 - sheet_rows]
+                            header += sum(1 for at in cell_at if at < second)
+                        sheet_rows, rows = sheet_rows + len(row_at), rows + len(row_at)
+                        cells += len(cell_at)
+                        tail = block[cut:]
+                        if max(cells - header, rows - min(sheet_rows, 1)) > max_cells:
+                            raise InputError("too_many_cells", file=file, limit=f"{max_cells:,}")
+                        if not chunk:
+                            break
+                cells, rows = cells - header, rows - min(sheet_rows, 1)
     except InputError:
         raise
     except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError,
             OSError) as exc:
         raise InputError("bad_xlsx", file=file, detail=str(exc)[:200] or type(exc).__name__)
-
-
-def _count_cells(data: bytes, file: str, max_cells: int) -> None:
-    cells = rows = 0
-    with zipfile.ZipFile(io.BytesIO(data)) as zf:
-        for info in zf.infolist():
-            if not (info.filename.startswith("xl/worksheets/") and
-                    info.filename.endswith(".xml")):
-                continue
-            tail = b""
-            with zf.open(info) as fh:
-                while chunk := fh.read(1 << 20):
-                    block = tail + chunk
-                    cut = max(len(block) - 16, 0)  # a tag split across chunks counts once:
-                    cells += sum(1 for m in _XML_CELL.finditer(block) if m.start() < cut)
-                    rows += sum(1 for m in _XML_ROW.finditer(block) if m.start() < cut)
-                    tail = block[cut:]  # tags starting here are counted with the next chunk
-                    if max(cells, rows) > max_cells:
-                        raise InputError("too_many_cells", file=file,
-                                         limit=f"{max_cells:,}")
-                cells += len(_XML_CELL.findall(tail))
-                rows += len(_XML_ROW.findall(tail))
-    if max(cells, rows) > max_cells:
-        raise InputError("too_many_cells", file=file, limit=f"{max_cells:,}")
 
 
 def _has_columns(header, required) -> bool:
@@ -505,14 +503,16 @@ def _xlsx_rows(ws, file: str, max_columns: int, max_cells: int) -> list[list[str
     """The sheet's rows as text, counted while streaming: the declared size
     (``<dimension>``) comes from the file and may be missing or false, so every row read
     counts (at least one cell, so millions of empty rows count too) and reading stops once
-    more than ``max_cells`` cells or a row wider than ``max_columns`` is seen."""
+    more than ``max_cells`` data cells or a row wider than ``max_columns`` is seen. The
+    first row is the header and is not counted, as in a CSV file (``check_shape``)."""
     rows: list[list[str]] = []
     cells = 0
     for lineno, row in enumerate(ws.iter_rows(values_only=True), start=1):
         if len(row) > max_columns:
             raise InputError("too_many_columns", file=file, row=lineno,
                              count=f"{len(row):,}", limit=f"{max_columns:,}")
-        cells += max(len(row), 1)
+        if lineno > 1:  # the header row names the columns; the cap counts data cells
+            cells += max(len(row), 1)
         if cells > max_cells:
             raise InputError("too_many_cells", file=file, row=lineno, limit=f"{max_cells:,}")
         rows.append(["" if v is None else _xlsx_text(v) for v in row])

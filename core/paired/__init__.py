@@ -1,7 +1,9 @@
 """Two methods on the same cases, B − A: the checked pair (``data``), intervals of the
 difference, significance tests, the bootstrap (``stats``), the self-check (``calibration``),
-the decision (``compare``), the margin rule, several systems (``multi``) and the tied-for-best
-set (``best``).
+the decision (``compare``), the clusters and repeated runs of issue 32 (``clusters``,
+``designs``), the margin rule, several systems (``multi``), the tied-for-best set (``best``), no
+harm (``harm``: hurt share, TRisk), gold plus cheap labels (``ppi``, prediction-powered) and the
+confidence sequence for a set looked at again and again (``sequential``).
 
 The front door: other wings, pages and the CLI import the names below from ``core.paired``
 (``core._front``); the modules are the wing's rooms."""
@@ -10,6 +12,9 @@ from core._front import front_door
 PUBLIC = {
     "best": ("BestSet", "best_set"),
     "calibration": ("Calibration",),
+    "clusters": ("ClusterComparison", "cluster_margin", "compare_clustered"),
+    "designs": ("plan_clusters", "run_summary", "sign_flipping_cases"),
+    "harm": ("ALPHAS", "Harm", "no_harm"),
     "compare": ("Decided", "Decision", "PairedComparison", "compare_paired",
                 "interval_provenance", "rate_estimate", "settle"),
     "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width", "resampled",
@@ -17,8 +22,10 @@ PUBLIC = {
                   "z_two_sided"),
     "margin": ("EXACT_MAX_N", "MarginResult", "margin_decision", "margin_rule", "noninferior_p"),
     "method_intervals": ("RateEstimate",),
+    "ppi": ("MIN_GOLD", "PPIEstimate", "gold_cases_needed", "ppi_difference", "ppi_mean"),
     "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
               "holm", "plan_mode"),
+    "sequential": ("sequential_compare",),
     "significance": ("PairedTest", "mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
     "stats": ("BootstrapResult", "CONFIDENCE_LEVELS", "INTERVALS", "MAX_RESAMPLES",
               "MIN_RESAMPLES", "PairedData", "Verdict", "interval_warning", "is_binary",

@@ -30,9 +30,31 @@ d_c = x_cj - x_ci (B - A with A = i, B = j), dbar its mean and se = sd(d) / sqrt
 4. System i's rank interval (rank 1 = highest mean) is
    [1 + #{j : low(x_j - x_i) > 0}, k - #{j : high(x_j - x_i) < 0}]; the rank intervals of all
    systems hold together with the same probability (Klein et al. 2020, Prop. 1).
-5. The tied-for-best set is every system whose rank interval starts at 1: no other system is
-   shown better than it. When all intervals hold, the true best is in it, so it holds the true
-   best with probability >= ~``confidence``. It is never empty (the highest mean is in it).
+5. ``method="all-pairs"``: the tied-for-best set is every system whose rank interval starts
+   at 1: no other system is shown better than it. When all intervals hold, the true best is in
+   it, so it holds the true best with probability >= ~``confidence``. It is never empty (the
+   highest mean is in it). It is conservative: all k(k-1)/2 pairs pay for a promise that only
+   the k - 1 comparisons with the best need.
+
+``method="mcb"`` (the default): Hsu's constrained multiple comparisons with the best (Hsu 1981,
+"Simultaneous confidence intervals for all distances from the 'best'", Ann. Statist. 9:1026-1034;
+Hsu 1996, "Multiple Comparisons", ch. 4, the upper MCB bounds and the unbalanced form with one
+critical value per system). From the same resamples, for each system i taken as the control,
+d_i = the ``confidence`` quantile of max_{j != i} t*_(j - i), one-sided (the bootstrap
+analogue of the one-sided Dunnett quantile: 1.916, 2.160, 2.417 for 3, 5, 10 systems with
+equal variances, correlation 0.5, infinite df). System i is possibly the best unless some j is
+ahead of it by more than its own allowance, x_j - x_i > d_i se_ij. The true best i* is left
+out only when some t_(j - i*) >= (xbar_j - xbar_i*) / se > d_i* (its true difference is <= 0),
+which has probability <= 1 - ``confidence``: the set holds the true best with probability
+>= ~``confidence``, is never empty (the highest mean stays) and is a subset of the all-pairs
+set (d_i <= c on every resample). Hsu's constrained intervals for mu_i - max_{j != i} mu_j,
+with G the set:
+
+    high_i = max(0, min_{j != i} (xbar_i - xbar_j + d_i se_ij))
+    low_i  = 0 if G = {i}, else min(0, min_{j in G, j != i} (xbar_i - xbar_j - d_j se_ij))
+
+(``SystemRank.mcb_low``/``mcb_high``). The rank intervals are the all-pairs ones whichever
+method names the set: a system can have rank interval 1-2 and be outside the MCB set.
 
 With k = 2 there is one pair and c is the symmetric bootstrap quantile of |dbar* - dbar| / se:
 the set is the winner alone exactly when that pair's interval leaves out 0, the paired verdict
@@ -54,13 +76,17 @@ from core.errors import InputError
 from core.paired.multi import estimate_cost
 
 BLOCK = 64  # resamples per seeded block
+BEST_METHODS = ("mcb", "all-pairs")  # how the tied-for-best set is read (the module docstring)
 
 
 @dataclass(frozen=True)
 class SystemRank:
     """One system: its mean on the shared cases, observed rank (1 = highest mean; tied means
-    share the better rank), rank interval [rank_low, rank_high], whether it is tied for best
-    (rank_low == 1), and the systems shown better than it (``behind_of``, input order)."""
+    share the better rank), rank interval [rank_low, rank_high] (all-pairs), whether it is
+    tied for best (in the set of the method used: all-pairs, rank_low == 1; mcb, no system
+    ahead of it by more than its MCB allowance), the systems shown better than it
+    (``behind_of``, input order, by the same method), and the MCB interval of
+    mu_i - max_{j != i} mu_j (``mcb_low``, ``mcb_high``; None with all-pairs)."""
 
     name: str
     mean: float
@@ -69,11 +95,16 @@ class SystemRank:
     rank_high: int
     in_best: bool
     behind_of: tuple[str, ...] = ()
+    mcb_low: float | None = None
+    mcb_high: float | None = None
 
     def to_dict(self) -> dict:
-        return {"system": self.name, "mean": self.mean, "rank": self.rank,
-                "rank_low": self.rank_low, "rank_high": self.rank_high,
-                "tied_for_best": self.in_best, "behind": list(self.behind_of)}
+        out = {"system": self.name, "mean": self.mean, "rank": self.rank,
+               "rank_low": self.rank_low, "rank_high": self.rank_high,
+               "tied_for_best": self.in_best, "behind": list(self.behind_of)}
+        if self.mcb_high is not None:
+            out["mcb_low"], out["mcb_high"] = self.mcb_low, self.mcb_high
+        return out
 
 
 @dataclass(frozen=True)
@@ -96,8 +127,10 @@ class BestSet:
     """The tied-for-best set of ``systems`` and every system's rank interval.
 
     ``ranks`` are ordered by mean, highest first; ``best`` (the set) and ``behind`` (the
-    others) in the same order. ``critical`` is c, the simultaneous max-|t| quantile;
-    ``max_t`` the R resampled maxima it was read from (for a chart or a check)."""
+    others) in the same order. ``method``: how the set was read (``BEST_METHODS``). ``critical``
+    is c, the simultaneous max-|t| quantile of the rank intervals; ``max_t`` the R resampled
+    maxima it was read from (for a chart or a check); ``mcb_critical`` each system's one-sided
+    MCB quantile d_i (input order of ``systems``)."""
 
     systems: tuple[str, ...]
     ranks: tuple[SystemRank, ...]
@@ -109,6 +142,8 @@ class BestSet:
     seed: int
     critical: float
     max_t: np.ndarray
+    method: str = "mcb"
+    mcb_critical: tuple[float, ...] = ()
 
     @property
     def best(self) -> tuple[str, ...]:
@@ -125,7 +160,8 @@ class BestSet:
                                      "tied_for_best"])
 
     def to_dict(self) -> dict:
-        return {"method": "simultaneous bootstrap max-|t| rank intervals",
+        return {"method": self.method,
+                "mcb_critical": dict(zip(self.systems, self.mcb_critical)),
                 "confidence": self.confidence, "resamples": self.resamples,
                 "seed": self.seed, "n": self.n, "excluded": list(self.excluded),
                 "critical": self.critical, "best": list(self.best),
@@ -133,38 +169,49 @@ class BestSet:
                 "pairs": [p.to_dict() for p in self.pairs]}
 
 
-def best_set_iv(scores, resamples, confidence, seed) -> tuple:
+def best_set_iv(scores, resamples, confidence, seed, method="mcb") -> tuple:
     """Checks of ``best_set``'s arguments (the door)."""
     checks.instance("scores", scores, pd.DataFrame, "a pandas DataFrame (cases x systems)")
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
-    return scores, resamples, confidence, seed
+    method = checks.choice("method", method, BEST_METHODS)
+    return scores, resamples, confidence, seed, method
 
 
-def _max_t(d: np.ndarray, se: np.ndarray, resamples: int, seed: int) -> np.ndarray:
-    """max over columns of |dbar* - dbar| / se for ``resamples`` joint resamples of the rows of
-    the differences ``d`` (n x P; columns with se = 0 count 0), ``BLOCK`` resamples per
-    seeded block."""
-    n, _ = d.shape
+def _max_t(d: np.ndarray, se: np.ndarray, resamples: int, seed: int,
+           controls: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """For ``resamples`` joint resamples of the rows of the differences ``d`` (n x P; columns
+    with se = 0 count 0), ``BLOCK`` resamples per seeded block, with t* = (dbar* - dbar) / se:
+    max over columns of |t*| (R), and for each system i the one-sided max of t*_(j - i) over
+    j != i (R x k): ``controls[i]`` indexes the columns of [t*, -t*] that are j - i."""
+    n, p = d.shape
     dc = d - d.mean(axis=0)
     scale = np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0)
     out = np.empty(resamples)
+    one = np.empty((resamples, len(controls)))
     for b, start in enumerate(range(0, resamples, BLOCK)):
         m = min(BLOCK, resamples - start)
         idx = np.random.default_rng([seed, b]).integers(0, n, size=(m, n))
         counts = np.bincount((np.arange(m)[:, None] * n + idx).ravel(),
                              minlength=m * n).reshape(m, n).astype(float)
         shift = counts @ dc / n                    # dbar* - dbar, per resample and pair
-        out[start:start + m] = np.max(np.abs(shift * scale), axis=1)
-    return out
+        tt = shift * scale
+        out[start:start + m] = np.max(np.abs(tt), axis=1)
+        both = np.concatenate([tt, -tt], axis=1)
+        for i, cols in enumerate(controls):
+            one[start:start + m, i] = both[:, cols].max(axis=1)
+    return out, one
 
 
 def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float = 0.95,
-             seed: int = 0) -> BestSet:
+             seed: int = 0, method: str = "mcb") -> BestSet:
     """The tied-for-best set and rank intervals of the columns of ``scores`` (cases x systems,
-    larger is better), as the module docstring says. Cost: resamples x cases x pairs
-    (``core.paired.multi.estimate_cost``); more than ``core.paired.multi.MAX_WORK`` raises
-    ``InputError("too_much_work")`` before anything runs."""
-    scores, resamples, confidence, seed = best_set_iv(scores, resamples, confidence, seed)
+    larger is better), as the module docstring says; ``method`` "mcb" (Hsu's one-sided
+    multiple comparisons with the best, the default) or "all-pairs" names how the set is read.
+    Cost: resamples x cases x pairs (``core.paired.multi.estimate_cost``); more than
+    ``core.paired.multi.MAX_WORK`` raises ``InputError("too_much_work")`` before anything
+    runs."""
+    scores, resamples, confidence, seed, method = best_set_iv(scores, resamples, confidence,
+                                                              seed, method)
     systems = tuple(str(c) for c in scores.columns)
     k = len(systems)
     if k < 2:
@@ -184,8 +231,14 @@ def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float
     se = d.std(axis=0, ddof=1) / math.sqrt(n)
     # se below rounding of the data's scale is 0 (the same difference on every case)
     se = np.where(se > 1e-12 * max(float(np.max(np.abs(x))), 1e-300), se, 0.0)
-    max_t = _max_t(d, se, resamples, seed)
+    npairs = len(pair_idx)
+    # columns of [t*, -t*] that are t*_(j - i) for control i: pair (i, j) as is, (j, i) negated
+    controls = [np.array([p for p, (a, _) in enumerate(pair_idx) if a == i]
+                         + [npairs + p for p, (_, b) in enumerate(pair_idx) if b == i])
+                for i in range(k)]
+    max_t, one_sided = _max_t(d, se, resamples, seed, controls)
     crit = float(np.quantile(max_t, confidence, method="higher"))
+    mcb_d = np.maximum(np.quantile(one_sided, confidence, axis=0, method="higher"), 0.0)
     half = crit * se  # se = 0: the interval is the point
     low, high = dbar - half, dbar + half
     # better[i, j]: j is shown better than i; worse[i, j]: j is shown worse than i
@@ -197,14 +250,42 @@ def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float
         elif high[p] < 0:
             better[j, i] = worse[i, j] = True
     means = x.mean(axis=0)
+    mcb = _mcb(means, d, se, pair_idx, mcb_d) if method == "mcb" else None
     ranks = []
     for i in range(k):
         lo_rank = 1 + int(better[i].sum())
+        if mcb is None:
+            in_best, ahead, low_i, high_i = lo_rank == 1, better[i], None, None
+        else:
+            ahead, low_i, high_i = mcb[0][i], float(mcb[1][i]), float(mcb[2][i])
+            in_best = not ahead.any()
         ranks.append(SystemRank(systems[i], float(means[i]), 1 + int(np.sum(means > means[i])),
-                                lo_rank, k - int(worse[i].sum()), lo_rank == 1,
-                                tuple(systems[j] for j in np.flatnonzero(better[i]))))
+                                lo_rank, k - int(worse[i].sum()), bool(in_best),
+                                tuple(systems[j] for j in np.flatnonzero(ahead)),
+                                low_i, high_i))
     ranks.sort(key=lambda r: (-r.mean, systems.index(r.name)))
     pairs = tuple(PairInterval(systems[i], systems[j], float(dbar[p]), float(low[p]),
                                float(high[p])) for p, (i, j) in enumerate(pair_idx))
     return BestSet(systems, tuple(ranks), pairs, n, excluded, confidence, resamples, int(seed),
-                   crit, max_t)
+                   crit, max_t, method, tuple(float(v) for v in mcb_d))
+
+
+def _mcb(means: np.ndarray, d: np.ndarray, se: np.ndarray, pair_idx: list,
+         mcb_d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Hsu's constrained MCB (the module docstring): ahead[i, j] (j is ahead of i by more than
+    d_i se_ij), and each system's interval (low_i, high_i) of mu_i - max_{j != i} mu_j."""
+    k = len(means)
+    se_m = np.zeros((k, k))
+    for p, (i, j) in enumerate(pair_idx):
+        se_m[i, j] = se_m[j, i] = se[p]
+    gap = means[None, :] - means[:, None]          # gap[i, j] = xbar_j - xbar_i
+    off = ~np.eye(k, dtype=bool)
+    ahead = off & (gap > mcb_d[:, None] * se_m)
+    in_g = ~ahead.any(axis=1)
+    high = np.maximum(0.0, np.min(np.where(off, -gap + mcb_d[:, None] * se_m, np.inf), axis=1))
+    low = np.zeros(k)
+    for i in range(k):
+        others = off[i] & in_g
+        if others.any():
+            low[i] = min(0.0, float(np.min(-gap[i, others] - mcb_d[others] * se_m[i, others])))
+    return ahead, low, high

@@ -41,6 +41,16 @@ Scores: the one-sided sign-flip randomization test on d_i + delta
 p is half the two-sided p of the superiority verdict's test, so a zero margin says
 ``non_inferior`` exactly when the verdict says "B is better".
 
+The self-check (issue 36). When the comparison's self-check withholds its superiority verdict
+(``core.paired.calibration.Calibration.withholds``: on null sets shaped like these data the
+interval leaves out its null value in twice the promise or more), the interval cannot keep its
+promise on data shaped like these at this n, and any answer read off it is withheld too:
+"non-inferior", "equivalent" and "inferior" become "inconclusive" with the reason
+``withheld_self_check`` (the self-check's figure and its n in ``reason_params``). The
+interval is translation-equivariant, so its honesty at 0 on these data's shape is its
+honesty at -delta. A zero margin thus still says ``non_inferior`` exactly when the
+superiority verdict says "B is better".
+
 ``docs/margin.md`` (``bench/margin.py``) measures P(non-inferior) when B - A is exactly
 -delta (the promise: at most alpha/2 = 2.5%) on 0/1 pairs by exact enumeration and on real
 per-query score differences, and the power at B - A = 0 beside a naive "cannot tell ->
@@ -49,13 +59,14 @@ switch" rule.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import NormalDist
 from typing import Literal
 
 import numpy as np
 
 from core import checks
+from core.paired.calibration import calibrate_comparison
 from core.paired.intervals import side, tango_statistic
 from core.paired.significance import shifted_signflip_p
 from core.paired.stats import BootstrapResult, PairedData, significance_level
@@ -65,7 +76,7 @@ _NORMAL = NormalDist()
 MarginVerdict = Literal["non_inferior", "equivalent", "inferior", "inconclusive"]
 VERDICTS = ("equivalent", "non_inferior", "inferior", "inconclusive")
 REASONS = ("inside_margin", "lower_above_margin", "upper_below_margin", "ci_holds_margin",
-           "test_disagrees")
+           "test_disagrees", "withheld_self_check")
 TESTS = ("tango_exact", "tango_score", "signflip_shifted")
 EXACT_MAX_N = 200      # 0/1 tables up to this many cases get the exact unconditional test
 
@@ -111,8 +122,8 @@ class MarginResult:
 
 
 def _unwrap(comparison):
-    """(bootstrap, PairedData) of a PairedComparison, GoldenComparison (its ``comparison``)
-    or RetrieverComparison."""
+    """(bootstrap, PairedData, the comparison itself) of a PairedComparison, GoldenComparison
+    (its ``comparison``) or RetrieverComparison."""
     if hasattr(comparison, "comparison") and hasattr(comparison, "golden"):
         comparison = comparison.comparison
     what = ("a paired comparison with its data (core.paired.compare.PairedComparison, "
@@ -120,7 +131,7 @@ def _unwrap(comparison):
     data = checks.instance("comparison", getattr(comparison, "data", None), PairedData, what)
     bs = checks.instance("comparison", getattr(comparison, "bootstrap", None), BootstrapResult,
                          what)
-    return bs, data
+    return bs, data, comparison
 
 
 def margin_decision(comparison, margin: float, *,
@@ -133,8 +144,10 @@ def margin_decision(comparison, margin: float, *,
     The interval is the comparison's own CI of B - A (the one on the card); ``confidence``,
     when given, must equal its level (the tests run at half of 1 - confidence, one-sided,
     so that they match that interval). The score test reuses the comparison's seed and
-    resamples when it is Monte-Carlo."""
-    bs, data = _unwrap(comparison)
+    resamples when it is Monte-Carlo. A conclusive answer is withheld ("inconclusive",
+    reason ``withheld_self_check``) when the comparison's self-check withholds (module
+    docstring; the self-check the comparison kept, else run here, ``calibrate_comparison``)."""
+    bs, data, comparison = _unwrap(comparison)
     margin = checks.margin(margin, binary=data.binary, span=None if data.binary else
                            score_span(data.a, data.b))
     conf = checks.confidence(bs.confidence if confidence is None else confidence)
@@ -162,9 +175,32 @@ def margin_decision(comparison, margin: float, *,
         up = shifted_signflip_p(d, -margin, alternative="less", **kw)
         p_ni, p_inf, p_up = ni.p, inf.p, up.p
         test, exact = "signflip_shifted", ni.exact and inf.exact and up.exact
-    return _decide(margin, float(bs.mean), float(bs.ci_low), float(bs.ci_high), conf, alpha,
-                   float(p_ni), float(p_inf), float(p_up), test, exact,
-                   "rate" if data.binary else "score", data.n)
+    result = _decide(margin, float(bs.mean), float(bs.ci_low), float(bs.ci_high), conf, alpha,
+                     float(p_ni), float(p_inf), float(p_up), test, exact,
+                     "rate" if data.binary else "score", data.n)
+    if result.verdict == "inconclusive":
+        return result
+    cal = getattr(comparison, "calibration", None)
+    if cal is None:   # not kept (a verdict-only comparison): run it now, as decide would
+        cal = calibrate_comparison(bs, data)
+    return _withhold(result, cal)
+
+
+def _withhold(result: MarginResult, calibration) -> MarginResult:
+    """``result`` made "inconclusive" with the reason ``withheld_self_check`` when the
+    self-check ``calibration`` (a ``core.paired.calibration.Calibration`` of the same
+    comparison, or None: not measured) withholds (``Calibration.withholds``), else
+    ``result`` itself; ``reason_params`` then carry the answer withheld (``withheld``), the
+    self-check's figure (``rate``, its
+    ``Calibration.shown``), the stated level (``level``), the promise and its n. The caller
+    checked both."""
+    if calibration is None or not calibration.withholds or result.verdict == "inconclusive":
+        return result
+    params = dict(result.reason_params, withheld=result.verdict, rate=calibration.shown,
+                  level=calibration.withhold_above, promise=calibration.promise,
+                  n=calibration.n)
+    return replace(result, verdict="inconclusive", reason_key="withheld_self_check",
+                   reason_params=params)
 
 
 def noninferior_p(b_only: int, a_only: int, n: int, margin: float) -> float:

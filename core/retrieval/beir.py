@@ -42,6 +42,7 @@ from typing import Callable
 from core import checks
 from core.errors import InputError
 from core.inputs import parse_number
+from core.retrieval.safe_files import FileTooLarge, NotRegularFile, read_regular
 
 SPLITS = ("train", "dev", "test")   # the BEIR qrels splits with a name on screen (scifact.split_*)
 
@@ -59,6 +60,9 @@ BUNDLE_MEMBERS = (CORPUS, f"{QRELS_DIR}/test.tsv", QUERIES)  # sorted, as packed
 BUNDLE_SHA256 = "28adc1adc0e7e2c79f3e8c9475d2f8dfcba9b2c5108aed776f6b15eb956a8bbf"
 HUB_HOST = "huggingface.co"
 HUB_TIMEOUT = 2.5  # seconds; the whole offline check stays under 3 s
+# The largest corpus, queries or qrels file read. Not the uploads' 50 MB: a collection at
+# the CLI's --max-docs (50,000 documents) of scifact-length abstracts (1.5 kB) is 75 MB.
+MAX_FILE_BYTES = 200 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -141,8 +145,10 @@ def check_dir(path: str | os.PathLike, split: str = "test") -> Path:
         target = (root / rel).resolve()
         if not target.is_relative_to(root):
             raise InputError("scifact.err_outside", file=str(p), name=rel)
-        if not target.is_file():
+        if not target.exists():
             raise InputError("scifact.err_missing_file", file=str(p), name=rel)
+        if not target.is_file():  # a FIFO, a device (a link to /dev/zero) or a folder
+            raise InputError("not_regular_file", file=str(p / rel))
     return root
 
 
@@ -162,12 +168,28 @@ def beir_folders(split: str = "test") -> list[Path]:
 
 
 # ----------------------------------------------------------------------------- reading
+def _read_text(path: Path) -> io.TextIOWrapper:
+    """``path`` as UTF-8 text (lines as ``open(path, encoding="utf-8")`` gives them), read
+    through the bounded reader (``core.retrieval.safe_files.read_regular``): a regular file
+    of at most ``MAX_FILE_BYTES``, else ``InputError`` naming it, at once (a FIFO, a device
+    such as ``/dev/zero``, a file too large or unreadable). Decoding errors surface while
+    reading, as from ``open``."""
+    try:
+        data = read_regular(path, MAX_FILE_BYTES)
+    except FileTooLarge as exc:
+        raise InputError("too_large", file=str(path), size_mb=f"{exc.size / 2**20:,.0f}",
+                         limit_mb=f"{MAX_FILE_BYTES / 2**20:.0f}") from None
+    except NotRegularFile:
+        raise InputError("not_regular_file", file=str(path)) from None
+    except OSError as exc:
+        raise InputError("scifact.err_unreadable", file=str(path),
+                         detail=exc.strerror or type(exc).__name__) from None
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+
+
 def _jsonl(path: Path, required: tuple[str, ...]):
     """(line number, record) for each non-blank line; InputError on the first bad line."""
-    try:
-        handle = path.open("r", encoding="utf-8")
-    except OSError as exc:
-        raise InputError("scifact.err_unreadable", file=str(path), detail=exc.strerror) from None
+    handle = _read_text(path)
     with handle:
         try:
             for lineno, line in enumerate(handle, start=1):
@@ -240,7 +262,8 @@ def read_qrels(path: Path, doc_ids, query_ids) -> dict[str, dict[str, int]]:
     docs, queries = set(doc_ids), set(query_ids)
     out: dict[str, dict[str, int]] = {}
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        with _read_text(path) as handle:
+            lines = handle.read().splitlines()
     except UnicodeDecodeError:
         raise InputError("scifact.err_encoding", file=str(path)) from None
     first = True

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from core.views.cheap import conclusion_lines
 from core.views.format import level as fmt_level, pct
 from core.views.palette import PRIMARY, REFERENCE
 
@@ -58,6 +59,8 @@ def text(report) -> str:
                      f"rescaled prefix {s['rbo_prefix']:.3f}), Kendall tau "
                      f"{s['tau']:.3f}; top {len(s['top_gold'])} gold {s['top_gold']} vs "
                      f"{s['top_other']} ({'same' if s['top_same_order'] else 'different'})")
+    if report.conclusions is not None:
+        lines.extend("  " + line for line in conclusion_lines(report.conclusions))
     for c in d["runs"]:
         lines.append(f"  run {c['run']}: {c['unlabelled']} of {c['retrieved']} retrieved "
                      "documents have no label (counted as not relevant)")

@@ -19,6 +19,12 @@ SENTENCE_KEYS = {(1, False): "systems.best_one_behind1", (1, True): "systems.bes
                  (2, False): "systems.best_two_behind1", (2, True): "systems.best_two_behind2",
                  (3, False): "systems.best_many_behind1",
                  (3, True): "systems.best_many_behind2"}
+# how the set was read (core.paired.best.BEST_METHODS) -> the card's reason
+REASON_KEYS = {"mcb": "systems.best_reason_mcb", "all-pairs": "systems.best_reason"}
+# ... and the CLI's words for it
+METHOD_WORDS = {"mcb": "one-sided multiple comparisons with the best (Hsu), studentized "
+                       "bootstrap",
+                "all-pairs": "simultaneous bootstrap rank intervals of all pairs"}
 
 
 def renamed(bs: BestSet, names: dict | None) -> BestSet:
@@ -83,7 +89,7 @@ def best_card(bs: BestSet, lang: str = "en") -> VerdictCard:
         tone=tone, label=t("systems.best_label", lang, level=level, k=len(bs.systems)),
         value=join_names(bs.best, lang, "or"), interval=ranks_line(bs, lang),
         sentence=best_sentence(bs, lang),
-        reason=t("systems.best_reason", lang, level=level, n=f"{bs.n:,}",
+        reason=t(REASON_KEYS[bs.method], lang, level=level, n=f"{bs.n:,}",
                  resamples=f"{bs.resamples:,}"))
 
 
@@ -133,8 +139,9 @@ def rank_chart(bs: BestSet, *, title: str = "", axis: str = "rank", best: str = 
 def best_lines(bs: BestSet) -> list[str]:
     """The CLI's lines (English): the sentence, then one line per system."""
     level = fmt_level(bs.confidence)
-    lines = [f"Tied for best ({level}, all {len(bs.systems)} systems at once; simultaneous "
-             f"bootstrap rank intervals, {bs.n} cases, {bs.resamples:,} resamples):",
+    lines = [f"Tied for best ({level}, all {len(bs.systems)} systems at once; "
+             f"{METHOD_WORDS[bs.method]}, {bs.n} cases, {bs.resamples:,} resamples; rank "
+             f"intervals from all pairs):",
              f"  {best_sentence(bs, 'en')}"]
     if bs.excluded:
         lines.append(f"  left out (some system has no value there): {len(bs.excluded)} of "

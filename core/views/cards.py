@@ -38,7 +38,7 @@ class VerdictCard:
     calibration: str = ""  # "On data like yours, this interval would wrongly leave out 0 ..."
     warning: str = ""      # e.g. BCa on fewer than 50 cases
     margin: str = ""       # with a margin: its answer ("B is not worse than A by more than ...")
-    margin_reason: str = ""  # why the margin's answer is "inconclusive" (the test disagrees)
+    margin_reason: str = ""  # why the margin's answer is "inconclusive" (the test disagrees, or the self-check withholds)
     band: MarginBand | None = None   # the margin drawn as a shaded band beside the CI
     best: str = ""         # with more systems than A and B: who is tied for best of them all
     caveats: str = ""      # one line: what changes the reading (the latency fairness checks)

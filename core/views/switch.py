@@ -11,6 +11,8 @@ from core.i18n import t
 from core.switch import Condition, SwitchDecision
 from core.views import format as fmt
 from core.views.cards import VerdictCard
+from core.views.harm import (condition_line as harm_condition_line, harm_lines,
+                             short_line as harm_short_line)
 from core.views.latency import caveat_line
 from core.views.charts import TIMES_LABEL, linear_ticks, wrap_title
 from core.views.palette import DARK, MUTED, REFERENCE, TONES as TONE_COLOURS
@@ -55,7 +57,9 @@ def _params(dec: SwitchDecision, lang: str) -> dict:
 def condition_line(cond: Condition, dec: SwitchDecision, lang: str = "en") -> str:
     """One condition in plain words: ``switch.cond_quality_holds`` ... ``cond_speed_unsure``
     (``cond_quality_unsure_test`` when the lower bound clears -delta but the test does
-    not)."""
+    not); the harm condition's from ``core.views.harm``."""
+    if cond.name == "harm":
+        return harm_condition_line(dec.harm, cond.state, dec.max_harm, dec.b, dec.kind, lang)
     return t(f"switch.cond_{_which(cond)}", lang, **_params(dec, lang))
 
 
@@ -96,8 +100,10 @@ def decision_sentence(dec: SwitchDecision, lang: str = "en") -> str:
     are unsure) after "Do not switch:" / "Cannot tell yet:"."""
     if dec.decision == "switch":
         return t("switch.sentence_switch", lang, **_params(dec, lang))
-    parts = " ".join(t(f"switch.short_{short}", lang, **_params(dec, lang))
-                     for short in (_short(c) for c in dec.failing))
+    parts = " ".join(harm_short_line(dec.harm, c.state, dec.max_harm, dec.b, dec.kind, lang)
+                     if c.name == "harm" else
+                     t(f"switch.short_{_short(c)}", lang, **_params(dec, lang))
+                     for c in dec.failing)
     return t(f"switch.sentence_{dec.decision}", lang, parts=parts)
 
 
@@ -154,27 +160,35 @@ def decision_card(dec: SwitchDecision, lang: str = "en") -> VerdictCard:
         value=t(f"switch.value_{dec.decision}", lang),
         interval=t("switch.card_interval", lang, level=fmt.level(dec.confidence), **p),
         sentence=decision_sentence(dec, lang),
-        reason=" ".join(condition_line(c, dec, lang)
-                        for c in (dec.quality_condition, dec.speed_condition)),
+        reason=" ".join(condition_line(c, dec, lang) for c in dec.conditions),
         next_step=step, next_link=link, next_label=label,
         caveats=caveat_line(dec.latency_warnings, lang))
 
 
 def decision_text(dec: SwitchDecision, lang: str = "en") -> str:
-    """The ``decide`` command's readable output."""
+    """The ``decide`` command's readable output: the sentence, each condition, the next
+    steps, with ``--max-harm`` the hurt/helped shares and TRisk, the sources, the exit code
+    and the timing log's warnings."""
     step = steps(dec, lang)[0]
     lines = [decision_sentence(dec, lang),
-             "  " + condition_line(dec.quality_condition, dec, lang),
-             "  " + condition_line(dec.speed_condition, dec, lang),
-             "  " + t("switch.cli_sources", lang, quality=dec.quality_source,
-                      latency=dec.latency_source, n=dec.n_cases, q=dec.n_queries,
-                      level=fmt.level(dec.confidence)),
-             "  " + t("switch.cli_exit", lang, code=dec.exit_code,
-                      decision=t(f"switch.value_{dec.decision}", lang))]
+             *("  " + condition_line(c, dec, lang) for c in dec.conditions)]
     if step:
-        lines.insert(3, "  " + step)
+        lines.append("  " + step)
+    if dec.harm is not None:
+        lines += ["  " + x for x in harm_lines(dec.harm, dec.a, dec.b, dec.kind, lang)]
+    lines += ["  " + t("switch.cli_sources", lang, quality=dec.quality_source,
+                       latency=dec.latency_source, n=dec.n_cases, q=dec.n_queries,
+                       level=fmt.level(dec.confidence)),
+              "  " + t("switch.cli_exit", lang, code=dec.exit_code,
+                       decision=t(f"switch.value_{dec.decision}", lang))]
     lines += ["  " + t("switch.cli_warning", lang, text=w.message(lang))
               for w in dec.latency_warnings]
+    if dec.sequential is not None:   # the sequence that decided the quality condition
+        # lazy: only in the sequential mode
+        from core.views.sequential import quality_line, sequential_lines
+        lines += ["  " + line for line in sequential_lines(dec.sequential, dec.a, dec.b,
+                                                            dec.arrival, lang)]
+        lines.append("  " + quality_line(dec.quality_condition, dec.kind, dec.margin, lang))
     return "\n".join(lines)
 
 

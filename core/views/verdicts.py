@@ -84,19 +84,30 @@ def comparison_verdict(result, lang: str = "en") -> str:
 
 
 def margin_sentence(result, *, a: str, b: str, lang: str = "en") -> str:
-    """The margin's answer (a ``core.paired.margin.MarginResult``) in one plain sentence: 'B is not
-    worse than A by more than 2.0 %p (lower bound -1.1 %p).', 'B is worse than A by more
-    than 2.0 %p (upper bound ...)', 'Equivalent within ±2.0 %p: ...' or 'Inconclusive for a
-    margin of 2.0 %p: ...', with the interval's ends as core computed them."""
+    """The margin's answer (a ``core.paired.margin.MarginResult``) in one plain sentence, the
+    estimate and then its bound, as the Switch? card says it (issue 37): 'B scores +0.3 %p
+    vs A; at worst -1.7 %p, within the 2.0 %p you allowed.', '... even at best ..., it loses
+    more than ...', 'Equivalent within ±2.0 %p: ...', 'Cannot tell yet at a margin of
+    2.0 %p: ...' (in other words when the interval clears the margin but the one-sided test
+    or the self-check holds the answer back: ``margin_reason`` says which); B − A and the
+    interval's ends as core computed them."""
     kind = checks.choice("kind", result.kind, ("rate", "score"))
-    return t(f"margin.verdict_{result.verdict}", lang, a=a, b=b,
-             margin=fmt_margin(result.margin, kind), lo=fmt_diff(result.ci_low, kind),
+    held = result.verdict == "inconclusive" and result.reason_key != "ci_holds_margin"
+    key = result.verdict + ("_held" if held else "")  # by the test or the self-check
+    return t(f"margin.verdict_{key}", lang, a=a, b=b, margin=fmt_margin(result.margin, kind),
+             est=fmt_diff(result.mean, kind), lo=fmt_diff(result.ci_low, kind),
              hi=fmt_diff(result.ci_high, kind))
 
 
 def margin_reason(result, lang: str = "en") -> str | None:
     """Why a margin's answer is 'inconclusive' although the interval clears the margin (the
-    one-sided test does not agree), or None."""
+    one-sided test does not agree, or the self-check withholds the answer: issue 36), or
+    None."""
+    if result.reason_key == "withheld_self_check":
+        p = result.reason_params
+        return t("margin.reason_withheld_self_check", lang,
+                 answer=t(f"margin.short_{p['withheld']}", lang), rate=pct(p["rate"]),
+                 level=pct(p["level"], 0), promise=pct(p["promise"], 0), n=p["n"])
     if result.reason_key != "test_disagrees":
         return None
     return t("margin.reason_test_disagrees", lang, margin=fmt_margin(result.margin, result.kind),

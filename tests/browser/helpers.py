@@ -10,20 +10,15 @@ from __future__ import annotations
 import ast
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from bench.streamlit_server import CHROMIUM, CHROMIUM_ARGS, ServerFailed, streamlit_server
 from core.i18n import catalog, t
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 FIXTURE = ROOT / "tests" / "fixtures" / "golden_upload.csv"
 SHOTS = ROOT / "docs" / "screenshots"
 ARTIFACTS = SHOTS / "tmp"
@@ -62,52 +57,20 @@ def _need_browser() -> None:
         pytest.skip(f"browser test skipped: {problem}")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, request):
-    """``streamlit run app.py``; a test module may set ``SERVER_ENV`` (a dict) to add
-    environment variables, e.g. ``NOISEFLOOR_BEIR_DIR``."""
+    """``streamlit run app.py`` (``bench.streamlit_server``, the one way the app is started for
+    a browser, shared with ``bench/bench_first_verdict.py``); a test module may set
+    ``SERVER_ENV`` (a dict) to add environment variables, e.g. ``NOISEFLOOR_BEIR_DIR``."""
     _need_browser()
-    port = _free_port()
     log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
-    log = open(log_path, "wb")
     env = {k: v for k, v in os.environ.items() if k != "NOISEFLOOR_BEIR_DIR"}
     env.update(getattr(request.module, "SERVER_ENV", {}))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.headless", "true", "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"streamlit exited with {proc.returncode}:\n"
-                            + log_path.read_text(errors="replace")[-3000:])
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("streamlit did not answer /_stcore/health within 60 s")
-            time.sleep(0.3)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
+        with streamlit_server(ROOT, log_path, env=env) as (base, _proc):
+            yield base
+    except ServerFailed as exc:
+        pytest.fail(str(exc))
 
 
 @pytest.fixture(scope="module")

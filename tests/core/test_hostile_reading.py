@@ -270,20 +270,21 @@ def test_xlsx_without_dimension_stops_at_the_cell_cap_while_streaming(monkeypatc
         read_table(data, "nodim.xlsx", max_cells=500)
     assert err.value.code == "too_many_cells" and "500" in str(err.value)
     assert read_table(data, "nodim.xlsx").frame.shape == (1_999, 1)  # under the cap: read
-    # the count made while openpyxl streams the rows stops at the cap as well
+    # the count made while openpyxl streams the rows stops at the cap as well (the header,
+    # row 1, is not counted: row 502 holds the 501st data cell)
     monkeypatch.setattr(tables, "_count_xlsx_cells", lambda *a: None)
     with pytest.raises(InputError) as err:
         read_table(data, "nodim.xlsx", max_cells=500)
-    assert err.value.code == "too_many_cells" and err.value.row == 501
+    assert err.value.code == "too_many_cells" and err.value.row == 502
 
 
 def test_xlsx_count_sees_tags_split_across_chunks_and_namespaced_tags():
     import core.inputs.tables as tables
 
     data = _xlsx_without_dimension(60_000)  # ~3 MB of XML: several 1 MB chunks
-    tables._count_xlsx_cells(data, "f.xlsx", 120_000)  # 60,000 cells: under
+    tables._count_xlsx_cells(data, "f.xlsx", 59_999)  # 60,000 cells, one the header's
     with pytest.raises(InputError):
-        tables._count_xlsx_cells(data, "f.xlsx", 59_999)
+        tables._count_xlsx_cells(data, "f.xlsx", 59_998)
     assert tables.MAX_XLSX_CELLS <= tables.MAX_CELLS
 
 
@@ -300,7 +301,8 @@ def test_xlsx_cap_counts_empty_rows_too(monkeypatch):
 
     with pytest.raises(InputError) as err:
         tables._xlsx_rows(Sheet(), "empty.xlsx", 10, 1_000)
-    assert err.value.code == "too_many_cells" and err.value.row == 1_001
+    # the first (empty) row is the header, not counted: row 1,002 is the 1,001st
+    assert err.value.code == "too_many_cells" and err.value.row == 1_002
     assert MAX_CELLS == 2_000_000
 
 

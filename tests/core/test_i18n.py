@@ -278,6 +278,8 @@ def _runtime_domains() -> dict[str, tuple]:
         "verdicts.survival_*": SURVIVAL_TESTS,     # core.paired.calibration.Calibration.survival_test
         "margin.verdict_*": MARGIN_VERDICTS,
         "margin.short_*": MARGIN_VERDICTS,
+        "harm.cond_*": STATES,                     # core.switch.harm_condition
+        "harm.short_*": ("fails", "unsure"),       # only failing / unsure conditions are short
         "scifact.note_*": tuple(sorted({c for m in ("search", "vectors", "scifact")
                                         for c in _tuple_codes(ROOT / "core" / "retrieval" / f"{m}.py")})),
         "scifact.vectors_*": VECTOR_SOURCES,

@@ -593,3 +593,17 @@ def test_the_lazy_import_check_reads_comments(tmp_path):
                  "    from core.inputs import load_golden\n"
                  "def c():\n    import sys\n    import json  # lazy: json is light\n")
     assert [h.split(":")[0] for h in inline_imports(f)] == ["3", "9"]
+
+
+def test_the_app_is_started_for_a_browser_one_way():
+    """``bench.streamlit_server.streamlit_server`` is the one place that runs ``streamlit run
+    app.py`` (the browser tests' ``server`` fixture and ``bench/bench_first_verdict.py`` use
+    it; issue 37 found the two starting it twice over)."""
+    starts = sorted(str(p.relative_to(ROOT)) for folder in ("bench", "tests", "core", "pages")
+                    for p in (ROOT / folder).rglob("*.py")
+                    if '"streamlit", "run"' in p.read_text(encoding="utf-8")
+                    and p.name != "test_layout.py")
+    assert starts == ["bench/streamlit_server.py"], starts
+    helpers = (ROOT / "tests" / "browser" / "helpers.py").read_text(encoding="utf-8")
+    bench = (ROOT / "bench" / "bench_first_verdict.py").read_text(encoding="utf-8")
+    assert "streamlit_server(" in helpers and "streamlit_server(" in bench

@@ -325,3 +325,20 @@ def test_retrievers_missing_from_the_timing_log_are_refused():
     with pytest.raises(InputError) as ei:
         decide_retrievers(_tables(), latency_csv(0.8), "l.csv", margin=0.05, **FAST)
     assert ei.value.code == "switch_method_missing" and "scifact" in str(ei.value)
+
+
+def test_harm_condition_reads_the_hurt_share_interval():
+    from core.paired import no_harm
+    from core.switch import combine, harm_condition
+    h = no_harm([1] * 90 + [1] * 10, [1] * 90 + [0] * 10)  # 10% hurt, Wilson ~[5.5%, 17.4%]
+    lo, hi = h.hurt_ci
+    assert harm_condition(h, 0.2) == Condition("harm", "holds", hi, 0.2, 0.0)
+    c = harm_condition(h, 0.1)
+    assert c.state == "unsure" and c.bound == hi and c.gap == pytest.approx(hi - 0.1)
+    c = harm_condition(h, 0.05)
+    assert c.state == "fails" and c.bound == lo and c.gap == pytest.approx(lo - 0.05)
+    ok = Condition("quality", "holds", 0, 0, 0)
+    fast = Condition("speed", "holds", 1, 1.1, 0)
+    assert combine(ok, fast) == "switch"
+    assert combine(ok, fast, harm_condition(h, 0.1)) == "inconclusive"
+    assert combine(ok, fast, harm_condition(h, 0.05)) == "stay"

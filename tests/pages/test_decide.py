@@ -255,3 +255,37 @@ def test_the_systems_page_keeps_its_trec_upload_for_the_switch_page():
     kept = at.session_state["systems_file"]
     assert (kept["format"], kept["name"], kept["measure"]) == ("trec", "qrels.txt", "nDCG@10")
     assert kept["runs"] == tuple(runs)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_max_harm_adds_the_third_condition(lang):
+    """A max-harm share turns the harm condition on: its row in the conditions table (the hurt
+    share's bound and the share allowed, as core.switch computes them), the shares and TRisk
+    below, and a limit below the hurt share's lower bound stops the switch, named on the card."""
+    from core.paired import no_harm
+    at = _page(lang)
+    assert not at.exception
+    tables = [t_.value for t_ in at.table]
+    assert all(len(t_) == 2 for t_ in tables if t_.shape[1] == 5)  # off by default
+    want = decide_files(DEMO_Q.read_bytes(), DEMO_Q.name, DEMO_L.read_bytes(), DEMO_L.name,
+                        margin=0.02, resamples=2000, max_harm=0.5)
+    h = want.harm
+    at.number_input(key="decide_max_harm").set_value(50.0).run()
+    assert not at.exception and not at.error
+    table = next(t_.value for t_ in at.table if t_.value.shape == (3, 5))
+    row = [re.sub(r"\\(.)", r"\1", str(c)) for c in table.iloc[2]]
+    assert row[2] == fmt.pct(h.hurt_ci[1]) and row[3] == "50.0%"
+    text = " ".join(m.value for m in at.markdown)
+    assert f"{h.hurt}/{h.n}" in text and f"{h.trisk:.2f}" in text
+    low = no_harm(*_demo_pair()).hurt_ci[0]
+    assert low > 0.005
+    at.number_input(key="decide_max_harm").set_value(round(100 * low / 2, 1) or 0.1).run()
+    card = _card(at)
+    assert ("Do not switch" in card and "hurts" in card) if lang == "en" else "나쁩니다" in card
+
+
+def _demo_pair():
+    """rerank (A) and hybrid (B) of the demo golden file, as the page's default pair."""
+    import csv
+    rows = list(csv.DictReader(DEMO_Q.read_text(encoding="utf-8").splitlines()))
+    return [float(r["rerank"]) for r in rows], [float(r["hybrid"]) for r in rows]

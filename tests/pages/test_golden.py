@@ -294,15 +294,21 @@ def test_margin_is_off_by_default_and_answers_in_both_languages():
     at.number_input(key="golden_margin_rate").set_value(15.0).run()
     assert not at.exception
     card = _card(at)
-    assert ("title-only is not worse than RRF by more than 15.0 %p (lower bound -12.8 %p)"
-            in card)
+    # estimate then bound, in one sentence (issue 37): the card's own B − A and CI's low end
+    assert ("title-only scores +6.5 %p vs RRF; at worst -12.8 %p, within the 15.0 %p you "
+            "allowed." in card)
+    diff = at.metric[2].value
+    assert diff == "+6.5 %p" and f'class="verdict-value"' in card and f">{diff}</span>" in card
+    assert "CI [-12.8 %p, +25.7 %p]" in card
     assert 'class="verdict-band"' in card and "verdict-better" in card
     q = at.query_params["margin"]
     assert (q[0] if isinstance(q, list) else q) == "15"
     at.session_state["lang"] = "ko"
     at.run()
     card = _card(at)
-    assert "title-only은(는) RRF보다 15.0 %p 넘게 나쁘지 않습니다(하한 -12.8 %p)" in card
+    assert ("title-only은(는) RRF 대비 +6.5 %p이고, 최악이라도 -12.8 %p로 허용한 15.0 %p "
+            "안입니다." in card)
+    assert at.metric[2].value == "+6.5 %p" and "하한" not in card
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -316,7 +322,8 @@ def test_a_margin_from_the_url_that_leaves_it_open_gives_the_plan(lang):
     assert at.number_input(key="golden_margin_rate").value == 5.0
     card = _card(at)
     assert t("margin.verdict_inconclusive", lang, a="title-only", b="RRF", margin="5.0 %p",
-             lo="-25.7 %p", hi="+12.8 %p") in card
+             est="-6.5 %p", lo="-25.7 %p", hi="+12.8 %p") in card
+    assert at.metric[2].value == "-6.5 %p"  # the estimate quoted is the card's B − A
     href = card.split('href="', 1)[1].split('"', 1)[0]
     q = {k: v[0] for k, v in parse_qs(urlsplit(href).query).items()}
     assert q["mode"] == "noninferiority" and q["margin"] == "5.0" and q["lang"] == lang
@@ -496,3 +503,74 @@ def test_the_2x2_lines_add_up_to_the_rates_table_on_page_and_report(lang, upload
     # and so is the Markdown copy
     copy = "\n".join(c.value for c in at.code)
     assert f"| {a_right} | {want['a'][0]} | {want['a'][1]} | {want['a'][2]} |" in copy
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_no_harm_section_is_the_data_and_links_the_most_hurt_cases(lang):
+    """The hurt/helped shares and TRisk under the tests are core.paired.harm.no_harm of the
+    page's pair (0/1 demo: any loss), alpha is selectable, the most-hurt cases are linked to the
+    drill-down's anchor; scores take a delta."""
+    import numpy as np
+    from core.paired.harm import no_harm
+    from core.views.harm import harm_lines
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["lang"] = lang
+    at.run()
+    assert not at.exception
+    res = at.session_state["golden_comparison"]
+    c = res.comparison
+    h = no_harm(res.a_values, res.b_values)
+    texts = _texts(at)
+    for line in harm_lines(h, c.a, c.b, "rate", lang):
+        assert any(line.replace("−", "") in t.replace("\\", "").replace("−", "")
+                   for t in texts), line
+    assert any("(#golden-discordant)" in t for t in texts) == (h.hurt > 0)
+    at.selectbox(key="golden_alpha").set_value(5).run()
+    h5 = no_harm(res.a_values, res.b_values, alpha=5)
+    assert any(f"{h5.trisk:.2f}" in t and "α = 5" in t for t in _texts(at))
+    rng = np.random.default_rng(1)
+    a = rng.random(40)
+    b = np.clip(a + rng.normal(0.0, 0.1, 40), 0, 1)
+    rows = "".join(f"c{i},{x:.3f},{y:.3f}\n" for i, (x, y) in enumerate(zip(a, b)))
+    at.file_uploader(key="golden_upload").set_value(
+        ("s.csv", ("case_id,old,new\n" + rows).encode(), "text/csv")).run()
+    at.number_input(key="golden_harm_delta").set_value(0.1).run()
+    assert not at.exception
+    h = no_harm(np.round(a, 3), np.round(b, 3), delta=0.1)
+    assert any(f"{h.hurt}/40" in t and "0.100" in t for t in _texts(at))
+
+
+CLUSTERED = (Path(__file__).resolve().parents[1] / "fixtures" / "clusters"
+             / "golden_clustered.csv").read_bytes()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_cluster_column_gives_the_cluster_card(lang):
+    """Issue 32: a file with a document column: the card treats the document as the unit
+    (its interval is the CR2 one of core.paired.clusters, its numbers in the card)."""
+    from core.inputs import compare_golden, compare_in_clusters, load_clustered
+    from core.views import format as fmt
+    cl = load_clustered(CLUSTERED, "c.csv")
+    cc = compare_in_clusters(compare_golden(cl.golden, resamples=20_000), cl.labels, "c.csv")
+    at = _page()
+    at.session_state["lang"] = lang
+    at.file_uploader(key="golden_upload").set_value(("c.csv", CLUSTERED, "text/csv")).run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="golden_cluster").value == "document"
+    texts = "\n".join(_texts(at))
+    lo, hi = fmt.diff(cc.difference.ci_low, "rate"), fmt.diff(cc.difference.ci_high, "rate")
+    assert f"[{lo}, {hi}]" in texts
+    assert ("clusters as the unit" in texts) if lang == "en" else ("클러스터 단위" in texts)
+    # choosing none gives the independent-cases card back
+    at.selectbox(key="golden_cluster").set_value(at.selectbox(key="golden_cluster").options[0])
+    at.run()
+    assert f"[{lo}, {hi}]" not in "\n".join(_texts(at))
+
+
+def test_ids_that_look_clustered_get_the_hint():
+    text = "case_id,A,B\n" + "".join(f"doc{d}_q{q},{(d + q) % 2},{d % 2}\n"
+                                     for d in range(6) for q in range(3))
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(("h.csv", text.encode(), "text/csv")).run()
+    assert not at.exception
+    assert any("cluster column" in t for t in _texts(at))

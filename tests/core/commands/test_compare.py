@@ -360,13 +360,15 @@ def test_margin_text_answers_in_plain_words(capsys):
     assert main(["compare", DEMO, "--a", "RRF", "--b", "title-only", "--resamples", "1000",
                  "--margin", "15pp"]) == 0
     out = capsys.readouterr().out
-    assert ("title-only is not worse than RRF by more than 15.0 %p (lower bound -12.8 %p)"
-            in out)
+    assert ("title-only scores +6.5 %p vs RRF; at worst -12.8 %p, within the 15.0 %p you "
+            "allowed." in out)
     assert "Margin 15.0 %p: non-inferior" in out
     assert main(["compare", DEMO, "--resamples", "1000", "--margin", "30pp"]) == 0
-    assert "Equivalent within ±30.0 %p" in capsys.readouterr().out
+    assert ("Equivalent within ±30.0 %p: RRF scores -6.5 %p vs title-only; at worst "
+            "-25.7 %p, at best +12.8 %p" in capsys.readouterr().out)
     assert main(["compare", DEMO, "--resamples", "1000", "--margin", "0.05"]) == 0
-    assert "Inconclusive at a margin of 5.0 %p" in capsys.readouterr().out
+    assert ("Cannot tell yet at a margin of 5.0 %p: RRF scores -6.5 %p vs title-only, but "
+            "at worst -25.7 %p" in capsys.readouterr().out)
 
 
 @pytest.mark.parametrize("text,needle", [("2", "ambiguous"), ("0.5", "ambiguous"),
@@ -480,3 +482,34 @@ def test_mcnemar_keys_say_which_p_they_hold(capsys):
     out = capsys.readouterr().out
     assert "McNemar mid-p p = 0.508 (the verdict's test)" in out
     assert "McNemar exact p = 0.727" in out
+
+
+def test_best_method_and_harm_options(capsys):
+    """--best-method all-pairs names the all-pairs set (default mcb); --harm adds the harm
+    block of A vs B equal to core.paired.harm.no_harm; without them neither key changes."""
+    from core.inputs.lists import load_lists, score_lists
+    from core.paired.best import best_set
+    from core.paired.harm import no_harm
+
+    base = ["compare", LISTS, "--format", "lists", "--resamples", "1000", "--json"]
+    assert main(base) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert plain["best_set"]["method"] == "mcb" and "harm" not in plain
+    assert main([*base, "--best-method", "all-pairs", "--harm", "--alpha", "5"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    scores = score_lists(load_lists(Path(LISTS).read_bytes(), "demo_lists.csv"), 10)
+    ref = best_set(scores.values["ndcg@10"], resamples=1000, seed=0, method="all-pairs")
+    assert d["best_set"]["method"] == "all-pairs" and d["best_set"]["best"] == list(ref.best)
+    table = scores.values["ndcg@10"]
+    a, b = table.columns[:2]
+    both = table[[a, b]].dropna()
+    h = no_harm(both[a].to_numpy(), both[b].to_numpy(), alpha=5)
+    assert d["harm"]["hurt_share"] == pytest.approx(h.hurt_share)
+    assert d["harm"]["hurt_ci"] == pytest.approx(list(h.hurt_ci))
+    assert d["harm"]["trisk"] == pytest.approx(h.trisk) and d["harm"]["alpha"] == 5
+    assert d["harm"]["delta"] == 0.05  # scores
+    assert {k: v for k, v in d.items() if k not in ("harm", "best_set")} == \
+        {k: v for k, v in plain.items() if k != "best_set"}
+    assert main([*base[:-1], "--harm"]) == 0
+    text = capsys.readouterr().out
+    assert "TRisk (α = 2" in text and f"{h.hurt}/{h.n}" in text

@@ -175,3 +175,42 @@ def test_scifact_as_quality_end_to_end(tmp_path):
     assert out["quality"] == want["margin"]
     assert out["sources"]["quality"] == f"{want['collection']} [mrr@10]"
     assert out["n_cases"] == want["n_queries"]
+
+
+@pytest.mark.parametrize("max_harm, code, state", [("0.1", 0, "holds"), ("0.03", 3, "unsure"),
+                                                   ("0.01", 1, "fails")])
+def test_max_harm_is_a_third_condition(files, capsys, max_harm, code, state):
+    """CLOSE: B wrong where A was right on 17 of 600 cases (2.8%, Wilson [1.8%, 4.5%]); quality
+    and speed hold, so the harm condition alone decides: holds at 10%, unsure at 3%, fails at
+    1%; the card names it; without --max-harm the JSON has no harm keys."""
+    from core.paired import no_harm
+    q, lg = files("q.csv", golden_csv(CLOSE)), files("l.csv", latency_csv(0.7))
+    argv = ["decide", "--quality", q, "--latency", lg, "--margin", "0.02", *FAST]
+    assert main([*argv, "--max-harm", max_harm, "--json"]) == code
+    out = json.loads(capsys.readouterr().out)
+    a = [1] * 480 + [0] * 84 + [0] * 19 + [1] * 17
+    b = [1] * 480 + [0] * 84 + [1] * 19 + [0] * 17
+    ref = no_harm(a, b)
+    assert out["conditions"]["harm"]["state"] == state and out["max_harm"] == float(max_harm)
+    assert out["harm"]["hurt_share"] == pytest.approx(17 / 600)
+    assert out["harm"]["hurt_ci"] == pytest.approx(list(ref.hurt_ci))
+    assert out["harm"]["trisk"] == pytest.approx(ref.trisk) and out["harm"]["alpha"] == 2
+    assert out["conditions"]["harm"]["bound"] == pytest.approx(
+        ref.hurt_ci[0] if state == "fails" else ref.hurt_ci[1])
+    assert main([*argv, "--max-harm", max_harm]) == code
+    text = capsys.readouterr().out
+    first = text.splitlines()[0]
+    if state == "holds":
+        assert "Harm holds" in text and "17/600" in text
+    else:  # the sentence names the failing condition: harm, not quality or speed
+        assert "2.8%" in first and "hurts" in first and "time" not in first
+    assert main([*argv, "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert "harm" not in plain and "max_harm" not in plain and "harm" not in plain["conditions"]
+
+
+def test_max_harm_refuses_a_share_outside_0_1(files, capsys):
+    q, lg = files("q.csv", golden_csv(CLOSE)), files("l.csv", latency_csv(0.7))
+    assert main(["decide", "--quality", q, "--latency", lg, "--margin", "0.02", *FAST,
+                 "--max-harm", "1.5"]) == 2
+    assert "--max-harm" in capsys.readouterr().err

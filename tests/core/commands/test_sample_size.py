@@ -63,3 +63,25 @@ def test_margin_gives_the_noninferiority_n_of_core(capsys):
     assert "n_paired_noninferiority" in capsys.readouterr().out
     assert main(["sample-size", "--discordance", "0.2", "--diff", "-0.06",
                  "--margin", "0.05"]) == 2
+
+
+def test_cheap_labels_give_the_gold_cases_needed_beside_each_n(capsys):
+    """issue 34 item 5: with --cheap N --correlation RHO every n gets the gold cases PPI++ needs
+    beside N cheap-labelled cases (core.paired.gold_cases_needed); without them, no trace."""
+    import json as _json
+    from core.__main__ import main as _main
+    from core.paired import gold_cases_needed
+    base = ["sample-size", "--sigma", "0.2", "--half-width", "0.05", "--json"]
+    assert _main(base) == 0
+    plain = _json.loads(capsys.readouterr().out)
+    assert "cheap" not in plain
+    assert _main(base + ["--cheap", "500", "--correlation", "0.8"]) == 0
+    d = _json.loads(capsys.readouterr().out)
+    need = d["cheap"]["gold_needed"]
+    assert set(need) == {k for k in plain if k.startswith("n_")}
+    for k, n in need.items():
+        assert n == gold_cases_needed(plain[k], 500, 0.8) < plain[k]
+    assert _main(base[:-1] + ["--cheap", "500", "--correlation", "0.8"]) == 0
+    out = capsys.readouterr().out
+    assert f"about {need['n_continuous_ci']} gold cases instead of {plain['n_continuous_ci']}" in out
+    assert _main(base + ["--cheap", "500"]) == 2

@@ -1,6 +1,7 @@
 """core.inputs.tables: the one number parser (``parse_number`` / ``parse_numbers``), header matching,
 decoding, delimiter sniffing and ``read_table``'s string cells with spreadsheet row numbers."""
 import io
+import itertools
 import math
 
 import numpy as np
@@ -143,6 +144,88 @@ def test_the_cell_cap_counts_data_cells_not_the_header():
     with pytest.raises(InputError) as e:
         read_cells(data + b"9,9,9,9\n", "f.csv", max_cells=8)
     assert (e.value.code, e.value.row) == ("too_many_cells", 4)
+
+
+def _xlsx_of(rows) -> bytes:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    for row in rows:
+        wb.active.append(row)
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx"])
+def test_csv_and_xlsx_cap_the_same_cells_at_the_boundary(kind):
+    """Issue 30: the cap counts data cells, never the header, in a CSV file and a workbook
+    alike (the xlsx path counted its header row twice over: in the zip pre-count and while
+    streaming). Header of 4 + 3 rows of 4 = 12 data cells: read at a cap of 12, refused at
+    11 naming the last row."""
+    from core.inputs.tables import read_cells
+
+    rows = [["case_id", "a", "b", "c"]] + [[f"q{i}", "1", "0", "1"] for i in range(3)]
+    data = _xlsx_of(rows) if kind == "xlsx" else \
+        "".join(",".join(r) + "\n" for r in rows).encode()
+    name = f"f.{kind}"
+    table = read_cells(data, name, max_cells=12)
+    assert table.rows == (2, 3, 4) and table.column("c") == ["1", "1", "1"]
+    with pytest.raises(InputError) as e:
+        read_cells(data, name, max_cells=11)
+    assert e.value.code == "too_many_cells" and "11" in str(e.value)
+    if kind == "csv":
+        assert e.value.row == 4
+
+
+def test_the_xlsx_streaming_count_and_its_zip_pre_count_agree_with_csv():
+    """Each of the two xlsx counts on its own, at the boundary: the pre-count over the zip's
+    XML (``_count_xlsx_cells``) and the count while openpyxl streams (``_xlsx_rows``)."""
+    import core.inputs.tables as tables
+
+    rows = [["case_id", "a", "b", "c"]] + [[f"q{i}", "1", "0", "1"] for i in range(3)]
+    data = _xlsx_of(rows)
+    tables._count_xlsx_cells(data, "f.xlsx", 12)
+    with pytest.raises(InputError):
+        tables._count_xlsx_cells(data, "f.xlsx", 11)
+
+    class Sheet:  # openpyxl's read-only rows, as tuples
+        def iter_rows(self, values_only=True):
+            return iter([tuple(r) for r in rows])
+
+    assert len(tables._xlsx_rows(Sheet(), "f.xlsx", 10, 12)) == 4
+    with pytest.raises(InputError) as e:
+        tables._xlsx_rows(Sheet(), "f.xlsx", 10, 11)
+    assert (e.value.code, e.value.row) == ("too_many_cells", 4)
+
+
+def test_the_real_caps_hold_exactly_their_data_cells():
+    """At the real limits: a CSV of 500,000 x 4 data cells (2,000,000) under a 4-cell header
+    passes the cap and one more cell does not; a workbook's 125,000 x 4 (= MAX_XLSX_CELLS)
+    the same, streamed."""
+    import core.inputs.tables as tables
+
+    header, row = ["q", "a", "b", "c"], ["x", "1", "0", "1"]
+    assert tables.MAX_CELLS == 2_000_000 and tables.MAX_XLSX_CELLS == 500_000
+    check_shape(itertools.chain([header], itertools.repeat(row, 500_000)), "f.csv")
+    with pytest.raises(InputError) as e:
+        check_shape(itertools.chain([header], itertools.repeat(row, 500_000), [["x"]]),
+                    "f.csv")
+    assert (e.value.code, e.value.row) == ("too_many_cells", 500_002)
+
+    class Sheet:
+        def __init__(self, extra):
+            self.extra = extra
+
+        def iter_rows(self, values_only=True):
+            return itertools.chain([tuple(header)], itertools.repeat(tuple(row), 125_000),
+                                   [("x",)] * self.extra)
+
+    cap = tables.MAX_XLSX_CELLS
+    assert len(tables._xlsx_rows(Sheet(0), "f.xlsx", 1_000, cap)) == 125_001
+    with pytest.raises(InputError) as e:
+        tables._xlsx_rows(Sheet(1), "f.xlsx", 1_000, cap)
+    assert (e.value.code, e.value.row) == ("too_many_cells", 125_002)
 
 
 def test_an_xlsx_declaring_the_whole_sheet_is_read_by_its_real_cells():

@@ -47,6 +47,26 @@ def _replay(df, resamples, seed, confidence=0.95):
     return crit, dbar - crit * se, dbar + crit * se
 
 
+def _replay_mcb(df, resamples, seed, confidence=0.95):
+    """Each system's one-sided MCB quantile by brute force: for control i, the max over j != i
+    of ((xbar*_j - xbar*_i) - (xbar_j - xbar_i)) / se_ij on the same seeded resamples."""
+    x = df.to_numpy(float)
+    n, k = x.shape
+    se = {(i, j): np.std(x[:, j] - x[:, i], ddof=1) / math.sqrt(n)
+          for i in range(k) for j in range(k) if i != j}
+    gap = x.mean(axis=0)
+    maxima = [[] for _ in range(k)]
+    for b, start in enumerate(range(0, resamples, BLOCK)):
+        m = min(BLOCK, resamples - start)
+        idx = np.random.default_rng([seed, b]).integers(0, n, size=(m, n))
+        for row in idx:
+            ms = x[row].mean(axis=0)
+            for i in range(k):
+                maxima[i].append(max(((ms[j] - ms[i]) - (gap[j] - gap[i])) / se[i, j]
+                                     for j in range(k) if j != i))
+    return [float(np.quantile(v, confidence, method="higher")) for v in maxima], se
+
+
 def _scores(n=25, seed=0, shifts=(0.0, 0.02, 0.25, 0.27)):
     rng = np.random.default_rng(seed)
     base = rng.random(n)
@@ -65,6 +85,60 @@ def test_equals_a_brute_force_replay():
     assert bs.max_t.shape == (300,)
     # s2 and s3 are 0.25 above s0 and s1 on 25 cases with noise 0.15: tied for best
     assert set(bs.best) == {"s2", "s3"} and set(bs.behind) == {"s0", "s1"}
+    assert bs.method == "mcb" and bs.to_dict()["method"] == "mcb"
+    d, se = _replay_mcb(df, 300, 5)
+    assert list(bs.mcb_critical) == pytest.approx(d, rel=1e-9)
+    # the set and Hsu's constrained bounds, from the replayed d_i by hand
+    means = df.mean().to_numpy()
+    k = len(means)
+    g = [i for i in range(k)
+         if all(means[j] - means[i] <= d[i] * se[i, j] for j in range(k) if j != i)]
+    assert set(bs.best) == {f"s{i}" for i in g}
+    by = {r.name: r for r in bs.ranks}
+    for i in range(k):
+        high = max(0.0, min(means[i] - means[j] + d[i] * se[i, j] for j in range(k) if j != i))
+        others = [j for j in g if j != i]
+        low = 0.0 if not others else min(0.0, min(means[i] - means[j] - d[j] * se[i, j]
+                                                  for j in others))
+        assert by[f"s{i}"].mcb_high == pytest.approx(high, rel=1e-9, abs=1e-12)
+        assert by[f"s{i}"].mcb_low == pytest.approx(low, rel=1e-9, abs=1e-12)
+    every = best_set(df, resamples=300, seed=5, method="all-pairs")
+    assert every.method == "all-pairs" and every.critical == bs.critical
+    assert all(r.mcb_high is None and "mcb_high" not in r.to_dict() for r in every.ranks)
+    assert set(bs.best) <= set(every.best)
+
+
+def _dunnett_one_sided(m, confidence=0.95, rho=0.5):
+    """The one-sided Dunnett quantile (m comparisons with a control, correlation rho,
+    infinite df), by quadrature: with Z_j = sqrt(rho) W + sqrt(1 - rho) E_j,
+    P(max Z_j <= d) = integral of phi(w) Phi((d + sqrt(rho) w) / sqrt(1 - rho))^m dw
+    (Dunnett 1955; the formula behind Hsu's tables), solved for = confidence."""
+    from scipy.integrate import quad
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    def cdf(d):
+        f = lambda w: norm.pdf(w) * norm.cdf((d + math.sqrt(rho) * w) / math.sqrt(1 - rho)) ** m  # noqa: E731
+        return quad(f, -12, 12, epsabs=1e-12, epsrel=1e-12, limit=200)[0]
+
+    return brentq(lambda d: cdf(d) - confidence, 0.5, 5.0, xtol=1e-10)
+
+
+@pytest.mark.parametrize("k, table", [(3, 1.916), (5, 2.160), (10, 2.417)])
+def test_mcb_critical_values_match_hsus_table(k, table):
+    """Hsu (1996, Table E.3, one-sided Dunnett / MCB, infinite df, equal correlation 0.5):
+    1.916, 2.160, 2.417 for k = 3, 5, 10. scipy's multivariate normal CDF gives the same to
+    3 decimals, and the bootstrap d_i of k independent equal-variance systems (pairwise
+    differences with a common system correlated 0.5) on 600 cases with 20,000 resamples
+    lands within Monte-Carlo error (sd of a 95% quantile ~0.015) of it."""
+    assert _dunnett_one_sided(k - 1) == pytest.approx(table, abs=6e-4)
+    rng = np.random.default_rng(k)
+    df = pd.DataFrame(rng.normal(0, 1, (600, k)), columns=[f"m{i}" for i in range(k)])
+    bs = best_set(df, resamples=20_000, seed=k)
+    assert np.mean(bs.mcb_critical) == pytest.approx(table, abs=0.04)
+    assert max(abs(v - table) for v in bs.mcb_critical) < 0.08
+    # the all-pairs critical value is the studentized range / sqrt(2): 2.344, 2.728, 3.164
+    assert bs.critical == pytest.approx({3: 2.344, 5: 2.728, 10: 3.164}[k], abs=0.08)
 
 
 def test_zero_one_outcomes_near_the_ceiling_stay_finite():
@@ -106,6 +180,8 @@ def test_refusals():
         best_set(df.to_numpy(), resamples=100)
     with pytest.raises(ValueError):
         best_set(df, resamples=100, confidence=1.5)
+    with pytest.raises(ValueError, match="method"):
+        best_set(df, resamples=100, method="tukey")
     wide = pd.DataFrame(np.zeros((2_000, 60)), columns=[f"m{i}" for i in range(60)])
     with pytest.raises(InputError) as err:  # cost before work: 1,770 pairs
         best_set(wide, resamples=20_000)
@@ -120,14 +196,28 @@ def test_properties(seed, k, n, gap):
     base = rng.random(n)
     df = pd.DataFrame({f"m{i}": base + rng.normal(0, 0.1, n) for i in range(k)})
     df["far below"] = df.mean(axis=1) - 5.0 - gap  # far lower than all, on every case
-    bs = best_set(df, resamples=200, seed=seed)
-    assert bs.best  # never empty
-    assert "far below" not in bs.best  # a clearly lower mean is never in the set
-    top = max(bs.ranks, key=lambda r: r.mean)
-    assert top.in_best  # the highest mean is always in the set
+    bs = best_set(df, resamples=200, seed=seed, method="all-pairs")
+    mcb = best_set(df, resamples=200, seed=seed)
+    for one in (bs, mcb):
+        assert one.best  # never empty
+        assert "far below" not in one.best  # a clearly lower mean is never in the set
+        top = max(one.ranks, key=lambda r: r.mean)
+        assert top.in_best  # the highest mean is always in the set
     for r in bs.ranks:
         assert 1 <= r.rank_low <= r.rank <= r.rank_high <= k + 1
         assert r.in_best == (r.rank_low == 1)
+    # MCB: same rank intervals, a subset of the all-pairs set, d_i <= c, Hsu's bounds hold 0
+    assert [(r.name, r.rank_low, r.rank_high) for r in mcb.ranks] == \
+        [(r.name, r.rank_low, r.rank_high) for r in bs.ranks]
+    assert set(mcb.best) <= set(bs.best)
+    assert max(mcb.mcb_critical) <= mcb.critical
+    for r in mcb.ranks:
+        assert r.mcb_low <= 0 <= r.mcb_high
+        if r.mcb_high > 0:
+            assert r.in_best
+        assert r.in_best == (not r.behind_of)
+    if len(mcb.best) == 1:  # a single best: its lower bound is 0 (Hsu's constrained form)
+        assert next(r for r in mcb.ranks if r.in_best).mcb_low == 0
 
 
 @pytest.mark.parametrize("shift", [0.0, 0.01, 0.3, -0.3])
@@ -138,7 +228,7 @@ def test_two_systems_reduce_to_the_paired_verdict(seed, shift):
     rng = np.random.default_rng(seed)
     a = rng.random(30)
     df = pd.DataFrame({"A": a, "B": a + shift + rng.normal(0, 0.1, 30)})
-    bs = best_set(df, resamples=2000, seed=seed)
+    bs = best_set(df, resamples=2000, seed=seed, method="all-pairs")
     (pair,) = bs.pairs
     winner = ("B",) if pair.ci_low > 0 else ("A",) if pair.ci_high < 0 else None
     assert bs.best == (winner or tuple(r.name for r in bs.ranks))
@@ -163,14 +253,18 @@ def test_short_coverage_holds_the_true_best():
     for c, m in target.items():
         pop[c] += m - pop[c].mean()
     assert pop.mean().idxmax() == "s4"
-    held = sizes = naive = 0
+    held = sizes = naive = held_all = sizes_all = 0
     runs = 150
     for r in range(runs):
         sample = pop.iloc[rng.integers(0, q, 30)]
         bs = best_set(sample, resamples=500, seed=r)
+        every = best_set(sample, resamples=500, seed=r, method="all-pairs")
         held += "s4" in bs.best
+        held_all += "s4" in every.best
         sizes += len(bs.best)
+        sizes_all += len(every.best)
         naive += sample.mean().idxmax() != "s4"
-    assert held / runs >= 0.95
+    assert held / runs >= 0.95 and held_all / runs >= 0.95
     assert sizes / runs < 5  # the set does shrink
+    assert sizes < sizes_all  # and MCB's is smaller than the all-pairs set
     assert naive / runs > 1 - held / runs  # the naive pick is wrong more often than the set

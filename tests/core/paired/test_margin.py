@@ -178,11 +178,15 @@ def test_zero_margin_scores_reduce_to_the_superiority_verdict():
         assert c.test.exact
         r = margin_decision(c, 0.0)
         if c.decision.reason == "withheld_self_check":
-            # issue 36: the self-check withholds a "better" at these sizes; the margin's answer
-            # does not read the self-check yet (open, noted in issue 36), so only the withheld
-            # side differs: the interval and test alone still say B is better
-            assert r.verdict in ("non_inferior", "inferior")
+            # issue 36: a verdict the self-check withholds is withheld for the margin too, with
+            # the reason and the self-check's figure (the interval and test alone would answer)
             assert c.bootstrap.ci_low > 0 or c.bootstrap.ci_high < 0
+            assert r.verdict == "inconclusive" and r.reason_key == "withheld_self_check"
+            assert r.reason_params["withheld"] == ("non_inferior" if c.bootstrap.mean > 0
+                                                   else "inferior")
+            assert r.reason_params["rate"] == c.calibration.shown >= 0.1
+            assert r.reason_params["n"] == n
+            seen.add("withheld")
             continue
         assert (r.verdict == "non_inferior") == (c.verdict == "b_better")
         assert (r.verdict == "inferior") == (c.verdict == "a_better")
@@ -190,7 +194,41 @@ def test_zero_margin_scores_reduce_to_the_superiority_verdict():
         if c.bootstrap.mean != 0:
             assert min(1.0, 2 * side) == pytest.approx(c.test.p, abs=1e-12)
         seen.add(r.verdict)
-    assert {"non_inferior", "inferior", "inconclusive"} <= seen
+    assert {"non_inferior", "inferior", "inconclusive", "withheld"} <= seen
+
+
+# six cases on which the self-check withholds "B is better" (its figure 11%, issue 36)
+WITHHELD = ([0.7, 0.34, 0.04, 0.35, 0.55, 0.36], [0.73, 0.59, 0.27, 0.38, 0.78, 0.73])
+
+
+@pytest.mark.parametrize("self_check", [True, False])
+def test_a_margin_answer_is_withheld_when_the_self_check_withholds(self_check):
+    c = compare_paired(*WITHHELD, resamples=1_000, self_check=self_check)
+    assert c.decision.reason == "withheld_self_check"
+    cal = c.calibration
+    for margin in (0.0, 0.02, 0.05):
+        r = margin_decision(c, margin)
+        # the interval and the test alone clear -delta: the answer withheld is "non-inferior"
+        assert c.bootstrap.ci_low > -margin and r.p_noninferior < r.alpha
+        assert r.verdict == "inconclusive" and r.reason_key == "withheld_self_check"
+        assert r.reason_params["withheld"] == "non_inferior"
+        assert r.reason_params["rate"] == cal.shown and r.reason_params["n"] == 6
+        assert r.to_dict()["reason"] == "withheld_self_check"
+    # the same interval and tests without a withholding self-check: "non-inferior"
+    kept = margin_rule(0.05, c.bootstrap.ci_low, c.bootstrap.ci_high, r.p_noninferior,
+                       r.p_inferior, r.p_upper, r.alpha)
+    assert kept == ("non_inferior", "lower_above_margin")
+
+
+def test_an_answer_the_self_check_does_not_withhold_is_kept():
+    # ordinary data: the self-check reads below twice the promise and the answer stands
+    rng = np.random.default_rng(8)
+    a = rng.uniform(0.2, 0.8, 30).round(3)
+    b = (a + rng.normal(0.05, 0.05, 30)).round(3)
+    c = compare_paired(a, b, resamples=1_000)
+    assert not c.calibration.withholds
+    r = margin_decision(c, 0.02)
+    assert r.verdict in ("non_inferior", "equivalent") and r.reason_key != "withheld_self_check"
 
 
 @pytest.mark.parametrize("shift", [0.0, 0.05, -0.03])

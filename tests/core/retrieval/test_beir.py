@@ -300,3 +300,55 @@ def test_qrels_scores_go_through_the_one_number_parser(tmp_path):
     with pytest.raises(InputError) as ei:
         load_beir(bad)
     assert ei.value.code == "scifact.err_qrels_score" and ei.value.row == 5
+
+
+# ----------------------------------------------------------------------------- bounded reads
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("rel", ["corpus.jsonl", "queries.jsonl", "qrels/test.tsv"])
+def test_scifact_data_refuses_a_fifo_at_once_naming_it(tmp_path, capsys, rel):
+    """Issue 30: ``scifact --data DIR`` reads its three files through the bounded reader; a
+    FIFO in place of one (no writer: a plain open would wait forever) is refused in one
+    line naming the file."""
+    import os
+
+    p = _copy_tiny(tmp_path / "fifo")
+    (p / rel).unlink()
+    os.mkfifo(p / rel)
+    assert main(["scifact", "--data", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a regular file" in err and rel in err, err
+
+
+def test_the_beir_readers_themselves_are_bounded(tmp_path, monkeypatch):
+    """Past ``check_dir`` (a file swapped after the check): each reader opens through
+    ``core.retrieval.safe_files.read_regular``: /dev/zero and a FIFO are refused unread, a
+    file over the cap by its size."""
+    import os
+
+    with pytest.raises(InputError) as ei:
+        beir.read_corpus(Path("/dev/zero"))
+    assert ei.value.code == "not_regular_file" and "/dev/zero" in str(ei.value)
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "test.tsv")
+        with pytest.raises(InputError) as ei:
+            beir.read_qrels(tmp_path / "test.tsv", ["d1"], ["q1"])
+        assert ei.value.code == "not_regular_file"
+    big = tmp_path / "queries.jsonl"
+    with open(big, "wb") as fh:
+        fh.truncate(beir.MAX_FILE_BYTES + 1)  # sparse: no disk, no memory
+    with pytest.raises(InputError) as ei:
+        beir.read_queries(big)
+    assert ei.value.code == "too_large" and "the limit is 200 MB" in str(ei.value)
+    with pytest.raises(InputError) as ei:
+        beir.read_corpus(tmp_path / "gone.jsonl")
+    assert ei.value.code == "scifact.err_unreadable" and "gone.jsonl" in str(ei.value)
+
+
+def test_scifact_data_refuses_an_oversized_corpus_in_one_line(tmp_path, capsys):
+    p = _copy_tiny(tmp_path / "big")
+    with open(p / "corpus.jsonl", "r+b") as fh:
+        fh.truncate(beir.MAX_FILE_BYTES + 1)  # sparse: refused by its size, never read
+    assert main(["scifact", "--data", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "corpus.jsonl" in err, err
+    assert "the file is 200 MB; the limit is 200 MB" in err, err

@@ -84,3 +84,20 @@ def test_whom_each_trails_when_not_behind_all():
     assert best_sentence(bs, "en") == \
         f"Best: {first} or {second} — cannot tell which; A is behind C."
     assert best_sentence(bs, "ko").endswith("A: C보다 뒤처짐.")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_card_and_the_cli_name_how_the_set_was_read(lang):
+    """MCB (the default) and all-pairs (by name) say which they are, on the card and in the
+    CLI lines; the numbers in the reason are the set's own."""
+    rng = np.random.default_rng(4)
+    base = rng.random(30)
+    df = pd.DataFrame({f"m{i}": base + s + rng.normal(0, 0.05, 30)
+                       for i, s in enumerate((0.0, 0.02, 0.04))})
+    mcb, every = (best_set(df, resamples=400, seed=1, method=m) for m in ("mcb", "all-pairs"))
+    card_m, card_a = best_card(mcb, lang), best_card(every, lang)
+    assert card_m.reason != card_a.reason
+    assert "Hsu" in card_m.reason and "30" in card_m.reason and "400" in card_m.reason
+    assert "Hsu" not in card_a.reason
+    assert "multiple comparisons with the best (Hsu)" in best_lines(mcb)[0]
+    assert "all pairs" in best_lines(every)[0]

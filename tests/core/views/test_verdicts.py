@@ -94,16 +94,58 @@ def test_margin_sentence_quotes_the_margin_and_the_bound(lang):
     for m, r in results.items():
         s = margin_sentence(r, a="base", b="new", lang=lang)
         assert fmt.margin(m, "rate") in s and "base" in s and "new" in s
+        # the estimate first, then its bound, as on the Switch? card (issue 37): B − A is
+        # the card's own difference, the bound an end of its interval
+        est = fmt.diff(c.bootstrap.mean, "rate")
+        assert est == fmt.diff(r.mean, "rate") and s.index(est) < s.index(
+            fmt.diff(r.ci_high if r.verdict == "inferior" else r.ci_low, "rate"))
         if r.verdict == "non_inferior":
             assert fmt.diff(r.ci_low, "rate") in s
         if r.verdict == "inferior":
             assert fmt.diff(r.ci_high, "rate") in s
         assert s == t(f"margin.verdict_{r.verdict}", lang, a="base", b="new",
-                      margin=fmt.margin(m, "rate"), lo=fmt.diff(r.ci_low, "rate"),
+                      margin=fmt.margin(m, "rate"), est=est, lo=fmt.diff(r.ci_low, "rate"),
                       hi=fmt.diff(r.ci_high, "rate"))
+        assert "lower bound" not in s and "하한" not in s
         assert margin_reason(r, lang) is None or r.reason_key == "test_disagrees"
         seen.add(r.verdict)
     assert {"non_inferior", "equivalent", "inconclusive"} <= seen
+
+
+@pytest.mark.parametrize("reason", ["test_disagrees", "withheld_self_check"])
+def test_margin_sentence_when_the_test_or_the_self_check_holds_it_back(reason):
+    """Inconclusive although the interval clears −δ (the one-sided test disagrees, or the
+    self-check withholds, issue 36): the sentence does not claim a loss beyond the margin
+    that the interval rules out; it gives the estimate and both ends."""
+    from dataclasses import replace
+    from core.views.verdicts import margin_sentence
+    _, results = _margin_cases()
+    r = replace(results[0.15], verdict="inconclusive", reason_key=reason)
+    assert r.ci_low > -0.15
+    for lang in ("en", "ko"):
+        s = margin_sentence(r, a="base", b="new", lang=lang)
+        assert s == t("margin.verdict_inconclusive_held", lang, a="base", b="new",
+                      margin="15.0 %p", est=fmt.diff(r.mean, "rate"),
+                      lo=fmt.diff(r.ci_low, "rate"), hi=fmt.diff(r.ci_high, "rate"))
+        assert fmt.diff(r.mean, "rate") in s and fmt.diff(r.ci_low, "rate") in s
+    assert "loss of more than" not in margin_sentence(r, a="base", b="new")
+
+
+def test_margin_reason_when_the_self_check_withholds():
+    # issue 36: six cases on which the self-check withholds "B is better" (figure 11%)
+    from core.paired import margin_decision
+    from core.views.verdicts import margin_reason
+    a, b = [0.7, 0.34, 0.04, 0.35, 0.55, 0.36], [0.73, 0.59, 0.27, 0.38, 0.78, 0.73]
+    c = compare_paired(a, b, resamples=1_000)
+    r = margin_decision(c, 0.02)
+    assert r.reason_key == "withheld_self_check"
+    rate = fmt.pct(c.calibration.shown)
+    for lang in ("en", "ko"):
+        text = margin_reason(r, lang)
+        assert text == t("margin.reason_withheld_self_check", lang,
+                         answer=t("margin.short_non_inferior", lang), rate=rate, level="10%",
+                         promise="5%", n=6)
+        assert rate in text and "6" in text
 
 
 def test_margin_reason_when_the_test_disagrees():

@@ -1,0 +1,266 @@
+"""Gold labels on a few cases, cheap labels on many: prediction-powered inference (issue 34).
+
+A method's score computed with gold labels is ``gold`` on n cases; the same score computed with
+cheap labels (crowd, a heuristic, an LLM judge) is ``cheap_gold`` on those n cases and
+``cheap_rest`` on M further cases that have no gold label (N = n + M cheap-labelled cases in
+all). PPI++ (Angelopoulos, Duchi & Zrnic 2023, "PPI++: Efficient Prediction-Powered
+Inference", arXiv 2311.01453; PPI: Angelopoulos, Bates, Fannjiang, Jordan & Zrnic, *Science*
+382, 2023) estimates the gold mean as
+
+    theta(lam) = lam * mean(cheap_rest) + mean(gold - lam * cheap_gold),
+
+unbiased for every fixed lam whatever the cheap labels' bias, because the second term
+measures the bias on the gold cases and takes it back out. lam in [0, 1] is tuned for power
+(``ppi_lambda``, ``ppi_py``'s rule): lam = 0 is the gold-only mean, lam = 1 plain PPI. For a
+paired comparison the same estimator is applied to the per-case difference B − A (gold B − A
+and cheap B − A), so a cheap-label bias that differs between the two systems is measured and
+removed too.
+
+Assumption the user must meet (stated on the card): the gold cases are a random sample of the
+cheap-labelled cases. Only the figures are computed here; the commands and views read them.
+
+Intervals (``PPI_METHODS``):
+
+* ``"z"`` -- ``ppi_py.ppi_mean_ci`` (version 0.2.3) exactly: SDs with ddof 0 and the normal
+  quantile. Its reference, used in the tests (equal to 1e-9);
+* ``"t"`` -- the small-sample version, the default: SDs with ddof 1 (ddof 2 for the rectifier
+  gold - lam cheap when lam > 0 was tuned on the same n cases: one more parameter estimated,
+  as a regression residual loses one per slope) and Student's t with the Welch-Satterthwaite
+  degrees of freedom of the two variance terms, df = (a + b)^2 / (a^2 / (M - 1) + b^2 / (n -
+  k)), a = lam^2 s_rest^2 / M, b = SS_rect / (n - k) / n, k = 2 (1 when lam is 0 or fixed).
+  With lam = 0 it is the gold-only t-interval. Chosen by
+  ``bench/ppi.py`` (``docs/cheap_labels.md``) over the z-interval (89-93% at 20-30 gold
+  cases) and a studentized bootstrap with lam re-tuned per resample (96-98%, often wider
+  than gold-only).
+
+0/1 outcomes (and their differences: every value a whole number) add ``PSEUDO`` = 1 pseudo
+disagreement to the rectifier's sum of squares: half a case at its mean + lam and half at
+- lam, so SS becomes SS + lam^2 over n + 1 - 1 degrees of freedom. With 20-50 gold cases and
+cheap labels that agree on 90-95% of cases, the gold sample often holds no disagreement at all
+and the plain variance leaves the cheap labels' error out (coverage 74-91%); the pseudo case is
+Agresti & Coull's (1998) "add a few" for the disagreement rate, chosen by ``bench/ppi.py`` over
+0 and 2 (method "t" only: "z" stays ``ppi_py``'s). At lam = 0 it adds nothing (gold-only is unchanged); the estimate never changes.
+
+The matching test (``PPIEstimate.p_value``) is the same statistic, theta / se against the same
+t (or normal) distribution, so the interval excludes 0 exactly when p < 1 - confidence.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from core import checks
+from core.paired.intervals import z_two_sided
+from core.paired.skew_intervals import t_quantile
+
+PPI_METHODS = ("t", "z")
+MIN_GOLD = 3           # a variance with ddof 1 and a correlation need a few gold cases
+LAMBDA_NONE = 0.05     # lam below this: the cheap labels do not help (the card says so) ...
+MIN_GAIN = 1.05        # ... nor when they are worth fewer than 5% more gold cases
+PSEUDO = 1.0           # pseudo disagreements added on 0/1 data (module docstring)
+
+
+@dataclass(frozen=True)
+class PPIEstimate:
+    """One prediction-powered mean (a method's score, or the paired B − A) with its interval,
+    and the gold-only figures beside it (the same formula at lam = 0)."""
+
+    estimate: float
+    ci_low: float
+    ci_high: float
+    se: float
+    df: float
+    p_value: float
+    lam: float
+    correlation: float | None
+    n_gold: int
+    n_cheap: int
+    effective_n: float
+    gold_only_estimate: float
+    gold_only_low: float
+    gold_only_high: float
+    method: str
+    confidence: float
+
+    @property
+    def helps(self) -> bool:
+        """False when lam is about 0 (below ``LAMBDA_NONE``) or the cheap labels are worth
+        fewer than 5% more gold cases (``MIN_GAIN``): the figures are then practically the
+        gold-only ones, and the card says so."""
+        return self.lam >= LAMBDA_NONE and self.effective_n >= MIN_GAIN * self.n_gold
+
+    @property
+    def width_ratio(self) -> float:
+        """PPI width over gold-only width (1 when both are 0)."""
+        gold = self.gold_only_high - self.gold_only_low
+        return 1.0 if gold == 0 else (self.ci_high - self.ci_low) / gold
+
+    def to_dict(self) -> dict:
+        """The ``ppi`` block of the JSON (issue 34)."""
+        return {"lambda": self.lam, "correlation": self.correlation, "n_gold": self.n_gold,
+                "n_cheap": self.n_cheap, "effective_n": self.effective_n,
+                "interval": f"ppi++_{self.method}", "p_value": self.p_value,
+                "gold_only": {"estimate": self.gold_only_estimate,
+                              "ci_low": self.gold_only_low, "ci_high": self.gold_only_high}}
+
+
+# ----------------------------------------------------------------------------- row kernels
+def ppi_lambda_rows(gold: np.ndarray, cheap_gold: np.ndarray,
+                    cheap_rest: np.ndarray) -> np.ndarray:
+    """PPI++'s power-tuning lam of each row (S sets: gold and cheap_gold (S, n), cheap_rest
+    (S, M); the caller checked them): ``ppi_py``'s ``_calc_lam_glm`` for a mean,
+
+        lam = cov(Y, Yhat) / ((1 + n / M) var(Yhat, cheap_rest)),
+
+    the covariance over the n gold cases with ddof 0, the variance over all n + M cheap values
+    with ddof 1, clipped to [0, 1] (0 when the cheap values do not vary). It minimises the
+    estimated variance lam^2 var/M + var(Y - lam Yhat)/n (Angelopoulos, Duchi & Zrnic 2023,
+    Example 6.1)."""
+    n, m = gold.shape[1], cheap_rest.shape[1]
+    cov = np.mean((gold - gold.mean(1, keepdims=True))
+                  * (cheap_gold - cheap_gold.mean(1, keepdims=True)), axis=1)
+    var = np.var(np.concatenate([cheap_gold, cheap_rest], axis=1), axis=1, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lam = cov / ((1 + n / m) * var)
+    return np.clip(np.where(var > 0, lam, 0.0), 0.0, 1.0)
+
+
+def ppi_rows(gold: np.ndarray, cheap_gold: np.ndarray, cheap_rest: np.ndarray, *,
+             confidence: float, method: str = "t", lam=None, pseudo: float = 0.0) -> dict:
+    """PPI++ of each row (the formulas of the module docstring; the caller checked the
+    arrays: gold, cheap_gold (S, n), cheap_rest (S, M), n >= 2, M >= 2). ``lam`` None tunes it
+    per row (``ppi_lambda_rows``), else a number or an (S,) array. Returns arrays keyed
+    estimate, se, df, low, high, lam, gold_se, gold_df, gold_low, gold_high. ``pseudo``: the
+    pseudo disagreements added to the rectifier's sum of squares (``PSEUDO`` for 0/1 data,
+    0 for scores; the module docstring). The bench calls
+    this directly on thousands of simulated sets; ``ppi_mean`` / ``ppi_difference`` are the
+    checked entries."""
+    n, m = gold.shape[1], cheap_rest.shape[1]
+    tuned = lam is None
+    lam = (ppi_lambda_rows(gold, cheap_gold, cheap_rest) if tuned
+           else np.broadcast_to(np.asarray(lam, float), gold.shape[:1]))
+    rect = gold - lam[:, None] * cheap_gold
+    est = lam * cheap_rest.mean(1) + rect.mean(1)
+    ddof = 1 if method == "t" else 0
+    a = lam ** 2 * np.var(cheap_rest, axis=1, ddof=ddof) / m
+    # "t": a lam tuned on these n cases costs the rectifier one more degree of freedom (as a
+    # regression residual's); pseudo disagreements (``PSEUDO``: ``pseudo`` cases at the
+    # rectifier's mean +/- lam, half each) join its sum of squares; the estimate is unchanged
+    rect_ddof = ddof + (tuned & (lam > 0)) if method == "t" else np.zeros(lam.shape)
+    ss = np.var(rect, axis=1, ddof=0) * n + pseudo * lam ** 2
+    b = ss / (n + pseudo - rect_ddof) / n
+    se = np.sqrt(a + b)
+    gold_se = np.std(gold, axis=1, ddof=ddof) / math.sqrt(n)
+    alpha = 1 - confidence
+    if method == "t":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            df = (a + b) ** 2 / (a ** 2 / (m - 1) + b ** 2 / (n - rect_ddof))
+        df = np.where(np.isfinite(df) & (df > 0), df, n - 1.0)
+        q = np.asarray(t_quantile(1 - alpha / 2, df), float)
+        gold_df = np.full(gold.shape[0], n - 1.0)
+        gold_q = float(t_quantile(1 - alpha / 2, n - 1))
+    else:
+        df = np.full(gold.shape[0], math.inf)
+        gold_df = df
+        q = gold_q = z_two_sided(confidence)
+    gold_mean = gold.mean(1)
+    return {"estimate": est, "se": se, "df": df, "low": est - q * se, "high": est + q * se,
+            "lam": np.asarray(lam, float), "gold_estimate": gold_mean, "gold_se": gold_se,
+            "gold_df": gold_df, "gold_low": gold_mean - gold_q * gold_se,
+            "gold_high": gold_mean + gold_q * gold_se}
+
+
+# ----------------------------------------------------------------------------- checked entries
+def _ppi_iv(gold, cheap_gold, cheap_rest, confidence, method):
+    gold = checks.values("gold", gold, min_n=MIN_GOLD)
+    cheap_gold = checks.values("cheap_gold", cheap_gold, min_n=MIN_GOLD)
+    cheap_rest = checks.values("cheap_rest", cheap_rest, min_n=2)
+    checks.same_length(gold=gold, cheap_gold=cheap_gold)
+    return (gold, cheap_gold, cheap_rest, checks.confidence(confidence),
+            checks.choice("method", method, PPI_METHODS))
+
+
+def _p_value(est: float, se: float, df: float) -> float:
+    if se == 0 or not math.isfinite(se):
+        return 1.0 if est == 0 else 0.0
+    z = abs(est) / se
+    if math.isinf(df):
+        return min(1.0, math.erfc(z / math.sqrt(2)))
+    from scipy.special import stdtr
+    return float(min(1.0, 2 * stdtr(df, -z)))
+
+
+def _correlation(x: np.ndarray, y: np.ndarray) -> float | None:
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        return None
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def whole_valued(*arrays) -> bool:
+    """True when every value of every array is a whole number (0/1 outcomes and their
+    differences): the data on which ``ppi_rows`` adds ``PSEUDO`` disagreements."""
+    return all(bool(np.all(a == np.round(a))) for a in arrays)
+
+
+def _estimate(gold, cheap_gold, cheap_rest, confidence, method, lam) -> PPIEstimate:
+    pseudo = PSEUDO if method == "t" and whole_valued(gold, cheap_gold, cheap_rest) else 0.0
+    r = ppi_rows(gold[None], cheap_gold[None], cheap_rest[None], confidence=confidence,
+                 method=method, lam=lam, pseudo=pseudo)
+    est, se, df = float(r["estimate"][0]), float(r["se"][0]), float(r["df"][0])
+    gold_se = float(r["gold_se"][0])
+    eff = gold.size if se == 0 or gold_se == 0 else gold.size * gold_se ** 2 / se ** 2
+    return PPIEstimate(
+        estimate=est, ci_low=float(r["low"][0]), ci_high=float(r["high"][0]), se=se, df=df,
+        p_value=_p_value(est, se, df), lam=float(r["lam"][0]),
+        correlation=_correlation(gold, cheap_gold), n_gold=int(gold.size),
+        n_cheap=int(gold.size + cheap_rest.size), effective_n=float(eff),
+        gold_only_estimate=float(r["gold_estimate"][0]), gold_only_low=float(r["gold_low"][0]),
+        gold_only_high=float(r["gold_high"][0]), method=method, confidence=confidence)
+
+
+def ppi_mean(gold, cheap_gold, cheap_rest, *, confidence: float = 0.95, method: str = "t",
+             lam: float | None = None) -> PPIEstimate:
+    """One method's prediction-powered mean: ``gold`` (its scores with gold labels on n
+    cases), ``cheap_gold`` (with cheap labels on the same n cases, same order) and
+    ``cheap_rest`` (with cheap labels on the M other cases). PPI++ with the power-tuned lam
+    (``lam`` None) or a fixed one; interval ``method`` "t" (the small-sample default) or "z"
+    (``ppi_py.ppi_mean_ci``). ``effective_n`` = n * se_gold^2 / se_ppi^2: the number of gold
+    cases a gold-only mean would need for the same standard error ("worth about N gold
+    cases")."""
+    gold, cheap_gold, cheap_rest, confidence, method = _ppi_iv(
+        gold, cheap_gold, cheap_rest, confidence, method)
+    if lam is not None:
+        lam = checks.between("lam", lam, 0.0, 1.0)
+    return _estimate(gold, cheap_gold, cheap_rest, confidence, method, lam)
+
+
+def ppi_difference(gold_a, gold_b, cheap_gold_a, cheap_gold_b, cheap_rest_a, cheap_rest_b, *,
+                   confidence: float = 0.95, method: str = "t") -> PPIEstimate:
+    """The prediction-powered B − A: PPI++ (``ppi_mean``) of the per-case difference, gold
+    B − A on the n gold cases against cheap B − A on the same cases and on the M others. A
+    bias of the cheap labels that differs between A and B is a bias of the cheap difference,
+    and the rectifier (gold − lam cheap on the gold cases) removes it."""
+    ga, gb = checks.pair(gold_a, gold_b, min_n=MIN_GOLD)
+    ca, cb = checks.pair(cheap_gold_a, cheap_gold_b, min_n=MIN_GOLD)
+    ra, rb = checks.pair(cheap_rest_a, cheap_rest_b, min_n=2)
+    return ppi_mean(gb - ga, cb - ca, rb - ra, confidence=confidence, method=method)
+
+
+def gold_cases_needed(gold_only_n, n_cheap, correlation) -> int:
+    """Gold cases that, with ``n_cheap`` cheap-labelled cases without gold labels at gold–cheap
+    correlation rho, give the standard error ``gold_only_n`` gold cases give alone. With the
+    optimal lam, PPI++'s variance is (sigma^2 / n) (1 - rho^2 M / (M + n)) (Angelopoulos,
+    Duchi & Zrnic 2023, Sec. 6), so n solves n (M + n) = n0 (M + n - rho^2 M):
+
+        n = [-(M - n0) + sqrt((M - n0)^2 + 4 n0 M (1 - rho^2))] / 2,
+
+    rounded up; never more than n0, never fewer than ``MIN_GOLD``."""
+    n0 = checks.whole("gold_only_n", gold_only_n, lo=1)
+    m = checks.whole("n_cheap", n_cheap, lo=0)
+    rho = checks.between("correlation", correlation, -1.0, 1.0)
+    if m == 0:
+        return n0
+    n = (-(m - n0) + math.sqrt((m - n0) ** 2 + 4 * n0 * m * (1 - rho ** 2))) / 2
+    return int(min(n0, max(MIN_GOLD, math.ceil(n - 1e-9))))

@@ -1,0 +1,149 @@
+"""core.inputs.clusters: the cluster column (by name, by --cluster, blank cells refused naming
+the rows, a case in two clusters refused), the qid,cluster side file, runs folded to case means
+(exactly the mean of the runs), the comparison on the paired cases, and the hint."""
+import numpy as np
+import pytest
+
+from core.errors import InputError
+from core.inputs.clusters import (cluster_hint, compare_in_clusters, load_clustered,
+                                  load_lists_clustered, read_cluster_labels, runs_block)
+from core.inputs.golden import compare_golden, load_golden
+from core.paired.clusters import compare_clustered
+
+
+def _csv(text: str) -> bytes:
+    return text.strip().encode() + b"\n"
+
+
+GOLDEN = _csv("""
+case_id,document,A,B
+q1,d1,1,1
+q2,d1,0,1
+q3,d2,1,0
+q4,d2,0,1
+q5,d3,1,1
+q6,d3,0,1
+""")
+
+
+def test_a_cluster_column_is_read_and_not_a_method_or_text():
+    cl = load_clustered(GOLDEN, "g.csv")
+    assert cl.column == "document" and cl.labels == {"q1": "d1", "q2": "d1", "q3": "d2",
+                                                      "q4": "d2", "q5": "d3", "q6": "d3"}
+    assert cl.golden.methods == ["A", "B"] and "document" not in cl.golden.text.columns
+    # the same set as load_golden without the column
+    plain = load_golden(_csv("\n".join(",".join(r.split(",")[:1] + r.split(",")[2:])
+                                       for r in GOLDEN.decode().splitlines())), "g.csv")
+    np.testing.assert_array_equal(cl.golden.cases.values, plain.cases.values)
+
+
+def test_without_a_cluster_column_the_set_is_load_golden():
+    data = _csv("case_id,query,A,B\nq1,x,1,0\nq2,y,0,1\nq3,z,1,1")
+    cl = load_clustered(data, "g.csv")
+    ref = load_golden(data, "g.csv")
+    assert cl.labels is None and cl.runs is None
+    assert cl.golden.cases.ids == ref.cases.ids and cl.golden.text.equals(ref.text)
+
+
+def test_named_cluster_column_and_unknown_name():
+    data = _csv("case_id,page,A,B\nq1,p1,1,0\nq2,p1,0,1\nq3,p2,1,1\nq4,p2,0,0")
+    cl = load_clustered(data, "g.csv", cluster="page")
+    assert cl.labels["q3"] == "p2" and cl.golden.methods == ["A", "B"]
+    with pytest.raises(InputError) as e:
+        load_clustered(data, "g.csv", cluster="nope")
+    assert e.value.code == "clusters.err_no_such_column"
+
+
+def test_blank_clusters_are_refused_naming_every_row():
+    data = _csv("case_id,cluster,A,B\nq1,d1,1,0\nq2,,0,1\nq3,d2,1,1\nq4,,0,0")
+    with pytest.raises(InputError) as e:
+        load_clustered(data, "g.csv")
+    err = e.value
+    assert err.code == "clusters.err_blank" and err.row == 3 and err.column == "cluster"
+    assert err.params["count"] == 2 and err.params["rows"] == "3, 5"
+
+
+def test_a_case_in_two_clusters_is_refused():
+    data = _csv("case_id,method,score,cluster\nq1,A,1,d1\nq1,B,0,d2\nq2,A,1,d1\nq2,B,1,d1")
+    with pytest.raises(InputError) as e:
+        load_clustered(data, "g.csv")
+    assert e.value.code == "clusters.err_conflict" and e.value.row == 3
+
+
+def test_side_file_and_missing_cases():
+    labels = read_cluster_labels(_csv("qid,doc_id\n1,a\n2,a\n3,b"), "c.csv")
+    assert labels == {"1": "a", "2": "a", "3": "b"}
+    with pytest.raises(InputError) as e:
+        read_cluster_labels(_csv("qid,topic\n1,a"), "c.csv")
+    assert e.value.code == "clusters.err_no_column"
+    res = compare_golden(load_golden(GOLDEN, "g.csv"), resamples=500)
+    with pytest.raises(InputError) as e:
+        compare_in_clusters(res, {"q1": "d1"}, "c.csv")
+    assert e.value.code == "clusters.err_missing" and e.value.params["count"] == 5
+
+
+def test_compare_in_clusters_is_compare_clustered_on_the_paired_cases():
+    cl = load_clustered(GOLDEN, "g.csv")
+    res = compare_golden(cl.golden, resamples=500)
+    cc = compare_in_clusters(res, cl.labels, "g.csv", resamples=500)
+    ref = compare_clustered(res.a_values, res.b_values, ["d1", "d1", "d2", "d2", "d3", "d3"],
+                            resamples=500)
+    assert cc.to_dict() == ref.to_dict()
+    # cluster sums of B - A: (1, 0, 1): 2 non-zero -> the exact p is 2/4 x ... enumerated
+    assert cc.test.nonzero == 2 and cc.test.p == pytest.approx(0.5)
+
+
+RUNS = _csv("""
+case_id,method,run,score,cluster
+c1,A,1,0.5,d1
+c1,A,2,0.7,d1
+c1,B,1,0.9,d1
+c1,B,2,0.8,d1
+c2,A,1,0.2,d1
+c2,A,2,0.4,d1
+c2,B,1,0.1,d1
+c2,B,2,0.6,d1
+c3,A,1,0.3,d2
+c3,B,1,0.6,d2
+c3,B,2,0.4,d2
+""")
+
+
+def test_runs_fold_to_case_means_and_the_block():
+    cl = load_clustered(RUNS, "r.csv")
+    assert cl.runs is not None and cl.runs.column == "run"
+    cs = cl.golden.cases
+    a = dict(zip(cs.ids, cs.values[:, cs.methods.index("A")]))
+    b = dict(zip(cs.ids, cs.values[:, cs.methods.index("B")]))
+    assert a == pytest.approx({"c1": 0.6, "c2": 0.3, "c3": 0.3})
+    assert b == pytest.approx({"c1": 0.85, "c2": 0.35, "c3": 0.5})
+    res = compare_golden(cl.golden, "A", "B", resamples=500)
+    block = runs_block(cl.runs, res)
+    # run 1: B - A = 0.4, -0.1, 0.3; run 2: 0.1, 0.2, (A missing) -> c2 flips sign
+    assert block["sign_flips"] == 1 and block["k_min"] == 1 and block["k_max"] == 2
+    assert not block["equal_k"] and block["unequal_cases"] == ["c3"]
+    # within variance of A: pooled over cases with 2 runs: (0.02 + 0.02) / 2
+    assert block["methods"]["A"]["var_within"] == pytest.approx(0.02)
+
+
+def test_a_repeated_run_is_refused():
+    data = RUNS + b"c1,A,1,0.6,d1\n"
+    with pytest.raises(InputError) as e:
+        load_clustered(data, "r.csv")
+    assert e.value.code == "clusters.err_duplicate_run" and e.value.params["count"] == 2
+
+
+def test_lists_cluster_column_is_taken_out():
+    data = _csv("case_id,gold_ids,source,bm25,dense\nq1,d1,s1,d1|d2,d2|d1\nq2,d3,s1,d3,d1"
+                "\nq3,d2,s2,d1|d2,d2")
+    ls, labels, col = load_lists_clustered(data, "l.csv")
+    assert col == "source" and labels == {"q1": "s1", "q2": "s1", "q3": "s2"}
+    assert list(ls.methods) == ["bm25", "dense"]
+
+
+def test_hint():
+    ids = [f"doc{d}_q{q}" for d in range(5) for q in range(3)]
+    assert cluster_hint(ids) == {"sources": 5, "cases": 15, "example": "doc0"}
+    assert cluster_hint([f"q{i:02d}" for i in range(30)]) is None
+    assert cluster_hint([str(i) for i in range(30)]) is None
+    assert cluster_hint([f"case-{i}" for i in range(30)]) is None

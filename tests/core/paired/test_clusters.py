@@ -1,0 +1,206 @@
+"""core.paired.clusters: the CR2 variance against statsmodels' cluster covariance (equal sizes)
+and against the matrix formula written out (unequal sizes), the Bell–McCaffrey df against
+Imbens & Kolesár's G'G built from the full hat matrix, the whole-cluster sign-flip p against
+the sign patterns enumerated by hand, McNemar's cluster form, ICC vs a balanced ANOVA, and the
+repeated-runs split."""
+import itertools
+
+import numpy as np
+import pytest
+import statsmodels.api as sm
+from scipy import linalg, stats
+
+from core.paired.clusters import (FEW_CLUSTERS, bell_mccaffrey_df, cluster_interval,
+                                  cluster_layout, cluster_mcnemar, cluster_signflip_test,
+                                  compare_clustered, cr2_rows, cr2_t_rows, design_effect,
+                                  icc_anova)
+from core.paired.significance import mcnemar_exact
+
+
+def _cr2_by_matrices(x, labels):
+    """CR2 written out with matrices: X = 1, H = X (X'X)^-1 X', A_g = (I - H_gg)^(-1/2),
+    V = (X'X)^-1 sum_g X_g' A_g e_g e_g' A_g X_g (X'X)^-1; and Imbens & Kolesár's df from
+    G_g = (I - H)_{., g} A_g X_g (X'X)^-1."""
+    x = np.asarray(x, float)
+    n = x.size
+    X = np.ones((n, 1))
+    bread = np.linalg.inv(X.T @ X)
+    H = X @ bread @ X.T
+    e = x - X @ bread @ X.T @ x
+    meat = np.zeros((1, 1))
+    Gs = []
+    for g in dict.fromkeys(labels):
+        idx = np.array([i for i, l in enumerate(labels) if l == g])
+        A = linalg.fractional_matrix_power(np.eye(idx.size) - H[np.ix_(idx, idx)], -0.5).real
+        u = X[idx].T @ A @ e[idx]
+        meat += np.outer(u, u)
+        Gs.append(((np.eye(n) - H)[:, idx] @ A @ X[idx] @ bread).ravel())
+    V = float((bread @ meat @ bread)[0, 0])
+    G = np.column_stack(Gs)
+    lam = np.linalg.eigvalsh(G.T @ G)
+    return V, lam.sum() ** 2 / np.sum(lam ** 2)
+
+
+def test_cr2_equals_statsmodels_cluster_covariance_with_equal_sizes():
+    rng = np.random.default_rng(1)
+    labels = np.repeat(np.arange(6), 4)
+    x = rng.normal(size=6)[labels] + rng.normal(size=24)
+    fit = sm.OLS(x, np.ones((24, 1))).fit(cov_type="cluster", cov_kwds={"groups": labels})
+    layout = cluster_layout(labels)
+    mean, var = cr2_rows(x, layout)
+    assert mean[0] == pytest.approx(fit.params[0], rel=1e-12)
+    assert var[0] == pytest.approx(fit.cov_params()[0, 0], rel=1e-10)
+    assert layout.df == pytest.approx(5.0, rel=1e-10)
+
+
+def test_cr2_and_df_equal_the_matrix_formula_with_unequal_sizes():
+    labels = ["d1"] * 5 + ["d2"] * 2 + ["d3"] + ["d4"] * 3 + ["d5"] * 4
+    x = np.array([0.9, 0.7, 0.8, 1.0, 0.6, 0.1, 0.3, 0.5, 0.4, 0.2, 0.35, 0.8, 0.75, 0.9, 0.65])
+    V, df = _cr2_by_matrices(x, labels)
+    layout = cluster_layout(labels)
+    _, var = cr2_rows(x, layout)
+    assert var[0] == pytest.approx(V, rel=1e-10)
+    assert layout.df == pytest.approx(df, rel=1e-10)
+    assert 1.0 < layout.df < 4.0          # unequal sizes cost degrees of freedom below G - 1
+
+
+def test_singletons_give_the_t_interval():
+    x = np.array([0.2, -0.1, 0.4, 0.0, 0.3, 0.25, -0.05])
+    layout = cluster_layout(range(x.size))
+    mean, lo, hi, _ = cr2_t_rows(x, layout, 0.95)
+    ref = stats.ttest_1samp(x, 0).confidence_interval(0.95)
+    assert (lo[0], hi[0]) == pytest.approx((ref.low, ref.high), rel=1e-9)
+    assert layout.df == pytest.approx(x.size - 1)
+
+
+def test_equal_sizes_give_the_t_interval_of_cluster_means():
+    rng = np.random.default_rng(3)
+    labels = np.repeat(np.arange(5), 3)
+    x = rng.random(15)
+    _, lo, hi, _ = cr2_t_rows(x, cluster_layout(labels), 0.9)
+    ref = stats.ttest_1samp(x.reshape(5, 3).mean(axis=1), 0).confidence_interval(0.9)
+    assert (lo[0], hi[0]) == pytest.approx((ref.low, ref.high), rel=1e-9)
+
+
+def test_rows_are_independent_sets():
+    rng = np.random.default_rng(4)
+    layout = cluster_layout(np.repeat(np.arange(4), [2, 3, 1, 4]))
+    x = rng.random((3, 10))
+    m, v = cr2_rows(x, layout)
+    for s in range(3):
+        m1, v1 = cr2_rows(x[s], layout)
+        assert (m[s], v[s]) == pytest.approx((m1[0], v1[0]), rel=1e-12)
+
+
+def test_signflip_p_enumerated_by_hand():
+    # 4 clusters with sums S = (2, 1, -1, 3): observed |sum| = 5
+    labels = ["a", "a", "b", "c", "c", "d", "d", "d"]
+    d = np.array([1, 1, 1, -1, 0, 1, 1, 1], float)
+    s = np.array([2, 1, -1, 3], float)
+    extreme = sum(abs(np.dot(sg, s)) >= 5 for sg in itertools.product((1, -1), repeat=4))
+    # signs applied to S: (+,+,+,+) 5, (+,+,-,+) 7, (+,-,-,+) 5 and their mirror images
+    assert extreme == 6
+    test = cluster_signflip_test(d, cluster_layout(labels))
+    assert test.exact and test.p == pytest.approx(6 / 16)
+    assert test.nonzero == 4 and test.min_p == pytest.approx(2 / 16)
+
+
+def test_signflip_with_singleton_clusters_is_the_exact_mcnemar():
+    a = np.array([1, 0, 1, 1, 0, 0, 1, 0, 1, 1])
+    b = np.array([1, 1, 1, 0, 1, 1, 1, 1, 0, 1])
+    test = cluster_signflip_test(b - a, cluster_layout(range(10)))
+    assert test.p == pytest.approx(mcnemar_exact(2, 4), rel=1e-12)
+
+
+def test_cluster_mcnemar_reduces_to_mcnemar_and_counts_cluster_sums():
+    a = np.array([1, 0, 1, 1, 0, 0, 1, 0])
+    b = np.array([0, 1, 1, 0, 1, 1, 1, 1])
+    x2, p = cluster_mcnemar(a, b, cluster_layout(range(8)))
+    assert x2 == pytest.approx((4 - 2) ** 2 / 6)     # B only 4, A only 2
+    assert p == pytest.approx(stats.chi2.sf(x2, 1), rel=1e-12)
+    labels = [0, 0, 0, 1, 1, 2, 2, 2]        # sums of b - a: (0, 0, 2)
+    x2, p = cluster_mcnemar(a, b, cluster_layout(labels))
+    assert x2 == pytest.approx(2 ** 2 / (0 + 0 + 2 ** 2))
+    assert cluster_mcnemar(a, a, cluster_layout(labels)) == (0.0, 1.0)
+
+
+def test_icc_equals_the_balanced_anova_formula_and_design_effect():
+    rng = np.random.default_rng(5)
+    g, m = 8, 5
+    x = rng.normal(size=g)[np.repeat(np.arange(g), m)] + rng.normal(size=g * m)
+    groups = x.reshape(g, m)
+    msb = m * np.var(groups.mean(axis=1), ddof=1)
+    msw = np.mean(np.var(groups, axis=1, ddof=1))
+    ref = (msb - msw) / (msb + (m - 1) * msw)
+    layout = cluster_layout(np.repeat(np.arange(g), m))
+    assert icc_anova(x, layout) == pytest.approx(max(ref, 0), rel=1e-10)
+    assert design_effect(0.2, [5] * 8) == pytest.approx(1.8)
+    assert design_effect(0.2, [2, 8]) == pytest.approx(1 + ((0.36 + 1) * 5 - 1) * 0.2)
+    assert icc_anova(np.arange(6.0), cluster_layout(range(6))) == 0.0
+
+
+def test_cluster_interval_rates_and_scores():
+    labels = np.repeat(np.arange(6), 5)
+    x = np.array([1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 1,
+                  0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1], float)
+    r = cluster_interval(x, labels)
+    assert r.interval == "cluster_wilson" and r.mean == pytest.approx(x.mean())
+    assert 0 < r.effective_n < 30
+    assert r.ci_low < r.mean < r.ci_high
+    # wider than the plain Wilson interval of 30 independent cases
+    z = stats.norm.ppf(0.975)
+    plain = stats.binomtest(int(x.sum()), 30).proportion_ci(0.95, method="wilson")
+    assert r.ci_high - r.ci_low > plain.high - plain.low
+    # all 1: effective n = N, no variance to read
+    ones = cluster_interval(np.ones(30), labels)
+    assert ones.effective_n == 30 and ones.ci_high == pytest.approx(1.0) and z > 0
+    s = cluster_interval(np.linspace(0.1, 0.9, 30), labels)
+    assert s.interval == "cr2_t" and 0 <= s.ci_low < s.ci_high <= 1
+
+
+def test_compare_clustered_to_dict_and_checks():
+    rng = np.random.default_rng(7)
+    labels = np.repeat([f"doc{i}" for i in range(8)], 4)
+    a = (rng.random(32) < 0.5).astype(float)
+    b = (rng.random(32) < 0.7).astype(float)
+    r = compare_clustered(a, b, labels)
+    d = r.to_dict()
+    assert d["n_clusters"] == 8 and d["mean_size"] == 4 and d["few"] == (8 < FEW_CLUSTERS)
+    assert d["difference"]["mean"] == pytest.approx(b.mean() - a.mean())
+    assert d["effective_n"] == pytest.approx(32 / d["design_effect"])
+    assert "mcnemar_cluster" in d and r.resolution == pytest.approx(4 / 32)
+    with pytest.raises(ValueError):
+        compare_clustered(a, b, labels[:-1])
+    with pytest.raises(ValueError):
+        compare_clustered(a, b, ["one"] * 32)
+
+
+def test_bell_mccaffrey_df_equal_sizes():
+    assert bell_mccaffrey_df([3, 3, 3, 3]) == pytest.approx(3.0)
+
+
+def test_calibrated_cr2_contains_the_cr2_interval_and_is_seeded():
+    from core.paired.clusters import calibrated_cr2
+    rng = np.random.default_rng(11)
+    labels = np.repeat(np.arange(8), 5)
+    x = rng.exponential(size=8)[labels] + rng.normal(0, 0.2, 40)   # skewed cluster means
+    layout = cluster_layout(labels)
+    m, lo, hi, se = calibrated_cr2(x, layout, 0.95, seed=3)
+    _, lo_t, hi_t, se_t = cr2_t_rows(x, layout, 0.95)
+    assert lo <= lo_t[0] and hi >= hi_t[0] and se == pytest.approx(se_t[0])
+    assert (lo, hi) != (lo_t[0], hi_t[0])          # the skew moves an end out
+    assert calibrated_cr2(x, layout, 0.95, seed=3) == (m, lo, hi, se)
+    # by hand: the same bootstrap-t written with a loop over resamples
+    from core.paired.clusters import STREAM_CLUSTERS
+    from core.paired.streams import stream_key
+    g = np.random.default_rng(int(stream_key(3, STREAM_CLUSTERS))).integers(0, 8, (4000, 8))
+    ts = []
+    for row in g:
+        xs = np.concatenate([x[labels == c] for c in row])
+        ls = np.repeat(np.arange(8), [int(np.sum(labels == c)) for c in row])
+        mm, vv = cr2_rows(xs, cluster_layout(ls)) if len(set(row)) > 1 else (None, None)
+        if mm is not None and vv[0] > 0:
+            ts.append((mm[0] - m) / np.sqrt(vv[0]))
+    q_hi, q_lo = np.quantile(ts, [0.975, 0.025])
+    assert lo == pytest.approx(min(lo_t[0], m - q_hi * se), rel=1e-9)
+    assert hi == pytest.approx(max(hi_t[0], m - q_lo * se), rel=1e-9)

@@ -1,0 +1,90 @@
+"""core.paired.harm: hurt and helped shares with Wilson intervals (scipy's binomtest), URisk and
+TRisk against a hand-computed example and scipy's one-sample t-test, 0/1 defaults, the door.
+The coverage and error rates are in bench/best_harm.py (docs/harm.md)."""
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from core.paired.harm import (ALPHAS, DEFAULT_ALPHA, SCORE_DELTA, default_delta, no_harm,
+                              risk_adjusted, trisk)
+
+
+A = [0.5, 0.4, 0.6, 0.3, 0.7]
+B = [0.6, 0.3, 0.6, 0.5, 0.4]  # B - A = 0.1, -0.1, 0, 0.2, -0.3
+
+
+def test_trisk_by_hand():
+    """alpha = 2: z = 0.1, -0.3, 0, 0.2, -0.9 (losses times 3); URisk = -0.9 / 5 = -0.18;
+    deviations from -0.18: 0.28, -0.12, 0.18, 0.38, -0.72, squares summing to 0.788, so
+    s_z^2 = 0.788 / 4 = 0.197, SE = sqrt(0.197 / 5) = sqrt(0.0394), TRisk = -0.18 / sqrt(0.0394)
+    = -0.906827..."""
+    d = np.array(B) - np.array(A)
+    assert risk_adjusted(d, 2) == pytest.approx([0.1, -0.3, 0.0, 0.2, -0.9])
+    urisk, t, p = trisk(d, 2)
+    assert urisk == pytest.approx(-0.18, abs=1e-12)
+    assert t == pytest.approx(-0.18 / math.sqrt(0.0394), rel=1e-9)
+    assert t == pytest.approx(-0.906827, abs=1e-6)
+    ref = stats.ttest_1samp([0.1, -0.3, 0.0, 0.2, -0.9], 0.0)
+    assert t == pytest.approx(ref.statistic, rel=1e-9) and p == pytest.approx(ref.pvalue, rel=1e-9)
+    # alpha = 1: z = 0.1, -0.2, 0, 0.2, -0.6, URisk = -0.5 / 5 = -0.1
+    assert trisk(d, 1)[0] == pytest.approx(-0.1, abs=1e-12)
+    # alpha = 0: URisk is the plain mean difference, TRisk the paired t
+    u0, t0, p0 = trisk(d, 0)
+    ref0 = stats.ttest_rel(B, A)
+    assert u0 == pytest.approx(np.mean(d)) and t0 == pytest.approx(ref0.statistic, rel=1e-9)
+    assert p0 == pytest.approx(ref0.pvalue, rel=1e-9)
+
+
+def test_shares_and_wilson_intervals():
+    h = no_harm(A, B, delta=0.05)
+    assert (h.n, h.hurt, h.helped) == (5, 2, 2)  # hurt: -0.1, -0.3; helped: 0.1, 0.2
+    assert h.hurt_share == pytest.approx(0.4) and h.helped_share == pytest.approx(0.4)
+    ref = stats.binomtest(2, 5).proportion_ci(0.95, method="wilson")
+    assert h.hurt_ci == pytest.approx((ref.low, ref.high), abs=1e-9)
+    assert h.helped_ci == pytest.approx((ref.low, ref.high), abs=1e-9)
+    assert h.hurt_cases == (4, 1)  # most hurt first: -0.3 (case 4), then -0.1 (case 1)
+    assert h.alpha == DEFAULT_ALPHA and h.trisk == pytest.approx(trisk(np.subtract(B, A), 2)[1])
+    # a larger delta: only the 0.3 loss and no gain count
+    h2 = no_harm(A, B, delta=0.15, confidence=0.9)
+    assert (h2.hurt, h2.helped) == (1, 1)
+    ref = stats.binomtest(1, 5).proportion_ci(0.9, method="wilson")
+    assert h2.hurt_ci == pytest.approx((ref.low, ref.high), abs=1e-9)
+    d = h2.to_dict()
+    assert set(d) >= {"delta", "hurt_share", "hurt_ci", "helped_share", "trisk", "trisk_p",
+                      "alpha"}
+    assert d["hurt_ci"] == list(h2.hurt_ci) and d["delta"] == 0.15
+
+
+def test_zero_one_outcomes_count_any_loss_by_default():
+    rng = np.random.default_rng(3)
+    a = (rng.random(60) < 0.6).astype(float)
+    b = (rng.random(60) < 0.7).astype(float)
+    h = no_harm(a, b)
+    assert h.delta == 0 == default_delta(True) and default_delta(False) == SCORE_DELTA
+    assert h.hurt == int(np.sum((a == 1) & (b == 0)))  # A right, B wrong
+    assert h.helped == int(np.sum((a == 0) & (b == 1)))
+    assert no_harm(a + 0.0, b * 0.5 + 0.25).delta == SCORE_DELTA  # scores: 0.05
+
+
+def test_max_harm_reads_the_upper_end():
+    h = no_harm(A, B, delta=0.05)
+    assert h.within(h.hurt_ci[1]) and not h.within(h.hurt_ci[1] - 1e-9)
+    with pytest.raises(ValueError, match="max_harm"):
+        h.within(1.5)
+
+
+def test_undefined_trisk_and_refusals():
+    h = no_harm([0.1, 0.2, 0.3], [0.2, 0.3, 0.4])  # every difference 0.1: z constant
+    assert h.trisk is None and h.trisk_p is None and h.urisk == pytest.approx(0.1)
+    assert no_harm([0.5], [0.2]).trisk is None
+    with pytest.raises(ValueError):
+        no_harm(A, B[:4])
+    with pytest.raises(ValueError, match="delta"):
+        no_harm(A, B, delta=-0.1)
+    with pytest.raises(ValueError, match="alpha"):
+        no_harm(A, B, alpha=-1)
+    with pytest.raises(ValueError, match="confidence"):
+        no_harm(A, B, confidence=1.2)
+    assert ALPHAS == (1, 2, 5)

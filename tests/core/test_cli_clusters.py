@@ -1,0 +1,138 @@
+"""Issue 32 across the CLI: files without a cluster or run column give byte-identical outputs
+(recorded before clusters existed, tests/fixtures/cli_recorded), and a clustered file's JSON
+carries the clusters block and the verdict with clusters as the unit."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+REC = ROOT / "tests" / "fixtures" / "cli_recorded"
+FIX = ROOT / "tests" / "fixtures" / "clusters"
+
+RECORDED = {
+    "compare_golden.json": ["compare", "data/demo_golden.csv", "--json", "--resamples", "2000"],
+    "compare_golden.txt": ["compare", "data/demo_golden.csv", "--resamples", "2000"],
+    "compare_lists.json": ["compare", "--format", "lists", "data/demo_lists.csv", "--a", "bm25",
+                           "--b", "dense", "--json", "--resamples", "2000"],
+    "compare_trec.json": ["compare", "--format", "trec", "data/demo_trec/bm25.run",
+                          "data/demo_trec/dense.run", "--qrels", "data/demo_trec/qrels.txt",
+                          "--json", "--resamples", "2000"],
+    "sample_size.json": ["sample-size", "--rate", "0.8", "--half-width", "0.05", "--json"],
+    "sample_size.txt": ["sample-size", "--discordance", "0.2", "--diff", "0.05"],
+}
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, "-m", "core", *args], cwd=ROOT, capture_output=True,
+                          timeout=300)
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_outputs_without_clusters_are_byte_identical(name):
+    p = _run(*RECORDED[name])
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == (REC / name).read_bytes()
+
+
+def test_clustered_golden_json():
+    p = _run("compare", str(FIX / "golden_clustered.csv"), "--json", "--resamples", "2000")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    c = d["clusters"]
+    assert c["column"] == "document" and c["n_clusters"] == 12 and c["mean_size"] == 4
+    assert set(c) >= {"n_clusters", "mean_size", "icc", "design_effect", "effective_n"}
+    assert c["effective_n"] == pytest.approx(48 / c["design_effect"])
+    assert d["verdict"] == c["verdict"] and "verdict_independent_cases" in d
+    assert c["difference"]["mean"] == pytest.approx(d["difference"]["b_minus_a"])
+    assert "mcnemar_cluster" in c
+
+
+def test_runs_file_json_and_text():
+    p = _run("compare", str(FIX / "golden_runs.csv"), "--json", "--resamples", "2000")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["runs"]["k_max"] == 3 and d["runs"]["unequal_cases"] == ["d0q0"]
+    assert 0 <= d["runs"]["within_share"] <= 1 and d["clusters"]["n_clusters"] == 10
+    t = _run("compare", str(FIX / "golden_runs.csv"), "--resamples", "2000")
+    out = t.stdout.decode()
+    assert "Repeated runs ('run')" in out and "Unequal runs: 1 case" in out
+    assert out.index("Verdict (clusters as the unit)") < out.index("Treating every case")
+
+
+def test_blank_cluster_is_exit_2_naming_rows(tmp_path):
+    f = tmp_path / "g.csv"
+    f.write_text("case_id,cluster,A,B\nq1,d1,1,0\nq2,,0,1\nq3,d2,1,1\nq4,d2,0,0\n")
+    p = _run("compare", str(f))
+    assert p.returncode == 2
+    err = p.stderr.decode()
+    assert "row 3" in err and "cluster" in err
+
+
+def test_side_file_for_trec(tmp_path):
+    qids = sorted({line.split()[0] for line in
+                   (ROOT / "data/demo_trec/qrels.txt").read_text().splitlines() if line.strip()})
+    side = tmp_path / "c.csv"
+    side.write_text("qid,cluster\n" + "".join(f"{q},t{i % 7}\n" for i, q in enumerate(qids)))
+    p = _run("compare", "--format", "trec", "data/demo_trec/bm25.run", "data/demo_trec/dense.run",
+             "--qrels", "data/demo_trec/qrels.txt", "--clusters", str(side), "--json",
+             "--resamples", "2000")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["clusters"]["file"] == str(side) and d["clusters"]["n_clusters"] == 7
+    assert d["clusters"]["few"] is True
+
+
+def test_hint_goes_to_stderr_only(tmp_path):
+    f = tmp_path / "g.csv"
+    f.write_text("case_id,A,B\n" + "".join(f"doc{d}_q{q},{(d + q) % 2},{d % 2}\n"
+                                           for d in range(6) for q in range(3)))
+    p = _run("compare", str(f), "--json", "--resamples", "500")
+    assert p.returncode == 0 and "clusters" not in json.loads(p.stdout)
+    assert b"cluster column" in p.stderr
+
+
+def test_sample_size_with_clusters_and_runs():
+    p = _run("sample-size", "--rate", "0.8", "--half-width", "0.05", "--icc", "0.2",
+             "--cluster-size", "5", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    plan = d["clusters"]["plans"]["n_wilson"]
+    assert plan["n_independent"] == d["n_wilson"] and plan["factor"] == pytest.approx(1.8)
+    assert plan["n_clusters"] * 5 == plan["n_cases"] >= d["n_wilson"] * 1.8
+    t = _run("sample-size", "--sigma", "0.2", "--runs", "3", "--run-share", "0.5")
+    assert b"3 runs" in t.stdout and b"buy the most" in t.stdout
+    bad = _run("sample-size", "--icc", "0.2")
+    assert bad.returncode == 2 and b"--cluster-size" in bad.stderr
+
+
+def _switch_file(tmp_path, cluster=True):
+    rows = []
+    for doc in range(8):
+        for q in range(40):
+            a, b = 1, 1
+            if q < 5:
+                a, b = (1, 0) if doc < 4 else (0, 1)
+            rows.append(f"d{doc}q{q},{a},{b}" + (f",doc{doc}" if cluster else ""))
+    f = tmp_path / ("s.csv" if cluster else "plain.csv")
+    f.write_text("case_id,rerank,hybrid" + (",document" if cluster else "") + "\n"
+                 + "\n".join(rows) + "\n")
+    return f
+
+
+def test_decide_takes_the_quality_condition_in_clusters(tmp_path):
+    args = ["--latency", "data/demo_switch_latency.csv", "--margin", "5pp", "--resamples", "2000"]
+    plain = _run("decide", "--quality", str(_switch_file(tmp_path, False)), *args, "--json")
+    assert plain.returncode == 0, plain.stderr           # independent cases: switch
+    assert "clusters" not in json.loads(plain.stdout)
+    p = _run("decide", "--quality", str(_switch_file(tmp_path)), *args, "--json")
+    assert p.returncode == 3, p.stderr                    # 8 documents: not shown
+    d = json.loads(p.stdout)
+    assert d["decision"] == "inconclusive" and d["conditions"]["quality"]["state"] == "unsure"
+    c = d["clusters"]
+    assert c["column"] == "document" and c["n_clusters"] == 8 and c["state"] == "unsure"
+    assert c["decision_independent_cases"] == "switch" and c["ci_low"] < -0.05
+    t = _run("decide", "--quality", str(_switch_file(tmp_path)), *args)
+    assert t.stdout.decode().startswith("Quality with clusters as the unit (8 clusters)")
