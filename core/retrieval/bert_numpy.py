@@ -50,7 +50,7 @@ MODULES = ("sentence_transformers.models.Transformer", "sentence_transformers.mo
            "sentence_transformers.models.Normalize")
 FILES = ("modules.json", "config.json", "sentence_bert_config.json", "1_Pooling/config.json",
          "tokenizer.json", "model.safetensors")
-SPLIT = 2   # each batch is computed as this many parts side by side (see NumpyBert.encode)
+SPLIT, PIECE = 2, 8   # a batch is cut in at least 2 parts of at most 8 texts (NumpyBert.encode)
 _MAX_JSON = 1 << 20   # the folder's small JSON files; tokenizer.json is read by tokenizers
 
 
@@ -227,11 +227,13 @@ class NumpyBert:
         ``convert_to_numpy`` and ``show_progress_bar`` are accepted for the same call shape;
         the result is always a numpy array.
 
-        Each batch is cut in ``SPLIT`` halves computed side by side by ``threads()`` threads
-        with BLAS on one thread (numpy releases the GIL inside its loops): the element-wise
-        work runs on both cores too, and a loaded machine does not make BLAS's own threads
-        spin (OpenBLAS at 2 threads under a load of 12 used 3x the CPU of one thread). A
-        row's numbers do not depend on the thread count: the halves are always the same."""
+        Each batch is cut in at least ``SPLIT`` parts of at most ``PIECE`` texts (a batch of
+        32 long texts at once holds 100 MB of attention scores: a third slower), computed
+        side by side by ``threads()`` threads with BLAS on one thread (numpy releases the GIL
+        inside its loops): the element-wise work runs on both cores too, and a loaded
+        machine does not make BLAS's own threads spin (OpenBLAS at 2 threads under a load
+        of 12 used 3x the CPU of one thread). A row's numbers do not depend on the thread
+        count: the parts are always the same."""
         batch_size = checks.whole("batch_size", batch_size, lo=1)
         texts = list(texts)
         width = self.get_sentence_embedding_dimension()
@@ -243,7 +245,7 @@ class NumpyBert:
         batches = []
         for start in range(0, len(texts), batch_size):
             sel = order[start:start + batch_size]
-            cut = -(-len(sel) // SPLIT)
+            cut = -(-len(sel) // max(SPLIT, -(-len(sel) // PIECE)))
             batches += [sel[i:i + cut] for i in range(0, len(sel), cut)]
         with _one_blas_thread(), ThreadPoolExecutor(threads()) as pool:
             for sel, rows in zip(batches, pool.map(
