@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 from bench.timing import best  # noqa: E402
 
 from core.inputs import compare_golden, load_golden  # noqa: E402
+from core.planning import card_next_step  # noqa: E402
 from core.views.paired import paired_view  # noqa: E402
 
 N_CASES = 300
@@ -41,7 +42,8 @@ def scores_csv(n: int = N_CASES, seed: int = 7) -> bytes:
 
 
 def _show(res) -> None:
-    view = paired_view(res, lang="en")
+    view = paired_view(res.comparison, lang="en", unit=res.golden.unit,
+                       plan=card_next_step(res.comparison))
     view.cli_lines()
     res.to_dict()
 

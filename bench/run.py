@@ -4,11 +4,15 @@
 ``bench/calibration.py`` (name ``calibration``) runs last: it is not a speed benchmark but the
 coverage simulation whose table is kept in ``docs/calibration.md`` (a few minutes); before it,
 ``bench/best_set.py`` (name ``best_set``), the tied-for-best set's coverage simulation, table in
-``docs/many_systems.md``, ``bench/query_groups.py`` (name ``query_groups``), the per-group
+``docs/many_systems.md``, ``bench/best_harm.py`` (name ``best_harm``, issue 35), one-sided MCB
+against the all-pairs set (``docs/many_systems.md``) and the hurt share, ``--max-harm`` and
+TRisk (``docs/harm.md``), ``bench/query_groups.py`` (name ``query_groups``), the per-group
 verdicts' family-wise error and the interaction test in simulation, table in
 ``docs/query_groups.md``, and ``bench/noninferiority_plan.py`` (name
 ``noninferiority_plan``), the planner's non-inferiority power in simulation, table in
-``docs/noninferiority_plan.md``, and ``bench/margin.py`` (name ``margin``), the margin
+``docs/noninferiority_plan.md``, ``bench/ppi.py`` (name ``ppi``), the cheap labels'
+prediction-powered intervals (coverage and width, ``docs/cheap_labels.md``), and
+``bench/margin.py`` (name ``margin``), the margin
 verdict's error rate at B − A = −δ and its power beside a naive "cannot tell → switch" rule,
 table in ``docs/margin.md``, and ``bench/method_intervals.py`` (name ``method_intervals``), the
 coverage of each method's own interval of its mean score, table (f) in ``docs/calibration.md``,
@@ -40,8 +44,10 @@ def main(argv: list[str]) -> int:
     flags = [a for a in argv if a.startswith("--")]
     wanted = {a for a in argv if not a.startswith("--")}
     for path in (sorted(HERE.glob("bench_*.py")) + [HERE / "best_set.py"]
+                 + [HERE / "best_harm.py"]
                  + [HERE / "query_groups.py"]
                  + [HERE / "noninferiority_plan.py"] + [HERE / "margin.py"]
+                 + [HERE / "ppi.py"]
                  + [HERE / "method_intervals.py"] + [HERE / "sequential.py"]
                  + [HERE / "calibration.py"]):
         name = path.stem.removeprefix("bench_")

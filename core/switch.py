@@ -62,9 +62,9 @@ from core.inputs import (GoldenComparison, compare_golden, load_arriving, load_g
                          parse_margin)
 from core.latency import (DEFAULT_QUANTILE_RESAMPLES, LatencyComparison, LatencyPlan,
                           compare_latency, load_timings)
-from core.paired import Harm, MarginResult, margin_decision, no_harm, sequential_compare
+from core.paired import (Harm, MarginResult, PairedComparison, margin_decision, no_harm,
+                         sequential_compare)
 from core.planning import MarginCasesNeeded, cases_needed_noninferiority
-from core.retrieval import RetrieverComparison
 
 DECISIONS = ("switch", "stay", "inconclusive")
 EXIT_CODES = {"switch": 0, "stay": 1, "inconclusive": 3}
@@ -252,12 +252,12 @@ def decide_sequential(dec: SwitchDecision, quality, arrival=None) -> SwitchDecis
     (``sequential_condition``; the cases in ``arrival`` order, ``core.inputs.arrival``, else
     as compared): safe for a CI gate that runs on every merge with no state kept between
     runs. The speed condition is unchanged."""
-    a, b, confidence, a_values, b_values, _ = _paired(quality)
-    ids = getattr(quality, "case_ids", None)
+    c = quality.comparison if isinstance(quality, GoldenComparison) else quality
+    ids = c.case_ids or None
     order = (arrival.order(ids) if arrival is not None and ids is not None
-             else list(range(len(a_values))))
-    seq = sequential_compare(np.asarray(a_values, float)[order],
-                             np.asarray(b_values, float)[order], confidence)
+             else list(range(c.n)))
+    seq = sequential_compare(np.asarray(c.a_values, float)[order],
+                             np.asarray(c.b_values, float)[order], c.bootstrap.confidence)
     q = sequential_condition(seq, dec.margin)
     return dataclasses.replace(dec, quality_condition=q, decision=combine(q, *dec.conditions[1:]),
                                sequential=seq, arrival=arrival,
@@ -319,17 +319,7 @@ def combine(quality: Condition, speed: Condition, *more: Condition) -> str:
     return "inconclusive"
 
 
-def _paired(quality) -> tuple[str, str, float, object, object, str]:
-    """(a, b, confidence, A's values, B's values, source) of a quality comparison."""
-    if isinstance(quality, RetrieverComparison):
-        return (quality.a, quality.b, quality.bootstrap.confidence, quality.values_a,
-                quality.values_b, quality.metric)
-    c = quality.comparison
-    return (c.a, c.b, c.bootstrap.confidence, quality.a_values, quality.b_values,
-            quality.golden.source)
-
-
-def decide_switch(quality: GoldenComparison | RetrieverComparison,
+def decide_switch(quality: GoldenComparison | PairedComparison,
                   latency: LatencyComparison, margin: float, *,
                   max_slowdown: float = DEFAULT_MAX_SLOWDOWN, power: float = 0.8,
                   quality_source: str | None = None, max_harm: float | None = None,
@@ -343,15 +333,19 @@ def decide_switch(quality: GoldenComparison | RetrieverComparison,
     ``max_harm`` (a share in (0, 1)) adds the harm condition: the hurt share of B - A below
     -``harm_delta`` (default: any loss for 0/1 outcomes, 0.05 for scores), with TRisk at
     ``alpha`` reported beside it (``core.paired.harm``)."""
-    quality = checks.instance("quality", quality, (GoldenComparison, RetrieverComparison),
+    quality = checks.instance("quality", quality, (GoldenComparison, PairedComparison),
                               "a GoldenComparison (core.inputs.golden.compare_golden) or a "
-                              "RetrieverComparison (core.retrieval.scifact.compare_retrievers)")
+                              "PairedComparison (core.retrieval.scifact.compare_retrievers)")
     latency = checks.instance("latency", latency, LatencyComparison,
                               "a LatencyComparison from core.latency.compare.compare_latency")
     max_slowdown = checks.max_slowdown(max_slowdown)
     if max_harm is not None:
         max_harm = checks.share("max_harm", max_harm)
-    a, b, confidence, a_values, b_values, source = _paired(quality)
+    if isinstance(quality, GoldenComparison):
+        source, quality = quality.golden.source, quality.comparison
+    else:
+        source = quality.metric
+    a, b, confidence = quality.a, quality.b, quality.bootstrap.confidence
     if (a, b) != (latency.a, latency.b):
         raise ValueError(f"quality compares {a!r} -> {b!r} but latency {latency.a!r} -> "
                          f"{latency.b!r}; compare the same A and B")
@@ -363,11 +357,11 @@ def decide_switch(quality: GoldenComparison | RetrieverComparison,
     s = speed_doubt(latency, speed_condition(r.geo_ci_low, r.geo_ci_high, max_slowdown))
     next_step = None
     if q.state == "unsure" and m.margin > 0:
-        next_step = cases_needed_noninferiority(a_values, b_values, m.margin,
+        next_step = cases_needed_noninferiority(quality.a_values, quality.b_values, m.margin,
                                                 confidence=m.confidence, power=power)
     harm = h = None
     if max_harm is not None:
-        harm = no_harm(a_values, b_values, delta=harm_delta, alpha=alpha,
+        harm = no_harm(quality.a_values, quality.b_values, delta=harm_delta, alpha=alpha,
                        confidence=confidence)
         h = harm_condition(harm, max_harm)
     return SwitchDecision(a, b, m.margin, max_slowdown, m.confidence, m.kind, m, q, s,

@@ -8,10 +8,11 @@ from core.errors import InputError
 from core.inputs import (by_group, cluster_hint, compare_cheap, compare_golden,
                          compare_in_clusters, load_clustered)
 from core.paired import ALPHAS, margin_decision, no_harm
+from core.planning import card_next_step
 from core.views import format as fmt
 from core.views.clusters import cluster_card, cluster_lines
 from core.views.format import level as fmt_level
-from core.views.cheap import cheap_card
+from core.views.cheap import cheap_card, cheap_lines
 from core.views.harm import harm_lines
 from core.views.paired import paired_view
 from core.views.two_by_two import outcome_table
@@ -144,7 +145,7 @@ margin_value, margin_text = margin_input("golden", fmt.kind_of(result.comparison
                                          inputs)
 keep_in_url(a=a, b=b, margin=margin_text, **({"cluster": cluster} if cluster else {}),
             **settings.url())
-margin = None if margin_value is None else margin_decision(result, margin_value)
+margin = None if margin_value is None else margin_decision(result.comparison, margin_value)
 cheap = None
 if cheap_upload is not None:   # cheap labels on more cases: the prediction-powered card first
     try:
@@ -155,7 +156,8 @@ if cheap_upload is not None:   # cheap labels on more cases: the prediction-powe
             show_error(exc)
 st.session_state["golden_comparison"] = result
 lang = current_lang()
-view = paired_view(result, lang=lang, margin=margin)
+view = paired_view(result.comparison, lang=lang, unit=result.golden.unit, margin=margin,
+                  plan=card_next_step(result.comparison, margin))
 c, bs = result.comparison, result.comparison.bootstrap
 kind = view.kind
 level = fmt_level(settings.confidence)
@@ -163,11 +165,17 @@ rates_chart = view.rates_chart()
 boot_chart = view.bootstrap_chart()
 card = view.card if clustered is None else cluster_card(clustered, c.a, c.b, cluster,
                                                           c.binary, lang)
+if cheap is not None and clustered is not None:   # PPI reads cases as independent: never mix
+    with inputs:
+        st.warning(tr("cheap.clusters_not_yet"), icon="⚠️")
+    cheap = None
 with card_slot:
     if cheap is not None:
         show_card(cheap_card(cheap, lang))
-        st.caption(tr("cheap.gold_card_title"))
-    show_card(card)
+    if cheap is None or not presenting():   # presenting: the PPI card and its chart only
+        if cheap is not None:
+            st.caption(tr("cheap.gold_card_title"))
+        show_card(card)
     if presenting():  # the presentation view: the card and the one chart that explains it
         draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 with guide:
@@ -269,6 +277,10 @@ sections.append(Section(tr("golden.discordant_title", n=len(disc)),
                         table=disc if len(disc) else None))
 sections.extend(group_sections)
 summary = result.to_dict()
+if cheap is not None:   # the cheap labels' figures, as the CLI prints them
+    sections.insert(0, Section(tr("cheap.upload_label"),
+                               "\n".join(line.strip() for line in cheap_lines(cheap, lang))))
+    card = cheap_card(cheap, lang)
 if clustered is not None:
     sections.insert(0, Section(tr("clusters.page_title"),
                                "\n".join(cluster_lines(clustered, c.a, c.b, cluster, c.binary,
@@ -288,4 +300,5 @@ report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": settings.resamples,
                          "seed": settings.seed, "confidence": level, "interval": bs.interval},
                  per_case=paired_cases, summary=summary,
-                 verdict=view.sentence if clustered is None else card.sentence, card=card)
+                 verdict=view.sentence if clustered is None and cheap is None else card.sentence,
+                 card=card)

@@ -9,15 +9,18 @@ import streamlit as st
 
 from core.errors import InputError
 from core.inputs import (COMMON_MEASURES, GoldenSet, LIST_METRICS, by_group, compare_golden,
-                         lists_bounds, lists_side_by_side as list_side_by_side, load_lists,
+                         compare_in_clusters, load_lists_clustered, read_cluster_labels,
+                         lists_bounds, lists_side_by_side as list_side_by_side,
                          metric_key, read_group_file, read_qrels, read_run, score_lists,
                          score_runs, trec_bounds, trec_side_by_side)
 from core.paired import (CORRECTIONS, best_set, compare_many, disagreements, estimate_cost,
                          margin_decision, plan_mode)
 from core.views import format as fmt
+from core.views.clusters import cluster_card, cluster_lines
 from core.views.best_set import best_card, best_sentence, rank_chart, ranks_display
 from core.views.format import fmt_p, level as fmt_level
 from core.views.multi import matrix_chart
+from core.planning import card_next_step
 from core.views.paired import paired_view
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation, esc,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
@@ -37,7 +40,23 @@ page_setup()
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _lists(data: bytes, name: str, kind: str, k: int):
-    return score_lists(load_lists(data, name, kind=kind), k)
+    # the cluster column (issue 32) taken out of the lists; its labels returned beside them
+    ls, labels, column = load_lists_clustered(data, name, kind=kind)
+    return score_lists(ls, k), labels, column
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _cluster_file(data: bytes, name: str):
+    return read_cluster_labels(data, name)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _clustered(_result, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
+               seed: int, interval: str, labels: tuple, source: str):
+    """B − A with clusters as the unit (``core.inputs.clusters.compare_in_clusters``);
+    ``data_key`` as for ``_pair``, ``labels`` the (case, cluster) pairs."""
+    return compare_in_clusters(_result, dict(labels), source, resamples=resamples,
+                               confidence=confidence, seed=seed)
 
 
 # cache_resource: a scored run set can hold millions of (doc, score) pairs; it is only read,
@@ -172,7 +191,7 @@ with inputs_box:
             kind = c3.selectbox(tr("systems.match"), ["auto", "ids", "text"],
                                 format_func=lambda m: tr(f"systems.match_{m}"), key="systems_match")
             with st.spinner(tr("systems.computing")):
-                ls_scores = _lists(data, name, kind, k)
+                ls_scores, cl_labels, cl_source = _lists(data, name, kind, k)
             ls = ls_scores.lists
             key = metric_key(metric, k)
             gs = ls_scores.golden(key)
@@ -251,6 +270,13 @@ with inputs_box:
                 st.session_state["systems_file"] = {"format": "trec", "name": qrels_name,
                                                     "data": qrels_data, "runs": runs,
                                                     "measure": key, "k": 10}
+        if source != "lists":
+            cl_labels, cl_source = None, None
+        c_up = st.file_uploader(tr("clusters.upload"), type=["csv", "tsv", "txt", "xlsx"],
+                                key="systems_clusters_upload", help=tr("clusters.upload_help"))
+        if c_up is not None:   # a qid,cluster side file (replaces a lists file's column)
+            cl_labels, cl_source = _cluster_file(c_up.getvalue(), c_up.name), c_up.name
+            inputs[c_up.name] = c_up.getvalue()
     except InputError as exc:
         show_error(exc)
         st.stop()
@@ -280,13 +306,16 @@ with inputs_box:
             data_key = (source, key, tuple(sorted(params.items(), key=str)),
                         tuple((n, sha256(v)) for n, v in inputs.items()))
             result = _pair(gs, data_key, a, b, resamples, float(confidence), seed, interval)
+            clustered = None if cl_labels is None else _clustered(
+                result, data_key + (cl_source,), a, b, resamples, float(confidence), seed,
+                interval, tuple(cl_labels.items()), cl_source)
     except InputError as exc:
         keep_in_url(**url)
         show_error(exc)
         st.stop()
     margin_value, margin_text = margin_input("systems", fmt.kind_of(result.comparison.binary))
     keep_in_url(**url, margin=margin_text)
-margin = None if margin_value is None else margin_decision(result, margin_value)
+margin = None if margin_value is None else margin_decision(result.comparison, margin_value)
 
 # the tied-for-best set of all systems: the headline with three or more (cost before work:
 # it needs every pair; when all pairs do not fit, A vs B stays the headline)
@@ -299,10 +328,14 @@ if len(methods) >= 3 and best_cost.fits:
         with inputs_box:
             show_error(exc)
 lang = current_lang()
-view = paired_view(result, lang=lang, margin=margin)
+view = paired_view(result.comparison, lang=lang, unit=result.golden.unit, margin=margin,
+                  plan=card_next_step(result.comparison, margin))
 c, bs = result.comparison, result.comparison.bootstrap
 verdict_text = view.sentence
 card = view.card
+if clustered is not None:   # the document as the unit (issue 32)
+    card = cluster_card(clustered, c.a, c.b, cl_source, c.binary, lang)
+    verdict_text = card.sentence
 kind = view.kind
 rates_chart = view.rates_chart(axis=tr("systems.axis_metric", metric=key))
 boot_chart = view.bootstrap_chart()
@@ -332,6 +365,8 @@ if ex.total:
                      ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                           | set(ex.blank))[:20])), icon="⚠️")
 
+if clustered is not None:
+    st.info(tr("clusters.page_independent"))
 cols = show_paired(view)
 verdict_notes(c.decision, bs, cols[2], reason=False)
 left, right = st.columns(2)
@@ -462,7 +497,13 @@ if groups is not None:
     summary["groups_test"] = {k_: v for k_, v in groups.to_dict().items() if k_ != "groups"}
 if judged is not None:
     summary["judged"] = judged.to_dict()
+if clustered is not None:
+    summary["verdict_independent_cases"] = summary["verdict"]
+    summary["verdict"] = clustered.verdict
+    summary["clusters"] = {"source": cl_source, **clustered.to_dict()}
 sections = [
+    *([] if clustered is None else [Section(tr("clusters.page_title"), "\n".join(
+        cluster_lines(clustered, c.a, c.b, cl_source, c.binary, lang)))]),
     Section(tr("systems.means_title"), "\n".join(notes), table=means_table.reset_index()),
     Section(tr("systems.pair_title", metric=key), verdict_text, table=tests_table),
     Section(view.rates_title(), chart=rates_chart),

@@ -90,14 +90,14 @@ def add_margin_arg(p) -> None:
 
 
 def margin_of(comparison, text):
-    """The ``core.paired.margin.MarginResult`` of ``comparison`` for ``--margin`` ``text``, or None
-    when no margin was given."""
+    """The ``core.paired.margin.MarginResult`` of ``comparison`` (a
+    ``core.paired.PairedComparison``) for ``--margin`` ``text``, or None when no margin was
+    given."""
     if text is None:
         return None
     from core.inputs import parse_margin  # lazy: every command module is imported at start-up
     from core.paired import margin_decision  # lazy: as above
-    c = getattr(comparison, "comparison", comparison)
-    return margin_decision(c, parse_margin(text, binary=c.data.binary))
+    return margin_decision(comparison, parse_margin(text, binary=comparison.data.binary))
 
 
 def check_margin_text(text) -> None:

@@ -282,7 +282,7 @@ def run(args) -> int:
         if hint is not None:
             from core.views.clusters import hint_line  # lazy: only when ids look clustered
             sys.stderr.write("note: " + hint_line(hint) + "\n")
-    margin = margin_of(result, args.margin)
+    margin = margin_of(result.comparison, args.margin)
     harm = None
     if args.harm or args.harm_delta is not None:
         from core.paired import no_harm  # lazy: only with --harm

@@ -404,15 +404,24 @@ class GoldenComparison:
     """A and B compared on their paired cases, with what was excluded and the case lists."""
 
     golden: GoldenSet
-    comparison: PairedComparison
+    comparison: PairedComparison      # its case_ids, a_values, b_values: the paired cases
     excluded: Excluded
-    case_ids: tuple[str, ...]
-    a_values: np.ndarray = field(repr=False)
-    b_values: np.ndarray = field(repr=False)
+
+    @property
+    def case_ids(self) -> tuple[str, ...]:
+        return self.comparison.case_ids
+
+    @property
+    def a_values(self) -> np.ndarray:
+        return self.comparison.a_values
+
+    @property
+    def b_values(self) -> np.ndarray:
+        return self.comparison.b_values
 
     @property
     def n_cases(self) -> int:
-        return len(self.case_ids)
+        return self.comparison.n
 
     def discordant(self) -> pd.DataFrame:
         """Cases where A and B differ, with the file's text columns and ``difference`` = B - A
@@ -439,7 +448,7 @@ class GoldenComparison:
             "n_cases": self.n_cases,
             "binary": c.binary,
             "methods": {c.a: c.rate_a.to_dict(), c.b: c.rate_b.to_dict()},
-            "difference": c.difference_dict(),
+            "difference": c.to_dict(),
             "resolution": resolution(self.n_cases),
             "excluded": self.excluded.to_dict(),
             # ids that only became equal under Unicode NFC (typed as NFD elsewhere): rows
@@ -467,5 +476,5 @@ def compare_golden(gs: GoldenSet, a: str | None = None, b: str | None = None, *,
     if len(ids) < 2:
         raise InputError("too_few_paired", file=gs.source, count=len(ids), a=a, b=b)
     comp = compare_paired(av, bv, name_a=a, name_b=b, resamples=resamples,
-                          confidence=confidence, seed=seed, interval=interval)
-    return GoldenComparison(gs, comp, excluded, ids, av, bv)
+                          confidence=confidence, seed=seed, interval=interval, case_ids=ids)
+    return GoldenComparison(gs, comp, excluded)

@@ -128,38 +128,50 @@ def settle(bootstrap: BootstrapResult, test: PairedTest, data: PairedData, *,
     return (ran[-1] if ran else None), decision
 
 
-class Decided:
-    """A comparison settled where it was made (``settle``): its ``decision`` (and self-check,
-    ``calibration``) are fields; the verdict is the decision's."""
-
-    @property
-    def verdict(self) -> Verdict:
-        return self.decision.verdict
-
-
 # ----------------------------------------------------------------------------- one call
+TIE_TOL = 1e-12   # |B - A| at or below this is a tie (float noise of equal scores)
+
+
 @dataclass(frozen=True)
-class PairedComparison(Decided):
-    """Everything the golden-case page shows for methods A and B on their paired cases."""
+class PairedComparison:
+    """The one result of a paired comparison of methods A and B on the same cases, B − A (new
+    minus baseline), for every surface: a golden file, ranked lists, TREC runs
+    (``compare_paired``) and the scifact retrievers (``core.retrieval.compare_retrievers``,
+    which calls ``compare_paired`` with ``rates=False``). The decision and the self-check
+    are fields, set once where it was made (``settle``); ``to_dict`` is the JSON
+    ``difference`` block.
+
+    ``rate_a``/``rate_b`` (each method's own interval), ``randomization_p`` (the exact McNemar
+    p for 0/1), ``ttest_p``, ``cohens_dz`` are None when the caller asked for the verdict's
+    test alone (``rates=False``); ``mcnemar_p`` is None for scores. ``case_ids`` name the
+    cases (empty when compared from bare vectors), ``metric`` the measure compared (None for
+    a golden file's outcomes), ``hits`` the Hit@10 overlap of two retrievers (scifact)."""
 
     a: str
     b: str
     binary: bool
-    rate_a: RateEstimate
-    rate_b: RateEstimate
     bootstrap: BootstrapResult
-    mcnemar_p: float | None
-    randomization_p: float
-    ttest_p: float | None
-    table: tuple[int, int, int, int] | None  # (both, a_only, b_only, neither)
-    cohens_dz: float | None
-    test: PairedTest | None = None   # the test the verdict needs (mid-p McNemar / sign flip)
-    data: PairedData | None = field(default=None, repr=False, compare=False)
-    # How often the displayed interval leaves out 0 on sign-flip null sets built from these
-    # very differences (``calibrate_comparison``; None when the data are too large to repeat
-    # it), and the decision: both computed in ``compare_paired`` (``settle``).
+    test: PairedTest              # the test the verdict needs (mid-p McNemar / sign flip)
+    data: PairedData = field(repr=False, compare=False)   # A's and B's values, checked once
+    # How often the displayed interval leaves out 0 on null sets built from these very
+    # differences (``calibrate_comparison``; None when the data are too large to repeat it or
+    # it was not needed), and the decision: both computed where the comparison is (``settle``).
     calibration: Calibration | None = field(default=None, repr=False, compare=False)
     decision: Decision | None = None
+    rate_a: RateEstimate | None = None
+    rate_b: RateEstimate | None = None
+    mcnemar_p: float | None = None
+    randomization_p: float | None = None
+    ttest_p: float | None = None
+    cohens_dz: float | None = None
+    case_ids: tuple[str, ...] = field(default=(), repr=False)
+    metric: str | None = None
+    hits: dict | None = None      # {"a_only", "b_only", "both", "neither"}: Hit@10 overlap
+
+    @property
+    def verdict(self) -> Verdict:
+        """The decision's verdict."""
+        return self.decision.verdict
 
     @property
     def interval_warning(self) -> str | None:
@@ -168,7 +180,45 @@ class PairedComparison(Decided):
 
     @property
     def n(self) -> int:
-        return self.rate_a.n
+        return self.data.n
+
+    @property
+    def table(self) -> tuple[int, int, int, int] | None:
+        """(both, a_only, b_only, neither) of 0/1 outcomes, else None."""
+        return self.data.table
+
+    @property
+    def a_values(self) -> np.ndarray:
+        return self.data.a
+
+    @property
+    def b_values(self) -> np.ndarray:
+        return self.data.b
+
+    @property
+    def diff(self) -> np.ndarray:
+        """B - A per case (new minus baseline)."""
+        return self.data.d
+
+    @property
+    def mean_a(self) -> float:
+        return float(self.data.a.mean())
+
+    @property
+    def mean_b(self) -> float:
+        return float(self.data.b.mean())
+
+    @property
+    def a_wins(self) -> int:
+        return int(np.sum(self.diff < -TIE_TOL))
+
+    @property
+    def b_wins(self) -> int:
+        return int(np.sum(self.diff > TIE_TOL))
+
+    @property
+    def ties(self) -> int:
+        return self.n - self.a_wins - self.b_wins
 
     @property
     def discordance(self) -> float | None:
@@ -177,8 +227,9 @@ class PairedComparison(Decided):
             return None
         return (self.table[1] + self.table[2]) / self.n
 
-    def difference_dict(self) -> dict:
-        """The difference B - A (new minus baseline) with its CI (of B - A) and the tests."""
+    def to_dict(self) -> dict:
+        """The JSON ``difference`` block: B - A (new minus baseline) with its CI (of B - A) and
+        the tests."""
         bs = self.bootstrap
         return {"a": self.a, "b": self.b, "b_minus_a": bs.mean, "ci_low": bs.ci_low,
                 "ci_high": bs.ci_high, "confidence": bs.confidence, "resamples": bs.resamples,
@@ -192,7 +243,7 @@ class PairedComparison(Decided):
                           if self.table else None),
                 "degenerate": bs.degenerate,
                 "distinct_resamples": bs.distinct,
-                "randomization_exact": self.test.exact if self.test else None,
+                "randomization_exact": self.test.exact,
                 "interval_warning": self.interval_warning,
                 "calibration": None if self.calibration is None else self.calibration.to_dict(),
                 "decision": self.decision.to_dict()}
@@ -233,7 +284,8 @@ def _score_rates(x: np.ndarray, confidence: float, resamples: int,
 
 def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int = 20_000,
                    confidence: float = 0.95, seed: int = 0, interval: str = "auto",
-                   self_check: bool = True) -> PairedComparison:
+                   self_check: bool = True, detail: bool = True, case_ids=(),
+                   metric: str | None = None) -> PairedComparison:
     """Rates, the paired bootstrap of B - A with its CI, the paired tests and the verdict
     (``decide``), for two aligned vectors.
 
@@ -247,49 +299,42 @@ def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int
     sign-flip test, the paired t-test and Cohen's d_z. ``interval`` (one of
     ``core.paired.stats.INTERVALS``) applies to the CI of B - A; the rates keep Wilson (0/1) and the
     calibrated t (scores). The self-check and the decision are computed here and kept as fields
-    (``settle``; ``self_check=False`` when only the verdict is wanted).
+    (``settle``; ``self_check=False`` when only the verdict is wanted). ``detail=False``: the
+    verdict's test alone, without each method's interval, the exact McNemar p, the t-test and
+    d_z (the scifact comparison shows the means and that one test). ``case_ids`` (one per
+    case) and ``metric`` are kept in the result as given.
     """
     data = paired_data(a, b, min_n=2)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     interval = check_interval(interval)
     checks.instance("self_check", self_check, bool)
+    checks.instance("detail", detail, bool)
+    case_ids = tuple(case_ids)
+    if case_ids and len(case_ids) != data.n:
+        raise ValueError(f"case_ids has {len(case_ids)} ids for {data.n} cases")
+    bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
+                              interval=interval)
+    test = (difference_test(data) if data.binary else
+            difference_test(data, resamples=resamples, seed=seed,
+                            alpha=significance_level(confidence)))
+    calibration, decision = settle(bs, test, data, self_check=self_check)
+    out = dict(a=name_a, b=name_b, binary=data.binary, bootstrap=bs, test=test, data=data,
+               calibration=calibration, decision=decision, case_ids=case_ids, metric=metric)
     if data.binary:
-        return _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval,
-                               self_check)
-    return _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval,
-                           self_check)
-
-
-def _compare_binary(data, name_a, name_b, resamples, confidence, seed, interval, self_check):
-    n = data.n
-    both, a_only, b_only, _ = data.table
-    z = z_value(confidence)
-    rates = []
-    for k in (both + a_only, both + b_only):
-        lo, hi, _ = wilson_bounds(k, n, z)
-        rates.append(RateEstimate(n, k / n, float(lo), float(hi), "wilson", k))
-    bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
-                              interval=interval)
-    test = difference_test(data)
-    calibration, decision = settle(bs, test, data, self_check=self_check)
-    # the sign-flip randomization p of 0/1 differences is the exact McNemar p
-    return PairedComparison(a=name_a, b=name_b, binary=True, rate_a=rates[0], rate_b=rates[1],
-                            bootstrap=bs, mcnemar_p=test.p,
-                            randomization_p=mcnemar_exact(a_only, b_only),
-                            ttest_p=None, table=data.table, cohens_dz=None, test=test,
-                            data=data, calibration=calibration, decision=decision)
-
-
-def _compare_scores(data, name_a, name_b, resamples, confidence, seed, interval, self_check):
-    a, b = data.a, data.b
-    rate_a, rate_b = _score_rates(np.vstack((a, b)), confidence, resamples, seed)
-    bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
-                              interval=interval)
-    test = difference_test(data, resamples=resamples, seed=seed,
-                           alpha=significance_level(confidence))
-    calibration, decision = settle(bs, test, data, self_check=self_check)
-    return PairedComparison(a=name_a, b=name_b, binary=False, rate_a=rate_a, rate_b=rate_b,
-                            bootstrap=bs, mcnemar_p=None, randomization_p=test.p,
-                            ttest_p=paired_ttest_p(a, b), table=None,
-                            cohens_dz=cohens_dz(a, b), test=test, data=data,
-                            calibration=calibration, decision=decision)
+        out["mcnemar_p"] = test.p
+    if not detail:
+        return PairedComparison(**out)
+    if data.binary:
+        both, a_only, b_only, _ = data.table
+        z = z_value(confidence)
+        rates = []
+        for k in (both + a_only, both + b_only):
+            lo, hi, _ = wilson_bounds(k, data.n, z)
+            rates.append(RateEstimate(data.n, k / data.n, float(lo), float(hi), "wilson", k))
+        # the sign-flip randomization p of 0/1 differences is the exact McNemar p
+        return PairedComparison(**out, rate_a=rates[0], rate_b=rates[1],
+                                randomization_p=mcnemar_exact(a_only, b_only))
+    rate_a, rate_b = _score_rates(np.vstack((data.a, data.b)), confidence, resamples, seed)
+    return PairedComparison(**out, rate_a=rate_a, rate_b=rate_b, randomization_p=test.p,
+                            ttest_p=paired_ttest_p(data.a, data.b),
+                            cohens_dz=cohens_dz(data.a, data.b))

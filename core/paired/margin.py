@@ -67,9 +67,10 @@ import numpy as np
 
 from core import checks
 from core.paired.calibration import calibrate_comparison
+from core.paired.compare import PairedComparison
 from core.paired.intervals import side, tango_statistic
 from core.paired.significance import shifted_signflip_p
-from core.paired.stats import BootstrapResult, PairedData, significance_level
+from core.paired.stats import significance_level
 
 _NORMAL = NormalDist()
 
@@ -121,25 +122,11 @@ class MarginResult:
                 "reason": self.reason_key, "reason_params": dict(self.reason_params)}
 
 
-def _unwrap(comparison):
-    """(bootstrap, PairedData, the comparison itself) of a PairedComparison, GoldenComparison
-    (its ``comparison``) or RetrieverComparison."""
-    if hasattr(comparison, "comparison") and hasattr(comparison, "golden"):
-        comparison = comparison.comparison
-    what = ("a paired comparison with its data (core.paired.compare.PairedComparison, "
-            "core.inputs.golden.GoldenComparison or core.retrieval.scifact.RetrieverComparison)")
-    data = checks.instance("comparison", getattr(comparison, "data", None), PairedData, what)
-    bs = checks.instance("comparison", getattr(comparison, "bootstrap", None), BootstrapResult,
-                         what)
-    return bs, data, comparison
-
-
 def margin_decision(comparison, margin: float, *,
                     confidence: float | None = None) -> MarginResult:
-    """The margin's answer (see the module docstring) for a paired comparison
-    (``core.paired.compare.PairedComparison``, ``core.inputs.golden.GoldenComparison`` or
-    ``core.retrieval.scifact.RetrieverComparison``) and a margin delta >= 0 on the difference's own
-    scale (0.02 = 2 %p for 0/1 outcomes, below 1; score units for scores).
+    """The margin's answer (see the module docstring) for the one paired result
+    (``core.paired.compare.PairedComparison``; a golden file's is its ``.comparison``) and a
+    margin delta >= 0 on the difference's own scale (0.02 = 2 %p for 0/1 outcomes, below 1; score units for scores).
 
     The interval is the comparison's own CI of B - A (the one on the card); ``confidence``,
     when given, must equal its level (the tests run at half of 1 - confidence, one-sided,
@@ -147,7 +134,9 @@ def margin_decision(comparison, margin: float, *,
     resamples when it is Monte-Carlo. A conclusive answer is withheld ("inconclusive",
     reason ``withheld_self_check``) when the comparison's self-check withholds (module
     docstring; the self-check the comparison kept, else run here, ``calibrate_comparison``)."""
-    bs, data, comparison = _unwrap(comparison)
+    comparison = checks.instance("comparison", comparison, PairedComparison,
+                                 "a PairedComparison (core.paired.compare.compare_paired)")
+    bs, data = comparison.bootstrap, comparison.data
     margin = checks.margin(margin, binary=data.binary, span=None if data.binary else
                            score_span(data.a, data.b))
     conf = checks.confidence(bs.confidence if confidence is None else confidence)
@@ -180,7 +169,7 @@ def margin_decision(comparison, margin: float, *,
                      "rate" if data.binary else "score", data.n)
     if result.verdict == "inconclusive":
         return result
-    cal = getattr(comparison, "calibration", None)
+    cal = comparison.calibration
     if cal is None:   # not kept (a verdict-only comparison): run it now, as decide would
         cal = calibrate_comparison(bs, data)
     return _withhold(result, cal)

@@ -353,7 +353,7 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
             sds = None
         elif sds is None:
             sds = difference_draws(data.d, dist.size, seed, True)[1]
-        l, h = score_intervals(d, dist[None, :], sds, confidence, used)
+        l, h = score_intervals(d, dist[None, :], sds, confidence, used, skew_guard=True)
         lo, hi = float(l[0]), float(h[0])
         if data.unit_scores:   # B - A of scores in [0, 1] lies in [-1, 1]
             lo, hi = max(lo, -1.0), min(hi, 1.0)

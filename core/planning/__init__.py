@@ -6,7 +6,8 @@ The front door: other wings, pages and the CLI import the names below from ``cor
 from core._front import front_door
 
 PUBLIC = {
-    "noninferiority": ("MarginCasesNeeded", "cases_needed_noninferiority",
+    "noninferiority": ("MarginCasesNeeded", "card_next_step",
+                       "cases_needed_noninferiority",
                        "n_noninferiority_continuous", "n_noninferiority_paired",
                        "noninferiority_power_curve", "plan_noninferiority"),
     "sample_size": ("cases_needed", "defaults_from", "discordant_count", "half_width_curve",

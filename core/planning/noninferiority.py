@@ -31,9 +31,10 @@ import pandas as pd
 
 from core import checks
 from core.errors import InputError
-from core.paired import (EXACT_MAX_N, margin_rule, nct_sf, noninferior_p, significance_level,
-                         tango_limits, tango_statistic, z_two_sided)
-from core.planning.sample_size import CasesNeeded, MAX_N, ceil_n, data_spread, smallest_n
+from core.paired import (EXACT_MAX_N, PairedComparison, margin_rule, nct_sf, noninferior_p,
+                         significance_level, tango_limits, tango_statistic, z_two_sided)
+from core.planning.sample_size import (CasesNeeded, MAX_N, cases_needed, ceil_n, data_spread,
+                                       smallest_n)
 
 
 SAW_STEPS = 3   # the downward search stops after this many smaller n in a row below the power
@@ -374,3 +375,42 @@ def cases_needed_noninferiority(a, b, margin: float, *, confidence: float = 0.95
         n_needed = None
     return MarginCasesNeeded("continuous", n_needed, int(a.size), delta, None, sigma,
                              confidence, float(power), m, assumed)
+
+
+NEXT_STEP_POWER = 0.8   # the power of the verdict card's "you would need about N cases"
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """The verdict card's next step, planned once (``card_next_step``): ``needed`` is the plan
+    (``CasesNeeded`` of a "no difference", ``MarginCasesNeeded`` of an inconclusive margin),
+    None when the planner has none; ``margin`` says it answers the margin's question."""
+
+    needed: CasesNeeded | None
+    margin: bool
+
+
+def card_next_step(comparison, margin=None, *,
+                   power: float = NEXT_STEP_POWER) -> NextStep | None:
+    """How many cases the card's open question needs, on the comparison's own values (a
+    ``core.paired.PairedComparison``): with a ``core.paired.MarginResult`` that is
+    inconclusive, ``cases_needed_noninferiority`` (B loses at most the margin if B is truly as
+    good as A; no plan for a margin of 0 or a score margin of 1 or more); without a margin, a
+    "no difference" gets ``core.planning.sample_size.cases_needed``. None when the card asks
+    nothing (a clear verdict, or a margin that answered). The view draws it
+    (``core.views.paired.paired_view(..., plan=)``) and never plans itself."""
+    c = checks.instance("comparison", comparison, PairedComparison,
+                        "a PairedComparison (core.paired.compare_paired)")
+    if margin is not None:
+        if margin.verdict != "inconclusive":
+            return None
+        try:
+            return NextStep(cases_needed_noninferiority(c.a_values, c.b_values, margin.margin,
+                                                        confidence=margin.confidence,
+                                                        power=power), True)
+        except InputError:
+            return NextStep(None, True)
+    if c.verdict != "no_difference":
+        return None
+    return NextStep(cases_needed(c.a_values, c.b_values, confidence=c.bootstrap.confidence,
+                                 power=power), False)

@@ -17,7 +17,7 @@ Reference numbers for BEIR scifact (Thakur et al. 2021, Table 2): BM25 (Anserini
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -26,10 +26,8 @@ import pandas as pd
 from core import checks
 from core.errors import InputError
 from core.inputs import JudgedBounds, beir_bounds, parse_measure, per_query
-from core.paired import (BestSet, BootstrapResult, Calibration, Decided, Decision, PairedData,
-                         PairedTest, RateEstimate, best_set, interval_provenance,
-                         interval_warning, paired_bootstrap, paired_data, paired_test,
-                         rate_estimate, settle)
+from core.paired import (TIE_TOL, BestSet, PairedComparison, RateEstimate, best_set,
+                         compare_paired, interval_provenance, rate_estimate)
 from core.retrieval.beir import BeirData
 from core.retrieval.search import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Encoded, Progress,
                                    RRF_DEPTH, RRF_K, Ranking, bm25_search, dense_search,
@@ -41,7 +39,6 @@ MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
 DEFAULT_RESAMPLES = 10_000
 MIN_QUERIES = 10
 PAPER_BM25_NDCG10 = 0.665  # Thakur et al. 2021, Table 2, scifact, BM25 (Anserini)
-TIE_TOL = 1e-12
 
 
 def check_retriever(name: str, arg: str = "retriever") -> str:
@@ -195,110 +192,35 @@ def retriever_estimate(tables: dict[str, pd.DataFrame], name: str, metric: str, 
 
 
 # ----------------------------------------------------------------------------- comparing
-@dataclass(frozen=True)
-class RetrieverComparison(Decided):
-    """A vs B on one metric over the same queries; ``bootstrap`` is of mean(B - A) and
-    ``diff`` is B - A per query (new minus baseline)."""
-
-    a: str
-    b: str
-    metric: str
-    query_ids: tuple[str, ...] = field(repr=False)
-    values_a: np.ndarray = field(repr=False)
-    values_b: np.ndarray = field(repr=False)
-    hit_a: np.ndarray = field(repr=False)
-    hit_b: np.ndarray = field(repr=False)
-    bootstrap: BootstrapResult = field(repr=False)
-    test: PairedTest | None = None
-    # the per-query values checked once, the displayed interval's null rejection on sign-flip
-    # null sets of these queries' differences and the decision: computed in
-    # ``compare_retrievers`` (``core.paired.compare.settle``), kept through a page's cache
-    data: PairedData | None = field(default=None, repr=False, compare=False)
-    calibration: Calibration | None = field(default=None, repr=False, compare=False)
-    decision: Decision | None = None
-
-    @property
-    def n(self) -> int:
-        return len(self.query_ids)
-
-    @property
-    def interval_warning(self) -> str | None:
-        return interval_warning(self.bootstrap.interval, self.n)
-
-    @property
-    def diff(self) -> np.ndarray:
-        return self.values_b - self.values_a
-
-    @property
-    def mean_a(self) -> float:
-        return float(self.values_a.mean())
-
-    @property
-    def mean_b(self) -> float:
-        return float(self.values_b.mean())
-
-    @property
-    def a_wins(self) -> int:
-        return int(np.sum(self.diff < -TIE_TOL))
-
-    @property
-    def b_wins(self) -> int:
-        return int(np.sum(self.diff > TIE_TOL))
-
-    @property
-    def ties(self) -> int:
-        return self.n - self.a_wins - self.b_wins
-
-    @property
-    def hits(self) -> dict[str, int]:
-        """Hit@10 overlap: queries with a relevant document in the top 10 of A only, B only,
-        both, or neither."""
-        a, b = self.hit_a > 0, self.hit_b > 0
-        return {"a_only": int(np.sum(a & ~b)), "b_only": int(np.sum(~a & b)),
-                "both": int(np.sum(a & b)), "neither": int(np.sum(~a & ~b))}
-
-    def frame(self) -> pd.DataFrame:
-        """One row per query: query_id, value of A, value of B, ``diff`` = B - A."""
-        return pd.DataFrame({"query_id": list(self.query_ids), self.a: self.values_a,
-                             self.b: self.values_b, "diff": self.diff})
-
-    def to_dict(self) -> dict:
-        bs = self.bootstrap
-        return {"a": self.a, "b": self.b, "metric": self.metric, "n_queries": self.n,
-                "mean_a": self.mean_a, "mean_b": self.mean_b, "a_wins": self.a_wins,
-                "b_wins": self.b_wins, "ties": self.ties, "hits": self.hits,
-                "difference": {"b_minus_a": bs.mean, "ci_low": bs.ci_low,
-                               "ci_high": bs.ci_high, "confidence": bs.confidence,
-                               **interval_provenance(bs), "degenerate": bs.degenerate,
-                               "interval_warning": self.interval_warning,
-                               "calibration": (None if self.calibration is None
-                                               else self.calibration.to_dict())},
-                "resamples": bs.resamples, "seed": bs.seed, "verdict": self.verdict,
-                "test": self.test.to_dict() if self.test else None,
-                "decision": self.decision.to_dict()}
+def hit_overlap(hit_a: np.ndarray, hit_b: np.ndarray) -> dict[str, int]:
+    """Hit@10 overlap: queries with a relevant document in the top 10 of A only, B only,
+    both, or neither (the caller passes aligned per-query Hit@10 values)."""
+    a, b = hit_a > 0, hit_b > 0
+    return {"a_only": int(np.sum(a & ~b)), "b_only": int(np.sum(~a & b)),
+            "both": int(np.sum(a & b)), "neither": int(np.sum(~a & ~b))}
 
 
 def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
                        metric: str = "ndcg@10", *, queries: Sequence[str] | None = None,
                        resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
                        seed: int = 0, interval: str = "auto",
-                       self_check: bool = True) -> RetrieverComparison:
-    """Paired comparison of A and B over ``queries`` (default: all judged queries).
+                       self_check: bool = True) -> PairedComparison:
+    """Paired comparison of A and B over ``queries`` (default: all judged queries): the one
+    paired result (``core.paired.compare_paired`` with ``detail=False``: the means and the
+    verdict's test), with ``case_ids`` the query ids, ``metric`` and the Hit@10 overlap
+    ``hits``.
 
-    Difference d_q = metric_B(q) - metric_A(q) (new minus baseline); its mean gets a paired bootstrap CI
-    (``core.paired.stats.paired_bootstrap``: queries resampled with replacement, A and B kept
-    together; ``interval`` percentile or bca), the matching exact test
-    (``core.paired.significance.paired_test``: McNemar for 0/1 metrics such as Hit@10, sign-flip
-    randomization otherwise) and the verdict of ``core.paired.compare.decide`` (better only when the
-    CI excludes 0 and the test's p < 1 - confidence), with the self-check, both computed here
-    (``core.paired.compare.settle``; ``self_check=False`` when only the verdict is wanted).
+    Difference d_q = metric_B(q) - metric_A(q) (new minus baseline); its mean gets the paired
+    bootstrap CI of B - A, the matching exact test (McNemar for 0/1 metrics such as Hit@10,
+    sign-flip randomization otherwise) and the verdict of ``core.paired.compare.decide``
+    (better only when the CI excludes 0 and the test's p < 1 - confidence), with the
+    self-check, both computed there (``self_check=False`` when only the verdict is wanted).
     """
     check_retriever(a, "a")
     check_retriever(b, "b")
     if a == b:
         raise InputError("same_method", method=a)
     metric = check_metric(metric)
-    checks.instance("self_check", self_check, bool)
     for name in (a, b):
         if name not in tables:
             raise ValueError(f"no per-query table for {name!r}; run it first")
@@ -306,15 +228,35 @@ def compare_retrievers(tables: dict[str, pd.DataFrame], a: str, b: str,
     if len(qids) < 2:
         raise InputError("too_few_paired", count=len(qids), a=a, b=b)
     ta, tb = tables[a].loc[list(qids)], tables[b].loc[list(qids)]
-    va, vb = ta[metric].to_numpy(float), tb[metric].to_numpy(float)
-    bs = paired_bootstrap(va, vb, resamples=resamples, confidence=confidence, seed=seed,
-                          interval=interval)
-    test = paired_test(va, vb, resamples=resamples, seed=seed)
-    data = paired_data(va, vb)
-    calibration, decision = settle(bs, test, data, self_check=self_check)
-    return RetrieverComparison(a, b, metric, qids, va, vb, ta["hit@10"].to_numpy(float),
-                               tb["hit@10"].to_numpy(float), bs, test, data, calibration,
-                               decision)
+    comp = compare_paired(ta[metric].to_numpy(float), tb[metric].to_numpy(float), name_a=a,
+                          name_b=b, resamples=resamples, confidence=confidence, seed=seed,
+                          interval=interval, self_check=self_check, detail=False,
+                          case_ids=qids, metric=metric)
+    return replace(comp, hits=hit_overlap(ta["hit@10"].to_numpy(float),
+                                          tb["hit@10"].to_numpy(float)))
+
+
+def comparison_dict(comp: PairedComparison) -> dict:
+    """The ``comparison`` block of ``python -m core scifact --json``: the means, per-query
+    wins, the Hit@10 overlap and the difference B - A with its CI, test and decision."""
+    bs = comp.bootstrap
+    return {"a": comp.a, "b": comp.b, "metric": comp.metric, "n_queries": comp.n,
+            "mean_a": comp.mean_a, "mean_b": comp.mean_b, "a_wins": comp.a_wins,
+            "b_wins": comp.b_wins, "ties": comp.ties, "hits": comp.hits,
+            "difference": {"b_minus_a": bs.mean, "ci_low": bs.ci_low,
+                           "ci_high": bs.ci_high, "confidence": bs.confidence,
+                           **interval_provenance(bs), "degenerate": bs.degenerate,
+                           "interval_warning": comp.interval_warning,
+                           "calibration": (None if comp.calibration is None
+                                           else comp.calibration.to_dict())},
+            "resamples": bs.resamples, "seed": bs.seed, "verdict": comp.verdict,
+            "test": comp.test.to_dict(), "decision": comp.decision.to_dict()}
+
+
+def query_frame(comp: PairedComparison) -> pd.DataFrame:
+    """One row per query: query_id, value of A, value of B, ``diff`` = B - A."""
+    return pd.DataFrame({"query_id": list(comp.case_ids), comp.a: comp.a_values,
+                         comp.b: comp.b_values, "diff": comp.diff})
 
 
 def ci_by_n(tables: dict[str, pd.DataFrame], a: str, b: str, metric: str, ns: Sequence[int],
@@ -353,9 +295,9 @@ def rank_retrievers(tables: dict[str, pd.DataFrame], metric: str = "ndcg@10", *,
 
 
 # ----------------------------------------------------------------------------- drill-down
-def disagreements(comp: RetrieverComparison) -> pd.DataFrame:
+def disagreements(comp: PairedComparison) -> pd.DataFrame:
     """Queries where A and B score differently (``diff`` = B - A), largest |B - A| first."""
-    f = comp.frame()
+    f = query_frame(comp)
     f = f[np.abs(f["diff"]) > TIE_TOL]
     return f.reindex(f["diff"].abs().sort_values(ascending=False, kind="stable").index) \
         .reset_index(drop=True)
@@ -384,7 +326,7 @@ class ScifactResult:
 
     collection: dict
     scores: dict
-    comparison: RetrieverComparison
+    comparison: PairedComparison
     settings: dict
     judged: JudgedBounds | None = None   # Judged@10 and both bounds (core.inputs.judged)
     best: BestSet | None = None   # tied-for-best set of the three retrievers (rank_retrievers)
@@ -394,7 +336,7 @@ class ScifactResult:
                 "n_queries": self.comparison.n, "n_queries_judged":
                     self.collection["n_queries"], "n_docs": self.collection["n_docs"],
                 "n_judgements": self.collection["n_judgements"], "scores": self.scores,
-                "comparison": self.comparison.to_dict(), "settings": self.settings,
+                "comparison": comparison_dict(self.comparison), "settings": self.settings,
                 "judged": None if self.judged is None else self.judged.to_dict(),
                 "best_set": None if self.best is None else self.best.to_dict()}
 

@@ -32,7 +32,7 @@ def comparison_text(result, lang: str = "en", margin=None) -> str:
     for cid, rows in list(result.golden.unicode_merged.items())[:20]:
         lines.append(f"  rows {', '.join(map(str, rows))} have the same id '{cid}' once "
                      "Unicode-normalised (NFC/NFD); left out as duplicates")
-    lines.extend(paired_view(result, lang=lang, plan=False, margin=margin).cli_lines())
+    lines.extend(paired_view(c, lang=lang, unit=result.golden.unit, margin=margin).cli_lines())
     return "\n".join(lines)
 
 

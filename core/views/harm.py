@@ -7,10 +7,6 @@ from core.i18n import t
 from core.paired import Harm
 from core.views import format as fmt
 
-# below this many cases TRisk's Student-t p says "significant" too often on real per-query
-# differences (bench/best_harm.py, docs/harm.md): the sentence says to read it as a hint
-TRISK_MIN_N = 100
-
 
 def delta_text(delta: float, kind: str) -> str:
     """delta in the measure's unit: 5 %p for rates, 0.050 for scores."""
@@ -18,8 +14,9 @@ def delta_text(delta: float, kind: str) -> str:
 
 
 def harm_lines(h: Harm, a: str, b: str, kind: str, lang: str = "en") -> list[str]:
-    """The hurt share, the helped share, TRisk (and, below ``TRISK_MIN_N`` cases, the note
-    on its p), each one sentence."""
+    """The hurt share, the helped share, TRisk and, when TRisk is defined, the note that its
+    Student-t p over-rejects on real per-query differences (bench/best_harm.py, docs/harm.md),
+    each one sentence."""
     level = fmt.level(h.confidence)
     d = delta_text(h.delta, kind)
     any_loss = h.delta == 0
@@ -37,8 +34,8 @@ def harm_lines(h: Harm, a: str, b: str, kind: str, lang: str = "en") -> list[str
         risk = t("harm.trisk", lang, alpha=alpha, weight=f"{1 + h.alpha:g}",
                  trisk=f"{h.trisk:.2f}", p=fmt.p_text(h.trisk_p), urisk=urisk, b=b)
     lines = [hurt, helped, risk]
-    if h.trisk is not None and h.n < TRISK_MIN_N:
-        lines.append(t("harm.trisk_small", lang, min_n=TRISK_MIN_N))
+    if h.trisk is not None:
+        lines.append(t("harm.trisk_hint", lang))
     return lines
 
 

@@ -1,31 +1,32 @@
 """One renderer for a paired comparison: the golden-case page, the ranked-lists / TREC page,
 the scifact page and the CLI text all show A vs B through ``paired_view``.
 
-``paired_view`` takes what ``core`` computed (a ``core.inputs.golden.GoldenComparison``, a
-``core.paired.compare.PairedComparison`` or a ``core.retrieval.scifact.RetrieverComparison``) and builds, once,
-in one language:
+``paired_view`` takes what ``core`` computed, the one paired result
+``core.paired.PairedComparison`` (a golden file's, ranked lists', TREC runs', scifact's), and
+builds, once, in one language:
 
 - the verdict card (``core.views.cards``): B − A with its CI, the plain sentence, the reason
-  when it is "no difference", and the next step: how many cases would tell apart a difference
-  this size (``core.planning.sample_size.cases_needed``) with a link to the planner filled in;
+  when it is "no difference", and the next step the caller planned
+  (``core.planning.card_next_step``: how many cases would tell apart a difference this size)
+  with a link to the planner filled in;
 - the rates row: A's and B's score (with its interval) and the difference tile;
 - the tests table (the exact tests beside the bootstrap CI);
 - the charts: each method with its interval, and the bootstrap distribution of B − A;
 - the CLI lines.
 
 The difference is B − A (new minus baseline) exactly as ``core`` computed it: nothing here
-changes a sign. Nothing here computes a statistic either; the next step calls the planner.
+changes a sign. Nothing here computes a statistic or plans: the next step comes planned.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from core import checks
-from core.errors import InputError
 from core.i18n import t
+from core.paired import PairedComparison
 from core.views import format as fmt
 from core.views.cards import MarginBand, VerdictCard, paired_card
 from core.views.verdicts import (degenerate_note, interval_label, margin_reason, margin_sentence,
@@ -35,8 +36,9 @@ if TYPE_CHECKING:  # altair and pandas only where a chart or table is drawn: the
     import altair as alt
     import pandas as pd
 
+    from core.paired import MarginResult
+
 PLANNER_PAGE = "sample_size"   # the planner page's URL path (app.py PAGE_ORDER stem)
-NEXT_STEP_POWER = 0.8
 
 
 @dataclass(frozen=True)
@@ -64,9 +66,9 @@ class PairedView:
     card: VerdictCard
     rates: tuple[Tile, Tile]
     difference: Tile
-    next_step: Any = None         # core.planning.sample_size.CasesNeeded when "no difference"
-    comparison: Any = field(default=None, repr=False)
-    margin: Any = None            # core.paired.margin.MarginResult when a margin was set
+    next_step: object = None      # the plan's CasesNeeded / MarginCasesNeeded, when one was made
+    comparison: PairedComparison | None = field(default=None, repr=False)
+    margin: MarginResult | None = None   # when a margin was set
 
     @property
     def bootstrap(self):
@@ -114,10 +116,10 @@ class PairedView:
 
     def rates_chart(self, *, axis: str | None = None) -> alt.LayerChart | None:
         """Each method's score with its interval (None when the comparison carries no
-        per-method intervals, as a retriever comparison does not)."""
+        per-method intervals, as a scifact comparison does not)."""
         from core.views.charts import interval_chart  # lazy: charts loads pandas
         c = self.comparison
-        if not hasattr(c, "rate_a"):
+        if c.rate_a is None:
             return None
         import pandas as pd
 
@@ -180,32 +182,30 @@ def margin_band(m, lang: str) -> MarginBand:
                       f"+{text}", t("margin.band_label", lang, margin=text), f"±{text}")
 
 
-def _cli_tests(c) -> list[str]:
-    test = getattr(c, "test", None)
-    if hasattr(c, "randomization_p"):
-        exact = " (exact)" if test is not None and test.exact else ""
+def _cli_tests(c: PairedComparison) -> list[str]:
+    test = c.test
+    if c.randomization_p is not None:   # the detailed tests (compare_paired(detail=True))
+        exact = " (exact)" if test.exact else ""
         if c.mcnemar_p is not None:   # 0/1: the exact randomization p is the exact McNemar p
-            how = "mid-p" if test is not None and test.mid_p else "exact"
+            how = "mid-p" if test.mid_p else "exact"
             return [f"McNemar {how} {fmt.p_text(c.mcnemar_p)} (the verdict's test)", f"McNemar "
                     f"exact {fmt.p_text(c.randomization_p)} (= the exact sign-flip test)"]
         out = [f"randomization {fmt.p_text(c.randomization_p)}{exact}"]
         if c.ttest_p is not None:
             out.append(f"paired t-test {fmt.p_text(c.ttest_p)}")
         return out
-    if test is None:
-        return []
     how = "exact" if test.exact else f"{test.resamples:,} random sign flips"
     return [f"{test.name} {fmt.p_text(test.p)} ({how})"]
 
 
-def tests_table(c, lang: str = "en") -> pd.DataFrame:
+def tests_table(c: PairedComparison, lang: str = "en") -> pd.DataFrame:
     """The exact tests beside the bootstrap CI, translated: McNemar + discordance (0/1
     outcomes) or paired t + Cohen's d_z of B − A (scores), and the randomization p-value; a
-    retriever comparison shows the one test its verdict uses."""
+    comparison without the detailed tests (scifact) shows the one test its verdict uses."""
     import pandas as pd
 
     rows = []
-    if hasattr(c, "randomization_p"):
+    if c.randomization_p is not None:
         rows.append((t("paired.mcnemar_exact_p" if c.binary else "paired.randomization_p",
                        lang), fmt.fmt_p(c.randomization_p)))
         if c.binary:
@@ -215,7 +215,7 @@ def tests_table(c, lang: str = "en") -> pd.DataFrame:
             rows.append((t("paired.ttest_p", lang), fmt.fmt_p(c.ttest_p)))
             rows.append((t("paired.cohens_dz", lang),
                          "n/a" if c.cohens_dz is None else f"{c.cohens_dz:.2f}"))
-    elif getattr(c, "test", None) is not None:
+    else:
         test = c.test
         how = (t("paired.test_exact", lang) if test.exact else
                t("paired.test_monte_carlo", lang, resamples=f"{test.resamples:,}"))
@@ -232,8 +232,6 @@ def calibration_sentence(c, lang="en", *, detail: bool = True, head: bool = True
     carries no self-check; the 'skipped' line when the data are too large for it. The card
     carries the sentence alone; the CLI and the page's details add how it was measured;
     ``head=False``: the measurement alone (the card shows the figure as its warning)."""
-    if c.data is None:   # built by hand, without checked data: no self-check to report
-        return ""
     cal = c.calibration
     if cal is None:
         return t("verdicts.calibration_skipped", lang)
@@ -246,8 +244,6 @@ def calibration_how(c, lang: str = "en") -> str:
     """How the self-checks were measured: the sign-flip check (exact over every null table,
     or Monte-Carlo with its SE) and the centred-resample check (``core.paired.calibration``); ''
     when the comparison carries none."""
-    if c.data is None:   # built by hand, without checked data: no self-check to report
-        return ""
     cal = c.calibration
     if cal is None:
         return ""
@@ -268,7 +264,7 @@ def calibration_warning_line(c, lang: str = "en") -> str:
     """The plain warning when a self-check finds the displayed interval leaving out 0 clearly
     more often than the check does where the interval holds (``core.paired.calibration.Calibration
     .warns``) or its figure reads above the promise (``.reads_above``, issue 36), else ''."""
-    cal = c.calibration if c.data is not None else None   # None: built by hand, no data
+    cal = c.calibration
     if cal is None or not (cal.warns or cal.reads_above):
         return ""
     return t("verdicts.calibration_warning", lang, rate=fmt.pct(cal.shown),
@@ -299,20 +295,6 @@ def next_step_line(needed, lang: str, unit: str = "cases") -> str:
     return t(key, lang, needed=f"{needed.n_needed:,}", n=f"{needed.n_have:,}")
 
 
-def margin_next_step(margin, values):
-    """The non-inferiority plan of an inconclusive margin (``core.planning.noninferiority.
-    cases_needed_noninferiority``: the cases for 80% power to show B loses at most the margin
-    if B is truly as good as A, from the data's discordance or SD), or None when the planner
-    has no plan for this margin (0, or a score margin of 1 or more)."""
-    from core.planning import cases_needed_noninferiority  # lazy: pandas and scipy, only when shown
-    try:
-        return cases_needed_noninferiority(values[0], values[1], margin.margin,
-                                           confidence=margin.confidence,
-                                           power=NEXT_STEP_POWER)
-    except InputError:
-        return None
-
-
 def margin_next_line(needed, margin, lang: str, unit: str, *, a: str, b: str) -> str:
     """'To show that B loses at most 2.0 %p (if B is truly as good as A) you would need about
     N cases (you have n).' for an inconclusive margin; '' otherwise."""
@@ -326,47 +308,33 @@ def margin_next_line(needed, margin, lang: str, unit: str, *, a: str, b: str) ->
              n=f"{needed.n_have:,}")
 
 
-def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
-                unit: str | None = None, metric: str | None = None,
-                values: tuple | None = None, plan: bool = True,
-                margin=None) -> PairedView:
-    """Build the view of ``comparison``: a ``GoldenComparison`` (its cases, unit and values
-    come with it), a ``PairedComparison`` (give ``values`` = (a, b) for the next step) or a
-    ``RetrieverComparison`` (scores; ``unit`` "queries"). ``names`` maps method ids to display
-    names; ``metric`` is named beside the difference. ``margin``: the
-    ``core.paired.margin.MarginResult`` of this comparison (``margin_decision``), or None (no
-    margin: the card is as before); with one the card answers "safe to switch?" first and
-    draws the margin as a band, and the bootstrap chart shades it."""
+def paired_view(comparison: PairedComparison, *, lang: str = "en", names: dict | None = None,
+                unit: str = "cases", metric: str | None = None, plan=None,
+                margin: MarginResult | None = None) -> PairedView:
+    """Build the view of ``comparison``, the one paired result (``core.paired.PairedComparison``;
+    a golden file's is ``GoldenComparison.comparison``, its ``unit`` ``golden.unit``).
+    ``names`` maps method ids to display names; ``unit`` names the rows ("cases" or
+    "queries"); ``metric`` is named beside the difference. ``plan``: the card's next step
+    (``core.planning.card_next_step(comparison, margin)``), or None (no next step line).
+    ``margin``: the ``core.paired.margin.MarginResult`` of this comparison
+    (``margin_decision``), or None (no margin: the card is as before); with one the card
+    answers "safe to switch?" first and draws the margin as a band, and the bootstrap chart
+    shades it."""
     checks.choice("lang", lang, ("en", "ko"))
+    c = checks.instance("comparison", comparison, PairedComparison,
+                        "a PairedComparison (core.paired.compare_paired)")
+    checks.choice("unit", unit, ("cases", "queries"))
     names = names or {}
-    n = None
-    if hasattr(comparison, "comparison"):          # core.inputs.golden.GoldenComparison
-        values = (comparison.a_values, comparison.b_values)
-        unit = unit or comparison.golden.unit
-        n = comparison.n_cases
-        comparison = comparison.comparison
-    c = comparison
-    if values is None and hasattr(c, "values_a"):   # core.retrieval.scifact.RetrieverComparison
-        values = (c.values_a, c.values_b)
-    unit = unit or "cases"
-    n = n or c.n
-    kind = fmt.kind_of(getattr(c, "binary", False))
+    n = c.n
+    kind = fmt.kind_of(c.binary)
     a, b = names.get(c.a, c.a), names.get(c.b, c.b)
     bs = c.bootstrap
     level = fmt.level(bs.confidence)
     sentence = verdict_sentence(c.verdict, a=a, b=b, mean=bs.mean, ci_low=bs.ci_low,
                                 ci_high=bs.ci_high, n=n, confidence=bs.confidence, lang=lang,
                                 unit=unit, kind=kind)
-    needed = None
-    planned = False          # a margin plan was tried (its absence then says why)
-    if margin is not None:   # the question is the margin's: its plan, only when unanswered
-        if plan and margin.verdict == "inconclusive" and values is not None:
-            needed = margin_next_step(margin, values)
-            planned = True
-    elif plan and c.verdict == "no_difference" and values is not None:
-        from core.planning import cases_needed  # lazy: pandas and scipy, only when a plan is shown
-        needed = cases_needed(values[0], values[1], confidence=bs.confidence,
-                              power=NEXT_STEP_POWER)
+    needed = None if plan is None else plan.needed
+    planned = plan is not None and margin is not None   # a margin plan was tried
     card = paired_card(c.verdict, a=a, b=b, mean=bs.mean, ci_low=bs.ci_low, ci_high=bs.ci_high,
                        confidence=bs.confidence, kind=kind, sentence=sentence,
                        ci_label=t("common.ci_short", lang),
@@ -401,8 +369,8 @@ def paired_view(comparison, *, lang: str = "en", names: dict | None = None,
                       difference, needed, c, margin)
 
 
-def _rates(c, a: str, b: str, kind: str, lang: str) -> tuple[Tile, Tile]:
-    if not hasattr(c, "rate_a"):                     # a retriever comparison: the means
+def _rates(c: PairedComparison, a: str, b: str, kind: str, lang: str) -> tuple[Tile, Tile]:
+    if c.rate_a is None:                     # no per-method intervals (scifact): the means
         return (Tile(a, fmt.value(c.mean_a, kind)), Tile(b, fmt.value(c.mean_b, kind)))
     level = fmt.level(c.bootstrap.confidence)
     tiles = []

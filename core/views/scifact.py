@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from core.i18n import t
-from core.paired import BestSet, RateEstimate
+from core.paired import BestSet, PairedComparison, RateEstimate
 from core import retrieval
-from core.retrieval import SPLITS, RetrieverComparison, ScifactResult, encode_job
+from core.retrieval import SPLITS, ScifactResult, encode_job
 from core.views import format as fmt
 from core.views.cards import VerdictCard
 from core.views.best_set import best_lines, best_sentence, renamed
@@ -47,11 +47,11 @@ def split_name(split: str, lang: str = "en") -> str:
     return t(f"scifact.split_{split}", lang) if split in SPLITS else split
 
 
-def comparison_sentence(comp: RetrieverComparison, lang: str = "en",
+def comparison_sentence(comp: PairedComparison, lang: str = "en",
                         names: dict | None = None) -> str:
     """The verdict wording of ``core.views.paired`` for a retriever comparison, with display
     ``names`` for the retrievers; the difference is on the measure's own scale."""
-    return paired_view(comp, lang=lang, names=names, unit="queries", plan=False).sentence
+    return paired_view(comp, lang=lang, names=names, unit="queries").sentence
 
 
 def best_line(bs: BestSet, metric: str, lang: str = "en", names: dict | None = None) -> str:
@@ -114,8 +114,7 @@ def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:
     lines.append(f"  {c.metric}: {c.a} wins {c.a_wins}, {c.b} wins {c.b_wins}, ties {c.ties}")
     lines.append(f"  hit@10: {c.a} only {h['a_only']}, {c.b} only {h['b_only']}, both "
                  f"{h['both']}, neither {h['neither']}")
-    lines.extend(paired_view(c, lang=lang, unit="queries", plan=False,
-                             margin=margin).cli_lines())
+    lines.extend(paired_view(c, lang=lang, unit="queries", margin=margin).cli_lines())
     if res.best is not None:
         lines.extend(best_lines(res.best))
     if res.judged is not None:
@@ -123,12 +122,12 @@ def result_text(res: ScifactResult, lang: str = "en", margin=None) -> str:
     return "\n".join(lines)
 
 
-def scatter_chart(comp: RetrieverComparison, *, title: str = "", a_title: str | None = None,
+def scatter_chart(comp: PairedComparison, *, title: str = "", a_title: str | None = None,
                   b_title: str | None = None, size_title: str = "queries") -> alt.LayerChart:
     """Per-query A vs B (one point per distinct pair, sized by how many queries share it),
     with the diagonal y = x: points above it are queries B wins."""
     import altair as alt
-    f = pd.DataFrame({"a": comp.values_a.round(6), "b": comp.values_b.round(6)})
+    f = pd.DataFrame({"a": comp.a_values.round(6), "b": comp.b_values.round(6)})
     pts = f.groupby(["a", "b"]).size().reset_index(name="queries")
     a_title = a_title or f"{comp.a} {comp.metric}"
     b_title = b_title or f"{comp.b} {comp.metric}"

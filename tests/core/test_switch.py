@@ -68,7 +68,7 @@ def test_combine_is_switch_only_when_both_hold_and_stay_when_either_fails():
 def _quality(table, margin):
     gs = load_golden(golden_csv(table), file="q.csv")
     comp = compare_golden(gs, "base", "cand", resamples=1000, seed=1)
-    return comp, margin_decision(comp, margin)
+    return comp, margin_decision(comp.comparison, margin)
 
 
 @pytest.mark.parametrize("table, margin, state", [(CLOSE, 0.02, "holds"),
@@ -272,7 +272,7 @@ def test_trec_runs_are_scored_per_query_and_decided_through_the_margin():
     ts = score_runs([read_run(d, n) for n, d in runs], read_qrels(qrels, "qrels.txt"),
                     ["nDCG@10"], qrels_file="qrels.txt")
     comp = compare_golden(ts.golden("nDCG@10"), "bm25", "dense", resamples=1000, seed=3)
-    want = margin_decision(comp, 0.2)
+    want = margin_decision(comp.comparison, 0.2)
     assert (dec.a, dec.b, dec.kind) == ("bm25", "dense", "score")
     assert dec.quality == want and dec.n_cases == comp.n_cases
     assert dec.quality_source == "qrels.txt [nDCG@10]"

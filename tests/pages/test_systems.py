@@ -203,7 +203,7 @@ def test_margin_on_the_systems_pair_in_both_languages(lang):
     scores = score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(),
                                     "demo_lists.csv"), 10)
     want = margin_decision(compare_golden(scores.golden("ndcg@10"), "bm25", "dense",
-                                          resamples=1000), 0.05)
+                                          resamples=1000).comparison, 0.05)
     card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
     assert t(f"margin.verdict_{want.verdict}", lang, a="bm25", b="dense", margin="0.050",
              lo=fmt.diff(want.ci_low, "score"), hi=fmt.diff(want.ci_high, "score")) in card
@@ -369,3 +369,35 @@ def test_the_pairs_table_shows_intervals_at_the_level_of_its_verdicts(lang, head
         if row[verdict_col] == no_diff and p.p_holm < 0.05:
             assert p.adj_ci_low <= 0 <= p.adj_ci_high
     assert any(note in _unescape(c.value) for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_lists_with_a_cluster_column_give_the_cluster_card(lang):
+    """Issue 32: a lists file whose 'source' column names each query's document: the column
+    is not a system, and the A vs B card treats the document as the unit (its interval equals
+    core.inputs.clusters.compare_in_clusters on the same pair)."""
+    from core.inputs import compare_golden, compare_in_clusters, load_lists_clustered
+    from core.views import format as fmt
+    rows = ["case_id,query,source,gold_ids,bm25,dense"]
+    for i in range(24):
+        gold = f"d{i}"
+        bm = f"{gold}|x" if i % 3 else f"x|{gold}"
+        de = f"{gold}|x" if i % 4 else f"y|x"
+        rows.append(f"q{i},question {i},doc{i // 4},{gold},{bm},{de}")
+    data = ("\n".join(rows) + "\n").encode()
+    ls, labels, col = load_lists_clustered(data, "c.csv")
+    gs = score_lists(ls, 10).golden("ndcg@10")
+    res = compare_golden(gs, "bm25", "dense", resamples=1000)
+    cc = compare_in_clusters(res, labels, "c.csv", resamples=1000)
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state["systems_resamples"] = 1000
+    at.run()
+    at.file_uploader(key="systems_lists_upload").set_value(("c.csv", data, "text/csv")).run()
+    at.session_state["lang"] = lang
+    at.run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="systems_a").options == ["bm25", "dense"]
+    texts = "\n".join(_texts(at))
+    lo, hi = fmt.diff(cc.difference.ci_low, "score"), fmt.diff(cc.difference.ci_high, "score")
+    assert f"[{lo}, {hi}]" in texts
+    assert ("clusters as the unit" in texts) if lang == "en" else ("클러스터 단위" in texts)

@@ -434,7 +434,7 @@ def test_the_array_path_compares_what_the_frame_path_compares(name):
     assert excluded == result.excluded and tuple(kept.index) == result.case_ids
     frame = compare_paired(kept[a].to_numpy(float), kept[b].to_numpy(float), name_a=a,
                            name_b=b, resamples=500, seed=3)
-    assert frame.difference_dict() == result.comparison.difference_dict()
+    assert frame.to_dict() == result.comparison.to_dict()
     assert frame.verdict == result.comparison.verdict
 
 

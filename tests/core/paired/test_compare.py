@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from core.paired.compare import (REASONS, Decided, Decision, PairedComparison, compare_paired, decide,
+from core.paired.compare import (REASONS, Decision, PairedComparison, compare_paired, decide,
                          rate_estimate)
 from core.paired.significance import PairedTest, paired_test, paired_ttest_p
 from core.paired.stats import mean_intervals, paired_bootstrap, wilson_interval
@@ -49,7 +49,7 @@ def _binary(seed, n=200, pa=0.55, pb=0.75):
 def test_compare_paired_binary_is_made_of_wilson_mcnemar_and_the_bootstrap():
     a, b = _binary(0)
     c = compare_paired(a, b, name_a="old", name_b="new", resamples=2000, seed=3)
-    assert isinstance(c, PairedComparison) and isinstance(c, Decided) and c.binary
+    assert isinstance(c, PairedComparison) and c.binary
     assert (c.a, c.b, c.n) == ("old", "new", 200)
     assert (c.rate_a.ci_low, c.rate_a.ci_high) == wilson_interval(int(a.sum()), 200, 0.95)
     assert c.rate_b.mean == b.mean() and c.rate_b.successes == int(b.sum())
@@ -60,7 +60,7 @@ def test_compare_paired_binary_is_made_of_wilson_mcnemar_and_the_bootstrap():
     assert abs(c.bootstrap.mean) == pytest.approx(b.mean() - a.mean())
     assert c.verdict == "b_better" and c.decision.reason is None
     assert c.ttest_p is None and c.cohens_dz is None
-    d = c.difference_dict()
+    d = c.to_dict()
     assert d["table"] == {"both": both, "a_only": a_only, "b_only": b_only, "neither": neither}
     assert d["decision"]["verdict"] == "b_better"
 
@@ -178,7 +178,7 @@ def test_defaults_and_fallbacks_name_the_interval_used():
     assert compare_paired(x, x[::-1], interval="newcombe").bootstrap.interval == "calibrated_t"
     c = compare_paired(x, x[::-1], interval="bca")
     assert c.interval_warning == "bca_small_n"
-    d = c.difference_dict()
+    d = c.to_dict()
     assert d["interval"] == "bca" and d["interval_warning"] == "bca_small_n"
     assert {"null_rejection", "sets", "n"} <= set(d["calibration"])
     with pytest.raises(ValueError, match="interval"):
@@ -256,7 +256,7 @@ def test_compare_paired_on_skewed_scores_carries_both_checks():
     a = rng.random(14)
     b = a + rng.lognormal(0, 1.2, 14) - 0.9
     c = compare_paired(a, b, resamples=2_000)
-    cal = c.difference_dict()["calibration"]
+    cal = c.to_dict()["calibration"]
     assert cal["interval"] == "calibrated_t" and cal["resample_sets"] == 1_000
     assert 0 <= cal["resample_null_rejection"] <= 1 and cal["survival_test"] == "bootstrap_t"
     assert c.decision.verdict == c.verdict
@@ -285,7 +285,7 @@ def test_the_self_check_and_the_decision_are_kept_through_a_pickle(monkeypatch):
     monkeypatch.setattr(pc, "decide", recomputed)
     assert copy.decision == c.decision and copy.verdict == "b_better"
     assert copy.calibration.to_dict() == c.calibration.to_dict()
-    assert copy.difference_dict()["decision"] == c.decision.to_dict()
+    assert copy.to_dict()["decision"] == c.decision.to_dict()
 
 
 def test_the_stored_decision_is_the_one_rule():

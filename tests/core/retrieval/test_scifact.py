@@ -10,7 +10,8 @@ from core.__main__ import main
 from core.retrieval.beir import load_beir
 from core.errors import InputError
 from core.retrieval.search import BM25Params, load_model
-from core.retrieval.scifact import (MEASURES, RETRIEVERS, ci_by_n, compare_retrievers, disagreements,
+from core.retrieval.scifact import (MEASURES, RETRIEVERS, ci_by_n, comparison_dict, compare_retrievers,
+                                    disagreements,
                           evaluate, means, needed, rank_retrievers, run_retrievers, run_scifact,
                           side_by_side, subsample)
 from core.paired.stats import paired_bootstrap, verdict
@@ -49,10 +50,11 @@ def test_comparison_counts_and_bootstrap_match_core_stats():
     assert (c.bootstrap.ci_low, c.bootstrap.ci_high) == (ref.ci_low, ref.ci_high)
     assert c.bootstrap.mean == pytest.approx(np.mean(np.subtract(b, a)), abs=1e-12)  # B - A
     assert c.verdict == verdict(ref.ci_low, ref.ci_high)
-    d = c.to_dict()
+    d = comparison_dict(c)
     assert d["difference"]["b_minus_a"] == ref.mean and d["verdict"] in (
         "no_difference", "a_better", "b_better")
     assert (d["difference"]["ci_low"], d["difference"]["ci_high"]) == (ref.ci_low, ref.ci_high)
+    assert c.to_dict()["b_minus_a"] == ref.mean   # the one difference block of every surface
     # the golden-case page's wording
     assert comparison_sentence(c, "en") == verdict_sentence(c.verdict, a="bm25", b="dense", mean=ref.mean,
                                                 ci_low=ref.ci_low, ci_high=ref.ci_high, n=8,
@@ -265,7 +267,7 @@ def test_run_scifact_ranks_all_three_on_the_compared_queries(tiny_run):
     data, _, tables, model, cache = tiny_run
     res = run_scifact(data, "bm25", "dense", "ndcg@10", queries=10, resamples=500, seed=3,
                       cache_dir=cache, get_model=lambda: model)
-    qids = list(res.comparison.query_ids)
+    qids = list(res.comparison.case_ids)
     ref = best_set(pd.DataFrame({r: tables[r].loc[qids, "ndcg@10"].to_numpy()
                                  for r in RETRIEVERS}, index=qids), resamples=500, seed=3)
     assert res.best.best == ref.best and res.best.n == 10 == res.comparison.n

@@ -64,16 +64,17 @@ def test_card_html_escapes_user_text_and_uses_the_tone_colour():
 
 def test_card_with_a_margin_takes_its_tone_and_draws_the_band():
     from core.paired.margin import margin_decision
+    from core.planning.noninferiority import card_next_step
     from core.views.paired import paired_view
     a = np.array([1] * 20 + [1] * 2 + [0] * 6 + [0] * 8)
     b = np.array([1] * 20 + [0] * 2 + [1] * 6 + [0] * 8)
     c = compare_paired(a, b, resamples=1_000)
-    plain = paired_view(c, values=(a, b))
+    plain = paired_view(c, plan=card_next_step(c))
     assert plain.card.margin == "" and plain.card.band is None
     assert "verdict-band" not in card_html(plain.card)
     for m, tone in ((0.15, "better"), (0.05, "neutral")):
         r = margin_decision(c, m)
-        card = paired_view(c, values=(a, b), margin=r).card
+        card = paired_view(c, plan=card_next_step(c, r), margin=r).card
         assert card.tone == tone and card.margin
         html_ = card_html(card)
         assert 'class="verdict-band"' in html_ and 'class="verdict verdict-margin"' in html_
@@ -85,8 +86,8 @@ def test_card_with_a_margin_takes_its_tone_and_draws_the_band():
         assert band.position(-band.margin) < band.position(0.0) < band.position(band.margin)
         assert 0 <= band.position(band.ci_low) and band.position(band.ci_high) <= 100
     # a hostile method name stays text
-    card = paired_view(c, values=(a, b), names={"B": "<b>x</b>"},
-                       margin=margin_decision(c, 0.15)).card
+    r = margin_decision(c, 0.15)
+    card = paired_view(c, plan=card_next_step(c, r), names={"B": "<b>x</b>"}, margin=r).card
     assert "<b>x</b>" not in card_html(card) and "&lt;b&gt;x&lt;/b&gt;" in card_html(card)
 
 

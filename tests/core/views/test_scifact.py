@@ -56,7 +56,7 @@ def test_scatter_groups_equal_pairs_and_draws_the_diagonal():
     data = list(scatter_chart(c).to_dict()["datasets"].values())
     pts = next(d for d in data if d and "queries" in d[0])
     assert sum(p["queries"] for p in pts) == 60
-    assert len(pts) == len(set(zip(c.values_a.round(6), c.values_b.round(6))))
+    assert len(pts) == len(set(zip(c.a_values.round(6), c.b_values.round(6))))
     assert any(d == [{"x": 0.0, "y": 0.0}, {"x": 1.0, "y": 1.0}] for d in data)
 
 
