@@ -58,6 +58,8 @@ def test_page_end_to_end(folder):
     assert any("25 documents, 12 judged queries, 14 judgements" in m.value for m in at.markdown)
     verdicts = [html.unescape(m.value) for m in at.markdown if "verdict-card" in m.value]
     assert any("these 12 queries" in v or "better than" in v for v in verdicts)
+    # issue 32: scifact has no clusters, and says so
+    assert any("Independent queries" in c.value for c in at.caption)
     # the numbers on screen are core.retrieval.scifact's numbers
     data = load_beir(folder)
     expect = means(evaluate(data, run_retrievers(data, ["bm25", "dense"])))
