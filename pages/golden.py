@@ -90,12 +90,12 @@ with inputs:
         none = tr("clusters.page_none")
         choices = [none] + ([found] if found else []) + [
             c for c in loaded.golden.text.columns if c != found]
-        if st.session_state.get("golden_cluster_of") != sha256(data):  # a new file: its column
-            st.session_state.pop("golden_cluster", None)
-            st.session_state["golden_cluster_of"] = sha256(data)
+        # one widget per file (its key carries the file's digest): a new file starts from
+        # its own cluster column, never from the last file's choice
         picked = st.selectbox(tr("clusters.page_choice"), choices,
                               index=url_index("cluster", choices, 1 if found else 0),
-                              key="golden_cluster", help=tr("clusters.page_choice_help"))
+                              key=f"golden_cluster_{sha256(data)[:12]}",
+                              help=tr("clusters.page_choice_help"))
         cluster = "" if picked == none else picked
         if cluster != found:
             loaded = _load(data, name, cluster)
