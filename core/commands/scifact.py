@@ -97,7 +97,7 @@ def run(args) -> int:
     if args.sequential:
         from core.paired import sequential_compare  # lazy: only in the sequential mode
         c = res.comparison
-        seq = sequential_compare(c.values_a, c.values_b, args.confidence, seed=args.seed)
+        seq = sequential_compare(c.a_values, c.b_values, args.confidence, seed=args.seed)
     harm = None
     if args.harm or args.harm_delta is not None:  # issue 35; off: outputs unchanged
         from core.paired import no_harm  # lazy: only with --harm

@@ -266,7 +266,8 @@ def test_margin_answers_on_the_card_and_keeps_the_url(folder, lang):
                               resamples=int(at.number_input(key="scifact_resamples").value))
     want = margin_decision(comp, 0.2)
     assert t(f"margin.verdict_{want.verdict}", lang, a="BM25", b="Dense", margin="0.200",
-             lo=fmt.diff(want.ci_low, "score"), hi=fmt.diff(want.ci_high, "score")) in comp_card
+             est=fmt.diff(want.mean, "score"), lo=fmt.diff(want.ci_low, "score"),
+             hi=fmt.diff(want.ci_high, "score")) in comp_card
     q = at.query_params["margin"]
     assert (q[0] if isinstance(q, list) else q) == "0.2"
     assert fmt.margin(0.2, "score") in comp_card
