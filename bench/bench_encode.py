@@ -163,7 +163,7 @@ LOAD = ("import time; t0, c0 = time.perf_counter(), time.process_time(); "
 def load_times(repeats: int) -> list[dict]:
     """``load_model(None)`` in a fresh interpreter per encoder (imports included)."""
     rows = []
-    for name, env in (("torch", "sentence-transformers"), ("numpy", "")):
+    for name, env in (("torch", "sentence-transformers"), ("numpy", "numpy")):
         best = None
         for _ in range(repeats):
             out = subprocess.run([sys.executable, "-c", LOAD], cwd=ROOT, check=True, text=True,

@@ -45,7 +45,7 @@ import numpy as np
 from core import checks
 
 ENCODER = "numpy-bert/1"   # the encoder's name in cache sidecars; bump when the arithmetic changes
-ENCODER_ENV = "NOISEFLOOR_ENCODER"   # "sentence-transformers": never this encoder (``usable``)
+ENCODER_ENV = "NOISEFLOOR_ENCODER"   # "numpy": this encoder for the bundled model (``usable``)
 MODULES = ("sentence_transformers.models.Transformer", "sentence_transformers.models.Pooling",
            "sentence_transformers.models.Normalize")
 FILES = ("modules.json", "config.json", "sentence_bert_config.json", "1_Pooling/config.json",
@@ -108,10 +108,12 @@ def supports(folder: str | Path) -> bool:
 
 
 def usable(folder: str | Path) -> bool:
-    """``supports(folder)``, unless the operator set ``NOISEFLOOR_ENCODER=sentence-transformers``
-    (the reference library computes every model then)."""
-    off = os.environ.get(ENCODER_ENV, "").strip().lower() == "sentence-transformers"
-    return not off and supports(folder)
+    """``supports(folder)`` when the operator set ``NOISEFLOOR_ENCODER=numpy``. Off by
+    default: inside the Streamlit server its many small numpy calls wait for the GIL behind
+    the server's own threads, and the scifact page's first verdict came later than with
+    torch (``docs/speed.md``)."""
+    on = os.environ.get(ENCODER_ENV, "").strip().lower() == "numpy"
+    return on and supports(folder)
 
 
 def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:

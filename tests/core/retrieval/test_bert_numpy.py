@@ -131,20 +131,23 @@ def test_supports_only_what_it_computes(tmp_path, change):
 
 
 def test_the_bundled_model_loads_without_torch():
-    """``load_model(None)`` in a fresh interpreter: the numpy encoder, and neither torch nor
-    transformers nor sentence-transformers imported, even after encoding."""
+    """``load_model(None)`` with ``NOISEFLOOR_ENCODER=numpy`` in a fresh interpreter: the numpy
+    encoder, and neither torch nor transformers nor sentence-transformers imported."""
     code = ("import sys; import core.retrieval.search as s; m = s.load_model(None); "
             "e = m.encode(['a test'], normalize_embeddings=True); "
             "print(type(m).__name__, e.shape, sorted(k for k in ('torch', 'transformers', "
             "'sentence_transformers') if k in sys.modules))")
-    env = {k: v for k, v in os.environ.items() if k != ENCODER_ENV}
+    env = {**os.environ, ENCODER_ENV: "numpy"}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                          text=True, timeout=300, check=True).stdout.strip()
     assert out == "NumpyBert (1, 384) []"
 
 
-def test_the_encoder_is_chosen_by_model_and_can_be_turned_off(monkeypatch, tmp_path):
+def test_the_encoder_is_chosen_by_model_and_is_off_by_default(monkeypatch, tmp_path):
     monkeypatch.delenv(ENCODER_ENV, raising=False)
+    assert not search.numpy_encoder(None)
+    assert search.encoder_version(search.DEFAULT_MODEL) == search.model_version()
+    monkeypatch.setenv(ENCODER_ENV, "numpy")
     assert search.numpy_encoder(None) and search.numpy_encoder(search.DEFAULT_MODEL)
     assert search.encoder_version(search.DEFAULT_MODEL) == ENCODER
     # another model (even a copy of the same folder by path) goes through sentence-transformers
@@ -152,7 +155,6 @@ def test_the_encoder_is_chosen_by_model_and_can_be_turned_off(monkeypatch, tmp_p
     assert search.encoder_version("other/model") == search.model_version()
     monkeypatch.setenv(ENCODER_ENV, "sentence-transformers")
     assert not search.numpy_encoder(None)
-    assert search.encoder_version(search.DEFAULT_MODEL) == search.model_version()
 
 
 class _Fake:
@@ -175,7 +177,7 @@ def test_a_cache_entry_written_by_the_other_encoder_is_encoded_again(monkeypatch
     first = search.encode_texts(texts, get_model=_Fake, cache_dir=tmp_path)
     meta = json.loads(search.sidecar(Path(first.path)).read_text())
     assert meta["model_version"] == search.model_version()
-    monkeypatch.delenv(ENCODER_ENV)
+    monkeypatch.setenv(ENCODER_ENV, "numpy")
     calls = []
 
     def get():
