@@ -14,7 +14,7 @@ import numpy as np
 
 from core import checks
 from core.paired.calibration import Calibration, calibrate_comparison
-from core.paired.intervals import resampled, wilson_bounds
+from core.paired.intervals import is_resampled, wilson_bounds
 from core.paired.significance import (PairedTest, cohens_dz, difference_test, mcnemar_exact,
                                       paired_ttest_p)
 from core.paired.method_intervals import mean_intervals_of
@@ -261,7 +261,7 @@ def interval_provenance(bs: BootstrapResult) -> dict:
     ``interval_resampled`` (``core.paired.intervals.resampled``: False for a closed form such as
     Tango's) and ``interval_resamples`` (the bootstrap resamples the interval was read off;
     0 for a closed form, whose ``resamples`` drew only the chart's bootstrap distribution)."""
-    used = resampled(bs.interval)
+    used = is_resampled(bs.interval)
     return {"interval": bs.interval, "interval_resampled": used,
             "interval_resamples": bs.resamples if used else 0}
 

@@ -484,7 +484,13 @@ def resampled(interval: str) -> bool:
     Wald for 0/1 tables; the t, Johnson and Hall t-intervals for scores), True for the
     percentile, BCa, expanded percentile, bootstrap-t and calibrated t (whose ends come from
     the bootstrap-t). The labels use it to give resamples only where resampling happened.
-    ``interval`` is a name core resolved (``BootstrapResult.interval``), not checked again."""
+    ``interval`` is a resolved name (``BootstrapResult.interval``); ``auto`` is refused."""
+    return is_resampled(checks.choice("interval", interval, INTERVALS[1:]))
+
+
+def is_resampled(interval: str) -> bool:
+    """``resampled`` of a name core resolved itself (``BootstrapResult.interval``, read by
+    ``core.paired.compare.interval_provenance``): no check again."""
     return interval not in PAIRED_PROPORTION_METHODS + CLOSED_FORM_METHODS
 
 

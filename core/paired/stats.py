@@ -258,16 +258,6 @@ def bootstrap_ci(dist: np.ndarray, values: np.ndarray, confidence: float,
     return lo, hi, "percentile"
 
 
-def cells(a, b) -> tuple[int, int, int, int]:
-    """2x2 table of paired binary outcomes: (both right, A only, B only, both wrong)."""
-    a, b = checks.pair(a, b)
-    if not (is_binary(a) and is_binary(b)):
-        raise ValueError("cells needs binary (0/1) outcomes in a and b")
-    a1, b1 = a == 1, b == 1
-    return (int(np.sum(a1 & b1)), int(np.sum(a1 & ~b1)), int(np.sum(~a1 & b1)),
-            int(np.sum(~a1 & ~b1)))
-
-
 def bootstrap_mean(values, *, resamples: int = 20_000, confidence: float = 0.95,
                    seed: int = 0, interval: str = "percentile") -> BootstrapResult:
     """Bootstrap CI of the mean of ``values`` (Efron & Tibshirani 1993).
