@@ -10,7 +10,9 @@ TRisk (``docs/harm.md``), ``bench/query_groups.py`` (name ``query_groups``), the
 verdicts' family-wise error and the interaction test in simulation, table in
 ``docs/query_groups.md``, and ``bench/noninferiority_plan.py`` (name
 ``noninferiority_plan``), the planner's non-inferiority power in simulation, table in
-``docs/noninferiority_plan.md``, and ``bench/margin.py`` (name ``margin``), the margin
+``docs/noninferiority_plan.md``, ``bench/ppi.py`` (name ``ppi``), the cheap labels'
+prediction-powered intervals (coverage and width, ``docs/cheap_labels.md``), and
+``bench/margin.py`` (name ``margin``), the margin
 verdict's error rate at B − A = −δ and its power beside a naive "cannot tell → switch" rule,
 table in ``docs/margin.md``, and ``bench/method_intervals.py`` (name ``method_intervals``), the
 coverage of each method's own interval of its mean score, table (f) in ``docs/calibration.md``,
@@ -45,6 +47,7 @@ def main(argv: list[str]) -> int:
                  + [HERE / "best_harm.py"]
                  + [HERE / "query_groups.py"]
                  + [HERE / "noninferiority_plan.py"] + [HERE / "margin.py"]
+                 + [HERE / "ppi.py"]
                  + [HERE / "method_intervals.py"] + [HERE / "sequential.py"]
                  + [HERE / "calibration.py"]):
         name = path.stem.removeprefix("bench_")

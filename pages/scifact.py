@@ -16,7 +16,7 @@ from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ct
 
 from core.errors import InputError
 from core.inputs import beir_bounds
-from core.paired import margin_decision
+from core.paired import ALPHAS, margin_decision, no_harm, sequential_compare
 from core.planning import card_next_step
 from core.retrieval import (ANY_PATH_ENV, BM25Params, CACHE_DIR, CORPUS, DEFAULT_RESAMPLES,
                             ENV_VAR, MEASURES, PAPER_BM25_NDCG10, QRELS_DIR, QUERIES, RETRIEVERS,
@@ -30,6 +30,7 @@ from core.retrieval import (ANY_PATH_ENV, BM25Params, CACHE_DIR, CORPUS, DEFAULT
 from core.views import format as fmt
 from core.views.best_set import best_sentence, rank_chart, ranks_display, renamed
 from core.views.format import level as fmt_level
+from core.views.harm import harm_lines
 from core.views.paired import paired_view
 from core.views.two_by_two import outcome_table
 from core.views.scifact import (NAMES, best_line, ci_by_n_chart, duration, folder_label,
@@ -39,8 +40,9 @@ from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_pr
                        present_css, presenting,
                        report_downloads, Section, shipped, show_card, show_error, show_frame,
                        show_paired, show_table, stat_settings, tr, tr_md, url_index, url_number,
-                       url_value, verdict_notes)
+                       url_value, verdict_notes, esc)
 from pages._sections import show_judged
+from pages._sequential import sequential_toggle, show_sequential, url_flag
 
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
@@ -440,6 +442,10 @@ with vectors_box:
 
 with inputs_box:
     margin_value, margin_text = margin_input("scifact", fmt.kind_of(comp.data.binary))
+    looks_again = sequential_toggle("scifact")
+seq = None
+if looks_again:   # issue 33: B − A per query as a confidence sequence, queries as compared
+    seq = sequential_compare(comp.a_values, comp.b_values, float(confidence), seed=int(seed))
 margin = None if margin_value is None else margin_decision(comp, margin_value)
 lang = current_lang()
 view = paired_view(comp, lang=lang, names=NAMES, unit="queries", metric=metric, margin=margin,
@@ -450,13 +456,16 @@ card = dataclasses.replace(view.card, best=best_line(best, metric, lang))  # all
 level = fmt_level(confidence)
 boot_chart = view.bootstrap_chart(metric=metric)
 url_state = dict(a=a, b=b_name, metric=metric, n=int(n_used), margin=margin_text,
-                 **settings.url())
+                 seq=url_flag(looks_again), **settings.url())
 keep_in_url(**url_state, query=url_value("query"))  # the drill-down's, below
 with card_slot:
+    if seq is not None:
+        show_sequential(seq, NAMES[a], NAMES[b_name], lang, queries=True)
     show_card(card)
     if presenting():  # the presentation view: the card and the one chart that explains it
         draw_chart(view.bootstrap_chart(metric=metric, titled=False), present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
+st.caption(tr("clusters.scifact_independent"))   # issue 32: no clusters here, said plainly
 
 # the interval by number of queries and the bootstrap histogram of B − A
 by_n = ci_by_n(tables, a, b_name, metric, [n for n in BY_N if n <= n_all] + [int(n_used)],
@@ -512,6 +521,21 @@ hits_df = outcome_table((h["both"], h["a_only"], h["b_only"], h["neither"]), NAM
 st.subheader(tr("scifact.hits_title"))
 show_table(hits_df)
 
+# no harm (issue 35): how often B is worse than A per query, the share helped, TRisk
+st.subheader(tr("harm.title"))
+h_left, h_right = st.columns(2)
+harm_delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.01,
+                                 format="%.3f", key="scifact_harm_delta")
+alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
+                          key="scifact_alpha")
+harm = no_harm(comp.data.a, comp.data.b, delta=harm_delta, alpha=alpha,
+               confidence=float(confidence))
+harm_text = harm_lines(harm, NAMES[a], NAMES[b_name], view.kind, lang)
+for line in harm_text:
+    st.markdown(esc(line))
+if harm.hurt:
+    st.markdown(tr("harm.most_hurt_link_scifact"))
+
 scatter = scatter_chart(comp, title=tr("scifact.chart_scatter", a=NAMES[a], b=NAMES[b_name],
                                        metric=metric),
                         a_title=f"{NAMES[a]} {metric}", b_title=f"{NAMES[b_name]} {metric}",
@@ -527,7 +551,7 @@ judged_sections = show_judged(judged, "scifact", view.kind, names=NAMES,
 
 # ----------------------------------------------------------------------------- drill-down
 disc = disagreements(comp)
-st.subheader(tr("scifact.drill_title", n=len(disc)))
+st.subheader(tr("scifact.drill_title", n=len(disc)), anchor="scifact-drill")
 if len(disc):
     options = list(disc["query_id"])
     diffs = dict(zip(disc["query_id"], disc["diff"]))
@@ -578,6 +602,7 @@ sections = [Section(tr("scifact.report_means"),
                     table=ranks_display(best, lang), chart=best_chart),
             Section(tr("scifact.report_counts"), table=counts_df),
             Section(tr("scifact.hits_title"), table=hits_df.reset_index(names="")),
+            Section(tr("harm.title"), " ".join(harm_text)),
             Section(tr("scifact.report_scatter"), chart=scatter),
             Section(tr("scifact.report_by_n"), table=by_n_table, chart=by_n_chart),
             Section(view.bootstrap_title(), chart=boot_chart),
@@ -588,7 +613,7 @@ root = Path(path)
 inputs = {rel: (root / rel).read_bytes() for rel in (QUERIES, f"{QRELS_DIR}/test.tsv")}
 summary = {"collection": data.to_dict(), "scores": sub_means, "comparison": comp.to_dict(),
            **({"margin": margin.to_dict()} if margin is not None else {}),
-           "judged": judged.to_dict(), "best_set": best.to_dict(),
+           "judged": judged.to_dict(), "best_set": best.to_dict(), "harm": harm.to_dict(),
            "settings": run_settings(BM25Params(float(k1), float(b), tokenizer),
                                     resolve_model(model or None)[1], seed=int(seed),
                                     queries=int(n_used))}

@@ -30,7 +30,10 @@ condition, ``conditions.harm`` (bound = the upper end of the hurt share's Wilson
 it holds or is unsure, the lower end when it fails; limit = SHARE), plus ``max_harm`` and
 ``harm`` (``core.paired.harm.Harm.to_dict``: ``delta``, ``hurt_share``, ``hurt_ci``,
 ``helped_share``, ``trisk``, ``trisk_p``, ``alpha``, ...); ``--harm-delta`` and ``--alpha``
-set them. Without it the output is unchanged.
+set them. Without it the output is unchanged. With ``--cheap FILE`` (issue 34; golden quality
+files only) the quality condition is read off the prediction-powered interval of B − A
+(``core.inputs.cheap``: the same methods' scores under cheap labels on more cases): JSON ``ppi``
+(``CheapComparison.ppi_dict``, with ``quality_gold_only`` and ``decision_gold_only``).
 """
 from __future__ import annotations
 
@@ -106,6 +109,10 @@ def register(p) -> None:
                         "off a confidence sequence of B - A, valid however often the gate ran "
                         "(no state file; the golden file's rows in order, or by a date/added "
                         "column). Exit codes as without it")
+    p.add_argument("--cheap", metavar="FILE",
+                   help="golden: the same methods' scores under cheap labels (crowd, heuristic, "
+                        "LLM judge) on more cases, covering the gold ones; the quality "
+                        "condition is then read off the prediction-powered interval (PPI++)")
     add_harm_args(p, max_harm=True, flag=False)
     add_stat_args(p, interval=True)
 
@@ -161,6 +168,42 @@ def _clustered(args, dec):
                                                    else (dec.harm_condition,)))), block, line)
 
 
+CHEAP_KEYS = {"holds": "cheap.decide_holds", "unsure": "cheap.decide_unsure",
+              "fails": "cheap.decide_fails"}
+
+
+def _cheap(args, dec):
+    """(the decision with the quality condition read off the prediction-powered interval of
+    B − A, the JSON block, the text line) with --cheap; else (dec, None, None). The condition
+    holds when the PPI interval's lower end is above −margin, fails when its upper end is below
+    it (the one-sided PPI t-test at alpha/2 is the same statistic, so it agrees)."""
+    if not args.cheap:
+        return dec, None, None
+    from core.inputs import compare_cheap, compare_golden, load_golden  # lazy: --cheap only
+
+    file = args.quality[0]
+    res = compare_golden(load_golden(read_bytes(file), file), dec.a, dec.b,
+                         resamples=args.resamples, confidence=args.confidence, seed=args.seed,
+                         interval=args.interval)
+    cc = compare_cheap(res, load_golden(read_bytes(args.cheap), args.cheap),
+                       confidence=args.confidence)
+    d, limit = cc.difference, -dec.margin
+    state = "holds" if d.ci_low > limit else "fails" if d.ci_high < limit else "unsure"
+    bound = d.ci_high if state == "fails" else d.ci_low
+    gap = 0.0 if state == "holds" else max(limit - bound, 0.0)
+    qc = Condition("quality", state, bound, limit, gap)
+    block = {**cc.ppi_dict(), "b_minus_a": d.estimate, "ci_low": d.ci_low, "ci_high": d.ci_high,
+             "quality_gold_only": dec.quality_condition.to_dict(),
+             "decision_gold_only": dec.decision}
+    line = t(CHEAP_KEYS[state], "en", a=dec.a, b=dec.b, n_gold=d.n_gold,
+             n_rest=d.n_cheap - d.n_gold, lo=fmt.diff(d.ci_low, dec.kind),
+             hi=fmt.diff(d.ci_high, dec.kind), limit=fmt.diff(limit, dec.kind))
+    return (dataclasses.replace(dec, quality_condition=qc,
+                                decision=combine(qc, dec.speed_condition,
+                                                 *(() if dec.harm_condition is None
+                                                   else (dec.harm_condition,)))), block, line)
+
+
 def _scifact(args, common: dict):
     """The decision with retrievers on the BEIR folder as quality: A and B (default bm25 and
     dense, or the first retriever other than the one named) are run and scored per query
@@ -192,6 +235,9 @@ def run(args) -> int:
     if args.max_harm is not None:  # checked before the work; off: outputs unchanged
         common.update(max_harm=checks.share("--max-harm", args.max_harm),
                       harm_delta=args.harm_delta, alpha=args.alpha)
+    if args.cheap and (args.scifact or args.format != "golden" or args.sequential
+                       or args.cluster or args.clusters):
+        raise InputError("cheap.err_decide_cheap")
     if args.scifact:
         dec = _scifact(args, common)
     else:
@@ -210,13 +256,20 @@ def run(args) -> int:
                            measure=args.measure, k=args.k, runs=runs,
                            sequential=args.sequential, **common)
     dec, block, line = _clustered(args, dec)
+    if block is not None and args.cheap:   # a cluster column found by itself: never mix
+        raise InputError("cheap.err_decide_cheap")
+    dec, cheap_block, cheap_line = _cheap(args, dec)
     if args.json:
         out = dec.to_dict()
         if block is not None:
             out["clusters"] = block
+        if cheap_block is not None:
+            out["ppi"] = cheap_block
         print_json(out)
     else:
         if line:
             print(line)
+        if cheap_line:
+            print(cheap_line)
         print(decision_text(dec))
     return dec.exit_code

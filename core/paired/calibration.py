@@ -374,14 +374,14 @@ def _set_rejection(draw, sets: int, n: int, interval: str, confidence: float, ke
         rejected, stud = 0, []
         for rows in _blocks(sets, n):
             x = draw(rows)
-            lo, hi = interval_of_means(x, x, None, confidence, interval)
+            lo, hi = interval_of_means(x, x, None, confidence, interval, skew_guard=True)
             rejected += int(np.count_nonzero(side(lo, hi, scale) != 0))
             stud.append(_studentized(x))
         return rejected / sets, 0, np.concatenate(stud)
     x = np.ascontiguousarray(draw(sets))
     resamples = null_resamples(n, sets)
     boot = kernels().bootstrap_sets(x, key, resamples)
-    lo, hi = interval_of_means(x, boot[0], boot[1], confidence, interval)
+    lo, hi = interval_of_means(x, boot[0], boot[1], confidence, interval, skew_guard=True)
     return float(np.mean(side(lo, hi, scale) != 0)), resamples, _studentized(x)
 
 

@@ -299,7 +299,8 @@ def expanded_level(n: int, confidence: float) -> float:
     return 1 - 2 * _NORMAL.cdf(-math.sqrt(n / (n - 1)) * t)
 
 
-def score_intervals(values, boot_means, boot_sds, confidence: float, method: str):
+def score_intervals(values, boot_means, boot_sds, confidence: float, method: str, *,
+                    skew_guard: bool = False):
     """The ``method`` interval of the mean of each row of ``values`` (S sets of n cases), from
     that set's bootstrap: ``boot_means[s, r]`` and ``boot_sds[s, r]`` (mean and SD, ddof 1,
     of resample r of set s; rows need not be sorted). One code path for the displayed interval
@@ -314,7 +315,9 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
       resamples with sd* = 0 count as t* = +/-inf, or 0 when mean* = xbar);
     * ``t``: xbar +/- t(1 - alpha/2, n - 1) se (Student 1908; no bootstrap);
     * ``calibrated_t``: the t-interval, each end widened to the bootstrap-t's when that is
-      further out (``calibrated_t_interval``; the default for scores);
+      further out (``calibrated_t_interval``; the default for scores); with ``skew_guard``
+      (the interval of a paired difference B - A and its self-check, issue 36) also to the
+      skew guard's (``core.paired.skew_intervals.skew_guard_interval``);
     * ``johnson_t`` / ``hall_t``: the skewness-corrected t-intervals of Johnson (1978) and
       Hall (1992), closed forms in ``johnson_t_interval`` / ``hall_t_interval`` (no bootstrap);
     * ``bca``: bias-corrected and accelerated percentiles (Efron & Tibshirani 1993, eq. 14.15;
@@ -323,10 +326,12 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
       undefined. Below ``BCA_MIN_N`` cases it under-covers: callers warn.
     """
     return interval_of_means(values, boot_means, boot_sds, checks.confidence(confidence),
-                             checks.choice("method", method, SCORE_METHODS))
+                             checks.choice("method", method, SCORE_METHODS),
+                             skew_guard=skew_guard)
 
 
-def interval_of_means(values, boot_means, boot_sds, confidence: float, method: str):
+def interval_of_means(values, boot_means, boot_sds, confidence: float, method: str, *,
+                      skew_guard: bool = False):
     """``score_intervals`` for a ``confidence`` and ``method`` the caller checked (the
     displayed interval, ``core.paired.stats.interval_of_difference``; the self-check's null
     sets, ``core.paired.calibration``): the same intervals, no check again."""
@@ -343,7 +348,8 @@ def interval_of_means(values, boot_means, boot_sds, confidence: float, method: s
         t = float(t_quantile(1 - alpha / 2, n - 1))
         return xbar - t * se, xbar + t * se
     if method == "calibrated_t":
-        return calibrated_t_interval(x, boot_means, boot_sds, confidence)
+        return calibrated_t_interval(x, boot_means, boot_sds, confidence,
+                                     skew_guard=skew_guard)
     if method in SKEW_T_METHODS:
         if n < 2:
             return xbar.copy(), xbar.copy()

@@ -361,7 +361,7 @@ def interval_of_difference(data: PairedData, dist: np.ndarray, confidence: float
             sds = None
         elif sds is None:
             sds = difference_draws(data.d, dist.size, seed, True)[1]
-        l, h = interval_of_means(d, dist[None, :], sds, confidence, used)
+        l, h = interval_of_means(d, dist[None, :], sds, confidence, used, skew_guard=True)
         lo, hi = float(l[0]), float(h[0])
         if data.unit_scores:   # B - A of scores in [0, 1] lies in [-1, 1]
             lo, hi = max(lo, -1.0), min(hi, 1.0)

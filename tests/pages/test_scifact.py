@@ -58,6 +58,8 @@ def test_page_end_to_end(folder):
     assert any("25 documents, 12 judged queries, 14 judgements" in m.value for m in at.markdown)
     verdicts = [html.unescape(m.value) for m in at.markdown if "verdict-card" in m.value]
     assert any("these 12 queries" in v or "better than" in v for v in verdicts)
+    # issue 32: scifact has no clusters, and says so
+    assert any("Independent queries" in c.value for c in at.caption)
     # the numbers on screen are core.retrieval.scifact's numbers
     data = load_beir(folder)
     expect = means(evaluate(data, run_retrievers(data, ["bm25", "dense"])))
@@ -264,7 +266,8 @@ def test_margin_answers_on_the_card_and_keeps_the_url(folder, lang):
                               resamples=int(at.number_input(key="scifact_resamples").value))
     want = margin_decision(comp, 0.2)
     assert t(f"margin.verdict_{want.verdict}", lang, a="BM25", b="Dense", margin="0.200",
-             lo=fmt.diff(want.ci_low, "score"), hi=fmt.diff(want.ci_high, "score")) in comp_card
+             est=fmt.diff(want.mean, "score"), lo=fmt.diff(want.ci_low, "score"),
+             hi=fmt.diff(want.ci_high, "score")) in comp_card
     q = at.query_params["margin"]
     assert (q[0] if isinstance(q, list) else q) == "0.2"
     assert fmt.margin(0.2, "score") in comp_card
@@ -382,3 +385,32 @@ def test_a_re_encode_keeps_serving_the_verdict_to_every_visitor(folder, tmp_path
         gate.set()
         st.cache_resource.clear()
         st.cache_data.clear()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_no_harm_section_is_the_pairs_per_query_shares(folder, lang):
+    """The no-harm lines are core.paired.harm.no_harm of the page's A and B per query on the
+    page's metric (delta 0.05, alpha 2), with the drill-down's anchor linked when B hurts some
+    query; alpha 5 is one click (English run)."""
+    from core.paired.harm import no_harm
+    from core.retrieval.scifact import with_hybrid
+    from core.views.harm import harm_lines
+    from core.views.scifact import NAMES
+
+    at = _run(lang)
+    assert not at.exception, at.exception
+    a, b = at.selectbox(key="scifact_a").value, at.selectbox(key="scifact_b_name").value
+    data = load_beir(folder)
+    tables = evaluate(data, with_hybrid(run_retrievers(data, ["bm25", "dense"])))
+    h = no_harm(tables[a]["ndcg@10"].to_numpy(float), tables[b]["ndcg@10"].to_numpy(float))
+    texts = [html.unescape(m.value).replace("\\", "") for m in at.markdown]
+    for line in harm_lines(h, NAMES[a], NAMES[b], "score", lang):
+        assert any(line.replace("\\", "") in t for t in texts), line
+    assert any("(#scifact-drill)" in t for t in texts) == (h.hurt > 0)
+    if lang != "en":  # AppTest re-reads the folder box by its English label: one language
+        return
+    at.selectbox(key="scifact_alpha").set_value(5)
+    settle(at)
+    h5 = no_harm(tables[a]["ndcg@10"].to_numpy(float), tables[b]["ndcg@10"].to_numpy(float),
+                 alpha=5)
+    assert h5.trisk is None or any(f"{h5.trisk:.2f}" in m.value for m in at.markdown)

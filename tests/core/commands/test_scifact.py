@@ -140,3 +140,25 @@ def test_a_margin_no_data_could_read_is_refused_before_the_run(tmp_path, capsys)
         assert main(["scifact", "--data", missing, f"--margin={text}"]) == 2
         err = capsys.readouterr().err
         assert "margin" in err and "nowhere" not in err
+
+
+def test_harm_block_and_lines_on_the_tiny_fixture(capsys):
+    """--harm: the hurt/helped shares of dense - bm25 per query (counts over the compared
+    queries, Wilson intervals as core.paired.stats.wilson_interval), TRisk at --alpha; off by
+    default."""
+    from core.__main__ import main
+    from core.paired.stats import wilson_interval
+
+    base = ["scifact", "--data", str(TINY), "--a", "bm25", "--b", "dense", "--resamples", "500"]
+    assert main([*base, "--json"]) == 0
+    assert "harm" not in json.loads(capsys.readouterr().out)
+    assert main([*base, "--json", "--harm", "--alpha", "1", "--harm-delta", "0.1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    h = out["harm"]
+    assert h["n"] == out["n_queries"] and h["alpha"] == 1 and h["delta"] == 0.1
+    assert h["hurt_share"] == pytest.approx(h["hurt"] / h["n"])
+    assert h["hurt_ci"] == pytest.approx(list(wilson_interval(h["hurt"], h["n"])))
+    assert h["helped_ci"] == pytest.approx(list(wilson_interval(h["helped"], h["n"])))
+    assert main([*base, "--harm"]) == 0
+    text = capsys.readouterr().out
+    assert "TRisk (α = 2" in text or "TRisk (α = 2)" in text

@@ -203,3 +203,40 @@ def test_trec_cheap_qrels_score_runs_under_both(tmp_path, capsys):
     # queries are worth more gold ones
     assert out["ppi"]["correlation"] == pytest.approx(1.0)
     assert out["ppi"]["lambda"] > 0.3 and out["ppi"]["effective_n"] > out["ppi"]["n_gold"]
+
+
+def test_decide_reads_the_quality_condition_off_the_ppi_interval(tmp_path, capsys):
+    """``decide --cheap``: the quality condition holds / is unsure / fails by the PPI interval
+    of B − A against −margin (``compare_cheap`` on the same pair), the decision combines it
+    with speed, the gold-only condition is kept under ``ppi``; without --cheap, no ``ppi``."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[3]
+    gold, lat = str(root / "data" / "demo_switch_golden.csv"), str(root / "data" / "demo_switch_latency.csv")
+    g = load_golden(open(gold, "rb").read(), gold)
+    rng = np.random.default_rng(1)
+    cs = g.cases
+    rows = [(cid, *(int(v) if rng.uniform() > 0.05 else 1 - int(v) for v in cs.values[i]))
+            for i, cid in enumerate(cs.ids)]
+    rows += [(f"x{j}", int(rng.uniform() < 0.8), int(rng.uniform() < 0.8)) for j in range(900)]
+    cheap = _write(tmp_path / "cheap.csv", rows, "case_id," + ",".join(cs.methods))
+    base = ["decide", "--quality", gold, "--latency", lat, "--margin", "2pp",
+            "--resamples", "1000", "--json"]
+    main(base)
+    plain = json.loads(capsys.readouterr().out)
+    assert "ppi" not in plain
+    main(base + ["--cheap", cheap])
+    d = json.loads(capsys.readouterr().out)
+    res = compare_golden(g, d["a"], d["b"], resamples=1000)
+    cc = compare_cheap(res, load_golden(open(cheap, "rb").read(), cheap))
+    lo, hi = cc.difference.ci_low, cc.difference.ci_high
+    state = "holds" if lo > -0.02 else "fails" if hi < -0.02 else "unsure"
+    q = d["conditions"]["quality"]
+    assert q["state"] == state and q["bound"] == (hi if state == "fails" else lo)
+    assert d["ppi"]["ci_low"] == lo and d["ppi"]["quality_gold_only"] == plain["conditions"]["quality"]
+    assert d["ppi"]["decision_gold_only"] == plain["decision"]
+    speed = d["conditions"]["speed"]["state"]
+    expect = ("stay" if "fails" in (state, speed) else
+              "switch" if (state, speed) == ("holds", "holds") else "inconclusive")
+    assert d["decision"] == expect
+    assert main(base + ["--cheap", cheap, "--format", "lists"]) == 2
+    assert "--cheap takes a golden-case" in capsys.readouterr().err

@@ -132,18 +132,19 @@ def test_margin_sentence_when_the_test_or_the_self_check_holds_it_back(reason):
 
 
 def test_margin_reason_when_the_self_check_withholds():
-    # issue 36: six cases on which the self-check withholds "B is better" (figure 11%)
+    # issue 36: six cases on which the self-check withholds "A is better" (figure 16.6%)
     from core.paired import margin_decision
     from core.views.verdicts import margin_reason
-    a, b = [0.7, 0.34, 0.04, 0.35, 0.55, 0.36], [0.73, 0.59, 0.27, 0.38, 0.78, 0.73]
-    c = compare_paired(a, b, resamples=1_000)
+    a = np.full(6, 0.5)
+    d = np.array([-0.379, -0.405, -0.157, -0.493, -0.426, -0.422])
+    c = compare_paired(a, a + d, resamples=1_000)
     r = margin_decision(c, 0.02)
     assert r.reason_key == "withheld_self_check"
     rate = fmt.pct(c.calibration.shown)
     for lang in ("en", "ko"):
         text = margin_reason(r, lang)
         assert text == t("margin.reason_withheld_self_check", lang,
-                         answer=t("margin.short_non_inferior", lang), rate=rate, level="10%",
+                         answer=t("margin.short_inferior", lang), rate=rate, level="10%",
                          promise="5%", n=6)
         assert rate in text and "6" in text
 
