@@ -1,5 +1,7 @@
 """The README's demo commands warm, and their first use after ``warm-up`` (issue 38).
-``python bench/bench_demo.py [--quick] [--before DIR] [--no-pages]``.
+``python bench/bench_demo.py [--quick] [--before DIR] [--no-pages] [--only WORD,...]
+[--warm-only]`` (``--only lists,trec``: the demos whose name holds one of the words;
+``--warm-only``: part 1 alone, for a before/after of one path on a shared machine).
 
 1. Every demo command (``DEMOS``: the demo files of the README, each command once) run as
    ``python -m core ...`` in a child process, CPU time (user + system, all threads) through
@@ -77,22 +79,22 @@ def _summary(xs: list[float]) -> str:
     return f"best {min(xs):.2f} s, median {statistics.median(xs):.2f} s"
 
 
-def warm(runs: int, before: Path | None) -> None:
+def warm(runs: int, before: Path | None, demos: dict = DEMOS) -> None:
     roots = {"now": ROOT} | ({"before": before} if before else {})
     for name, root in roots.items():          # load (or compile) each checkout's kernels once
-        for args in DEMOS.values():
+        for args in demos.values():
             _cpu(["-m", "core", *args], root)
     ref: list[float] = []
-    cpu = {(w, d): [] for w in roots for d in DEMOS}
+    cpu = {(w, d): [] for w in roots for d in demos}
     for _ in range(runs):                     # interleaved: before and after share the load
         ref.append(_cpu(REFERENCE, ROOT))
-        for d, args in DEMOS.items():
+        for d, args in demos.items():
             for w, root in roots.items():
                 cpu[w, d].append(_cpu(["-m", "core", *args], root))
     r = min(ref)
     print(f"1. warm, CPU of {runs} runs each; reference python -c 'import numpy, pandas': "
           f"{_summary(ref)}")
-    for d in DEMOS:
+    for d in demos:
         line = f"   {d:15s}"
         for w in roots:
             xs = cpu[w, d]
@@ -137,8 +139,11 @@ def main() -> None:
     argv = sys.argv[1:]
     quick = "--quick" in argv
     before = Path(argv[argv.index("--before") + 1]).resolve() if "--before" in argv else None
-    warm(3 if quick else RUNS, before)
-    first_use("--no-pages" not in argv)
+    words = argv[argv.index("--only") + 1].split(",") if "--only" in argv else [""]
+    warm(3 if quick else RUNS, before,
+         {d: a for d, a in DEMOS.items() if any(w in d for w in words)})
+    if "--warm-only" not in argv:
+        first_use("--no-pages" not in argv)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 """Faster live document encodes? all-MiniLM-L6-v2 backends against plain torch, in one run.
 
-Candidates (issue 22, item 4): sentence-transformers' ONNX backend (``backend="onnx"``, needs
+Candidates: the numpy encoder the app uses for the bundled model
+(``core.retrieval.bert_numpy``, issue 37: no torch import), and (issue 22, item 4):
+sentence-transformers' ONNX backend (``backend="onnx"``, needs
 ``optimum-onnx[onnxruntime]``), its OpenVINO backend (``backend="openvino"``, needs
 ``optimum-intel[openvino]``), torch dynamic int8 quantisation of the Linear layers
 (``torch.ao.quantization.quantize_dynamic``), and plain torch with one thread instead of the
@@ -13,12 +15,19 @@ Adopt one only when it is faster here *and* ``--quality`` (a full encode of the 
 documents with it: dense nDCG@10 within 0.002 of 0.6451, per-query wins/losses/ties against
 BM25 within 3 of 73/67/160) holds, *and* its dependency installs from requirements.txt.
 
-Run: ``python bench/bench_encode.py [--docs 256] [--repeats 2] [--quality NAME]``.
+``--load``: each of torch and numpy loaded by ``core.retrieval.search.load_model(None)`` in a
+fresh interpreter (imports included; ``NOISEFLOOR_ENCODER`` picks the encoder), wall and CPU
+seconds, best of ``--repeats``: what a first visit pays before it can encode anything.
+
+Run: ``python bench/bench_encode.py [--docs 256] [--repeats 2] [--only torch,numpy]
+[--quality NAME] [--load]``.
 """
 from __future__ import annotations
 
 import argparse
 import copy
+import os
+import subprocess
 import sys
 import time
 import warnings
@@ -64,13 +73,20 @@ def _candidates(source: str):
     def openvino():
         return SentenceTransformer(source, device="cpu", backend="openvino")
 
-    return [("torch", plain), ("torch, 1 thread", one_thread), ("torch dynamic int8", int8),
+    def numpy_bert():
+        from core.retrieval.bert_numpy import load_bert
+
+        return load_bert(source)
+
+    return [("torch", plain), ("numpy", numpy_bert), ("torch, 1 thread", one_thread), ("torch dynamic int8", int8),
             ("onnx", onnx), ("openvino", openvino)]
 
 
 def _encode(model, texts):
     import torch
 
+    if not isinstance(model, torch.nn.Module):   # the numpy encoder: its own threads
+        return model.encode(texts, batch_size=32, normalize_embeddings=True)
     threads = torch.get_num_threads()
     if getattr(model, "_bench_threads", None):
         torch.set_num_threads(model._bench_threads)
@@ -81,7 +97,7 @@ def _encode(model, texts):
         torch.set_num_threads(threads)
 
 
-def measure(texts, repeats: int) -> list[dict]:
+def measure(texts, repeats: int, only: tuple[str, ...] = ()) -> list[dict]:
     import numpy as np
 
     from core.retrieval.search import resolve_model
@@ -89,6 +105,8 @@ def measure(texts, repeats: int) -> list[dict]:
     source, _ = resolve_model(None)
     rows, reference = [], None
     for name, load in _candidates(source):
+        if only and name not in only:
+            continue
         try:
             model = load()
             _encode(model, texts[:16])  # warm-up (and, for onnx/openvino, export)
@@ -137,6 +155,26 @@ def quality(name: str) -> dict:
             "ties": int(np.sum(np.abs(diff) <= TIE_TOL))}
 
 
+LOAD = ("import time; t0, c0 = time.perf_counter(), time.process_time(); "
+        "from core.retrieval.search import load_model; m = load_model(None); "
+        "print(type(m).__name__, time.perf_counter() - t0, time.process_time() - c0)")
+
+
+def load_times(repeats: int) -> list[dict]:
+    """``load_model(None)`` in a fresh interpreter per encoder (imports included)."""
+    rows = []
+    for name, env in (("torch", "sentence-transformers"), ("numpy", "")):
+        best = None
+        for _ in range(repeats):
+            out = subprocess.run([sys.executable, "-c", LOAD], cwd=ROOT, check=True, text=True,
+                                 capture_output=True,
+                                 env={**os.environ, "NOISEFLOOR_ENCODER": env}).stdout.split()
+            got = {"name": name, "class": out[0], "wall": float(out[1]), "cpu": float(out[2])}
+            best = got if best is None or got["wall"] < best["wall"] else best
+        rows.append(best)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     import numpy as np
 
@@ -144,7 +182,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--docs", type=int, default=256, help="documents in the sample")
     p.add_argument("--repeats", type=int, default=2)
     p.add_argument("--quality", metavar="NAME", help="full-corpus check of one backend")
+    p.add_argument("--only", default="", help="comma-separated candidates (default: all)")
+    p.add_argument("--load", action="store_true", help="time load_model per encoder")
     args = p.parse_args(argv)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if args.load:
+        for r in load_times(args.repeats):
+            print(f"  load_model(None), {r['name']:<6} ({r['class']}): {r['wall']:.2f} s wall, "
+                  f"{r['cpu']:.2f} s CPU (fresh interpreter, imports included)")
+        return 0
     if args.quality:
         print(args.quality, quality(args.quality))
         return 0
@@ -153,7 +199,9 @@ def main(argv: list[str] | None = None) -> int:
                                                     replace=False))
     texts = [data.texts[i] for i in picks]
     print(f"bench_encode: {len(texts)} scifact documents (seed 0), best of {args.repeats}")
-    for r in measure(texts, args.repeats):
+    print(f"  load average now {os.getloadavg()[0]:.1f}")
+    only = tuple(x.strip() for x in args.only.split(",") if x.strip())
+    for r in measure(texts, args.repeats, only):
         if "error" in r:
             print(f"  {r['name']:<20} cannot run here: {r['error']}")
         else:

@@ -264,6 +264,24 @@ from above). The peeking line on the card uses the same simulation on the user's
 outcome (every win, then every loss) is not an arrival order: the card and the CLI warn when
 the signs of B − A come in far fewer runs than any unsorted order gives (Wald-Wolfowitz runs
 test, p < 0.001; `runs_p`), and a `date`/`added` column fixes the order.
+
+**Where it is.** `compare`, `decide`, `scifact --sequential` (JSON `sequential`: `method`,
+`test` = `e_process`, the last look's `ci_low`/`ci_high`/`p`/`verdict`, each method's sequence,
+`history` of every look from the 10th case — every k-th case above 500 looks, `look_every` —
+`peeking`, `order`, `looks_sorted`/`order_p`); the checkbox "I look at this set more than once"
+on the golden, systems, Switch? and scifact pages (`?seq=1`), with the chart of the sequence
+narrowing beside the fixed-n interval at each look (Tango for 0/1, the t-interval for scores).
+
+**Planning for it.** `sample-size --sequential` (with `--diff` and `--discordance` or `--sigma`)
+simulates the e-process at the true difference (`core.paired.sequential_plan`, 1,000 sets up to
+3,000 cases): e.g. 0/1 with 20% discordance and a 10-point gain, the fixed-n McNemar plan says
+155 cases; the sequential verdict comes after about 192 cases on average (median 143), and in
+80% of sets by 291.
+
+**Not covered.** Latency (the Switch? page's speed condition stays fixed-n), clusters (the
+sequence treats cases as independent; with a cluster column the cluster verdict stays the
+headline of `compare`), and values outside [0, 1] (refused: the betting sequence needs a known
+range).
 """
 
 

@@ -66,6 +66,17 @@ def point_numba() -> None:
         sys.modules["numba.core.config"].CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 
+def quiet_threads() -> None:
+    """Set ``OMP_WAIT_POLICY=PASSIVE`` unless it is set already (read when the OpenMP runtime
+    loads, so before the first parallel kernel runs). numba's ``prange`` kernels run on
+    OpenMP (``numba.threading_layer()`` is "omp" here), whose idle threads spin after every
+    parallel region by default: at NoiseFloor's sizes that spinning costs more than the
+    kernel (a bootstrap of 60 cases x 1,000 resamples: 4.5 ms of CPU per call spinning,
+    0.22 ms passive, at load 12; the lists demo 1.8 -> 1.4 s of CPU, docs/speed.md). The
+    threads and the numbers are the same; idle threads sleep instead of spinning."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def kernel_folder(module_file: str | os.PathLike) -> Path:
     """The folder numba keeps ``module_file``'s kernels in: ``<cache_root>/<dir>_<sha1>``,
     numba's own rule (``numba.core.caching._CacheLocator.get_suitable_cache_subpath``: the

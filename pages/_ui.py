@@ -36,6 +36,7 @@ SESSION_DEFAULTS = {
     "golden_set": None,          # core.inputs.golden.GoldenSet loaded on the golden page
     "golden_comparison": None,   # core.inputs.golden.GoldenComparison last shown there
     "golden_source": None,       # {"name", "sha256"} of the file behind golden_set (reports)
+    "golden_clusters": None,     # ClusterSummary.to_dict() of the golden page's clusters (planner)
     "scifact_measured": None,    # {"retriever": {"ndcg@10": ...}} from the scifact page
     # the last files uploaded on a page, for the Switch? page to reuse in this session:
     "golden_file": None,         # {"name", "data"} uploaded on the golden page

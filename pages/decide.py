@@ -24,10 +24,12 @@ from core.views.format import level as fmt_level
 from core.views.harm import gap_cell as harm_gap_cell, harm_lines
 from core.views.switch import (decision_card, decision_sentence, limit_cell, margin_text,
                                quality_chart, ratio_text, speed_chart)
+from core.views.sequential import quality_line
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, current_lang, draw_chart,
                        end_of_presentation, esc, how_to_read, inputs_box, keep_in_url, page_setup,
                        present_css, presenting, report_downloads, show_card, show_error,
                        show_table, stat_settings, TABLE_TYPES, tr, url_index, url_number)
+from pages._sequential import range_warning, sequential_toggle, show_sequential, url_flag
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_QUALITY, DEMO_LATENCY = DATA / "demo_switch_golden.csv", DATA / "demo_switch_latency.csv"
@@ -46,20 +48,21 @@ def _methods(qdata: bytes, qname: str, ldata: bytes, lname: str, qformat: str, m
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _decide(qdata, qname, ldata, lname, margin, max_slowdown, a, b, confidence, resamples,
-            seed, interval, qformat, measure, k, runs=(), max_harm=None):
+            seed, interval, qformat, measure, k, runs=(), max_harm=None, sequential=False):
     return decide_files(qdata, qname, ldata, lname, margin=margin, max_slowdown=max_slowdown,
                         a=a, b=b, confidence=confidence, resamples=resamples, seed=seed,
                         interval=interval, quality_format=qformat, measure=measure, k=k,
-                        runs=runs, max_harm=max_harm)
+                        runs=runs, max_harm=max_harm, sequential=sequential)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _decide_retrievers(tables, queries, metric, collection, ldata, lname, margin, max_slowdown,
-                       a, b, confidence, resamples, seed, interval, max_harm=None):
+                       a, b, confidence, resamples, seed, interval, max_harm=None,
+                       sequential=False):
     return decide_retrievers(tables, ldata, lname, margin=margin, metric=metric,
                              queries=queries, collection=collection, max_slowdown=max_slowdown,
                              a=a, b=b, confidence=confidence, resamples=resamples, seed=seed,
-                             interval=interval, max_harm=max_harm)
+                             interval=interval, max_harm=max_harm, sequential=sequential)
 
 
 st.title(tr("switch.title"))
@@ -200,8 +203,10 @@ harm_in = inputs.number_input(tr("harm.max_input"), 0.0, 50.0,
                               url_number("max_harm", 0.0, 50.0, 0.0, float), step=1.0,
                               format="%.1f", key="decide_max_harm", help=tr("harm.max_help"))
 max_harm = harm_in / 100 if harm_in > 0 else None   # 0: off, two conditions as before
+looks_again = sequential_toggle("decide", inputs)
 from_file = q_from == "file"
 keep_in_url(a=a, b=b, margin=f"{margin_in:g}", max_slowdown=f"{max_slowdown:g}",
+            seq=url_flag(looks_again),
             max_harm=f"{harm_in:g}" if max_harm is not None else None,
             format=st.session_state.get("decide_format") if from_file else None,
             measure=measure if from_file and qformat in ("lists", "trec") else None,
@@ -214,14 +219,19 @@ try:
                                      tables["collection"], ldata, lname, float(margin),
                                      float(max_slowdown), a, b, settings.confidence,
                                      settings.resamples, settings.seed, settings.interval,
-                                     max_harm)
+                                     max_harm, looks_again)
         else:
             dec = _decide(qdata, qname, ldata, lname, float(margin), float(max_slowdown), a, b,
                           settings.confidence, settings.resamples, settings.seed,
-                          settings.interval, qformat, measure, k, runs, max_harm)
+                          settings.interval, qformat, measure, k, runs, max_harm, looks_again)
 except InputError as exc:
     with inputs:
         show_error(exc)
+    st.stop()
+except ValueError:   # the sequential mode with values outside [0, 1]
+    if not looks_again:
+        raise
+    range_warning(inputs)
     st.stop()
 
 lang = current_lang()
@@ -235,6 +245,9 @@ s_chart = speed_chart(dec, title=tr("switch.chart_speed", a=a, b=b, level=level)
                       x_title=tr("switch.axis_speed", a=a, b=b),
                       limit_label=tr("switch.mark_max"))
 with head:
+    if dec.sequential is not None:   # the quality condition read off the sequence
+        show_sequential(dec.sequential, a, b, lang, dec.arrival)
+        st.caption(quality_line(dec.quality_condition, dec.kind, dec.margin, lang).strip())
     show_card(card)
     if presenting():   # the one chart: the condition that decides (quality when both hold)
         first = dec.failing[0].name if dec.failing else "quality"

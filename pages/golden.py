@@ -6,15 +6,16 @@ import streamlit as st
 
 from core.errors import InputError
 from core.inputs import (by_group, cluster_hint, compare_cheap, compare_golden,
-                         compare_in_clusters, load_clustered)
+                         compare_in_clusters, load_clustered, sequential_golden)
 from core.paired import ALPHAS, margin_decision, no_harm
 from core.planning import card_next_step
 from core.views import format as fmt
 from core.views.clusters import cluster_card, cluster_lines
 from core.views.format import level as fmt_level
-from core.views.cheap import cheap_card
+from core.views.cheap import cheap_card, cheap_lines
 from core.views.harm import harm_lines
 from core.views.paired import paired_view
+from core.views.sequential import sequence_chart, sequential_lines
 from core.views.two_by_two import outcome_table
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
@@ -25,6 +26,7 @@ from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_pr
                        url_index,
                        upload_or_demo, verdict_notes)
 from pages._sections import show_groups
+from pages._sequential import range_warning, sequential_toggle, show_sequential, url_flag
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo_golden.csv"
 
@@ -67,6 +69,11 @@ def _cheap(data: bytes, name: str, cheap_data: bytes, cheap_name: str, a: str, b
                          _load(cheap_data, cheap_name).golden, confidence=confidence)
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def _sequential(data: bytes, name: str, a: str, b: str, confidence: float, seed: int):
+    return sequential_golden(data, name, a, b, confidence=confidence, seed=seed)
+
+
 # title -> the question -> the verdict card -> how to read -> inputs and settings -> details
 st.title(tr("golden.title"))
 st.caption(tr("golden.subtitle"))
@@ -83,12 +90,12 @@ with inputs:
         none = tr("clusters.page_none")
         choices = [none] + ([found] if found else []) + [
             c for c in loaded.golden.text.columns if c != found]
-        if st.session_state.get("golden_cluster_of") != sha256(data):  # a new file: its column
-            st.session_state.pop("golden_cluster", None)
-            st.session_state["golden_cluster_of"] = sha256(data)
+        # one widget per file (its key carries the file's digest): a new file starts from
+        # its own cluster column, never from the last file's choice
         picked = st.selectbox(tr("clusters.page_choice"), choices,
                               index=url_index("cluster", choices, 1 if found else 0),
-                              key="golden_cluster", help=tr("clusters.page_choice_help"))
+                              key=f"golden_cluster_{sha256(data)[:12]}",
+                              help=tr("clusters.page_choice_help"))
         cluster = "" if picked == none else picked
         if cluster != found:
             loaded = _load(data, name, cluster)
@@ -143,8 +150,19 @@ except InputError as exc:
     st.stop()
 margin_value, margin_text = margin_input("golden", fmt.kind_of(result.comparison.binary),
                                          inputs)
+looks_again = sequential_toggle("golden", inputs)
 keep_in_url(a=a, b=b, margin=margin_text, **({"cluster": cluster} if cluster else {}),
-            **settings.url())
+            seq=url_flag(looks_again), **settings.url())
+seq = None
+if looks_again:   # issue 33: intervals valid at every look
+    try:
+        with st.spinner(tr("golden.computing")):
+            seq, arrival = _sequential(data, name, a, b, settings.confidence, settings.seed)
+    except InputError as exc:
+        with inputs:
+            show_error(exc)
+    except ValueError:   # values outside [0, 1]: no confidence sequence of this kind
+        range_warning(inputs)
 margin = None if margin_value is None else margin_decision(result.comparison, margin_value)
 cheap = None
 if cheap_upload is not None:   # cheap labels on more cases: the prediction-powered card first
@@ -155,6 +173,7 @@ if cheap_upload is not None:   # cheap labels on more cases: the prediction-powe
         with inputs:
             show_error(exc)
 st.session_state["golden_comparison"] = result
+st.session_state["golden_clusters"] = None if clustered is None else clustered.summary.to_dict()
 lang = current_lang()
 view = paired_view(result.comparison, lang=lang, unit=result.golden.unit, margin=margin,
                   plan=card_next_step(result.comparison, margin))
@@ -165,11 +184,19 @@ rates_chart = view.rates_chart()
 boot_chart = view.bootstrap_chart()
 card = view.card if clustered is None else cluster_card(clustered, c.a, c.b, cluster,
                                                           c.binary, lang)
+if cheap is not None and clustered is not None:   # PPI reads cases as independent: never mix
+    with inputs:
+        st.warning(tr("cheap.clusters_not_yet"), icon="⚠️")
+    cheap = None
 with card_slot:
     if cheap is not None:
         show_card(cheap_card(cheap, lang))
-        st.caption(tr("cheap.gold_card_title"))
-    show_card(card)
+    if cheap is None or not presenting():   # presenting: the PPI card and its chart only
+        if cheap is not None:
+            st.caption(tr("cheap.gold_card_title"))
+        if seq is not None:   # the sequential answer first: the one valid after many looks
+            show_sequential(seq, c.a, c.b, lang, arrival)
+        show_card(card)
     if presenting():  # the presentation view: the card and the one chart that explains it
         draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 with guide:
@@ -270,7 +297,17 @@ sections.append(Section(tr("golden.discordant_title", n=len(disc)),
                         "" if len(disc) else tr("golden.no_discordant"),
                         table=disc if len(disc) else None))
 sections.extend(group_sections)
+if seq is not None:
+    sections.insert(0, Section(tr("sequential.toggle"), "\n".join(
+        line.strip() for line in sequential_lines(seq, c.a, c.b, arrival, lang)),
+        chart=sequence_chart(seq, lang)))
 summary = result.to_dict()
+if seq is not None:
+    summary["sequential"] = {**seq.to_dict(), "order": arrival.to_dict()}
+if cheap is not None:   # the cheap labels' figures, as the CLI prints them
+    sections.insert(0, Section(tr("cheap.upload_label"),
+                               "\n".join(line.strip() for line in cheap_lines(cheap, lang))))
+    card = cheap_card(cheap, lang)
 if clustered is not None:
     sections.insert(0, Section(tr("clusters.page_title"),
                                "\n".join(cluster_lines(clustered, c.a, c.b, cluster, c.binary,
@@ -290,4 +327,5 @@ report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": settings.resamples,
                          "seed": settings.seed, "confidence": level, "interval": bs.interval},
                  per_case=paired_cases, summary=summary,
-                 verdict=view.sentence if clustered is None else card.sentence, card=card)
+                 verdict=view.sentence if clustered is None and cheap is None else card.sentence,
+                 card=card)

@@ -14,15 +14,17 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.paired import CONFIDENCE_LEVELS
+from core.paired import CONFIDENCE_LEVELS, plan_clusters
 from core.planning import (defaults_from, discordant_count, half_width_curve,
                            noninferiority_power_curve, plan_noninferiority, plan_paired, plan_rate,
                            plan_scores, power_curve, shape_of)
 from core.views.cards import VerdictCard
+from core.views.clusters import plan_lines
 from core.views.format import fmt_p, level as fmt_level, pct
 from core.views.sample_size import half_width_chart, power_chart
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, glossary,
-                       how_to_read, inputs_box, keep_in_url, page_setup, presenting,
+                       current_lang, esc, how_to_read, inputs_box, keep_in_url, page_setup,
+                       presenting,
                        report_downloads, show_card, show_error, tr, tr_md, url_index, url_number,
                        url_value)
 
@@ -417,7 +419,6 @@ with guide:
     how_to_read("sample_size.how_to_read")
 
 # ----------------------------------------------------------------------------- report
-st.subheader(tr("sample_size.report_title"))
 plan_rows = []
 if rp is not None:
     plan_rows += [(tr("sample_size.tab_single"), tr("sample_size.n_wilson"), rp.n_wilson),
@@ -440,6 +441,35 @@ if nip is not None:
                          else "sample_size.tab_continuous"),
                       tr("sample_size.n_noninferiority", margin=f"{margin_pp:g}",
                          power=pct(power, 0)), nip.n_needed))
+# ----------------------------------------------------------------------------- clusters
+# issue 32: documents x questions x runs; the golden page's measured ICC and size prefilled
+measured = st.session_state.get("golden_clusters") or {}
+st.subheader(tr("clusters.plan_title"))
+if measured:
+    st.caption(tr_md("clusters.plan_measured", clusters=measured["n_clusters"],
+                  icc=f"{measured['icc']:.2f}", m=f"{measured['mean_size']:.1f}"))
+k1, k2, k3, k4 = st.columns(4)
+icc_in = k1.number_input(tr("clusters.plan_icc"), 0.0, 1.0,
+                         float(round(measured.get("icc", 0.0), 2)), 0.05,
+                         key="sample_size_icc", help=tr("clusters.plan_icc_help"))
+size_in = int(k2.number_input(tr("clusters.plan_size"), 1, 500,
+                              int(round(measured.get("mean_size", 1))), key="sample_size_m"))
+runs_in = int(k3.number_input(tr("clusters.plan_runs"), 1, 50, 1, key="sample_size_runs"))
+share_in = k4.number_input(tr("clusters.plan_share"), 0.0, 1.0, 0.0, 0.05,
+                           key="sample_size_run_share", help=tr("clusters.plan_share_help"))
+cluster_block = None
+if plan_rows and (icc_in > 0 or size_in > 1 or runs_in > 1 or share_in > 0):
+    cluster_block = {"icc": icc_in, "cluster_size": size_in, "runs": runs_in,
+                     "run_share": share_in,
+                     "plans": {q: plan_clusters(int(n_), icc=icc_in, cluster_size=size_in,
+                                                runs=runs_in, run_share=share_in).to_dict()
+                               for _, q, n_ in plan_rows if n_ is not None}}
+    for line in plan_lines(cluster_block, current_lang()):
+        st.caption(esc(line))
+else:
+    st.caption(tr("clusters.plan_off"))
+
+st.subheader(tr("sample_size.report_title"))
 plan_table = pd.DataFrame(plan_rows, columns=[tr("sample_size.col_design"),
                                               tr("sample_size.col_question"),
                                               tr("sample_size.col_n")])
@@ -459,6 +489,8 @@ summary = {"defaults": dflt.__dict__, "rate": None if rp is None else rp.to_dict
            "paired": None if pp_ is None else pp_.to_dict(),
            "continuous": None if cp is None else cp.to_dict(),
            "noninferiority": None if nip is None else nip.to_dict()}
+if cluster_block is not None:
+    summary["clusters"] = cluster_block
 params = {"confidence": fmt_level(confidence), "alpha": alpha, "power": f"{power:.0%}",
           "target_half_width": f"{target_pp:g} %p"}
 source = st.session_state.get("golden_source")

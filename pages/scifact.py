@@ -16,7 +16,7 @@ from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ct
 
 from core.errors import InputError
 from core.inputs import beir_bounds
-from core.paired import ALPHAS, margin_decision, no_harm
+from core.paired import ALPHAS, margin_decision, no_harm, sequential_compare
 from core.planning import card_next_step
 from core.retrieval import (ANY_PATH_ENV, BM25Params, CACHE_DIR, CORPUS, DEFAULT_RESAMPLES,
                             ENV_VAR, MEASURES, PAPER_BM25_NDCG10, QRELS_DIR, QUERIES, RETRIEVERS,
@@ -42,6 +42,7 @@ from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_pr
                        show_paired, show_table, stat_settings, tr, tr_md, url_index, url_number,
                        url_value, verdict_notes, esc)
 from pages._sections import show_judged
+from pages._sequential import sequential_toggle, show_sequential, url_flag
 
 BY_N = (10, 20, 30, 50, 75, 100, 150, 200, 300)
 SMALL_N = 30
@@ -441,6 +442,10 @@ with vectors_box:
 
 with inputs_box:
     margin_value, margin_text = margin_input("scifact", fmt.kind_of(comp.data.binary))
+    looks_again = sequential_toggle("scifact")
+seq = None
+if looks_again:   # issue 33: B − A per query as a confidence sequence, queries as compared
+    seq = sequential_compare(comp.a_values, comp.b_values, float(confidence), seed=int(seed))
 margin = None if margin_value is None else margin_decision(comp, margin_value)
 lang = current_lang()
 view = paired_view(comp, lang=lang, names=NAMES, unit="queries", metric=metric, margin=margin,
@@ -451,13 +456,16 @@ card = dataclasses.replace(view.card, best=best_line(best, metric, lang))  # all
 level = fmt_level(confidence)
 boot_chart = view.bootstrap_chart(metric=metric)
 url_state = dict(a=a, b=b_name, metric=metric, n=int(n_used), margin=margin_text,
-                 **settings.url())
+                 seq=url_flag(looks_again), **settings.url())
 keep_in_url(**url_state, query=url_value("query"))  # the drill-down's, below
 with card_slot:
+    if seq is not None:
+        show_sequential(seq, NAMES[a], NAMES[b_name], lang, queries=True)
     show_card(card)
     if presenting():  # the presentation view: the card and the one chart that explains it
         draw_chart(view.bootstrap_chart(metric=metric, titled=False), present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
+st.caption(tr("clusters.scifact_independent"))   # issue 32: no clusters here, said plainly
 
 # the interval by number of queries and the bootstrap histogram of B − A
 by_n = ci_by_n(tables, a, b_name, metric, [n for n in BY_N if n <= n_all] + [int(n_used)],
@@ -520,7 +528,7 @@ harm_delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.
                                  format="%.3f", key="scifact_harm_delta")
 alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
                           key="scifact_alpha")
-harm = no_harm(comp.values_a, comp.values_b, delta=harm_delta, alpha=alpha,
+harm = no_harm(comp.data.a, comp.data.b, delta=harm_delta, alpha=alpha,
                confidence=float(confidence))
 harm_text = harm_lines(harm, NAMES[a], NAMES[b_name], view.kind, lang)
 for line in harm_text:

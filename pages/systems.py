@@ -14,7 +14,7 @@ from core.inputs import (COMMON_MEASURES, GoldenSet, LIST_METRICS, by_group, com
                          metric_key, read_group_file, read_qrels, read_run, score_lists,
                          score_runs, trec_bounds, trec_side_by_side)
 from core.paired import (CORRECTIONS, best_set, compare_many, disagreements, estimate_cost,
-                         margin_decision, plan_mode)
+                         margin_decision, plan_mode, sequential_compare)
 from core.views import format as fmt
 from core.views.clusters import cluster_card, cluster_lines
 from core.views.best_set import best_card, best_sentence, rank_chart, ranks_display
@@ -28,6 +28,7 @@ from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_pr
                        show_error, show_frame, show_paired, show_table, stat_settings, tr, tr_md,
                        url_index, url_number, url_value, verdict_notes)
 from pages._sections import show_groups, show_judged
+from pages._sequential import range_warning, sequential_toggle, show_sequential, url_flag
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEMO_LISTS = DATA / "demo_lists.csv"
@@ -314,7 +315,8 @@ with inputs_box:
         show_error(exc)
         st.stop()
     margin_value, margin_text = margin_input("systems", fmt.kind_of(result.comparison.binary))
-    keep_in_url(**url, margin=margin_text)
+    looks_again = sequential_toggle("systems")
+    keep_in_url(**url, margin=margin_text, seq=url_flag(looks_again))
 margin = None if margin_value is None else margin_decision(result.comparison, margin_value)
 
 # the tied-for-best set of all systems: the headline with three or more (cost before work:
@@ -327,6 +329,12 @@ if len(methods) >= 3 and best_cost.fits:
     except InputError as exc:
         with inputs_box:
             show_error(exc)
+seq = None
+if looks_again:   # issue 33: A vs B as a confidence sequence, rows in file order
+    try:
+        seq = sequential_compare(result.a_values, result.b_values, float(confidence), seed=seed)
+    except ValueError:   # values outside [0, 1]
+        range_warning(inputs_box)
 lang = current_lang()
 view = paired_view(result.comparison, lang=lang, unit=result.golden.unit, margin=margin,
                   plan=card_next_step(result.comparison, margin))
@@ -351,10 +359,14 @@ with card_slot:
                                   behind=tr("systems.best_out")),
                        present_height=PRESENT_CHART_HEIGHT)
     else:
+        if seq is not None:
+            show_sequential(seq, c.a, c.b, lang)
         show_card(card)
         if presenting():  # the presentation view: the card and the one chart that explains it
             draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
+if headline_best and seq is not None:
+    show_sequential(seq, c.a, c.b, lang)
 if headline_best:  # A vs B keeps its own card, under its heading
     show_card(card)
 elif best is not None:  # with a margin the best set's card moves down here

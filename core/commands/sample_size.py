@@ -40,6 +40,10 @@ def register(p) -> None:
                         "units with --sigma), with --power, one-sided at alpha/2 (the lower "
                         "bound of the two-sided interval); --diff is then the true B - A "
                         "assumed (default 0)")
+    p.add_argument("--sequential", action="store_true",
+                   help="with --diff > 0 and --discordance or --sigma: also the cases a "
+                        "sequential verdict (compare --sequential, valid at every look) "
+                        "needs, by simulation: expected, median and the n reaching --power")
     p.add_argument("--cheap", type=int, metavar="N",
                    help="cheap-labelled cases without gold labels (crowd, heuristic, LLM "
                         "judge): each n also as the gold cases needed beside them (PPI++, "
@@ -93,6 +97,8 @@ def plan(args) -> dict:
         if args.margin is not None:
             out["n_continuous_noninferiority"] = n_noninferiority_continuous(
                 0.0 if diff is None else diff, sigma, args.margin, alpha=alpha, power=power)
+    if getattr(args, "sequential", False):
+        out["sequential"] = _sequential_plan(args, disc, sigma, diff, conf, power)
     if args.cheap is not None or args.correlation is not None:
         if args.cheap is None or args.correlation is None:
             raise ValueError("--cheap and --correlation go together: the number of "
@@ -102,6 +108,16 @@ def plan(args) -> dict:
                         "gold_needed": {k: gold_cases_needed(v, args.cheap, args.correlation)
                                         for k, v in out.items() if k.startswith("n_")}}
     return out
+
+
+def _sequential_plan(args, disc, sigma, diff, conf, power) -> dict:
+    """The sequential verdict's cases beside the fixed-n ones (``core.paired.sequential_plan``:
+    simulated, 1,000 sets up to 3,000 cases)."""
+    if diff is None or diff <= 0 or (disc is None and sigma is None):
+        raise InputError("sequential.err_plan_needs")
+    from core.paired import sequential_plan   # lazy: only with --sequential
+    kw = {"discordance": disc} if disc is not None else {"sigma": sigma}
+    return sequential_plan(diff, confidence=conf, power=power, **kw).to_dict()
 
 
 def design(args, result: dict) -> dict | None:
@@ -129,6 +145,9 @@ def run(args) -> int:
         print_json(result)
         return 0
     print(plan_text(result))
+    if "sequential" in result:
+        from core.views.sequential import plan_line  # lazy: only with --sequential
+        print(plan_line(result["sequential"]))
     if "cheap" in result:
         c = result["cheap"]
         for key, n in c["gold_needed"].items():

@@ -97,12 +97,12 @@ def run(args) -> int:
     if args.sequential:
         from core.paired import sequential_compare  # lazy: only in the sequential mode
         c = res.comparison
-        seq = sequential_compare(c.values_a, c.values_b, args.confidence, seed=args.seed)
+        seq = sequential_compare(c.a_values, c.b_values, args.confidence, seed=args.seed)
     harm = None
     if args.harm or args.harm_delta is not None:  # issue 35; off: outputs unchanged
         from core.paired import no_harm  # lazy: only with --harm
         c = res.comparison
-        harm = no_harm(c.values_a, c.values_b, delta=args.harm_delta, alpha=args.alpha,
+        harm = no_harm(c.data.a, c.data.b, delta=args.harm_delta, alpha=args.alpha,
                        confidence=args.confidence)
     if args.unjudged_csv and res.judged is not None:
         Path(args.unjudged_csv).write_bytes(to_csv_bytes(res.judged.pool))
@@ -130,5 +130,5 @@ def run(args) -> int:
             from core.views.harm import harm_lines  # lazy: only with --harm
             c = res.comparison
             print("\n".join(harm_lines(harm, c.a, c.b,
-                                        "rate" if c.data.binary else "score")))
+                                        "rate" if c.binary else "score")))
     return 0

@@ -7,7 +7,7 @@ The front door: other wings, pages and the CLI import the names below from ``cor
 from core._front import front_door
 
 PUBLIC = {
-    "arrival": ("load_arriving",),
+    "arrival": ("load_arriving", "sequential_golden"),
     "cheap": ("CheapComparison", "compare_cheap"),
     "clusters": ("Clustered", "cluster_hint", "clusters_of", "compare_in_clusters",
                  "load_clustered", "load_lists_clustered", "read_cluster_labels", "runs_block"),

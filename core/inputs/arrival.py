@@ -18,11 +18,14 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
+
 from core.errors import InputError
 from core.inputs.clusters import Clustered, split_table
 from core.inputs.golden import from_cells
 from core.inputs.golden_cases import CASE_ID_NAMES
 from core.inputs.tables import CellTable, find_column, parse_number, read_cells
+from core.paired import sequential_compare
 
 ARRIVAL_NAMES = ("date", "added", "date_added", "added_on", "arrived", "날짜", "추가일", "추가")
 MAX_SHOWN = 10
@@ -134,3 +137,18 @@ def load_arriving(data: bytes, file: str = "upload", *,
     table, arrival = split_arrival(table)
     rest, labels, col, runs = split_table(table, cluster)
     return Clustered(from_cells(rest), labels, col, None, runs), arrival
+
+
+def sequential_golden(data: bytes, file: str, a: str, b: str, *, confidence: float = 0.95,
+                      seed: int = 0):
+    """The golden page's sequential mode in one call: the file read with its arrival order
+    (``load_arriving``), A and B paired by case id (incomplete cases left out, as
+    ``core.inputs.golden.compare_golden`` leaves them out), the cases put in arrival order and
+    compared by ``core.paired.sequential_compare``. Returns (the ``SequentialComparison``, the
+    ``Arrival``)."""
+    clustered, arrival = load_arriving(data, file)
+    ids, av, bv, _ = clustered.golden.paired_values(a, b)
+    order = arrival.order(ids)
+    seq = sequential_compare(np.asarray(av, float)[order], np.asarray(bv, float)[order],
+                             confidence, seed=seed)
+    return seq, arrival

@@ -34,7 +34,6 @@ import numpy as np
 import pandas as pd
 
 from core import checks
-from core.inputs.lists import QUERY_NAMES, case_values
 from core.inputs.metrics import per_query
 from core.inputs.tables import find_column
 from core.paired import compare_paired
@@ -201,6 +200,8 @@ def trec_bounds(scores, a: str, b: str, *, k: int = DEFAULT_K, **stat) -> Judged
     runs = list(scores.runs)
 
     def score(qrels):
+        if qrels is scores.qrels:  # the judgements as they are: the values already scored
+            return scores.values[measure]
         return score_runs(runs, qrels, [measure], qrels_file=scores.qrels_file).values[measure]
 
     return judged_bounds(rankings, scores.qrels, score, a=a, b=b, metric=measure, k=k, **stat)
@@ -213,6 +214,9 @@ def lists_bounds(list_scores, metric: str, a: str, b: str, *, k: int = DEFAULT_K
     judgements (all relevant), the cases with a reference are the queries, ``metric`` (a
     ``ListScores.values`` key such as ``ndcg@10``) is scored by ``core.inputs.lists.case_values``
     at the list cutoff."""
+
+    # lazy: core.inputs.lists (and its pandas reader) only for list files; TREC runs skip it
+    from core.inputs.lists import QUERY_NAMES, case_values
 
     ls = list_scores.lists
     if ls.kind != "ids":
@@ -228,9 +232,12 @@ def lists_bounds(list_scores, metric: str, a: str, b: str, *, k: int = DEFAULT_K
                   if text_col is not None else None)
 
     def score(q):
+        if q is qrels:  # the judgements as they are: the values already scored
+            return list_scores.values[metric].loc[cases]
         return pd.DataFrame({m: [case_values(rankings[m][c],
                                              [d for d, g in q[c].items() if g > 0],
-                                             list_scores.k, "ids")[name] for c in cases]
+                                             list_scores.k, "ids", only=name)[name]
+                                 for c in cases]
                              for m in ls.methods}, index=pd.Index(cases, name="case_id"))
 
     return judged_bounds(rankings, qrels, score, a=a, b=b, metric=metric, k=k,

@@ -43,8 +43,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from rapidfuzz import process
-from rapidfuzz.distance import Levenshtein
 
 from core import checks
 from core.errors import InputError
@@ -228,6 +226,10 @@ def similarity_matrix(retrieved, reference) -> np.ndarray:
     i.e. 1 - edit distance / max(len_i, len_j); Ragas' ``NonLLMStringSimilarity``."""
     if not len(retrieved) or not len(reference):
         return np.zeros((len(retrieved), len(reference)))
+    # lazy: rapidfuzz only for passages (kind "text"); id lists and TREC runs never load it
+    from rapidfuzz import process
+    from rapidfuzz.distance import Levenshtein
+
     return process.cdist(list(retrieved), list(reference),
                          scorer=Levenshtein.normalized_similarity, dtype=np.float64)
 
@@ -241,14 +243,18 @@ def _ranked_precision(v: np.ndarray) -> float:
     return float(np.sum(prec * v) / total)
 
 
-def case_values(retrieved, reference, k: int, kind: str = "ids") -> dict[str, float]:
-    """Every list metric for one case at cutoff ``k`` (see the module docstring)."""
+def case_values(retrieved, reference, k: int, kind: str = "ids", *,
+                only: str | None = None) -> dict[str, float]:
+    """Every list metric for one case at cutoff ``k`` (see the module docstring); with
+    ``only`` (a name of ``RANK_METRICS``, ids), that metric alone, computed as among all."""
     k = check_k(k)
     top = list(retrieved[:k])
     ref = list(dict.fromkeys(reference))
     out: dict[str, float] = {}
     if not ref:
         return {m: float("nan") for m in LIST_METRICS}
+    if only in RANK_METRICS and kind == "ids":
+        return {only: query_score(Measure(only, k), top, {x: 1 for x in ref})}
     if kind == "text":
         sim = similarity_matrix(top, ref)
         best_ref = sim.max(axis=1) if top else np.zeros(0)

@@ -36,6 +36,7 @@ import numpy as np
 
 from core import checks
 from core.paired.data import PairedData, paired_data
+from core.paired.intervals import tango_limits, z_two_sided
 from core.paired.significance import mcnemar_midp
 from core.paired.skew_intervals import t_quantile
 from core.paired.stats import significance_level, verdict
@@ -204,6 +205,10 @@ class SequentialComparison:
     b: SequentialMean
     peeking: "PeekingCost | None" = None
     order_p: float = 1.0   # runs test of the signs in this order (``runs_p``): small = sorted
+    # the fixed-n interval at each look, for contrast on the chart (``fixed_intervals``):
+    # (low, high) per look; Tango's for 0/1, the t-interval for scores (``fixed_name``)
+    fixed: tuple = ()
+    fixed_name: str = ""
 
     @property
     def last(self) -> Look:
@@ -277,6 +282,26 @@ def runs_p(d) -> float:
     return float(min(1.0, 0.5 * math.erfc(-z / math.sqrt(2))))
 
 
+def fixed_intervals(data: PairedData, looks, confidence: float) -> tuple[str, list]:
+    """The fixed-n interval of B − A on the first n cases at each look, the one a reader who
+    peeks would see: Tango's (``core.paired.intervals.tango_limits``, the card's default for
+    0/1 outcomes) or, for scores, the t-interval (mean +/- t(1 - alpha/2, n - 1) s / sqrt(n);
+    the card's calibrated t-interval is never narrower). Returns (name, [(low, high), ...])."""
+    d = data.d
+    idx = np.asarray(looks) - 1
+    k = np.asarray(looks, dtype=float)
+    if data.binary:
+        wins = np.cumsum(d > 0)[idx].astype(float)
+        losses = np.cumsum(d < 0)[idx].astype(float)
+        lo, hi = tango_limits(wins, losses, k, z_two_sided(confidence))
+        return "tango", [(float(a), float(b)) for a, b in zip(lo, hi)]
+    mean = np.cumsum(d)[idx] / k
+    var = np.maximum(np.cumsum(d * d)[idx] - k * mean ** 2, 0.0) / np.maximum(k - 1, 1)
+    half = t_quantile(1 - significance_level(confidence) / 2, np.maximum(k - 1, 1)) * np.sqrt(
+        var / k)
+    return "t", [(float(m - h), float(m + h)) for m, h in zip(mean, half)]
+
+
 def _mean_sequence(v: np.ndarray, alpha: float, n: int) -> SequentialMean:
     lo, hi = unit_sequence(v, alpha)
     return SequentialMean(n=n, mean=float(v.mean()), ci_low=round(float(lo[-1]), 10),
@@ -302,11 +327,12 @@ def sequential_data(data: PairedData, confidence: float = 0.95, *, peeking: bool
                             ci_high=float(high), p=float(p[i]),
                             verdict=verdict(low, high, float(p[i]), confidence=confidence)))
     cost = peeking_cost(data, looks, confidence, sets=sets, seed=seed) if peeking else None
+    fixed_name, fixed = fixed_intervals(data, looks, confidence)
     return SequentialComparison(method=METHOD, confidence=confidence, binary=data.binary,
                                 step=step, history=tuple(history),
                                 a=_mean_sequence(data.a, alpha, n),
                                 b=_mean_sequence(data.b, alpha, n), peeking=cost,
-                                order_p=runs_p(d))
+                                order_p=runs_p(d), fixed=tuple(fixed), fixed_name=fixed_name)
 
 
 def sequential_compare(a, b, confidence: float = 0.95, *, peeking: bool = True,
@@ -383,3 +409,77 @@ def peeking_cost(data: PairedData, looks, confidence: float = 0.95, *, sets: int
     return PeekingCost(rate=rate, mc_se=math.sqrt(rate * (1 - rate) / sets), sets=sets,
                        looks=int(looks.size),
                        test="mcnemar_midp" if data.binary else "t_test")
+
+
+@dataclass(frozen=True)
+class SequentialPlan:
+    """How many cases a sequential verdict needs at a true difference (``sequential_plan``):
+    by simulation of ``sets`` sets read case by case up to ``max_n``, the mean (``expected_n``;
+    sets that never decide count as ``max_n``, so it is then a lower bound and ``reached`` < 1
+    says so), the median and the n by which a share ``power`` of the sets has said "better"
+    (``n_power``, None when fewer reach it by ``max_n``)."""
+
+    expected_n: float
+    median_n: int | None
+    n_power: int | None
+    power: float
+    reached: float
+    sets: int
+    max_n: int
+    model: str
+
+    def to_dict(self) -> dict:
+        return {"method": "simulation", "model": self.model, "expected_n": self.expected_n,
+                "median_n": self.median_n, "n_power": self.n_power, "power": self.power,
+                "reached": self.reached, "sets": self.sets, "max_n": self.max_n}
+
+
+def sequential_plan(diff: float, *, discordance: float | None = None,
+                    sigma: float | None = None, confidence: float = 0.95, power: float = 0.8,
+                    sets: int = 1000, max_n: int = 3000, seed: int = 0) -> SequentialPlan:
+    """The cases needed for the sequential verdict to say "better" when B − A is truly
+    ``diff`` > 0: 0/1 outcomes with ``discordance`` (each case B-only right with probability
+    (discordance + diff)/2, A-only right with (discordance - diff)/2), or scores whose
+    differences are normal with mean ``diff`` and SD ``sigma`` cut to [-1, 1]. Each of ``sets``
+    simulated sets (seeded) is read case by case through the e-process (``e_process``) until it
+    first says "better" (anytime p < alpha), up to ``max_n`` cases. The expected n of a
+    sequential test has no closed form for these bets; it is simulated (Monte-Carlo SE of the
+    mean about SD / sqrt(sets))."""
+    confidence = checks.confidence(confidence)
+    alpha = significance_level(confidence)
+    diff = checks.between("diff", diff, 1e-6, 1.0)
+    power = checks.between("power", power, 0.01, 0.999)
+    sets = checks.whole("sets", sets, lo=100, hi=100_000)
+    max_n = checks.whole("max_n", max_n, lo=10, hi=100_000)
+    seed = checks.seed(seed)
+    if (discordance is None) == (sigma is None):
+        raise ValueError("give either discordance (0/1 outcomes) or sigma (scores)")
+    if discordance is not None:
+        discordance = checks.between("discordance", discordance, diff, 1.0)
+        model = "binary"
+    else:
+        sigma = checks.between("sigma", sigma, 1e-6, 2.0)
+        model = "normal_cut"
+    rng = np.random.default_rng(seed)
+    stop = np.full(sets, max_n + 1)
+    block = max(1, min(sets, 2_000_000 // max_n))
+    for start in range(0, sets, block):
+        rows = min(block, sets - start)
+        if discordance is not None:
+            u = rng.random((rows, max_n))
+            d = np.where(u < (discordance + diff) / 2, 1.0,
+                         np.where(u < discordance, -1.0, 0.0))
+        else:
+            d = np.clip(rng.normal(diff, sigma, (rows, max_n)), -1.0, 1.0)
+        hit = (anytime_p(e_process(d, alpha)) < alpha) & (np.cumsum(d, axis=1) > 0)
+        first = np.where(hit.any(axis=1), np.argmax(hit, axis=1) + 1, max_n + 1)
+        stop[start:start + rows] = first
+    done = stop <= max_n
+    ordered = np.sort(stop)
+    k_med = int(math.ceil(0.5 * sets)) - 1
+    k_pow = int(math.ceil(power * sets)) - 1
+    return SequentialPlan(
+        expected_n=float(np.minimum(stop, max_n).mean()),
+        median_n=int(ordered[k_med]) if ordered[k_med] <= max_n else None,
+        n_power=int(ordered[k_pow]) if ordered[k_pow] <= max_n else None,
+        power=power, reached=float(done.mean()), sets=sets, max_n=max_n, model=model)

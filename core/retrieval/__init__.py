@@ -1,7 +1,8 @@
 """Live retrieval on a BEIR folder: the data (``beir``), BM25 / dense / hybrid
-(``search``), document vectors (``vectors``, ``encode_store``, ``encode_job``), files on disk
-(``safe_files``), the scifact comparison (``scifact``) and the BEIR Table 2 tally
-(``beir_grid``, ``beir_table``, ``beir_upload``).
+(``search``; ``bert_numpy``: the bundled model's encoder without torch), document vectors
+(``vectors``, ``encode_store``, ``encode_job``), files on disk (``safe_files``), the scifact
+comparison (``scifact``) and the BEIR Table 2 tally (``beir_grid``, ``beir_table``,
+``beir_upload``).
 
 The front door: other wings, pages and the CLI import the names below from ``core.retrieval``
 (``core._front``); the modules are the wing's rooms.

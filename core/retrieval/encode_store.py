@@ -3,7 +3,7 @@
 ``core.retrieval.search.encode_texts`` encodes a text set in chunks (texts sorted by length, then
 ``batch_size * CHUNK_BATCHES`` at a time). Each finished chunk is written atomically to a folder beside
 the cache entry, ``<entry>.partial/<first position>.npy``, with a ``meta.json`` naming what
-the chunks belong to (model key and sentence-transformers version, content hash, number of
+the chunks belong to (model key and encoder (``search.encoder_version``), content hash, number of
 texts, chunk size, width). A later encode of the same texts with the same settings reads
 the chunks back instead of encoding them again; anything that disagrees (another model, a
 damaged or short file, a non-finite value) is encoded again. When the whole entry has been

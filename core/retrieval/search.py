@@ -33,6 +33,7 @@ import numpy as np
 
 from core import checks
 from core.errors import InputError
+from core.retrieval.bert_numpy import ENCODER as NUMPY_ENCODER, load_bert, usable
 from core.retrieval.beir import REPO_ROOT
 from core.retrieval.encode_store import ChunkStore, chunk_encoder, encode_cost, encode_workers
 from core.retrieval.safe_files import (MAX_SIDECAR_BYTES, atomic_write, folder_dimension,
@@ -196,16 +197,28 @@ def resolve_model(name: str | None = None) -> tuple[str, str]:
     return name, name
 
 
-def load_model(name: str | None = None, device: str = "cpu"):
-    """A ``SentenceTransformer`` for ``name`` (see ``resolve_model``). A path that does not
-    exist, or a model that cannot be loaded, raises ``InputError`` naming it."""
-    from sentence_transformers import SentenceTransformer
+def numpy_encoder(name: str | None = None) -> bool:
+    """True when ``load_model(name)`` computes with ``core.retrieval.bert_numpy`` (no torch):
+    the bundled all-MiniLM-L6-v2 (``name`` None, "" or its hub name) when ``bert_numpy.usable``
+    takes its folder. Every other model goes through sentence-transformers."""
+    bundled = name in (None, "", DEFAULT_MODEL, "all-MiniLM-L6-v2") and bundled_model_path()
+    return bool(bundled) and usable(bundled)
 
+
+def load_model(name: str | None = None, device: str = "cpu"):
+    """The model for ``name`` (see ``resolve_model``): a ``core.retrieval.bert_numpy.NumpyBert``
+    when ``numpy_encoder(name)`` (the same embeddings without importing torch), else a
+    ``SentenceTransformer``; both have the ``encode`` the codebase calls. A path that does
+    not exist, or a model that cannot be loaded, raises ``InputError`` naming it."""
     if isinstance(name, str) and name.startswith(("/", ".", "~")) and \
             not Path(name).expanduser().exists():
         raise InputError("scifact.err_model_missing", file=name)
     source, _ = resolve_model(name)
     try:
+        if numpy_encoder(name):
+            return load_bert(source)
+        from sentence_transformers import SentenceTransformer
+
         return SentenceTransformer(source, device=device)
     except Exception as exc:  # noqa: BLE001 - hub, file and config errors all become one line
         detail = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
@@ -241,6 +254,15 @@ def model_version() -> str:
         return version("sentence-transformers")
     except Exception:  # noqa: BLE001 - metadata missing: still a stable string
         return "unknown"
+
+
+def encoder_version(model_key: str) -> str:
+    """What computes ``model_key``'s embeddings here, as cache entries record it (sidecar
+    ``model_version``, chunks): ``core.retrieval.bert_numpy.ENCODER`` when ``numpy_encoder``,
+    else the sentence-transformers version. Another encoder's entry is encoded again."""
+    if model_key == DEFAULT_MODEL and numpy_encoder(None):
+        return NUMPY_ENCODER
+    return model_version()
 
 
 @dataclass(frozen=True)
@@ -317,7 +339,7 @@ def read_cache(path: Path, *, model_key: str, content_hash: str, n: int,
         return None, "damaged"
     if meta.get("sha256") != hashlib.sha256(raw).hexdigest():
         return None, "checksum"
-    if meta.get("model") != model_key or meta.get("model_version") != model_version():
+    if meta.get("model") != model_key or meta.get("model_version") != encoder_version(model_key):
         return None, "model"
     if meta.get("content_hash") != content_hash:
         return None, "corpus"
@@ -350,7 +372,7 @@ def write_cache(path: Path, emb: np.ndarray, *, model_key: str, content_hash: st
     np.save(buf, np.ascontiguousarray(emb, dtype=np.float32), allow_pickle=False)
     raw = buf.getvalue()
     meta = {"version": CACHE_VERSION, "sha256": hashlib.sha256(raw).hexdigest(),
-            "model": model_key, "model_version": model_version(),
+            "model": model_key, "model_version": encoder_version(model_key),
             "content_hash": content_hash, "kind": kind, "shape": list(emb.shape),
             "dtype": "float32"}
     try:
@@ -376,7 +398,7 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     (``refresh=True`` encodes again and overwrites the entry).
 
     A cache entry is used only when its sidecar matches: SHA-256 of the file, model key and
-    sentence-transformers version, content hash, shape (and ``width`` when given), and
+    its encoder (``encoder_version``), content hash, shape (and ``width`` when given), and
     every value is finite; anything else is recomputed with a note
     (``("cache_rejected", {"reason": ...})``). A cache folder that cannot be written gives
     one ``cache_unwritable`` note and the run goes on. Files are written atomically.
@@ -422,7 +444,7 @@ def encode_texts(texts: Sequence[str], *, model_name: str | None = None,
     chunk = batch_size * CHUNK_BATCHES
     dim = _dimension_of(model)
     store = None if path is None else ChunkStore(path, {
-        "model": model_key, "model_version": model_version(), "content_hash": chash,
+        "model": model_key, "model_version": encoder_version(model_key), "content_hash": chash,
         "n": n, "chunk": chunk, "batch_size": batch_size, "width": dim})
     out = np.empty((n, dim), dtype=np.float32)
     resumed, cost = 0, encode_cost(texts)  # the ETA weighs texts by length (see encode_cost)

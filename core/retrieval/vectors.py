@@ -34,8 +34,9 @@ import numpy as np
 from core import checks
 from core.retrieval.beir import SHIPPED_ROOT
 from core.retrieval.safe_files import MAX_SIDECAR_BYTES, atomic_write, read_regular
-from core.retrieval.search import (CACHE_DIR, ENCODE_BATCH, Encoded, encode_texts, is_cached,
-                                   load_model, model_version, resolve_model)
+from core.retrieval.search import (CACHE_DIR, ENCODE_BATCH, Encoded, encode_texts,
+                                   encoder_version, is_cached, load_model, model_version,
+                                   resolve_model)
 
 SHIPPED_ENV = "NOISEFLOOR_SHIPPED_DIR"  # where manifests are looked for (default data/beir)
 SUFFIX = ".vectors.json"
@@ -188,7 +189,8 @@ def spot_check_pending(content_hash: str, model_name: str | None = None,
     found = find_manifest(content_hash, model_key, folder)
     if found is None:
         return False
-    return (found[0].get("sha256"), source, model_key, model_version()) not in _CHECKED
+    return (found[0].get("sha256"), source, model_key, encoder_version(model_key)) \
+        not in _CHECKED
 
 
 def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str | None = None,
@@ -199,8 +201,9 @@ def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str 
     why shipped vectors were refused (none when nothing is shipped for this corpus).
 
     The checksum is verified on every call; a spot check that passed is remembered for the
-    rest of the process, keyed by the file's SHA-256, the model and the sentence-transformers
-    version (the same file and the same model files give the same cosines), so a second run
+    rest of the process, keyed by the file's SHA-256, the model and its encoder
+    (``core.retrieval.search.encoder_version``: the numpy encoder or the sentence-transformers
+    version; the same file, model files and encoder give the same cosines), so a second run
     in one process does not load the model for it. Only for models loaded from their files:
     ``get_model`` None, or a loader with ``from_files = True`` (``core.retrieval.scifact``'s).
     ``progress`` follows the spot check (``spot_check``)."""
@@ -216,7 +219,8 @@ def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str 
     # remembered only for a model loaded from its files (no get_model, or a loader marked
     # ``from_files``), never for a model object handed in
     from_files = get_model is None or getattr(get_model, "from_files", False)
-    key = (meta.get("sha256"), resolve_model(model_name)[0], model_key, model_version())
+    key = (meta.get("sha256"), resolve_model(model_name)[0], model_key,
+           encoder_version(model_key))
     check = _CHECKED.get(key) if from_files else None
     if check is None:
         model = get_model() if get_model is not None else load_model(model_name)
@@ -309,7 +313,7 @@ def write_shipped(emb: np.ndarray, *, name: str, content_hash: str, model_key: s
     atomic_write(npy, buf.getvalue())
     npy.chmod(0o644)
     meta = {"file": npy.name, "sha256": file_sha256(npy), "model": model_key,
-            "sentence_transformers": model_version(),
+            "sentence_transformers": model_version(), "encoder": encoder_version(model_key),
             "weights_sha256": weights_sha256(model_source), "corpus_sha256": content_hash,
             "shape": list(emb.shape), "dtype": "float16",
             "normalisation": "L2 (normalize_embeddings=True), then cast to float16",

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from core.i18n import t
 from core.views import format as fmt
+from core.views.charts import wrap_title
+from core.views.palette import DARK, MUTED, REFERENCE
 
 VERDICT_KEYS = {"b_better": "sequential.cli_verdict_b_better",
                 "a_better": "sequential.cli_verdict_a_better",
                 "no_difference": "sequential.cli_verdict_no_difference"}
+FIXED_KEYS = {"tango": "sequential.fixed_tango", "t": "sequential.fixed_t"}
 QUALITY_KEYS = {"holds": "sequential.cli_quality_holds",
                 "unsure": "sequential.cli_quality_unsure",
                 "fails": "sequential.cli_quality_fails"}
@@ -78,3 +81,50 @@ def sequential_lines(seq, a: str, b: str, arrival=None, lang: str = "en", *,
     if peek:
         lines.append(peek)
     return lines
+
+
+def plan_line(plan: dict, lang: str = "en") -> str:
+    """The planner's sequential answer (``SequentialPlan.to_dict``) in one line."""
+    n_power = (f"{plan['n_power']:,}" if plan["n_power"] is not None
+               else t("sequential.plan_beyond", lang, max_n=f"{plan['max_n']:,}"))
+    return t("sequential.plan_line", lang, expected=f"{plan['expected_n']:,.0f}",
+             median="n/a" if plan["median_n"] is None else f"{plan['median_n']:,}",
+             power=fmt.pct(plan["power"], 0), n_power=n_power, sets=f"{plan['sets']:,}")
+
+
+def sequence_frame(seq):
+    """The chart's data: one row per look with the sequence's and the fixed-n interval's ends,
+    on the display scale (%p for rates)."""
+    import pandas as pd   # lazy: only the page and the report draw the chart
+    k = fmt.scale(fmt.kind_of(seq.binary))
+    rows = [{"n": look.n, "seq_low": k * look.ci_low, "seq_high": k * look.ci_high,
+             "fixed_low": k * lo, "fixed_high": k * hi, "b_minus_a": k * look.b_minus_a}
+            for look, (lo, hi) in zip(seq.history, seq.fixed)]
+    return pd.DataFrame(rows)
+
+
+def sequence_chart(seq, lang: str = "en"):
+    """The sequence narrowing as cases arrive (a band), the fixed-n interval at each look
+    beside it (two thin lines), B − A (a line) and 0 (a rule)."""
+    import altair as alt   # lazy: only the page and the report draw the chart
+    kind = fmt.kind_of(seq.binary)
+    df = sequence_frame(seq)
+    unit = fmt.axis_unit(kind, difference=True)
+    x = alt.X("n:Q", title=t("sequential.chart_x", lang))
+    y_title = t("sequential.chart_y", lang) + unit
+    band = alt.Chart(df).mark_area(opacity=0.25, color=DARK).encode(
+        x=x, y=alt.Y("seq_low:Q", title=y_title), y2="seq_high:Q",
+        tooltip=[alt.Tooltip("n:Q"), alt.Tooltip("seq_low:Q", format=fmt.tooltip_format(kind)),
+                 alt.Tooltip("seq_high:Q", format=fmt.tooltip_format(kind))])
+    fixed = [alt.Chart(df).mark_line(color=MUTED, strokeDash=[4, 3]).encode(
+        x=x, y=alt.Y(f"{col}:Q", title=y_title)) for col in ("fixed_low", "fixed_high")]
+    mean = alt.Chart(df).mark_line(color=DARK).encode(x=x, y=alt.Y("b_minus_a:Q", title=y_title))
+    zero = alt.Chart(pd_zero()).mark_rule(color=REFERENCE).encode(y="y:Q")
+    title = t("sequential.chart_title", lang, fixed=t(FIXED_KEYS[seq.fixed_name], lang))
+    return alt.layer(band, *fixed, mean, zero).properties(title=wrap_title(title), height=260)
+
+
+def pd_zero():
+    """A one-row frame at y = 0 (the no-difference rule)."""
+    import pandas as pd   # lazy: only the page and the report draw the chart
+    return pd.DataFrame({"y": [0.0]})

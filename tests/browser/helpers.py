@@ -8,6 +8,7 @@ supplies them (``server``, ``browser``, ``page``) by name.
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import shutil
 import time
@@ -57,18 +58,32 @@ def _need_browser() -> None:
         pytest.skip(f"browser test skipped: {problem}")
 
 
+@pytest.fixture(scope="session")
+def app_servers(tmp_path_factory):
+    """The session's ``streamlit run app.py`` servers (``bench.streamlit_server``, the one way
+    the app is started for a browser, shared with ``bench/bench_first_verdict.py``): one per
+    environment, started when a module first asks for it and stopped at the end, so modules
+    with the same ``SERVER_ENV`` share one server (three for the six modules, not six)."""
+    running: dict = {}
+    with contextlib.ExitStack() as stack:
+        def get(extra: dict) -> str:
+            key = tuple(sorted(extra.items()))
+            if key not in running:
+                env = {k: v for k, v in os.environ.items() if k != "NOISEFLOOR_BEIR_DIR"}
+                env.update(extra)
+                log = tmp_path_factory.mktemp("streamlit") / "server.log"
+                running[key] = stack.enter_context(streamlit_server(ROOT, log, env=env))[0]
+            return running[key]
+        yield get
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory, request):
-    """``streamlit run app.py`` (``bench.streamlit_server``, the one way the app is started for
-    a browser, shared with ``bench/bench_first_verdict.py``); a test module may set
-    ``SERVER_ENV`` (a dict) to add environment variables, e.g. ``NOISEFLOOR_BEIR_DIR``."""
+def server(app_servers, request):
+    """The server for this module: a test module may set ``SERVER_ENV`` (a dict) to add
+    environment variables, e.g. ``NOISEFLOOR_BEIR_DIR``; modules that set the same share it."""
     _need_browser()
-    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
-    env = {k: v for k, v in os.environ.items() if k != "NOISEFLOOR_BEIR_DIR"}
-    env.update(getattr(request.module, "SERVER_ENV", {}))
     try:
-        with streamlit_server(ROOT, log_path, env=env) as (base, _proc):
-            yield base
+        return app_servers(getattr(request.module, "SERVER_ENV", {}))
     except ServerFailed as exc:
         pytest.fail(str(exc))
 

@@ -145,3 +145,17 @@ def test_scifact_sequential_on_the_tiny_fixture(capsys):
     assert s["b_minus_a"] == pytest.approx(out["comparison"]["difference"]["b_minus_a"])
     assert main(["scifact", "--data", str(TINY), "--resamples", "500", "--sequential"]) == 0
     assert "in the order the queries were compared" in capsys.readouterr().out
+
+
+def test_sample_size_sequential_beside_the_fixed_n_answer():
+    p = _run("sample-size", "--discordance", "0.2", "--diff", "0.1", "--sequential", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    s = d["sequential"]
+    assert s["method"] == "simulation" and s["n_power"] > d["n_paired_power"]
+    t = _run("sample-size", "--discordance", "0.2", "--diff", "0.1", "--sequential")
+    assert f"80% of sets by {s['n_power']:,}" in t.stdout.decode()
+    assert _run("sample-size", "--discordance", "0.2", "--sequential").returncode == 2
+    # without --sequential the output is the recorded one
+    plain = _run("sample-size", "--discordance", "0.2", "--diff", "0.05")
+    assert plain.stdout == (ROOT / "tests/fixtures/cli_recorded/sample_size.txt").read_bytes()

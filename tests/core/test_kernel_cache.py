@@ -199,3 +199,22 @@ def test_kernels_loaded_from_a_copied_cache_give_the_same_numbers(numba_cache):
     x, key = np.linspace(0.05, 0.95, 11), np.uint64(99)
     np.testing.assert_allclose(means, k.bootstrap_means(x, key, 3, 5), rtol=0, atol=0)
     np.testing.assert_allclose(sums, k.signflip_sums(x, key, 0, 5), rtol=0, atol=0)
+
+
+def test_idle_kernel_threads_sleep_unless_the_user_says_otherwise():
+    """``import core`` sets ``OMP_WAIT_POLICY=PASSIVE`` before numba's OpenMP runtime loads
+    (``core.kernel_cache.quiet_threads``): a spinning idle thread cost more CPU than a small
+    kernel. A value the user set is kept, and the numbers do not depend on the policy."""
+    code = ("import os, core, numpy as np; from core.paired.stats import bootstrap_mean; "
+            "r = bootstrap_mean(np.arange(40) % 7 / 7, resamples=2000, seed=3); "
+            "import numba; print(os.environ['OMP_WAIT_POLICY'], numba.threading_layer(), "
+            "r.ci_low, r.ci_high)")
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    runs = {}
+    for policy in (None, "ACTIVE"):
+        e = env if policy is None else {**env, "OMP_WAIT_POLICY": policy}
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=e, text=True,
+                             capture_output=True, check=True).stdout.split()
+        runs[policy] = out
+    assert runs[None][0] == "PASSIVE" and runs["ACTIVE"][0] == "ACTIVE"
+    assert runs[None][2:] == runs["ACTIVE"][2:]

@@ -70,3 +70,17 @@ def test_a_bad_cheap_file_is_one_error_and_the_gold_card_stays():
     assert not at.exception
     assert len(at.error) == 1 and "cheap-label file has no value" in at.error[0].value
     assert any("No significant difference at 95%" in t for t in _texts(at))
+
+
+def test_presenting_shows_only_the_ppi_card():
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    at.file_uploader(key="golden_cheap_upload").set_value(
+        ("cheap.csv", _cheap_bytes(), "text/csv")).run()
+    assert not at.exception
+    assert any("Gold labels only" == c.value for c in at.caption)
+    at.session_state["app_present"] = True
+    at.run()
+    assert not at.exception
+    md = [html.unescape(m.value) for m in at.markdown]
+    assert any("PPI interval" in t for t in md)
+    assert not any("Gold labels only" == c.value for c in at.caption)

@@ -272,3 +272,25 @@ def test_korean_mode_switch_by_widget():
     assert not at.exception
     need = n_noninferiority_paired(0.2, 0.0, 0.05)
     assert f"{need:,}개 케이스가 필요합니다" in _card(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_clusters_and_runs_turn_the_plan_into_documents(lang):
+    """Issue 32: ICC and questions per document (prefilled from the golden page's measured
+    clusters) turn each n into documents x questions, the numbers of core.paired.plan_clusters."""
+    from core.paired import plan_clusters
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "pages" / "sample_size.py"),
+                           default_timeout=120)
+    at.session_state["lang"] = lang
+    at.session_state["golden_clusters"] = {"n_clusters": 12, "icc": 0.2, "mean_size": 5.0}
+    at.run()
+    assert not at.exception
+    assert at.number_input(key="sample_size_icc").value == pytest.approx(0.2)
+    assert at.number_input(key="sample_size_m").value == 5
+    import re
+    captions = "\n".join(c.value for c in at.caption)
+    m = re.search(r"(\d+)\D{0,25}× \D*1\.80 = \D*(\d+)\D+(\d+)", captions)
+    assert m, captions
+    n, cases, clusters = map(int, m.groups())
+    p = plan_clusters(n, icc=0.2, cluster_size=5)
+    assert (cases, clusters) == (p.n_cases, p.n_clusters)

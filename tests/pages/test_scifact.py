@@ -58,6 +58,8 @@ def test_page_end_to_end(folder):
     assert any("25 documents, 12 judged queries, 14 judgements" in m.value for m in at.markdown)
     verdicts = [html.unescape(m.value) for m in at.markdown if "verdict-card" in m.value]
     assert any("these 12 queries" in v or "better than" in v for v in verdicts)
+    # issue 32: scifact has no clusters, and says so
+    assert any("Independent queries" in c.value for c in at.caption)
     # the numbers on screen are core.retrieval.scifact's numbers
     data = load_beir(folder)
     expect = means(evaluate(data, run_retrievers(data, ["bm25", "dense"])))
@@ -264,7 +266,8 @@ def test_margin_answers_on_the_card_and_keeps_the_url(folder, lang):
                               resamples=int(at.number_input(key="scifact_resamples").value))
     want = margin_decision(comp, 0.2)
     assert t(f"margin.verdict_{want.verdict}", lang, a="BM25", b="Dense", margin="0.200",
-             lo=fmt.diff(want.ci_low, "score"), hi=fmt.diff(want.ci_high, "score")) in comp_card
+             est=fmt.diff(want.mean, "score"), lo=fmt.diff(want.ci_low, "score"),
+             hi=fmt.diff(want.ci_high, "score")) in comp_card
     q = at.query_params["margin"]
     assert (q[0] if isinstance(q, list) else q) == "0.2"
     assert fmt.margin(0.2, "score") in comp_card

@@ -206,7 +206,8 @@ def test_margin_on_the_systems_pair_in_both_languages(lang):
                                           resamples=1000).comparison, 0.05)
     card = html.unescape(next(m.value for m in at.markdown if "verdict-card" in m.value))
     assert t(f"margin.verdict_{want.verdict}", lang, a="bm25", b="dense", margin="0.050",
-             lo=fmt.diff(want.ci_low, "score"), hi=fmt.diff(want.ci_high, "score")) in card
+             est=fmt.diff(want.mean, "score"), lo=fmt.diff(want.ci_low, "score"),
+             hi=fmt.diff(want.ci_high, "score")) in card
     assert 'class="verdict-band"' in card
     if lang == "ko":   # AppTest re-reads the Korean lists selectbox with an English label
         return

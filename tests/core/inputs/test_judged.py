@@ -134,3 +134,80 @@ def test_list_bounds_use_the_reference_ids_and_query_text():
     assert (jb.judged.values <= 1).all()
     with pytest.raises(ValueError):
         lists_bounds(ls, "nope@10", "bm25", "dense")
+
+
+def _as_scored_afresh(score):
+    """A scorer that never returns the judgements' own values object: every reading scored
+    again (how both sources worked before issue 38's shortcut)."""
+    return lambda q: score(dict(q)).copy()
+
+
+@pytest.mark.parametrize("metric", ["ndcg@10", "hit@10", "mrr@10", "recall@10", "p@10",
+                                    "context_precision@10"])
+def test_list_bounds_shortcuts_equal_scoring_every_reading_afresh(metric):
+    """Issue 38: the low reading reuses the values already scored (the judgements as they
+    are) and the high one scores only the metric compared; both equal scoring each reading
+    with every metric (``case_values`` in full), to the last bit, verdicts included."""
+    from core.inputs.lists import case_values, RANK_METRICS
+
+    ls = score_lists(load_lists((ROOT / "data" / "demo_lists.csv").read_bytes(), "demo.csv"), 10)
+    jb = lists_bounds(ls, metric, "bm25", "hybrid", resamples=500)
+    lists = ls.lists
+    name = metric.split("@")[0]
+    cases = [c for c, g in zip(lists.cases, lists.gold) if g]
+    rankings = {m: dict(zip(lists.cases, (list(x) for x in lists.retrieved[m])))
+                for m in lists.methods}
+
+    def full(q):
+        return pd.DataFrame({m: [case_values(rankings[m][c], [d for d, g in q[c].items()
+                                                               if g > 0], 10, "ids")[name]
+                                 for c in cases] for m in lists.methods},
+                            index=pd.Index(cases, name="case_id"))
+
+    qrels = {c: {d: 1 for d in g} for c, g in zip(lists.cases, lists.gold) if g}
+    ref = judged_bounds(rankings, qrels, _as_scored_afresh(full), a="bm25", b="hybrid",
+                        metric=metric, k=10, queries=cases, resamples=500)
+    pd.testing.assert_frame_equal(jb.low, ref.low)
+    pd.testing.assert_frame_equal(jb.high, ref.high)
+    assert jb.to_dict() == {**ref.to_dict(), "pool_size": jb.to_dict()["pool_size"]}
+    assert (jb.verdict_low, jb.verdict_high, jb.diff_low, jb.diff_high) == \
+        (ref.verdict_low, ref.verdict_high, ref.diff_low, ref.diff_high)
+    if name in RANK_METRICS:   # the one metric alone is the one among all
+        for c in cases[:10]:
+            got = rankings["dense"][c]
+            assert case_values(got, list(qrels[c]), 10, only=name) == \
+                {name: case_values(got, list(qrels[c]), 10)[name]}
+
+
+def test_trec_bounds_shortcut_equals_scoring_the_judgements_again():
+    ts = _demo_trec()
+    jb = trec_bounds(ts, "bm25", "hybrid", resamples=500)
+    runs = list(ts.runs)
+    ref = judged_bounds({r.name: r.ranking for r in runs}, ts.qrels, _as_scored_afresh(
+        lambda q: score_runs(runs, q, ["nDCG@10"]).values["nDCG@10"]), a="bm25", b="hybrid",
+        metric="nDCG@10", k=10, resamples=500)
+    pd.testing.assert_frame_equal(jb.low, ref.low)
+    pd.testing.assert_frame_equal(jb.high, ref.high)
+    assert jb.to_dict() == ref.to_dict()
+
+
+def test_trec_and_id_lists_never_load_the_passage_matcher():
+    """rapidfuzz (passage similarity) and the lists module are not imported by a TREC
+    comparison, rapidfuzz not by a list file of ids (issue 38: import only what is used)."""
+    import subprocess
+    import sys
+
+    d = ROOT / "data"
+    code = ("import sys; from core.__main__ import main; "
+            "main(sys.argv[1:]); print(sorted(m for m in ('rapidfuzz', 'core.inputs.lists') "
+            "if m in sys.modules), file=sys.stderr)")
+    trec = ["compare", "--format", "trec", "--qrels", str(d / "demo_trec" / "qrels.txt"),
+            str(d / "demo_trec" / "bm25.run"), str(d / "demo_trec" / "dense.run"),
+            "--resamples", "200"]
+    lists = ["compare", str(d / "demo_lists.csv"), "--format", "lists", "--resamples", "200"]
+    for args, loaded in ((trec, "[]"), (lists, "['core.inputs.lists']")):
+        out = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, text=True,
+                             capture_output=True, env={**__import__("os").environ,
+                                                       "PYTHONPATH": str(ROOT)})
+        assert out.returncode == 0, out.stderr
+        assert out.stderr.strip().splitlines()[-1] == loaded, out.stderr

@@ -198,15 +198,19 @@ def test_a_no_clear_difference_beside_an_interval_that_leaves_out_0_is_gone():
     below alpha. Its adjusted interval (the one the page shows) holds 0; and no pair is
     "no difference" with an adjusted interval leaving out 0 unless its adjusted p is the
     reason."""
-    found = 0
-    for seed in range(12):
+    found = held = 0
+    # of seeds 0-11, 0 (two pairs out on their own, in by Holm), 2 (neither situation) and
+    # 10 (one of each, and a "no difference" whose adjusted p is below alpha) cover every
+    # branch below; the other nine repeated them at 0.15 s of CPU each (issue: make test time)
+    for seed in (0, 2, 10):
         mc = compare_many(_scores(n=30, seed=seed), resamples=2000, seed=1)
         for p in mc.pairs:
             own_out = p.ci_low > 0 or p.ci_high < 0
             adj_out = p.adj_ci_low > 0 or p.adj_ci_high < 0
             if p.verdict == "no_difference" and p.p_adj < mc.alpha:
+                held += 1
                 assert not adj_out, p
             if own_out and p.p_adj >= mc.alpha:
                 found += 1
                 assert p.verdict == "no_difference" and not adj_out, p
-    assert found >= 1  # the situation of the issue occurs in these data
+    assert found >= 3 and held >= 1  # both situations occur in these data

@@ -215,3 +215,44 @@ def test_runs_p_flags_rows_sorted_by_outcome():
     rng = np.random.default_rng(0)
     shuffled = rng.permutation(d)
     assert runs_p(shuffled) > 0.01 and runs_p([1, 1, 1]) == 1.0
+
+
+def test_sequential_plan_reaches_its_power_on_fresh_sets():
+    from core.paired.sequential import sequential_plan
+    plan = sequential_plan(0.15, discordance=0.25, sets=600, max_n=800, seed=1)
+    assert plan.reached > 0.95 and plan.median_n <= plan.n_power
+    assert plan.median_n <= plan.expected_n * 1.5
+    # fresh sets (another seed): the share that has said "better" by n_power is the power
+    rng = np.random.default_rng(99)
+    u = rng.random((1500, plan.n_power))
+    d = np.where(u < 0.2, 1.0, np.where(u < 0.25, -1.0, 0.0))
+    share = (anytime_p(e_process(d, ALPHA)) < ALPHA).any(axis=1).mean()
+    assert abs(share - 0.8) < 4 * math.sqrt(0.8 * 0.2 / 600) + 4 * math.sqrt(0.16 / 1500)
+    scores = sequential_plan(0.1, sigma=0.3, sets=300, max_n=600, seed=2)
+    assert scores.model == "normal_cut" and scores.to_dict()["method"] == "simulation"
+    with pytest.raises(ValueError, match="discordance"):
+        sequential_plan(0.1)
+    with pytest.raises(ValueError, match="discordance"):
+        sequential_plan(0.3, discordance=0.2)   # a difference larger than the discordance
+
+
+def test_the_fixed_n_intervals_beside_the_sequence():
+    from core.paired.intervals import tango_ci
+    rng = np.random.default_rng(6)
+    a = (rng.random(40) < 0.5).astype(float)
+    b = np.where(rng.random(40) < 0.3, 1.0, a)
+    r = sequential_compare(a, b, peeking=False)
+    assert r.fixed_name == "tango" and len(r.fixed) == len(r.history)
+    for look, (lo, hi) in zip(r.history, r.fixed):
+        x, y = a[:look.n], b[:look.n]
+        n11, n12 = int(((x == 1) & (y == 1)).sum()), int(((x == 0) & (y == 1)).sum())
+        n21, n22 = int(((x == 1) & (y == 0)).sum()), int(((x == 0) & (y == 0)).sum())
+        ref = tango_ci(n11, n12, n21, n22)
+        assert (lo, hi) == pytest.approx((ref[0], ref[1]), abs=1e-8)
+    a, b = rng.random(30), rng.random(30)
+    s = sequential_compare(a, b, peeking=False)
+    assert s.fixed_name == "t"
+    for look, (lo, hi) in zip(s.history, s.fixed):   # the t-interval (scipy)
+        d = b[:look.n] - a[:look.n]
+        ref = stats.t.interval(0.95, look.n - 1, loc=d.mean(), scale=stats.sem(d))
+        assert (lo, hi) == pytest.approx(ref, abs=1e-9)

@@ -33,3 +33,15 @@ def test_order_and_notes():
     assert "row 3" in unsorted_note(Arrival("added", {}, (3,)))
     seq = _seq()
     assert "every case from 10 to 60" in peeking_line(seq)
+
+
+def test_the_charts_data_are_the_sequences_numbers():
+    from core.views.sequential import sequence_chart, sequence_frame
+    seq = _seq()
+    df = sequence_frame(seq)
+    assert list(df["n"]) == [look.n for look in seq.history]
+    assert np.allclose(df["seq_low"], [100 * look.ci_low for look in seq.history])
+    assert np.allclose(df["fixed_high"], [100 * hi for _, hi in seq.fixed])
+    assert np.allclose(df["b_minus_a"], [100 * look.b_minus_a for look in seq.history])
+    for lang in ("en", "ko"):
+        assert sequence_chart(seq, lang).to_dict()["layer"]
