@@ -53,9 +53,10 @@ import numpy as np
 
 from core import checks
 from core.paired.intervals import (CLOSED_FORM_METHODS, PAIRED_PROPORTION_METHODS, SCORE_METHODS,
-                                   paired_proportion_ci, score_intervals, side, wilson_bounds)
+                                   interval_of_means, paired_proportion_ci, score_intervals,
+                                   side, wilson_bounds)
 from core.paired.significance import mcnemar_exact
-from core.paired.stats import BootstrapResult, PairedData, kernels, stream_key
+from core.paired.stats import kernels, stream_key
 
 DEFAULT_SETS = 1_000
 WARN_RATE = 0.06          # a check above this rate warns (issue 19: goal <= 6% at n = 10-30)
@@ -287,9 +288,15 @@ def calibrate_table(n11: int, n12: int, n21: int, n22: int, *, interval: str,
     seed = checks.seed(seed)
     resample_sets = checks.whole("resample_sets", resample_sets, lo=0, hi=100_000)
     interval = checks.choice("interval", interval, PAIRED_PROPORTION_METHODS + ("percentile", "bca"))
-    n = n11 + n12 + n21 + n22
-    if n == 0:
+    if n11 + n12 + n21 + n22 == 0:
         raise ValueError("the table needs at least one case")
+    return _calibrate_table(n11, n12, n21, n22, interval, confidence, seed, resample_sets)
+
+
+def _calibrate_table(n11: int, n12: int, n21: int, n22: int, interval: str, confidence: float,
+                     seed: int, resample_sets: int) -> Calibration:
+    """``calibrate_table`` on checked arguments."""
+    n = n11 + n12 + n21 + n22
     m = n12 + n21
     k = np.arange(m + 1)
     w = _binom_half_pmf(m)
@@ -367,14 +374,14 @@ def _set_rejection(draw, sets: int, n: int, interval: str, confidence: float, ke
         rejected, stud = 0, []
         for rows in _blocks(sets, n):
             x = draw(rows)
-            lo, hi = score_intervals(x, x, None, confidence, interval, skew_guard=True)
+            lo, hi = interval_of_means(x, x, None, confidence, interval, skew_guard=True)
             rejected += int(np.count_nonzero(side(lo, hi, scale) != 0))
             stud.append(_studentized(x))
         return rejected / sets, 0, np.concatenate(stud)
     x = np.ascontiguousarray(draw(sets))
     resamples = null_resamples(n, sets)
     boot = kernels().bootstrap_sets(x, key, resamples)
-    lo, hi = score_intervals(x, boot[0], boot[1], confidence, interval, skew_guard=True)
+    lo, hi = interval_of_means(x, boot[0], boot[1], confidence, interval, skew_guard=True)
     return float(np.mean(side(lo, hi, scale) != 0)), resamples, _studentized(x)
 
 
@@ -417,6 +424,12 @@ def calibrate_scores(d, *, interval: str, confidence: float = 0.95, sets: int = 
     if 0 < resample_sets < 10:
         raise ValueError(f"resample_sets must be 0 or at least 10, got {resample_sets}")
     seed = checks.seed(seed)
+    return _calibrate_scores(d, interval, confidence, sets, seed, resample_sets)
+
+
+def _calibrate_scores(d: np.ndarray, interval: str, confidence: float, sets: int, seed: int,
+                      resample_sets: int) -> Calibration:
+    """``calibrate_scores`` on checked arguments."""
     n = d.size
     scale = float(np.max(np.abs(d)))
     rng = np.random.default_rng([seed, STREAM_CALIBRATION])
@@ -445,9 +458,8 @@ def calibrate_comparison(bootstrap, data) -> Calibration | None:
     otherwise. None
     when repeating it would cost too much (more than ``MAX_TABLES`` discordant pairs, or more
     than ``MAX_CELL_WORK`` / ``MAX_SCORE_WORK`` values to draw): large sets are where these
-    intervals are accurate anyway."""
-    checks.instance("bootstrap", bootstrap, BootstrapResult)
-    checks.instance("data", data, PairedData)
+    intervals are accurate anyway. The caller checked both (``core.paired.compare.settle``,
+    inside ``compare_paired``: a ``BootstrapResult`` of that ``PairedData``)."""
     interval, conf, seed = bootstrap.interval, bootstrap.confidence, bootstrap.seed
     if data.binary:
         both, a_only, b_only, neither = data.table
@@ -457,9 +469,9 @@ def calibrate_comparison(bootstrap, data) -> Calibration | None:
                 return None
         elif (m + 1 + DEFAULT_SETS) * data.n > MAX_CELL_WORK:
             return None
-        return calibrate_table(both, b_only, a_only, neither, interval=interval,
-                               confidence=conf, seed=seed)
+        return _calibrate_table(both, b_only, a_only, neither, interval, conf, seed,
+                                DEFAULT_SETS)
     per_set = 1 if interval in CLOSED_FORM_METHODS else null_resamples(data.n, DEFAULT_SETS)
     if 2 * DEFAULT_SETS * data.n * per_set > MAX_SCORE_WORK:
         return None
-    return calibrate_scores(data.d, interval=interval, confidence=conf, seed=seed)
+    return _calibrate_scores(data.d, interval, conf, DEFAULT_SETS, seed, DEFAULT_SETS)

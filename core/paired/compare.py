@@ -14,13 +14,14 @@ import numpy as np
 
 from core import checks
 from core.paired.calibration import Calibration, calibrate_comparison
-from core.paired.intervals import resampled, wilson_bounds
+from core.paired.intervals import is_resampled, wilson_bounds
 from core.paired.significance import (PairedTest, cohens_dz, difference_test, mcnemar_exact,
                                       paired_ttest_p)
-from core.paired.stats import (BootstrapResult, PairedData, RateEstimate, Verdict,
+from core.paired.method_intervals import mean_intervals_of
+from core.paired.stats import (BootstrapResult, PairedData, RateEstimate, Verdict, alpha_of,
                                bootstrap_difference, check_interval, interval_warning, is_binary,
-                               mean_intervals, paired_data, significance_level, verdict,
-                               wilson_interval, z_value)
+                               paired_data, significance_level, verdict, wilson_interval,
+                               z_value)
 
 REASONS = ("ci_includes_zero", "too_few_discordant", "too_few_nonzero", "test_disagrees",
            "fails_self_check", "withheld_self_check")
@@ -80,8 +81,13 @@ def decide(ci_low: float, ci_high: float, test: PairedTest, confidence: float,
     reason ``withheld_self_check``; else when they warn and the survival test's p is not below alpha (``Calibration.survives``), with the reason
     ``fails_self_check``."""
     checks.instance("test", test, PairedTest)
-    alpha = significance_level(confidence)
-    final = verdict(ci_low, ci_high, test.p, confidence=confidence)
+    return _decide(ci_low, ci_high, test, significance_level(confidence), calibration)
+
+
+def _decide(ci_low: float, ci_high: float, test: PairedTest, alpha: float,
+            calibration) -> Decision:
+    """``decide`` at the test level ``alpha`` of a checked confidence."""
+    final = verdict(ci_low, ci_high, test.p, alpha=alpha)
     reason = None
     survival = (None, None, None, None)
     if final != "no_difference" and calibration is not None:
@@ -114,17 +120,18 @@ def settle(bootstrap: BootstrapResult, test: PairedTest, data: PairedData, *,
     ``self_check=False`` (a verdict only: per group, per subset size, per judged reading): the
     self-check runs only when the decision needs it (a "better", as ``decide`` does) and is kept
     when it ran, else None. The caller checked its arguments."""
+    alpha = alpha_of(bootstrap.confidence)
     if self_check:
         calibration = calibrate_comparison(bootstrap, data)
-        return calibration, decide(bootstrap.ci_low, bootstrap.ci_high, test,
-                                   bootstrap.confidence, calibration)
+        return calibration, _decide(bootstrap.ci_low, bootstrap.ci_high, test, alpha,
+                                    calibration)
     ran = []
 
     def on_demand():
         ran.append(calibrate_comparison(bootstrap, data))
         return ran[-1]
 
-    decision = decide(bootstrap.ci_low, bootstrap.ci_high, test, bootstrap.confidence, on_demand)
+    decision = _decide(bootstrap.ci_low, bootstrap.ci_high, test, alpha, on_demand)
     return (ran[-1] if ran else None), decision
 
 
@@ -254,7 +261,7 @@ def interval_provenance(bs: BootstrapResult) -> dict:
     ``interval_resampled`` (``core.paired.intervals.resampled``: False for a closed form such as
     Tango's) and ``interval_resamples`` (the bootstrap resamples the interval was read off;
     0 for a closed form, whose ``resamples`` drew only the chart's bootstrap distribution)."""
-    used = resampled(bs.interval)
+    used = is_resampled(bs.interval)
     return {"interval": bs.interval, "interval_resampled": used,
             "interval_resamples": bs.resamples if used else 0}
 
@@ -277,7 +284,7 @@ def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,
 def _score_rates(x: np.ndarray, confidence: float, resamples: int,
                  seed: int) -> list[RateEstimate]:
     """One ``RateEstimate`` per row of ``x`` (methods x cases) with ``mean_intervals``."""
-    lo, hi, drawn = mean_intervals(x, confidence=confidence, resamples=resamples, seed=seed)
+    lo, hi, drawn = mean_intervals_of(x, confidence, resamples, seed)
     return [RateEstimate(x.shape[1], float(row.mean()), float(l), float(h), "calibrated_t",
                          resamples=drawn) for row, l, h in zip(x, lo, hi)]
 
@@ -315,8 +322,7 @@ def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int
     bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
                               interval=interval)
     test = (difference_test(data) if data.binary else
-            difference_test(data, resamples=resamples, seed=seed,
-                            alpha=significance_level(confidence)))
+            difference_test(data, resamples=resamples, seed=seed, alpha=alpha_of(confidence)))
     calibration, decision = settle(bs, test, data, self_check=self_check)
     out = dict(a=name_a, b=name_b, binary=data.binary, bootstrap=bs, test=test, data=data,
                calibration=calibration, decision=decision, case_ids=case_ids, metric=metric)

@@ -325,11 +325,19 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
       a = sum(u^3) / (6 (sum u^2)^1.5), u_i = x_i - xbar. Falls back to percentile where
       undefined. Below ``BCA_MIN_N`` cases it under-covers: callers warn.
     """
+    return interval_of_means(values, boot_means, boot_sds, checks.confidence(confidence),
+                             checks.choice("method", method, SCORE_METHODS),
+                             skew_guard=skew_guard)
+
+
+def interval_of_means(values, boot_means, boot_sds, confidence: float, method: str, *,
+                      skew_guard: bool = False):
+    """``score_intervals`` for a ``confidence`` and ``method`` the caller checked (the
+    displayed interval, ``core.paired.stats.interval_of_difference``; the self-check's null
+    sets, ``core.paired.calibration``): the same intervals, no check again."""
     x = np.atleast_2d(np.asarray(values, dtype=float))
-    method = checks.choice("method", method, SCORE_METHODS)
     if method not in ("t", "bootstrap_t", "calibrated_t") + SKEW_T_METHODS:
         means = np.sort(np.atleast_2d(np.asarray(boot_means, dtype=float)), axis=1)
-    confidence = checks.confidence(confidence)
     S, n = x.shape
     alpha = 1 - confidence
     xbar = x.mean(axis=1)
@@ -470,8 +478,8 @@ def check_interval(interval: str) -> str:
 def resolve_interval(interval: str, binary: bool) -> str:
     """The interval actually used for data of this kind: ``interval`` when it fits (see
     ``BINARY_INTERVALS`` / ``SCORE_INTERVALS``), else the calibrated default
-    (``DEFAULT_INTERVALS``: Tango for 0/1 outcomes, the calibrated t-interval for scores)."""
-    interval = check_interval(interval)
+    (``DEFAULT_INTERVALS``: Tango for 0/1 outcomes, the calibrated t-interval for scores).
+    The caller checked ``interval`` (``check_interval``, at its public door)."""
     fits = BINARY_INTERVALS if binary else SCORE_INTERVALS
     return interval if interval in fits else DEFAULT_INTERVALS[bool(binary)]
 
@@ -481,8 +489,14 @@ def resampled(interval: str) -> bool:
     read off bootstrap resamples: False for the closed forms (Tango, Newcombe, Bonett-Price,
     Wald for 0/1 tables; the t, Johnson and Hall t-intervals for scores), True for the
     percentile, BCa, expanded percentile, bootstrap-t and calibrated t (whose ends come from
-    the bootstrap-t). The labels use it to give resamples only where resampling happened."""
-    interval = checks.choice("interval", interval, INTERVALS[1:])
+    the bootstrap-t). The labels use it to give resamples only where resampling happened.
+    ``interval`` is a resolved name (``BootstrapResult.interval``); ``auto`` is refused."""
+    return is_resampled(checks.choice("interval", interval, INTERVALS[1:]))
+
+
+def is_resampled(interval: str) -> bool:
+    """``resampled`` of a name core resolved itself (``BootstrapResult.interval``, read by
+    ``core.paired.compare.interval_provenance``): no check again."""
     return interval not in PAIRED_PROPORTION_METHODS + CLOSED_FORM_METHODS
 
 

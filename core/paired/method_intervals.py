@@ -59,8 +59,11 @@ def method_resamples(n: int, resamples: int) -> int:
     precision; at 100,000 cases each method draws 2,000 (a tenth of the difference's work), where
     the bootstrap-t's ends barely move the t-interval's (the skew's effect shrinks as
     1/sqrt(n))."""
-    n = checks.whole("n", n, lo=1)
-    resamples = checks.resamples(resamples)
+    return _method_resamples(checks.whole("n", n, lo=1), checks.resamples(resamples))
+
+
+def _method_resamples(n: int, resamples: int) -> int:
+    """``method_resamples`` of checked arguments."""
     return min(resamples, max(METHOD_MIN_RESAMPLES, METHOD_WORK // n))
 
 
@@ -84,9 +87,17 @@ def mean_intervals(values, *, confidence: float = 0.95, resamples: int = 20_000,
     if x.ndim != 2 or x.shape[1] < 1 or not np.all(np.isfinite(x)):
         raise ValueError("values must be finite numbers: one row of n >= 1 cases per method")
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    return mean_intervals_of(x, confidence, resamples, seed)
+
+
+def mean_intervals_of(x: np.ndarray, confidence: float, resamples: int,
+                      seed: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """``mean_intervals`` of a finite 2-D float array (methods x cases) and settings the
+    caller checked (``core.paired.compare.compare_paired``): the same intervals, no check
+    again."""
     from core import _kernels   # lazy: numba, imported on first use, as core.paired.stats.kernels does
     S, n = x.shape
-    r = method_resamples(n, resamples)
+    r = _method_resamples(n, resamples)
     key = stream_key(seed, STREAM_METHODS)
     means, sds = np.empty((S, r)), np.empty((S, r))
     for s in range(S):

@@ -166,9 +166,8 @@ def difference_test(data: PairedData, *, resamples: int = 20_000, seed: int = 0,
     """``paired_test`` for data checked once (``core.paired.stats.paired_data``): mid-p McNemar on
     the 2x2 table of 0/1 outcomes, the sign-flip test on the differences B - A otherwise.
     With ``alpha`` (the verdict's level) a large sign-flip test stops once its p is resolved
-    against it (``_signflip_test``)."""
-    checks.instance("data", data, PairedData, "a PairedData from paired_data")
-    resamples, seed = checks.resampling_iv(resamples, seed)
+    against it (``_signflip_test``). The caller checked every argument (``paired_test``,
+    ``core.paired.compare.compare_paired``)."""
     if data.binary:
         _, a_only, b_only, _ = data.table
         return mcnemar_test(a_only, b_only)
@@ -290,9 +289,10 @@ def paired_ttest_p(a, b) -> float | None:
     """Two-sided paired t-test p-value (Student 1908; equals ``scipy.stats.ttest_rel``):
     t = mean(d) / (sd(d) / sqrt(n)), p = 2 P(T_(n-1) >= |t|). None when undefined: fewer
     than 2 cases or all differences equal (``is_constant``: spread below 1e-12 of their scale,
-    so 0.25 stored exactly and 0.250000001 minus rounding give the same answer)."""
-    a, b = checks.pair(a, b)
-    d = b - a
+    so 0.25 stored exactly and 0.250000001 minus rounding give the same answer). The caller
+    checked ``a`` and ``b`` (``core.paired.stats.paired_data``: ``compare_paired``,
+    ``compare_many``)."""
+    d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
     if d.size < 2 or is_constant(d):
         return None
     n = d.size
@@ -321,9 +321,9 @@ def nct_sf(t, df, nc):
 def cohens_dz(a, b) -> float | None:
     """Paired Cohen's d of B - A (d_z = mean(d) / sd(d) with d = b - a, sd with n-1; Cohen
     1988): positive when B (new) scores higher; None if the
-    differences are constant (``is_constant``)."""
-    a, b = checks.pair(a, b)
-    d = b - a
+    differences are constant (``is_constant``). The caller checked ``a`` and ``b``
+    (``core.paired.stats.paired_data``)."""
+    d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
     if d.size < 2 or is_constant(d):
         return None
     return float(d.mean() / np.std(d, ddof=1))

@@ -22,7 +22,8 @@ from core.paired.intervals import (BINARY_INTERVALS, DEFAULT_INTERVALS, INTERVAL
                             PAIRED_PROPORTION_METHODS, SCORE_INTERVALS, STUDENTIZED_METHODS,
                             check_interval,
                             interval_warning, paired_proportion_ci, resolve_interval,
-                            score_intervals, side, snap_zero, wilson_bounds)
+                            interval_of_means, score_intervals, side, snap_zero,
+                            wilson_bounds)
 from core.paired.data import PairedData, paired_data  # noqa: F401  (re-exported)
 from core.paired.method_intervals import (RATE_INTERVALS, RateEstimate, mean_intervals,  # noqa: F401
                                    method_resamples)
@@ -96,11 +97,17 @@ def significance_level(confidence: float) -> float:
     """alpha = 1 - confidence, rounded to 12 decimals: every verdict compares a p-value with
     this one number (1 - 0.95 is 0.050000000000000044 in floating point, so p = 0.05 would
     pass an unrounded test and fail ``decide``'s)."""
-    return round(1 - checks.confidence(confidence), 12)
+    return alpha_of(checks.confidence(confidence))
+
+
+def alpha_of(confidence: float) -> float:
+    """``significance_level`` of a confidence the caller checked (``core.checks.confidence``
+    at its public door): the same number, no check again."""
+    return round(1 - confidence, 12)
 
 
 def verdict(ci_low: float, ci_high: float, p: float | None = None, *,
-            confidence: float | None = None) -> Verdict:
+            confidence: float | None = None, alpha: float | None = None) -> Verdict:
     """The one verdict rule. ``b_better`` if the CI of B - A (new minus baseline) lies above
     0, ``a_better`` if below, else ``no_difference``; an end within 1e-12 of 0 relative to the
     interval's size counts as 0 (``core.paired.intervals.side``), so an end printed as 0.000 never
@@ -108,12 +115,15 @@ def verdict(ci_low: float, ci_high: float, p: float | None = None, *,
 
     With the matching test's ``p`` (and the ``confidence`` of the CI), "better" also needs
     p < ``significance_level(confidence)``; otherwise ``no_difference``. ``core.paired.compare.decide``
-    applies this function and adds the reason.
+    applies this function and adds the reason, passing ``alpha`` (``alpha_of`` its checked
+    confidence) instead of ``confidence``.
     """
     if p is not None:
-        if confidence is None:
-            raise ValueError("confidence is needed when p is given")
-        if not p < significance_level(confidence):
+        if alpha is None:
+            if confidence is None:
+                raise ValueError("confidence is needed when p is given")
+            alpha = significance_level(confidence)
+        if not p < alpha:
             return "no_difference"
     scale = max(abs(float(ci_low)), abs(float(ci_high)))
     where = side(ci_low, ci_high, scale)
@@ -248,16 +258,6 @@ def bootstrap_ci(dist: np.ndarray, values: np.ndarray, confidence: float,
     return lo, hi, "percentile"
 
 
-def cells(a, b) -> tuple[int, int, int, int]:
-    """2x2 table of paired binary outcomes: (both right, A only, B only, both wrong)."""
-    a, b = checks.pair(a, b)
-    if not (is_binary(a) and is_binary(b)):
-        raise ValueError("cells needs binary (0/1) outcomes in a and b")
-    a1, b1 = a == 1, b == 1
-    return (int(np.sum(a1 & b1)), int(np.sum(a1 & ~b1)), int(np.sum(~a1 & b1)),
-            int(np.sum(~a1 & ~b1)))
-
-
 def bootstrap_mean(values, *, resamples: int = 20_000, confidence: float = 0.95,
                    seed: int = 0, interval: str = "percentile") -> BootstrapResult:
     """Bootstrap CI of the mean of ``values`` (Efron & Tibshirani 1993).
@@ -332,7 +332,15 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
     Scores all in [0, 1] keep their interval inside [-1, 1], the range of B - A.
     """
     checks.instance("data", data, PairedData, "a PairedData from paired_data")
-    confidence = checks.confidence(confidence)
+    return interval_of_difference(data, dist, checks.confidence(confidence), interval, seed,
+                                  sds)
+
+
+def interval_of_difference(data: PairedData, dist: np.ndarray, confidence: float,
+                           interval: str, seed: int,
+                           sds: np.ndarray | None = None) -> tuple[float, float, str]:
+    """``difference_interval`` for arguments the caller checked (``bootstrap_difference``,
+    ``core.paired.multi``): the same interval, no check again."""
     used = resolve_interval(interval, data.binary)
     if used in PAIRED_PROPORTION_METHODS:
         both, a_only, b_only, neither = data.table
@@ -353,7 +361,7 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
             sds = None
         elif sds is None:
             sds = difference_draws(data.d, dist.size, seed, True)[1]
-        l, h = score_intervals(d, dist[None, :], sds, confidence, used, skew_guard=True)
+        l, h = interval_of_means(d, dist[None, :], sds, confidence, used, skew_guard=True)
         lo, hi = float(l[0]), float(h[0])
         if data.unit_scores:   # B - A of scores in [0, 1] lies in [-1, 1]
             lo, hi = max(lo, -1.0), min(hi, 1.0)
@@ -364,11 +372,9 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
 def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
                          confidence: float = 0.95, seed: int = 0,
                          interval: str = "auto") -> BootstrapResult:
-    """Paired bootstrap of mean(B - A) for checked data (see ``paired_bootstrap``) with the CI
-    of ``difference_interval``."""
-    checks.instance("data", data, PairedData, "a PairedData from paired_data")
-    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
-    interval = check_interval(interval)
+    """Paired bootstrap of mean(B - A) with the CI of ``difference_interval``, for arguments
+    the caller checked (``paired_bootstrap``, ``core.paired.compare.compare_paired``: data from
+    ``paired_data``, ``checks.bootstrap_iv``, ``check_interval``); nothing is checked again."""
     n = data.n
     if data.binary:
         _, a_only, b_only, _ = data.table
@@ -381,8 +387,7 @@ def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
         dist, sds = difference_draws(d, resamples, seed,
                                      resolve_interval(interval, False) in STUDENTIZED_METHODS)
         mean, constant, method = float(d.mean()), is_constant(d), "resample"
-    lo, hi, used = difference_interval(data, dist, confidence=confidence, interval=interval,
-                                       seed=seed, sds=sds)
+    lo, hi, used = interval_of_difference(data, dist, confidence, interval, seed, sds)
     return BootstrapResult(float(mean), lo, hi, confidence, resamples, int(seed), method, dist,
                            used, bool(constant))
 
@@ -407,5 +412,7 @@ def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,
     case in compiled code with counter-based streams (``method="resample"``; see
     ``core._kernels``); memory stays O(n + resamples).
     """
-    return bootstrap_difference(paired_data(a, b), resamples=resamples, confidence=confidence,
-                                seed=seed, interval=interval)
+    data = paired_data(a, b)
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    return bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
+                                interval=check_interval(interval))

@@ -23,15 +23,17 @@ def _mix64(z: int) -> int:
 def stream_key(seed: int, stream: int = STREAM_BOOTSTRAP) -> np.uint64:
     """The 64-bit key of a counter-based run of resamples: a splitmix64 hash of (seed, stream).
     Resample r then draws from a stream started at a hash of (key, r) inside the compiled
-    kernel (``core._kernels``), so no per-resample seed array is built."""
-    seed = checks.seed(seed)
+    kernel (``core._kernels``), so no per-resample seed array is built. The caller checked
+    ``seed`` (``core.checks.seed``, at its public door): this runs inside every resampling
+    call and never checks it again."""
     return np.uint64(_mix64((int(seed) * 2 + int(stream) + 0x9E3779B97F4A7C15) & _MASK64))
 
 
 def row_key(key, row: int) -> np.uint64:
-    """The key of row ``row`` of a run keyed by ``key`` when each row of values draws its own
-    resamples: key + row * M1 (wrapping), the convention of ``core._kernels.bootstrap_sets``."""
-    return np.uint64((int(key) + checks.whole("row", row, lo=0) * _M1) & _MASK64)
+    """The key of row ``row`` (a row index >= 0 of the caller's own array, not checked) of a
+    run keyed by ``key`` when each row of values draws its own resamples: key + row * M1
+    (wrapping), the convention of ``core._kernels.bootstrap_sets``."""
+    return np.uint64((int(key) + int(row) * _M1) & _MASK64)
 
 
 def resample_seeds(seed: int, resamples: int, stream: int = STREAM_BOOTSTRAP) -> np.ndarray:
@@ -40,7 +42,7 @@ def resample_seeds(seed: int, resamples: int, stream: int = STREAM_BOOTSTRAP) ->
     state ``core._kernels`` gives resample r of the run keyed by ``stream_key(seed, stream)``
     (splitmix64, Steele, Lea & Flood 2014). Vectorised, no ``SeedSequence``; resample r's seed
     does not depend on how many resamples are asked for."""
-    key = stream_key(seed, stream)
+    key = stream_key(checks.seed(seed), stream)
     z = (np.arange(1, checks.resamples(resamples) + 1, dtype=np.uint64)
          * np.uint64(0x9E3779B97F4A7C15) + key)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)

@@ -306,7 +306,7 @@ def _runtime_domains() -> dict[str, tuple]:
         "systems.correction_*": CORRECTIONS,
         "groups.status_*": GROUP_STATUSES,
         "systems.verdict_*": ("a_better", "b_better", "no_difference"),
-        "scifact.source_*": ("explicit", "env", "default"),
+        "scifact.source_*": ("explicit", "env", "default", "listed"),
         "scifact.tok_*": TOKENIZERS,
         "nav.*": _page_order(),
         "margin.test_*": MARGIN_TESTS,
@@ -456,3 +456,38 @@ def test_korean_pages_say_split_recall_pool_and_paired_in_korean():
         words = set(re.findall(r"[a-z]+", re.sub(r"\{[^}]*\}", "", ko[key])))
         assert not words & {"recall", "pool", "paired", "test", "split"}, (key, words)
     assert ko["scifact.split_test"] == "테스트"
+
+
+# ----------------------------------------------------------------------------- no dead keys
+# Keys kept although no code asks for them yet, each with its reason (issue 31, prune).
+UNUSED_BY_DESIGN = {
+    "golden.second_opinions": "tests/browser/test_present.py checks the presentation view "
+                              "never shows it",
+    "cheap.conclusions_none": "issue 34's agreement page row, added before its page",
+    "verdicts.no_difference_queries": "built by concatenation in core/views/verdicts.py "
+                                      "(unit queries)",
+}
+
+
+def test_every_english_key_is_used():
+    """Issue 31 (prune): every key of ``core/i18n/en`` is asked for somewhere: a literal
+    ``t``/``tr`` key or ``InputError`` code, a quoted ``"ns.key"`` in app.py, pages/ or core/,
+    a run-time pattern (``_runtime_domains``, ``_runtime_patterns``, ``OPTIONAL``), or a
+    page's upload box
+    (``pages._ui.upload_or_demo``: ``<page>.upload_label`` / ``upload_help`` /
+    ``demo_note``). A key nobody asks for is deleted in both languages, not kept."""
+    import fnmatch
+
+    text = "\n".join(p.read_text(encoding="utf-8") for p in SOURCES)
+    en = keys("en")
+    used = {k for _, k in _literal_keys()}
+    used |= {k for k in en if f'"{k}"' in text or f"'{k}'" in text}
+    for pattern, values in _runtime_domains().items():
+        used |= {pattern.replace("*", str(v)) for v in values}
+    built = OPTIONAL | {p for _, p in _runtime_patterns()}
+    used |= {k for k in en if any(fnmatch.fnmatch(k, p) for p in built)}
+    used |= {f"{stem}.{what}" for stem in _page_order()
+             for what in ("upload_label", "upload_help", "demo_note")}
+    unused = sorted(en - used - set(UNUSED_BY_DESIGN))
+    assert not unused, f"keys no code asks for (delete them in en and ko): {unused}"
+    assert set(UNUSED_BY_DESIGN) <= en   # a reason for a key that is gone goes too

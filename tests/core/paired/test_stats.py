@@ -8,7 +8,7 @@ from scipy import stats
 from core import _kernels
 from core.paired.compare import compare_paired
 from core.paired.significance import cohens_dz, mcnemar_exact, paired_ttest_p, randomization_p
-from core.paired.stats import (bootstrap_mean, cells, mean_intervals, paired_bootstrap, stream_key,
+from core.paired.stats import (bootstrap_mean, mean_intervals, paired_data, paired_bootstrap, stream_key,
                         verdict, wilson_interval)
 
 
@@ -182,7 +182,7 @@ def test_mcnemar_equals_binomtest(a_only, b_only):
 
 def test_randomization_binary_approaches_exact_mcnemar():
     a, b = _binary_pair(60, seed=11)
-    _, a_only, b_only, _ = cells(a, b)
+    _, a_only, b_only, _ = paired_data(a, b).table
     p = randomization_p(a, b, resamples=100_000, seed=0)
     assert p == pytest.approx(mcnemar_exact(a_only, b_only), abs=0.006)
 
@@ -355,7 +355,7 @@ def test_exact_signflip_p_equals_brute_force(m):
 def test_binary_randomization_is_the_exact_mcnemar():
     for seed in range(5):
         a, b = _binary_pair(60, seed=seed)
-        _, a_only, b_only, _ = cells(a, b)
+        _, a_only, b_only, _ = paired_data(a, b).table
         assert randomization_p(a, b) == pytest.approx(
             stats.binomtest(a_only, a_only + b_only, 0.5).pvalue, abs=1e-12)
 

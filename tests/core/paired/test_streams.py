@@ -19,9 +19,14 @@ def test_resample_seeds_do_not_depend_on_how_many_are_asked_for():
 
 
 @pytest.mark.parametrize("seed", [-1, 1.5, "1", True])
-def test_bad_seeds_are_refused(seed):
-    with pytest.raises(ValueError):
-        stream_key(seed)
+def test_bad_seeds_are_refused_at_the_public_door(seed):
+    """``stream_key`` trusts its seed (validate once, issue 31); the doors that take a seed
+    from a caller check it: ``resample_seeds`` here, ``paired_bootstrap`` in core.paired.stats."""
+    from core.paired.stats import paired_bootstrap
+    with pytest.raises(ValueError, match="seed"):
+        resample_seeds(seed, 10)
+    with pytest.raises(ValueError, match="seed"):
+        paired_bootstrap([0.1, 0.5, 0.3], [0.2, 0.4, 0.9], resamples=10, seed=seed)
 
 
 def test_row_keys_follow_bootstrap_sets_convention():
@@ -38,5 +43,3 @@ def test_row_keys_follow_bootstrap_sets_convention():
     for s in range(3):
         np.testing.assert_allclose(out[0, s], _kernels.bootstrap_means(sets[s], row_key(key, s),
                                                                        0, 5), atol=1e-12)
-    with pytest.raises(ValueError):
-        row_key(key, -1)
