@@ -133,6 +133,12 @@ def _settle(pg, timeout_ms: int = TIMEOUT_MS) -> None:
         pg.wait_for_timeout(250)
 
 
+def _uploader(pg, index: int = 0):
+    """The page's ``index``-th file input (0: the page's main upload; the golden page's second
+    one is "Cheap labels (optional)", issue 34), for ``set_input_files``."""
+    return pg.locator('[data-testid="stFileUploader"] input[type="file"]').nth(index)
+
+
 def _errors(pg) -> list[str]:
     """Texts of exception boxes and st.error boxes on the page."""
     boxes = pg.locator('[data-testid="stException"], '

@@ -21,7 +21,8 @@ from core.i18n import t
 from core.views.verdicts import comparison_verdict
 from tests.shared_data import TINY
 from tests.browser.helpers import (ARTIFACTS, FIXTURE, SHOTS, TIMEOUT_MS, _errors, _page_order,
-                                    _page_problems, _settle, _shot, _through_app_py, _url)
+                                    _page_problems, _settle, _shot, _through_app_py, _uploader,
+                                    _url)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -79,7 +80,7 @@ def test_golden_upload_report_and_korean(server, page, tmp_path):
     assert page.locator('[data-testid="stMain"] h1').first.inner_text() == \
         t("golden.title", "en")
 
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(
+    _uploader(page).set_input_files(
         str(FIXTURE))
     page.get_by_text(expected["en"], exact=True).wait_for(timeout=TIMEOUT_MS)
     _settle(page)
@@ -156,7 +157,7 @@ def test_bad_upload_shows_a_clear_error_and_app_keeps_running(server, page, tmp_
     bad.write_text("case_id,A,B\nq1,1,0\nq2,maybe,1\nq3,0,1\n", encoding="utf-8")
     page.goto(f"{server}/")
     _settle(page)
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(bad))
+    _uploader(page).set_input_files(str(bad))
     box = page.locator('[data-testid="stAlertContentError"]')
     box.first.wait_for(timeout=TIMEOUT_MS)
     text = box.first.inner_text()

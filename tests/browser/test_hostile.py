@@ -22,7 +22,7 @@ from urllib.parse import urlparse
 import pytest
 
 from core.i18n import t
-from tests.browser.helpers import ROOT, TIMEOUT_MS, _errors, _settle, _url
+from tests.browser.helpers import ROOT, TIMEOUT_MS, _errors, _settle, _uploader, _url
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -94,7 +94,7 @@ def test_hostile_names_are_literal_and_nothing_is_fetched_outside(server, page, 
     page.on("request", record)
     page.goto(f"{server}/")
     _settle(page)
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(
+    _uploader(page).set_input_files(
         str(_hostile_file(tmp_path)))
     main = page.locator('[data-testid="stMain"]')
     page.get_by_text("hostile.csv").first.wait_for(timeout=TIMEOUT_MS)
@@ -161,8 +161,7 @@ def _outside_recorder(page, server) -> list[str]:
 
 def _upload(page, files, index: int = 0) -> None:
     """Set ``files`` (payload dicts: any file name) on the page's ``index``-th uploader."""
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').nth(index) \
-        .set_input_files(files)
+    _uploader(page, index).set_input_files(files)
 
 
 def _payload(name: str, data: bytes, mime: str = "text/csv") -> dict:

@@ -16,7 +16,7 @@ from core.inputs.golden import compare_golden, load_golden
 from core.i18n import t
 from core.views.verdicts import comparison_verdict
 from tests.browser import helpers
-from tests.browser.helpers import _errors
+from tests.browser.helpers import _errors, _uploader
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -97,7 +97,7 @@ def test_eight_sessions_at_once_each_see_their_own_verdict(server, browser, tmp_
             _settle(pg)
         # all eight uploads go out before any result is awaited: the server runs them together
         for pg, f in zip(pages, files):
-            pg.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(
+            _uploader(pg).set_input_files(
                 str(f))
         for i, pg in enumerate(pages):
             pg.get_by_text(expected[i], exact=True).wait_for(timeout=LOAD_TIMEOUT_MS)
@@ -127,7 +127,7 @@ def test_thirty_uploads_keep_server_memory_flat(server, page, tmp_path):
     box.fill(str(RESAMPLES))
     box.press("Enter")
     _settle(page)
-    uploader = page.locator('[data-testid="stFileUploader"] input[type="file"]')
+    uploader = _uploader(page)
     # warm-up: the first analysis loads libraries and fills caches once
     warm = _golden_file(tmp_path, 100)
     uploader.set_input_files(str(warm))

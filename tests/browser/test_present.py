@@ -17,7 +17,7 @@ from core.i18n import t
 from core.views.verdicts import comparison_verdict
 from core.views.palette import TONES
 from tests.browser.helpers import (FIXTURE, ROOT, SHOTS, TIMEOUT_MS, _errors, _page_order,
-                                    _page_problems, _settle, _shot, _url)
+                                    _page_problems, _settle, _shot, _uploader, _url)
 from tests.shared_data import TINY
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -180,7 +180,7 @@ def test_verdict_card_leads_with_the_tone_of_the_result(server, page):
     assert y_card < page.locator('[data-testid="stMetric"]').first.bounding_box()["y"]
     assert y_card < page.locator('[data-testid="stVegaLiteChart"]').first.bounding_box()["y"]
 
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(
+    _uploader(page).set_input_files(
         str(FIXTURE))
     page.locator(".verdict-better").wait_for(timeout=TIMEOUT_MS)
     _settle(page)
@@ -191,7 +191,7 @@ def test_verdict_card_leads_with_the_tone_of_the_result(server, page):
     # swapping A and B: the new method (B = baseline) is now worse: red
     page.goto(f"{server}/")
     _settle(page)
-    page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(
+    _uploader(page).set_input_files(
         str(FIXTURE))
     page.locator(".verdict-better").wait_for(timeout=TIMEOUT_MS)
     _settle(page)
