@@ -247,7 +247,7 @@ s_chart = speed_chart(dec, title=tr("switch.chart_speed", a=a, b=b, level=level)
 with head:
     if dec.sequential is not None:   # the quality condition read off the sequence
         show_sequential(dec.sequential, a, b, lang, dec.arrival)
-        st.caption(quality_line(dec.quality_condition, dec.kind, dec.margin, lang).strip())
+        st.caption(esc(quality_line(dec.quality_condition, dec.kind, dec.margin, lang).strip()))
     show_card(card)
     if presenting():   # the one chart: the condition that decides (quality when both hold)
         first = dec.failing[0].name if dec.failing else "quality"
