@@ -35,7 +35,7 @@ import numpy as np
 
 from core.errors import InputError
 from core.inputs.golden import GoldenSet, from_cells, parse_value
-from core.inputs.golden_cases import CASE_ID_NAMES
+from core.inputs.golden_cases import CASE_ID_NAMES, side_file_ids
 from core.inputs.tables import CellTable, find_column, read_cells, read_table
 from core.paired import ClusterComparison, compare_clustered, run_summary, sign_flipping_cases
 
@@ -91,11 +91,7 @@ def read_cluster_labels(data: bytes, file: str = "clusters.csv") -> dict[str, st
     if col is None:
         raise InputError("clusters.err_no_column", file=file, columns=_shown(table.names),
                          names=", ".join(CLUSTER_NAMES))
-    ids = table.column(id_col)
-    blank_ids = [r for r, c in zip(table.rows, ids) if c == ""]
-    if blank_ids:
-        raise InputError("blank_case_id", file=file, row=blank_ids[0], column=id_col,
-                         count=len(blank_ids))
+    ids = side_file_ids(table, id_col, file)
     return cluster_labels(ids, table.column(col), table.rows, file, col)
 
 

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.errors import InputError
+
 # The one list of case-id headers (every reader: golden, lists, group side files).
 CASE_ID_NAMES = ("case_id", "caseid", "case", "id", "qid", "query_id", "queryid", "case id",
                  "케이스", "케이스id", "케이스_id", "사례", "사례id", "번호", "질문id", "질의id")
@@ -111,3 +113,14 @@ class PandasField:
 def stored_form(obj, name: str):
     """What a ``PandasField`` was given (light or pandas)."""
     return obj.__dict__["_given_" + name]
+
+
+def side_file_ids(table, id_col: str, file: str) -> list[str]:
+    """The case ids of a side file's ``id_col`` (a ``core.inputs.tables.CellTable``: query
+    groups, clusters); a blank id is refused naming its first row and how many are blank."""
+    ids = table.column(id_col)
+    blank = [r for r, c in zip(table.rows, ids) if c == ""]
+    if blank:
+        raise InputError("blank_case_id", file=file, row=blank[0], column=id_col,
+                         count=len(blank))
+    return ids

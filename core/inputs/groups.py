@@ -60,7 +60,7 @@ import numpy as np
 
 from core import checks
 from core.errors import InputError
-from core.inputs.golden_cases import CASE_ID_NAMES
+from core.inputs.golden_cases import CASE_ID_NAMES, side_file_ids
 from core.inputs.tables import RawTable, find_column, norm_header, read_cells
 from core.paired import compare_paired, significance_level, verdict, wilson_bounds, z_value
 
@@ -154,11 +154,7 @@ def read_group_labels(data: bytes, file: str = "groups.csv") -> dict[str, str]:
         raise InputError("groups.err_no_column", file=file,
                          columns=", ".join(table.names[:10]),
                          names=", ".join(GROUP_NAMES))
-    ids = table.column(id_col)
-    blank_ids = [r for r, c in zip(table.rows, ids) if c == ""]
-    if blank_ids:
-        raise InputError("blank_case_id", file=file, row=blank_ids[0], column=id_col,
-                         count=len(blank_ids))
+    ids = side_file_ids(table, id_col, file)
     return group_labels(ids, table.column(col), table.rows, file, col)
 
 

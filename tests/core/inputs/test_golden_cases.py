@@ -502,3 +502,17 @@ def test_group_labels_are_read_without_pandas(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=tmp_path, env={"PYTHONPATH": str(ROOT)}, check=True)
     assert out.stdout.split() == ["그룹", "24", "{'k1':", "'x',", "'k2':", "'y'}", "False"]
+
+
+@pytest.mark.parametrize("reader, head", [("groups", "qid,group"), ("clusters", "qid,cluster")])
+def test_side_files_refuse_a_blank_case_id_naming_its_row(reader, head):
+    from core.errors import InputError
+    from core.inputs.clusters import read_cluster_labels
+    from core.inputs.groups import read_group_labels
+    read = read_group_labels if reader == "groups" else read_cluster_labels
+    data = f"{head}\nq1,x\n,y\nq3,x\n,y\n".encode()
+    assert read(f"{head}\nq1,x\nq2,y\n".encode(), "side.csv") == {"q1": "x", "q2": "y"}
+    with pytest.raises(InputError) as e:
+        read(data, "side.csv")
+    msg = str(e.value)
+    assert "side.csv" in msg and "3" in msg and "qid" in msg, msg
