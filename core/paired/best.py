@@ -69,10 +69,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from core import checks
 from core.errors import InputError
+from core.paired.data import score_table
 from core.paired.multi import estimate_cost
 
 BLOCK = 64  # resamples per seeded block
@@ -153,8 +153,10 @@ class BestSet:
     def behind(self) -> tuple[str, ...]:
         return tuple(r.name for r in self.ranks if not r.in_best)
 
-    def table(self) -> pd.DataFrame:
-        """One row per system, highest mean first."""
+    def table(self):
+        """One row per system, highest mean first (a pandas DataFrame)."""
+        import pandas as pd
+
         return pd.DataFrame([r.to_dict() for r in self.ranks],
                             columns=["system", "mean", "rank", "rank_low", "rank_high",
                                      "tied_for_best"])
@@ -170,11 +172,12 @@ class BestSet:
 
 
 def best_set_iv(scores, resamples, confidence, seed, method="mcb") -> tuple:
-    """Checks of ``best_set``'s arguments (the door)."""
-    checks.instance("scores", scores, pd.DataFrame, "a pandas DataFrame (cases x systems)")
+    """Checks of ``best_set``'s arguments (the door); ``scores`` becomes
+    ``core.paired.data.score_table``'s (case ids, systems, values)."""
+    table = score_table(scores)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     method = checks.choice("method", method, BEST_METHODS)
-    return scores, resamples, confidence, seed, method
+    return table, resamples, confidence, seed, method
 
 
 def _max_t(d: np.ndarray, se: np.ndarray, resamples: int, seed: int,
@@ -202,29 +205,31 @@ def _max_t(d: np.ndarray, se: np.ndarray, resamples: int, seed: int,
     return out, one
 
 
-def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float = 0.95,
+def best_set(scores, *, resamples: int = 20_000, confidence: float = 0.95,
              seed: int = 0, method: str = "mcb") -> BestSet:
     """The tied-for-best set and rank intervals of the columns of ``scores`` (cases x systems,
-    larger is better), as the module docstring says; ``method`` "mcb" (Hsu's one-sided
-    multiple comparisons with the best, the default) or "all-pairs" names how the set is read.
+    larger is better: a pandas DataFrame or the pandas-free ``CaseScores``,
+    ``core.paired.data.score_table``), as the module docstring says; ``method`` "mcb" (Hsu's
+    one-sided multiple comparisons with the best, the default) or "all-pairs" names how the
+    set is read.
     Cost: resamples x cases x pairs (``core.paired.multi.estimate_cost``); more than
     ``core.paired.multi.MAX_WORK`` raises ``InputError("too_much_work")`` before anything
     runs."""
-    scores, resamples, confidence, seed, method = best_set_iv(scores, resamples, confidence,
-                                                              seed, method)
-    systems = tuple(str(c) for c in scores.columns)
+    (ids, systems, values), resamples, confidence, seed, method = best_set_iv(
+        scores, resamples, confidence, seed, method)
     k = len(systems)
     if k < 2:
         raise InputError("need_two_methods", methods=", ".join(systems))
-    complete = scores.dropna()
-    excluded = tuple(str(x) for x in scores.index[scores.isna().any(axis=1)])
-    n = len(complete)
+    gaps = np.isnan(values).any(axis=1)   # a case is kept only where every system has a value
+    excluded = tuple(c for c, gap in zip(ids, gaps) if gap)
+    # column by column in memory, as a DataFrame's values are: the means sum in the same order
+    x = np.asfortranarray(values[~gaps])
+    n = len(x)
     if n < 2:
         raise InputError("too_few_paired", count=n, a=systems[0], b=systems[1])
     cost = estimate_cost(k, n, resamples, "all")
     if not cost.fits:
         raise InputError("too_much_work", **cost.params())
-    x = complete.to_numpy(float)
     pair_idx = [(i, j) for i in range(k) for j in range(i + 1, k)]
     d = np.column_stack([x[:, j] - x[:, i] for i, j in pair_idx])
     dbar = d.mean(axis=0)
