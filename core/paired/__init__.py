@@ -12,6 +12,7 @@ from core._front import front_door
 PUBLIC = {
     "best": ("BestSet", "best_set"),
     "calibration": ("Calibration",),
+    "data": ("score_table",),
     "clusters": ("ClusterComparison", "cluster_margin", "compare_clustered"),
     "designs": ("plan_clusters", "run_summary", "sign_flipping_cases"),
     "harm": ("ALPHAS", "Harm", "no_harm"),

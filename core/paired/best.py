@@ -222,8 +222,11 @@ def best_set(scores, *, resamples: int = 20_000, confidence: float = 0.95,
         raise InputError("need_two_methods", methods=", ".join(systems))
     gaps = np.isnan(values).any(axis=1)   # a case is kept only where every system has a value
     excluded = tuple(c for c, gap in zip(ids, gaps) if gap)
-    # column by column in memory, as a DataFrame's values are: the means sum in the same order
-    x = np.asfortranarray(values[~gaps])
+    x = values[~gaps]
+    if values.flags.f_contiguous and not values.flags.c_contiguous:
+        # kept in the memory order of the values, as a frame's dropna keeps it: the means
+        # below sum the cases in the same order (the same bits) from a frame or its arrays
+        x = np.asfortranarray(x)
     n = len(x)
     if n < 2:
         raise InputError("too_few_paired", count=n, a=systems[0], b=systems[1])
