@@ -21,9 +21,9 @@ from core import checks
 from core.paired.intervals import (BINARY_INTERVALS, DEFAULT_INTERVALS, INTERVALS,  # noqa: F401
                             PAIRED_PROPORTION_METHODS, SCORE_INTERVALS, STUDENTIZED_METHODS,
                             check_interval,
-                            interval_warning, paired_proportion_ci, resolve_interval,
+                            interval_warning, resolve_interval,
                             interval_of_means, score_intervals, side, snap_zero,
-                            wilson_bounds)
+                            table_interval, wilson_bounds, z_of, z_two_sided)
 from core.paired.data import PairedData, paired_data  # noqa: F401  (re-exported)
 from core.paired.method_intervals import (RATE_INTERVALS, RateEstimate, mean_intervals,  # noqa: F401
                                    method_resamples)
@@ -70,11 +70,6 @@ def is_binary(values) -> bool:
     """True when every value is 0 or 1."""
     arr = np.asarray(values, dtype=float)
     return bool(arr.size) and bool(np.all((arr == 0) | (arr == 1)))
-
-
-def z_value(confidence: float) -> float:
-    """Two-sided standard-normal quantile: z such that P(|Z| <= z) = confidence."""
-    return float(_ndtri(0.5 + checks.confidence(confidence) / 2))
 
 
 def is_constant(values) -> bool:
@@ -144,7 +139,7 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
     Newcombe's interval use it too); this is its checked entry.
     """
     successes, n, confidence = checks.wilson_iv(successes, n, confidence)
-    lo, hi, _ = wilson_bounds(successes, n, z_value(confidence))
+    lo, hi, _ = wilson_bounds(successes, n, z_of(confidence))
     return float(lo), float(hi)
 
 
@@ -344,7 +339,7 @@ def interval_of_difference(data: PairedData, dist: np.ndarray, confidence: float
     used = resolve_interval(interval, data.binary)
     if used in PAIRED_PROPORTION_METHODS:
         both, a_only, b_only, neither = data.table
-        lo, hi = paired_proportion_ci(both, b_only, a_only, neither, confidence, method=used)
+        lo, hi = table_interval(both, b_only, a_only, neither, confidence, used)
     elif used == "percentile" or (used == "bca" and data.n < 2):
         lo, hi = percentile_ci(dist, confidence)
         used = "percentile"
