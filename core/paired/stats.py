@@ -215,9 +215,12 @@ def bca_ci(dist, values, confidence: float) -> tuple[float, float] | None:
     and the interval is the (alpha_1, alpha_2) percentiles of theta*. None when BCa is
     undefined (all values equal, or every resample on one side of theta).
     """
-    x = checks.values("values", values, min_n=2)
-    dist = checks.values("dist", dist)
-    confidence = checks.confidence(confidence)
+    return _bca(checks.values("dist", dist), checks.values("values", values, min_n=2),
+                checks.confidence(confidence))
+
+
+def _bca(dist: np.ndarray, x: np.ndarray, confidence: float) -> tuple[float, float] | None:
+    """``bca_ci`` of checked arrays (at least 2 values) and level."""
     theta = float(x.mean())
     share = (np.count_nonzero(dist < theta) + np.count_nonzero(dist <= theta)) / (2 * dist.size)
     z0 = _ndtri(share)
@@ -237,16 +240,15 @@ def bca_ci(dist, values, confidence: float) -> tuple[float, float] | None:
     return float(lo), float(hi)
 
 
-def bootstrap_ci(dist: np.ndarray, values: np.ndarray, confidence: float,
-                 interval: str) -> tuple[float, float, str]:
+def _read_ci(dist: np.ndarray, values: np.ndarray, confidence: float,
+             interval: str) -> tuple[float, float, str]:
     """The CI read off a bootstrap distribution ``dist`` of a mean of ``values``: BCa
-    (``bca_ci``) when ``interval`` is ``"bca"`` and it is defined, else the percentile
-    interval (``percentile_ci``); returns (low, high, the interval used). The arrays are
-    trusted (the public door that built them checked them); the two settings cost nothing
-    to check."""
-    interval, confidence = check_interval(interval), checks.confidence(confidence)
+    (``bca_ci``) when ``interval`` is ``"bca"``, there are 2 values or more and it is
+    defined, else the percentile interval (``percentile_ci``); returns (low, high, the
+    interval used). The one percentile/BCa fallback (``bootstrap_mean`` and
+    ``interval_of_difference``); the caller checked every argument."""
     if interval == "bca" and values.size >= 2:
-        ci = bca_ci(dist, values, confidence)
+        ci = _bca(dist, values, confidence)
         if ci is not None:
             return ci[0], ci[1], "bca"
     lo, hi = percentile_ci(dist, confidence)
@@ -274,7 +276,7 @@ def bootstrap_mean(values, *, resamples: int = 20_000, confidence: float = 0.95,
     else:
         dist = kernels().bootstrap_means(x, key, 0, resamples)
         method = "resample"
-    lo, hi, used = bootstrap_ci(dist, x, confidence, interval)
+    lo, hi, used = _read_ci(dist, x, confidence, interval)
     return BootstrapResult(float(x.mean()), lo, hi, confidence, resamples, int(seed), method,
                            dist, used, is_constant(x))
 
@@ -340,16 +342,8 @@ def interval_of_difference(data: PairedData, dist: np.ndarray, confidence: float
     if used in PAIRED_PROPORTION_METHODS:
         both, a_only, b_only, neither = data.table
         lo, hi = table_interval(both, b_only, a_only, neither, confidence, used)
-    elif used == "percentile" or (used == "bca" and data.n < 2):
-        lo, hi = percentile_ci(dist, confidence)
-        used = "percentile"
-    elif used == "bca":
-        ci = bca_ci(dist, data.d, confidence)
-        if ci is None:
-            lo, hi = percentile_ci(dist, confidence)
-            used = "percentile"
-        else:
-            lo, hi = ci
+    elif used in ("percentile", "bca"):
+        lo, hi, used = _read_ci(dist, data.d, confidence, used)
     else:
         d = data.d[None, :]
         if used not in STUDENTIZED_METHODS:
