@@ -38,7 +38,7 @@ from core.inputs.golden_cases import (CaseScores, CaseText, PandasField, mean_of
                                       stored_form)
 from core.inputs.metrics import per_query
 from core.inputs.tables import find_column
-from core.paired import compare_paired, score_table
+from core.paired import check_interval, compare_checked, paired_data, score_table
 
 DEFAULT_K = 10
 POOL_COLUMNS = ("query_id", "query", "doc_id", "best_rank", "methods")
@@ -247,6 +247,7 @@ def judged_bounds(rankings: Mapping[str, Mapping[str, Sequence[str]]],
     are left out of the verdicts."""
     k = checks.whole("k", k, lo=1)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    interval = check_interval(interval)   # checked once: both readings trust it
     checks.instance("rankings", rankings, Mapping, "a mapping of method -> {query: ranking}")
     for name in (a, b):
         checks.choice("a" if name == a else "b", name, list(rankings))
@@ -261,9 +262,9 @@ def judged_bounds(rankings: Mapping[str, Mapping[str, Sequence[str]]],
         methods = score_table(stored)[1]
         av, bv = values[:, methods.index(a)], values[:, methods.index(b)]
         both = ~(np.isnan(av) | np.isnan(bv))
-        c = compare_paired(av[both], bv[both], name_a=a, name_b=b, resamples=resamples,
-                           confidence=confidence, seed=seed, interval=interval,
-                           self_check=False)
+        c = compare_checked(paired_data(av[both], bv[both], min_n=2), name_a=a, name_b=b,
+                            resamples=resamples, confidence=confidence, seed=seed,
+                            interval=interval, self_check=False)
         bs = c.bootstrap
         out.append((c.verdict, (float(bs.mean), float(bs.ci_low), float(bs.ci_high))))
     return JudgedBounds(k, metric, a, b, judged, low, high, pool, out[0][0], out[1][0],
