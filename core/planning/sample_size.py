@@ -384,12 +384,11 @@ def plan_continuous(sigma: float, half_width: float, *, diff: float = 0.0,
 def power_curve(*, diff: float, n_max: int, alpha: float = 0.05,
                 discordance: float | None = None, sigma: float | None = None,
                 points: int = 80):
-    """Power against n on a log grid 2..n_max (at most ``points`` rows), a pandas DataFrame:
-    columns ``n`` and ``power``. With ``discordance`` (paired binary outcomes) each row is ``mcnemar_power``
-    (Connor 1987); with ``sigma`` (continuous scores) ``paired_t_power`` (noncentral t).
-    Give exactly one of the two; the power at the planned n of ``plan_paired`` /
-    ``plan_continuous`` reaches the planned power on this curve (non-inferiority:
-    ``core.planning.noninferiority.noninferiority_power_curve``)."""
+    """Power against n on a log grid 2..n_max (at most ``points`` rows), a DataFrame of ``n``
+    and ``power``: with ``discordance`` (paired 0/1 outcomes) ``mcnemar_power`` (Connor 1987),
+    with ``sigma`` (scores) ``paired_t_power`` (noncentral t); give exactly one. The power at
+    the planned n of ``plan_paired`` / ``plan_continuous`` reaches the planned power on this
+    curve (non-inferiority: ``core.planning.noninferiority.noninferiority_power_curve``)."""
     if (discordance is None) == (sigma is None):
         raise ValueError("give exactly one of discordance (binary) or sigma (scores)")
     n_max = checks.plan_n(n_max, name="n_max", min_n=2)
