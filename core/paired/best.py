@@ -197,8 +197,8 @@ def _max_t(d: np.ndarray, se: np.ndarray, resamples: int, seed: int,
     """For ``resamples`` joint resamples of the rows of the differences ``d`` (n x P; columns
     with se = 0 count 0), ``BLOCK`` resamples per seeded block, two standardized differences
     per pair: t* = (dbar* - dbar) / se (the data's se) and the bootstrap-t
-    t*_s = (dbar* - dbar) / se* (the resample's own se; a resample with se* = 0 for a pair
-    counts 0 for it). For each: the max over columns of |t*| (R), and for each system i the
+    t*_s = (dbar* - dbar) / se* (the resample's own se; a resample with se* = 0 for a pair,
+    below 1e-6 se, counts 0 for it). For each: the max over columns of |t*| (R), and for each system i the
     one-sided max of t*_(j - i) over j != i (R x k): ``controls[i]`` indexes the columns of
     [t*, -t*] that are j - i. Returns (max |t*|, one-sided, max |t*_s|, one-sided of t*_s)."""
     n, p = d.shape
@@ -215,7 +215,9 @@ def _max_t(d: np.ndarray, se: np.ndarray, resamples: int, seed: int,
         shift = counts @ dc / n                    # dbar* - dbar, per resample and pair
         var = np.maximum(counts @ dc2 / n - shift * shift, 0.0) * (n / (n - 1))
         se_star = np.sqrt(var / n)
-        ok = (se_star > 1e-12 * np.maximum(se, 1e-300)) & (se > 0)
+        # a resample whose differences are all equal has se* = 0 up to the rounding of the
+        # one-pass variance (about 1e-8 of se): below 1e-6 se it carries no bootstrap-t value
+        ok = (se_star > 1e-6 * se) & (se > 0)
         studs = (shift * scale, np.where(ok, shift / np.where(ok, se_star, 1.0), 0.0))
         for v, tt in enumerate(studs):
             out[v, start:start + m] = np.max(np.abs(tt), axis=1)
