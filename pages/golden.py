@@ -7,7 +7,7 @@ import streamlit as st
 from core.errors import InputError
 from core.inputs import (by_group, cluster_hint, compare_cheap, compare_golden,
                          compare_in_clusters, load_clustered, sequential_golden)
-from core.paired import ALPHAS, margin_decision, no_harm
+from core.paired import ALPHAS, margin_decision, no_harm, sequential_block
 from core.planning import card_next_step
 from core.views import format as fmt
 from core.views.clusters import cluster_card, cluster_lines
@@ -15,7 +15,7 @@ from core.views.format import level as fmt_level
 from core.views.cheap import cheap_card, cheap_lines
 from core.views.harm import harm_lines
 from core.views.paired import paired_view
-from core.views.sequential import sequence_chart, sequential_lines
+from core.views.sequential import sequential_section
 from core.views.two_by_two import outcome_table
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
@@ -298,12 +298,10 @@ sections.append(Section(tr("golden.discordant_title", n=len(disc)),
                         table=disc if len(disc) else None))
 sections.extend(group_sections)
 if seq is not None:
-    sections.insert(0, Section(tr("sequential.toggle"), "\n".join(
-        line.strip() for line in sequential_lines(seq, c.a, c.b, arrival, lang)),
-        chart=sequence_chart(seq, lang)))
+    sections.insert(0, sequential_section(seq, c.a, c.b, lang, arrival))
 summary = result.to_dict()
 if seq is not None:
-    summary["sequential"] = {**seq.to_dict(), "order": arrival.to_dict()}
+    summary["sequential"] = sequential_block(seq, arrival)
 if cheap is not None:   # the cheap labels' figures, as the CLI prints them
     sections.insert(0, Section(tr("cheap.upload_label"),
                                "\n".join(line.strip() for line in cheap_lines(cheap, lang))))

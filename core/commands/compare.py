@@ -246,14 +246,6 @@ def _sequential(args, result):
     return seq, arrival
 
 
-def sequential_block(seq, arrival) -> dict:
-    """The JSON ``sequential`` block: the sequence (``SequentialComparison.to_dict``) and the
-    order the cases were read in."""
-    order = ({"by": "file_order", "column": None, "unsorted_rows": []} if arrival is None
-             else arrival.to_dict())
-    return {**seq.to_dict(), "order": order}
-
-
 def run(args) -> int:
     if args.judged_k < 1:
         raise ValueError(f"--judged-k must be at least 1, got {args.judged_k}")
@@ -330,6 +322,7 @@ def run(args) -> int:
             out["verdict"] = clustered.verdict
         out.update(cluster_blocks)
         if seq is not None:
+            from core.paired import sequential_block  # lazy: the sequential mode
             out["sequential"] = sequential_block(seq, arrival)
             if clustered is None:   # the verdict valid at every look
                 out["verdict_fixed_n"] = out["verdict"]
