@@ -66,6 +66,8 @@ def test_systems_report_carries_the_sequence(lang, reports):
     seq = _expected(call, a, b)
     assert call["summary"]["sequential"] == sequential_block(seq)
     assert call["summary"]["sequential"]["order"]["by"] == "file_order"
+    assert call["summary"]["verdict"] == seq.last.verdict   # as compare --sequential --json
+    assert call["summary"]["verdict_fixed_n"] in ("b_better", "a_better", "no_difference")
     _check_section(call, seq, a, b, lang)
 
 
@@ -73,7 +75,7 @@ def test_systems_report_without_the_toggle_has_no_sequence(reports):
     at = _open("systems.py", "en").run()
     assert not at.exception, at.exception
     call = reports[-1]
-    assert "sequential" not in call["summary"]
+    assert "sequential" not in call["summary"] and "verdict_fixed_n" not in call["summary"]
     assert all(s.title != t("sequential.toggle", "en") for s in call["sections"])
 
 
