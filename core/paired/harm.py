@@ -61,6 +61,7 @@ class Harm:
     alpha: float
     confidence: float
     hurt_cases: tuple[int, ...] = ()
+    n_clusters: int | None = None   # clusters as the unit (issue 32): see ``no_harm_of``
 
     def within(self, max_harm: float) -> bool:
         """B is shown to hurt at most ``max_harm`` of the cases (the hurt share's upper
@@ -72,7 +73,9 @@ class Harm:
                 "hurt_share": self.hurt_share, "hurt_ci": list(self.hurt_ci),
                 "helped_share": self.helped_share, "helped_ci": list(self.helped_ci),
                 "urisk": self.urisk, "trisk": self.trisk, "trisk_p": self.trisk_p,
-                "alpha": self.alpha, "confidence": self.confidence}
+                "alpha": self.alpha, "confidence": self.confidence,
+                **({} if self.n_clusters is None else {"unit": "clusters",
+                                                       "n_clusters": self.n_clusters})}
 
 
 def default_delta(binary: bool) -> float:
@@ -110,17 +113,26 @@ def harm_iv(a, b, delta, alpha, confidence) -> tuple:
 
 
 def no_harm(a, b, *, delta: float | None = None, alpha: float = DEFAULT_ALPHA,
-         confidence: float = 0.95) -> Harm:
+         confidence: float = 0.95, clusters=None) -> Harm:
     """How often B hurts and helps against A, and TRisk (the module docstring). ``a``, ``b``:
-    the per-case values of the baseline and the new method, aligned."""
+    the per-case values of the baseline and the new method, aligned; ``clusters``: one
+    cluster label per case when cases share a document (``no_harm_of``)."""
     data, delta, alpha, confidence = harm_iv(a, b, delta, alpha, confidence)
-    return no_harm_of(data, delta=delta, alpha=alpha, confidence=confidence)
+    layout = None
+    if clusters is not None:
+        from core.paired.clusters import layout_for  # lazy: only with clusters (issue 32)
+        layout = layout_for(clusters, data.n)
+    return no_harm_of(data, delta=delta, alpha=alpha, confidence=confidence, layout=layout)
 
 
 def no_harm_of(data: PairedData, *, delta: float | None = None, alpha: float = DEFAULT_ALPHA,
-            confidence: float = 0.95) -> Harm:
+            confidence: float = 0.95, layout=None) -> Harm:
     """``no_harm`` of a checked ``PairedData`` (the caller checked delta, alpha and
-    confidence, as ``harm_iv`` does)."""
+    confidence, as ``harm_iv`` does). With a ``core.paired.clusters.ClusterLayout`` the
+    cluster is the unit (issue 32): each share's interval is Wilson at its effective n with
+    t(df) (``core.paired.clusters.cluster_wilson_rows``, the interval of a method's clustered
+    rate) and TRisk = URisk / its CR2 standard error with the Bell–McCaffrey df
+    (``core.paired.clusters.cr2_t_test``); the counts and URisk are unchanged."""
     if delta is None:
         delta = default_delta(data.binary)
     d = data.d
@@ -130,8 +142,14 @@ def no_harm_of(data: PairedData, *, delta: float | None = None, alpha: float = D
     z = z_two_sided(confidence)
     lo, hi, _ = wilson_bounds(np.array([hurt, helped]), n, z)
     urisk, t, p = trisk(d, alpha)
+    if layout is not None:   # clusters as the unit (issue 32)
+        from core.paired.clusters import cluster_wilson_rows, cr2_t_test  # lazy: clusters only
+        _, lo, hi, _ = cluster_wilson_rows(np.vstack([hurt_mask, d > delta]).astype(float),
+                                           layout, confidence)
+        _, _, t, p = cr2_t_test(risk_adjusted(d, alpha), layout)
     order = np.flatnonzero(hurt_mask)
     order = order[np.argsort(d[order], kind="stable")]  # most hurt first
     return Harm(float(delta), n, hurt, helped, hurt / n, (float(lo[0]), float(hi[0])),
                 helped / n, (float(lo[1]), float(hi[1])), urisk, t, p, float(alpha),
-                confidence, tuple(int(i) for i in order))
+                confidence, tuple(int(i) for i in order),
+                None if layout is None else layout.n_clusters)
