@@ -15,8 +15,8 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 from core.errors import InputError
-from core.inputs import beir_bounds
-from core.paired import ALPHAS, margin_decision, no_harm, sequential_compare
+from core.inputs import beir_bounds, margin_answer
+from core.paired import ALPHAS, no_harm, sequential_compare
 from core.planning import card_next_step
 from core.retrieval import (ANY_PATH_ENV, BM25Params, CACHE_DIR, CORPUS, DEFAULT_RESAMPLES,
                             ENV_VAR, MEASURES, PAPER_BM25_NDCG10, QRELS_DIR, QUERIES, RETRIEVERS,
@@ -446,7 +446,7 @@ with inputs_box:
 seq = None
 if looks_again:   # issue 33: B − A per query as a confidence sequence, queries as compared
     seq = sequential_compare(comp.a_values, comp.b_values, float(confidence), seed=int(seed))
-margin = None if margin_value is None else margin_decision(comp, margin_value)
+margin = margin_answer(comp, margin_value)
 lang = current_lang()
 view = paired_view(comp, lang=lang, names=NAMES, unit="queries", metric=metric, margin=margin,
                   plan=card_next_step(comp, margin))

@@ -10,12 +10,12 @@ import streamlit as st
 from core.errors import InputError
 from core.inputs import (COMMON_MEASURES, GoldenSet, LIST_METRICS, by_group, cluster_hint,
                          clusters_of, compare_golden, compare_in_clusters,
-                         load_lists_clustered, read_cluster_labels,
+                         load_lists_clustered, margin_answer, read_cluster_labels,
                          lists_bounds, lists_side_by_side as list_side_by_side,
                          metric_key, read_group_file, read_qrels, read_run, score_lists,
                          score_runs, trec_bounds, trec_side_by_side)
 from core.paired import (CORRECTIONS, best_set, cluster_margin, compare_many, disagreements,
-                         estimate_cost, margin_decision, plan_mode, sequential_compare)
+                         estimate_cost, plan_mode, sequential_compare)
 from core.views import format as fmt
 from core.views.clusters import cluster_card, cluster_lines, margin_line
 from core.views.best_set import best_card, best_sentence, rank_chart, ranks_display
@@ -333,7 +333,7 @@ with inputs_box:
     margin_value, margin_text = margin_input("systems", fmt.kind_of(result.comparison.binary))
     looks_again = sequential_toggle("systems")
     keep_in_url(**url, margin=margin_text, seq=url_flag(looks_again))
-margin = None if margin_value is None else margin_decision(result.comparison, margin_value)
+margin = margin_answer(result.comparison, margin_value)
 cl_key = None if cl_labels is None else tuple(cl_labels.items())
 cmargin = None   # the margin with clusters as the unit: the page shows it, never both
 if margin is not None and clustered is not None:
