@@ -17,7 +17,7 @@ from core.views.cheap import cheap_card, cheap_lines
 from core.views.golden import compare_summary, report_tables
 from core.views.harm import harm_lines
 from core.views.paired import paired_view
-from core.views.sequential import sequence_chart, sequential_lines
+from core.views.sequential import sequential_section
 from core.views.two_by_two import outcome_table
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
@@ -262,7 +262,8 @@ if kind != "rate":
 alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
                           key="golden_alpha")
 harm = no_harm(result.a_values, result.b_values, delta=harm_delta, alpha=alpha,
-               confidence=settings.confidence,
+               confidence=settings.confidence, resamples=settings.resamples,
+               seed=settings.seed,
                clusters=None if clustered is None else clusters_of(result.case_ids,
                                                                    loaded.labels, name))
 harm_text = harm_lines(harm, c.a, c.b, kind, lang)
@@ -311,9 +312,7 @@ sections.append(Section(tr("golden.discordant_title", n=len(disc)),
                         table=disc if len(disc) else None))
 sections.extend(group_sections)
 if seq is not None:
-    sections.insert(0, Section(tr("sequential.toggle"), "\n".join(
-        line.strip() for line in sequential_lines(seq, c.a, c.b, arrival, lang)),
-        chart=sequence_chart(seq, lang)))
+    sections.insert(0, sequential_section(seq, c.a, c.b, lang, arrival))
 if cheap is not None:   # the cheap labels' figures, as the CLI prints them
     sections.insert(0, Section(tr("cheap.upload_label"),
                                "\n".join(line.strip() for line in cheap_lines(cheap, lang))))

@@ -10,11 +10,11 @@ The front door: other wings, pages and the CLI import the names below from ``cor
 from core._front import front_door
 
 PUBLIC = {
-    "best": ("BestSet", "best_set"),
+    "best": ("BEST_METHODS", "BestSet", "best_set"),
     "calibration": ("Calibration",),
     "clusters": ("ClusterComparison", "cluster_margin", "compare_clustered"),
     "designs": ("plan_clusters", "run_summary", "sign_flipping_cases"),
-    "harm": ("ALPHAS", "Harm", "no_harm"),
+    "harm": ("ALPHAS", "Harm", "TRISK_MIN_N", "no_harm"),
     "data": ("checked_pair",),
     "compare": ("Decision", "PairedComparison", "TIE_TOL", "compare_checked", "compare_paired",
                 "interval_provenance", "rate_estimate", "settle"),
@@ -26,7 +26,7 @@ PUBLIC = {
     "ppi": ("MIN_GOLD", "PPIEstimate", "gold_cases_needed", "ppi_difference", "ppi_mean"),
     "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
               "holm", "plan_mode"),
-    "sequential": ("sequential_compare", "sequential_plan"),
+    "sequential": ("sequential_compare", "sequential_plan", "sequential_block"),
     "significance": ("mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
     "stats": ("BootstrapResult", "CONFIDENCE_LEVELS", "INTERVALS", "MAX_RESAMPLES",
               "alpha_of", "check_interval",
