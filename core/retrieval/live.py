@@ -18,12 +18,14 @@ what it gets back, and never drives the model, the vectors or the encode job its
 * ``start_encode``, ``encode_state``, ``estimate``: the documents' encode as a server job
   (``core.retrieval.encode_job``), with the shared model.
 * ``forget()``: drop the kept models, results and spot checks (tests swap the model).
+* ``join_all()``: at exit, wait for the dense jobs still running (a clean stop).
 
 Each step that took longer than ``RECORD_AFTER`` seconds is recorded
 (``encode_job.record_seconds``) for the next visit's ETA.
 """
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 from dataclasses import dataclass, field
@@ -75,6 +77,8 @@ _MODELS: dict[str, object] = {}
 _MODEL_LOCKS: dict[str, threading.Lock] = {}
 _JOBS: dict[tuple, DenseStatus] = {}
 _STEPS: dict[tuple, tuple] = {}   # key -> (step, started, done, total, last)
+_THREADS: dict[tuple, threading.Thread] = {}
+EXIT_WAIT = 60.0   # s: how long exit waits for a dense job still running
 
 
 def shared_model(name: str | None = None):
@@ -176,8 +180,31 @@ def start_dense(data: BeirData, model: str | None = None, *, live: bool = False,
         _finish(key, DenseStatus(key, "done", result=DenseResult(ranking, source, params,
                                                                 tuple(notes))))
 
-    threading.Thread(target=work, name="noisefloor-dense", daemon=True).start()
+    thread = threading.Thread(target=work, name="noisefloor-dense", daemon=True)
+    with _LOCK:
+        _THREADS[key] = thread
+    thread.start()
     return key
+
+
+def join_all(timeout: float = EXIT_WAIT) -> list[tuple]:
+    """Wait for the dense jobs still running (at most ``timeout`` seconds in all); the keys
+    of those still running after that. Runs at interpreter exit (``atexit``): a job is a
+    few seconds of encoding, and a thread still inside torch when the interpreter exits
+    aborts the process (issue 37; ``encode_job.stop_all`` does the same for encodes)."""
+    deadline = time.monotonic() + checks.number("timeout", timeout)
+    with _LOCK:
+        threads = list(_THREADS.items())
+    for _, thread in threads:
+        thread.join(max(deadline - time.monotonic(), 0.0))
+    with _LOCK:
+        for key, thread in threads:
+            if not thread.is_alive() and _THREADS.get(key) is thread:
+                del _THREADS[key]
+        return [k for k, t in _THREADS.items() if t.is_alive()]
+
+
+atexit.register(join_all)
 
 
 def _finish(key: tuple, status: DenseStatus) -> None:

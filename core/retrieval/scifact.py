@@ -113,16 +113,22 @@ def dense_ranking(data: BeirData, *, model: str | None = None, get_model=None,
     unless ``shipped=False`` or ``encode_all``, else the cache, else a live encode when
     ``allow_encode``, ``progress`` following it); ``queries``: their vectors (shipped or
     live, ``dense_from``) and the ranking. ``step(name, done, total)`` is called as each
-    step starts and as it counts. Returns (ranking, the documents' Encoded, notes), or
-    (None, None, notes) when the documents need an encode that is not allowed."""
-    step = step or (lambda *_a, **_k: None)
+    step starts and as it counts (without it, the checks run inside ``document_vectors``
+    and ``dense_from``, as their ``Encoded.seconds`` count them). Returns (ranking, the
+    documents' Encoded, notes), or (None, None, notes) when the documents need an encode
+    that is not allowed."""
     get_model = get_model or _loader(model)
-    step("load", None, None)
-    get_model()
     qids = data.query_ids
     qtexts = [data.queries[q] for q in qids]
-    check_docs = shipped and not encode_all and spot_check_pending(data.content_hash, model)
-    check_queries = shipped and not encode_all and queries_check_pending(
+    shown = step is not None   # else (the CLI) the checks run inside the calls below
+    if shown:
+        step("load", None, None)
+        get_model()
+    else:
+        step = lambda *_a: None  # noqa: E731
+    check_docs = shown and shipped and not encode_all and spot_check_pending(
+        data.content_hash, model)
+    check_queries = shown and shipped and not encode_all and queries_check_pending(
         qids, qtexts, data.content_hash, model)
     n_docs, n_q = min(SPOT_N, data.n_docs) * check_docs, min(SPOT_N, len(qids)) * check_queries
     if n_docs or n_q:

@@ -119,3 +119,22 @@ def test_steps_carry_counts_and_the_last_time_and_are_recorded(tiny, fake, tmp_p
     assert {k.split("|")[0] for k in times} >= {"check", "queries"}
     with pytest.raises(ValueError, match="start_dense"):
         live.wait_dense(("no", "such", "job"))
+
+
+def test_exit_waits_for_a_running_dense_job(tiny, fake, tmp_path, monkeypatch):
+    """``join_all`` (registered with atexit) returns once the job's thread has ended; with a
+    timeout shorter than the job, it names the job still running."""
+    _ship_with_queries(tiny, tmp_path / "ship")
+    gate = threading.Event()
+
+    class Held(FakeModel):
+        def encode(self, texts, **kw):
+            gate.wait(30)
+            return super().encode(texts, **kw)
+
+    monkeypatch.setattr(search, "load_model", lambda *a, **k: Held())
+    key = live.start_dense(tiny, cache_dir=tmp_path / "cache")
+    assert live.join_all(timeout=0.2) == [key]
+    gate.set()
+    assert live.join_all(timeout=30) == []
+    assert live.dense_status(key).state == "done"
