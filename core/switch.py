@@ -214,9 +214,8 @@ class SwitchDecision:
     def sequential_dict(self) -> dict:
         """The JSON ``sequential`` block: the sequence, the order of the cases and the quality
         condition the fixed-n interval would have given."""
-        order = ({"by": "file_order", "column": None, "unsorted_rows": []}
-                 if self.arrival is None else self.arrival.to_dict())
-        return {**self.sequential.to_dict(), "order": order,
+        from core.paired import sequential_block  # lazy: the sequential mode
+        return {**sequential_block(self.sequential, self.arrival),
                 "quality_fixed_n": self.fixed_quality_condition.to_dict()}
 
 
@@ -362,7 +361,8 @@ def decide_switch(quality: GoldenComparison | PairedComparison,
     harm = h = None
     if max_harm is not None:
         harm = no_harm(quality.a_values, quality.b_values, delta=harm_delta, alpha=alpha,
-                       confidence=confidence)
+                       confidence=confidence, resamples=quality.bootstrap.resamples,
+                       seed=quality.bootstrap.seed)
         h = harm_condition(harm, max_harm)
     return SwitchDecision(a, b, m.margin, max_slowdown, m.confidence, m.kind, m, q, s,
                           r.geo_mean_ratio, r.geo_ci_low, r.geo_ci_high, m.n,

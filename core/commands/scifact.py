@@ -6,8 +6,9 @@ import time
 from pathlib import Path
 
 from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args,
-                                   check_margin_text, margin_of, metric_option, print_json)
+                                   check_margin_text, metric_option, print_json)
 from core.errors import InputError
+from core.paired import BEST_METHODS
 from core.i18n import t
 from core.retrieval import (BM25Params, DEFAULT_RESAMPLES, ENV_VAR, RETRIEVERS, TOKENIZERS,
                             check_metric, find_or_download, load_beir, provenance, run_scifact,
@@ -55,6 +56,10 @@ def register(p) -> None:
                    help="B - A per query as a confidence sequence valid at every number of "
                         "queries (queries in the order compared), with its e-process verdict, "
                         "for a collection re-measured again and again")
+    p.add_argument("--best-method", choices=BEST_METHODS, default="mcb",
+                   help="how the tied-for-best set of the three retrievers is read: mcb "
+                        "(default; Hsu's one-sided multiple comparisons with the best) or "
+                        "all-pairs (every pair's simultaneous interval; larger sets)")
     add_harm_args(p)
     add_stat_args(p, resamples=DEFAULT_RESAMPLES, interval=True)
     add_margin_arg(p)
@@ -86,13 +91,14 @@ def run(args) -> int:
                       queries=args.queries, resamples=args.resamples,
                       confidence=args.confidence, seed=args.seed, interval=args.interval,
                       progress=_progress, notes=notes, encode_all=args.encode == "all",
-                      vectors=vectors)
+                      vectors=vectors, best_method=args.best_method)
     for code, params in notes:
         sys.stderr.write("note: " + t(f"scifact.note_{code}", "en", **params) + "\n")
     for enc in vectors:
         source, params = provenance(enc)
         sys.stderr.write(t(f"scifact.vectors_{source}", "en", **params) + "\n")
-    margin = margin_of(res.comparison, args.margin)
+    from core.inputs import margin_answer  # lazy: the margin's rooms, loaded when asked
+    margin = margin_answer(res.comparison, args.margin)
     seq = None
     if args.sequential:
         from core.paired import sequential_compare  # lazy: only in the sequential mode
@@ -103,7 +109,7 @@ def run(args) -> int:
         from core.paired import no_harm  # lazy: only with --harm
         c = res.comparison
         harm = no_harm(c.data.a, c.data.b, delta=args.harm_delta, alpha=args.alpha,
-                       confidence=args.confidence)
+                       confidence=args.confidence, resamples=args.resamples, seed=args.seed)
     if args.unjudged_csv and res.judged is not None:
         Path(args.unjudged_csv).write_bytes(to_csv_bytes(res.judged.pool))
     if args.json:
@@ -111,9 +117,8 @@ def run(args) -> int:
         if margin is not None:
             out["margin"] = margin.to_dict()
         if seq is not None:   # queries in the order compared
-            out["sequential"] = {**seq.to_dict(), "order": {"by": "query_order",
-                                                            "column": None,
-                                                            "unsorted_rows": []}}
+            from core.paired import sequential_block  # lazy: the sequential mode
+            out["sequential"] = sequential_block(seq, queries=True)
         if harm is not None:
             out["harm"] = harm.to_dict()
         out["vectors"] = [vector_summary(enc) for enc in vectors]

@@ -10,12 +10,13 @@ The front door: other wings, pages and the CLI import the names below from ``cor
 from core._front import front_door
 
 PUBLIC = {
-    "best": ("BestSet", "best_set"),
+    "best": ("BEST_METHODS", "BestSet", "best_set"),
     "calibration": ("Calibration",),
     "clusters": ("ClusterComparison", "cluster_margin", "compare_clustered"),
     "designs": ("plan_clusters", "run_summary", "sign_flipping_cases"),
-    "harm": ("ALPHAS", "Harm", "no_harm"),
-    "compare": ("Decision", "PairedComparison", "TIE_TOL", "compare_paired",
+    "harm": ("ALPHAS", "Harm", "TRISK_MIN_N", "no_harm"),
+    "data": ("checked_pair",),
+    "compare": ("Decision", "PairedComparison", "TIE_TOL", "compare_checked", "compare_paired",
                 "interval_provenance", "rate_estimate", "settle"),
     "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width", "resampled",
                   "score_intervals", "tango_limits", "tango_statistic", "wilson_bounds",
@@ -25,11 +26,12 @@ PUBLIC = {
     "ppi": ("MIN_GOLD", "PPIEstimate", "gold_cases_needed", "ppi_difference", "ppi_mean"),
     "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
               "holm", "plan_mode"),
-    "sequential": ("sequential_compare", "sequential_plan"),
+    "sequential": ("sequential_compare", "sequential_plan", "sequential_block"),
     "significance": ("mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
     "stats": ("BootstrapResult", "CONFIDENCE_LEVELS", "INTERVALS", "MAX_RESAMPLES",
+              "alpha_of", "check_interval",
               "MIN_RESAMPLES", "Verdict", "interval_warning", "is_binary",
               "kernels", "paired_bootstrap", "paired_data", "percentile_ci", "resample_seeds",
-              "resolution", "significance_level", "stream_key", "verdict", "z_value"),
+              "resolution", "significance_level", "stream_key", "verdict"),
 }
 __getattr__, __dir__, __all__ = front_door(__name__, PUBLIC)
