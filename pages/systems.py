@@ -17,12 +17,12 @@ from core.inputs import (COMMON_MEASURES, GoldenSet, LIST_METRICS, by_group, com
 from core.paired import (CORRECTIONS, best_set, compare_many, disagreements, estimate_cost,
                          plan_mode, sequential_compare)
 from core.views import format as fmt
-from core.views.clusters import cluster_card, cluster_lines
-from core.views.best_set import best_card, best_sentence, rank_chart, ranks_display
-from core.views.format import fmt_p, level as fmt_level
-from core.views.multi import matrix_chart
+from core.views import cluster_card, cluster_lines
+from core.views import best_card, best_sentence, rank_chart, ranks_display
+from core.views import fmt_p, level as fmt_level
+from core.views import matrix_chart
 from core.planning import card_next_step
-from core.views.paired import paired_view
+from core.views import paired_view
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation, esc,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css, presenting, report_downloads, Section, sha256, show_card,

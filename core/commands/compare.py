@@ -43,7 +43,7 @@ from core.inputs import (Clustered, by_group, cluster_hint, compare_golden, comp
                          load_clustered, load_golden, read_cluster_labels, read_group_labels,
                          runs_block)
 from core.serialize import to_csv_bytes
-from core.views.golden import compare_summary, compare_text
+from core.views import compare_summary, compare_text
 
 NAME = "compare"
 HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lists) or TREC "
@@ -206,7 +206,7 @@ def _clusters(args, result):
     block or None, the text lines) when the file has a cluster column, ``--cluster`` names one
     or ``--clusters`` gives a side file; the repeated-runs block and line when a long file has
     a run column."""
-    from core.views.clusters import cluster_lines, runs_lines  # lazy: only with clusters/runs
+    from core.views import cluster_lines, runs_lines  # lazy: only with clusters/runs
 
     cl = getattr(args, "cluster_info", None)
     if args.clusters:
@@ -272,7 +272,7 @@ def run(args) -> int:
     if clustered is None and runs is None:
         hint = cluster_hint(result.case_ids)
         if hint is not None:
-            from core.views.clusters import hint_line  # lazy: only when ids look clustered
+            from core.views import hint_line  # lazy: only when ids look clustered
             sys.stderr.write("note: " + hint_line(hint) + "\n")
     from core.inputs import margin_answer  # lazy: the margin's rooms, loaded when asked
     margin = margin_answer(result.comparison, args.margin)
@@ -324,24 +324,24 @@ def run(args) -> int:
                                    groups=groups, judged=judged, many=many))
         return 0
     if cheap is not None:
-        from core.views.cheap import cheap_lines  # lazy: only with cheap labels
+        from core.views import cheap_lines  # lazy: only with cheap labels
         print("\n".join(cheap_lines(cheap)) + "\n")
     if cluster_text:
         print("\n".join(cluster_text))
         if clustered is not None:
             print(t("clusters.cli_independent", "en"))
     if seq is not None:
-        from core.views.sequential import sequential_lines  # lazy: only in the sequential mode
+        from core.views import sequential_lines  # lazy: only in the sequential mode
         c = result.comparison
         print("\n".join(sequential_lines(seq, c.a, c.b, arrival)))
         print(t("sequential.cli_fixed_below", "en"))
     print(compare_text(result, extra, many, args.format, margin=margin, best=best))
     if harm is not None:
-        from core.views.harm import harm_lines  # lazy: only with --harm
+        from core.views import harm_lines  # lazy: only with --harm
         c = result.comparison
         print("\n".join(harm_lines(harm, c.a, c.b, "rate" if c.binary else "score")))
     if groups is not None or judged is not None:
-        from core.views.groups import group_cli_lines, judged_cli_lines  # lazy: pandas
+        from core.views import group_cli_lines, judged_cli_lines  # lazy: pandas
     if groups is not None:
         print("\n".join(group_cli_lines(groups)))
     if judged is not None:
