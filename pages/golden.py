@@ -15,7 +15,7 @@ from core.views import cheap_card, cheap_lines
 from core.views import compare_summary, report_tables
 from core.views import harm_lines
 from core.views import paired_view
-from core.views import sequence_chart, sequential_lines
+from core.views import sequential_section
 from core.views import outcome_table
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
@@ -283,9 +283,7 @@ sections.append(Section(tr("golden.discordant_title", n=len(disc)),
                         table=disc if len(disc) else None))
 sections.extend(group_sections)
 if seq is not None:
-    sections.insert(0, Section(tr("sequential.toggle"), "\n".join(
-        line.strip() for line in sequential_lines(seq, c.a, c.b, arrival, lang)),
-        chart=sequence_chart(seq, lang)))
+    sections.insert(0, sequential_section(seq, c.a, c.b, lang, arrival))
 if cheap is not None:   # the cheap labels' figures, as the CLI prints them
     sections.insert(0, Section(tr("cheap.upload_label"),
                                "\n".join(line.strip() for line in cheap_lines(cheap, lang))))

@@ -112,9 +112,8 @@ def run(args) -> int:
         if margin is not None:
             out["margin"] = margin.to_dict()
         if seq is not None:   # queries in the order compared
-            out["sequential"] = {**seq.to_dict(), "order": {"by": "query_order",
-                                                            "column": None,
-                                                            "unsorted_rows": []}}
+            from core.paired import sequential_block  # lazy: the sequential mode
+            out["sequential"] = sequential_block(seq, queries=True)
         if harm is not None:
             out["harm"] = harm.to_dict()
         out["vectors"] = [vector_summary(enc) for enc in vectors]

@@ -26,7 +26,7 @@ PUBLIC = {
     "ppi": ("MIN_GOLD", "PPIEstimate", "gold_cases_needed", "ppi_difference", "ppi_mean"),
     "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
               "holm", "plan_mode"),
-    "sequential": ("sequential_compare", "sequential_plan"),
+    "sequential": ("sequential_compare", "sequential_plan", "sequential_block"),
     "significance": ("mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
     "stats": ("BootstrapResult", "CONFIDENCE_LEVELS", "INTERVALS", "MAX_RESAMPLES",
               "alpha_of", "check_interval",

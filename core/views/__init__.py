@@ -27,7 +27,7 @@ PUBLIC = {
     "latency": ("alternative_sentence", "cannot_tell_reason", "caveat_line", "comparison_text",
                 "distribution_chart", "p95_ci_text", "p95_withheld_sentence", "ratio_chart",
                 "ratios_line", "runs_chart", "speed_headline", "units_sentence",
-                "verdict_sentence"),
+                "verdict_sentence"),   # the latency card's (core.views.verdicts has its own)
     "multi": ("matrix_chart",),
     "paired": ("paired_view",),
     "palette": ("tone_of",),
@@ -35,7 +35,8 @@ PUBLIC = {
     "sample_size": ("half_width_chart", "plan_text", "power_chart"),
     "scifact": ("NAMES", "best_line", "ci_by_n_chart", "duration", "folder_label", "result_text",
                 "scatter_chart", "split_name", "step_text", "waiting_card"),
-    "sequential": ("plan_line", "quality_line", "sequence_chart", "sequential_lines"),
+    "sequential": ("plan_line", "quality_line", "sequence_chart", "sequential_lines",
+                   "sequential_section"),
     "switch": ("decision_card", "decision_sentence", "decision_text", "limit_cell",
                "margin_text", "quality_chart", "ratio_text", "speed_chart"),
     "two_by_two": ("outcome_table",),

@@ -122,9 +122,8 @@ def compare_summary(result, *, extra: dict | None = None, clustered=None,
     if clustered is not None:
         out["clusters"] = {"column": cluster_column, "file": cluster_file, **clustered.to_dict()}
     if seq is not None:
-        order = ({"by": "file_order", "column": None, "unsorted_rows": []} if arrival is None
-                 else arrival.to_dict())
-        out["sequential"] = {**seq.to_dict(), "order": order}
+        from core.paired import sequential_block  # lazy: the sequential mode
+        out["sequential"] = sequential_block(seq, arrival)
         if clustered is None:   # the verdict valid at every look
             out["verdict_fixed_n"] = out["verdict"]
             out["verdict"] = seq.last.verdict
