@@ -281,7 +281,7 @@ def bootstrap_mean(values, *, resamples: int = 20_000, confidence: float = 0.95,
                            dist, used, is_constant(x))
 
 
-def _difference_draws(d: np.ndarray, resamples: int, seed: int,
+def difference_draws(d: np.ndarray, resamples: int, seed: int,
                      studentized: bool) -> tuple[np.ndarray, np.ndarray | None]:
     """The bootstrap of mean(d) for checked continuous differences: the resampled means
     (``core._kernels.bootstrap_means``, key ``stream_key(seed)``) and, when ``studentized``,
@@ -317,7 +317,7 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
     * ``percentile``, ``bca`` (falls back to percentile where BCa is undefined),
       ``expanded_percentile``: read off ``dist``;
     * ``bootstrap_t``: studentized resamples, the SDs of the very resamples of ``dist``
-      (``_difference_draws``);
+      (``difference_draws``);
     * ``calibrated_t`` (the default for scores): the t-interval, each end widened to the
       bootstrap-t's when that is further out (``core.paired.intervals.calibrated_t_interval``), with
       the bootstrap-t's resamples drawn as for ``bootstrap_t``;
@@ -325,7 +325,7 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
       skewness-corrected t-intervals (closed forms, no bootstrap; ``core.paired.intervals``).
 
     ``sds``: the SDs of B - A of the same resamples as ``dist``, when the caller drew them in
-    the same pass (``_difference_draws``); else the studentized intervals draw them again.
+    the same pass (``difference_draws``); else the studentized intervals draw them again.
     Scores all in [0, 1] keep their interval inside [-1, 1], the range of B - A.
     """
     checks.instance("data", data, PairedData, "a PairedData from paired_data")
@@ -349,7 +349,7 @@ def interval_of_difference(data: PairedData, dist: np.ndarray, confidence: float
         if used not in STUDENTIZED_METHODS:
             sds = None
         elif sds is None:
-            sds = _difference_draws(data.d, dist.size, seed, True)[1]
+            sds = difference_draws(data.d, dist.size, seed, True)[1]
         l, h = interval_of_means(d, dist[None, :], sds, confidence, used, skew_guard=True)
         lo, hi = float(l[0]), float(h[0])
         if data.unit_scores:   # B - A of scores in [0, 1] lies in [-1, 1]
@@ -373,7 +373,7 @@ def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
         method = "cells"
     else:
         d = data.d
-        dist, sds = _difference_draws(d, resamples, seed,
+        dist, sds = difference_draws(d, resamples, seed,
                                      resolve_interval(interval, False) in STUDENTIZED_METHODS)
         mean, constant, method = float(d.mean()), is_constant(d), "resample"
     lo, hi, used = interval_of_difference(data, dist, confidence, interval, seed, sds)
