@@ -60,7 +60,6 @@ QUERY_NAMES = ("query", "question", "user_input", "질문", "질의", "쿼리")
 RANK_METRICS = ("hit", "p", "recall", "mrr", "ndcg")
 CONTEXT_METRICS = ("context_precision", "context_recall", "context_precision_ranked")
 LIST_METRICS = RANK_METRICS + CONTEXT_METRICS
-BINARY_METRICS = ("hit",)
 PRECISION_THRESHOLD = 0.5  # sim >= 0.5: relevant retrieved passage (Ragas precision)
 RECALL_THRESHOLD = 0.5     # sim > 0.5: recalled reference (Ragas recall)
 KINDS = ("auto", "ids", "text")
