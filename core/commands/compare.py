@@ -317,14 +317,14 @@ def run(args) -> int:
             full = estimate_cost(len(gs.methods), n_cases, args.resamples, wanted)
             sys.stderr.write("note: " + t("systems.many_fallback_cli", "en", **full.params(),
                                           baseline=gs.methods[0]) + "\n")
-        many = compare_many(gs.scores, mode=mode, baseline=args.baseline,
+        many = compare_many(gs.cases, mode=mode, baseline=args.baseline,
                             correction=args.correction, **_stat_kw(args))
         all_pairs = estimate_cost(len(gs.methods), n_cases, args.resamples, "all")
         if all_pairs.fits:
-            best = best_set(gs.scores, resamples=args.resamples, confidence=args.confidence,
+            best = best_set(gs.cases, resamples=args.resamples, confidence=args.confidence,
                             seed=args.seed, method=args.best_method,
                             clusters=None if clustered is None else clusters_of(
-                                [str(i) for i in gs.scores.index], args.cluster_labels,
+                                [str(i) for i in gs.cases.ids], args.cluster_labels,
                                 args.cluster_file))
         else:  # cost before work: the ranking needs every pair
             sys.stderr.write("note: " + t("systems.best_too_much", "en", **all_pairs.params())
