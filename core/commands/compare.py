@@ -181,7 +181,7 @@ def _trec(args):
     gs = ts.golden(key)
     extra = {"format": "trec", "measure": key, "qrels": args.qrels,
              "runs": {r.name: r.file for r in ts.runs},
-             "metrics": {key: ts.means()[key].to_dict()}, "queries": ts.report()}
+             "metrics": {key: ts.to_dict()[key]}, "queries": ts.report()}
 
     def judged(a, b, **stat):
         from core.inputs import trec_bounds  # lazy: pandas, only with a judged pool

@@ -284,8 +284,8 @@ def trec_bounds(scores, a: str, b: str, *, k: int = DEFAULT_K, **stat) -> Judged
 
     def score(qrels):
         if qrels is scores.qrels:  # the judgements as they are: the values already scored
-            return scores.values[measure]
-        return score_runs(runs, qrels, [measure], qrels_file=scores.qrels_file).values[measure]
+            return scores.arrays[measure]
+        return score_runs(runs, qrels, [measure], qrels_file=scores.qrels_file).arrays[measure]
 
     return judged_bounds(rankings, scores.qrels, score, a=a, b=b, metric=measure, k=k, **stat)
 

@@ -30,11 +30,11 @@ from pathlib import PurePath
 
 import ir_measures
 import numpy as np
-import pandas as pd
 
 from core import checks
 from core.errors import InputError
 from core.inputs.golden import GoldenSet, check_method_names
+from core.inputs.golden_cases import CaseScores, CaseText
 from core.inputs.metrics import parse_measure
 from core.inputs.tables import AmbiguousNumber, parse_number, parse_numbers
 from core.inputs.text import nfc, visible_controls
@@ -117,24 +117,104 @@ def _locate_bad_line(raw: bytes, file: str, n_fields: int, numeric: dict[int, st
     return InputError(f"systems.err_{kind}_fields", file=file, row=None, n="?", line="")
 
 
+# up to this many bytes (uncompressed) a file is first read by the plain-Python reader
+# (``_plain_columns``), above it by pandas' C parser (``_pandas_columns``), which also reads
+# every file the plain reader declines and names a bad line. Measured (docs/speed.md): plain
+# ~0.09 s CPU per MB, pandas ~0.016 s per MB + ~0.34 s to import it, so the plain reader wins
+# up to ~4.5 MB while pandas is not yet imported; 1 MiB bounds its cost to ~0.1 s a file (the
+# demo's runs are 0.14 MB each)
+PLAIN_MAX_BYTES = 1024 ** 2
+# a number the plain reader converts itself: at most 15 digits and no exponent, so Python's
+# correctly rounded ``float`` and pandas' C parser (exact below 2**53 and 10**22) agree
+_PLAIN_FLOAT = re.compile(r"-?(?=[0-9.]{1,15}$)(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+_PLAIN_INT = re.compile(r"-?[0-9]{1,15}")
+_WS = re.compile(r"[ \t]+")
+
+
 def _read_columns(raw: bytes, file: str, names: tuple[str, ...], use: list[int],
-                  dtypes: dict, numeric: dict[int, str], kind: str) -> pd.DataFrame:
-    """``_parse_columns``, then ids holding a control character made visible
-    (``core.tables.visible_controls``, as every table cell is): the check is one scan of the
-    bytes, so clean files pay nothing more."""
-    frame = _parse_columns(raw, file, names, use, dtypes, numeric, kind)
+                  dtypes: dict, numeric: dict[int, str], kind: str) -> dict[str, list]:
+    """The used columns as lists (``{name: [value per line]}``; numbers as ``float``/``int``):
+    ``_plain_columns`` for a small clean file, else ``_pandas_columns``; then ids holding a
+    control character made visible (``core.tables.visible_controls``, as every table cell
+    is): the check is one scan of the bytes, so clean files pay nothing more."""
+    cols = _plain_columns(raw, names, use, numeric) if len(raw) <= PLAIN_MAX_BYTES else None
+    if cols is None:
+        cols = _pandas_columns(raw, file, names, use, dtypes, numeric, kind)
     if _CONTROL_BYTES.search(raw):
-        ids = [names[i] for i in use if i not in numeric]
-        frame = frame.assign(**{c: frame[c].map(visible_controls) for c in ids})
-    return frame
+        for i in use:
+            if i not in numeric:
+                cols[names[i]] = [visible_controls(v) for v in cols[names[i]]]
+    return cols
+
+
+def _plain_columns(raw: bytes, names: tuple[str, ...], use: list[int],
+                   numeric: dict[int, str]) -> dict[str, list] | None:
+    """The plain-Python reader of a clean file (no pandas): lines split on runs of spaces and
+    tabs (pandas' ``\\s+``), blank lines skipped, every line exactly ``len(names)`` fields,
+    numbers in the plain form ``_PLAIN_FLOAT``/``_PLAIN_INT`` accepts. ``None`` for anything
+    else (bad UTF-8, a NUL, a short or long line, any other number spelling): the pandas reader
+    then reads the file and names what is wrong, so both readers agree by construction on
+    every file this one refuses (tests/core/inputs/test_trec_readers.py checks both)."""
+    if b"\x00" in raw or b"\r" in raw or _CONTROL_BYTES.search(raw):
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if "\u2028" in text or "\u2029" in text:  # str.splitlines would end a line there
+        return None
+    n_fields = len(names)
+    out: list[list] = [[] for _ in use]
+    conv = [(numeric.get(i), _PLAIN_FLOAT if numeric.get(i) == "float" else _PLAIN_INT)
+            for i in use]
+    for line in text.splitlines():
+        parts = _WS.split(line.strip(" \t"))
+        if len(parts) != n_fields:
+            if parts == [""]:
+                continue
+            return None
+        for col, i, (typ, pattern) in zip(out, use, conv):
+            v = parts[i]
+            if typ is None:
+                col.append(v)
+            elif pattern.fullmatch(v) is None:
+                return None
+            else:
+                col.append(float(v) if typ == "float" else int(v))
+    if not out[0]:
+        return None
+    return {names[i]: col for i, col in zip(use, out)}
+
+
+def _pandas_columns(raw: bytes, file: str, names: tuple[str, ...], use: list[int],
+                    dtypes: dict, numeric: dict[int, str], kind: str) -> dict[str, list]:
+    """``_parse_columns`` (pandas' C parser) as lists; an integer column (``relevance``) read
+    as pandas reads numbers (``pd.to_numeric``), a non-integer one naming its line."""
+    import pandas as pd  # lazy: only for a large file or one the plain reader refuses
+
+    frame = _parse_columns(raw, file, names, use, dtypes, numeric, kind)
+    cols = {}
+    for i in use:
+        c = names[i]
+        if numeric.get(i) == "int":
+            rel = pd.to_numeric(frame[c], errors="coerce")
+            if (rel.isna() | (rel != rel.round())).any():
+                raise _locate_bad_line(raw, file, n_fields=len(names), numeric=numeric,
+                                       kind=kind)
+            cols[c] = rel.astype(int).tolist()
+        else:
+            cols[c] = frame[c].tolist()
+    return cols
 
 
 def _parse_columns(raw: bytes, file: str, names: tuple[str, ...], use: list[int],
-                   dtypes: dict, numeric: dict[int, str], kind: str) -> pd.DataFrame:
+                   dtypes: dict, numeric: dict[int, str], kind: str):
     """Fast path: pandas' C parser on single spaces, reading only the needed columns, then a
     separator count (``(fields - 1) * lines`` spaces) proves every line had all its fields.
     Otherwise (tabs, runs of spaces, a bad line) every column is read with ``\\s+``, and any
     problem is re-found line by line to name the line and column."""
+    import pandas as pd
+
     cols = [names[i] for i in use]
     n_fields = len(names)
     if b"\t" not in raw and b"\r" not in raw and not raw[:1].isspace():
@@ -231,13 +311,13 @@ def read_run(data: bytes, file: str, name: str | None = None) -> Run:
     the run, the first query and document listed twice and how many lines repeat one.
     """
     raw = _text_bytes(data, file)
-    frame = _read_columns(raw, file, RUN_COLUMNS, [0, 2, 4],
-                          {0: str, 2: str, 4: "float64"}, {4: "float"}, "run")
-    if not np.all(np.isfinite(frame["score"].to_numpy())):
+    cols = _read_columns(raw, file, RUN_COLUMNS, [0, 2, 4],
+                         {0: str, 2: str, 4: "float64"}, {4: "float"}, "run")
+    if not np.all(np.isfinite(cols["score"])):
         raise _locate_bad_line(raw, file, 6, {4: "float"}, "run")
-    qids = frame["query_id"].to_numpy(dtype=object)
-    docs_col = frame["doc_id"].tolist()
-    scores = frame["score"].tolist()
+    qids = np.array(cols["query_id"], dtype=object)
+    docs_col = cols["doc_id"]
+    scores = cols["score"]
     # group lines by query (runs are normally already grouped; stable sort otherwise)
     change = np.flatnonzero(qids[1:] != qids[:-1]) + 1
     starts = np.concatenate(([0], change))
@@ -266,7 +346,7 @@ def read_run(data: bytes, file: str, name: str | None = None) -> Run:
     if first is not None:
         raise InputError("systems.err_run_duplicate", file=file, run=name, query=first[0],
                          doc=first[1], count=repeated)
-    return Run(name, file, docs, len(frame))
+    return Run(name, file, docs, len(docs_col))
 
 
 def read_qrels(data: bytes, file: str) -> dict[str, dict[str, int]]:
@@ -275,24 +355,20 @@ def read_qrels(data: bytes, file: str) -> dict[str, dict[str, int]]:
     A repeated (query, doc) judgement with a different grade is an ``InputError``.
     """
     raw = _text_bytes(data, file)
-    frame = _read_columns(raw, file, QRELS_COLUMNS, [0, 2, 3],
-                          {0: str, 2: str, 3: str}, {3: "int"}, "qrels")
-    rel = pd.to_numeric(frame["relevance"], errors="coerce")
-    bad = rel.isna() | (rel != rel.round())
-    if bad.any():
-        raise _locate_bad_line(raw, file, 4, {3: "int"}, "qrels")
-    frame = frame.assign(relevance=rel.astype(int))
-    dup = frame.duplicated(["query_id", "doc_id"], keep=False)
-    if dup.any():
-        clash = frame[dup].groupby(["query_id", "doc_id"])["relevance"].nunique()
-        clash = clash[clash > 1]
-        if len(clash):
-            q, d = clash.index[0]
+    cols = _read_columns(raw, file, QRELS_COLUMNS, [0, 2, 3],
+                         {0: str, 2: str, 3: str}, {3: "int"}, "qrels")
+    triples = list(zip(cols["query_id"], cols["doc_id"], cols["relevance"]))
+    grades: dict[tuple[str, str], set] = {}
+    for q, d, r in triples:
+        grades.setdefault((q, d), set()).add(r)
+    if len(grades) != len(triples):  # a repeated judgement: refused when its grades differ
+        clash = sorted(k for k, g in grades.items() if len(g) > 1)
+        if clash:
+            q, d = clash[0]
             raise InputError("systems.err_qrels_conflict", file=file, query=q, doc=d,
                              count=len(clash))
     out: dict[str, dict[str, int]] = {}
-    for q, d, r in zip(frame["query_id"].tolist(), frame["doc_id"].tolist(),
-                       frame["relevance"].tolist()):
+    for q, d, r in triples:
         out.setdefault(q, {})[d] = r
     return out
 
@@ -332,13 +408,14 @@ def parse_measures(texts) -> list:
 class TrecScores:
     """Per-query values of one or more runs on the judged queries.
 
-    ``values[measure]`` is a frame indexed by query id (every judged query, sorted), one
-    column per run. ``missing[run]``: judged queries the run does not contain (scored 0).
+    ``arrays[measure]`` is a ``CaseScores`` (every judged query, sorted, x one column per run;
+    no pandas), ``values[measure]`` the same as a pandas frame indexed by ``query_id``, built
+    on first access. ``missing[run]``: judged queries the run does not contain (scored 0).
     ``unjudged[run]``: run queries without qrels (ignored). ``no_relevant``: judged queries
     with no document judged relevant (every measure is 0 there; kept, as trec_eval does).
     """
 
-    values: dict = field(repr=False)
+    arrays: dict = field(repr=False)
     runs: tuple[Run, ...] = field(repr=False)
     qrels: dict = field(repr=False)
     qrels_file: str
@@ -346,32 +423,49 @@ class TrecScores:
     unjudged: dict
     no_relevant: tuple[str, ...]
 
+    @cached_property
+    def values(self) -> dict:
+        """{measure: a pandas frame, judged queries x runs} (pandas imported here only)."""
+        import pandas as pd
+
+        return {m: pd.DataFrame(cs.values.copy(), index=pd.Index(list(cs.ids), name="query_id"),
+                                columns=list(cs.methods)) for m, cs in self.arrays.items()}
+
     @property
     def measures(self) -> list[str]:
-        return list(self.values)
+        return list(self.arrays)
 
     @property
     def names(self) -> list[str]:
         return [r.name for r in self.runs]
 
-    def means(self) -> pd.DataFrame:
-        """Mean over judged queries: one row per run, one column per measure."""
+    def means(self):
+        """Mean over judged queries (a pandas frame): one row per run, one column per measure."""
+        import pandas as pd
+
         return pd.DataFrame({m: v.mean() for m, v in self.values.items()})
+
+    def to_dict(self) -> dict:
+        """{measure: {run: mean over judged queries}}: ``means`` without pandas, to the bit
+        (every judged query has a value; the frame's one block is the transpose of this
+        C-ordered array, so pandas, like this, adds the queries row by row in their order)."""
+        return {m: dict(zip(cs.methods, np.ascontiguousarray(cs.values).sum(axis=0)
+                            / len(cs.ids))) for m, cs in self.arrays.items()}
 
     def golden(self, measure: str | None = None) -> GoldenSet:
         """One measure's per-query values (default: the first) as a ``GoldenSet`` for
         ``core.inputs.golden.compare_golden``: queries are the cases, runs the methods."""
         measure = self.measures[0] if measure is None else measure
-        if measure not in self.values:
+        if measure not in self.arrays:
             raise InputError("systems.err_measure", measure=str(measure)[:40],
                              examples=", ".join(self.measures))
-        scores = self.values[measure].copy()
-        check_method_names(scores.columns, self.qrels_file)  # a run named 'difference'
-        return GoldenSet(scores, pd.DataFrame(index=scores.index),
+        cs = self.arrays[measure]
+        check_method_names(list(cs.methods), self.qrels_file)  # a run named 'difference'
+        return GoldenSet(replace(cs, values=cs.values.copy()), CaseText(cs.ids, {}),
                          f"{self.qrels_file} [{measure}]", "trec")
 
     def report(self) -> dict:
-        return {"judged": len(next(iter(self.values.values()))),
+        return {"judged": len(next(iter(self.arrays.values())).ids),
                 "missing_from_run": {k: list(v) for k, v in self.missing.items()},
                 "without_qrels": {k: list(v) for k, v in self.unjudged.items()},
                 "no_relevant": list(self.no_relevant)}
@@ -408,10 +502,10 @@ def score_runs(runs, qrels: dict, measures, *, qrels_file: str = "qrels") -> Tre
     ms = parse_measures(measures)
     qids = sorted(qrels)
     judged = set(qids)
-    values = {str(m): pd.DataFrame(0.0, index=pd.Index(qids, name="query_id"),
-                                   columns=[r.name for r in runs]) for m in ms}
+    row = {q: i for i, q in enumerate(qids)}
+    values = {str(m): np.zeros((len(qids), len(runs))) for m in ms}
     missing, unjudged = {}, {}
-    for r in runs:
+    for j, r in enumerate(runs):
         in_run = set(r.docs)
         miss = sorted(judged - in_run)
         extra = sorted(in_run - judged)
@@ -420,24 +514,26 @@ def score_runs(runs, qrels: dict, measures, *, qrels_file: str = "qrels") -> Tre
         if extra:
             unjudged[r.name] = tuple(extra)
         run_docs = r.docs if not extra else {q: d for q, d in r.docs.items() if q in judged}
-        cols = {str(m): {} for m in ms}
         for res in _provider(ms).iter_calc(ms, qrels, run_docs):
-            cols[str(res.measure)][res.query_id] = res.value
-        for m, col in cols.items():
-            if col:
-                s = pd.Series(col, dtype=float)
-                values[m].loc[s.index, r.name] = s.to_numpy()
+            values[str(res.measure)][row[res.query_id], j] = float(res.value)
+    names = tuple(r.name for r in runs)
+    # ``from_frame``: the values keep this C order in ``CaseScores.matrix`` (the order of the
+    # per-query frame this table was, whose column sums in core.paired.best add row by row)
+    arrays = {m: CaseScores(tuple(qids), names, v, index_name="query_id", from_frame=True)
+              for m, v in values.items()}
     no_rel = tuple(q for q in qids if not any(v > 0 for v in qrels[q].values()))
-    return TrecScores(values, tuple(runs), qrels, qrels_file, missing, unjudged, no_rel)
+    return TrecScores(arrays, tuple(runs), qrels, qrels_file, missing, unjudged, no_rel)
 
 
 def _grade(judged: dict, doc: str) -> str:
     return str(judged[doc]) if doc and doc in judged else ""
 
 
-def trec_side_by_side(scores: TrecScores, query_id: str, a: str, b: str, k: int = 10) -> pd.DataFrame:
-    """Top-k of runs ``a`` and ``b`` for one query, side by side, with each doc's judgement
-    as text (blank = not judged)."""
+def trec_side_by_side(scores: TrecScores, query_id: str, a: str, b: str, k: int = 10):
+    """Top-k of runs ``a`` and ``b`` for one query, side by side (a pandas frame), with each
+    doc's judgement as text (blank = not judged)."""
+    import pandas as pd
+
     runs = {r.name: r for r in scores.runs}
     for name in (a, b):
         if name not in runs:

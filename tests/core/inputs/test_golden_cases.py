@@ -484,10 +484,11 @@ HEAVY = ("pandas", "pyarrow", "scipy.stats", "altair", "torch", "sentence_transf
     # retrieval lists (ids, three methods: the tied-for-best set, all pairs, per-group
     # B - A, Judged@10): the kernels only (issue 38)
     (["compare", "data/demo_lists.csv", "--format", "lists"], ["numba"]),
-    # TREC runs: the fast run reader is pandas' C parser (trec_eval's whitespace format)
+    # TREC runs (three runs + qrels, Judged@10): the plain-Python reader of a small clean file
+    # (core.inputs.trec.PLAIN_MAX_BYTES), ir_measures and the kernels, no pandas
     (["compare", "--format", "trec", "--qrels", "data/demo_trec/qrels.txt",
       "data/demo_trec/bm25.run", "data/demo_trec/dense.run", "data/demo_trec/hybrid.run"],
-     ["numba", "pandas", "pyarrow"]),
+     ["numba"]),
     # decide: the timing log is read into a frame (core.latency.log)
     (["decide", "--quality", "data/demo_switch_golden.csv", "--latency",
       "data/demo_switch_latency.csv", "--margin", "0.02", "--max-slowdown", "1.10"],
