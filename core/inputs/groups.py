@@ -262,7 +262,8 @@ def interaction_test(differences, labels, *, permutations: int = DEFAULT_PERMUTA
 class GroupResult:
     """One group: B − A with its interval at the corrected level, the test's p raw and
     Holm-adjusted, the verdict, the planner's cases needed and the ``status`` shown
-    (one of ``STATUSES``: a verdict, ``cannot_tell`` or ``too_few`` (< 2 cases))."""
+    (one of ``STATUSES``: a verdict, ``cannot_tell`` or ``too_few`` (< 2 cases)).
+    ``skew_guard``: the skew guard moved an end of the interval (scores; issue 36)."""
 
     group: str
     n: int
@@ -277,13 +278,14 @@ class GroupResult:
     status: str
     n_needed: int | None
     interval: str | None
+    skew_guard: bool = False
 
     def to_dict(self) -> dict:
         return {"group": self.group, "n": self.n, "mean_a": self.mean_a,
                 "mean_b": self.mean_b, "b_minus_a": self.diff, "ci_low": self.ci_low,
                 "ci_high": self.ci_high, "p": self.p, "p_holm": self.p_holm,
                 "verdict": self.verdict, "status": self.status, "n_needed": self.n_needed,
-                "interval": self.interval}
+                "interval": self.interval, "interval_skew_guard": self.skew_guard}
 
 
 @dataclass(frozen=True)
@@ -387,7 +389,8 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
             status = "no_difference"
         results.append(GroupResult(g, int(ag.size), float(ag.mean()), float(bg.mean()),
                                    float(bs.mean), float(bs.ci_low), float(bs.ci_high),
-                                   float(comp.test.p), ph, v, status, n_needed, bs.interval))
+                                   float(comp.test.p), ph, v, status, n_needed, bs.interval,
+                                   bs.skew_guard))
     test = interaction_test(b - a, lab, permutations=permutations, seed=seed, alpha=alpha) \
         if len(lab) else None
     return GroupComparison(name_a, name_b, tuple(results), confidence, corrected, test,
