@@ -214,9 +214,8 @@ class SwitchDecision:
     def sequential_dict(self) -> dict:
         """The JSON ``sequential`` block: the sequence, the order of the cases and the quality
         condition the fixed-n interval would have given."""
-        order = ({"by": "file_order", "column": None, "unsorted_rows": []}
-                 if self.arrival is None else self.arrival.to_dict())
-        return {**self.sequential.to_dict(), "order": order,
+        from core.paired import sequential_block  # lazy: the sequential mode
+        return {**sequential_block(self.sequential, self.arrival),
                 "quality_fixed_n": self.fixed_quality_condition.to_dict()}
 
 

@@ -24,7 +24,7 @@ from core.views.format import level as fmt_level
 from core.views.harm import gap_cell as harm_gap_cell, harm_lines
 from core.views.switch import (decision_card, decision_sentence, limit_cell, margin_text,
                                quality_chart, ratio_text, speed_chart)
-from core.views.sequential import quality_line
+from core.views.sequential import quality_line, sequential_section
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, current_lang, draw_chart,
                        end_of_presentation, esc, how_to_read, inputs_box, keep_in_url, page_setup,
                        present_css, presenting, report_downloads, show_card, show_error,
@@ -287,6 +287,10 @@ sections = [Section(tr("switch.details"), " ".join([decision_sentence(dec, lang)
                    table=conditions),
             Section(tr("switch.chart_quality", a=a, b=b, level=level), chart=q_chart),
             Section(tr("switch.chart_speed", a=a, b=b, level=level), chart=s_chart)]
+if dec.sequential is not None:   # issue 33: the sequence and the quality line read off it
+    sections.insert(0, sequential_section(
+        dec.sequential, a, b, lang, dec.arrival,
+        extra=quality_line(dec.quality_condition, dec.kind, dec.margin, lang)))
 report_inputs = {lname: ldata} if tables is not None else \
     {qname: qdata, **dict(runs), lname: ldata}
 report_downloads("decide", tr("switch.title"), sections, inputs=report_inputs,

@@ -1,21 +1,21 @@
 """Golden-case comparison: load -> core.inputs.golden.compare_golden -> draw. Nothing computed here."""
 from pathlib import Path
 
-import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
 from core.inputs import (by_group, cluster_hint, compare_cheap, compare_golden,
-                         compare_in_clusters, load_clustered, sequential_golden)
-from core.paired import ALPHAS, margin_decision, no_harm
+                         compare_in_clusters, load_clustered, margin_answer, sequential_golden)
+from core.paired import ALPHAS, no_harm
 from core.planning import card_next_step
 from core.views import format as fmt
 from core.views.clusters import cluster_card, cluster_lines
 from core.views.format import level as fmt_level
 from core.views.cheap import cheap_card, cheap_lines
+from core.views.golden import compare_summary, report_tables
 from core.views.harm import harm_lines
 from core.views.paired import paired_view
-from core.views.sequential import sequence_chart, sequential_lines
+from core.views.sequential import sequential_section
 from core.views.two_by_two import outcome_table
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
@@ -153,7 +153,7 @@ margin_value, margin_text = margin_input("golden", fmt.kind_of(result.comparison
 looks_again = sequential_toggle("golden", inputs)
 keep_in_url(a=a, b=b, margin=margin_text, **({"cluster": cluster} if cluster else {}),
             seq=url_flag(looks_again), **settings.url())
-seq = None
+seq = arrival = None
 if looks_again:   # issue 33: intervals valid at every look
     try:
         with st.spinner(tr("golden.computing")):
@@ -163,7 +163,7 @@ if looks_again:   # issue 33: intervals valid at every look
             show_error(exc)
     except ValueError:   # values outside [0, 1]: no confidence sequence of this kind
         range_warning(inputs)
-margin = None if margin_value is None else margin_decision(result.comparison, margin_value)
+margin = margin_answer(result.comparison, margin_value)
 cheap = None
 if cheap_upload is not None:   # cheap labels on more cases: the prediction-powered card first
     try:
@@ -251,9 +251,8 @@ if c.table is not None:
     table_2x2 = outcome_table(c.table, c.a, c.b, lang)
     show_table(table_2x2)
 
-disc = result.discordant().reset_index(drop=True).rename(
-    columns={"case_id": tr("golden.col_case"),
-             "difference": tr("golden.col_difference", a=c.a, b=c.b)})
+tables = report_tables(result, view, lang)
+disc = tables.discordant
 st.subheader(tr("golden.discordant_title", n=len(disc)), help=glossary("discordant"),
              anchor="golden-discordant")
 if len(disc):
@@ -267,26 +266,12 @@ with st.spinner(tr("golden.computing")):
 group_sections = show_groups(groups)
 
 st.subheader(tr("golden.report_title"))
-rate_rows = pd.DataFrame([
-    {tr("golden.col_method"): n_, tr("golden.col_score"): fmt.value(r.mean, kind),
-     tr("golden.col_count"): "" if r.successes is None else f"{r.successes}/{r.n}",
-     tr("golden.col_interval", level=level): fmt.interval(r.ci_low, r.ci_high, kind)}
-    for n_, r in ((c.a, c.rate_a), (c.b, c.rate_b))])
-diff_rows = pd.DataFrame(
-    [(view.difference.label, view.difference.value),
-     (tr("golden.ci_label", level=level),
-      fmt.interval(bs.ci_low, bs.ci_high, kind, signed=True)),
-     *tests_table.itertuples(index=False, name=None)],
-    columns=[tr("paired.col_test"), tr("paired.col_value")])
-paired_cases = pd.DataFrame({"case_id": list(result.case_ids), c.a: result.a_values,
-                             c.b: result.b_values,
-                             "b_minus_a": result.b_values - result.a_values})  # a data file
 sections = [
     Section(tr("golden.rates_title"),
             tr("golden.resolution_text", n=result.n_cases, step=f"{100 / result.n_cases:.1f}")
             if kind == "rate" else tr("golden.resolution_text_score", n=result.n_cases),
-            table=rate_rows),
-    Section(tr("golden.difference_title"), table=diff_rows),
+            table=tables.rates),
+    Section(tr("golden.difference_title"), table=tables.difference),
     Section(view.rates_title(), chart=rates_chart),
     Section(view.bootstrap_title(), chart=boot_chart),
 ]
@@ -298,12 +283,7 @@ sections.append(Section(tr("golden.discordant_title", n=len(disc)),
                         table=disc if len(disc) else None))
 sections.extend(group_sections)
 if seq is not None:
-    sections.insert(0, Section(tr("sequential.toggle"), "\n".join(
-        line.strip() for line in sequential_lines(seq, c.a, c.b, arrival, lang)),
-        chart=sequence_chart(seq, lang)))
-summary = result.to_dict()
-if seq is not None:
-    summary["sequential"] = {**seq.to_dict(), "order": arrival.to_dict()}
+    sections.insert(0, sequential_section(seq, c.a, c.b, lang, arrival))
 if cheap is not None:   # the cheap labels' figures, as the CLI prints them
     sections.insert(0, Section(tr("cheap.upload_label"),
                                "\n".join(line.strip() for line in cheap_lines(cheap, lang))))
@@ -312,20 +292,12 @@ if clustered is not None:
     sections.insert(0, Section(tr("clusters.page_title"),
                                "\n".join(cluster_lines(clustered, c.a, c.b, cluster, c.binary,
                                                         lang))))
-    summary["verdict_independent_cases"] = summary["verdict"]
-    summary["verdict"] = clustered.verdict
-    summary["clusters"] = {"column": cluster, **clustered.to_dict()}
-if margin is not None:
-    summary["margin"] = margin.to_dict()
-summary["harm"] = harm.to_dict()
-if cheap is not None:
-    cheap.apply(summary)
-if groups is not None:
-    summary["groups"] = groups.to_dict()["groups"]
-    summary["groups_test"] = {k: v for k, v in groups.to_dict().items() if k != "groups"}
+summary = compare_summary(result, clustered=clustered, cluster_column=cluster or None,
+                          seq=seq, arrival=arrival,
+                          margin=margin, harm=harm, cheap=cheap, groups=groups)
 report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": settings.resamples,
                          "seed": settings.seed, "confidence": level, "interval": bs.interval},
-                 per_case=paired_cases, summary=summary,
+                 per_case=tables.per_case, summary=summary,
                  verdict=view.sentence if clustered is None and cheap is None else card.sentence,
                  card=card)

@@ -15,8 +15,8 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 from core.errors import InputError
-from core.inputs import beir_bounds
-from core.paired import ALPHAS, margin_decision, no_harm, sequential_compare
+from core.inputs import beir_bounds, margin_answer
+from core.paired import ALPHAS, no_harm, sequential_block, sequential_compare
 from core.planning import card_next_step
 from core.retrieval import (ANY_PATH_ENV, BM25Params, CACHE_DIR, CORPUS, DEFAULT_RESAMPLES,
                             ENV_VAR, MEASURES, PAPER_BM25_NDCG10, QRELS_DIR, QUERIES, RETRIEVERS,
@@ -33,6 +33,7 @@ from core.views.format import level as fmt_level
 from core.views.harm import harm_lines
 from core.views.paired import paired_view
 from core.views.two_by_two import outcome_table
+from core.views.sequential import sequential_section
 from core.views.scifact import (NAMES, best_line, ci_by_n_chart, duration, folder_label,
                                 scatter_chart, split_name, step_text, waiting_card)
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
@@ -446,7 +447,7 @@ with inputs_box:
 seq = None
 if looks_again:   # issue 33: B − A per query as a confidence sequence, queries as compared
     seq = sequential_compare(comp.a_values, comp.b_values, float(confidence), seed=int(seed))
-margin = None if margin_value is None else margin_decision(comp, margin_value)
+margin = margin_answer(comp, margin_value)
 lang = current_lang()
 view = paired_view(comp, lang=lang, names=NAMES, unit="queries", metric=metric, margin=margin,
                   plan=card_next_step(comp, margin))
@@ -609,10 +610,13 @@ sections = [Section(tr("scifact.report_means"),
             *judged_sections,
             Section(tr("scifact.drill_title", n=len(disc)),
                     table=report_disc if len(disc) else None)]
+if seq is not None:   # issue 33: the sequence, queries in the order compared
+    sections.insert(0, sequential_section(seq, NAMES[a], NAMES[b_name], lang, queries=True))
 root = Path(path)
 inputs = {rel: (root / rel).read_bytes() for rel in (QUERIES, f"{QRELS_DIR}/test.tsv")}
 summary = {"collection": data.to_dict(), "scores": sub_means, "comparison": comp.to_dict(),
            **({"margin": margin.to_dict()} if margin is not None else {}),
+           **({"sequential": sequential_block(seq, queries=True)} if seq is not None else {}),
            "judged": judged.to_dict(), "best_set": best.to_dict(), "harm": harm.to_dict(),
            "settings": run_settings(BM25Params(float(k1), float(b), tokenizer),
                                     resolve_model(model or None)[1], seed=int(seed),

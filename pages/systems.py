@@ -9,12 +9,13 @@ import streamlit as st
 
 from core.errors import InputError
 from core.inputs import (COMMON_MEASURES, GoldenSet, LIST_METRICS, by_group, compare_golden,
-                         compare_in_clusters, load_lists_clustered, read_cluster_labels,
+                         compare_in_clusters, load_lists_clustered, margin_answer,
+                         read_cluster_labels,
                          lists_bounds, lists_side_by_side as list_side_by_side,
                          metric_key, read_group_file, read_qrels, read_run, score_lists,
                          score_runs, trec_bounds, trec_side_by_side)
 from core.paired import (CORRECTIONS, best_set, compare_many, disagreements, estimate_cost,
-                         margin_decision, plan_mode, sequential_compare)
+                         plan_mode, sequential_block, sequential_compare)
 from core.views import format as fmt
 from core.views.clusters import cluster_card, cluster_lines
 from core.views.best_set import best_card, best_sentence, rank_chart, ranks_display
@@ -28,6 +29,7 @@ from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_pr
                        show_error, show_frame, show_paired, show_table, stat_settings, tr, tr_md,
                        url_index, url_number, url_value, verdict_notes)
 from pages._sections import show_groups, show_judged
+from core.views.sequential import sequential_section
 from pages._sequential import range_warning, sequential_toggle, show_sequential, url_flag
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -317,7 +319,7 @@ with inputs_box:
     margin_value, margin_text = margin_input("systems", fmt.kind_of(result.comparison.binary))
     looks_again = sequential_toggle("systems")
     keep_in_url(**url, margin=margin_text, seq=url_flag(looks_again))
-margin = None if margin_value is None else margin_decision(result.comparison, margin_value)
+margin = margin_answer(result.comparison, margin_value)
 
 # the tied-for-best set of all systems: the headline with three or more (cost before work:
 # it needs every pair; when all pairs do not fit, A vs B stays the headline)
@@ -513,7 +515,13 @@ if clustered is not None:
     summary["verdict_independent_cases"] = summary["verdict"]
     summary["verdict"] = clustered.verdict
     summary["clusters"] = {"source": cl_source, **clustered.to_dict()}
+if seq is not None:   # issue 33: the sequence, as the page shows it (and the CLI writes it)
+    summary["sequential"] = sequential_block(seq)
+    if clustered is None:   # the verdict valid at every look
+        summary["verdict_fixed_n"] = summary["verdict"]
+        summary["verdict"] = seq.last.verdict
 sections = [
+    *([] if seq is None else [sequential_section(seq, c.a, c.b, lang)]),
     *([] if clustered is None else [Section(tr("clusters.page_title"), "\n".join(
         cluster_lines(clustered, c.a, c.b, cl_source, c.binary, lang)))]),
     Section(tr("systems.means_title"), "\n".join(notes), table=means_table.reset_index()),

@@ -89,21 +89,10 @@ def add_margin_arg(p) -> None:
                         "(0.02 nDCG).")
 
 
-def margin_of(comparison, text):
-    """The ``core.paired.margin.MarginResult`` of ``comparison`` (a
-    ``core.paired.PairedComparison``) for ``--margin`` ``text``, or None when no margin was
-    given."""
-    if text is None:
-        return None
-    from core.inputs import parse_margin  # lazy: every command module is imported at start-up
-    from core.paired import margin_decision  # lazy: as above
-    return margin_decision(comparison, parse_margin(text, binary=comparison.data.binary))
-
-
 def check_margin_text(text) -> None:
     """Refuse a ``--margin`` no data could read (``abc``, ``-1``, ``100pp``) before a long
     run: it must read as a rate's or as a score's margin (which one is known only once the
-    data are in, when ``margin_of`` reads it for their kind)."""
+    data are in, when ``core.inputs.margin_answer`` reads it for their kind)."""
     if text is None:
         return
     from core.inputs import parse_margin  # lazy: every command module is imported at start-up

@@ -35,15 +35,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args, margin_of,
-                                   print_json, read_bytes)
+from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args, print_json,
+                                   read_bytes)
 from core.errors import InputError
 from core.i18n import t
 from core.inputs import (Clustered, by_group, cluster_hint, compare_golden, compare_in_clusters,
                          load_clustered, load_golden, read_cluster_labels, read_group_labels,
                          runs_block)
 from core.serialize import to_csv_bytes
-from core.views.golden import compare_text
+from core.views.golden import compare_summary, compare_text
 
 NAME = "compare"
 HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lists) or TREC "
@@ -202,9 +202,10 @@ def _groups(args, result):
 
 
 def _clusters(args, result):
-    """(the cluster comparison or None, the JSON block or None, the text lines) when the file
-    has a cluster column, ``--cluster`` names one or ``--clusters`` gives a side file;
-    the repeated-runs block and line when a long file has a run column."""
+    """(the cluster comparison or None, the ``Clustered`` it read or None, the repeated-runs
+    block or None, the text lines) when the file has a cluster column, ``--cluster`` names one
+    or ``--clusters`` gives a side file; the repeated-runs block and line when a long file has
+    a run column."""
     from core.views.clusters import cluster_lines, runs_lines  # lazy: only with clusters/runs
 
     cl = getattr(args, "cluster_info", None)
@@ -213,20 +214,19 @@ def _clusters(args, result):
         cl = (cl.with_file(labels, args.clusters) if cl is not None else None)
         if cl is None:
             cl = Clustered(None, labels, None, args.clusters)
-    blocks, lines = {}, []
+    runs, lines = None, []
     if cl is not None and cl.runs is not None:
-        blocks["runs"] = runs_block(cl.runs, result)
-        lines += runs_lines(blocks["runs"])
+        runs = runs_block(cl.runs, result)
+        lines += runs_lines(runs)
     if cl is None or cl.labels is None:
-        return None, blocks, lines
+        return None, cl, runs, lines
     c = result.comparison
     cc = compare_in_clusters(result, cl.labels, cl.file or result.golden.source,
                              resamples=args.resamples, confidence=args.confidence,
                              seed=args.seed)
     source = cl.column or cl.file
-    blocks["clusters"] = {"column": cl.column, "file": cl.file, **cc.to_dict()}
     lines = cluster_lines(cc, c.a, c.b, source, c.binary) + lines
-    return cc, blocks, lines
+    return cc, cl, runs, lines
 
 
 def _sequential(args, result):
@@ -244,14 +244,6 @@ def _sequential(args, result):
     seq = sequential_compare(result.a_values[order], result.b_values[order], args.confidence,
                              seed=args.seed)
     return seq, arrival
-
-
-def sequential_block(seq, arrival) -> dict:
-    """The JSON ``sequential`` block: the sequence (``SequentialComparison.to_dict``) and the
-    order the cases were read in."""
-    order = ({"by": "file_order", "column": None, "unsorted_rows": []} if arrival is None
-             else arrival.to_dict())
-    return {**seq.to_dict(), "order": order}
 
 
 def run(args) -> int:
@@ -276,13 +268,14 @@ def run(args) -> int:
         others = [m for m in gs.methods if m != args.baseline]
         a, b = args.baseline, (others[0] if others else None)  # B - A = other - baseline
     result = compare_golden(gs, a, b, **_stat_kw(args))
-    clustered, cluster_blocks, cluster_text = _clusters(args, result)
-    if clustered is None and not cluster_blocks:
+    clustered, cl, runs, cluster_text = _clusters(args, result)
+    if clustered is None and runs is None:
         hint = cluster_hint(result.case_ids)
         if hint is not None:
             from core.views.clusters import hint_line  # lazy: only when ids look clustered
             sys.stderr.write("note: " + hint_line(hint) + "\n")
-    margin = margin_of(result.comparison, args.margin)
+    from core.inputs import margin_answer  # lazy: the margin's rooms, loaded when asked
+    margin = margin_answer(result.comparison, args.margin)
     harm = None
     if args.harm or args.harm_delta is not None:
         from core.paired import no_harm  # lazy: only with --harm
@@ -323,38 +316,12 @@ def run(args) -> int:
     if args.unjudged_csv and judged is not None:
         Path(args.unjudged_csv).write_bytes(to_csv_bytes(judged.pool))
     if args.json:
-        out = result.to_dict()
-        out.update(extra)
-        if clustered is not None:   # the verdict with clusters as the unit
-            out["verdict_independent_cases"] = out["verdict"]
-            out["verdict"] = clustered.verdict
-        out.update(cluster_blocks)
-        if seq is not None:
-            out["sequential"] = sequential_block(seq, arrival)
-            if clustered is None:   # the verdict valid at every look
-                out["verdict_fixed_n"] = out["verdict"]
-                out["verdict"] = seq.last.verdict
-        if margin is not None:
-            out["margin"] = margin.to_dict()
-        if harm is not None:
-            out["harm"] = harm.to_dict()
-        if cheap is not None:
-            cheap.apply(out)
-        if best is not None:
-            out["best_set"] = best.to_dict()
-        if groups is not None:
-            g = groups.to_dict()
-            out["groups"] = g.pop("groups")
-            out["groups_test"] = g
-        if judged is not None:
-            out["judged"] = judged.to_dict()
-        if many is not None:
-            out["multiple"] = {k: v for k, v in many.to_dict().items() if k != "pairs"}
-            out["pairs"] = [{k: p[k] for k in ("a", "b", "b_minus_a", "ci_low", "ci_high", "p",
-                                               "p_holm", "p_adjusted", "verdict", "n",
-                                               "cohens_dz")}
-                            for p in many.to_dict()["pairs"]]
-        print_json(out)
+        print_json(compare_summary(result, extra=extra, clustered=clustered,
+                                   cluster_column=None if cl is None else cl.column,
+                                   cluster_file=None if cl is None else cl.file, runs=runs,
+                                   seq=seq, arrival=arrival,
+                                   margin=margin, harm=harm, cheap=cheap, best=best,
+                                   groups=groups, judged=judged, many=many))
         return 0
     if cheap is not None:
         from core.views.cheap import cheap_lines  # lazy: only with cheap labels

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args,
-                                   check_margin_text, margin_of, metric_option, print_json)
+                                   check_margin_text, metric_option, print_json)
 from core.errors import InputError
 from core.i18n import t
 from core.retrieval import (BM25Params, DEFAULT_RESAMPLES, ENV_VAR, RETRIEVERS, TOKENIZERS,
@@ -92,7 +92,8 @@ def run(args) -> int:
     for enc in vectors:
         source, params = provenance(enc)
         sys.stderr.write(t(f"scifact.vectors_{source}", "en", **params) + "\n")
-    margin = margin_of(res.comparison, args.margin)
+    from core.inputs import margin_answer  # lazy: the margin's rooms, loaded when asked
+    margin = margin_answer(res.comparison, args.margin)
     seq = None
     if args.sequential:
         from core.paired import sequential_compare  # lazy: only in the sequential mode
@@ -111,9 +112,8 @@ def run(args) -> int:
         if margin is not None:
             out["margin"] = margin.to_dict()
         if seq is not None:   # queries in the order compared
-            out["sequential"] = {**seq.to_dict(), "order": {"by": "query_order",
-                                                            "column": None,
-                                                            "unsorted_rows": []}}
+            from core.paired import sequential_block  # lazy: the sequential mode
+            out["sequential"] = sequential_block(seq, queries=True)
         if harm is not None:
             out["harm"] = harm.to_dict()
         out["vectors"] = [vector_summary(enc) for enc in vectors]

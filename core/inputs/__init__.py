@@ -16,7 +16,7 @@ PUBLIC = {
     "judged": ("JudgedBounds", "beir_bounds", "lists_bounds", "trec_bounds"),
     "lists": ("LIST_METRICS", "lists_side_by_side", "load_lists", "metric_key", "parse_metric",
               "score_lists"),
-    "margin_text": ("parse_margin",),
+    "margin_text": ("margin_answer", "parse_margin"),
     "metrics": ("Measure", "parse_measure", "per_query"),
     "tables": ("AmbiguousNumber", "decode_text", "find_column", "norm_header", "parse_number",
                "parse_numbers", "read_cells", "read_table"),

@@ -62,7 +62,8 @@ from core import checks
 from core.errors import InputError
 from core.inputs.golden_cases import CASE_ID_NAMES, side_file_ids
 from core.inputs.tables import RawTable, find_column, norm_header, read_cells
-from core.paired import compare_paired, significance_level, verdict, wilson_bounds, z_value
+from core.paired import (alpha_of, check_interval, checked_pair, compare_checked, verdict,
+                         wilson_bounds, z_two_sided)
 
 GROUP_NAMES = ("group", "query_group", "그룹", "질의그룹", "질문그룹")
 MAX_GROUPS = 20
@@ -206,7 +207,11 @@ def permutation_budget(cases: int, groups: int, permutations: int) -> int:
     ``PERM_WORK``, else ``PERM_WORK`` / (cases + groups) rounded down to whole batches, at
     least ``PERM_MIN`` (never more than asked)."""
     per = checks.whole("cases", cases, lo=0) + checks.whole("groups", groups, lo=0)
-    permutations = checks.resamples(permutations)
+    return _budget(per, checks.resamples(permutations))
+
+
+def _budget(per: int, permutations: int) -> int:
+    """``permutation_budget`` of checked numbers (``per`` = cases + groups)."""
     if permutations * per <= PERM_WORK:
         return permutations
     cap = max(PERM_MIN, (PERM_WORK // max(per, 1)) // _BATCH * _BATCH)
@@ -226,6 +231,12 @@ def interaction_test(differences, labels, *, permutations: int = DEFAULT_PERMUTA
     seed = checks.seed(seed)
     if alpha is not None:
         alpha = checks.share("alpha", alpha)
+    return _interaction(d, lab, permutations, seed, alpha)
+
+
+def _interaction(d: np.ndarray, lab: np.ndarray, permutations: int, seed: int,
+                 alpha: float | None) -> InteractionTest | None:
+    """``interaction_test`` of checked arguments (``compare_by_group`` checked them)."""
     uniq, codes = np.unique(lab.astype(str), return_inverse=True)
     g, n = uniq.size, d.size
     if g < 2 or n <= g:
@@ -236,10 +247,10 @@ def interaction_test(differences, labels, *, permutations: int = DEFAULT_PERMUTA
     within = float(np.sum((d - means[codes]) ** 2))
     between = float(np.sum(counts * (means - d.mean()) ** 2))
     f = (between / (g - 1)) / (within / (n - g)) if within > 0 else None
-    budget = permutation_budget(n, g, permutations)
+    budget = _budget(n + g, permutations)
     sequential = alpha is not None and permutations * (n + g) > PERM_WORK
     if sequential:
-        z = z_value(PERM_SURE)
+        z = z_two_sided(PERM_SURE)
     rng = np.random.default_rng(seed)
     tol = 1e-12 * max(abs(observed), 1.0)
     hits, done, stopped = 0, 0, "all" if budget == permutations else "work_limit"
@@ -336,13 +347,15 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
     # lazy: multi and the planner load pandas; reading a group column (core.inputs.golden)
     # stays on the CLI's pandas-free path
     from core.paired import holm
-    from core.planning import cases_needed
+    from core.planning import cases_needed_of
 
     ids = [str(c) for c in case_ids]
     a = checks.values("a_values", a_values)
     b = checks.values("b_values", b_values)
     checks.same_length(case_ids=ids, a_values=a, b_values=b)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    interval = check_interval(interval)   # checked once: the groups' comparisons trust it
+    permutations = checks.resamples(permutations)
     label_of = dict(groups.items()) if hasattr(groups, "items") else None
     if label_of is None:
         raise ValueError("groups must map case ids to labels (a dict or a pandas Series)")
@@ -355,7 +368,7 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
     order = list(dict.fromkeys(lab.tolist()))
     binary = bool(np.all(np.isin(a, (0.0, 1.0))) and np.all(np.isin(b, (0.0, 1.0))))
     m = sum(1 for g in order if np.sum(lab == g) >= 2)
-    alpha = significance_level(confidence)
+    alpha = alpha_of(confidence)
     corrected = round(1 - alpha / max(m, 1), 12)
     raw = []
     for g in order:
@@ -364,10 +377,10 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
         if ag.size < 2:
             raw.append((g, ag, bg, None, None))
             continue
-        comp = compare_paired(ag, bg, name_a=name_a, name_b=name_b, resamples=resamples,
-                              confidence=corrected, seed=seed, interval=interval,
-                              self_check=False)
-        need = cases_needed(ag, bg, confidence=corrected)
+        comp = compare_checked(checked_pair(ag, bg), name_a=name_a, name_b=name_b,
+                               resamples=resamples, confidence=corrected, seed=seed,
+                               interval=interval, self_check=False)
+        need = cases_needed_of(ag, bg, confidence=corrected)
         raw.append((g, ag, bg, comp, need.n_needed))
     p_raw = [r[3].test.p for r in raw if r[3] is not None]
     p_adj = iter(holm(p_raw)) if p_raw else iter(())
@@ -380,7 +393,7 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
             continue
         ph = float(next(p_adj))
         bs = comp.bootstrap
-        v = verdict(bs.ci_low, bs.ci_high, ph, confidence=confidence)
+        v = verdict(bs.ci_low, bs.ci_high, ph, alpha=alpha)
         if v != "no_difference":
             status = v
         elif n_needed is None or ag.size < n_needed:
@@ -391,7 +404,7 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
                                    float(bs.mean), float(bs.ci_low), float(bs.ci_high),
                                    float(comp.test.p), ph, v, status, n_needed, bs.interval,
                                    bs.skew_guard))
-    test = interaction_test(b - a, lab, permutations=permutations, seed=seed, alpha=alpha) \
+    test = _interaction(b - a, lab, permutations, seed, alpha) \
         if len(lab) else None
     return GroupComparison(name_a, name_b, tuple(results), confidence, corrected, test,
                            ungrouped, binary, column)

@@ -36,7 +36,7 @@ import pandas as pd
 from core import checks
 from core.inputs.metrics import per_query
 from core.inputs.tables import find_column
-from core.paired import compare_paired
+from core.paired import check_interval, compare_checked, paired_data
 
 DEFAULT_K = 10
 POOL_COLUMNS = ("query_id", "query", "doc_id", "best_rank", "methods")
@@ -167,6 +167,7 @@ def judged_bounds(rankings: Mapping[str, Mapping[str, Sequence[str]]],
     are left out of the verdicts."""
     k = checks.whole("k", k, lo=1)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    interval = check_interval(interval)   # checked once: both readings trust it
     checks.instance("rankings", rankings, Mapping, "a mapping of method -> {query: ranking}")
     for name in (a, b):
         checks.choice("a" if name == a else "b", name, list(rankings))
@@ -179,9 +180,10 @@ def judged_bounds(rankings: Mapping[str, Mapping[str, Sequence[str]]],
     out = []
     for frame in (low, high):
         both = frame[[a, b]].dropna()
-        c = compare_paired(both[a].to_numpy(float), both[b].to_numpy(float), name_a=a,
-                           name_b=b, resamples=resamples, confidence=confidence, seed=seed,
-                           interval=interval, self_check=False)
+        c = compare_checked(paired_data(both[a].to_numpy(float), both[b].to_numpy(float),
+                                        min_n=2), name_a=a, name_b=b, resamples=resamples,
+                            confidence=confidence, seed=seed, interval=interval,
+                            self_check=False)
         bs = c.bootstrap
         out.append((c.verdict, (float(bs.mean), float(bs.ci_low), float(bs.ci_high))))
     return JudgedBounds(k, metric, a, b, judged, low, high, pool, out[0][0], out[1][0],

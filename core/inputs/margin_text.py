@@ -1,12 +1,14 @@
 """The margin δ a person typed (``--margin``, a URL, the pages' margin input), read on the
 difference's scale once the data's kind (0/1 or scores) is known; ``core.paired.margin``
-decides with the number."""
+decides with the number; ``margin_answer`` is the one call the pages and the CLI make for the
+margin's answer."""
 from __future__ import annotations
 
 import math
 
 from core.errors import InputError
 from core.inputs.tables import parse_number
+from core.paired import MarginResult, PairedComparison, margin_decision
 
 PLAIN_RATE_MAX = 0.2   # a plain --margin for a rate must be a share below this (see parse_margin)
 PP_SUFFIXES = ("%p", "pp", "%")
@@ -45,3 +47,18 @@ def parse_margin(text, *, binary: bool) -> float:
         raise InputError("margin.err_ambiguous", value=raw[:40],
                          limit=f"{PLAIN_RATE_MAX:g}")
     return value
+
+
+def margin_answer(comparison: PairedComparison, margin) -> MarginResult | None:
+    """The margin's answer for ``comparison`` (the one paired result: golden, lists, TREC,
+    scifact): ``core.paired.margin.margin_decision`` with ``margin`` read for the data's kind.
+    ``margin`` is None (no margin asked: None), the text a person typed (``--margin``, a URL:
+    read by ``parse_margin`` once the outcomes are known to be 0/1 or scores) or a number
+    already on the difference's scale (a page's margin input, 0.02 = 2 %p). The pages and the
+    CLI commands call this one function (issue 31: the page and ``commands`` used to decide
+    it each)."""
+    if margin is None:
+        return None
+    if isinstance(margin, str):
+        margin = parse_margin(margin, binary=comparison.data.binary)
+    return margin_decision(comparison, margin)

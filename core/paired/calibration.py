@@ -53,7 +53,7 @@ import numpy as np
 
 from core import checks
 from core.paired.intervals import (CLOSED_FORM_METHODS, PAIRED_PROPORTION_METHODS, SCORE_METHODS,
-                                   interval_of_means, paired_proportion_ci, score_intervals,
+                                   interval_of_means, score_intervals, table_interval,
                                    side, wilson_bounds)
 from core.paired.significance import mcnemar_exact
 from core.paired.stats import kernels, stream_key
@@ -262,7 +262,7 @@ def _table_rejection(n11, n12, n21, n22, n: int, interval: str, confidence: floa
                      rng) -> np.ndarray:
     """Whether ``interval`` leaves out 0 on each of the tables (arrays of cells)."""
     if interval in PAIRED_PROPORTION_METHODS:
-        lo, hi = paired_proportion_ci(n11, n12, n21, n22, confidence, method=interval)
+        lo, hi = table_interval(n11, n12, n21, n22, confidence, interval)
         return side(np.atleast_1d(lo), np.atleast_1d(hi)) != 0
     m = n12 + n21
     disc = rng.binomial(n, (m / n)[:, None], size=(m.size, CELL_RESAMPLES))

@@ -14,14 +14,13 @@ import numpy as np
 
 from core import checks
 from core.paired.calibration import Calibration, calibrate_comparison
-from core.paired.intervals import is_resampled, wilson_bounds
+from core.paired.intervals import is_resampled, wilson_bounds, z_of
 from core.paired.significance import (PairedTest, cohens_dz, difference_test, mcnemar_exact,
                                       paired_ttest_p)
 from core.paired.method_intervals import mean_intervals_of
 from core.paired.stats import (BootstrapResult, PairedData, RateEstimate, Verdict, alpha_of,
                                bootstrap_difference, check_interval, interval_warning, is_binary,
-                               paired_data, significance_level, verdict, wilson_interval,
-                               z_value)
+                               paired_data, significance_level, verdict)
 
 REASONS = ("ci_includes_zero", "too_few_discordant", "too_few_nonzero", "test_disagrees",
            "fails_self_check", "withheld_self_check")
@@ -280,9 +279,9 @@ def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,
     if binary is None:
         binary = is_binary(x)
     if binary:
-        k = int(x.sum())
-        lo, hi = wilson_interval(k, x.size, confidence)
-        return RateEstimate(x.size, k / x.size, lo, hi, "wilson", k)
+        k = int(x.sum())   # checked above: the Wilson bounds of wilson_interval, no check again
+        lo, hi, _ = wilson_bounds(k, x.size, z_of(confidence))
+        return RateEstimate(x.size, k / x.size, float(lo), float(hi), "wilson", k)
     return _score_rates(x[None, :], confidence, resamples, seed)[0]
 
 
@@ -324,6 +323,21 @@ def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int
     case_ids = tuple(case_ids)
     if case_ids and len(case_ids) != data.n:
         raise ValueError(f"case_ids has {len(case_ids)} ids for {data.n} cases")
+    return compare_checked(data, name_a=name_a, name_b=name_b, resamples=resamples,
+                           confidence=confidence, seed=seed, interval=interval,
+                           self_check=self_check, detail=detail, case_ids=case_ids,
+                           metric=metric)
+
+
+def compare_checked(data: PairedData, *, name_a: str = "A", name_b: str = "B",
+                    resamples: int, confidence: float, seed: int, interval: str,
+                    self_check: bool = True, detail: bool = True, case_ids: tuple = (),
+                    metric: str | None = None) -> PairedComparison:
+    """``compare_paired`` of a checked ``PairedData`` (``paired_data(a, b, min_n=2)``) with
+    resamples, confidence, seed and interval the caller checked (``checks.bootstrap_iv``,
+    ``check_interval``) and ``case_ids`` a tuple of ``data.n`` ids or empty: the same result,
+    nothing checked again (the per-group and per-reading comparisons of
+    ``core.inputs.groups`` and ``core.inputs.judged``)."""
     bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
                               interval=interval)
     test = (difference_test(data) if data.binary else
@@ -337,7 +351,7 @@ def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int
         return PairedComparison(**out)
     if data.binary:
         both, a_only, b_only, _ = data.table
-        z = z_value(confidence)
+        z = z_of(confidence)
         rates = []
         for k in (both + a_only, both + b_only):
             lo, hi, _ = wilson_bounds(k, data.n, z)

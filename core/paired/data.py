@@ -62,6 +62,13 @@ def paired_data(a, b, *, min_n: int = 1) -> PairedData:
     """Check two paired vectors once (``checks.pair``) and find their kind in one pass each:
     0/1 outcomes get their 2x2 table."""
     a, b = checks.pair(a, b, min_n=min_n)
+    return checked_pair(a, b)
+
+
+def checked_pair(a: np.ndarray, b: np.ndarray) -> PairedData:
+    """``paired_data`` of two float arrays the caller checked (``checks.pair``; e.g. one
+    group's cases of a checked pair, ``core.inputs.groups``): the kind and the 2x2 table
+    found the same way, nothing checked again."""
     a1 = a == 1
     ones_a = int(np.count_nonzero(a1))
     binary = _only_zeros_and(a, ones_a)

@@ -45,8 +45,20 @@ _NORMAL = NormalDist()
 
 
 def z_two_sided(confidence: float) -> float:
-    """z with P(|Z| <= z) = confidence (standard normal)."""
-    return _NORMAL.inv_cdf(0.5 + checks.confidence(confidence) / 2)
+    """z with P(|Z| <= z) = confidence (standard normal; ``statistics.NormalDist``, Wichura's
+    AS241): the one normal quantile of a confidence level, checked; ``z_of`` trusts it."""
+    return z_of(checks.confidence(confidence))
+
+
+def z_of(confidence: float) -> float:
+    """``z_two_sided`` of a confidence the caller checked (``core.checks.confidence`` at its
+    public door): the same number, no check again."""
+    return _NORMAL.inv_cdf(0.5 + confidence / 2)
+
+
+def _cells(n11, n12, n21, n22):
+    """The four cells as float arrays of one shape (no check: ``_table`` checks)."""
+    return np.broadcast_arrays(*[np.asarray(c).astype(float) for c in (n11, n12, n21, n22)])
 
 
 def _table(n11, n12, n21, n22):
@@ -56,7 +68,7 @@ def _table(n11, n12, n21, n22):
             raise ValueError(f"{name} must hold whole numbers, got {c!r}")
         if np.any(c < 0):
             raise ValueError(f"{name} must be non-negative, got {c!r}")
-    out = np.broadcast_arrays(*[c.astype(float) for c in cells])
+    out = _cells(*cells)
     if np.any(out[0] + out[1] + out[2] + out[3] <= 0):
         raise ValueError("the table needs at least one case (n11 + n12 + n21 + n22 >= 1)")
     return out
@@ -99,8 +111,10 @@ def wald_paired_ci(n11, n12, n21, n22, confidence: float = 0.95):
     Kept as the reference the others improve on; it collapses to a point with no discordant
     pairs. Truncated to [-1, 1].
     """
-    n11, n12, n21, n22 = _table(n11, n12, n21, n22)
-    z = z_two_sided(confidence)
+    return _wald(*_table(n11, n12, n21, n22), z_two_sided(confidence))
+
+
+def _wald(n11, n12, n21, n22, z: float):
     N = n11 + n12 + n21 + n22
     est = (n12 - n21) / N
     se = np.sqrt(np.maximum(n12 + n21 - (n12 - n21) ** 2 / N, 0.0)) / N
@@ -118,8 +132,10 @@ def bonett_price_ci(n11, n12, n21, n22, confidence: float = 0.95):
     truncated to [-1, 1] (Fagerland et al. 2014, section 3.1). Centred on the shrunk
     estimate p12 - p21, not on delta.
     """
-    n11, n12, n21, n22 = _table(n11, n12, n21, n22)
-    z = z_two_sided(confidence)
+    return _bonett_price(*_table(n11, n12, n21, n22), z_two_sided(confidence))
+
+
+def _bonett_price(n11, n12, n21, n22, z: float):
     N = n11 + n12 + n21 + n22
     p12, p21 = (n12 + 1) / (N + 2), (n21 + 1) / (N + 2)
     centre = p12 - p21
@@ -142,8 +158,10 @@ def newcombe_ci(n11, n12, n21, n22, confidence: float = 0.95):
         L = delta - sqrt((p1 - l1)^2 - 2 phi (p1 - l1)(u2 - p2) + (u2 - p2)^2)
         U = delta + sqrt((p2 - l2)^2 - 2 phi (p2 - l2)(u1 - p1) + (u1 - p1)^2)
     """
-    n11, n12, n21, n22 = _table(n11, n12, n21, n22)
-    z = z_two_sided(confidence)
+    return _newcombe(*_table(n11, n12, n21, n22), z_two_sided(confidence))
+
+
+def _newcombe(n11, n12, n21, n22, z: float):
     N = n11 + n12 + n21 + n22
     r1, r2, c1, c2 = n11 + n12, n21 + n22, n11 + n21, n12 + n22
     p1, p2 = r1 / N, c1 / N
@@ -197,9 +215,11 @@ def tango_ci(n11, n12, n21, n22, confidence: float = 0.95, *, tol: float = 1e-10
     on (-1, 1), for every table of an array at once (to ``tol``). L = -1 when delta = -1 and
     U = 1 when delta = 1.
     """
-    n11, n12, n21, n22 = _table(n11, n12, n21, n22)
-    z = z_two_sided(confidence)
     tol = checks.between("tol", tol, 1e-15, 1e-3)
+    return _tango(*_table(n11, n12, n21, n22), z_two_sided(confidence), tol)
+
+
+def _tango(n11, n12, n21, n22, z: float, tol: float = 1e-10):
     return _scalar(*tango_limits(n12, n21, n11 + n12 + n21 + n22, z, tol))
 
 
@@ -271,8 +291,8 @@ def planned_half_width(discordance: float, diff: float, n, confidence: float = 0
     return float(half) if half.ndim == 0 else half
 
 
-_TABLE_FUNCS = {"tango": tango_ci, "newcombe": newcombe_ci, "bonett_price": bonett_price_ci,
-                "wald": wald_paired_ci}
+_TABLE_FUNCS = {"tango": _tango, "newcombe": _newcombe, "bonett_price": _bonett_price,
+                "wald": _wald}
 
 
 def paired_proportion_ci(n11, n12, n21, n22, confidence: float = 0.95, *,
@@ -280,7 +300,14 @@ def paired_proportion_ci(n11, n12, n21, n22, confidence: float = 0.95, *,
     """The ``method`` interval (one of ``PAIRED_PROPORTION_METHODS``) of delta =
     (n12 - n21)/N; see each function for its formula and source."""
     method = checks.choice("method", method, PAIRED_PROPORTION_METHODS)
-    return _TABLE_FUNCS[method](n11, n12, n21, n22, confidence)
+    return _TABLE_FUNCS[method](*_table(n11, n12, n21, n22), z_two_sided(confidence))
+
+
+def table_interval(n11, n12, n21, n22, confidence: float, method: str):
+    """``paired_proportion_ci`` of cells, a level and a method the caller checked (whole,
+    non-negative cells with at least one case: a ``PairedData.table`` or tables built from
+    one; ``bootstrap_difference`` and the self-check): the same interval, no check again."""
+    return _TABLE_FUNCS[method](*_cells(n11, n12, n21, n22), z_of(confidence))
 
 
 # ----------------------------------------------------------------------------- scores

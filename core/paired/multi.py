@@ -59,8 +59,9 @@ import pandas as pd
 
 from core import checks
 from core.errors import InputError
-from core.paired.significance import cohens_dz, randomization_p
-from core.paired.stats import check_interval, difference_interval, paired_bootstrap, paired_data
+from core.paired.significance import cohens_dz, randomization_p_of
+from core.paired.stats import (bootstrap_difference, check_interval, interval_of_difference,
+                               paired_data)
 
 MODES = ("all", "baseline")
 CORRECTIONS = ("holm", "bh")  # Holm: family-wise error; Benjamini–Hochberg: false discovery rate
@@ -104,6 +105,11 @@ def estimate_cost(systems: int, cases: int, resamples: int, mode: str = "all") -
     checks.whole("cases", cases, lo=0)
     checks.whole("resamples", resamples, lo=0)
     checks.choice("mode", mode, MODES)
+    return _cost(systems, cases, resamples, mode)
+
+
+def _cost(systems: int, cases: int, resamples: int, mode: str) -> Cost:
+    """``estimate_cost`` of checked numbers (``compare_many`` checked them)."""
     pairs = systems * (systems - 1) // 2 if mode == "all" else max(systems - 1, 0)
     return Cost(systems, cases, resamples, mode, pairs, pairs * cases * resamples)
 
@@ -276,7 +282,7 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
             raise InputError("unknown_method", method=baseline, methods=", ".join(systems))
     else:
         baseline = None
-    cost = estimate_cost(len(systems), len(scores), resamples, mode)
+    cost = _cost(len(systems), len(scores), resamples, mode)
     if not cost.fits:
         raise InputError("too_much_work", **cost.params())
     kept_pairs, excluded = [], {}
@@ -287,23 +293,23 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
             excluded[f"{a} vs {b}"] = [str(x) for x in sub.index[sub.isna().any(axis=1)]]
         if len(kept) < 2:
             raise InputError("too_few_paired", count=len(kept), a=a, b=b)
-        kept_pairs.append((a, b, kept[a].to_numpy(float), kept[b].to_numpy(float)))
-    raw_p = [randomization_p(av, bv, resamples=resamples, seed=seed)
-             for _, _, av, bv in kept_pairs]
+        av, bv = kept[a].to_numpy(float), kept[b].to_numpy(float)
+        kept_pairs.append((a, b, av, bv, paired_data(av, bv)))   # each pair checked once
+    # checked above: the helpers below trust the pairs, the seed, the resamples, the level
+    raw_p = [randomization_p_of(data, resamples, seed) for *_, data in kept_pairs]
     adjusted = holm(raw_p)
     chosen = ADJUST[correction](raw_p)
     alpha = 1 - confidence
     adj_conf = adjusted_confidence(confidence, len(raw_p), correction,
                                    int(np.sum(np.asarray(chosen) < alpha)))
     pairs = []
-    for (a, b, av, bv), p, ph, pc in zip(kept_pairs, raw_p, adjusted, chosen):
-        bs = paired_bootstrap(av, bv, resamples=resamples, confidence=confidence, seed=seed,
-                              interval=interval)
+    for (a, b, av, bv, data), p, ph, pc in zip(kept_pairs, raw_p, adjusted, chosen):
+        bs = bootstrap_difference(data, resamples=resamples, confidence=confidence, seed=seed,
+                                  interval=interval)
         # the same interval at the verdicts' level, off the same resamples; then only
         # scalars are kept (each pair's distribution would hold pairs x resamples floats)
-        adj_low, adj_high, _ = difference_interval(paired_data(av, bv), bs.distribution,
-                                                   confidence=adj_conf, interval=interval,
-                                                   seed=seed)
+        adj_low, adj_high, _ = interval_of_difference(data, bs.distribution, adj_conf,
+                                                      interval, seed)
         d = bv - av
         mean = bs.mean
         sig = bool(pc < alpha) and mean != 0

@@ -483,3 +483,16 @@ def sequential_plan(diff: float, *, discordance: float | None = None,
         median_n=int(ordered[k_med]) if ordered[k_med] <= max_n else None,
         n_power=int(ordered[k_pow]) if ordered[k_pow] <= max_n else None,
         power=power, reached=float(done.mean()), sets=sets, max_n=max_n, model=model)
+
+
+ORDER_FILE = {"by": "file_order", "column": None, "unsorted_rows": []}
+ORDER_QUERIES = {"by": "query_order", "column": None, "unsorted_rows": []}
+
+
+def sequential_block(seq, arrival=None, *, queries: bool = False) -> dict:
+    """The JSON ``sequential`` block of the CLI and of every page's report summary: the
+    sequence (``SequentialComparison.to_dict``) and the order the cases were read in (file
+    order, a date/added column, or, ``queries``, the order a BEIR collection's queries were
+    compared)."""
+    order = (ORDER_QUERIES if queries else ORDER_FILE) if arrival is None else arrival.to_dict()
+    return {**seq.to_dict(), "order": dict(order)}

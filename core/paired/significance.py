@@ -14,9 +14,9 @@ from typing import Literal
 import numpy as np
 
 from core import checks
-from core.paired.intervals import wilson_bounds
+from core.paired.intervals import wilson_bounds, z_two_sided
 from core.paired.stats import (PairedData, STREAM_SIGNFLIP, is_constant, kernels, paired_data,
-                               stream_key, z_value)
+                               stream_key)
 
 EXACT_MAX_NONZERO = 20     # sign-flip test enumerated exactly up to 2**20 sign patterns
 
@@ -199,7 +199,7 @@ def _signflip_test(d: np.ndarray, resamples: int, seed: int,
         block = resamples
     else:
 
-        block, z = SIGNFLIP_BLOCK, z_value(SIGNFLIP_SURE)
+        block, z = SIGNFLIP_BLOCK, z_two_sided(SIGNFLIP_SURE)
     extreme = drawn = 0
     while drawn < resamples:
         count = min(block, resamples - drawn)
@@ -279,6 +279,12 @@ def randomization_p(a, b, *, resamples: int = 20_000, seed: int = 0) -> float:
     """
     data = paired_data(a, b)
     resamples, seed = checks.resampling_iv(resamples, seed)
+    return randomization_p_of(data, resamples, seed)
+
+
+def randomization_p_of(data: PairedData, resamples: int, seed: int) -> float:
+    """``randomization_p`` of a checked ``PairedData`` with resamples and seed the caller
+    checked (``core.paired.multi.compare_many``): the same p, no check again."""
     if data.binary:
         _, a_only, b_only, _ = data.table
         return mcnemar_exact(a_only, b_only)

@@ -21,9 +21,9 @@ from core import checks
 from core.paired.intervals import (BINARY_INTERVALS, DEFAULT_INTERVALS, INTERVALS,  # noqa: F401
                             PAIRED_PROPORTION_METHODS, SCORE_INTERVALS, STUDENTIZED_METHODS,
                             check_interval,
-                            interval_warning, paired_proportion_ci, resolve_interval,
+                            interval_warning, resolve_interval,
                             interval_of_means, score_intervals, side, snap_zero,
-                            wilson_bounds)
+                            table_interval, wilson_bounds, z_of, z_two_sided)
 from core.paired.data import PairedData, paired_data  # noqa: F401  (re-exported)
 from core.paired.skew_intervals import widen_by_skew_guard
 from core.paired.method_intervals import (RATE_INTERVALS, RateEstimate, mean_intervals,  # noqa: F401
@@ -71,11 +71,6 @@ def is_binary(values) -> bool:
     """True when every value is 0 or 1."""
     arr = np.asarray(values, dtype=float)
     return bool(arr.size) and bool(np.all((arr == 0) | (arr == 1)))
-
-
-def z_value(confidence: float) -> float:
-    """Two-sided standard-normal quantile: z such that P(|Z| <= z) = confidence."""
-    return float(_ndtri(0.5 + checks.confidence(confidence) / 2))
 
 
 def is_constant(values) -> bool:
@@ -145,7 +140,7 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
     Newcombe's interval use it too); this is its checked entry.
     """
     successes, n, confidence = checks.wilson_iv(successes, n, confidence)
-    lo, hi, _ = wilson_bounds(successes, n, z_value(confidence))
+    lo, hi, _ = wilson_bounds(successes, n, z_of(confidence))
     return float(lo), float(hi)
 
 
@@ -220,9 +215,12 @@ def bca_ci(dist, values, confidence: float) -> tuple[float, float] | None:
     and the interval is the (alpha_1, alpha_2) percentiles of theta*. None when BCa is
     undefined (all values equal, or every resample on one side of theta).
     """
-    x = checks.values("values", values, min_n=2)
-    dist = checks.values("dist", dist)
-    confidence = checks.confidence(confidence)
+    return _bca(checks.values("dist", dist), checks.values("values", values, min_n=2),
+                checks.confidence(confidence))
+
+
+def _bca(dist: np.ndarray, x: np.ndarray, confidence: float) -> tuple[float, float] | None:
+    """``bca_ci`` of checked arrays (at least 2 values) and level."""
     theta = float(x.mean())
     share = (np.count_nonzero(dist < theta) + np.count_nonzero(dist <= theta)) / (2 * dist.size)
     z0 = _ndtri(share)
@@ -242,16 +240,15 @@ def bca_ci(dist, values, confidence: float) -> tuple[float, float] | None:
     return float(lo), float(hi)
 
 
-def bootstrap_ci(dist: np.ndarray, values: np.ndarray, confidence: float,
-                 interval: str) -> tuple[float, float, str]:
+def _read_ci(dist: np.ndarray, values: np.ndarray, confidence: float,
+             interval: str) -> tuple[float, float, str]:
     """The CI read off a bootstrap distribution ``dist`` of a mean of ``values``: BCa
-    (``bca_ci``) when ``interval`` is ``"bca"`` and it is defined, else the percentile
-    interval (``percentile_ci``); returns (low, high, the interval used). The arrays are
-    trusted (the public door that built them checked them); the two settings cost nothing
-    to check."""
-    interval, confidence = check_interval(interval), checks.confidence(confidence)
+    (``bca_ci``) when ``interval`` is ``"bca"``, there are 2 values or more and it is
+    defined, else the percentile interval (``percentile_ci``); returns (low, high, the
+    interval used). The one percentile/BCa fallback (``bootstrap_mean`` and
+    ``interval_of_difference``); the caller checked every argument."""
     if interval == "bca" and values.size >= 2:
-        ci = bca_ci(dist, values, confidence)
+        ci = _bca(dist, values, confidence)
         if ci is not None:
             return ci[0], ci[1], "bca"
     lo, hi = percentile_ci(dist, confidence)
@@ -279,7 +276,7 @@ def bootstrap_mean(values, *, resamples: int = 20_000, confidence: float = 0.95,
     else:
         dist = kernels().bootstrap_means(x, key, 0, resamples)
         method = "resample"
-    lo, hi, used = bootstrap_ci(dist, x, confidence, interval)
+    lo, hi, used = _read_ci(dist, x, confidence, interval)
     return BootstrapResult(float(x.mean()), lo, hi, confidence, resamples, int(seed), method,
                            dist, used, is_constant(x))
 
@@ -344,17 +341,9 @@ def interval_of_difference(data: PairedData, dist: np.ndarray, confidence: float
     used, guarded = resolve_interval(interval, data.binary), False
     if used in PAIRED_PROPORTION_METHODS:
         both, a_only, b_only, neither = data.table
-        lo, hi = paired_proportion_ci(both, b_only, a_only, neither, confidence, method=used)
-    elif used == "percentile" or (used == "bca" and data.n < 2):
-        lo, hi = percentile_ci(dist, confidence)
-        used = "percentile"
-    elif used == "bca":
-        ci = bca_ci(dist, data.d, confidence)
-        if ci is None:
-            lo, hi = percentile_ci(dist, confidence)
-            used = "percentile"
-        else:
-            lo, hi = ci
+        lo, hi = table_interval(both, b_only, a_only, neither, confidence, used)
+    elif used in ("percentile", "bca"):
+        lo, hi, used = _read_ci(dist, data.d, confidence, used)
     else:
         d = data.d[None, :]
         if used not in STUDENTIZED_METHODS:

@@ -10,7 +10,7 @@ PUBLIC = {
                        "cases_needed_noninferiority",
                        "n_noninferiority_continuous", "n_noninferiority_paired",
                        "noninferiority_power_curve", "plan_noninferiority"),
-    "sample_size": ("cases_needed", "defaults_from", "discordant_count", "half_width_curve",
+    "sample_size": ("cases_needed", "cases_needed_of", "defaults_from", "discordant_count", "half_width_curve",
                     "n_continuous_ci", "n_continuous_power", "n_mcnemar", "n_normal",
                     "n_paired_ci", "n_wilson", "plan_paired", "plan_rate", "power_curve"),
     "shape": ("n_calibrated_ci", "normal_width_factor", "plan_scores", "shape_of"),

@@ -29,8 +29,8 @@ import pandas as pd
 
 from core import checks
 from core.errors import InputError
-from core.paired import (is_binary, mcnemar_midp, nct_sf, planned_half_width,
-                         significance_level, wilson_bounds, z_value)
+from core.paired import (alpha_of, is_binary, mcnemar_midp, nct_sf, planned_half_width,
+                         wilson_bounds, z_two_sided)
 
 MAX_N = 100_000_000  # searches stop here: a plan beyond 10^8 cases is not a plan
 
@@ -80,7 +80,7 @@ def wilson_half_width(rate, n, confidence: float = 0.95):
     d/dn of half^2 has the sign of p(1-p)(z^2 - n) - z^2/2 < 0, because p(1-p) <= 1/4.
     """
     p = np.asarray(rate, dtype=float)
-    z = z_value(confidence)
+    z = z_two_sided(confidence)
     n = checks.at_least("n", n, 1)
     _, _, half = wilson_bounds(p * n, n, z)   # the one Wilson formula (core.paired.intervals)
     return float(half) if half.ndim == 0 else half
@@ -96,7 +96,7 @@ def n_wilson(rate: float, half_width: float, confidence: float = 0.95) -> int:
 def n_normal(rate: float, half_width: float, confidence: float = 0.95) -> int:
     """Normal-approximation (Wald) sample size: n = ceil(z^2 p(1-p) / E^2)."""
     p, e = checks.plan_rate(rate), checks.plan_half_width(half_width)
-    z = z_value(confidence)
+    z = z_two_sided(confidence)
     return max(1, ceil_n(z * z * p * (1 - p) / (e * e)))
 
 
@@ -466,8 +466,7 @@ def defaults_from(comparison=None, golden=None) -> PlanDefaults:
         binary_methods = [m for m in golden.methods if golden.is_binary(m)]
         a = binary_methods[0] if binary_methods else (golden.methods or [None])[0]
         if binary_methods:
-            rate = float(np.clip(golden.scores[a].dropna().mean(), *_RATE_CLIP))
-            rate_data = True
+            rate, rate_data = float(np.clip(golden.scores[a].dropna().mean(), *_RATE_CLIP)), True
         n = int(golden.scores[a].notna().sum()) if a is not None else None
         return PlanDefaults("golden_set", golden.source, a, None, bool(binary_methods), n,
                             rate, rate_data, disc, diff, False, sigma, cdiff, False)
@@ -511,24 +510,26 @@ class CasesNeeded:
 
 
 def data_spread(a: np.ndarray, b: np.ndarray) -> tuple:
-    """(binary, Delta = mean(b - a), discordance mean(a != b) of 0/1 data else None, sigma =
-    SD(b - a, ddof 1) of scores else None): what every plan on data reads off it."""
+    """(binary, Delta = mean(b - a), discordance mean(a != b) | None, SD(b - a) | None)."""
     if is_binary(a) and is_binary(b):
         return True, float((b - a).mean()), float(np.mean(a != b)), None
     return False, float((b - a).mean()), None, float(np.std(b - a, ddof=1))
 
 
 def cases_needed(a, b, *, confidence: float = 0.95, power: float = 0.8) -> CasesNeeded:
-    """The planner run on a comparison's own data: binary a, b (both 0/1) give discordance
-    d = mean(a != b) and Delta = mean(b - a), and ``n_mcnemar(d, Delta)``; scores give
-    sigma = std(b - a, ddof=1) and Delta = mean(b - a), and ``n_continuous_power(|Delta|,
-    sigma)``; alpha = 1 - ``confidence`` in both. The plan uses the values as the planner page
-    shows them (``CasesNeeded.url_params``: d and Delta to 0.1 %p, sigma to 0.001), so the
-    card's "about N cases" and the page its link opens give the same N."""
-    a, b = checks.pair(a, b, min_n=2)
-    confidence = checks.confidence(confidence)
-    alpha = significance_level(confidence)
-    binary, delta, disc, sigma = data_spread(a, b)
+    """The planner run on a comparison's own data: binary a, b (both 0/1) give discordance d =
+    mean(a != b), Delta = mean(b - a) and ``n_mcnemar(d, Delta)``; scores give sigma = std(b -
+    a, ddof=1), Delta = mean(b - a) and ``n_continuous_power(|Delta|, sigma)``; alpha = 1 -
+    ``confidence``. The plan uses the values as the planner page shows them
+    (``CasesNeeded.url_params``: d and Delta to 0.1 %p, sigma to 0.001), so the card's "about
+    N cases" and the page its link opens give the same N."""
+    return cases_needed_of(*checks.pair(a, b, min_n=2), power=power,
+                           confidence=checks.confidence(confidence))
+
+
+def cases_needed_of(a, b, *, confidence: float, power: float = 0.8) -> CasesNeeded:
+    """``cases_needed`` of arrays and a level the caller checked (``core.inputs.groups``)."""
+    alpha, (binary, delta, disc, sigma) = alpha_of(confidence), data_spread(a, b)
     n_needed = None
     if binary:
         d_r, delta_r = round(disc, 3), round(delta, 3)   # as the planner shows them

@@ -1,9 +1,19 @@
-"""What the golden-case page and ``python -m core compare`` print as text (``core.inputs.golden``)."""
+"""What the golden-case page and ``python -m core compare`` show of a ``core.inputs.golden``
+comparison: the CLI's text (``comparison_text``, ``compare_text``), the one JSON summary both
+give (``compare_summary``) and the report's tables (``report_tables``): built here once, for
+the page, the CLI and the report alike."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from core.i18n import t
-from core.views.format import fmt_p, kind_of, level as fmt_level, p_text, signed, value
+from core.views.format import (fmt_p, interval, kind_of, level as fmt_level, p_text, signed,
+                               value)
 from core.views.paired import paired_view
+
+if TYPE_CHECKING:   # pandas is imported where the tables are built, never by the CLI's text
+    import pandas as pd
 
 
 def comparison_text(result, lang: str = "en", margin=None) -> str:
@@ -84,3 +94,99 @@ def compare_text(result, extra: dict, many, fmt: str, margin=None, best=None) ->
                          f"[{signed(p.adj_ci_low, 4)}, {signed(p.adj_ci_high, 4)}]"
                          f"  {p_text(p.p)}  {p_text(p.p_adj, label)}  {p.verdict}")
     return "\n".join(lines)
+
+
+def compare_summary(result, *, extra: dict | None = None, clustered=None,
+                    cluster_column: str | None = None, cluster_file: str | None = None,
+                    runs: dict | None = None, seq=None, arrival=None, margin=None, harm=None, cheap=None, best=None,
+                    groups=None, judged=None, many=None) -> dict:
+    """The one JSON summary of A vs B on a golden set (``GoldenComparison.to_dict``: the
+    golden-case contract) with the blocks of what else was asked, in this order: ``extra``
+    (the lists/TREC figures), the verdict with clusters as the unit (``clustered``, a
+    ``core.paired.ClusterComparison``; the independent-cases one kept as
+    ``verdict_independent_cases``), ``runs`` (a long file's repeated runs,
+    ``core.inputs.runs_block``), ``clusters`` (``clustered`` with the column or side file
+    naming the clusters), ``sequential``
+    (``seq`` in the order ``arrival`` gives, else file order; without clusters its verdict,
+    the one valid at every look, with the fixed-n one kept as ``verdict_fixed_n``), ``margin``,
+    ``harm``, the cheap labels' figures (``CheapComparison.apply``), ``best_set``,
+    ``groups``/``groups_test``, ``judged``, ``multiple``/``pairs``. What ``python -m core
+    compare --json`` prints and the golden page's report carries (issue 31: built once)."""
+    out = result.to_dict()
+    out.update(extra or {})
+    if clustered is not None:   # the verdict with clusters as the unit
+        out["verdict_independent_cases"] = out["verdict"]
+        out["verdict"] = clustered.verdict
+    if runs is not None:
+        out["runs"] = runs
+    if clustered is not None:
+        out["clusters"] = {"column": cluster_column, "file": cluster_file, **clustered.to_dict()}
+    if seq is not None:
+        from core.paired import sequential_block  # lazy: the sequential mode
+        out["sequential"] = sequential_block(seq, arrival)
+        if clustered is None:   # the verdict valid at every look
+            out["verdict_fixed_n"] = out["verdict"]
+            out["verdict"] = seq.last.verdict
+    if margin is not None:
+        out["margin"] = margin.to_dict()
+    if harm is not None:
+        out["harm"] = harm.to_dict()
+    if cheap is not None:
+        cheap.apply(out)
+    if best is not None:
+        out["best_set"] = best.to_dict()
+    if groups is not None:
+        g = groups.to_dict()
+        out["groups"] = g.pop("groups")
+        out["groups_test"] = g
+    if judged is not None:
+        out["judged"] = judged.to_dict()
+    if many is not None:
+        out["multiple"] = {k: v for k, v in many.to_dict().items() if k != "pairs"}
+        out["pairs"] = [{k: p[k] for k in ("a", "b", "b_minus_a", "ci_low", "ci_high", "p",
+                                           "p_holm", "p_adjusted", "verdict", "n",
+                                           "cohens_dz")}
+                        for p in many.to_dict()["pairs"]]
+    return out
+
+
+@dataclass(frozen=True)
+class ReportTables:
+    """The golden page's report tables, in ``lang``: each method's score and interval
+    (``rates``), B − A with its interval and the tests (``difference``), the cases where A and
+    B differ (``discordant``, user text kept as typed) and the per-case data file
+    (``per_case``: case_id, A, B, b_minus_a; column names not translated)."""
+
+    rates: pd.DataFrame
+    difference: pd.DataFrame
+    discordant: pd.DataFrame
+    per_case: pd.DataFrame
+
+
+def report_tables(result, view, lang: str = "en") -> ReportTables:
+    """The tables of ``result`` (a ``GoldenComparison``) as its ``view``
+    (``core.views.paired.paired_view`` of ``result.comparison``) shows them: one builder for the
+    page, its report and its copyable Markdown/LaTeX. The rates' and the difference's figures
+    are the comparison's own (nothing computed here)."""
+    import pandas as pd
+
+    c, bs = result.comparison, result.comparison.bootstrap
+    kind, level = view.kind, fmt_level(bs.confidence)
+    rates = pd.DataFrame([
+        {t("golden.col_method", lang): n_, t("golden.col_score", lang): value(r.mean, kind),
+         t("golden.col_count", lang): "" if r.successes is None else f"{r.successes}/{r.n}",
+         t("golden.col_interval", lang, level=level): interval(r.ci_low, r.ci_high, kind)}
+        for n_, r in ((c.a, c.rate_a), (c.b, c.rate_b))])
+    difference = pd.DataFrame(
+        [(view.difference.label, view.difference.value),
+         (t("golden.ci_label", lang, level=level),
+          interval(bs.ci_low, bs.ci_high, kind, signed=True)),
+         *view.tests.itertuples(index=False, name=None)],
+        columns=[t("paired.col_test", lang), t("paired.col_value", lang)])
+    discordant = result.discordant().reset_index(drop=True).rename(
+        columns={"case_id": t("golden.col_case", lang),
+                 "difference": t("golden.col_difference", lang, a=c.a, b=c.b)})
+    per_case = pd.DataFrame({"case_id": list(result.case_ids), c.a: result.a_values,
+                             c.b: result.b_values,
+                             "b_minus_a": result.b_values - result.a_values})
+    return ReportTables(rates, difference, discordant, per_case)

@@ -128,3 +128,16 @@ def pd_zero():
     """A one-row frame at y = 0 (the no-difference rule)."""
     import pandas as pd   # lazy: only the page and the report draw the chart
     return pd.DataFrame({"y": [0.0]})
+
+
+def sequential_section(seq, a: str, b: str, lang: str = "en", arrival=None, *,
+                       queries: bool = False, extra: str | None = None):
+    """The report's section for the sequential mode: the same lines as the page and the CLI
+    (``sequential_lines``, plus ``extra``, e.g. the Switch? quality line) and the chart."""
+    from core.views.report import Section   # lazy: only reports need it
+    lines = [line.strip() for line in sequential_lines(seq, a, b, arrival, lang,
+                                                       queries=queries)]
+    if extra:
+        lines.append(extra.strip())
+    return Section(t("sequential.toggle", lang), "\n".join(lines),
+                   chart=sequence_chart(seq, lang))

@@ -1,6 +1,8 @@
 """core.checks: one set of argument rules for every public function."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -220,7 +222,9 @@ def test_one_compare_checks_each_argument_once(rows, binary, tmp_path, monkeypat
     on one two-method file checks the seed, the resamples, the confidence, the interval and
     each vector exactly once, at ``compare_paired``'s door; everything below trusts them
     (before issue 31 a scores compare checked the seed 10 times, the confidence 11, the
-    vectors 3 times each)."""
+    vectors 3 times each; a 0/1 compare the confidence 5 times: Tango's interval, shown and
+    in the self-check, through ``core.paired.intervals.table_interval`` now, and the rates'
+    Wilson z through ``z_of``)."""
     from core.__main__ import main
 
     f = tmp_path / "g.csv"
@@ -228,13 +232,28 @@ def test_one_compare_checks_each_argument_once(rows, binary, tmp_path, monkeypat
     counts = _counted_checks(monkeypatch)
     assert main(["compare", str(f), "--json", "--resamples", "1000", "--seed", "3"]) == 0
     assert '"b_minus_a"' in capsys.readouterr().out
-    once = ("seed", "resamples", "interval", "a", "b")
-    # 0/1 outcomes: the confidence is checked again by each closed-form table interval
-    # (Tango's, via core.paired.intervals.z_two_sided: the displayed one and the self-check's
-    # two) and by the rates' Wilson z (core.paired.stats.z_value): left for now (issue 31)
-    once += () if binary else ("confidence",)
-    for arg in once:
+    for arg in ("seed", "resamples", "interval", "a", "b", "confidence"):
         assert counts[arg] == 1, (arg, dict(counts))
+
+
+def test_a_lists_compare_checks_each_argument_once_per_door(monkeypatch, capsys):
+    """Issue 31 for several systems: ``compare --format lists`` enters five public doors
+    (``compare_paired`` through ``compare_golden``, ``compare_many``, ``best_set``,
+    ``by_group``, ``lists_bounds``); each checks the confidence and the seed once, and the
+    interval (``best_set`` takes none), and nothing below them checks again (before: the
+    confidence 24 times, the seed 14: ``compare_many`` through ``paired_bootstrap`` and
+    ``difference_interval`` per pair, ``by_group`` through ``compare_paired``,
+    ``cases_needed`` and ``verdict`` per group, the judged pool through ``compare_paired``
+    per reading)."""
+    from core.__main__ import main
+
+    demo = Path(__file__).resolve().parents[2] / "data" / "demo_lists.csv"
+    counts = _counted_checks(monkeypatch)
+    assert main(["compare", str(demo), "--format", "lists", "--json", "--resamples",
+                 "1000"]) == 0
+    out = capsys.readouterr().out
+    assert '"best_set"' in out and '"groups"' in out and '"judged"' in out and '"pairs"' in out
+    assert (counts["confidence"], counts["seed"], counts["interval"]) == (5, 5, 4), dict(counts)
 
 
 def test_trusted_helpers_still_have_a_checked_door():
@@ -248,3 +267,13 @@ def test_trusted_helpers_still_have_a_checked_door():
         compare_paired(CONT_A, CONT_B, resamples=10, confidence=1.5)
     with pytest.raises(ValueError, match="seed"):
         resample_seeds(-1, 10)
+
+
+def test_rate_estimate_checks_the_confidence_once(monkeypatch):
+    """Issue 31: ``rate_estimate`` of 0/1 values checks its level once (it went through
+    ``wilson_interval``'s door a second time) and gives ``wilson_interval``'s bounds."""
+    x = np.array([1, 0, 1, 1, 0, 1, 1, 1, 0, 1], dtype=float)
+    counts = _counted_checks(monkeypatch)
+    r = rate_estimate(x, confidence=0.9)
+    assert counts["confidence"] == 1 and counts["values"] == 1, dict(counts)
+    assert (r.ci_low, r.ci_high) == wilson_interval(7, 10, 0.9)

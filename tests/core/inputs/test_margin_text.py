@@ -24,3 +24,25 @@ def test_parse_margin_refuses(text, binary, code):
         parse_margin(text, binary=binary)
     assert err.value.code == code
     assert text.strip() in str(err.value)
+
+
+def test_margin_answer_is_the_decision_for_text_and_number_alike():
+    """One call for the page (a number on the difference's scale) and the CLI (the text
+    typed): both give ``margin_decision``'s answer; no margin gives None."""
+    import numpy as np
+
+    from core.inputs.margin_text import margin_answer
+    from core.paired import compare_paired, margin_decision
+
+    rng = np.random.default_rng(5)
+    a = (rng.random(60) < 0.6).astype(float)
+    b = np.where(rng.random(60) < 0.85, a, 1 - a)
+    rates = compare_paired(a, b, resamples=2000, seed=1)
+    scores = compare_paired(rng.random(40), rng.random(40), resamples=2000, seed=1)
+    assert margin_answer(rates, None) is None
+    want = margin_decision(rates, 0.05)
+    assert margin_answer(rates, "5pp") == want == margin_answer(rates, 0.05)
+    assert margin_answer(rates, "0.05") == want
+    assert margin_answer(scores, "0.1") == margin_decision(scores, 0.1) == margin_answer(scores, 0.1)
+    with pytest.raises(InputError):   # read for the data's kind: a plain 2 of a rate is ambiguous
+        margin_answer(rates, "2")

@@ -127,7 +127,8 @@ def test_large_signflip_test_stops_once_its_p_is_resolved_against_alpha():
     the full run."""
     from core.paired import significance as pt
     from core.paired.intervals import wilson_bounds
-    from core.paired.stats import STREAM_SIGNFLIP, kernels, paired_data, stream_key, z_value
+    from core.paired.intervals import z_two_sided as z_value
+    from core.paired.stats import STREAM_SIGNFLIP, kernels, paired_data, stream_key
 
     rng = np.random.default_rng(3)
     n = 20_001

@@ -23,7 +23,8 @@ from core.planning.sample_size import (defaults_from, half_width_curve, mcnemar_
                               plan_continuous, plan_paired, plan_rate, smallest_n,
                               t_half_width, wilson_half_width)
 from core.paired.significance import mcnemar_exact, mcnemar_midp
-from core.paired.stats import paired_bootstrap, wilson_interval, z_value
+from core.paired.intervals import z_two_sided as z_value
+from core.paired.stats import paired_bootstrap, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[3]
 DEMO = ROOT / "data" / "demo_golden.csv"

@@ -54,3 +54,65 @@ def test_compare_text_lists_and_trec_extras():
     trec = compare_text(res, {"queries": q, "measure": "nDCG@10"}, None, "trec")
     assert "old: 1 judged query missing from the run, scored 0: q1" in trec  # issue 37
     assert "new: 1 run query without qrels, ignored: x" in trec and "(ies)" not in trec
+
+
+def test_report_tables_quote_the_comparison_in_both_languages():
+    """Issue 31: the golden page's report tables are built once, in core; each figure is the
+    comparison's own (rates beside their counts and intervals, B − A and its CI, the per-case
+    file's b_minus_a = B − A), and the headers follow the language."""
+    import numpy as np
+
+    from core.views.format import interval, level, value
+    from core.views.golden import report_tables
+    from core.views.paired import paired_view
+
+    res = _result()
+    c, bs = res.comparison, res.comparison.bootstrap
+    heads = {}
+    for lang in ("en", "ko"):
+        view = paired_view(c, lang=lang)
+        tab = report_tables(res, view, lang)
+        rows = tab.rates.to_numpy().tolist()
+        for row, (name, r) in zip(rows, ((c.a, c.rate_a), (c.b, c.rate_b))):
+            assert row == [name, value(r.mean, "rate"), f"{r.successes}/{r.n}",
+                           interval(r.ci_low, r.ci_high, "rate")]
+            assert r.successes == int(round(r.mean * r.n))   # the count is the rate's
+        diff_rows = dict(tab.difference.itertuples(index=False, name=None))
+        assert diff_rows[view.difference.label] == view.difference.value
+        assert interval(bs.ci_low, bs.ci_high, "rate", signed=True) in diff_rows.values()
+        assert len(tab.difference) == 2 + len(view.tests)
+        np.testing.assert_array_equal(tab.per_case["b_minus_a"], res.b_values - res.a_values)
+        assert list(tab.per_case.columns) == ["case_id", "old", "new", "b_minus_a"]
+        assert len(tab.discordant) == int((res.a_values != res.b_values).sum())
+        heads[lang] = list(tab.rates.columns) + list(tab.difference.columns)
+        assert level(bs.confidence) in tab.rates.columns[-1]
+    assert all(e != k for e, k in zip(heads["en"], heads["ko"]))
+
+
+def test_compare_summary_is_the_cli_json_with_each_block_in_place():
+    """One JSON for the page and ``compare --json``: the contract first, then the blocks; with
+    a sequence the verdict is the one valid at every look (the fixed-n one kept), with clusters
+    the clusters' verdict (the independent-cases one kept)."""
+    from core.inputs.clusters import compare_in_clusters
+    from core.inputs.margin_text import margin_answer
+    from core.paired.harm import no_harm
+    from core.paired.sequential import sequential_compare
+    from core.views.golden import compare_summary
+
+    res = _result()
+    plain = compare_summary(res)
+    assert plain == res.to_dict()
+    harm = no_harm(res.a_values, res.b_values)
+    margin = margin_answer(res.comparison, "5pp")
+    seq = sequential_compare(res.a_values, res.b_values, seed=1)
+    out = compare_summary(res, seq=seq, margin=margin, harm=harm)
+    assert list(out)[-4:] == ["sequential", "verdict_fixed_n", "margin", "harm"]
+    assert out["verdict"] == seq.last.verdict and out["verdict_fixed_n"] == plain["verdict"]
+    assert out["sequential"]["order"]["by"] == "file_order"
+    assert out["margin"] == margin.to_dict() and out["harm"] == harm.to_dict()
+    labels = {f"q{i}": f"doc{i // 3}" for i in range(45)}
+    cc = compare_in_clusters(res, labels, "g.csv", resamples=500)
+    out = compare_summary(res, clustered=cc, cluster_column="doc", seq=seq)
+    assert out["verdict"] == cc.verdict and out["verdict_independent_cases"] == plain["verdict"]
+    assert out["clusters"] == {"column": "doc", "file": None, **cc.to_dict()}
+    assert "verdict_fixed_n" not in out   # with clusters the sequence does not take the verdict
