@@ -330,13 +330,19 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
     """
     checks.instance("data", data, PairedData, "a PairedData from paired_data")
     return interval_of_difference(data, dist, checks.confidence(confidence), interval, seed,
-                                  sds)[:3]
+                                  sds)
 
 
 def interval_of_difference(data: PairedData, dist: np.ndarray, confidence: float,
-                           interval: str, seed: int, sds: np.ndarray | None = None
-                           ) -> tuple[float, float, str, bool]:
-    """``difference_interval`` (checked arguments) and whether the skew guard moved an end
+                           interval: str, seed: int,
+                           sds: np.ndarray | None = None) -> tuple[float, float, str]:
+    """``difference_interval`` for arguments the caller checked (``core.paired.multi``)."""
+    return guarded_interval(data, dist, confidence, interval, seed, sds)[:3]
+
+
+def guarded_interval(data: PairedData, dist: np.ndarray, confidence: float, interval: str,
+                     seed: int, sds: np.ndarray | None = None) -> tuple[float, float, str, bool]:
+    """``interval_of_difference`` and whether the skew guard moved an end
     (``core.paired.skew_intervals.widen_by_skew_guard``; False but for the calibrated t)."""
     used, guarded = resolve_interval(interval, data.binary), False
     if used in PAIRED_PROPORTION_METHODS:
@@ -378,7 +384,7 @@ def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
         dist, sds = difference_draws(d, resamples, seed,
                                      resolve_interval(interval, False) in STUDENTIZED_METHODS)
         mean, constant, method = float(d.mean()), is_constant(d), "resample"
-    lo, hi, used, guarded = interval_of_difference(data, dist, confidence, interval, seed, sds)
+    lo, hi, used, guarded = guarded_interval(data, dist, confidence, interval, seed, sds)
     return BootstrapResult(float(mean), lo, hi, confidence, resamples, int(seed), method, dist,
                            used, bool(constant), guarded)
 
