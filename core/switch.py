@@ -361,7 +361,8 @@ def decide_switch(quality: GoldenComparison | PairedComparison,
     harm = h = None
     if max_harm is not None:
         harm = no_harm(quality.a_values, quality.b_values, delta=harm_delta, alpha=alpha,
-                       confidence=confidence)
+                       confidence=confidence, resamples=quality.bootstrap.resamples,
+                       seed=quality.bootstrap.seed)
         h = harm_condition(harm, max_harm)
     return SwitchDecision(a, b, m.margin, max_slowdown, m.confidence, m.kind, m, q, s,
                           r.geo_mean_ratio, r.geo_ci_low, r.geo_ci_high, m.n,

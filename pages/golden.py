@@ -238,7 +238,8 @@ if kind != "rate":
 alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
                           key="golden_alpha")
 harm = no_harm(result.a_values, result.b_values, delta=harm_delta, alpha=alpha,
-               confidence=settings.confidence)
+               confidence=settings.confidence, resamples=settings.resamples,
+               seed=settings.seed)
 harm_text = harm_lines(harm, c.a, c.b, kind, lang)
 for line in harm_text:   # method names inside: shown literally
     st.markdown(esc(line))

@@ -14,7 +14,8 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.paired import CONFIDENCE_LEVELS, plan_clusters
+from core.i18n import t
+from core.paired import CONFIDENCE_LEVELS, gold_cases_needed, plan_clusters, sequential_plan
 from core.planning import (defaults_from, discordant_count, half_width_curve,
                            noninferiority_power_curve, plan_noninferiority, plan_paired, plan_rate,
                            plan_scores, power_curve, shape_of)
@@ -22,11 +23,14 @@ from core.views.cards import VerdictCard
 from core.views.clusters import plan_lines
 from core.views.format import fmt_p, level as fmt_level, pct
 from core.views.sample_size import half_width_chart, power_chart
+from core.views.sequential import plan_line
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, glossary,
                        current_lang, esc, how_to_read, inputs_box, keep_in_url, page_setup,
                        presenting,
                        report_downloads, show_card, show_error, tr, tr_md, url_index, url_number,
                        url_value)
+
+from pages._sequential import sequential_toggle, url_flag
 
 page_setup()
 ALPHAS = (0.01, 0.05, 0.10)
@@ -288,7 +292,8 @@ with tab_cont:
         st.caption(tr("sample_size.continuous_method"))
 
 # ----------------------------------------------------------------------------- the answer
-keep_in_url(design=design, disc=st.session_state["sample_size_discordance"],
+looks_again = sequential_toggle("sample_size", inputs)   # issue 33: the sequential plan below
+keep_in_url(design=design, seq=url_flag(looks_again), disc=st.session_state["sample_size_discordance"],
             diff=st.session_state["sample_size_diff"], sigma=st.session_state["sample_size_sigma"],
             cdiff=st.session_state["sample_size_cdiff"], n=cur_n,
             confidence=f"{100 * confidence:g}", alpha=f"{alpha:g}", power=round(100 * power),
@@ -469,6 +474,58 @@ if plan_rows and (icc_in > 0 or size_in > 1 or runs_in > 1 or share_in > 0):
 else:
     st.caption(tr("clusters.plan_off"))
 
+# ----------------------------------------------------------------------------- looks, cheap labels
+@st.cache_data(show_spinner=False, max_entries=16)
+def _sequential_plan(diff, confidence, power, discordance=None, sigma=None):
+    return sequential_plan(diff, confidence=confidence, power=power, discordance=discordance,
+                           sigma=sigma).to_dict()
+
+
+# issue 33: the expected cases of a sequential verdict beside the fixed-n answer of the design
+plan = pp_ if design == "paired" else cp
+design_label = tr("sample_size.tab_paired" if design == "paired" else "sample_size.tab_continuous")
+seq_block, seq_lines = None, []
+if looks_again:
+    st.subheader(tr("sample_size.seq_title"), help=tr("sequential.toggle_help"))
+    if plan is None or plan.n_power is None or plan.diff <= 0:
+        st.caption(tr("sample_size.seq_needs_diff", design=design_label))
+    else:
+        spread = ({"discordance": plan.discordance} if design == "paired"
+                  else {"sigma": plan.sigma})
+        try:
+            seq_block = {**_sequential_plan(plan.diff, confidence, power, **spread),
+                         "fixed_n": plan.n_power}
+        except ValueError as exc:   # e.g. a difference larger than the discordance allows
+            st.warning(esc(str(exc)), icon="⚠️")
+        else:
+            diff_text = (f"{_p1(plan.diff)} %p" if design == "paired"
+                         else tr("sample_size.card_points", diff=_p1(plan.diff)))
+            seq_lines = [tr("sample_size.seq_fixed", n=_n(plan.n_power), power=pct(power, 0),
+                            diff=diff_text), plan_line(seq_block, current_lang()).strip()]
+            for line in seq_lines:
+                st.caption(esc(line))
+
+# issue 34: with N cheap-labelled cases at correlation rho, the gold cases each answer needs
+st.subheader(tr("sample_size.cheap_title"), help=tr("sample_size.cheap_help"))
+ch1, ch2 = st.columns(2)
+n_cheap = int(ch1.number_input(tr("sample_size.cheap_n"), 0, 10_000_000, 0, step=100,
+                               key="sample_size_cheap"))
+rho = float(ch2.number_input(tr("sample_size.cheap_rho"), -1.0, 1.0, 0.8, 0.05,
+                             key="sample_size_rho"))
+cheap_block, cheap_lines = None, []
+if n_cheap > 0 and plan_rows:
+    gold_only = {q: int(n_) for _, q, n_ in plan_rows if n_ is not None}
+    cheap_block = {"n_cheap": n_cheap, "correlation": rho, "gold_only": gold_only,
+                   "gold_needed": {q: gold_cases_needed(n0, n_cheap, rho)
+                                   for q, n0 in gold_only.items()}}
+    cheap_lines = [t("cheap.plan_line", current_lang(), key=q, n_cheap=f"{n_cheap:,}",
+                     rho=f"{rho:g}", n=f"{n:,}", n0=f"{gold_only[q]:,}")
+                   for q, n in cheap_block["gold_needed"].items()]
+    for line in cheap_lines:
+        st.caption(esc(line))
+else:
+    st.caption(tr("sample_size.cheap_off"))
+
 st.subheader(tr("sample_size.report_title"))
 plan_table = pd.DataFrame(plan_rows, columns=[tr("sample_size.col_design"),
                                               tr("sample_size.col_question"),
@@ -491,6 +548,12 @@ summary = {"defaults": dflt.__dict__, "rate": None if rp is None else rp.to_dict
            "noninferiority": None if nip is None else nip.to_dict()}
 if cluster_block is not None:
     summary["clusters"] = cluster_block
+if seq_block is not None:
+    summary["sequential"] = seq_block
+    sections.append(Section(tr("sample_size.seq_title"), "\n".join(seq_lines)))
+if cheap_block is not None:
+    summary["cheap"] = cheap_block
+    sections.append(Section(tr("sample_size.cheap_title"), "\n".join(cheap_lines)))
 params = {"confidence": fmt_level(confidence), "alpha": alpha, "power": f"{power:.0%}",
           "target_half_width": f"{target_pp:g} %p"}
 source = st.session_state.get("golden_source")

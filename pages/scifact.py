@@ -530,7 +530,7 @@ harm_delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.
 alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
                           key="scifact_alpha")
 harm = no_harm(comp.data.a, comp.data.b, delta=harm_delta, alpha=alpha,
-               confidence=float(confidence))
+               confidence=float(confidence), resamples=int(resamples), seed=int(seed))
 harm_text = harm_lines(harm, NAMES[a], NAMES[b_name], view.kind, lang)
 for line in harm_text:
     st.markdown(esc(line))

@@ -14,11 +14,14 @@ from core.inputs import (COMMON_MEASURES, GoldenSet, LIST_METRICS, by_group, com
                          lists_bounds, lists_side_by_side as list_side_by_side,
                          metric_key, read_group_file, read_qrels, read_run, score_lists,
                          score_runs, trec_bounds, trec_side_by_side)
-from core.paired import (CORRECTIONS, best_set, compare_many, disagreements, estimate_cost,
-                         plan_mode, sequential_block, sequential_compare)
+from core.paired import (ALPHAS, BEST_METHODS, CORRECTIONS, best_set, compare_many,
+                         disagreements, estimate_cost, no_harm, plan_mode, sequential_block,
+                         sequential_compare)
 from core.views import format as fmt
 from core.views.clusters import cluster_card, cluster_lines
-from core.views.best_set import best_card, best_sentence, rank_chart, ranks_display
+from core.views.best_set import (BEST_METHOD_LABELS, BEST_NOTE_KEYS, best_card, best_sentence,
+                                 rank_chart, ranks_display)
+from core.views.harm import harm_lines
 from core.views.format import fmt_p, level as fmt_level
 from core.views.multi import matrix_chart
 from core.planning import card_next_step
@@ -113,8 +116,10 @@ def _many(scores: pd.DataFrame, mode: str, baseline, resamples: int, confidence:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _best(scores: pd.DataFrame, resamples: int, confidence: float, seed: int):
-    return best_set(scores, resamples=resamples, confidence=confidence, seed=seed)
+def _best(scores: pd.DataFrame, resamples: int, confidence: float, seed: int,
+          method: str = "mcb"):
+    return best_set(scores, resamples=resamples, confidence=confidence, seed=seed,
+                    method=method)
 
 
 def _fmt(x) -> str:
@@ -318,7 +323,14 @@ with inputs_box:
         st.stop()
     margin_value, margin_text = margin_input("systems", fmt.kind_of(result.comparison.binary))
     looks_again = sequential_toggle("systems")
-    keep_in_url(**url, margin=margin_text, seq=url_flag(looks_again))
+    best_method = BEST_METHODS[0]
+    if len(methods) >= 3:   # how the tied-for-best set is read (issue 35): MCB by default
+        best_method = st.radio(tr("systems.best_method"), BEST_METHODS, horizontal=True,
+                               index=url_index("best", BEST_METHODS, 0),
+                               format_func=lambda m: tr(BEST_METHOD_LABELS[m]),
+                               key="systems_best_method", help=tr("systems.best_method_help"))
+    keep_in_url(**url, margin=margin_text, seq=url_flag(looks_again),
+                best=None if best_method == BEST_METHODS[0] else best_method)
 margin = margin_answer(result.comparison, margin_value)
 
 # the tied-for-best set of all systems: the headline with three or more (cost before work:
@@ -327,7 +339,7 @@ best, best_cost = None, estimate_cost(len(methods), len(scores), resamples, "all
 if len(methods) >= 3 and best_cost.fits:
     try:
         with st.spinner(tr("systems.computing")):
-            best = _best(scores, resamples, float(confidence), seed)
+            best = _best(scores, resamples, float(confidence), seed, best_method)
     except InputError as exc:
         with inputs_box:
             show_error(exc)
@@ -391,6 +403,23 @@ st.markdown(f"**{tr('paired.tests_title')}**",
             help=glossary("mcnemar", "discordant", "randomization", "ttest", "cohens_dz"))
 show_table(tests_table)
 
+# no harm (issue 35): how often B is worse than A on a case, the share helped, TRisk
+st.subheader(tr("harm.title"))
+h_left, h_right = st.columns(2)
+harm_delta = None   # 0/1 outcomes: any loss
+if kind != "rate":
+    harm_delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.01,
+                                     format="%.3f", key="systems_harm_delta")
+alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
+                          key="systems_alpha")
+harm = no_harm(result.a_values, result.b_values, delta=harm_delta, alpha=alpha,
+               confidence=float(confidence), resamples=resamples, seed=seed)
+harm_text = harm_lines(harm, c.a, c.b, kind, lang)
+for line in harm_text:   # method names inside: shown literally
+    st.markdown(esc(line))
+if harm.hurt:
+    st.markdown(tr("harm.most_hurt_link_systems"))
+
 st.subheader(tr("systems.means_title"))
 # one row per measure, one column per method: measure names are long and many, methods few,
 # so this way round the table fits a 1280-px screen (issue 13: nothing cut off)
@@ -404,7 +433,7 @@ sections_many = []
 if len(methods) >= 3:
     st.subheader(tr("systems.many_title", n=len(methods)), help=glossary("holm", "bh"))
     if best is not None:
-        st.markdown(f"**{tr('systems.best_title')}**", help=tr("systems.best_note"))
+        st.markdown(f"**{tr('systems.best_title')}**", help=tr(BEST_NOTE_KEYS[best.method]))
         st.caption(esc(best_sentence(best, lang)))
         if best.excluded:
             st.warning(tr("systems.best_excluded", count=len(best.excluded)), icon="⚠️")
@@ -439,7 +468,8 @@ if len(methods) >= 3:
         st.stop()
 if best is not None:
     sections_many.append(Section(tr("systems.best_title"),
-                                 best_sentence(best, lang) + "\n" + tr("systems.best_note"),
+                                 best_sentence(best, lang) + "\n"
+                                 + tr(BEST_NOTE_KEYS[best.method]),
                                  table=ranks_display(best, lang), chart=best_chart))
 if many is not None:
     adj_level = fmt_level(round(many.adjusted_confidence, 4))  # 1 - 0.05/3: 98.33%
@@ -457,7 +487,7 @@ if many is not None:
                                  table=table_shown, chart=chart))
 
 # ----------------------------------------------------------------------------- drill-down
-st.subheader(tr_md("systems.drill_title", a=a, b=b))
+st.subheader(tr_md("systems.drill_title", a=a, b=b), anchor="systems-drill")
 dis = disagreements(scores, a, b, text=text)
 dis_shown = dis.head(MAX_DRILL).rename(columns={"case_id": tr("systems.col_case"),
                                                 "difference": tr("paired.axis_diff", a=a, b=b)})
@@ -500,6 +530,7 @@ summary = result.to_dict()
 summary.update(params)
 if margin is not None:
     summary["margin"] = margin.to_dict()
+summary["harm"] = harm.to_dict()
 summary["metrics"] = {m_: means[m_].to_dict() for m_ in means.columns}
 if best is not None:
     summary["best_set"] = best.to_dict()
@@ -526,6 +557,7 @@ sections = [
         cluster_lines(clustered, c.a, c.b, cl_source, c.binary, lang)))]),
     Section(tr("systems.means_title"), "\n".join(notes), table=means_table.reset_index()),
     Section(tr("systems.pair_title", metric=key), verdict_text, table=tests_table),
+    Section(tr("harm.title"), " ".join(harm_text)),
     Section(view.rates_title(), chart=rates_chart),
     Section(view.bootstrap_title(), chart=boot_chart),
     *sections_many,

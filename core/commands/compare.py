@@ -280,7 +280,8 @@ def run(args) -> int:
     if args.harm or args.harm_delta is not None:
         from core.paired import no_harm  # lazy: only with --harm
         harm = no_harm(result.a_values, result.b_values, delta=args.harm_delta,
-                       alpha=args.alpha, confidence=args.confidence)
+                       alpha=args.alpha, confidence=args.confidence,
+                       resamples=args.resamples, seed=args.seed)
     cheap = None
     if cheap_set is not None:
         if clustered is not None:

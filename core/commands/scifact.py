@@ -8,6 +8,7 @@ from pathlib import Path
 from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args,
                                    check_margin_text, metric_option, print_json)
 from core.errors import InputError
+from core.paired import BEST_METHODS
 from core.i18n import t
 from core.retrieval import (BM25Params, DEFAULT_RESAMPLES, ENV_VAR, RETRIEVERS, TOKENIZERS,
                             check_metric, find_or_download, load_beir, provenance, run_scifact,
@@ -55,6 +56,10 @@ def register(p) -> None:
                    help="B - A per query as a confidence sequence valid at every number of "
                         "queries (queries in the order compared), with its e-process verdict, "
                         "for a collection re-measured again and again")
+    p.add_argument("--best-method", choices=BEST_METHODS, default="mcb",
+                   help="how the tied-for-best set of the three retrievers is read: mcb "
+                        "(default; Hsu's one-sided multiple comparisons with the best) or "
+                        "all-pairs (every pair's simultaneous interval; larger sets)")
     add_harm_args(p)
     add_stat_args(p, resamples=DEFAULT_RESAMPLES, interval=True)
     add_margin_arg(p)
@@ -86,7 +91,7 @@ def run(args) -> int:
                       queries=args.queries, resamples=args.resamples,
                       confidence=args.confidence, seed=args.seed, interval=args.interval,
                       progress=_progress, notes=notes, encode_all=args.encode == "all",
-                      vectors=vectors)
+                      vectors=vectors, best_method=args.best_method)
     for code, params in notes:
         sys.stderr.write("note: " + t(f"scifact.note_{code}", "en", **params) + "\n")
     for enc in vectors:
@@ -104,7 +109,7 @@ def run(args) -> int:
         from core.paired import no_harm  # lazy: only with --harm
         c = res.comparison
         harm = no_harm(c.data.a, c.data.b, delta=args.harm_delta, alpha=args.alpha,
-                       confidence=args.confidence)
+                       confidence=args.confidence, resamples=args.resamples, seed=args.seed)
     if args.unjudged_csv and res.judged is not None:
         Path(args.unjudged_csv).write_bytes(to_csv_bytes(res.judged.pool))
     if args.json:

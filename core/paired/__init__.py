@@ -10,11 +10,11 @@ The front door: other wings, pages and the CLI import the names below from ``cor
 from core._front import front_door
 
 PUBLIC = {
-    "best": ("BestSet", "best_set"),
+    "best": ("BEST_METHODS", "BestSet", "best_set"),
     "calibration": ("Calibration",),
     "clusters": ("ClusterComparison", "cluster_margin", "compare_clustered"),
     "designs": ("plan_clusters", "run_summary", "sign_flipping_cases"),
-    "harm": ("ALPHAS", "Harm", "no_harm"),
+    "harm": ("ALPHAS", "Harm", "TRISK_MIN_N", "no_harm"),
     "data": ("checked_pair",),
     "compare": ("Decision", "PairedComparison", "TIE_TOL", "compare_checked", "compare_paired",
                 "interval_provenance", "rate_estimate", "settle"),

@@ -21,12 +21,23 @@ d_c = x_cj - x_ci (B - A with A = i, B = j), dbar its mean and se = sd(d) / sqrt
    data (so pairs on different scales weigh alike; a pair with se = 0, the same difference
    on every case, has t* = 0). The resample's own SD is not used: with 0/1 outcomes near 0%
    or 100% many resamples have SD 0, and t* = +/-inf there would make c infinite.
-2. c = the ``confidence`` quantile of max_p |t*_p| (the single-step max-|t| bootstrap of
-   Romano & Wolf 2005, "Exact and approximate stepdown methods for multiple hypothesis
-   testing", JASA 100:94-108, as Mogstad et al. 2024 use it for ranks; the bootstrap analogue
-   of Tukey's studentized range).
-3. The simultaneous interval of each pair is dbar_p +/- c se_p: all of them hold together with
-   probability ~ ``confidence``.
+2. Two readings of the same resamples: the standardized t*_p above, and the bootstrap-t
+   t*_s,p = (dbar*_p - dbar_p) / se*_p with the resample's own standard error (0 where se*_p
+   = 0; Efron & Tibshirani 1993, ch. 12.5). c = the larger of (a) the ``confidence``
+   quantile of max_p |t*_p| read on Student's t with n - 1 df, t_(n-1)^(-1)(Phi(q)) (the
+   single-step max-|t| bootstrap of Romano & Wolf 2005, "Exact and approximate stepdown
+   methods for multiple hypothesis testing", JASA 100:94-108, as Mogstad et al. 2024 use it
+   for ranks, the bootstrap analogue of Tukey's studentized range; the t reading because
+   the statistic divides by an estimated SD: the house's calibrated t, issue 35) and
+   (b) the ``confidence`` quantile of max_p |t*_s,p|.
+3. The simultaneous interval of each pair is dbar_p +/- c se_p, each end moved out to the
+   skew guard's at the same Student quantile c (``core.paired.skew_intervals
+   .skew_guard_interval`` at level 2 F_(n-1)(c) - 1, issue 36: Hall's transformed t with
+   the skewness of the non-zero differences, tripled): all of them hold together with
+   probability ~ ``confidence``. Without (a), (b) and the guard, the set held the true best
+   in only 80-94% of near ties at 20 cases (``bench/best_harm.py``, ``docs/many_systems.md``):
+   per-query differences of retrieval scores are zero-heavy and skewed, and a sample of 20
+   mostly misses their long tail.
 4. System i's rank interval (rank 1 = highest mean) is
    [1 + #{j : low(x_j - x_i) > 0}, k - #{j : high(x_j - x_i) < 0}]; the rank intervals of all
    systems hold together with the same probability (Klein et al. 2020, Prop. 1).
@@ -40,25 +51,27 @@ d_c = x_cj - x_ci (B - A with A = i, B = j), dbar its mean and se = sd(d) / sqrt
 "Simultaneous confidence intervals for all distances from the 'best'", Ann. Statist. 9:1026-1034;
 Hsu 1996, "Multiple Comparisons", ch. 4, the upper MCB bounds and the unbalanced form with one
 critical value per system). From the same resamples, for each system i taken as the control,
-d_i = the ``confidence`` quantile of max_{j != i} t*_(j - i), one-sided (the bootstrap
-analogue of the one-sided Dunnett quantile: 1.916, 2.160, 2.417 for 3, 5, 10 systems with
-equal variances, correlation 0.5, infinite df). System i is possibly the best unless some j is
-ahead of it by more than its own allowance, x_j - x_i > d_i se_ij. The true best i* is left
-out only when some t_(j - i*) >= (xbar_j - xbar_i*) / se > d_i* (its true difference is <= 0),
-which has probability <= 1 - ``confidence``: the set holds the true best with probability
+d_i = the larger of the ``confidence`` quantile of max_{j != i} t*_(j - i), one-sided, read
+on Student's t as in step 2 (the bootstrap analogue of the one-sided Dunnett quantile: 1.916,
+2.160, 2.417 for 3, 5, 10 systems with equal variances, correlation 0.5, infinite df) and the
+same quantile of the bootstrap-t maxima. With L_i(j) = the lower end of x_j - x_i at
+allowance d_i, min(xbar_j - xbar_i - d_i se_ij, the skew guard's lower end at d_i), system i
+is possibly the best unless some j is ahead of it: L_i(j) > 0. The true best i* is left out
+only when some j's difference, whose true value is <= 0, has its lower end above 0, which has
+probability <= ~1 - ``confidence``: the set holds the true best with probability
 >= ~``confidence``, is never empty (the highest mean stays) and is a subset of the all-pairs
 set (d_i <= c on every resample). Hsu's constrained intervals for mu_i - max_{j != i} mu_j,
-with G the set:
+with G the set and U_i(j) = -L_i(j) the upper end of x_i - x_j at d_i:
 
-    high_i = max(0, min_{j != i} (xbar_i - xbar_j + d_i se_ij))
-    low_i  = 0 if G = {i}, else min(0, min_{j in G, j != i} (xbar_i - xbar_j - d_j se_ij))
+    high_i = max(0, min_{j != i} U_i(j))
+    low_i  = 0 if G = {i}, else min(0, min_{j in G, j != i} L_j(i))
 
 (``SystemRank.mcb_low``/``mcb_high``). The rank intervals are the all-pairs ones whichever
 method names the set: a system can have rank interval 1-2 and be outside the MCB set.
 
-With k = 2 there is one pair and c is the symmetric bootstrap quantile of |dbar* - dbar| / se:
-the set is the winner alone exactly when that pair's interval leaves out 0, the paired verdict
-of that interval. The resampling is seeded: resamples come in blocks of ``BLOCK``, block b drawn by
+With k = 2 there is one pair and c comes from the symmetric bootstrap quantiles of
+|dbar* - dbar| / se and |dbar* - dbar| / se*: the set is the winner alone exactly when that
+pair's interval leaves out 0. The resampling is seeded: resamples come in blocks of ``BLOCK``, block b drawn by
 ``numpy.random.default_rng([seed, b])``, so the same seed gives the same set whatever the
 memory; a block costs ``BLOCK`` x n x pairs multiply-adds (a matrix product of the resample
 counts with the differences).
@@ -74,6 +87,7 @@ import pandas as pd
 from core import checks
 from core.errors import InputError
 from core.paired.multi import estimate_cost
+from core.paired.skew_intervals import skew_guard_interval
 
 BLOCK = 64  # resamples per seeded block
 BEST_METHODS = ("mcb", "all-pairs")  # how the tied-for-best set is read (the module docstring)
@@ -128,9 +142,10 @@ class BestSet:
 
     ``ranks`` are ordered by mean, highest first; ``best`` (the set) and ``behind`` (the
     others) in the same order. ``method``: how the set was read (``BEST_METHODS``). ``critical``
-    is c, the simultaneous max-|t| quantile of the rank intervals; ``max_t`` the R resampled
-    maxima it was read from (for a chart or a check); ``mcb_critical`` each system's one-sided
-    MCB quantile d_i (input order of ``systems``)."""
+    is c, the simultaneous max-|t| critical value of the rank intervals (step 2 of the module
+    docstring); ``max_t`` the R resampled maxima of the data-se reading (for a chart or a
+    check); ``mcb_critical`` each system's one-sided MCB allowance d_i (input order of
+    ``systems``)."""
 
     systems: tuple[str, ...]
     ranks: tuple[SystemRank, ...]
@@ -178,28 +193,70 @@ def best_set_iv(scores, resamples, confidence, seed, method="mcb") -> tuple:
 
 
 def _max_t(d: np.ndarray, se: np.ndarray, resamples: int, seed: int,
-           controls: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+           controls: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For ``resamples`` joint resamples of the rows of the differences ``d`` (n x P; columns
-    with se = 0 count 0), ``BLOCK`` resamples per seeded block, with t* = (dbar* - dbar) / se:
-    max over columns of |t*| (R), and for each system i the one-sided max of t*_(j - i) over
-    j != i (R x k): ``controls[i]`` indexes the columns of [t*, -t*] that are j - i."""
+    with se = 0 count 0), ``BLOCK`` resamples per seeded block, two standardized differences
+    per pair: t* = (dbar* - dbar) / se (the data's se) and the bootstrap-t
+    t*_s = (dbar* - dbar) / se* (the resample's own se; a resample with se* = 0 for a pair,
+    below 1e-6 se, counts 0 for it). For each: the max over columns of |t*| (R), and for each system i the
+    one-sided max of t*_(j - i) over j != i (R x k): ``controls[i]`` indexes the columns of
+    [t*, -t*] that are j - i. Returns (max |t*|, one-sided, max |t*_s|, one-sided of t*_s)."""
     n, p = d.shape
     dc = d - d.mean(axis=0)
+    dc2 = dc * dc
     scale = np.where(se > 0, 1.0 / np.where(se > 0, se, 1.0), 0.0)
-    out = np.empty(resamples)
-    one = np.empty((resamples, len(controls)))
+    out = np.empty((2, resamples))
+    one = np.empty((2, resamples, len(controls)))
     for b, start in enumerate(range(0, resamples, BLOCK)):
         m = min(BLOCK, resamples - start)
         idx = np.random.default_rng([seed, b]).integers(0, n, size=(m, n))
         counts = np.bincount((np.arange(m)[:, None] * n + idx).ravel(),
                              minlength=m * n).reshape(m, n).astype(float)
         shift = counts @ dc / n                    # dbar* - dbar, per resample and pair
-        tt = shift * scale
-        out[start:start + m] = np.max(np.abs(tt), axis=1)
-        both = np.concatenate([tt, -tt], axis=1)
-        for i, cols in enumerate(controls):
-            one[start:start + m, i] = both[:, cols].max(axis=1)
-    return out, one
+        var = np.maximum(counts @ dc2 / n - shift * shift, 0.0) * (n / (n - 1))
+        se_star = np.sqrt(var / n)
+        # a resample whose differences are all equal has se* = 0 up to the rounding of the
+        # one-pass variance (about 1e-8 of se): below 1e-6 se it carries no bootstrap-t value
+        ok = (se_star > 1e-6 * se) & (se > 0)
+        studs = (shift * scale, np.where(ok, shift / np.where(ok, se_star, 1.0), 0.0))
+        for v, tt in enumerate(studs):
+            out[v, start:start + m] = np.max(np.abs(tt), axis=1)
+            both = np.concatenate([tt, -tt], axis=1)
+            for i, cols in enumerate(controls):
+                one[v, start:start + m, i] = both[:, cols].max(axis=1)
+    return out[0], one[0], out[1], one[1]
+
+
+def t_scale(c, n: int):
+    """A normal-scale critical value read on Student's t with n - 1 df at the same tail
+    share: t_(n-1)^(-1)(Phi(c)) (the bootstrap of (dbar* - dbar) / se imitates a mean over
+    its SD known; the statistic divides by an estimated one). +inf stays +inf."""
+    from scipy.special import ndtr, stdtrit
+    c = np.asarray(c, dtype=float)
+    with np.errstate(invalid="ignore", over="ignore"):
+        q = np.where(np.isfinite(c), stdtrit(n - 1, np.minimum(ndtr(c), 1 - 1e-15)), np.inf)
+    return np.where(np.isfinite(c), np.maximum(q, c), np.inf)
+
+
+def guarded_bounds(d: np.ndarray, q, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The skew guard's interval ends (``core.paired.skew_intervals.skew_guard_interval``,
+    issue 36) of each column of ``d`` (n x P) at the Student quantile ``q`` (one per column or
+    one for all): the two-sided level 2 F_(n-1)(q) - 1. q = +inf gives (-inf, +inf)."""
+    from scipy.special import stdtr
+    q = np.broadcast_to(np.asarray(q, dtype=float), (d.shape[1],))
+    lo = np.full(d.shape[1], -np.inf)
+    hi = np.full(d.shape[1], np.inf)
+    for v in np.unique(q[np.isfinite(q)]):
+        cols = np.flatnonzero(q == v)
+        level = min(2.0 * float(stdtr(n - 1, v)) - 1.0, 1.0 - 1e-15)
+        if level <= 0:
+            lo[cols] = hi[cols] = d[:, cols].mean(axis=0)
+            continue
+        with np.errstate(invalid="ignore", divide="ignore"):
+            g_lo, g_hi = skew_guard_interval(d[:, cols].T, level)
+        lo[cols] = np.where(np.isfinite(g_lo), g_lo, -np.inf)
+        hi[cols] = np.where(np.isfinite(g_hi), g_hi, np.inf)
+    return lo, hi
 
 
 def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float = 0.95,
@@ -236,11 +293,16 @@ def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float
     controls = [np.array([p for p, (a, _) in enumerate(pair_idx) if a == i]
                          + [npairs + p for p, (_, b) in enumerate(pair_idx) if b == i])
                 for i in range(k)]
-    max_t, one_sided = _max_t(d, se, resamples, seed, controls)
-    crit = float(np.quantile(max_t, confidence, method="higher"))
-    mcb_d = np.maximum(np.quantile(one_sided, confidence, axis=0, method="higher"), 0.0)
-    half = crit * se  # se = 0: the interval is the point
-    low, high = dbar - half, dbar + half
+    max_t, one_sided, max_ts, one_ts = _max_t(d, se, resamples, seed, controls)
+    crit = float(max(t_scale(np.quantile(max_t, confidence, method="higher"), n),
+                     np.quantile(max_ts, confidence, method="higher")))
+    mcb_d = np.maximum(np.maximum(
+        t_scale(np.quantile(one_sided, confidence, axis=0, method="higher"), n),
+        np.quantile(one_ts, confidence, axis=0, method="higher")), 0.0)
+    g_lo, g_hi = guarded_bounds(d, crit, n)
+    with np.errstate(invalid="ignore"):   # se = 0: the interval is the point
+        low = np.minimum(dbar - crit * se, g_lo)
+        high = np.maximum(dbar + crit * se, g_hi)
     # better[i, j]: j is shown better than i; worse[i, j]: j is shown worse than i
     better = np.zeros((k, k), dtype=bool)
     worse = np.zeros((k, k), dtype=bool)
@@ -272,20 +334,36 @@ def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float
 
 def _mcb(means: np.ndarray, d: np.ndarray, se: np.ndarray, pair_idx: list,
          mcb_d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Hsu's constrained MCB (the module docstring): ahead[i, j] (j is ahead of i by more than
-    d_i se_ij), and each system's interval (low_i, high_i) of mu_i - max_{j != i} mu_j."""
+    """Hsu's constrained MCB (the module docstring): ahead[i, j] (j is ahead of i: the lower
+    end of x_j - x_i at system i's allowance d_i is above 0), and each system's interval
+    (low_i, high_i) of mu_i - max_{j != i} mu_j. The lower end of x_j - x_i at allowance q is
+    min(xbar_j - xbar_i - q se_ij, the skew guard's lower end at q); the upper end likewise."""
     k = len(means)
-    se_m = np.zeros((k, k))
+    n = d.shape[0]
+    # lower[i, j]: the lower end of x_j - x_i at allowance mcb_d[i]
+    lower = np.full((k, k), -np.inf)
+    cols = np.concatenate([d, -d], axis=1)     # pair (i, j) as x_j - x_i, then x_i - x_j
+    ses = np.concatenate([se, se])
+    rows, cs, qs = [], [], []
     for p, (i, j) in enumerate(pair_idx):
-        se_m[i, j] = se_m[j, i] = se[p]
-    gap = means[None, :] - means[:, None]          # gap[i, j] = xbar_j - xbar_i
+        rows += [(i, j), (j, i)]
+        cs += [p, len(pair_idx) + p]
+        qs += [mcb_d[i], mcb_d[j]]
+    qs = np.array(qs)
+    g_lo, _ = guarded_bounds(cols[:, cs], qs, n)
+    with np.errstate(invalid="ignore"):
+        lo = np.minimum(cols[:, cs].mean(axis=0) - qs * ses[cs], g_lo)
+    for r, (i, j) in enumerate(rows):
+        lower[i, j] = lo[r]
     off = ~np.eye(k, dtype=bool)
-    ahead = off & (gap > mcb_d[:, None] * se_m)
+    ahead = off & (lower > 0)
     in_g = ~ahead.any(axis=1)
-    high = np.maximum(0.0, np.min(np.where(off, -gap + mcb_d[:, None] * se_m, np.inf), axis=1))
+    # high_i: the upper end of x_i - x_j at d_i is -lower[i, j]
+    high = np.maximum(0.0, np.min(np.where(off, -lower, np.inf), axis=1))
     low = np.zeros(k)
     for i in range(k):
         others = off[i] & in_g
         if others.any():
-            low[i] = min(0.0, float(np.min(-gap[i, others] - mcb_d[others] * se_m[i, others])))
+            # the lower end of x_i - x_j at d_j is lower[j, i]
+            low[i] = min(0.0, float(np.min(lower[others, i])))
     return ahead, low, high

@@ -14,12 +14,28 @@ On n paired cases with d_c = b_c - a_c (B - A, new minus baseline) and a toleran
   outweigh its losses weighted by 1 + alpha.
 * TRisk (Dincer, Macdonald & Ounis 2014, "Hypothesis testing for risk-sensitive evaluation
   of retrieval systems", SIGIR, section 3): TRisk = URisk / SE(URisk), SE = s_z / sqrt(n) with
-  s_z the sample standard deviation of z (n - 1): the one-sample Student t statistic of z, so
-  under "no risk-adjusted difference" (E z = 0) it is referred to t with n - 1 degrees of
-  freedom; p is two-sided (``core.paired.significance.paired_ttest_p`` of z against 0).
-  Dincer et al. read TRisk > 2 as B significantly better than A with losses weighed, and
-  TRisk < -2 as B significantly riskier. Undefined (None) with fewer than 2 cases or all z
-  equal. alpha = 2 by default (``ALPHAS``: 1, 2 or 5; Dincer et al. report 1, 5 and 10).
+  s_z the sample standard deviation of z (n - 1): the one-sample Student t statistic of z.
+  Dincer et al. refer it to t with n - 1 degrees of freedom and read TRisk > 2 as B
+  significantly better than A with losses weighed, TRisk < -2 as B significantly riskier.
+  Undefined (None) with fewer than 2 cases or all z equal. alpha = 2 by default (``ALPHAS``:
+  1, 2 or 5; Dincer et al. report 1, 5 and 10).
+* TRisk's test of "no risk-adjusted difference" (E z = 0), two-sided: z is skewed by
+  construction (a loss weighs 1 + alpha times a gain) and retrieval differences are
+  zero-heavy with a long tail, so Student's p alone rejected up to 19% of the time at 5% on
+  real scifact differences at 20 queries (``bench/best_harm.py``, ``docs/harm.md``). The p
+  shown is the largest of three (an intersection-union test, Berger 1982: it rejects only
+  when all three do, so its level is at most each one's): Student's (``core.paired
+  .significance.paired_ttest_p`` of z against 0); the studentized bootstrap test of z
+  (Efron & Tibshirani 1993, Algorithm 16.2, ``core.paired.calibration.bootstrap_t_test_p``,
+  ``resamples`` seeded resamples); and the skew guard's (issue 36, ``core.paired
+  .skew_intervals.skew_guard_interval``: 1 - the highest level at which its interval of
+  mean(z) leaves out 0). At 95% it rejects exactly when the house's interval of a mean
+  difference (calibrated t with the skew guard) of z leaves out 0. It assumes independent
+  cases; what it cannot see is a loss the sample does not contain. Below ``TRISK_MIN_N``
+  (50) cases the test is withheld (p None, ``Harm.trisk_withheld``): even the three
+  together said "significant" in up to 10% of the sets at 20 cases and 6% at 30 when
+  nothing changed (alpha 5; ``bench/best_harm.py``), and a sample that small cannot show
+  that it holds the rare losses (1 + alpha) magnifies. TRisk itself is still shown.
 
 ``Harm.within(max_harm)``: "B hurts at most ``max_harm`` of the cases by more than delta" is
 shown when the upper end of the hurt share's Wilson interval is at or below ``max_harm``
@@ -32,11 +48,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import checks
+from core.paired.calibration import bootstrap_t_test_p
 from core.paired.data import PairedData, paired_data
 from core.paired.intervals import wilson_bounds, z_two_sided
 from core.paired.significance import paired_ttest_p
+from core.paired.skew_intervals import skew_guard_interval
+from core.paired.stats import difference_draws
 
 ALPHAS = (1, 2, 5)
+TRISK_MIN_N = 50   # fewer cases: TRisk's test is withheld (the module docstring)
+DEFAULT_RESAMPLES = 20_000
 DEFAULT_ALPHA = 2
 SCORE_DELTA = 0.05
 
@@ -45,7 +66,9 @@ SCORE_DELTA = 0.05
 class Harm:
     """The hurt and helped shares of B against A (with Wilson intervals at ``confidence``),
     URisk and TRisk at ``alpha`` with TRisk's two-sided p (None when undefined), and the
-    ``hurt_cases`` (indices into the cases, most hurt first) for a drill-down."""
+    ``hurt_cases`` (indices into the cases, most hurt first) for a drill-down.
+    ``trisk_withheld``: TRisk is defined but its test is not given (fewer than
+    ``TRISK_MIN_N`` cases)."""
 
     delta: float
     n: int
@@ -61,6 +84,7 @@ class Harm:
     alpha: float
     confidence: float
     hurt_cases: tuple[int, ...] = ()
+    trisk_withheld: bool = False
 
     def within(self, max_harm: float) -> bool:
         """B is shown to hurt at most ``max_harm`` of the cases (the hurt share's upper
@@ -72,7 +96,10 @@ class Harm:
                 "hurt_share": self.hurt_share, "hurt_ci": list(self.hurt_ci),
                 "helped_share": self.helped_share, "helped_ci": list(self.helped_ci),
                 "urisk": self.urisk, "trisk": self.trisk, "trisk_p": self.trisk_p,
-                "alpha": self.alpha, "confidence": self.confidence}
+                "alpha": self.alpha, "confidence": self.confidence,
+                "trisk_test": ("withheld_below_%d_cases" % TRISK_MIN_N if self.trisk_withheld
+                               else None if self.trisk_p is None
+                               else "largest_p_of_t_bootstrap_t_skew_guard")}
 
 
 def default_delta(binary: bool) -> float:
@@ -87,40 +114,81 @@ def risk_adjusted(d: np.ndarray, alpha: float) -> np.ndarray:
     return np.where(d < 0, (1.0 + alpha) * d, d)
 
 
-def trisk(d: np.ndarray, alpha: float) -> tuple[float, float | None, float | None]:
-    """(URisk, TRisk, two-sided p) of the differences ``d`` = B - A (the module docstring);
-    TRisk and p are None when undefined. The caller checked ``d`` and ``alpha``."""
+def trisk(d: np.ndarray, alpha: float, *, resamples: int = DEFAULT_RESAMPLES,
+          seed: int = 0) -> tuple[float, float | None, float | None]:
+    """(URisk, TRisk, two-sided p of TRisk's test) of the differences ``d`` = B - A (the
+    module docstring, with every n: the withholding below ``TRISK_MIN_N`` is ``no_harm_of``'s);
+    TRisk and p are None when undefined. The caller checked ``d``, ``alpha``, ``resamples``
+    and ``seed``."""
     z = risk_adjusted(d, alpha)
     urisk = float(z.mean()) if z.size else 0.0
     p = paired_ttest_p(np.zeros_like(z), z) if z.size >= 2 else None
     if p is None:
         return urisk, None, None
     t = urisk / (float(np.std(z, ddof=1)) / np.sqrt(z.size))
-    return urisk, float(t), p
+    return urisk, float(t), max(p, bootstrap_t_p(z, resamples, seed), skew_guard_p(z))
 
 
-def harm_iv(a, b, delta, alpha, confidence) -> tuple:
+def bootstrap_t_p(z: np.ndarray, resamples: int, seed: int) -> float:
+    """The studentized bootstrap test's two-sided p of mean(z) = 0 (Efron & Tibshirani 1993,
+    Algorithm 16.2; ``core.paired.calibration.bootstrap_t_test_p``): the resamples' t* =
+    (mean* - mean(z)) / (sd* / sqrt(n)) (resamples with sd* = 0 carry none), seeded as every
+    bootstrap of a difference (``core.paired.stats.difference_draws``)."""
+    means, sds = difference_draws(z, resamples, seed, True)
+    sds = sds[0]
+    ok = sds > 0
+    t_null = (means[ok] - z.mean()) / (sds[ok] / np.sqrt(z.size))
+    return bootstrap_t_test_p(z, t_null) if t_null.size else 1.0
+
+
+def skew_guard_p(z: np.ndarray, tol: float = 1e-6) -> float:
+    """1 - the highest level at which the skew guard's interval of mean(z) leaves out 0
+    (``core.paired.skew_intervals.skew_guard_interval``; its intervals nest as the level
+    grows), by bisection to ``tol``; 1 when it never does."""
+    def out(level: float) -> bool:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            lo, hi = skew_guard_interval(z[None, :], level)
+        return bool(lo[0] > 0 or hi[0] < 0)
+
+    lo, hi = 0.0, 1.0 - 1e-12     # out(lo) holds unless 0 is the mean itself
+    if not out(1e-9):
+        return 1.0
+    if out(hi):
+        return float(1.0 - hi)
+    while hi - lo > tol:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if out(mid) else (lo, mid)
+    return float(1.0 - lo)
+
+
+def harm_iv(a, b, delta, alpha, confidence, resamples=DEFAULT_RESAMPLES, seed=0) -> tuple:
     """Checks of ``no_harm``'s arguments (the door): the pair through ``paired_data``, delta a
-    number >= 0 (None: ``default_delta``), alpha >= 0, the confidence level."""
+    number >= 0 (None: ``default_delta``), alpha >= 0, the confidence level, the resamples and
+    seed of TRisk's bootstrap test."""
     data = paired_data(a, b)
     if delta is not None:
         delta = checks.between("delta", delta, 0.0, float("inf"))
     alpha = checks.between("alpha", alpha, 0.0, 1e6)
-    return data, delta, alpha, checks.confidence(confidence)
+    resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
+    return data, delta, alpha, confidence, resamples, seed
 
 
 def no_harm(a, b, *, delta: float | None = None, alpha: float = DEFAULT_ALPHA,
-         confidence: float = 0.95) -> Harm:
-    """How often B hurts and helps against A, and TRisk (the module docstring). ``a``, ``b``:
-    the per-case values of the baseline and the new method, aligned."""
-    data, delta, alpha, confidence = harm_iv(a, b, delta, alpha, confidence)
-    return no_harm_of(data, delta=delta, alpha=alpha, confidence=confidence)
+            confidence: float = 0.95, resamples: int = DEFAULT_RESAMPLES,
+            seed: int = 0) -> Harm:
+    """How often B hurts and helps against A, and TRisk with its test (the module docstring).
+    ``a``, ``b``: the per-case values of the baseline and the new method, aligned."""
+    data, delta, alpha, confidence, resamples, seed = harm_iv(a, b, delta, alpha, confidence,
+                                                              resamples, seed)
+    return no_harm_of(data, delta=delta, alpha=alpha, confidence=confidence,
+                      resamples=resamples, seed=seed)
 
 
 def no_harm_of(data: PairedData, *, delta: float | None = None, alpha: float = DEFAULT_ALPHA,
-            confidence: float = 0.95) -> Harm:
-    """``no_harm`` of a checked ``PairedData`` (the caller checked delta, alpha and
-    confidence, as ``harm_iv`` does)."""
+               confidence: float = 0.95, resamples: int = DEFAULT_RESAMPLES,
+               seed: int = 0) -> Harm:
+    """``no_harm`` of a checked ``PairedData`` (the caller checked delta, alpha, confidence,
+    resamples and seed, as ``harm_iv`` does)."""
     if delta is None:
         delta = default_delta(data.binary)
     d = data.d
@@ -129,9 +197,18 @@ def no_harm_of(data: PairedData, *, delta: float | None = None, alpha: float = D
     hurt, helped = int(hurt_mask.sum()), int((d > delta).sum())
     z = z_two_sided(confidence)
     lo, hi, _ = wilson_bounds(np.array([hurt, helped]), n, z)
-    urisk, t, p = trisk(d, alpha)
+    withheld = n < TRISK_MIN_N
+    if withheld:   # the statistic only: no bootstrap for a test that is not shown
+        z = risk_adjusted(d, alpha)
+        urisk = float(z.mean()) if z.size else 0.0
+        sd = float(np.std(z, ddof=1)) if z.size >= 2 else 0.0
+        defined = z.size >= 2 and paired_ttest_p(np.zeros_like(z), z) is not None
+        t, p = (urisk / (sd / np.sqrt(z.size)) if defined else None), None
+        withheld = defined
+    else:
+        urisk, t, p = trisk(d, alpha, resamples=resamples, seed=seed)
     order = np.flatnonzero(hurt_mask)
     order = order[np.argsort(d[order], kind="stable")]  # most hurt first
     return Harm(float(delta), n, hurt, helped, hurt / n, (float(lo[0]), float(hi[0])),
                 helped / n, (float(lo[1]), float(hi[1])), urisk, t, p, float(alpha),
-                confidence, tuple(int(i) for i in order))
+                confidence, tuple(int(i) for i in order), withheld)

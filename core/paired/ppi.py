@@ -28,7 +28,7 @@ Intervals (``PPI_METHODS``):
   as a regression residual loses one per slope) and Student's t with the Welch-Satterthwaite
   degrees of freedom of the two variance terms, df = (a + b)^2 / (a^2 / (M - 1) + b^2 / (n -
   k)), a = lam^2 s_rest^2 / M, b = SS_rect / (n - k) / n, k = 2 (1 when lam is 0 or fixed).
-  With lam = 0 it is the gold-only t-interval. Chosen by
+  With lam = 0 it is the gold-only t-interval (on scores). Chosen by
   ``bench/ppi.py`` (``docs/cheap_labels.md``) over the z-interval (89-93% at 20-30 gold
   cases) and a studentized bootstrap with lam re-tuned per resample (96-98%, often wider
   than gold-only).
@@ -39,7 +39,21 @@ disagreement to the rectifier's sum of squares: half a case at its mean + lam an
 cheap labels that agree on 90-95% of cases, the gold sample often holds no disagreement at all
 and the plain variance leaves the cheap labels' error out (coverage 74-91%); the pseudo case is
 Agresti & Coull's (1998) "add a few" for the disagreement rate, chosen by ``bench/ppi.py`` over
-0 and 2 (method "t" only: "z" stays ``ppi_py``'s). At lam = 0 it adds nothing (gold-only is unchanged); the estimate never changes.
+0 and 2 (method "t" only: "z" stays ``ppi_py``'s). At lam = 0 it adds nothing; the estimate
+never changes. Beside it, ``PLUS`` = 1: the sum of squares of Agresti & Coull's two added
+successes and two added failures (four cases at the mean +/- 1/2; for B − A, Agresti & Min's
+(2005) half case in each discordant cell, one case at +/- 1), which agree under both labels, so
+the rectifier gets plus * (1 - lam)^2 and the gold-only interval plus (variance only, n and the
+estimate unchanged). Without it a 0/1 t-interval at 20 gold cases covers 91.5-95% (the
+discrete rate's variance moves with its estimate).
+
+The tuned lam is itself estimated: theta = mean(gold) - lam (mean(cheap_gold) -
+mean(cheap_rest)) moves with it by the distance of the gold cases' cheap mean from the others'.
+Method "t" adds that term as the regression estimator in double sampling does (Cochran 1977,
+*Sampling Techniques*, 3rd ed., Sec. 12.6; the slope variance of a least-squares line):
+s_e^2 (xbar_n - xbar_rest)^2 / S_xx, s_e^2 = SS_rect / (n - 2), S_xx the cheap values' sum of
+squares about their mean on the n gold cases. Without it, scores at 20-50 gold cases covered
+93.5-94% where the gold-only t-interval held 95% (``bench/ppi.py``, docs/cheap_labels.md).
 
 The matching test (``PPIEstimate.p_value``) is the same statistic, theta / se against the same
 t (or normal) distribution, so the interval excludes 0 exactly when p < 1 - confidence.
@@ -60,6 +74,7 @@ MIN_GOLD = 3           # a variance with ddof 1 and a correlation need a few gol
 LAMBDA_NONE = 0.05     # lam below this: the cheap labels do not help (the card says so) ...
 MIN_GAIN = 1.05        # ... nor when they are worth fewer than 5% more gold cases
 PSEUDO = 1.0           # pseudo disagreements added on 0/1 data (module docstring)
+PLUS = 1.0             # pseudo agreeing cases' sum of squares on 0/1 data (module docstring)
 
 
 @dataclass(frozen=True)
@@ -128,13 +143,17 @@ def ppi_lambda_rows(gold: np.ndarray, cheap_gold: np.ndarray,
 
 
 def ppi_rows(gold: np.ndarray, cheap_gold: np.ndarray, cheap_rest: np.ndarray, *,
-             confidence: float, method: str = "t", lam=None, pseudo: float = 0.0) -> dict:
+             confidence: float, method: str = "t", lam=None, pseudo: float = 0.0,
+             plus: float = 0.0) -> dict:
     """PPI++ of each row (the formulas of the module docstring; the caller checked the
     arrays: gold, cheap_gold (S, n), cheap_rest (S, M), n >= 2, M >= 2). ``lam`` None tunes it
     per row (``ppi_lambda_rows``), else a number or an (S,) array. Returns arrays keyed
     estimate, se, df, low, high, lam, gold_se, gold_df, gold_low, gold_high. ``pseudo``: the
     pseudo disagreements added to the rectifier's sum of squares (``PSEUDO`` for 0/1 data,
-    0 for scores; the module docstring). The bench calls
+    0 for scores; the module docstring); ``plus``: the pseudo agreeing cases (``PLUS`` for 0/1
+    data), added to the rectifier's and the gold-only sum of squares as plus * (1 - lam)^2.
+    Method "t" with a tuned lam > 0 adds the variance of the tuned lam (the regression
+    estimator's slope term, module docstring). The bench calls
     this directly on thousands of simulated sets; ``ppi_mean`` / ``ppi_difference`` are the
     checked entries."""
     n, m = gold.shape[1], cheap_rest.shape[1]
@@ -149,10 +168,20 @@ def ppi_rows(gold: np.ndarray, cheap_gold: np.ndarray, cheap_rest: np.ndarray, *
     # regression residual's); pseudo disagreements (``PSEUDO``: ``pseudo`` cases at the
     # rectifier's mean +/- lam, half each) join its sum of squares; the estimate is unchanged
     rect_ddof = ddof + (tuned & (lam > 0)) if method == "t" else np.zeros(lam.shape)
-    ss = np.var(rect, axis=1, ddof=0) * n + pseudo * lam ** 2
-    b = ss / (n + pseudo - rect_ddof) / n
+    ss = np.var(rect, axis=1, ddof=0) * n + pseudo * lam ** 2 + plus * (1 - lam) ** 2
+    b = ss / (n + pseudo * (lam > 0) - rect_ddof) / n     # at lam = 0: the gold-only variance
+    if method == "t" and tuned:
+        # the tuned lam's own variance times the estimate's slope in lam, theta = mean(gold)
+        # - lam (mean(cheap_gold) - mean(cheap_rest)): the regression estimator's term
+        # s_e^2 (xbar_n - xbar_rest)^2 / S_xx (module docstring)
+        sxx = np.sum((cheap_gold - cheap_gold.mean(1, keepdims=True)) ** 2, axis=1)
+        slope = (cheap_gold.mean(1) - cheap_rest.mean(1)) ** 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            extra = np.where((lam > 0) & (sxx > 0), ss / (n + pseudo - 2) / sxx * slope, 0.0)
+        b = b + extra
     se = np.sqrt(a + b)
-    gold_se = np.std(gold, axis=1, ddof=ddof) / math.sqrt(n)
+    gold_ss = np.var(gold, axis=1, ddof=0) * n + plus
+    gold_se = np.sqrt(gold_ss / (n - ddof)) / math.sqrt(n)
     alpha = 1 - confidence
     if method == "t":
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -205,9 +234,10 @@ def whole_valued(*arrays) -> bool:
 
 
 def _estimate(gold, cheap_gold, cheap_rest, confidence, method, lam) -> PPIEstimate:
-    pseudo = PSEUDO if method == "t" and whole_valued(gold, cheap_gold, cheap_rest) else 0.0
+    whole = method == "t" and whole_valued(gold, cheap_gold, cheap_rest)
     r = ppi_rows(gold[None], cheap_gold[None], cheap_rest[None], confidence=confidence,
-                 method=method, lam=lam, pseudo=pseudo)
+                 method=method, lam=lam, pseudo=PSEUDO if whole else 0.0,
+                 plus=PLUS if whole else 0.0)
     est, se, df = float(r["estimate"][0]), float(r["se"][0]), float(r["df"][0])
     gold_se = float(r["gold_se"][0])
     eff = gold.size if se == 0 or gold_se == 0 else gold.size * gold_se ** 2 / se ** 2

@@ -277,11 +277,12 @@ def ci_by_n(tables: dict[str, pd.DataFrame], a: str, b: str, metric: str, ns: Se
 
 def rank_retrievers(tables: dict[str, pd.DataFrame], metric: str = "ndcg@10", *,
                     queries: Sequence[str] | None = None, resamples: int = DEFAULT_RESAMPLES,
-                    confidence: float = 0.95, seed: int = 0) -> BestSet:
+                    confidence: float = 0.95, seed: int = 0, method: str = "mcb") -> BestSet:
     """The tied-for-best set and rank intervals of every retriever in ``tables`` (in
     ``RETRIEVERS`` order; the page and the CLI pass all three) on ``metric`` over ``queries``
     (default: all judged queries): ``core.paired.best.best_set`` on the per-query table, queries
-    x retrievers, larger is better. Its sentence reads "Best: hybrid or dense — cannot tell
+    x retrievers, larger is better; ``method`` names how the set is read
+(``core.paired.best.BEST_METHODS``: mcb, the default, or all-pairs). Its sentence reads "Best: hybrid or dense — cannot tell
     which; bm25 is behind both" (``core.views.best_set.best_sentence``)."""
     metric = check_metric(metric)
     names = [r for r in RETRIEVERS if r in tables]
@@ -291,7 +292,8 @@ def rank_retrievers(tables: dict[str, pd.DataFrame], metric: str = "ndcg@10", *,
     qids = list(tables[names[0]].index) if queries is None else list(queries)
     scores = pd.DataFrame({r: tables[r].loc[qids, metric].to_numpy(float) for r in names},
                           index=qids)
-    return best_set(scores, resamples=resamples, confidence=confidence, seed=seed)
+    return best_set(scores, resamples=resamples, confidence=confidence, seed=seed,
+                    method=method)
 
 
 # ----------------------------------------------------------------------------- drill-down
@@ -348,14 +350,14 @@ def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str =
                 cache_dir=CACHE_DIR,
                 progress: Progress | None = None, get_model=None,
                 notes: list | None = None, encode_all: bool = False,
-                vectors: list | None = None) -> ScifactResult:
+                vectors: list | None = None, best_method: str = "mcb") -> ScifactResult:
     """Run all three retrievers (any A and B need BM25 and dense; hybrid is their RRF),
     score every judged query, compare A and B on a seeded subset of ``queries`` of them (all
     when None). Means in ``scores`` are over the same subset; ``best``: the tied-for-best
     set of the three on ``metric`` (``rank_retrievers``); ``judged``: Judged@10 of every
     retriever and ``metric`` with unjudged documents non-relevant / relevant, with the
-    verdict under both (``core.inputs.judged.beir_bounds``).
-    Notes go to ``notes``, the documents' ``Encoded`` to ``vectors`` (see ``run_retrievers``)."""
+    verdict under both (``core.inputs.judged.beir_bounds``); ``best_method``: how the set is
+    read (``rank_retrievers``' ``method``). Notes go to ``notes``, the documents' ``Encoded`` to ``vectors`` (see ``run_retrievers``)."""
     check_retriever(a, "a")
     check_retriever(b, "b")
     metric = check_metric(metric)
@@ -372,5 +374,5 @@ def run_scifact(data: BeirData, a: str = "bm25", b: str = "dense", metric: str =
     judged = beir_bounds(data, rankings, metric, a, b, queries=qids, resamples=resamples,
                          confidence=confidence, seed=seed, interval=interval)
     best = rank_retrievers(tables, metric, queries=qids, resamples=resamples,
-                           confidence=confidence, seed=seed)
+                           confidence=confidence, seed=seed, method=best_method)
     return ScifactResult(data.to_dict(), means(tables, qids), comp, settings, judged, best)

@@ -21,6 +21,11 @@ SENTENCE_KEYS = {(1, False): "systems.best_one_behind1", (1, True): "systems.bes
                  (3, True): "systems.best_many_behind2"}
 # how the set was read (core.paired.best.BEST_METHODS) -> the card's reason
 REASON_KEYS = {"mcb": "systems.best_reason_mcb", "all-pairs": "systems.best_reason"}
+# ... the systems page's choice between them
+BEST_METHOD_LABELS = {"mcb": "systems.best_method_mcb",
+                      "all-pairs": "systems.best_method_all_pairs"}
+# ... the note under its heading
+BEST_NOTE_KEYS = {"mcb": "systems.best_note", "all-pairs": "systems.best_note_all_pairs"}
 # ... and the CLI's words for it
 METHOD_WORDS = {"mcb": "one-sided multiple comparisons with the best (Hsu), studentized "
                        "bootstrap",

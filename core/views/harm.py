@@ -4,7 +4,7 @@ intervals, TRisk with its reference, and the harm condition of a switch decision
 from __future__ import annotations
 
 from core.i18n import t
-from core.paired import Harm
+from core.paired import TRISK_MIN_N, Harm
 from core.views import format as fmt
 
 
@@ -14,9 +14,9 @@ def delta_text(delta: float, kind: str) -> str:
 
 
 def harm_lines(h: Harm, a: str, b: str, kind: str, lang: str = "en") -> list[str]:
-    """The hurt share, the helped share, TRisk and, when TRisk is defined, the note that its
-    Student-t p over-rejects on real per-query differences (bench/best_harm.py, docs/harm.md),
-    each one sentence."""
+    """The hurt share, the helped share, TRisk (with fewer than ``TRISK_MIN_N`` cases without
+    its test, saying why) and, when its test is given, the note on how its p is read (the largest of three tests, ``core.paired.harm``; bench/best_harm.py,
+    docs/harm.md), each one sentence."""
     level = fmt.level(h.confidence)
     d = delta_text(h.delta, kind)
     any_loss = h.delta == 0
@@ -30,11 +30,14 @@ def harm_lines(h: Harm, a: str, b: str, kind: str, lang: str = "en") -> list[str
     urisk = fmt.diff(h.urisk, kind)
     if h.trisk is None:
         risk = t("harm.trisk_none", lang, alpha=alpha, urisk=urisk)
+    elif h.trisk_withheld:
+        risk = t("harm.trisk_small", lang, alpha=alpha, weight=f"{1 + h.alpha:g}",
+                 trisk=f"{h.trisk:.2f}", urisk=urisk, n=h.n, min_n=TRISK_MIN_N)
     else:
         risk = t("harm.trisk", lang, alpha=alpha, weight=f"{1 + h.alpha:g}",
                  trisk=f"{h.trisk:.2f}", p=fmt.p_text(h.trisk_p), urisk=urisk, b=b)
     lines = [hurt, helped, risk]
-    if h.trisk is not None:
+    if h.trisk_p is not None:
         lines.append(t("harm.trisk_hint", lang))
     return lines
 

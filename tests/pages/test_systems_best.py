@@ -122,3 +122,61 @@ def test_the_report_carries_the_set():
     assert "rank interval" in copies
     for r in ref.ranks:
         assert r.name in copies
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_set_is_read_by_the_method_chosen(lang):
+    """Issue 35: the set is Hsu's one-sided MCB by default; 'all pairs' gives the all-pairs
+    set (every system whose rank interval starts at 1), core's answer for the same data, kept
+    in the URL; the rank intervals are the same under both."""
+    at = _page(lang)
+    assert not at.exception and not at.error
+    mcb = best_set(_scores(), resamples=RESAMPLES, seed=0)
+    every = best_set(_scores(), resamples=RESAMPLES, seed=0, method="all-pairs")
+    assert at.radio(key="systems_best_method").value == "mcb"
+    assert best_sentence(mcb, lang) in _cards(at)[0]
+    assert at.query_params.get("best") in (None, [])
+    if lang == "ko":   # AppTest re-runs a Korean page only from state (as the BH test)
+        at = _page("en")
+        at.session_state["lang"] = "ko"
+    at.session_state["systems_best_method"] = "all-pairs"
+    at.run()
+    assert not at.exception and not at.error
+    head = _cards(at)[0]
+    assert best_sentence(every, lang) in head
+    assert list(every.best) == [r.name for r in every.ranks if r.rank_low == 1]
+    for r in every.ranks:
+        assert f"{r.name} {rank_text(r.rank_low, r.rank_high)}" in head
+    assert at.query_params.get("best") in ("all-pairs", ["all-pairs"])
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_no_harm_of_the_chosen_pair(lang):
+    """Issue 35: the hurt/helped shares and TRisk of the chosen A vs B are
+    core.paired.harm.no_harm of that pair (scores: delta 0.05, settable; alpha selectable),
+    the drill-down is linked, and the report's summary carries them."""
+    from core.paired.harm import no_harm
+    from core.views.harm import harm_lines
+    at = _page(lang)
+    assert not at.exception and not at.error
+    scores = _scores()
+    a, b = scores.columns[:2]
+    both = scores[[a, b]].dropna()
+    h = no_harm(both[a].to_numpy(), both[b].to_numpy(), resamples=RESAMPLES, seed=0)
+    texts = [html.unescape(m.value) for m in at.markdown]
+    for line in harm_lines(h, a, b, "score", lang):
+        assert any(line.replace("−", "") in t.replace("\\", "").replace("−", "")
+                   for t in texts), line
+    assert any("(#systems-drill)" in t for t in texts) == (h.hurt > 0)
+    if lang == "ko":   # AppTest re-runs a Korean page only from state (as the BH test)
+        at = _page("en")
+        at.session_state["lang"] = "ko"
+    at.session_state["systems_alpha"] = 5
+    at.session_state["systems_harm_delta"] = 0.1
+    at.run()
+    assert not at.exception
+    h5 = no_harm(both[a].to_numpy(), both[b].to_numpy(), delta=0.1, alpha=5,
+                 resamples=RESAMPLES, seed=0)
+    texts = [html.unescape(m.value).replace("\\", "") for m in at.markdown]
+    assert any(f"{h5.trisk:.2f}" in t and "α = 5" in t for t in texts)
+    assert any(f"{h5.hurt}/{h5.n}" in t and "0.100" in t for t in texts)

@@ -132,6 +132,29 @@ def test_best_set_of_all_three_in_json_and_text(capsys):
     assert all(f"{r['system']}: mean {r['mean']:.4f}" in text for r in bs["ranks"])
 
 
+def test_best_method_names_how_the_set_of_all_three_is_read(capsys):
+    """--best-method all-pairs: the set is every retriever whose rank interval starts at 1;
+    the default (mcb) names itself, is a subset of it, and the rank intervals are the same
+    (they come from all pairs whichever method reads the set)."""
+    from core.__main__ import main
+
+    base = ["scifact", "--data", str(TINY), "--json", "--resamples", "500", "--seed", "2"]
+    assert main(base) == 0
+    mcb = json.loads(capsys.readouterr().out)["best_set"]
+    assert main([*base, "--best-method", "all-pairs"]) == 0
+    allp = json.loads(capsys.readouterr().out)["best_set"]
+    assert mcb["method"] == "mcb" and allp["method"] == "all-pairs"
+    assert allp["best"] == [r["system"] for r in allp["ranks"] if r["rank_low"] == 1]
+    assert set(mcb["best"]) <= set(allp["best"])
+    key = lambda r: (r["system"], r["rank_low"], r["rank_high"])  # noqa: E731
+    assert list(map(key, mcb["ranks"])) == list(map(key, allp["ranks"]))
+    assert all("mcb_high" in r for r in mcb["ranks"]) and \
+        not any("mcb_high" in r for r in allp["ranks"])
+    assert main(["scifact", "--data", str(TINY), "--resamples", "500", "--best-method",
+                 "all-pairs"]) == 0
+    assert "simultaneous bootstrap rank intervals of all pairs" in capsys.readouterr().out
+
+
 def test_a_margin_no_data_could_read_is_refused_before_the_run(tmp_path, capsys):
     """``--margin abc`` exits 2 at once (the retrievers never run: no folder is read)."""
     from core.__main__ import main

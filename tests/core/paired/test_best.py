@@ -27,44 +27,73 @@ def test_by_hand_constant_differences():
     assert by[("dense", "hybrid")].ci_low == by[("dense", "hybrid")].ci_high == 0
 
 
+def _t_scale(q, n):
+    from scipy.stats import norm, t
+    return max(q, float(t.ppf(norm.cdf(q), n - 1)))
+
+
+def _guard(col, q, n):
+    """The skew guard's interval of the mean of one column at the Student quantile q."""
+    from scipy.stats import t
+    from core.paired.skew_intervals import skew_guard_interval
+    lo, hi = skew_guard_interval(np.asarray(col)[None, :], 2 * t.cdf(q, n - 1) - 1)
+    return float(lo[0]), float(hi[0])
+
+
 def _replay(df, resamples, seed, confidence=0.95):
-    """max-|t| critical value by brute force: the same seeded blocks of case indices, each
-    resample's mean differences standardized by the data's standard errors."""
+    """The all-pairs critical value by brute force: the same seeded blocks of case indices,
+    each resample's mean differences standardized by the data's standard errors (that
+    quantile read on Student's t) and by the resample's own (bootstrap-t); c the larger; each
+    pair's interval dbar +/- c se widened to the skew guard's at c."""
     x = df.to_numpy(float)
     n, k = x.shape
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     d = np.column_stack([x[:, j] - x[:, i] for i, j in pairs])
     dbar = d.mean(axis=0)
     se = d.std(axis=0, ddof=1) / math.sqrt(n)
-    maxima = []
+    maxima, maxima_t = [], []
     for b, start in enumerate(range(0, resamples, BLOCK)):
         m = min(BLOCK, resamples - start)
         idx = np.random.default_rng([seed, b]).integers(0, n, size=(m, n))
         for row in idx:
             ds = d[row]
             maxima.append(np.max(np.abs((ds.mean(axis=0) - dbar) / se)))
-    crit = float(np.quantile(maxima, confidence, method="higher"))
-    return crit, dbar - crit * se, dbar + crit * se
+            maxima_t.append(np.max(np.abs((ds.mean(axis=0) - dbar)
+                                          / (ds.std(axis=0, ddof=1) / math.sqrt(n)))))
+    crit = max(_t_scale(float(np.quantile(maxima, confidence, method="higher")), n),
+               float(np.quantile(maxima_t, confidence, method="higher")))
+    guard = [_guard(d[:, p], crit, n) for p in range(len(pairs))]
+    low = np.minimum(dbar - crit * se, [g[0] for g in guard])
+    high = np.maximum(dbar + crit * se, [g[1] for g in guard])
+    return crit, low, high
 
 
 def _replay_mcb(df, resamples, seed, confidence=0.95):
-    """Each system's one-sided MCB quantile by brute force: for control i, the max over j != i
-    of ((xbar*_j - xbar*_i) - (xbar_j - xbar_i)) / se_ij on the same seeded resamples."""
+    """Each system's one-sided MCB allowance by brute force: for control i, the max over
+    j != i of ((xbar*_j - xbar*_i) - (xbar_j - xbar_i)) / se_ij on the same seeded resamples
+    (quantile read on Student's t), and the same with the resample's own se; the larger."""
     x = df.to_numpy(float)
     n, k = x.shape
     se = {(i, j): np.std(x[:, j] - x[:, i], ddof=1) / math.sqrt(n)
           for i in range(k) for j in range(k) if i != j}
     gap = x.mean(axis=0)
     maxima = [[] for _ in range(k)]
+    maxima_t = [[] for _ in range(k)]
     for b, start in enumerate(range(0, resamples, BLOCK)):
         m = min(BLOCK, resamples - start)
         idx = np.random.default_rng([seed, b]).integers(0, n, size=(m, n))
         for row in idx:
             ms = x[row].mean(axis=0)
             for i in range(k):
-                maxima[i].append(max(((ms[j] - ms[i]) - (gap[j] - gap[i])) / se[i, j]
-                                     for j in range(k) if j != i))
-    return [float(np.quantile(v, confidence, method="higher")) for v in maxima], se
+                others = [j for j in range(k) if j != i]
+                shift = [(ms[j] - ms[i]) - (gap[j] - gap[i]) for j in others]
+                maxima[i].append(max(s / se[i, j] for s, j in zip(shift, others)))
+                maxima_t[i].append(max(
+                    s / (np.std(x[row, j] - x[row, i], ddof=1) / math.sqrt(n))
+                    for s, j in zip(shift, others)))
+    d = [max(_t_scale(float(np.quantile(maxima[i], confidence, method="higher")), n),
+             float(np.quantile(maxima_t[i], confidence, method="higher"))) for i in range(k)]
+    return d, se
 
 
 def _scores(n=25, seed=0, shifts=(0.0, 0.02, 0.25, 0.27)):
@@ -88,18 +117,21 @@ def test_equals_a_brute_force_replay():
     assert bs.method == "mcb" and bs.to_dict()["method"] == "mcb"
     d, se = _replay_mcb(df, 300, 5)
     assert list(bs.mcb_critical) == pytest.approx(d, rel=1e-9)
-    # the set and Hsu's constrained bounds, from the replayed d_i by hand
-    means = df.mean().to_numpy()
-    k = len(means)
-    g = [i for i in range(k)
-         if all(means[j] - means[i] <= d[i] * se[i, j] for j in range(k) if j != i)]
+    # the set and Hsu's constrained bounds, from the replayed d_i by hand: L[i][j] the lower
+    # end of x_j - x_i at d_i (the t-type end or the skew guard's, whichever is lower)
+    x = df.to_numpy(float)
+    n, k = x.shape
+    means = x.mean(axis=0)
+    L = [[min(means[j] - means[i] - d[i] * se[i, j],
+              _guard(x[:, j] - x[:, i], d[i], n)[0]) if j != i else None
+          for j in range(k)] for i in range(k)]
+    g = [i for i in range(k) if all(L[i][j] <= 0 for j in range(k) if j != i)]
     assert set(bs.best) == {f"s{i}" for i in g}
     by = {r.name: r for r in bs.ranks}
     for i in range(k):
-        high = max(0.0, min(means[i] - means[j] + d[i] * se[i, j] for j in range(k) if j != i))
+        high = max(0.0, min(-L[i][j] for j in range(k) if j != i))
         others = [j for j in g if j != i]
-        low = 0.0 if not others else min(0.0, min(means[i] - means[j] - d[j] * se[i, j]
-                                                  for j in others))
+        low = 0.0 if not others else min(0.0, min(L[j][i] for j in others))
         assert by[f"s{i}"].mcb_high == pytest.approx(high, rel=1e-9, abs=1e-12)
         assert by[f"s{i}"].mcb_low == pytest.approx(low, rel=1e-9, abs=1e-12)
     every = best_set(df, resamples=300, seed=5, method="all-pairs")

@@ -27,14 +27,43 @@ def test_trisk_by_hand():
     assert t == pytest.approx(-0.18 / math.sqrt(0.0394), rel=1e-9)
     assert t == pytest.approx(-0.906827, abs=1e-6)
     ref = stats.ttest_1samp([0.1, -0.3, 0.0, 0.2, -0.9], 0.0)
-    assert t == pytest.approx(ref.statistic, rel=1e-9) and p == pytest.approx(ref.pvalue, rel=1e-9)
+    assert t == pytest.approx(ref.statistic, rel=1e-9) and p >= ref.pvalue - 1e-12
     # alpha = 1: z = 0.1, -0.2, 0, 0.2, -0.6, URisk = -0.5 / 5 = -0.1
     assert trisk(d, 1)[0] == pytest.approx(-0.1, abs=1e-12)
     # alpha = 0: URisk is the plain mean difference, TRisk the paired t
     u0, t0, p0 = trisk(d, 0)
     ref0 = stats.ttest_rel(B, A)
     assert u0 == pytest.approx(np.mean(d)) and t0 == pytest.approx(ref0.statistic, rel=1e-9)
-    assert p0 == pytest.approx(ref0.pvalue, rel=1e-9)
+    assert p0 >= ref0.pvalue - 1e-12
+
+
+def test_trisk_test_is_the_largest_of_three_ps():
+    """TRisk's p: the largest of Student's (scipy), the studentized bootstrap's (against an
+    independent numpy bootstrap-t, within Monte-Carlo error) and the skew guard's (the
+    guard's interval of mean(z) leaves out 0 just below 1 - p and not just above)."""
+    from core.paired.harm import bootstrap_t_p, skew_guard_p
+    from core.paired.skew_intervals import skew_guard_interval
+
+    rng = np.random.default_rng(5)
+    d = np.where(rng.random(40) < 0.4, 0.0, rng.normal(0.08, 0.2, 40))  # tie-heavy
+    z = risk_adjusted(d, 2)
+    _, t, p = trisk(d, 2, resamples=20_000, seed=3)
+    p_t = stats.ttest_1samp(z, 0.0).pvalue
+    p_b = bootstrap_t_p(z, 20_000, 3)
+    p_g = skew_guard_p(z)
+    assert p == max(p_t, p_b, p_g) and p >= p_t
+    idx = rng.integers(0, 40, size=(20_000, 40))
+    zs = z[idx]
+    ts = (zs.mean(axis=1) - z.mean()) / (zs.std(axis=1, ddof=1) / math.sqrt(40))
+    ref = 2 * (np.mean(ts >= t) if t >= 0 else np.mean(ts <= t))
+    assert p_b == pytest.approx(min(1.0, ref), abs=0.02)
+
+    def leaves_out_zero(level):
+        lo, hi = skew_guard_interval(z[None, :], level)
+        return lo[0] > 0 or hi[0] < 0
+
+    assert 0 < p_g < 1
+    assert leaves_out_zero(1 - p_g - 1e-4) and not leaves_out_zero(1 - p_g + 1e-4)
 
 
 def test_shares_and_wilson_intervals():
@@ -88,3 +117,23 @@ def test_undefined_trisk_and_refusals():
     with pytest.raises(ValueError, match="confidence"):
         no_harm(A, B, confidence=1.2)
     assert ALPHAS == (1, 2, 5)
+
+
+def test_trisks_test_is_withheld_below_50_cases():
+    """Fewer than TRISK_MIN_N (50) cases: TRisk is the statistic of ``trisk`` but its p is
+    None and the JSON says why; from 50 on the p is ``trisk``'s (same resamples and seed)."""
+    from core.paired.harm import TRISK_MIN_N
+    rng = np.random.default_rng(2)
+    a = rng.random(TRISK_MIN_N)
+    b = np.clip(a + rng.normal(0.03, 0.1, TRISK_MIN_N), 0, 1)
+    d = b - a
+    small = no_harm(a[:-1], b[:-1], resamples=2000, seed=1)
+    assert small.trisk == pytest.approx(trisk(d[:-1], 2)[1], rel=1e-12)
+    assert small.trisk_p is None and small.trisk_withheld
+    assert small.to_dict()["trisk_test"] == "withheld_below_50_cases"
+    full = no_harm(a, b, resamples=2000, seed=1)
+    assert not full.trisk_withheld
+    assert full.trisk_p == trisk(d, 2, resamples=2000, seed=1)[2]
+    assert full.to_dict()["trisk_test"] == "largest_p_of_t_bootstrap_t_skew_guard"
+    flat = no_harm([0.1, 0.2, 0.3], [0.2, 0.3, 0.4])
+    assert not flat.trisk_withheld and flat.to_dict()["trisk_test"] is None

@@ -60,6 +60,10 @@ def test_t_method_is_welch_t_written_out():
     assert lam > 0
     a = lam ** 2 * np.var(yu, ddof=1) / m
     b = np.var(y - lam * yh, ddof=2) / n      # lam tuned on these cases: one more df spent
+    # ... and lam's own variance (the least-squares slope's, s_e^2 / S_xx) times the slope of
+    # the estimate in lam, (mean(yh) - mean(yu))^2
+    s_e2 = np.var(y - lam * yh, ddof=2)
+    b += s_e2 / np.sum((yh - yh.mean()) ** 2) * (yh.mean() - yu.mean()) ** 2
     df = (a + b) ** 2 / (a ** 2 / (m - 1) + b ** 2 / (n - 2))
     est = lam * yu.mean() + np.mean(y - lam * yh)
     q = stats.t.ppf(0.975, df)
@@ -132,10 +136,15 @@ def test_to_dict_holds_the_ppi_block():
 
 
 def test_constant_values_give_a_point_and_p_of_one_or_zero():
-    y = np.zeros(10)
-    e = ppi_mean(y, y, np.zeros(50))
-    assert (e.ci_low, e.ci_high, e.p_value, e.lam) == (0.0, 0.0, 1.0, 0.0)
+    y = np.full(10, 0.25)
+    e = ppi_mean(y, y, np.full(50, 0.25))
+    assert (e.ci_low, e.ci_high, e.p_value, e.lam) == (0.25, 0.25, 0.0, 0.0)
     assert e.correlation is None
+    # 0/1 data all 0: Agresti & Coull's pseudo cases keep the interval from collapsing
+    z = ppi_mean(np.zeros(10), np.zeros(10), np.zeros(50))
+    half = stats.t.ppf(0.975, 9) * math.sqrt(1 / 9 / 10)
+    assert (z.ci_low, z.ci_high) == pytest.approx((-half, half), abs=1e-12)
+    assert z.p_value == 1.0
 
 
 def test_rows_equal_single_calls():
@@ -174,9 +183,11 @@ def test_gold_cases_needed_matches_the_variance_formula_by_search():
     assert gold_cases_needed(100, 500, 0.0) == 100
 
 
-def test_zero_one_data_add_one_pseudo_disagreement_to_the_rectifier_variance():
+def test_zero_one_data_add_pseudo_cases_to_the_rectifier_variance():
     """0/1 gold and cheap labels that agree on every gold case: the rectifier's sum of squares
-    gets lam^2 (one pseudo disagreement, half at +lam, half at -lam), n + 1 - 2 df (lam tuned)."""
+    gets lam^2 (one pseudo disagreement, half at +lam, half at -lam) and (1 - lam)^2 (Agresti &
+    Coull's four agreeing cases at +/- 1/2), n + 1 - 2 df (lam tuned), plus the tuned lam's
+    variance; the gold-only interval gets the same agreeing cases (+1 to its sum of squares)."""
     rng = np.random.default_rng(4)
     y = (rng.uniform(size=20) < 0.6).astype(float)
     yu = (rng.uniform(size=300) < 0.62).astype(float)
@@ -184,8 +195,14 @@ def test_zero_one_data_add_one_pseudo_disagreement_to_the_rectifier_variance():
     lam, n, m = got.lam, 20, 300
     rect = y - lam * y
     a = lam ** 2 * np.var(yu, ddof=1) / m
-    b = (np.sum((rect - rect.mean()) ** 2) + lam ** 2) / (n + 1 - 2) / n
+    ss = np.sum((rect - rect.mean()) ** 2) + lam ** 2 + (1 - lam) ** 2
+    b = ss / (n + 1 - 2) / n + ss / (n + 1 - 2) / np.sum((y - y.mean()) ** 2) * (
+        y.mean() - yu.mean()) ** 2
     assert got.se == pytest.approx(math.sqrt(a + b), rel=1e-12)
+    gold_se = math.sqrt((np.sum((y - y.mean()) ** 2) + 1) / (n - 1) / n)
+    q = stats.t.ppf(0.975, n - 1)
+    assert (got.gold_only_low, got.gold_only_high) == pytest.approx(
+        (y.mean() - q * gold_se, y.mean() + q * gold_se), abs=1e-12)
     plain = ppi_rows(y[None], y[None], yu[None], confidence=0.95)
     assert got.se > float(plain["se"][0])
     assert got.estimate == pytest.approx(float(plain["estimate"][0]), abs=1e-15)

@@ -4,24 +4,31 @@ import numpy as np
 import pytest
 
 from core.paired.harm import no_harm
+from core.views.format import p_text
 from core.views.harm import condition_line, delta_text, harm_lines, short_line
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_lines_carry_the_numbers(lang):
     rng = np.random.default_rng(0)
-    a = rng.random(40)
-    b = np.clip(a + rng.normal(0.02, 0.1, 40), 0, 1)
+    a = rng.random(60)
+    b = np.clip(a + rng.normal(0.02, 0.1, 60), 0, 1)
     h = no_harm(a, b)
     hurt, helped, risk, note = harm_lines(h, "base", "cand", "score", lang)
-    assert f"{h.hurt}/40" in hurt and f"{100 * h.hurt_share:.1f}%" in hurt
+    assert f"{h.hurt}/60" in hurt and f"{100 * h.hurt_share:.1f}%" in hurt
     assert f"{100 * h.hurt_ci[1]:.1f}%" in hurt and "0.050" in hurt
-    assert f"{h.helped}/40" in helped and f"{100 * h.helped_ci[0]:.1f}%" in helped
+    assert f"{h.helped}/60" in helped and f"{100 * h.helped_ci[0]:.1f}%" in helped
     assert f"{h.trisk:.2f}" in risk and "α = 2" in risk
     assert ("3×" if lang == "en" else "3배") in risk
-    assert "19%" in note and "docs/harm.md" in note  # TRisk's p is a hint
+    assert ("skew guard" if lang == "en" else "왜도 보정") in note  # how TRisk's p is read
+    assert "docs/harm.md" in note and p_text(h.trisk_p) in risk  # the largest of three ps
     flat = no_harm([0.1, 0.2, 0.3], [0.2, 0.3, 0.4])  # TRisk undefined: no hint
     assert len(harm_lines(flat, "base", "cand", "score", lang)) == 3
+    small = no_harm(a[:40], b[:40])   # 40 cases: TRisk shown, its test withheld (needs 50)
+    lines = harm_lines(small, "base", "cand", "score", lang)
+    assert len(lines) == 3 and small.trisk_p is None and small.trisk_withheld
+    assert f"{small.trisk:.2f}" in lines[2] and "50" in lines[2] and "40" in lines[2]
+    assert "p =" not in lines[2] and "p <" not in lines[2]
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
