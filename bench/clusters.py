@@ -53,6 +53,7 @@ from core.paired.designs import design_variance, run_summary  # noqa: E402
 from core.paired.intervals import wilson_bounds  # noqa: E402
 
 OUT = ROOT / "docs" / "clusters.md"
+KEEP = "<!-- kept by bench/clusters.py: written by hand and by other benches -->"
 CONF = 0.95
 BOOT = 399
 FLIPS = 999
@@ -386,7 +387,11 @@ def write(rows, runs, S, cpu):
     for lab, K, share, cov, ratio, ws in runs:
         lines.append(f"| {lab} | {K} | {share:.0%} | {ws:.2f} | {100 * cov:.1f} | {ratio:.3f} |")
     lines.append("")
-    OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # the sections after KEEP (bench/cluster_signflip.py's table, where the clusters reach)
+    # are not this bench's: a re-run keeps them
+    old = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
+    tail = old[old.index(KEEP):] if KEEP in old else ""
+    OUT.write_text("\n".join(lines) + "\n" + tail, encoding="utf-8")
     print(f"wrote {OUT}")
 
 

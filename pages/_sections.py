@@ -7,10 +7,10 @@ from __future__ import annotations
 import streamlit as st
 
 from core.serialize import to_csv_bytes
-from core.views.groups import (forest_chart, group_table, interaction_parts, interaction_sentence,
-                               intro_params, judged_table, verdict_params)
+from core.views.groups import (cluster_note, forest_chart, group_table, interaction_parts,
+                               interaction_sentence, intro_params, judged_table, verdict_params)
 from core.views.report import Section
-from pages._ui import current_lang, draw_chart, show_table, tr, tr_md
+from pages._ui import current_lang, draw_chart, esc, show_table, tr, tr_md
 
 
 def show_groups(gc, hint_key: str = "groups.hint") -> list[Section]:
@@ -41,9 +41,15 @@ def show_groups(gc, hint_key: str = "groups.hint") -> list[Section]:
     chart = forest_chart(gc, title=tr("groups.col_diff", a=gc.a, b=gc.b),
                          x_title=tr("groups.col_diff", a=gc.a, b=gc.b))
     draw_chart(chart)
-    key, params = interaction_parts(gc, lang)
-    st.markdown(tr_md(key, **params))
-    text = "\n".join([tr("groups.intro", **intro_params(gc)), interaction_sentence(gc, lang)])
+    note = cluster_note(gc, lang)   # clusters as the unit (issue 32)
+    if note is not None:
+        st.caption(esc(note))
+    parts = [tr("groups.intro", **intro_params(gc))] + ([] if note is None else [note])
+    if gc.clusters != "crossed":   # crossed clusters: no interaction test (the note says why)
+        key, params = interaction_parts(gc, lang)
+        st.markdown(tr_md(key, **params))
+        parts.append(interaction_sentence(gc, lang))
+    text = "\n".join(parts)
     return [Section(title, text, table=table, chart=chart)]
 
 

@@ -4,12 +4,14 @@ from pathlib import Path
 import streamlit as st
 
 from core.errors import InputError
-from core.inputs import (by_group, cluster_hint, compare_cheap, compare_golden,
-                         compare_in_clusters, load_clustered, margin_answer, sequential_golden)
-from core.paired import ALPHAS, no_harm
+from core.inputs import (by_group, cluster_hint, clusters_of, compare_cheap, compare_golden,
+                         compare_in_clusters, load_clustered, margin_answer, runs_block,
+                         sequential_golden)
+from core.paired import ALPHAS, cluster_margin, no_harm
 from core.planning import card_next_step
 from core.views import format as fmt
-from core.views.clusters import cluster_card, cluster_lines
+from core.views.clusters import (cluster_card, cluster_lines, harm_unit_line, margin_line,
+                                 runs_lines)
 from core.views.format import level as fmt_level
 from core.views.cheap import cheap_card, cheap_lines
 from core.views.golden import compare_summary, report_tables
@@ -58,8 +60,20 @@ def _clustered(data: bytes, name: str, a: str, b: str, resamples: int, confidenc
 @st.cache_data(show_spinner=False, max_entries=32)
 def _groups(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
             seed: int, interval: str = "auto", cluster: str = ""):
+    # with a cluster column every group takes the cluster as the unit (issue 32)
     return by_group(_compare(data, name, a, b, resamples, confidence, seed, interval, cluster),
+                    clusters=_load(data, name, cluster).labels if cluster else None,
                     resamples=resamples, confidence=confidence, seed=seed, interval=interval)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _cluster_margin(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
+                    seed: int, interval: str, cluster: str, margin: float):
+    # the margin's answer with clusters as the unit (issue 32)
+    result = _compare(data, name, a, b, resamples, confidence, seed, interval, cluster)
+    return cluster_margin(result.a_values, result.b_values,
+                          clusters_of(result.case_ids, _load(data, name, cluster).labels, name),
+                          margin, confidence=confidence, resamples=resamples, seed=seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -164,6 +178,10 @@ if looks_again:   # issue 33: intervals valid at every look
     except ValueError:   # values outside [0, 1]: no confidence sequence of this kind
         range_warning(inputs)
 margin = margin_answer(result.comparison, margin_value)
+cmargin = None   # the margin with clusters as the unit: the page shows it, never both
+if margin is not None and clustered is not None:
+    cmargin = _cluster_margin(data, name, a, b, settings.resamples, settings.confidence,
+                              settings.seed, settings.interval, cluster, margin.margin)
 cheap = None
 if cheap_upload is not None:   # cheap labels on more cases: the prediction-powered card first
     try:
@@ -197,6 +215,8 @@ with card_slot:
         if seq is not None:   # the sequential answer first: the one valid after many looks
             show_sequential(seq, c.a, c.b, lang, arrival)
         show_card(card)
+        if cmargin is not None:   # method names inside: shown literally
+            st.markdown(esc(margin_line(cmargin, c.a, c.b, c.binary, lang)))
     if presenting():  # the presentation view: the card and the one chart that explains it
         draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 with guide:
@@ -217,6 +237,10 @@ else:
     hint = cluster_hint(result.case_ids)
     if hint is not None:
         st.info(tr_md("clusters.hint", sources=hint["sources"], example=hint["example"]))
+runs = None if loaded.runs is None else runs_block(loaded.runs, result)
+runs_text = [] if runs is None else runs_lines(runs, lang)
+for line in runs_text:   # repeated runs (issue 32): the run column's name inside, literally
+    st.caption(esc(line))
 cols = show_paired(view)
 verdict_notes(c.decision, bs, cols[2], reason=False)
 left, right = st.columns(2)
@@ -239,8 +263,12 @@ alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
                           key="golden_alpha")
 harm = no_harm(result.a_values, result.b_values, delta=harm_delta, alpha=alpha,
                confidence=settings.confidence, resamples=settings.resamples,
-               seed=settings.seed)
+               seed=settings.seed,
+               clusters=None if clustered is None else clusters_of(result.case_ids,
+                                                                   loaded.labels, name))
 harm_text = harm_lines(harm, c.a, c.b, kind, lang)
+if harm.n_clusters is not None:   # clusters as the unit (issue 32)
+    harm_text = [harm_unit_line(harm, lang)] + harm_text
 for line in harm_text:   # method names inside: shown literally
     st.markdown(esc(line))
 if harm.hurt:
@@ -289,13 +317,16 @@ if cheap is not None:   # the cheap labels' figures, as the CLI prints them
     sections.insert(0, Section(tr("cheap.upload_label"),
                                "\n".join(line.strip() for line in cheap_lines(cheap, lang))))
     card = cheap_card(cheap, lang)
+if runs is not None:
+    sections.insert(0, Section(tr("clusters.runs_title"), "\n".join(runs_text)))
 if clustered is not None:
-    sections.insert(0, Section(tr("clusters.page_title"),
-                               "\n".join(cluster_lines(clustered, c.a, c.b, cluster, c.binary,
-                                                        lang))))
+    sections.insert(0, Section(tr("clusters.page_title"), "\n".join(
+        cluster_lines(clustered, c.a, c.b, cluster, c.binary, lang)
+        + ([] if cmargin is None else [margin_line(cmargin, c.a, c.b, c.binary, lang)]))))
 summary = compare_summary(result, clustered=clustered, cluster_column=cluster or None,
-                          seq=seq, arrival=arrival,
-                          margin=margin, harm=harm, cheap=cheap, groups=groups)
+                          runs=runs, seq=seq, arrival=arrival,
+                          margin=margin, harm=harm, cheap=cheap, groups=groups,
+                          cluster_margin=cmargin)
 report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": settings.resamples,
                          "seed": settings.seed, "confidence": level, "interval": bs.interval},

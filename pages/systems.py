@@ -8,17 +8,17 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.inputs import (COMMON_MEASURES, GoldenSet, LIST_METRICS, by_group, compare_golden,
-                         compare_in_clusters, load_lists_clustered, margin_answer,
-                         read_cluster_labels,
+from core.inputs import (COMMON_MEASURES, GoldenSet, LIST_METRICS, by_group, cluster_hint,
+                         clusters_of, compare_golden, compare_in_clusters,
+                         load_lists_clustered, margin_answer, read_cluster_labels,
                          lists_bounds, lists_side_by_side as list_side_by_side,
                          metric_key, read_group_file, read_qrels, read_run, score_lists,
                          score_runs, trec_bounds, trec_side_by_side)
-from core.paired import (ALPHAS, BEST_METHODS, CORRECTIONS, best_set, compare_many,
-                         disagreements, estimate_cost, no_harm, plan_mode, sequential_block,
-                         sequential_compare)
+from core.paired import (ALPHAS, BEST_METHODS, CORRECTIONS, best_set, cluster_margin,
+                         compare_many, disagreements, estimate_cost, no_harm, plan_mode,
+                         sequential_block, sequential_compare)
 from core.views import format as fmt
-from core.views.clusters import cluster_card, cluster_lines
+from core.views.clusters import cluster_card, cluster_lines, harm_unit_line, margin_line
 from core.views.best_set import (BEST_METHOD_LABELS, BEST_NOTE_KEYS, best_card, best_sentence,
                                  rank_chart, ranks_display)
 from core.views.harm import harm_lines
@@ -65,6 +65,15 @@ def _clustered(_result, data_key: tuple, a: str, b: str, resamples: int, confide
                                confidence=confidence, seed=seed)
 
 
+@st.cache_data(show_spinner=False, max_entries=32)
+def _cluster_margin(_result, data_key: tuple, a: str, b: str, resamples: int,
+                    confidence: float, seed: int, labels: tuple, source: str, margin: float):
+    """The margin's answer with clusters as the unit (``core.paired.cluster_margin``)."""
+    return cluster_margin(_result.a_values, _result.b_values,
+                          clusters_of(_result.case_ids, dict(labels), source), margin,
+                          confidence=confidence, resamples=resamples, seed=seed)
+
+
 # cache_resource: a scored run set can hold millions of (doc, score) pairs; it is only read,
 # so it is shared instead of copied (cache_data would pickle it on every rerun).
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -90,11 +99,12 @@ def _group_file(data: bytes, name: str):
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _groups(_result, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
-            seed: int, interval: str = "auto"):
+            seed: int, interval: str = "auto", labels: tuple | None = None):
     """``core.inputs.groups.by_group`` on the A vs B result (its golden set carries the groups of
-    a list file's column or the TREC side file); ``data_key`` as for ``_pair``."""
-    return by_group(_result, resamples=resamples, confidence=confidence, seed=seed,
-                    interval=interval)
+    a list file's column or the TREC side file); ``data_key`` as for ``_pair``; ``labels``
+    the (case, cluster) pairs when the cluster is the unit (issue 32)."""
+    return by_group(_result, clusters=None if labels is None else dict(labels),
+                    resamples=resamples, confidence=confidence, seed=seed, interval=interval)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -117,9 +127,12 @@ def _many(scores: pd.DataFrame, mode: str, baseline, resamples: int, confidence:
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _best(scores: pd.DataFrame, resamples: int, confidence: float, seed: int,
-          method: str = "mcb"):
+          method: str = "mcb", labels: tuple | None = None, source: str | None = None):
+    # labels: the (case, cluster) pairs when the cluster is the unit (issue 32)
+    clusters = None if labels is None else clusters_of([str(i) for i in scores.index],
+                                                       dict(labels), source)
     return best_set(scores, resamples=resamples, confidence=confidence, seed=seed,
-                    method=method)
+                    method=method, clusters=clusters)
 
 
 def _fmt(x) -> str:
@@ -332,6 +345,11 @@ with inputs_box:
     keep_in_url(**url, margin=margin_text, seq=url_flag(looks_again),
                 best=None if best_method == BEST_METHODS[0] else best_method)
 margin = margin_answer(result.comparison, margin_value)
+cl_key = None if cl_labels is None else tuple(cl_labels.items())
+cmargin = None   # the margin with clusters as the unit: the page shows it, never both
+if margin is not None and clustered is not None:
+    cmargin = _cluster_margin(result, data_key + (cl_source,), a, b, resamples,
+                              float(confidence), seed, cl_key, cl_source, margin.margin)
 
 # the tied-for-best set of all systems: the headline with three or more (cost before work:
 # it needs every pair; when all pairs do not fit, A vs B stays the headline)
@@ -339,7 +357,8 @@ best, best_cost = None, estimate_cost(len(methods), len(scores), resamples, "all
 if len(methods) >= 3 and best_cost.fits:
     try:
         with st.spinner(tr("systems.computing")):
-            best = _best(scores, resamples, float(confidence), seed, best_method)
+            best = _best(scores, resamples, float(confidence), seed, best_method, cl_key,
+                         cl_source)
     except InputError as exc:
         with inputs_box:
             show_error(exc)
@@ -376,6 +395,8 @@ with card_slot:
         if seq is not None:
             show_sequential(seq, c.a, c.b, lang)
         show_card(card)
+        if cmargin is not None:   # method names inside: shown literally
+            st.markdown(esc(margin_line(cmargin, c.a, c.b, c.binary, lang)))
         if presenting():  # the presentation view: the card and the one chart that explains it
             draw_chart(view.bootstrap_chart(titled=False), present_height=PRESENT_CHART_HEIGHT)
 end_of_presentation()
@@ -393,6 +414,10 @@ if ex.total:
 
 if clustered is not None:
     st.info(tr("clusters.page_independent"))
+else:   # ids like doc12_q1, doc12_q2: suggest the cluster option in one line, never guess
+    hint = cluster_hint(result.case_ids)
+    if hint is not None:
+        st.info(tr_md("clusters.hint", sources=hint["sources"], example=hint["example"]))
 cols = show_paired(view)
 verdict_notes(c.decision, bs, cols[2], reason=False)
 left, right = st.columns(2)
@@ -413,8 +438,12 @@ if kind != "rate":
 alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
                           key="systems_alpha")
 harm = no_harm(result.a_values, result.b_values, delta=harm_delta, alpha=alpha,
-               confidence=float(confidence), resamples=resamples, seed=seed)
+               confidence=float(confidence), resamples=resamples, seed=seed,
+               clusters=None if cl_labels is None else clusters_of(result.case_ids, cl_labels,
+                                                                   cl_source))
 harm_text = harm_lines(harm, c.a, c.b, kind, lang)
+if harm.n_clusters is not None:   # clusters as the unit (issue 32)
+    harm_text = [harm_unit_line(harm, lang)] + harm_text
 for line in harm_text:   # method names inside: shown literally
     st.markdown(esc(line))
 if harm.hurt:
@@ -510,7 +539,8 @@ else:
 # ----------------------------------------------------------------------------- groups, labels
 try:
     with st.spinner(tr("systems.computing")):
-        groups = _groups(result, data_key, a, b, resamples, float(confidence), seed, interval)
+        groups = _groups(result, data_key + (cl_source,), a, b, resamples, float(confidence),
+                         seed, interval, cl_key)
 except InputError as exc:   # a group file naming none of the runs' queries: say so, go on
     show_error(exc)
     groups = None
@@ -528,7 +558,10 @@ judged_sections = [] if judged is None else show_judged(judged, "systems", kind)
 st.subheader(tr("systems.report_title"))
 summary = result.to_dict()
 summary.update(params)
-if margin is not None:
+if cmargin is not None:
+    summary["margin_independent_cases"] = margin.to_dict()
+    summary["margin"] = {"unit": "clusters", **cmargin.to_dict()}
+elif margin is not None:
     summary["margin"] = margin.to_dict()
 summary["harm"] = harm.to_dict()
 summary["metrics"] = {m_: means[m_].to_dict() for m_ in means.columns}
@@ -554,7 +587,8 @@ if seq is not None:   # issue 33: the sequence, as the page shows it (and the CL
 sections = [
     *([] if seq is None else [sequential_section(seq, c.a, c.b, lang)]),
     *([] if clustered is None else [Section(tr("clusters.page_title"), "\n".join(
-        cluster_lines(clustered, c.a, c.b, cl_source, c.binary, lang)))]),
+        cluster_lines(clustered, c.a, c.b, cl_source, c.binary, lang)
+        + ([] if cmargin is None else [margin_line(cmargin, c.a, c.b, c.binary, lang)])))]),
     Section(tr("systems.means_title"), "\n".join(notes), table=means_table.reset_index()),
     Section(tr("systems.pair_title", metric=key), verdict_text, table=tests_table),
     Section(tr("harm.title"), " ".join(harm_text)),

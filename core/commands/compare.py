@@ -39,7 +39,8 @@ from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args,
                                    read_bytes)
 from core.errors import InputError
 from core.i18n import t
-from core.inputs import (Clustered, by_group, cluster_hint, compare_golden, compare_in_clusters,
+from core.inputs import (Clustered, by_group, cluster_hint, clusters_of, compare_golden,
+                         compare_in_clusters,
                          load_clustered, load_golden, read_cluster_labels, read_group_labels,
                          runs_block)
 from core.serialize import to_csv_bytes
@@ -198,7 +199,8 @@ def _groups(args, result):
     """B − A per query group (``core.inputs.groups.by_group``) when the file has a group column or
     ``--groups`` names a side file; else None."""
     labels = read_group_labels(read_bytes(args.groups), args.groups) if args.groups else None
-    return by_group(result, labels, args.groups, **_stat_kw(args))
+    return by_group(result, labels, args.groups, clusters=getattr(args, "cluster_labels", None),
+                    **_stat_kw(args))
 
 
 def _clusters(args, result):
@@ -220,6 +222,8 @@ def _clusters(args, result):
         lines += runs_lines(runs)
     if cl is None or cl.labels is None:
         return None, cl, runs, lines
+    args.cluster_labels = cl.labels   # margin, harm, groups and best set take them (issue 32)
+    args.cluster_file = cl.file or result.golden.source
     c = result.comparison
     cc = compare_in_clusters(result, cl.labels, cl.file or result.golden.source,
                              resamples=args.resamples, confidence=args.confidence,
@@ -276,12 +280,24 @@ def run(args) -> int:
             sys.stderr.write("note: " + hint_line(hint) + "\n")
     from core.inputs import margin_answer  # lazy: the margin's rooms, loaded when asked
     margin = margin_answer(result.comparison, args.margin)
+    in_clusters = None   # each compared case's cluster (issue 32), in case order
+    cluster_margin_ = None
+    if clustered is not None:
+        in_clusters = clusters_of(result.case_ids, args.cluster_labels, args.cluster_file)
+        if margin is not None:   # the margin's answer with clusters as the unit
+            from core.paired import cluster_margin  # lazy: clusters only
+            from core.views.clusters import margin_line  # lazy: clusters only
+            cluster_margin_ = cluster_margin(result.a_values, result.b_values, in_clusters,
+                                             margin.margin, confidence=args.confidence,
+                                             resamples=args.resamples, seed=args.seed)
+            c = result.comparison
+            cluster_text.append(margin_line(cluster_margin_, c.a, c.b, c.binary))
     harm = None
     if args.harm or args.harm_delta is not None:
         from core.paired import no_harm  # lazy: only with --harm
         harm = no_harm(result.a_values, result.b_values, delta=args.harm_delta,
                        alpha=args.alpha, confidence=args.confidence,
-                       resamples=args.resamples, seed=args.seed)
+                       resamples=args.resamples, seed=args.seed, clusters=in_clusters)
     cheap = None
     if cheap_set is not None:
         if clustered is not None:
@@ -306,7 +322,10 @@ def run(args) -> int:
         all_pairs = estimate_cost(len(gs.methods), n_cases, args.resamples, "all")
         if all_pairs.fits:
             best = best_set(gs.scores, resamples=args.resamples, confidence=args.confidence,
-                            seed=args.seed, method=args.best_method)
+                            seed=args.seed, method=args.best_method,
+                            clusters=None if clustered is None else clusters_of(
+                                [str(i) for i in gs.scores.index], args.cluster_labels,
+                                args.cluster_file))
         else:  # cost before work: the ranking needs every pair
             sys.stderr.write("note: " + t("systems.best_too_much", "en", **all_pairs.params())
                              + "\n")
@@ -322,7 +341,8 @@ def run(args) -> int:
                                    cluster_file=None if cl is None else cl.file, runs=runs,
                                    seq=seq, arrival=arrival,
                                    margin=margin, harm=harm, cheap=cheap, best=best,
-                                   groups=groups, judged=judged, many=many))
+                                   groups=groups, judged=judged, many=many,
+                                   cluster_margin=cluster_margin_))
         return 0
     if cheap is not None:
         from core.views.cheap import cheap_lines  # lazy: only with cheap labels
@@ -336,10 +356,15 @@ def run(args) -> int:
         c = result.comparison
         print("\n".join(sequential_lines(seq, c.a, c.b, arrival)))
         print(t("sequential.cli_fixed_below", "en"))
-    print(compare_text(result, extra, many, args.format, margin=margin, best=best))
+    # with clusters the margin's answer is the cluster block's line (above), never both
+    print(compare_text(result, extra, many, args.format,
+                       margin=margin if cluster_margin_ is None else None, best=best))
     if harm is not None:
         from core.views.harm import harm_lines  # lazy: only with --harm
         c = result.comparison
+        if harm.n_clusters is not None:
+            from core.views.clusters import harm_unit_line  # lazy: clusters only
+            print(harm_unit_line(harm))
         print("\n".join(harm_lines(harm, c.a, c.b, "rate" if c.binary else "score")))
     if groups is not None or judged is not None:
         from core.views.groups import group_cli_lines, judged_cli_lines  # lazy: pandas

@@ -150,7 +150,8 @@ def _clustered(args, dec):
         raise ValueError("--sequential reads cases as independent; this quality file has "
                          "clusters (a cluster column or --clusters): drop one of the two")
     ids, av, bv, _ = gs.paired_values(dec.a, dec.b)
-    cm = cluster_margin(av, bv, clusters_of(ids, labels, args.clusters or file), dec.margin,
+    in_clusters = clusters_of(ids, labels, args.clusters or file)
+    cm = cluster_margin(av, bv, in_clusters, dec.margin,
                         confidence=args.confidence, resamples=args.resamples, seed=args.seed)
     limit = -dec.margin
     bound = cm.ci_high if cm.state == "fails" else cm.ci_low
@@ -159,6 +160,15 @@ def _clustered(args, dec):
     block = {"column": column, "file": args.clusters, **cm.to_dict(),
              "quality_independent_cases": dec.quality_condition.to_dict(),
              "decision_independent_cases": dec.decision}
+    if dec.harm_condition is not None:   # the max-harm share with clusters as the unit too
+        from core.paired import no_harm  # lazy: clusters only
+        from core.switch import harm_condition  # lazy: clusters only
+
+        harm = no_harm(av, bv, delta=args.harm_delta, alpha=args.alpha,
+                       confidence=args.confidence, clusters=in_clusters)
+        block["harm_independent_cases"] = dec.harm_condition.to_dict()
+        dec = dataclasses.replace(dec, harm=harm,
+                                  harm_condition=harm_condition(harm, dec.max_harm))
     line = t(DECIDE_KEYS[cm.state], "en", b=dec.b, a=dec.a, clusters=cm.n_clusters,
              lo=fmt.diff(cm.ci_low, dec.kind), hi=fmt.diff(cm.ci_high, dec.kind),
              limit=fmt.diff(limit, dec.kind))

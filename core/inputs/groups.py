@@ -289,14 +289,20 @@ class GroupResult:
     status: str
     n_needed: int | None
     interval: str | None
-    skew_guard: bool = False
+    n_clusters: int | None = None   # clusters as the unit (issue 32): this group's clusters
+    skew_guard: bool = False        # the skew guard moved an end of the interval (issue 36)
 
     def to_dict(self) -> dict:
-        return {"group": self.group, "n": self.n, "mean_a": self.mean_a,
-                "mean_b": self.mean_b, "b_minus_a": self.diff, "ci_low": self.ci_low,
-                "ci_high": self.ci_high, "p": self.p, "p_holm": self.p_holm,
-                "verdict": self.verdict, "status": self.status, "n_needed": self.n_needed,
-                "interval": self.interval, "interval_skew_guard": self.skew_guard}
+        out = {"group": self.group, "n": self.n, "mean_a": self.mean_a,
+               "mean_b": self.mean_b, "b_minus_a": self.diff, "ci_low": self.ci_low,
+               "ci_high": self.ci_high, "p": self.p, "p_holm": self.p_holm,
+               "verdict": self.verdict, "status": self.status, "n_needed": self.n_needed,
+               "interval": self.interval}
+        if self.n_clusters is not None:
+            out["n_clusters"] = self.n_clusters
+        if self.interval == "calibrated_t":   # scores: whether the skew guard acted
+            out["interval_skew_guard"] = self.skew_guard
+        return out
 
 
 @dataclass(frozen=True)
@@ -314,6 +320,9 @@ class GroupComparison:
     binary: bool = False
     column: str | None = None
     unmatched: tuple[str, ...] = ()   # labelled ids (a side file's) that are not compared cases
+    # clusters as the unit (issue 32): None without clusters; else "nested" (the interaction
+    # test permutes whole clusters) or "crossed" (a cluster spans groups: no interaction test)
+    clusters: str | None = None
 
     @property
     def compared(self) -> int:
@@ -333,6 +342,8 @@ class GroupComparison:
                                "groups_compared": self.compared},
                 "interaction": None if self.interaction is None else self.interaction.to_dict(),
                 "ungrouped": list(self.ungrouped), "unmatched": list(self.unmatched),
+                **({} if self.clusters is None else {"unit": "clusters",
+                                                     "clusters": self.clusters}),
                 "groups": [g.to_dict() for g in self.groups]}
 
 
@@ -340,10 +351,19 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
                      name_b: str = "B", resamples: int = 20_000, confidence: float = 0.95,
                      seed: int = 0, interval: str = "auto",
                      permutations: int = DEFAULT_PERMUTATIONS,
-                     column: str | None = None) -> GroupComparison:
+                     column: str | None = None, clusters=None) -> GroupComparison:
     """B − A in each group of the paired cases ``case_ids`` (A's and B's values aligned with
     them), ``groups`` mapping a case id to its label (a dict or a Series); see the module
-    docstring for the intervals, the correction, "cannot tell" and the interaction test."""
+    docstring for the intervals, the correction, "cannot tell" and the interaction test.
+
+    ``clusters`` (a dict case id -> cluster, issue 32): the cluster is the unit in every
+    group. Each group's B − A, interval (at the corrected level) and test are those of
+    ``core.paired.clusters.compare_clustered`` on the group's cases (calibrated CR2, the
+    whole-cluster sign flip); a group with fewer than 2 clusters is ``too_few``; the cases
+    needed are the planner's times the group's design effect (Kish 1965). The interaction
+    test permutes the group labels of whole clusters when every cluster lies in one group
+    (``interaction_test_clustered``); when a cluster spans groups there is none
+    (``GroupComparison.clusters`` = "crossed": the card says so)."""
     # lazy: multi and the planner load pandas; reading a group column (core.inputs.golden)
     # stays on the CLI's pandas-free path
     from core.paired import holm
@@ -365,34 +385,55 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
     ungrouped = tuple(c for c, k in zip(ids, keep) if not k)
     lab = np.array([str(g) for g, k in zip(labels, keep) if k], dtype=object)
     a, b = a[keep], b[keep]
+    cl = None
+    if clusters is not None:   # every grouped case needs its cluster (issue 32)
+        kept = [c for c, k in zip(ids, keep) if k]
+        missing = [c for c in kept if c not in clusters]
+        if missing:
+            raise ValueError(f"clusters has no cluster for {len(missing)} grouped cases "
+                             f"(e.g. {missing[0]!r})")
+        cl = np.array([str(clusters[c]) for c in kept], dtype=object)
     order = list(dict.fromkeys(lab.tolist()))
     binary = bool(np.all(np.isin(a, (0.0, 1.0))) and np.all(np.isin(b, (0.0, 1.0))))
-    m = sum(1 for g in order if np.sum(lab == g) >= 2)
+
+    def enough(sel) -> bool:
+        return (np.sum(sel) >= 2 if cl is None
+                else np.sum(sel) >= 2 and len(set(cl[sel].tolist())) >= 2)
+
+    m = sum(1 for g in order if enough(lab == g))
     alpha = alpha_of(confidence)
     corrected = round(1 - alpha / max(m, 1), 12)
     raw = []
     for g in order:
         sel = lab == g
         ag, bg = a[sel], b[sel]
-        if ag.size < 2:
+        if not enough(sel):
             raw.append((g, ag, bg, None, None))
             continue
-        comp = compare_checked(checked_pair(ag, bg), name_a=name_a, name_b=name_b,
-                               resamples=resamples, confidence=corrected, seed=seed,
-                               interval=interval, self_check=False)
-        need = cases_needed_of(ag, bg, confidence=corrected)
-        raw.append((g, ag, bg, comp, need.n_needed))
+        need = cases_needed_of(ag, bg, confidence=corrected).n_needed
+        if cl is None:
+            comp = compare_checked(checked_pair(ag, bg), name_a=name_a, name_b=name_b,
+                                   resamples=resamples, confidence=corrected, seed=seed,
+                                   interval=interval, self_check=False)
+        else:
+            from core.paired import compare_clustered  # lazy: only with clusters
+            comp = compare_clustered(ag, bg, cl[sel].tolist(), confidence=corrected,
+                                     resamples=resamples, seed=seed)
+            if need is not None:   # the planner's independent cases times the design effect
+                need = int(np.ceil(need * comp.summary.design_effect - 1e-9))
+        raw.append((g, ag, bg, comp, need))
     p_raw = [r[3].test.p for r in raw if r[3] is not None]
     p_adj = iter(holm(p_raw)) if p_raw else iter(())
     results = []
     for g, ag, bg, comp, n_needed in raw:
+        n_cl = None if cl is None else len(set(cl[lab == g].tolist()))
         if comp is None:
             results.append(GroupResult(g, int(ag.size), float(ag.mean()), float(bg.mean()),
                                        float((bg - ag).mean()), None, None, None, None, None,
-                                       "too_few", None, None))
+                                       "too_few", None, None, n_cl))
             continue
         ph = float(next(p_adj))
-        bs = comp.bootstrap
+        bs = comp.bootstrap if cl is None else comp.difference
         v = verdict(bs.ci_low, bs.ci_high, ph, alpha=alpha)
         if v != "no_difference":
             status = v
@@ -403,19 +444,90 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
         results.append(GroupResult(g, int(ag.size), float(ag.mean()), float(bg.mean()),
                                    float(bs.mean), float(bs.ci_low), float(bs.ci_high),
                                    float(comp.test.p), ph, v, status, n_needed, bs.interval,
-                                   bs.skew_guard))
-    test = _interaction(b - a, lab, permutations, seed, alpha) \
-        if len(lab) else None
+                                   n_cl, bs.skew_guard))
+    how = None
+    if cl is None:
+        test = _interaction(b - a, lab, permutations, seed, alpha) if len(lab) else None
+    else:
+        test = interaction_test_clustered(b - a, lab, cl, permutations=permutations,
+                                          seed=seed)
+        how = "crossed" if test is None and nested_groups(lab, cl) is None else "nested"
     return GroupComparison(name_a, name_b, tuple(results), confidence, corrected, test,
-                           ungrouped, binary, column)
+                           ungrouped, binary, column, clusters=how)
 
 
-def by_group(result, groups=None, column: str | None = None,
+def nested_groups(labels, clusters) -> dict | None:
+    """{cluster: its group} when every cluster lies within one group, else None."""
+    of: dict = {}
+    for g, c in zip(labels, clusters):
+        if of.setdefault(c, g) != g:
+            return None
+    return of
+
+
+def interaction_test_clustered(differences, labels, clusters, *,
+                               permutations: int = DEFAULT_PERMUTATIONS,
+                               seed: int = 0) -> InteractionTest | None:
+    """The interaction test with whole clusters as the unit (issue 32): the same F of the
+    per-case differences on the groups, with its permutation p from shuffling the group
+    labels of whole clusters (clusters exchangeable under "no interaction", as cases are in
+    ``interaction_test``; Anderson & ter Braak 2003 with the cluster as the block). Group
+    sizes in cases then vary from one permutation to the next, so each permutation's
+    between-group sum of squares sum_g S_g^2 / n_g is computed with its own n_g (the total is
+    fixed, so it still orders permutations as F does). None when a cluster spans two groups
+    (no exchangeable unit), with fewer than two groups, or no more clusters than groups."""
+    d = checks.values("differences", differences)
+    lab = np.asarray(labels, dtype=object).astype(str)
+    cl = np.asarray(clusters, dtype=object).astype(str)
+    checks.same_length(differences=d, labels=lab, clusters=cl)
+    permutations = checks.resamples(permutations)
+    seed = checks.seed(seed)
+    of = nested_groups(lab.tolist(), cl.tolist())
+    uniq, codes = np.unique(lab, return_inverse=True)
+    g, n = uniq.size, d.size
+    if of is None or g < 2:
+        return None
+    names, ccode = np.unique(cl, return_inverse=True)
+    if names.size <= g:
+        return None
+    csum = np.bincount(ccode, weights=d, minlength=names.size)
+    csize = np.bincount(ccode, minlength=names.size).astype(float)
+    cgroup = np.searchsorted(uniq, np.array([of[x] for x in names], dtype=object).astype(str))
+
+    def between(rows: np.ndarray) -> np.ndarray:
+        r = rows.shape[0]
+        flat = (rows + g * np.arange(r)[:, None]).ravel()
+        sums = np.bincount(flat, weights=np.tile(csum, r), minlength=r * g).reshape(r, g)
+        cnt = np.bincount(flat, weights=np.tile(csize, r), minlength=r * g).reshape(r, g)
+        return (sums ** 2 / np.where(cnt > 0, cnt, 1.0)).sum(axis=1)
+
+    observed = between(cgroup[None, :])[0]
+    means = np.bincount(codes, weights=d, minlength=g) / np.bincount(codes, minlength=g)
+    within = float(np.sum((d - means[codes]) ** 2))
+    between_ss = float(np.sum(np.bincount(codes, minlength=g) * (means - d.mean()) ** 2))
+    f = (between_ss / (g - 1)) / (within / (n - g)) if within > 0 and n > g else None
+    rng = np.random.default_rng(seed)
+    tol = 1e-12 * max(abs(observed), 1.0)
+    hits = done = 0
+    while done < permutations:
+        m = min(_BATCH, permutations - done)
+        perm = rng.permuted(np.tile(cgroup, (m, 1)), axis=1)
+        hits += int(np.sum(between(perm) >= observed - tol))
+        done += m
+    return InteractionTest(None if f is None else float(f), (1 + hits) / (1 + done), int(g),
+                           int(n), done, seed,
+                           method="permutation F of the per-case B − A on the groups, whole "
+                                  "clusters permuted (Anderson & ter Braak 2003)",
+                           requested=permutations)
+
+
+def by_group(result, groups=None, column: str | None = None, clusters=None,
              **stat) -> GroupComparison | None:
     """``compare_by_group`` on the paired cases of a ``core.inputs.golden.GoldenComparison``, with
     ``groups`` (default: its golden set's, e.g. a ``group`` column) and the statistics
     settings ``stat`` (resamples, confidence, seed, interval, permutations); None when there
-    are no groups. A side file (``groups`` given, ``column`` its name) whose ids match none of
+    are no groups; ``clusters`` (a dict case id -> cluster, issue 32) makes the cluster the
+    unit in every group (``compare_by_group``). A side file (``groups`` given, ``column`` its name) whose ids match none of
     the compared cases is refused (InputError ``groups_none_matched``); the ids it has beyond
     them are kept in ``unmatched`` and shown."""
     if groups is None:
@@ -435,5 +547,5 @@ def by_group(result, groups=None, column: str | None = None,
                          ids=", ".join(unmatched[:5]),
                          cases=", ".join(sorted(ids)[:5]))
     gc = compare_by_group(result.case_ids, result.a_values, result.b_values, groups,
-                          name_a=c.a, name_b=c.b, column=column, **stat)
+                          name_a=c.a, name_b=c.b, column=column, clusters=clusters, **stat)
     return replace(gc, unmatched=unmatched) if unmatched else gc

@@ -159,6 +159,7 @@ class BestSet:
     max_t: np.ndarray
     method: str = "mcb"
     mcb_critical: tuple[float, ...] = ()
+    n_clusters: int | None = None   # clusters as the unit (issue 32): ``clustered_critical``
 
     @property
     def best(self) -> tuple[str, ...]:
@@ -181,7 +182,10 @@ class BestSet:
                 "seed": self.seed, "n": self.n, "excluded": list(self.excluded),
                 "critical": self.critical, "best": list(self.best),
                 "behind": list(self.behind), "ranks": [r.to_dict() for r in self.ranks],
-                "pairs": [p.to_dict() for p in self.pairs]}
+                "pairs": [p.to_dict() for p in self.pairs],
+                **({} if self.n_clusters is None else {
+                    "unit": "clusters", "n_clusters": self.n_clusters,
+                    "critical_from": "bonferroni_cr2_t"})}
 
 
 def best_set_iv(scores, resamples, confidence, seed, method="mcb") -> tuple:
@@ -259,16 +263,43 @@ def guarded_bounds(d: np.ndarray, q, n: int) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
+def clustered_critical(d: np.ndarray, layout, k: int, confidence: float):
+    """Clusters as the unit (issue 32): (CR2 standard errors of the P pair differences'
+    means, c, the MCB d_i) with Bonferroni's critical values of Student's t at the
+    Bell–McCaffrey df of the layout (``core.paired.clusters``): c = t(1 − α / (2P)) for the
+    all-pairs intervals, d_i = t(1 − α / (k − 1)) one-sided for every control (Hsu 1996,
+    section 4.1.1, the Bonferroni form of MCB). No bootstrap: resampling whole clusters
+    under-covers with few clusters (``docs/clusters.md``: the cluster percentile bootstrap
+    of B − A covers 87.9–95.3% at 10+ clusters), Bonferroni over CR2 t-tests does not
+    depend on it and is conservative. ``d``: (n, P) pair differences in layout order."""
+    from core.paired.clusters import cr2_rows  # lazy: clusters only
+    from core.paired.skew_intervals import t_quantile  # lazy: clusters only
+
+    _, var = cr2_rows(d.T, layout)
+    alpha = 1.0 - confidence
+    p = d.shape[1]
+    crit = float(t_quantile(1 - alpha / (2 * p), layout.df))
+    one = float(t_quantile(1 - alpha / max(k - 1, 1), layout.df))
+    return np.sqrt(var), crit, np.full(k, one)
+
+
 def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float = 0.95,
-             seed: int = 0, method: str = "mcb") -> BestSet:
+             seed: int = 0, method: str = "mcb", clusters=None) -> BestSet:
     """The tied-for-best set and rank intervals of the columns of ``scores`` (cases x systems,
     larger is better), as the module docstring says; ``method`` "mcb" (Hsu's one-sided
     multiple comparisons with the best, the default) or "all-pairs" names how the set is read.
     Cost: resamples x cases x pairs (``core.paired.multi.estimate_cost``); more than
     ``core.paired.multi.MAX_WORK`` raises ``InputError("too_much_work")`` before anything
-    runs."""
+    runs. ``clusters``: one cluster label per row of ``scores`` when cases share a document
+    (issue 32): the standard errors are CR2 and c, d_i Bonferroni t
+    (``clustered_critical``); no resampling then (``max_t`` is empty)."""
     scores, resamples, confidence, seed, method = best_set_iv(scores, resamples, confidence,
                                                               seed, method)
+    if clusters is not None:
+        clusters = list(clusters)
+        if len(clusters) != len(scores):
+            raise ValueError(f"clusters must give one cluster label per row of scores: "
+                             f"{len(clusters)} labels for {len(scores)} rows")
     systems = tuple(str(c) for c in scores.columns)
     k = len(systems)
     if k < 2:
@@ -293,16 +324,26 @@ def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float
     controls = [np.array([p for p, (a, _) in enumerate(pair_idx) if a == i]
                          + [npairs + p for p, (_, b) in enumerate(pair_idx) if b == i])
                 for i in range(k)]
-    max_t, one_sided, max_ts, one_ts = _max_t(d, se, resamples, seed, controls)
-    crit = float(max(t_scale(np.quantile(max_t, confidence, method="higher"), n),
-                     np.quantile(max_ts, confidence, method="higher")))
-    mcb_d = np.maximum(np.maximum(
-        t_scale(np.quantile(one_sided, confidence, axis=0, method="higher"), n),
-        np.quantile(one_ts, confidence, axis=0, method="higher")), 0.0)
-    g_lo, g_hi = guarded_bounds(d, crit, n)
-    with np.errstate(invalid="ignore"):   # se = 0: the interval is the point
-        low = np.minimum(dbar - crit * se, g_lo)
-        high = np.maximum(dbar + crit * se, g_hi)
+    layout = None
+    if clusters is not None:   # clusters as the unit: CR2 se, Bonferroni t (issue 32)
+        from core.paired.clusters import layout_for  # lazy: clusters only
+        keep = ~scores.isna().any(axis=1).to_numpy()
+        layout = layout_for([g for g, k_ in zip(clusters, keep) if k_], n)
+        se, crit, mcb_d = clustered_critical(d, layout, k, confidence)
+        se = np.where(se > 1e-12 * max(float(np.max(np.abs(x))), 1e-300), se, 0.0)
+        max_t = np.empty(0)
+        low, high = dbar - crit * se, dbar + crit * se   # se = 0: the interval is the point
+    else:
+        max_t, one_sided, max_ts, one_ts = _max_t(d, se, resamples, seed, controls)
+        crit = float(max(t_scale(np.quantile(max_t, confidence, method="higher"), n),
+                         np.quantile(max_ts, confidence, method="higher")))
+        mcb_d = np.maximum(np.maximum(
+            t_scale(np.quantile(one_sided, confidence, axis=0, method="higher"), n),
+            np.quantile(one_ts, confidence, axis=0, method="higher")), 0.0)
+        g_lo, g_hi = guarded_bounds(d, crit, n)
+        with np.errstate(invalid="ignore"):   # se = 0: the interval is the point
+            low = np.minimum(dbar - crit * se, g_lo)
+            high = np.maximum(dbar + crit * se, g_hi)
     # better[i, j]: j is shown better than i; worse[i, j]: j is shown worse than i
     better = np.zeros((k, k), dtype=bool)
     worse = np.zeros((k, k), dtype=bool)
@@ -329,7 +370,8 @@ def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float
     pairs = tuple(PairInterval(systems[i], systems[j], float(dbar[p]), float(low[p]),
                                float(high[p])) for p, (i, j) in enumerate(pair_idx))
     return BestSet(systems, tuple(ranks), pairs, n, excluded, confidence, resamples, int(seed),
-                   crit, max_t, method, tuple(float(v) for v in mcb_d))
+                   crit, max_t, method, tuple(float(v) for v in mcb_d),
+                   None if layout is None else layout.n_clusters)
 
 
 def _mcb(means: np.ndarray, d: np.ndarray, se: np.ndarray, pair_idx: list,

@@ -47,6 +47,10 @@ Shaikh 2017, *Econometrica* 85:1013). It is ``core.paired.significance.paired_te
 sign-flip test, exact up to 20 non-zero cluster sums, Monte-Carlo above) run on the cluster
 sums. With singletons and 0/1 outcomes it is the exact McNemar test. With G clusters the
 smallest p it can give is 2 / 2^G: at 5 clusters or fewer no difference can be shown at 5%.
+For 0/1 outcomes the cluster sums are few distinct integers and the exact p is conservative
+(null rejection 1.5–3.5% at 5%, ``bench/cluster_signflip.py``), so the verdict reads its
+**mid-p** (Lancaster 1961: patterns tying with the data's |sum| count half; with singletons
+the mid-p McNemar test the house uses for independent 0/1 cases), smallest value 1 / 2^G.
 
 **McNemar's cluster form** (Durkalski, Palesch, Lipsitz & Rust 2003, "Analysis of clustered
 matched-pair data", *Stat Med* 22:2417; Obuchowski 1998, *Stat Med* 17:1495): with b_g and
@@ -70,13 +74,16 @@ import numpy as np
 
 from core import checks
 from core.paired.intervals import wilson_bounds
-from core.paired.significance import PairedTest, paired_test, shifted_signflip_p
+from core.paired.significance import (PairedTest, paired_test, shifted_signflip_p,
+                                      signed_sums)
 from core.paired.skew_intervals import t_quantile
-from core.paired.stats import significance_level
+from core.paired.stats import STREAM_SIGNFLIP, kernels, significance_level
 from core.paired.streams import stream_key
 from core.paired.stats import verdict as one_verdict
 
-# Fewer clusters than this and the card says plainly that the interval rests on few units.
+# This many clusters or fewer and the card says plainly that the interval rests on few units:
+# at 10 documents of 0/1 outcomes with ICC 0.5 every candidate interval of B − A covered
+# only 92.6–93.7% (docs/clusters.md, "Rows outside 94–96.5%").
 FEW_CLUSTERS = 10
 # The cluster bootstrap-t behind the calibrated interval of B − A: its resamples and stream.
 CLUSTER_RESAMPLES = 4_000
@@ -198,6 +205,31 @@ def cluster_wilson_rows(x: np.ndarray, layout: ClusterLayout, confidence: float)
     return p, lo, hi, n_eff
 
 
+def cr2_t_test(x, layout: ClusterLayout) -> tuple[float, float, float | None, float | None]:
+    """(mean, CR2 se, t = mean / se, two-sided p from t with the Bell–McCaffrey df) of one
+    set's mean against 0: the cluster form of the one-sample t-test (module docstring). t and
+    p are None when se is 0 (no spread between clusters). Caller checked."""
+    mean, var = cr2_rows(x, layout)
+    mean, se = float(mean[0]), float(np.sqrt(var[0]))
+    if se <= 1e-12 * max(1.0, abs(mean)):
+        return mean, se, None, None
+    from scipy.special import stdtr  # continuous data only
+
+    t = mean / se
+    return mean, se, t, float(min(1.0, 2 * stdtr(layout.df, -abs(t))))
+
+
+def layout_for(clusters, n: int, name: str = "clusters") -> ClusterLayout:
+    """The checked ``ClusterLayout`` of one cluster label per case of ``n`` cases (the door of
+    every function that takes ``clusters=``): a length other than ``n`` or fewer than 2
+    clusters is a ``ValueError`` naming ``name``."""
+    labels = list(clusters)
+    if len(labels) != n:
+        raise ValueError(f"{name} must give one cluster label per case: {len(labels)} labels "
+                         f"for {n} cases")
+    return cluster_layout(labels)
+
+
 # ----------------------------------------------------------------------------- ICC
 def icc_anova(x, layout: ClusterLayout) -> float:
     """The ANOVA intraclass correlation (Donner 1986; module docstring), floored at 0; 0 when
@@ -247,8 +279,8 @@ class ClusterSummary:
 
     @property
     def few(self) -> bool:
-        """Fewer than ``FEW_CLUSTERS`` clusters: the card says so plainly."""
-        return self.n_clusters < FEW_CLUSTERS
+        """``FEW_CLUSTERS`` clusters or fewer: the card says so plainly."""
+        return self.n_clusters <= FEW_CLUSTERS
 
     def to_dict(self) -> dict:
         return {"n_clusters": self.n_clusters, "mean_size": self.mean_size,
@@ -272,13 +304,51 @@ def cluster_sums(d, layout: ClusterLayout) -> np.ndarray:
                        minlength=layout.n_clusters)
 
 
+def signflip_midp(nz: np.ndarray) -> float:
+    """The exact mid-p of the sign-flip test on the non-zero values ``nz`` (at most
+    ``EXACT_MAX_NONZERO``): P(|T*| > |T|) + P(|T*| = |T|) / 2 over all 2^m sign patterns
+    (Lancaster 1961), counted meet-in-the-middle as ``core.paired.significance`` counts the
+    exact p; |T*| within 1e-12 of the data's scale of |T| counts as equal."""
+    m = nz.size
+    observed = abs(float(nz.sum()))
+    tol = 1e-12 * max(1.0, float(np.abs(nz).sum()))
+    if m == 0 or observed - tol <= 0:
+        return 1.0
+    left, right = signed_sums(nz[: m // 2]), np.sort(signed_sums(nz[m // 2:]))
+    lo_cut, hi_cut = observed - tol, observed + tol
+    ge = (right.size - np.searchsorted(right, lo_cut - left, side="left")
+          + np.searchsorted(right, -lo_cut - left, side="right"))
+    gt = (right.size - np.searchsorted(right, hi_cut - left, side="right")
+          + np.searchsorted(right, -hi_cut - left, side="left"))
+    ge, gt = int(np.sum(ge)), int(np.sum(gt))
+    return (gt + 0.5 * (ge - gt)) / 2.0 ** m
+
+
 def cluster_signflip_test(d, layout: ClusterLayout, *, resamples: int = 20_000,
-                          seed: int = 0) -> PairedTest:
+                          seed: int = 0, binary: bool = False) -> PairedTest:
     """The whole-cluster sign-flip test of mean(d) = 0 (module docstring): the one sign-flip
     test (``core.paired.significance.paired_test``, ``binary=False``) on the cluster sums S_g.
-    Exact (all 2^G patterns) up to 20 non-zero sums. Caller checked ``d``."""
+    Exact (all 2^G patterns) up to 20 non-zero sums. ``binary`` (d from 0/1 outcomes): the
+    exact test's p is its mid-p (``signflip_midp``), as the McNemar test of independent 0/1
+    cases is (``bench/cluster_signflip.py``: the exact p is conservative on the lumpy cluster
+    sums of 0/1 data, the mid-p holds 5%); above 20 non-zero sums the Monte-Carlo mid-p
+    (1 + #{|T*| > |T|} + #{|T*| = |T|} / 2) / (1 + R) over the same R sign patterns as the
+    exact-p Monte-Carlo test (the form the bench measured). Caller checked ``d``."""
     s = cluster_sums(d, layout)
-    return paired_test(np.zeros_like(s), s, resamples=resamples, seed=seed, binary=False)
+    test = paired_test(np.zeros_like(s), s, resamples=resamples, seed=seed, binary=False)
+    if binary and test.exact:
+        return PairedTest(test.name, signflip_midp(s[s != 0]), test.nonzero, True, 0, True)
+    if binary:   # Monte-Carlo: the same sign patterns, ties at the data's |sum| count half
+        nz = s[s != 0]
+        null = np.abs(kernels().signflip_sums(nz, stream_key(seed, STREAM_SIGNFLIP), 0,
+                                              resamples))
+        obs = abs(float(nz.sum()))
+        tol = 1e-12 * max(1.0, float(np.abs(nz).sum()))
+        gt = int(np.sum(null > obs + tol))
+        eq = int(np.sum(np.abs(null - obs) <= tol))
+        return PairedTest(test.name, min(1.0, (1 + gt + 0.5 * eq) / (1 + resamples)),
+                          test.nonzero, False, resamples, True)
+    return test
 
 
 def cluster_mcnemar(a, b, layout: ClusterLayout) -> tuple[float, float]:
@@ -403,7 +473,7 @@ def compare_clustered(a, b, clusters, *, confidence: float = 0.95, resamples: in
     bounds = (0.0, 1.0) if unit else None
     d = b - a
     diff = _interval(d, layout, confidence, False, (-1.0, 1.0) if unit else None, seed)
-    test = cluster_signflip_test(d, layout, resamples=resamples, seed=seed)
+    test = cluster_signflip_test(d, layout, resamples=resamples, seed=seed, binary=binary)
     x2 = p = None
     if binary:
         x2, p = cluster_mcnemar(a, b, layout)

@@ -85,6 +85,7 @@ class Harm:
     confidence: float
     hurt_cases: tuple[int, ...] = ()
     trisk_withheld: bool = False
+    n_clusters: int | None = None   # clusters as the unit (issue 32): see ``no_harm_of``
 
     def within(self, max_harm: float) -> bool:
         """B is shown to hurt at most ``max_harm`` of the cases (the hurt share's upper
@@ -98,8 +99,11 @@ class Harm:
                 "urisk": self.urisk, "trisk": self.trisk, "trisk_p": self.trisk_p,
                 "alpha": self.alpha, "confidence": self.confidence,
                 "trisk_test": ("withheld_below_%d_cases" % TRISK_MIN_N if self.trisk_withheld
+                               else "withheld_with_clusters" if self.n_clusters is not None
                                else None if self.trisk_p is None
-                               else "largest_p_of_t_bootstrap_t_skew_guard")}
+                               else "largest_p_of_t_bootstrap_t_skew_guard"),
+                **({} if self.n_clusters is None else {"unit": "clusters",
+                                                       "n_clusters": self.n_clusters})}
 
 
 def default_delta(binary: bool) -> float:
@@ -175,20 +179,30 @@ def harm_iv(a, b, delta, alpha, confidence, resamples=DEFAULT_RESAMPLES, seed=0)
 
 def no_harm(a, b, *, delta: float | None = None, alpha: float = DEFAULT_ALPHA,
             confidence: float = 0.95, resamples: int = DEFAULT_RESAMPLES,
-            seed: int = 0) -> Harm:
+            seed: int = 0, clusters=None) -> Harm:
     """How often B hurts and helps against A, and TRisk with its test (the module docstring).
-    ``a``, ``b``: the per-case values of the baseline and the new method, aligned."""
+    ``a``, ``b``: the per-case values of the baseline and the new method, aligned;
+    ``clusters``: one cluster label per case when cases share a document (``no_harm_of``)."""
     data, delta, alpha, confidence, resamples, seed = harm_iv(a, b, delta, alpha, confidence,
                                                               resamples, seed)
+    layout = None
+    if clusters is not None:
+        from core.paired.clusters import layout_for  # lazy: only with clusters (issue 32)
+        layout = layout_for(clusters, data.n)
     return no_harm_of(data, delta=delta, alpha=alpha, confidence=confidence,
-                      resamples=resamples, seed=seed)
+                      resamples=resamples, seed=seed, layout=layout)
 
 
 def no_harm_of(data: PairedData, *, delta: float | None = None, alpha: float = DEFAULT_ALPHA,
                confidence: float = 0.95, resamples: int = DEFAULT_RESAMPLES,
-               seed: int = 0) -> Harm:
+               seed: int = 0, layout=None) -> Harm:
     """``no_harm`` of a checked ``PairedData`` (the caller checked delta, alpha, confidence,
-    resamples and seed, as ``harm_iv`` does)."""
+    resamples and seed, as ``harm_iv`` does). With a ``core.paired.clusters.ClusterLayout``
+    the cluster is the unit (issue 32): each share's interval is Wilson at its effective n
+    with t(df) (``core.paired.clusters.cluster_wilson_rows``, a clustered rate's interval) and
+    TRisk = URisk / its CR2 standard error; TRisk's test is not given (p None,
+    ``trisk_test`` "withheld_with_clusters"): its guards (bootstrap-t, skew guard) resample
+    cases, and no clustered form of them is measured. Counts and URisk are unchanged."""
     if delta is None:
         delta = default_delta(data.binary)
     d = data.d
@@ -198,7 +212,14 @@ def no_harm_of(data: PairedData, *, delta: float | None = None, alpha: float = D
     z = z_two_sided(confidence)
     lo, hi, _ = wilson_bounds(np.array([hurt, helped]), n, z)
     withheld = n < TRISK_MIN_N
-    if withheld:   # the statistic only: no bootstrap for a test that is not shown
+    if layout is not None:   # clusters as the unit (issue 32): no test, the statistic on CR2
+        from core.paired.clusters import cluster_wilson_rows, cr2_t_test  # lazy: clusters only
+        _, lo, hi, _ = cluster_wilson_rows(np.vstack([hurt_mask, d > delta]).astype(float),
+                                           layout, confidence)
+        z = risk_adjusted(d, alpha)
+        urisk, _, t, p = cr2_t_test(z, layout)
+        p, withheld = None, False
+    elif withheld:   # the statistic only: no bootstrap for a test that is not shown
         z = risk_adjusted(d, alpha)
         urisk = float(z.mean()) if z.size else 0.0
         sd = float(np.std(z, ddof=1)) if z.size >= 2 else 0.0
@@ -211,4 +232,5 @@ def no_harm_of(data: PairedData, *, delta: float | None = None, alpha: float = D
     order = order[np.argsort(d[order], kind="stable")]  # most hurt first
     return Harm(float(delta), n, hurt, helped, hurt / n, (float(lo[0]), float(hi[0])),
                 helped / n, (float(lo[1]), float(hi[1])), urisk, t, p, float(alpha),
-                confidence, tuple(int(i) for i in order), withheld)
+                confidence, tuple(int(i) for i in order), withheld,
+                None if layout is None else layout.n_clusters)

@@ -118,7 +118,7 @@ def mcnemar_test(a_only: int, b_only: int, *, mid_p: bool = True) -> PairedTest:
     return PairedTest("mcnemar", p, a_only + b_only, True, 0, mid_p)
 
 
-def _signed_sums(v: np.ndarray) -> np.ndarray:
+def signed_sums(v: np.ndarray) -> np.ndarray:
     """The 2^len(v) sums sum s_i v_i over every sign pattern s (one half of a
     meet-in-the-middle count)."""
     s = np.zeros(1)
@@ -136,7 +136,7 @@ def _signflip_exact_p(nz: np.ndarray) -> float:
     cut = observed - tol
     if m == 0 or cut <= 0:
         return 1.0
-    left, right = _signed_sums(nz[: m // 2]), np.sort(_signed_sums(nz[m // 2:]))
+    left, right = signed_sums(nz[: m // 2]), np.sort(signed_sums(nz[m // 2:]))
     # |l + r| >= cut > 0  <=>  r >= cut - l  or  r <= -cut - l (disjoint)
     upper = right.size - np.searchsorted(right, cut - left, side="left")
     lower = np.searchsorted(right, -cut - left, side="right")
@@ -217,7 +217,7 @@ def _signflip_upper_count(nz: np.ndarray, cut: float) -> int:
     """How many of the 2^m sign patterns s give sum s_i x_i >= ``cut`` (meet in the middle,
     as ``_signflip_exact_p``)."""
     m = nz.size
-    left, right = _signed_sums(nz[: m // 2]), np.sort(_signed_sums(nz[m // 2:]))
+    left, right = signed_sums(nz[: m // 2]), np.sort(signed_sums(nz[m // 2:]))
     return int(np.sum(right.size - np.searchsorted(right, cut - left, side="left")))
 
 

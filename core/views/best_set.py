@@ -26,6 +26,8 @@ BEST_METHOD_LABELS = {"mcb": "systems.best_method_mcb",
                       "all-pairs": "systems.best_method_all_pairs"}
 # ... the note under its heading
 BEST_NOTE_KEYS = {"mcb": "systems.best_note", "all-pairs": "systems.best_note_all_pairs"}
+# ... with clusters as the unit (issue 32: CR2 standard errors, Bonferroni t, no resampling)
+CLUSTER_REASON_KEYS = {"mcb": "clusters.best_reason_mcb", "all-pairs": "clusters.best_reason"}
 # ... and the CLI's words for it
 METHOD_WORDS = {"mcb": "one-sided multiple comparisons with the best (Hsu), studentized "
                        "bootstrap",
@@ -94,8 +96,10 @@ def best_card(bs: BestSet, lang: str = "en") -> VerdictCard:
         tone=tone, label=t("systems.best_label", lang, level=level, k=len(bs.systems)),
         value=join_names(bs.best, lang, "or"), interval=ranks_line(bs, lang),
         sentence=best_sentence(bs, lang),
-        reason=t(REASON_KEYS[bs.method], lang, level=level, n=f"{bs.n:,}",
-                 resamples=f"{bs.resamples:,}"))
+        reason=(t(REASON_KEYS[bs.method], lang, level=level, n=f"{bs.n:,}",
+                  resamples=f"{bs.resamples:,}") if bs.n_clusters is None else
+                t(CLUSTER_REASON_KEYS[bs.method], lang, level=level, n=f"{bs.n:,}",
+                  clusters=bs.n_clusters)))
 
 
 def ranks_display(bs: BestSet, lang: str = "en"):
@@ -146,7 +150,9 @@ def best_lines(bs: BestSet) -> list[str]:
     level = fmt_level(bs.confidence)
     lines = [f"Tied for best ({level}, all {len(bs.systems)} systems at once; "
              f"{METHOD_WORDS[bs.method]}, {bs.n} cases, {bs.resamples:,} resamples; rank "
-             f"intervals from all pairs):",
+             f"intervals from all pairs):" if bs.n_clusters is None else
+             t(CLUSTER_REASON_KEYS[bs.method], "en", level=level, n=f"{bs.n:,}",
+               clusters=bs.n_clusters),
              f"  {best_sentence(bs, 'en')}"]
     if bs.excluded:
         lines.append(f"  left out (some system has no value there): {len(bs.excluded)} of "

@@ -67,7 +67,10 @@ def cluster_lines(cc: ClusterComparison, a: str, b: str, source: str, binary: bo
                    level=level, df=f"{d.df:.1f}", lo=fmt.diff(d.ci_low, kind),
                    hi=fmt.diff(d.ci_high, kind)))
     test = cc.test
-    if test.exact:
+    if test.exact and test.mid_p:   # 0/1 outcomes: ties at the data's |sum| count half
+        lines.append(t("clusters.cli_test_midp", lang, p=fmt.p_text(test.p),
+                       patterns=f"{2 ** test.nonzero:,}"))
+    elif test.exact:
         lines.append(t("clusters.cli_test_exact", lang, p=fmt.p_text(test.p),
                        patterns=f"{2 ** test.nonzero:,}"))
     else:
@@ -84,8 +87,26 @@ def cluster_lines(cc: ClusterComparison, a: str, b: str, source: str, binary: bo
     if test.min_p >= alpha:
         lines.append(t("clusters.cli_cannot", lang, nonzero=test.nonzero,
                        clusters=s.n_clusters, alpha=f"{alpha:g}"))
+    lines.append(t("clusters.self_check", lang))
     lines.append(cluster_verdict(cc, a, b, lang))
     return lines
+
+
+MARGIN_KEYS = {"holds": "clusters.margin_holds", "unsure": "clusters.margin_unsure",
+               "fails": "clusters.margin_fails"}
+
+
+def margin_line(cm, a: str, b: str, binary: bool, lang: str = "en") -> str:
+    """The margin's answer with clusters as the unit (``core.paired.clusters.ClusterMargin``)."""
+    kind = fmt.kind_of(binary)
+    return t(MARGIN_KEYS[cm.state], lang, a=a, b=b, clusters=cm.n_clusters,
+             lo=fmt.diff(cm.ci_low, kind), hi=fmt.diff(cm.ci_high, kind),
+             limit=fmt.diff(-cm.margin, kind))
+
+
+def harm_unit_line(harm, lang: str = "en") -> str:
+    """The line saying the no-harm figures take the clusters as the unit."""
+    return t("clusters.harm_unit", lang, clusters=harm.n_clusters)
 
 
 def runs_lines(block: dict, lang: str = "en") -> list[str]:

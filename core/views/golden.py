@@ -99,7 +99,7 @@ def compare_text(result, extra: dict, many, fmt: str, margin=None, best=None) ->
 def compare_summary(result, *, extra: dict | None = None, clustered=None,
                     cluster_column: str | None = None, cluster_file: str | None = None,
                     runs: dict | None = None, seq=None, arrival=None, margin=None, harm=None, cheap=None, best=None,
-                    groups=None, judged=None, many=None) -> dict:
+                    groups=None, judged=None, many=None, cluster_margin=None) -> dict:
     """The one JSON summary of A vs B on a golden set (``GoldenComparison.to_dict``: the
     golden-case contract) with the blocks of what else was asked, in this order: ``extra``
     (the lists/TREC figures), the verdict with clusters as the unit (``clustered``, a
@@ -109,7 +109,8 @@ def compare_summary(result, *, extra: dict | None = None, clustered=None,
     naming the clusters), ``sequential``
     (``seq`` in the order ``arrival`` gives, else file order; without clusters its verdict,
     the one valid at every look, with the fixed-n one kept as ``verdict_fixed_n``), ``margin``,
-    ``harm``, the cheap labels' figures (``CheapComparison.apply``), ``best_set``,
+    ``harm`` (with ``cluster_margin``, a ``core.paired.clusters.ClusterMargin``, ``margin`` is
+    that one and the independent-cases answer ``margin_independent_cases``), the cheap labels' figures (``CheapComparison.apply``), ``best_set``,
     ``groups``/``groups_test``, ``judged``, ``multiple``/``pairs``. What ``python -m core
     compare --json`` prints and the golden page's report carries (issue 31: built once)."""
     out = result.to_dict()
@@ -127,7 +128,10 @@ def compare_summary(result, *, extra: dict | None = None, clustered=None,
         if clustered is None:   # the verdict valid at every look
             out["verdict_fixed_n"] = out["verdict"]
             out["verdict"] = seq.last.verdict
-    if margin is not None:
+    if cluster_margin is not None:   # the margin with clusters as the unit (issue 32)
+        out["margin_independent_cases"] = margin.to_dict()
+        out["margin"] = {"unit": "clusters", **cluster_margin.to_dict()}
+    elif margin is not None:
         out["margin"] = margin.to_dict()
     if harm is not None:
         out["harm"] = harm.to_dict()

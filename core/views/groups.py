@@ -35,9 +35,27 @@ def group_table(gc: GroupComparison, lang: str = "en") -> pd.DataFrame:
                 "" if g.ci_low is None else fmt.interval(g.ci_low, g.ci_high, kind,
                                                          signed=True)),
             t("groups.col_p_holm", lang): "" if g.p_holm is None else fmt.fmt_p(g.p_holm),
-            t("groups.col_status", lang): t(f"groups.status_{g.status}", lang, a=gc.a, b=gc.b),
+            t("groups.col_status", lang): status_text(g, gc, lang),
             t("groups.col_needed", lang): _needed(g)})
     return pd.DataFrame(rows)
+
+
+def status_text(g, gc: GroupComparison, lang: str = "en") -> str:
+    """A group's status in words; with clusters "too few" means fewer than 2 clusters."""
+    if g.status == "too_few" and g.n_clusters is not None:
+        return t("clusters.groups_too_few", lang, clusters=g.n_clusters)
+    return t(f"groups.status_{g.status}", lang, a=gc.a, b=gc.b)
+
+
+def cluster_note(gc: GroupComparison, lang: str = "en") -> str | None:
+    """With clusters as the unit (issue 32): the line saying so, and why the interaction
+    test is missing when a cluster spans groups; None without clusters."""
+    if gc.clusters is None:
+        return None
+    note = t("clusters.groups_unit", lang)
+    if gc.clusters == "crossed":
+        note += " " + t("clusters.groups_crossed", lang)
+    return note
 
 
 def _needed(g) -> str:
@@ -108,10 +126,14 @@ def group_cli_lines(gc: GroupComparison) -> list[str]:
             f" {fmt.interval(g.ci_low, g.ci_high, kind, signed=True)}"
         ph = "" if g.p_holm is None else f"  {fmt.p_text(g.p_holm, 'p_holm')}"
         need = f"  (needs about {_needed(g)})" if _needed(g) else ""
-        status = t(f"groups.status_{g.status}", "en", a=gc.a, b=gc.b)
+        status = status_text(g, gc, "en")
         lines.append(f"  {g.group} (n={g.n}): {fmt.diff(g.diff, kind)}{ci}{ph}  "
                      f"{status}{need}")
-    lines.append("  " + interaction_sentence(gc))
+    note = cluster_note(gc, "en")
+    if note is not None:
+        lines.append("  " + note)
+    if gc.clusters != "crossed":
+        lines.append("  " + interaction_sentence(gc))
     if gc.ungrouped:
         lines.append("  " + t("groups.ungrouped", "en", count=len(gc.ungrouped),
                               ids=", ".join(gc.ungrouped[:10])))

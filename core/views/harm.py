@@ -30,6 +30,9 @@ def harm_lines(h: Harm, a: str, b: str, kind: str, lang: str = "en") -> list[str
     urisk = fmt.diff(h.urisk, kind)
     if h.trisk is None:
         risk = t("harm.trisk_none", lang, alpha=alpha, urisk=urisk)
+    elif h.n_clusters is not None:   # clusters as the unit (issue 32): the statistic, no p
+        risk = t("clusters.trisk_no_test", lang, alpha=alpha, weight=f"{1 + h.alpha:g}",
+                 trisk=f"{h.trisk:.2f}", urisk=urisk)
     elif h.trisk_withheld:
         risk = t("harm.trisk_small", lang, alpha=alpha, weight=f"{1 + h.alpha:g}",
                  trisk=f"{h.trisk:.2f}", urisk=urisk, n=h.n, min_n=TRISK_MIN_N)

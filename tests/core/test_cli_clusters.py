@@ -59,7 +59,8 @@ def test_runs_file_json_and_text():
     t = _run("compare", str(FIX / "golden_runs.csv"), "--resamples", "2000")
     out = t.stdout.decode()
     assert "Repeated runs ('run')" in out and "Unequal runs: 1 case" in out
-    assert out.index("Verdict (clusters as the unit)") < out.index("Treating every case")
+    assert (out.index("Verdict (clusters as the unit)")
+            < out.index("Below, the rates, paired tests and tables treat"))
 
 
 def test_blank_cluster_is_exit_2_naming_rows(tmp_path):
@@ -136,3 +137,77 @@ def test_decide_takes_the_quality_condition_in_clusters(tmp_path):
     assert c["decision_independent_cases"] == "switch" and c["ci_low"] < -0.05
     t = _run("decide", "--quality", str(_switch_file(tmp_path)), *args)
     assert t.stdout.decode().startswith("Quality with clusters as the unit (8 clusters)")
+
+
+def _three_methods(tmp_path):
+    """12 documents x 4 questions, a group column nested in the documents, three methods."""
+    import numpy as np
+    rng = np.random.default_rng(4)
+    rows = []
+    for doc in range(12):
+        shift = rng.normal(0.05, 0.1)
+        for q in range(4):
+            a = float(np.clip(rng.random(), 0, 1))
+            b = float(np.clip(a + shift + rng.normal(0, 0.05), 0, 1))
+            c = float(np.clip(a - 0.3, 0, 1))
+            rows.append(f"doc{doc}_q{q},doc{doc},{'early' if doc < 6 else 'late'},"
+                        f"{a:.4f},{b:.4f},{c:.4f}")
+    f = tmp_path / "three.csv"
+    f.write_text("case_id,document,group,base,new,weak\n" + "\n".join(rows) + "\n")
+    return f
+
+
+def test_compare_margin_harm_groups_and_best_set_take_the_clusters(tmp_path):
+    """Issue 32 item 2: with a cluster column, --margin, --harm, the groups and the best set
+    all take the document as the unit (each checked against core on the same data), and the
+    JSON keeps the independent-cases margin beside it."""
+    import numpy as np
+    import pandas as pd
+
+    from core.inputs import compare_golden, load_clustered
+    from core.inputs.groups import compare_by_group
+    from core.paired import best_set, cluster_margin, no_harm
+    f = _three_methods(tmp_path)
+    p = _run("compare", str(f), "--a", "base", "--b", "new", "--margin", "0.02", "--harm",
+             "--json", "--resamples", "2000")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    cl = load_clustered(f.read_bytes(), str(f))
+    res = compare_golden(cl.golden, "base", "new", resamples=2000)
+    labels = [cl.labels[i] for i in res.case_ids]
+    cm = cluster_margin(res.a_values, res.b_values, labels, 0.02, resamples=2000)
+    assert d["margin"]["unit"] == "clusters" and d["margin"]["state"] == cm.state
+    assert d["margin"]["ci_low"] == pytest.approx(cm.ci_low)
+    assert d["margin_independent_cases"]["margin"] == pytest.approx(0.02)
+    h = no_harm(res.a_values, res.b_values, clusters=labels)
+    assert d["harm"]["n_clusters"] == 12 and d["harm"]["hurt_ci"] == pytest.approx(h.hurt_ci)
+    assert d["groups_test"]["unit"] == "clusters" and d["groups_test"]["clusters"] == "nested"
+    gc = compare_by_group(res.case_ids, res.a_values, res.b_values, cl.golden.group_labels,
+                          clusters=cl.labels, resamples=2000, name_a="base", name_b="new")
+    assert [g["ci_low"] for g in d["groups"]] == pytest.approx([g.ci_low for g in gc.groups])
+    scores = cl.golden.scores
+    bs = best_set(scores, resamples=2000, clusters=[cl.labels[str(i)] for i in scores.index])
+    assert d["best_set"]["unit"] == "clusters" and d["best_set"]["best"] == list(bs.best)
+    assert "weak" in d["best_set"]["behind"]
+    t = _run("compare", str(f), "--a", "base", "--b", "new", "--margin", "0.02", "--harm",
+             "--resamples", "2000").stdout.decode()
+    assert "Margin with clusters as the unit (12 clusters)" in t
+    assert "No harm with clusters as the unit (12 clusters)" in t
+    assert "Clusters as the unit in every group" in t
+    assert "with the 12 clusters as the unit" in t          # the best set's reason line
+    assert "Self-check with clusters" in t
+    assert t.count("not worse than") <= 1   # the margin answered once, with clusters
+    del np, pd
+
+
+def test_decide_max_harm_takes_the_clusters(tmp_path):
+    args = ["--latency", "data/demo_switch_latency.csv", "--margin", "5pp", "--resamples",
+            "2000", "--max-harm", "0.2", "--json"]
+    p = _run("decide", "--quality", str(_switch_file(tmp_path)), *args)
+    d = json.loads(p.stdout)
+    assert d["harm"]["n_clusters"] == 8 and d["harm"]["unit"] == "clusters"
+    assert "harm_independent_cases" in d["clusters"]
+    assert d["conditions"]["harm"]["bound"] == pytest.approx(d["harm"]["hurt_ci"][1])
+    plain = json.loads(_run("decide", "--quality", str(_switch_file(tmp_path, False)),
+                            *args).stdout)
+    assert "n_clusters" not in plain["harm"]

@@ -89,8 +89,9 @@ def test_compare_in_clusters_is_compare_clustered_on_the_paired_cases():
     ref = compare_clustered(res.a_values, res.b_values, ["d1", "d1", "d2", "d2", "d3", "d3"],
                             resamples=500)
     assert cc.to_dict() == ref.to_dict()
-    # cluster sums of B - A: (1, 0, 1): 2 non-zero -> the exact p is 2/4 x ... enumerated
-    assert cc.test.nonzero == 2 and cc.test.p == pytest.approx(0.5)
+    # cluster sums of B - A: (1, 0, 1): 2 non-zero; of the 4 sign patterns 2 reach |sum| 2
+    # and none more: exact p 2/4, and (0/1 outcomes) the verdict's mid-p 0 + 2/4 / 2
+    assert cc.test.nonzero == 2 and cc.test.mid_p and cc.test.p == pytest.approx(0.25)
 
 
 RUNS = _csv("""
@@ -147,3 +148,91 @@ def test_hint():
     assert cluster_hint([f"q{i:02d}" for i in range(30)]) is None
     assert cluster_hint([str(i) for i in range(30)]) is None
     assert cluster_hint([f"case-{i}" for i in range(30)]) is None
+
+
+# ----------------------------------------------------------------------------- groups (issue 32)
+def _grouped(seed=2, g=8, m=3):
+    rng = np.random.default_rng(seed)
+    ids = [f"d{i}_q{j}" for i in range(g) for j in range(m)]
+    docs = {c: c.split("_")[0] for c in ids}
+    a = rng.random(g * m)
+    b = np.clip(a + np.repeat(rng.normal(0.1, 0.15, g), m) + rng.normal(0, 0.05, g * m), 0, 1)
+    return ids, a, b, docs
+
+
+def test_groups_with_clusters_take_each_groups_clusters_as_the_unit():
+    from core.inputs.groups import compare_by_group
+    from core.planning import cases_needed
+    ids, a, b, docs = _grouped()
+    groups = {c: ("early" if int(docs[c][1:]) < 4 else "late") for c in ids}
+    gc = compare_by_group(ids, a, b, groups, clusters=docs, resamples=2000)
+    assert gc.clusters == "nested" and gc.to_dict()["unit"] == "clusters"
+    corrected = gc.corrected_confidence
+    for g in gc.groups:
+        sel = np.array([groups[c] == g.group for c in ids])
+        ref = compare_clustered(a[sel], b[sel], [docs[c] for c, s in zip(ids, sel) if s],
+                                confidence=corrected, resamples=2000)
+        assert (g.ci_low, g.ci_high) == pytest.approx((ref.difference.ci_low,
+                                                       ref.difference.ci_high), abs=1e-12)
+        assert g.p == pytest.approx(ref.test.p) and g.n_clusters == 4
+        assert g.interval == "cr2_calibrated"
+        need = cases_needed(a[sel], b[sel], confidence=corrected).n_needed
+        if need is not None:
+            assert g.n_needed == int(np.ceil(need * ref.summary.design_effect - 1e-9))
+    plain = compare_by_group(ids, a, b, groups, resamples=2000)
+    assert plain.clusters is None and "unit" not in plain.to_dict()
+    assert "n_clusters" not in plain.to_dict()["groups"][0]
+
+
+def test_group_with_one_cluster_is_too_few_and_crossed_clusters_have_no_interaction_test():
+    from core.inputs.groups import compare_by_group
+    ids, a, b, docs = _grouped()
+    one = {c: ("solo" if docs[c] == "d0" else "rest") for c in ids}
+    gc = compare_by_group(ids, a, b, one, clusters=docs, resamples=2000)
+    solo = next(g for g in gc.groups if g.group == "solo")
+    assert solo.status == "too_few" and solo.n == 3 and solo.n_clusters == 1
+    assert gc.compared == 1
+    crossed = {c: ("x" if c.endswith("q0") else "y") for c in ids}   # every doc in both
+    gc = compare_by_group(ids, a, b, crossed, clusters=docs, resamples=2000)
+    assert gc.clusters == "crossed" and gc.interaction is None
+    with pytest.raises(ValueError, match="no cluster for 1 grouped case"):
+        compare_by_group(ids, a, b, one, clusters={k: v for k, v in docs.items()
+                                                   if k != ids[-1]})
+
+
+def test_interaction_permuting_whole_clusters_matches_full_enumeration():
+    """p of the cluster-level permutation test vs every assignment of the 6 clusters to the
+    two groups (3 + 3: 20 assignments), by hand: the between-group SS with each assignment's
+    own group sizes in cases."""
+    import itertools
+
+    from core.inputs.groups import interaction_test_clustered
+    rng = np.random.default_rng(11)
+    sizes = [2, 3, 4, 2, 5, 3]
+    cl = np.repeat([f"c{i}" for i in range(6)], sizes)
+    grp_of = {"c0": "g", "c1": "g", "c2": "g", "c3": "h", "c4": "h", "c5": "h"}
+    lab = np.array([grp_of[c] for c in cl])
+    d = rng.normal(0, 1, cl.size) + np.where(lab == "g", 0.8, 0.0)
+
+    def between(assign):
+        gl = np.array([assign[c] for c in cl])
+        return sum(d[gl == g].sum() ** 2 / np.sum(gl == g) for g in ("g", "h"))
+
+    obs = between(grp_of)
+    hits = 0
+    combos = list(itertools.combinations(range(6), 3))
+    for pick in combos:
+        assign = {f"c{i}": ("g" if i in pick else "h") for i in range(6)}
+        hits += between(assign) >= obs - 1e-12
+    exact = hits / len(combos)
+    it = interaction_test_clustered(d, lab, cl, permutations=20_000, seed=1)
+    assert it.permutations == 20_000 and it.groups == 2 and it.n == cl.size
+    assert it.p == pytest.approx(exact, abs=4 * np.sqrt(exact * (1 - exact) / 20_000) + 1e-4)
+    f = stats_f(d, lab)
+    assert it.f == pytest.approx(f, rel=1e-9)
+    assert interaction_test_clustered(d, lab, np.array(["z"] * cl.size)) is None
+
+
+def stats_f(d, lab):
+    from scipy import stats
+    return stats.f_oneway(*(d[lab == g] for g in np.unique(lab))).statistic

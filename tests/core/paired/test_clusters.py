@@ -165,7 +165,7 @@ def test_compare_clustered_to_dict_and_checks():
     b = (rng.random(32) < 0.7).astype(float)
     r = compare_clustered(a, b, labels)
     d = r.to_dict()
-    assert d["n_clusters"] == 8 and d["mean_size"] == 4 and d["few"] == (8 < FEW_CLUSTERS)
+    assert d["n_clusters"] == 8 and d["mean_size"] == 4 and d["few"] == (8 <= FEW_CLUSTERS)
     assert d["difference"]["mean"] == pytest.approx(b.mean() - a.mean())
     assert d["effective_n"] == pytest.approx(32 / d["design_effect"])
     assert "mcnemar_cluster" in d and r.resolution == pytest.approx(4 / 32)
@@ -204,3 +204,123 @@ def test_calibrated_cr2_contains_the_cr2_interval_and_is_seeded():
     q_hi, q_lo = np.quantile(ts, [0.975, 0.025])
     assert lo == pytest.approx(min(lo_t[0], m - q_hi * se), rel=1e-9)
     assert hi == pytest.approx(max(hi_t[0], m - q_lo * se), rel=1e-9)
+
+
+# ----------------------------------------------------------------------------- issue 32 item 2
+# the self-check, margin, best set, groups and max-harm share take the clusters too
+
+def _equal_clusters(seed=3, g=10, m=4):
+    rng = np.random.default_rng(seed)
+    labels = np.repeat([f"doc{i}" for i in range(g)], m)
+    u = np.repeat(rng.normal(0, 0.15, g), m)
+    a = np.clip(0.5 + u + rng.normal(0, 0.1, g * m), 0, 1)
+    b = np.clip(a + 0.05 + np.repeat(rng.normal(0, 0.1, g), m) + rng.normal(0, 0.05, g * m),
+                0, 1)
+    return a, b, labels
+
+
+def test_cr2_t_test_equals_the_t_test_of_cluster_means_with_equal_sizes():
+    from core.paired.clusters import cr2_t_test
+    a, b, labels = _equal_clusters()
+    d = b - a
+    layout = cluster_layout(labels)
+    mean, se, t, p = cr2_t_test(d, layout)
+    ref = stats.ttest_1samp(d.reshape(10, 4).mean(axis=1), 0.0)
+    assert mean == pytest.approx(d.mean(), abs=1e-12)
+    assert t == pytest.approx(ref.statistic, rel=1e-9)
+    assert p == pytest.approx(ref.pvalue, rel=1e-9)
+    assert cr2_t_test(np.full(8, 0.3), cluster_layout(np.repeat([1, 2], 4)))[2:] == (None, None)
+
+
+def test_no_harm_with_clusters_uses_the_cluster_intervals_and_cr2_trisk():
+    from core.paired import no_harm
+    from core.paired.clusters import cluster_wilson_rows
+    from core.paired.harm import risk_adjusted
+    a, b, labels = _equal_clusters()
+    h = no_harm(a, b, delta=0.05, alpha=2, clusters=labels)
+    plain = no_harm(a, b, delta=0.05, alpha=2)
+    d = b - a
+    assert (h.hurt, h.helped, h.urisk) == (plain.hurt, plain.helped, plain.urisk)
+    layout = cluster_layout(labels)
+    _, lo, hi, _ = cluster_wilson_rows((d < -0.05).astype(float), layout, 0.95)
+    assert h.hurt_ci == pytest.approx((lo[0], hi[0]), abs=1e-12)
+    _, lo, hi, _ = cluster_wilson_rows((d > 0.05).astype(float), layout, 0.95)
+    assert h.helped_ci == pytest.approx((lo[0], hi[0]), abs=1e-12)
+    z = risk_adjusted(d, 2).reshape(10, 4).mean(axis=1)   # equal sizes: t of cluster means
+    ref = stats.ttest_1samp(z, 0.0)
+    assert h.trisk == pytest.approx(ref.statistic, rel=1e-9)
+    assert h.trisk_p is None and not h.trisk_withheld   # no clustered form of its test
+    assert h.to_dict()["trisk_test"] == "withheld_with_clusters"
+    assert h.to_dict()["unit"] == "clusters" and h.to_dict()["n_clusters"] == 10
+    assert "unit" not in plain.to_dict() and plain.n_clusters is None
+    with pytest.raises(ValueError, match="one cluster label per case"):
+        no_harm(a, b, clusters=labels[:-1])
+
+
+def test_best_set_with_clusters_is_bonferroni_t_on_cr2_standard_errors():
+    import pandas as pd
+
+    from core.paired import best_set
+    a, b, labels = _equal_clusters()
+    rng = np.random.default_rng(5)
+    c = np.clip(a - 0.3 + rng.normal(0, 0.02, a.size), 0, 1)   # far behind
+    scores = pd.DataFrame({"a": a, "b": b, "c": c}, index=[f"q{i}" for i in range(a.size)])
+    bs = best_set(scores, resamples=500, clusters=labels)
+    k, pairs, g = 3, 3, 10
+    assert bs.critical == pytest.approx(stats.t.ppf(1 - 0.05 / (2 * pairs), g - 1), rel=1e-9)
+    assert bs.mcb_critical == pytest.approx([stats.t.ppf(1 - 0.05 / (k - 1), g - 1)] * k,
+                                            rel=1e-9)
+    # each pair's interval: mean difference +/- c * sd(cluster means of d) / sqrt(G)
+    for p_ in bs.pairs:
+        d = scores[p_.b].to_numpy() - scores[p_.a].to_numpy()
+        se = d.reshape(g, 4).mean(axis=1).std(ddof=1) / np.sqrt(g)
+        assert (p_.ci_low, p_.ci_high) == pytest.approx(
+            (d.mean() - bs.critical * se, d.mean() + bs.critical * se), rel=1e-9)
+    assert "c" in bs.behind and bs.max_t.size == 0
+    out = bs.to_dict()
+    assert out["unit"] == "clusters" and out["n_clusters"] == 10
+    assert "unit" not in best_set(scores, resamples=500).to_dict()
+    # cases with a missing value are left out, their clusters with them
+    scores.iloc[0, 0] = np.nan
+    assert best_set(scores, resamples=500, clusters=labels).n == a.size - 1
+    with pytest.raises(ValueError, match="one cluster label per row"):
+        best_set(scores, resamples=500, clusters=labels[:-1])
+
+
+def test_signflip_midp_enumerated_by_hand_and_singletons_give_the_midp_mcnemar():
+    from core.paired.clusters import signflip_midp
+    from core.paired.significance import mcnemar_midp
+    s = np.array([2.0, 1.0, 1.0, -1.0])   # |sum| = 3
+    pats = np.array(list(itertools.product((1, -1), repeat=4)))
+    t = np.abs(pats @ s)
+    by_hand = np.mean(t > 3) + 0.5 * np.mean(t == 3)
+    assert signflip_midp(s) == pytest.approx(by_hand, abs=1e-15)
+    assert signflip_midp(np.array([])) == 1.0 and signflip_midp(np.array([1.0, -1.0])) == 1.0
+    # 0/1 outcomes in clusters: the verdict's test is the mid-p; singletons: mid-p McNemar
+    a = np.array([1, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1])
+    b = np.array([1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1])
+    single = compare_clustered(a, b, list(range(12)), resamples=2000)
+    only_a, only_b = int(np.sum((a == 1) & (b == 0))), int(np.sum((a == 0) & (b == 1)))
+    assert single.test.mid_p and single.test.p == pytest.approx(mcnemar_midp(only_a, only_b))
+    docs = np.repeat(np.arange(4), 3)
+    cc = compare_clustered(a, b, docs, resamples=2000)
+    sums = np.bincount(docs, weights=b - a)
+    assert cc.test.p == pytest.approx(signflip_midp(sums[sums != 0]))
+    assert cc.test.min_p == pytest.approx(2.0 ** -cc.test.nonzero)
+    scores = compare_clustered(a * 0.5 + 0.1, b * 0.4 + 0.2, docs, resamples=2000)
+    assert not scores.test.mid_p   # scores keep the exact p
+
+
+def test_monte_carlo_midp_above_20_nonzero_clusters_is_near_the_exact_midp():
+    from core.paired.clusters import cluster_signflip_test, signflip_midp
+    rng = np.random.default_rng(8)
+    docs = np.repeat(np.arange(32), 3)
+    d = rng.choice([-1.0, 0.0, 1.0], docs.size, p=[0.3, 0.3, 0.4])
+    layout = cluster_layout(docs)
+    test = cluster_signflip_test(d, layout, resamples=40_000, seed=3, binary=True)
+    sums = np.bincount(docs, weights=d)
+    assert test.nonzero > 20 and not test.exact and test.mid_p
+    exact = signflip_midp(sums[sums != 0])   # meet in the middle handles 21+ values too
+    assert test.p == pytest.approx(exact, abs=4 * np.sqrt(exact * (1 - exact) / 40_000) + 1e-4)
+    plain = cluster_signflip_test(d, layout, resamples=40_000, seed=3)
+    assert not plain.mid_p and plain.p >= test.p

@@ -38,6 +38,9 @@ def test_no_warning_with_enough_clusters_and_the_cannot_line():
     cc, _, _ = _cc(g=12, m=2)
     lines = cluster_lines(cc, "A", "B", "document", False, "en")
     assert not any("rough guide" in l for l in lines)
+    ten, _, _ = _cc(g=10, m=2)   # 10 clusters: still few (docs/clusters.md, 10 x 10 rows)
+    assert ten.summary.few
+    assert any("Only 10 clusters" in l for l in cluster_lines(ten, "A", "B", "d", False, "en"))
     small, _, _ = _cc(g=4, m=3)
     assert any("cannot reach p below 0.05" in l
                for l in cluster_lines(small, "A", "B", "doc", False, "en"))
