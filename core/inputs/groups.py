@@ -444,7 +444,7 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
         results.append(GroupResult(g, int(ag.size), float(ag.mean()), float(bg.mean()),
                                    float(bs.mean), float(bs.ci_low), float(bs.ci_high),
                                    float(comp.test.p), ph, v, status, n_needed, bs.interval,
-                                   n_cl, bs.skew_guard))
+                                   n_cl, cl is None and bs.skew_guard))
     how = None
     if cl is None:
         test = _interaction(b - a, lab, permutations, seed, alpha) if len(lab) else None
