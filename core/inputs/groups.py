@@ -300,8 +300,7 @@ class GroupResult:
                "interval": self.interval}
         if self.n_clusters is not None:
             out["n_clusters"] = self.n_clusters
-        if self.interval == "calibrated_t":   # scores: whether the skew guard acted
-            out["interval_skew_guard"] = self.skew_guard
+        out.update({"interval_skew_guard": self.skew_guard} if self.interval == "calibrated_t" else {})
         return out
 
 
