@@ -41,6 +41,8 @@ from core.paired import ClusterComparison, compare_clustered, run_summary, sign_
 
 CLUSTER_NAMES = ("cluster", "document", "doc_id", "docid", "source", "문서", "클러스터")
 RUN_NAMES = ("run", "trial", "repeat", "반복")
+# in a retrieval-list file "run" may name a system; the other run names are refused there
+LIST_RUN_NAMES = ("trial", "repeat", "반복")
 METHOD_HEADERS = ("method", "system", "model", "retriever", "방법", "방식", "모델", "시스템",
                   "메서드", "기법")   # core.inputs.golden.METHOD_NAMES less "run"
 MAX_SHOWN = 10
@@ -241,6 +243,9 @@ def load_lists_clustered(data: bytes, file: str = "upload", *, kind: str = "auto
     id_col = find_column(frame.columns, CASE_ID_NAMES)
     if id_col is None:
         raise InputError("no_case_id", file=file, columns=_shown(frame.columns))
+    repeat = find_column([c for c in frame.columns if c != id_col], LIST_RUN_NAMES)
+    if repeat is not None:   # repeated runs of ranked lists are not read: say so, plainly
+        raise InputError("clusters.err_runs_lists", file=file, column=repeat)
     col = cluster_column([c for c in frame.columns if c != id_col], cluster, file)
     if col is None:
         return from_table(raw, kind=kind), None, None
