@@ -6,13 +6,10 @@ core.retrieval.scifact.
 """
 import dataclasses
 import os
-import threading
-import time
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
-from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 from core.errors import InputError
 from core.inputs import beir_bounds, margin_answer
@@ -20,21 +17,19 @@ from core.paired import ALPHAS, no_harm, sequential_block, sequential_compare
 from core.planning import card_next_step
 from core.retrieval import (ANY_PATH_ENV, BM25Params, CACHE_DIR, CORPUS, DEFAULT_RESAMPLES,
                             ENV_VAR, MEASURES, PAPER_BM25_NDCG10, QRELS_DIR, QUERIES, RETRIEVERS,
-                            TOKENIZERS, beir_folders, ci_by_n, compare_retrievers, dense_from,
-                            disagreements, document_vectors, download_beir, encode_job,
-                            estimate_encode, evaluate, is_beir_dir, load_beir, load_model, means,
-                            provenance, query_frame, rank_retrievers, resolve_dir, resolve_model,
-                            retriever_estimate, run_retrievers, run_settings, shipped_vectors,
-                            side_by_side, spot_check_pending, subsample, unpack_bundle,
-                            with_hybrid)
+                            TOKENIZERS, beir_folders, ci_by_n, compare_retrievers,
+                            disagreements, download_beir, evaluate, is_beir_dir, live,
+                            load_beir, means, query_frame, rank_retrievers, resolve_dir,
+                            resolve_model, retriever_estimate, run_retrievers, run_settings,
+                            side_by_side, subsample, unpack_bundle, with_hybrid)
 from core.views import format as fmt
-from core.views.best_set import best_sentence, rank_chart, ranks_display, renamed
-from core.views.format import level as fmt_level
-from core.views.harm import harm_lines
-from core.views.paired import paired_view
-from core.views.two_by_two import outcome_table
-from core.views.sequential import sequential_section
-from core.views.scifact import (NAMES, best_line, ci_by_n_chart, duration, folder_label,
+from core.views import best_sentence, rank_chart, ranks_display, renamed
+from core.views import level as fmt_level
+from core.views import harm_lines
+from core.views import paired_view
+from core.views import outcome_table
+from core.views import sequential_section
+from core.views import (NAMES, best_line, ci_by_n_chart, duration, folder_label,
                                 scatter_chart, split_name, step_text, waiting_card)
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
@@ -67,12 +62,6 @@ def _stamp(path: str) -> tuple:
     return tuple(out)
 
 
-@st.cache_resource(show_spinner=False)
-def _model(name: str):
-    """The sentence-transformers model, loaded once per process."""
-    return load_model(name or None)
-
-
 @st.cache_data(show_spinner=False, max_entries=4)
 def _load(path: str, stamp: tuple):
     return load_beir(path)
@@ -82,27 +71,6 @@ def _load(path: str, stamp: tuple):
 def _bm25(path: str, stamp: tuple, k1: float, b: float, tokenizer: str):
     data = _load(path, stamp)
     return run_retrievers(data, ["bm25"], bm25=BM25Params(k1, b, tokenizer))["bm25"]
-
-
-class _NotReady(Exception):
-    """The document vectors need an encode (raised, so st.cache_data keeps nothing)."""
-
-
-@st.cache_data(show_spinner=False, max_entries=4)
-def _dense(path: str, stamp: tuple, model: str, live: bool):
-    """Dense ranking from ready document vectors (shipped and spot-checked, or the disk
-    cache; ``live``: the cache a live re-encode filled), queries encoded here. Raises
-    ``_NotReady`` when the documents must be encoded first (a background job does it)."""
-    data = _load(path, stamp)
-    get = _getter(model)  # the process-wide model
-    docs, notes = document_vectors(data.texts, data.content_hash, model_name=model or None,
-                                   get_model=get, cache_dir=CACHE_DIR, allow_encode=False,
-                                   shipped=not live)
-    if docs is None:
-        raise _NotReady(notes)
-    ranking, docs, more = dense_from(data, docs, model=model or None, get_model=get,
-                                     cache_dir=CACHE_DIR)
-    return ranking, provenance(docs), notes + more
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -125,39 +93,18 @@ def _best(_tables, run_key: tuple, metric: str, queries: tuple, resamples: int,
 
 
 @st.fragment(run_every=1.0)
-def _job_progress(key: str, label: str) -> None:
+def _job_progress(data, model: str) -> None:
     """The server's encode job, redrawn every second (one bar, one ETA); the whole page runs
     again when it ends."""
-    job = encode_job.status(key)
+    job = live.encode_state(data, model, CACHE_DIR)
     if job is None or not job.running:
         st.rerun()
     eta = tr("scifact.job_eta", eta=duration(job.eta)) if job.eta is not None else \
         tr("scifact.job_eta_unknown")
     st.progress(job.fraction, text=tr("scifact.job_running", total=f"{job.total:,}",
-                                      model=label, done=f"{job.done:,}", eta=eta))
+                                      model=model or "all-MiniLM-L6-v2", done=f"{job.done:,}",
+                                      eta=eta))
     st.caption(tr("scifact.job_note"))
-
-
-def _getter(model: str):
-    """The process-wide model (``_model``) as a ``get_model`` for core: loaded from its files,
-    so a spot check it passed is remembered for the process (``core.retrieval.vectors``)."""
-    def get():
-        return _model(model)
-    get.from_files = True
-    return get
-
-
-def _prefetch_model(model: str) -> None:
-    """Start loading the model (``_model``) in a helper thread while BM25 runs; the load step
-    later waits for the same load (or reports its error). Nothing when it is loaded."""
-    def run():
-        try:
-            _model(model)
-        except Exception:  # noqa: BLE001 - the load step raises it again, with its message
-            pass
-    thread = threading.Thread(target=run, name="noisefloor-prefetch-model")
-    add_script_run_ctx(thread, get_script_run_ctx())
-    thread.start()
 
 
 def _show_step(slot, status) -> None:
@@ -172,92 +119,27 @@ def _show_step(slot, status) -> None:
     slot.progress(frac, text=step_text(status, current_lang()))
 
 
-def _timed_step(step: str, model: str, slot, work, *, total: int | None = None):
-    """``work()`` in a helper thread while its step line ticks every half second (ETA from
-    the last time this step ran, ``core.retrieval.encode_job.last_seconds``); when it took a while, its
-    time is kept for the next visit's ETA. Quick work (a cache hit) shows nothing."""
-    model_key = resolve_model(model or None)[1]
-    box: dict = {}
-
-    def run():
-        try:
-            box["value"] = work()
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the script's thread
-            box["error"] = exc
-
-    thread = threading.Thread(target=run, name=f"noisefloor-{step}")
-    add_script_run_ctx(thread, get_script_run_ctx())
-    t0 = time.monotonic()
-    thread.start()
-    thread.join(0.3)
-    if thread.is_alive():
-        last = encode_job.last_seconds(step, model_key, CACHE_DIR)
-        while thread.is_alive():
-            _show_step(slot, encode_job.step_status(step, time.monotonic() - t0, total=total,
-                                                    last=last))
-            thread.join(0.5)
-        if "error" not in box:
-            encode_job.record_seconds(step, model_key, time.monotonic() - t0, CACHE_DIR)
-        slot.empty()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
-def _spot_check(data, model: str, slot) -> None:
-    """The shipped vectors' spot check, with its progress (documents encoded of ``SPOT_N``,
-    the ETA measured on them); afterwards the check is remembered and ``_dense`` skips it."""
-    if not spot_check_pending(data.content_hash, model or None):
-        return
-    model_key = resolve_model(model or None)[1]
-    last = encode_job.last_seconds("check", model_key, CACHE_DIR)
-    t0 = time.monotonic()
-
-    def progress(done: int, total: int, _eta) -> None:
-        _show_step(slot, encode_job.step_status("check", time.monotonic() - t0, done=done,
-                                                total=total, last=last))
-
-    shipped_vectors(data.texts, data.content_hash, model_name=model or None,
-                    get_model=_getter(model), progress=progress)
-    encode_job.record_seconds("check", model_key, time.monotonic() - t0, CACHE_DIR)
-    slot.empty()
-
-
-def _start_encode(data, model: str, *, refresh: bool = False) -> None:
-    """Hand the encode to the server (``core.retrieval.encode_job``); the model is loaded here, in the
-    script's thread, and shared with the job."""
-    loaded = _model(model)
-    encode_job.start(data.texts, data.content_hash, model_name=model or None,
-                     get_model=lambda: loaded, cache_dir=CACHE_DIR, refresh=refresh)
-
-
-def _dense_or_progress(data, path: str, stamp: tuple, model: str, steps):
-    """(ranking, provenance, notes) when the document vectors are ready, each step it waits
-    for shown in ``steps`` with its ETA (the model's load, the spot check, the queries).
-    Otherwise the encode runs as a server job (started here, after a confirmation when it
-    is long) and its progress is drawn; returns None. A re-encode of every document
-    (``refresh``) does not take the verdict away: the vectors in use before it serve every
-    visitor until it ends."""
-    label = model or "all-MiniLM-L6-v2"
-    key = encode_job.job_key(data.content_hash, model or None, CACHE_DIR)
-    job = encode_job.status(key)
-    reencoding = job is not None and job.running and job.refresh
-    if job is not None and job.running and not reencoding:
-        _job_progress(key, label)
+def _dense_or_progress(data, model: str, dense_key, steps):
+    """The dense result (``core.retrieval.live.DenseResult``) when the server's dense job
+    (started before BM25) ends, each step it waits for shown in ``steps`` with its ETA.
+    When the documents have no vectors yet, their encode runs as a server job (started
+    here, after a confirmation when it is long) and its progress is drawn; returns None. A
+    re-encode of every document (``refresh``) does not take the verdict away: the vectors
+    in use before it serve every visitor until it ends."""
+    job = live.encode_state(data, model, CACHE_DIR)
+    if job is not None and job.running and not job.refresh:
+        _job_progress(data, model)
         return None
     if job is not None and job.state == "failed":
         st.error(tr_md("scifact.job_failed", detail=job.error))
-    live = st.session_state.get("scifact_live") == (data.content_hash, model) and not reencoding
-    try:
-        _timed_step("load", model, steps, lambda: _model(model))
-        if not live:
-            _spot_check(data, model, steps)
-        return _timed_step("queries", model, steps,
-                           lambda: _dense(path, stamp, model, live), total=data.n_queries)
-    except _NotReady as wait:
-        _notes(wait.args[0])
-    loaded = _model(model)
-    est = estimate_encode(data.texts, loaded)
+    status = live.wait_dense(dense_key, lambda s: _show_step(steps, s.step))
+    steps.empty()
+    if status.state == "failed":
+        raise status.error
+    if status.state == "done":
+        return status.result
+    _notes(status.notes)   # "encode": the documents need their vectors first
+    est = live.estimate(data, model)
     if est.seconds > CONFIRM_SECONDS and \
             st.session_state.get("scifact_confirmed") != (data.content_hash, model):
         st.warning(tr_md("scifact.confirm_text", total=f"{data.n_docs:,}",
@@ -266,13 +148,13 @@ def _dense_or_progress(data, path: str, stamp: tuple, model: str, steps):
         if st.button(tr("scifact.confirm_button", eta=duration(est.seconds)),
                      key="scifact_confirm", type="primary"):
             st.session_state["scifact_confirmed"] = (data.content_hash, model)
-            _start_encode(data, model)
+            live.start_encode(data, model, cache_dir=CACHE_DIR)
             st.rerun()
         return None
-    _start_encode(data, model)
-    if encode_job.wait(key, timeout=QUICK_SECONDS).state == "done":
+    live.start_encode(data, model, cache_dir=CACHE_DIR)
+    if live.wait_encode(data, model, QUICK_SECONDS, CACHE_DIR).state == "done":
         st.rerun()  # a short encode: no progress bar to flash
-    _job_progress(key, label)
+    _job_progress(data, model)
     return None
 
 
@@ -379,9 +261,12 @@ with inputs_box:
         n_used = n_all
 
 # ----------------------------------------------------------------------------- running
-# BM25 first: its numbers show while the dense side waits for its document vectors; the
-# dense model starts loading meanwhile, on the other core
-_prefetch_model(model)
+# the dense side starts first, as a server job on the other core (model, shipped vectors'
+# check, queries); BM25 runs meanwhile and its numbers show while the dense side gets ready
+_reencode = live.encode_state(data, model, CACHE_DIR)
+_reencode = _reencode is not None and _reencode.running and _reencode.refresh
+dense_key = live.start_dense(data, model, cache_dir=CACHE_DIR, live=not _reencode and (
+    st.session_state.get("scifact_live") == (data.content_hash, model)))
 try:
     BM25Params(float(k1), float(b), tokenizer)
     with st.spinner(tr("scifact.running_bm25")):
@@ -406,12 +291,12 @@ with waiting.container():
     steps = st.empty()
 try:
     with headline:
-        dense = _dense_or_progress(data, path, stamp, model, steps)
+        dense = _dense_or_progress(data, model, dense_key, steps)
     if dense is None:
         headline.info(tr("scifact.dense_waiting"), icon="⏳")
         st.stop()
-    dense_ranking, (vec_source, vec_params), cache_notes = dense
-    rankings = with_hybrid({"bm25": bm25_ranking, "dense": dense_ranking})
+    vec_source, vec_params = dense.source, dense.params
+    rankings = with_hybrid({"bm25": bm25_ranking, "dense": dense.ranking})
     tables = evaluate(data, rankings)
     comp = compare_retrievers(tables, a, b_name, metric, queries=qids, resamples=int(resamples),
                               confidence=float(confidence), seed=int(seed), interval=interval)
@@ -426,19 +311,18 @@ waiting.empty()
 st.session_state["scifact_tables"] = {"tables": tables, "queries": tuple(qids),  # Switch?
                                      "metric": metric, "collection": data.name}
 bm25_slot.empty()
-job_key = encode_job.job_key(data.content_hash, model or None, CACHE_DIR)
-reencode = encode_job.status(job_key)
+reencode = live.encode_state(data, model, CACHE_DIR)
 reencode = reencode is not None and reencode.running and reencode.refresh
 with vectors_box:
     st.caption(tr_md(f"scifact.vectors_{vec_source}", **vec_params))
-    _notes(cache_notes)
+    _notes(dense.notes)
     if reencode:   # every visitor keeps the verdict above; the bar says what runs
         st.caption(tr("scifact.reencode_running"))
-        _job_progress(job_key, model or "all-MiniLM-L6-v2")
+        _job_progress(data, model)
     if st.button(tr("scifact.encode_all_button"), key="scifact_encode_all", disabled=reencode,
                  help=tr("scifact.encode_all_help", total=f"{data.n_docs:,}")):
         st.session_state["scifact_live"] = (data.content_hash, model)
-        _start_encode(data, model, refresh=True)
+        live.start_encode(data, model, refresh=True, cache_dir=CACHE_DIR)
         st.rerun()
 
 with inputs_box:

@@ -48,7 +48,7 @@ from core.latency import DEFAULT_QUANTILE_RESAMPLES
 from core.switch import (DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, Condition, combine, decide_files,
                          decide_retrievers, load_quality)
 from core.views import format as fmt
-from core.views.switch import decision_text
+from core.views import decision_text
 
 NAME = "decide"
 HELP = ("switch from A to B? one decision from quality (a golden-case file, retrieval lists, "

@@ -6,10 +6,11 @@ comparison (``scifact``) and the BEIR Table 2 tally (``beir_grid``, ``beir_table
 
 The front door: other wings, pages and the CLI import the names below from ``core.retrieval``
 (``core._front``); the modules are the wing's rooms.
-Modules used whole from outside: ``encode_job``."""
+Modules used whole from outside: ``encode_job``, ``live`` (the scifact page's dense side, one
+call per action)."""
 from core._front import front_door
 
-MODULES = ('encode_job',)
+MODULES = ('encode_job', 'live')
 PUBLIC = {
     "beir": ("ANY_PATH_ENV", "BEIR_ROOT", "CORPUS", "DEFAULT_DIR", "ENV_VAR", "QRELS_DIR",
              "QUERIES", "REPO_ROOT", "SPLITS", "beir_folders",
@@ -19,16 +20,14 @@ PUBLIC = {
     "beir_table": ("ALPHA", "DEFAULT_BASELINE", "STANDINGS", "TableTally", "TallyRow",
                    "scifact_ranking", "strongest_rival", "tally"),
     "beir_upload": ("parse_user_column", "tally_user", "user_column_name"),
-    "encode_job": ("estimate_encode",),
     "scifact": ("DEFAULT_RESAMPLES", "MEASURES", "PAPER_BM25_NDCG10", "RETRIEVERS",
                 "ScifactResult", "check_metric", "check_retriever",
-                "ci_by_n", "compare_retrievers", "dense_from", "disagreements", "evaluate",
+                "ci_by_n", "compare_retrievers", "disagreements", "evaluate",
                 "means", "needed", "query_frame", "rank_retrievers", "retriever_estimate", "run_retrievers",
                 "run_scifact",
                 "run_settings", "side_by_side", "subsample", "with_hybrid"),
     "safe_files": ("FileTooLarge", "NotRegularFile", "read_regular"),
     "search": ("BM25Params", "CACHE_DIR", "TOKENIZERS", "load_model", "resolve_model"),
-    "vectors": ("document_vectors", "provenance", "shipped_vectors",
-                "spot_check_pending", "vector_summary"),
+    "vectors": ("provenance", "vector_summary"),
 }
 __getattr__, __dir__, __all__ = front_door(__name__, PUBLIC)

@@ -44,13 +44,15 @@ import numpy as np
 
 from core import checks
 
-ENCODER = "numpy-bert/1"   # the encoder's name in cache sidecars; bump when the arithmetic changes
-ENCODER_ENV = "NOISEFLOOR_ENCODER"   # "numpy": this encoder for the bundled model (``usable``)
+ENCODER = "numpy-bert/2"   # the encoder's name in cache sidecars; bump when the arithmetic changes
+# (2: parts sized by tokens, not texts: the same numbers up to float32 rounding, not bit for bit)
+ENCODER_ENV = "NOISEFLOOR_ENCODER"   # "torch" (or "sentence-transformers"): never this encoder
 MODULES = ("sentence_transformers.models.Transformer", "sentence_transformers.models.Pooling",
            "sentence_transformers.models.Normalize")
 FILES = ("modules.json", "config.json", "sentence_bert_config.json", "1_Pooling/config.json",
          "tokenizer.json", "model.safetensors")
-SPLIT, PIECE = 2, 8   # a batch is cut in at least 2 parts of at most 8 texts (NumpyBert.encode)
+SPLIT, TOKENS = 2, 2048   # a call is cut in at least 2 parts of at most 2,048 tokens, pads
+# included (NumpyBert.encode): 8 texts of 256 tokens, 80 queries of 25
 _MAX_JSON = 1 << 20   # the folder's small JSON files; tokenizer.json is read by tokenizers
 
 
@@ -108,12 +110,13 @@ def supports(folder: str | Path) -> bool:
 
 
 def usable(folder: str | Path) -> bool:
-    """``supports(folder)`` when the operator set ``NOISEFLOOR_ENCODER=numpy``. Off by
-    default: inside the Streamlit server its many small numpy calls wait for the GIL behind
-    the server's own threads, and the scifact page's first verdict came later than with
-    torch (``docs/speed.md``)."""
-    on = os.environ.get(ENCODER_ENV, "").strip().lower() == "numpy"
-    return on and supports(folder)
+    """``supports(folder)``, unless the operator set ``NOISEFLOOR_ENCODER`` to ``torch`` (or
+    ``sentence-transformers``): then sentence-transformers computes it. On by default since
+    its calls are sized by tokens (``TOKENS``): with 8 texts a call, inside the Streamlit
+    server its many small numpy calls waited for the GIL behind the server's own threads
+    and the scifact page's first verdict came later than with torch (``docs/speed.md``)."""
+    off = os.environ.get(ENCODER_ENV, "").strip().lower() in ("torch", "sentence-transformers")
+    return not off and supports(folder)
 
 
 def _layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:
@@ -224,19 +227,21 @@ class NumpyBert:
                show_progress_bar: bool = False, **_ignored) -> np.ndarray:
         """Sentence embeddings (float32, one row per text, in the order given), as
         ``SentenceTransformer.encode`` computes them: texts sorted by length (longest
-        first) into batches of ``batch_size``, mean pooling, then L2 normalisation (the
+        first), each padded to the longest of its part and the pads masked, mean pooling, then L2 normalisation (the
         model's Normalize module: with or without ``normalize_embeddings``, as there).
         ``convert_to_numpy`` and ``show_progress_bar`` are accepted for the same call shape;
         the result is always a numpy array.
 
-        Each batch is cut in at least ``SPLIT`` parts of at most ``PIECE`` texts (a batch of
-        32 long texts at once holds 100 MB of attention scores: a third slower), computed
-        side by side by ``threads()`` threads with BLAS on one thread (numpy releases the GIL
-        inside its loops): the element-wise work runs on both cores too, and a loaded
-        machine does not make BLAS's own threads spin (OpenBLAS at 2 threads under a load
-        of 12 used 3x the CPU of one thread). A row's numbers do not depend on the thread
-        count: the parts are always the same."""
-        batch_size = checks.whole("batch_size", batch_size, lo=1)
+        The texts, longest first, are cut into parts (``parts``) of at most ``TOKENS``
+        tokens, pads included, and at least ``SPLIT`` parts: few large numpy calls (64
+        scifact queries in 2 parts instead of 8 parts of 8 texts; inside the Streamlit server each
+        call may wait for the GIL behind the server's own threads), computed side by side by
+        ``threads()`` threads with BLAS on one thread (numpy releases the GIL inside its
+        loops): the element-wise work runs on both cores too, and a loaded machine does not
+        make BLAS's own threads spin (OpenBLAS at 2 threads under a load of 12 used 3x the
+        CPU of one thread). ``batch_size`` is accepted for the call shape; a row's numbers
+        depend only on the texts of the call, never on the thread count."""
+        checks.whole("batch_size", batch_size, lo=1)
         texts = list(texts)
         width = self.get_sentence_embedding_dimension()
         out = np.empty((len(texts), width), dtype=np.float32)
@@ -244,11 +249,7 @@ class NumpyBert:
             return out
         ids = self.tokenize(texts)
         order = np.argsort([-len(t) for t in ids], kind="stable")
-        batches = []
-        for start in range(0, len(texts), batch_size):
-            sel = order[start:start + batch_size]
-            cut = -(-len(sel) // max(SPLIT, -(-len(sel) // PIECE)))
-            batches += [sel[i:i + cut] for i in range(0, len(sel), cut)]
+        batches = [order[a:b] for a, b in parts([len(ids[i]) for i in order])]
         with _one_blas_thread(), ThreadPoolExecutor(threads()) as pool:
             for sel, rows in zip(batches, pool.map(
                     lambda sel: self._forward([ids[i] for i in sel]), batches)):
@@ -257,6 +258,25 @@ class NumpyBert:
         # ``normalize_embeddings`` would normalise again, which changes nothing
         out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), np.float32(1e-12))
         return out
+
+
+def parts(lengths: Sequence[int], tokens: int = TOKENS, split: int = SPLIT
+          ) -> list[tuple[int, int]]:
+    """(start, end) of consecutive parts of texts whose token counts ``lengths`` are sorted
+    longest first: a part grows while (texts in it) x (its first, longest text) <= ``tokens``
+    (a text longer than that is a part alone); when that gives fewer than ``split`` parts,
+    the texts are cut in ``min(split, n)`` parts of equal count instead (both threads work)."""
+    n = len(lengths)
+    bounds, start = [], 0
+    while start < n:
+        size = max(1, tokens // max(int(lengths[start]), 1))
+        bounds.append((start, min(start + size, n)))
+        start += size
+    if len(bounds) < min(split, n):
+        k = min(split, n)
+        cuts = [round(i * n / k) for i in range(k + 1)]
+        bounds = list(zip(cuts[:-1], cuts[1:]))
+    return bounds
 
 
 def threads() -> int:

@@ -18,6 +18,7 @@ Reference numbers for BEIR scifact (Thakur et al. 2021, Table 2): BM25 (Anserini
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -32,12 +33,12 @@ from core.retrieval.beir import BeirData
 from core.retrieval.search import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Encoded, Progress,
                                    RRF_DEPTH, RRF_K, Ranking, bm25_search, dense_search,
                                    encode_texts, load_model, rrf)
-from core.retrieval.vectors import document_vectors
+from core.retrieval.vectors import (SPOT_N, document_vectors, floor5, queries_check_pending,
+                                    shipped_queries, shipped_vectors, spot_check_pending)
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
 MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
 DEFAULT_RESAMPLES = 10_000
-MIN_QUERIES = 10
 PAPER_BM25_NDCG10 = 0.665  # Thakur et al. 2021, Table 2, scifact, BM25 (Anserini)
 
 
@@ -88,14 +89,11 @@ def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = B
     if "bm25" in todo:
         out["bm25"] = bm25_search(data.texts, qids, qtexts, bm25)
     if "dense" in todo:
-        get_model = get_model or _loader(model)
-        docs, found = document_vectors(data.texts, data.content_hash, encode_all=encode_all,
-                                       progress=progress, model_name=model,
-                                       get_model=get_model, cache_dir=cache_dir)
-        out["dense"], docs, more = dense_from(data, docs, model=model, get_model=get_model,
-                                              cache_dir=cache_dir)
+        out["dense"], docs, found = dense_ranking(data, model=model, get_model=get_model,
+                                                  cache_dir=cache_dir, encode_all=encode_all,
+                                                  progress=progress)
         if notes is not None:
-            notes.extend(found + more)
+            notes.extend(found)
         if vectors is not None:
             vectors.append(docs)
     if "hybrid" in todo:
@@ -103,18 +101,82 @@ def run_retrievers(data: BeirData, names: Sequence[str], *, bm25: BM25Params = B
     return out
 
 
-def dense_from(data: BeirData, docs: Encoded, *, model: str | None = None, get_model=None,
-               cache_dir=CACHE_DIR) -> tuple[Ranking, Encoded, list]:
-    """The dense ranking of every judged query from the document vectors ``docs``: queries
-    are always encoded live (``core.retrieval.search.encode_texts``, no cache: nothing about them is
-    shipped or kept), ranked by cosine (``dense_search``). When the two widths differ (a cache entry written by another
-    model under the same key), the documents are encoded again live, with a ``cache_width``
-    note. Returns (ranking, the documents' Encoded actually used, notes)."""
+def dense_ranking(data: BeirData, *, model: str | None = None, get_model=None,
+                  cache_dir=CACHE_DIR, encode_all: bool = False, allow_encode: bool = True,
+                  shipped: bool = True, progress: Progress | None = None, step=None
+                  ) -> tuple[Ranking | None, Encoded | None, list]:
+    """The dense side in its steps (``core.retrieval.encode_job.STEPS``), the same for the
+    CLI (``run_retrievers``) and the page's server job (``core.retrieval.live``):
+    ``load`` the model; ``check`` the shipped document and query vectors (``SPOT_N`` of each
+    encoded live, once per process); the document vectors (``document_vectors``: shipped
+    unless ``shipped=False`` or ``encode_all``, else the cache, else a live encode when
+    ``allow_encode``, ``progress`` following it); ``queries``: their vectors (shipped or
+    live, ``dense_from``) and the ranking. ``step(name, done, total)`` is called as each
+    step starts and as it counts (without it, the checks run inside ``document_vectors``
+    and ``dense_from``, as their ``Encoded.seconds`` count them). Returns (ranking, the
+    documents' Encoded, notes), or (None, None, notes) when the documents need an encode
+    that is not allowed."""
+    get_model = get_model or _loader(model)
     qids = data.query_ids
+    qtexts = [data.queries[q] for q in qids]
+    shown = step is not None   # else (the CLI) the checks run inside the calls below
+    if shown:
+        step("load", None, None)
+        get_model()
+    else:
+        step = lambda *_a: None  # noqa: E731
+    check_docs = shown and shipped and not encode_all and spot_check_pending(
+        data.content_hash, model)
+    check_queries = shown and shipped and not encode_all and queries_check_pending(
+        qids, qtexts, data.content_hash, model)
+    n_docs, n_q = min(SPOT_N, data.n_docs) * check_docs, min(SPOT_N, len(qids)) * check_queries
+    if n_docs or n_q:
+        step("check", 0, n_docs + n_q)
+        if n_docs:
+            shipped_vectors(data.texts, data.content_hash, model_name=model,
+                            get_model=get_model,
+                            progress=lambda d, t, e: step("check", d, n_docs + n_q))
+        if n_q:
+            shipped_queries(qids, qtexts, data.content_hash, model_name=model,
+                            get_model=get_model,
+                            progress=lambda d, t, e: step("check", n_docs + d, n_docs + n_q))
+    docs, notes = document_vectors(data.texts, data.content_hash, encode_all=encode_all,
+                                   allow_encode=allow_encode, shipped=shipped,
+                                   progress=progress, model_name=model, get_model=get_model,
+                                   cache_dir=cache_dir)
+    if docs is None:
+        return None, None, notes
+    step("queries", 0, len(qids))
+    ranking, docs, more = dense_from(data, docs, model=model, get_model=get_model,
+                                     cache_dir=cache_dir,
+                                     progress=lambda d, t, e: step("queries", d, t))
+    return ranking, docs, notes + more
+
+
+def dense_from(data: BeirData, docs: Encoded, *, model: str | None = None, get_model=None,
+               cache_dir=CACHE_DIR, progress: Progress | None = None
+               ) -> tuple[Ranking, Encoded, list]:
+    """The dense ranking of every judged query from the document vectors ``docs``: the
+    queries' vectors are the shipped ones when the documents' are and they pass their checks
+    (``core.retrieval.vectors.shipped_queries``, a ``queries_shipped`` note), else encoded
+    live (``core.retrieval.search.encode_texts``, no cache; ``progress`` follows it), ranked
+    by cosine (``dense_search``). When the two widths differ (a cache entry written by
+    another model under the same key), the documents are encoded again live, with a
+    ``cache_width`` note. Returns (ranking, the documents' Encoded actually used, notes)."""
+    qids = data.query_ids
+    qtexts = [data.queries[q] for q in qids]
     kw = dict(model_name=model, get_model=get_model or _loader(model), cache_dir=cache_dir)
-    queries = encode_texts([data.queries[q] for q in qids], kind="queries", width=docs.width,
-                           **{**kw, "cache_dir": None})
-    notes = list(queries.notes)
+    queries, notes = (shipped_queries(qids, qtexts, data.content_hash, model_name=model,
+                                      get_model=kw["get_model"])
+                      if docs.source == "shipped" else (None, []))
+    if queries is not None and queries.width == docs.width:
+        notes.append(("queries_shipped", {"file": Path(queries.path).name,
+                                          "n": queries.check.n,
+                                          "min": floor5(queries.check.min_cosine)}))
+    else:
+        queries = encode_texts(qtexts, kind="queries", width=docs.width, progress=progress,
+                               **{**kw, "cache_dir": None})
+        notes += list(queries.notes)
     if queries.width != docs.width:
         notes.append(("cache_width", {"cached": docs.width, "model": queries.width}))
         docs, _ = document_vectors(data.texts, data.content_hash, encode_all=True, **kw)

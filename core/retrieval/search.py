@@ -200,7 +200,7 @@ def resolve_model(name: str | None = None) -> tuple[str, str]:
 def numpy_encoder(name: str | None = None) -> bool:
     """True when ``load_model(name)`` computes with ``core.retrieval.bert_numpy`` (no torch):
     the bundled all-MiniLM-L6-v2 (``name`` None, "" or its hub name) when ``bert_numpy.usable``
-    takes its folder (``NOISEFLOOR_ENCODER=numpy``). Else sentence-transformers."""
+    takes its folder (by default; ``NOISEFLOOR_ENCODER=torch``: never). Else sentence-transformers."""
     bundled = name in (None, "", DEFAULT_MODEL, "all-MiniLM-L6-v2") and bundled_model_path()
     return bool(bundled) and usable(bundled)
 

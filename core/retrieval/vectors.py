@@ -15,7 +15,13 @@ when, in order:
    rounding).
 
 Otherwise the vectors come from the cache or a live encode, with a one-line note saying why.
-Queries are never shipped nor cached: they are always encoded live.
+
+The manifest may also describe the vectors of the collection's judged queries (its
+``"queries"`` block: file, SHA-256, ``texts_sha256`` of the query ids and texts in order
+(``queries_hash``), shape, float32, as ``encode_texts`` gave them to the dense ranking).
+``shipped_queries`` uses them only when the block names the same query ids and texts, the
+file's SHA-256 matches, every row is a unit vector, and a spot check of ``SPOT_N`` queries
+encoded live passes as above; else the queries are encoded live (never cached).
 """
 from __future__ import annotations
 
@@ -135,6 +141,16 @@ def read_shipped(meta: dict, manifest: Path, n: int) -> tuple[np.ndarray | None,
     return out, None
 
 
+def queries_hash(query_ids: Sequence[str], texts: Sequence[str]) -> str:
+    """SHA-256 over each query id and text in order (``id \\0 text \\0``): which queries, in
+    which order, a shipped query file holds."""
+    checks.same_length(query_ids=query_ids, texts=texts)
+    h = hashlib.sha256()
+    for q, text in zip(query_ids, texts):
+        h.update(str(q).encode("utf-8") + b"\x00" + str(text).encode("utf-8") + b"\x00")
+    return h.hexdigest()
+
+
 def spot_sample(n_docs: int, n: int = SPOT_N, seed: int = SPOT_SEED) -> np.ndarray:
     """Sorted positions of ``min(n, n_docs)`` documents drawn without replacement."""
     n_docs = checks.whole("n_docs", n_docs, lo=1)
@@ -234,6 +250,56 @@ def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str 
                    source="shipped", check=check), []
 
 
+def shipped_queries(query_ids: Sequence[str], texts: Sequence[str], content_hash: str, *,
+                    model_name: str | None = None,
+                    get_model: Callable[[], object] | None = None,
+                    folder: Path | None = None, progress=None) -> tuple[Encoded | None, list]:
+    """(Encoded with source "shipped", notes) when the manifest of this corpus and model
+    holds a ``"queries"`` block for exactly these query ids and texts, its file passes the
+    checksum and its spot check (``SPOT_N`` queries encoded live, min cosine >=
+    ``MIN_COSINE``); else (None, notes), the notes saying why shipped query vectors were
+    refused (none when none are shipped for these queries). A passed check is remembered
+    for the process as ``shipped_vectors`` does; ``progress`` follows the spot check."""
+    _, model_key = resolve_model(model_name)
+    found = find_manifest(content_hash, model_key, folder)
+    block = found[0].get("queries") if found is not None else None
+    if not isinstance(block, dict) or block.get("texts_sha256") != queries_hash(query_ids,
+                                                                                texts):
+        return None, []
+    t0 = time.perf_counter()
+    emb, reason = read_shipped(block, found[1], len(texts))
+    if emb is None:
+        return None, [("shipped_queries_rejected", {"reason": reason})]
+    from_files = get_model is None or getattr(get_model, "from_files", False)
+    key = ("queries", block.get("sha256"), resolve_model(model_name)[0], model_key,
+           encoder_version(model_key))
+    check = _CHECKED.get(key) if from_files else None
+    if check is None:
+        model = get_model() if get_model is not None else load_model(model_name)
+        check = spot_check(emb, texts, model, progress=progress)
+    if check.passed and from_files:
+        _CHECKED[key] = check
+    elif not check.passed:
+        return None, [("shipped_queries_spot_failed", {
+            "n": check.n, "min": floor5(check.min_cosine), "threshold": f"{check.threshold:g}"})]
+    return Encoded(emb, True, time.perf_counter() - t0, str(found[1].parent / block["file"]),
+                   source="shipped", check=check), []
+
+
+def queries_check_pending(query_ids: Sequence[str], texts: Sequence[str], content_hash: str,
+                          model_name: str | None = None, folder: Path | None = None) -> bool:
+    """True when query vectors for these queries are shipped and their spot check has not
+    passed yet in this process (``shipped_queries`` would encode ``SPOT_N`` queries)."""
+    source, model_key = resolve_model(model_name)
+    found = find_manifest(content_hash, model_key, folder)
+    block = found[0].get("queries") if found is not None else None
+    if not isinstance(block, dict) or block.get("texts_sha256") != queries_hash(query_ids,
+                                                                                texts):
+        return False
+    return ("queries", block.get("sha256"), source, model_key, encoder_version(model_key)) \
+        not in _CHECKED
+
+
 def document_vectors(texts: Sequence[str], content_hash: str, *,
                      model_name: str | None = None,
                      get_model: Callable[[], object] | None = None, cache_dir=CACHE_DIR,
@@ -323,3 +389,23 @@ def write_shipped(emb: np.ndarray, *, name: str, content_hash: str, model_key: s
     atomic_write(manifest, (json.dumps(meta, indent=1) + "\n").encode("utf-8"))
     manifest.chmod(0o644)
     return manifest
+
+
+def write_shipped_queries(emb: np.ndarray, *, name: str, query_ids: Sequence[str],
+                          texts: Sequence[str], folder: Path) -> dict:
+    """Write ``<name>.query-vectors.npy`` (float32, as the dense ranking uses them: the
+    verdict is the same as with a live encode) into ``folder``; returns the manifest's
+    ``"queries"`` block (``write_shipped``'s ``extra={"queries": block}``)."""
+    emb = np.asarray(emb, dtype=np.float32)
+    if emb.ndim != 2 or len(emb) != len(texts) or not np.isfinite(emb).all():
+        raise ValueError("emb must be a finite 2-D array with one row per query")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    npy = folder / f"{name}.query-vectors.npy"
+    buf = io.BytesIO()
+    np.save(buf, emb, allow_pickle=False)
+    atomic_write(npy, buf.getvalue())
+    npy.chmod(0o644)
+    return {"file": npy.name, "sha256": file_sha256(npy), "texts_sha256": queries_hash(
+        query_ids, texts), "shape": list(emb.shape), "dtype": "float32",
+        "spot_check": {"n": SPOT_N, "seed": SPOT_SEED, "min_cosine": MIN_COSINE}}

@@ -28,7 +28,7 @@ def margin_text(margin: float, kind: str) -> str:
     return f"{100 * margin:g} %p" if kind == "rate" else f"{margin:g}"
 
 
-def loss_text(x: float, kind: str) -> str:
+def _loss_text(x: float, kind: str) -> str:
     """An unsigned amount of a difference: 0.034 -> '3.4 %p' (rate) or '0.034' (score)."""
     return f"{100 * abs(x):.1f} %p" if kind == "rate" else f"{abs(x):.{fmt.SCORE_DIGITS}f}"
 
@@ -46,8 +46,8 @@ def _params(dec: SwitchDecision, lang: str) -> dict:
             "limit": fmt.diff(-dec.margin, k),
             "est": fmt.diff(dec.quality.mean, k),
             "low": fmt.diff(dec.quality.ci_low, k), "high": fmt.diff(dec.quality.ci_high, k),
-            "loss": loss_text(min(dec.quality.ci_low, 0.0), k),
-            "qgap": loss_text(q.gap, k), "ratio": ratio_text(dec.ratio),
+            "loss": _loss_text(min(dec.quality.ci_low, 0.0), k),
+            "qgap": _loss_text(q.gap, k), "ratio": ratio_text(dec.ratio),
             "rlo": f"{dec.ratio_low:.2f}", "rhi": f"{dec.ratio_high:.2f}",
             "max": ratio_text(dec.max_slowdown), "sgap": f"{s.gap:.2f}×",
             "p": fmt.p_text(dec.quality.p_noninferior),
@@ -73,9 +73,9 @@ def limit_cell(cond: Condition, kind: str, lang: str = "en") -> str:
     if cond.holds or (cond.name == "quality" and cond.state == "unsure" and cond.gap == 0
                       and not cond.reason):
         room = cond.bound - cond.limit if cond.name == "quality" else cond.limit - cond.bound
-        amount = loss_text(room, kind) if cond.name == "quality" else f"{abs(room):.2f}×"
+        amount = _loss_text(room, kind) if cond.name == "quality" else f"{abs(room):.2f}×"
         return t("switch.gap_inside" if cond.holds else "switch.gap_test", lang, amount=amount)
-    amount = loss_text(cond.gap, kind) if cond.name == "quality" else f"{cond.gap:.2f}×"
+    amount = _loss_text(cond.gap, kind) if cond.name == "quality" else f"{cond.gap:.2f}×"
     return t("switch.gap_short", lang, amount=amount)
 
 
@@ -125,7 +125,7 @@ def next_step(dec: SwitchDecision, lang: str = "en") -> tuple[str, str, str]:
     return text, link, t("switch.next_link", lang)
 
 
-def speed_step(dec: SwitchDecision, lang: str = "en") -> str:
+def _speed_step(dec: SwitchDecision, lang: str = "en") -> str:
     """The next step of an unsure speed condition (``SwitchDecision.next_step_speed``): the
     queries needed for the time ratio's upper bound to reach the limit at the observed
     ratio, or that none would; empty when there is none."""
@@ -143,9 +143,9 @@ def speed_step(dec: SwitchDecision, lang: str = "en") -> str:
 
 def steps(dec: SwitchDecision, lang: str = "en") -> tuple[str, str, str]:
     """(text, link, link label) of every next step: quality's (``next_step``, with the
-    planner link) then speed's (``speed_step``)."""
+    planner link) then speed's (``_speed_step``)."""
     text, link, label = next_step(dec, lang)
-    text = " ".join(x for x in (text, speed_step(dec, lang)) if x)
+    text = " ".join(x for x in (text, _speed_step(dec, lang)) if x)
     return text, link, label
 
 

@@ -370,9 +370,10 @@ def test_the_test_file_rule_maps_as_documented():
 
 # ----------------------------------------------------------------------------- wings
 # core/ is a ground floor (checks, errors, serialize, i18n, the kernels, the front-door helper)
-# and wings, each a package with a front door (its __init__ names the public surface, PUBLIC).
+# and wings, each a package with a front door (its __init__ names the public surface, PUBLIC),
+# the views (presentation) included: a page imports from core.<wing> only, never a room.
 # Imports run downward through the ranks; wings of one rank never import each other.
-WINGS = ("inputs", "paired", "planning", "latency", "agreement", "retrieval")
+WINGS = ("inputs", "paired", "planning", "latency", "agreement", "retrieval", "views")
 RANK = {"ground": 0, "paired": 1, "planning": 2, "inputs": 3, "latency": 4, "agreement": 4,
         "retrieval": 4, "switch": 5, "views": 6, "commands": 7, "__main__": 8}
 # Libraries a function may import where it needs them (measured start-up costs: CONTRIBUTING,
@@ -522,13 +523,60 @@ def test_pages_and_other_wings_enter_a_wing_by_its_front_door():
     assert offenders == [], offenders
 
 
+# The rooms of the retrieval wing that hold the dense side's machinery (the model, the
+# vectors, the encode job, files on disk): the scifact page reaches them only through
+# ``core.retrieval.live``, one call per action (issue 31 item 4).
+DENSE_ROOMS = ("search", "vectors", "encode_job", "encode_store", "bert_numpy", "safe_files")
+DENSE_PAGE_NAMES = {"BM25Params", "CACHE_DIR", "TOKENIZERS", "resolve_model"}   # settings
+
+
+def dense_side_offenders(path: Path) -> list[str]:
+    """What ``path`` (a page) imports of the dense side's machinery besides
+    ``core.retrieval.live``: a module used whole other than ``live``, a name of a
+    ``DENSE_ROOMS`` room other than the settings in ``DENSE_PAGE_NAMES``, or threads of its
+    own (``threading``, Streamlit's script-run context)."""
+    public, _ = front_door("retrieval")
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [f"{node.lineno}: {a.name}" for a in node.names if a.name == "threading"]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            if node.module.startswith("streamlit.runtime.scriptrunner") or \
+                    node.module == "threading":
+                out.append(f"{node.lineno}: {node.module}")
+            elif node.module == "core.retrieval":
+                out += [f"{node.lineno}: {a.name}" for a in node.names
+                        if (a.name not in public and a.name != "live") or
+                        (public.get(a.name) in DENSE_ROOMS and a.name not in DENSE_PAGE_NAMES)]
+    return out
+
+
+def test_the_scifact_page_reaches_the_dense_side_through_one_door():
+    """Issue 31 item 4: pages/scifact.py drove the model, the shipped vectors' check, the
+    encode job and its own threads. Now it calls ``core.retrieval.live`` (start the dense
+    job, wait for it with a progress tick, start an encode) and draws what comes back."""
+    assert dense_side_offenders(ROOT / "pages" / "scifact.py") == []
+
+
+def test_the_dense_side_check_catches_a_page_driving_it(tmp_path):
+    page = tmp_path / "page.py"
+    page.write_text("import threading\nfrom core.retrieval import live, load_beir, encode_job\n"
+                    "from core.retrieval import CACHE_DIR, load_model, provenance\n"
+                    "from streamlit.runtime.scriptrunner import add_script_run_ctx\n")
+    assert sorted(dense_side_offenders(page)) == [
+        "1: threading", "2: encode_job", "3: load_model", "3: provenance",
+        "4: streamlit.runtime.scriptrunner"]
+
+
 def test_the_front_door_check_catches_a_side_entrance(tmp_path):
     page = tmp_path / "page.py"
     page.write_text("from core.paired.stats import verdict\nfrom core.paired import verdict\n"
                     "from core.paired import nothing_public\nfrom core.views.cards import card_html\n")
     hits = front_door_offenders(page, "pages.page")
-    assert [h.split(":")[0] for h in hits] == ["1", "3"]
-    assert front_door_offenders(page, "core.paired.compare") == []   # inside the wing
+    assert [h.split(":")[0] for h in hits] == ["1", "3", "4"]   # views have a front door too
+    inside = front_door_offenders(page, "core.paired.compare")   # paired's rooms: its own
+    assert [h.split(":")[0] for h in inside] == ["4"]
+    assert [h.split(":")[0] for h in front_door_offenders(page, "core.views.golden")] == ["1", "3"]
 
 
 def test_every_front_door_name_exists_and_is_used_outside_its_wing():

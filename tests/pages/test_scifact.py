@@ -8,7 +8,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from core.retrieval import encode_job
+from core.retrieval import encode_job, live
 from core.retrieval.beir import load_beir
 from core.retrieval.scifact import evaluate, means, run_retrievers
 
@@ -207,6 +207,7 @@ def test_the_encode_belongs_to_the_server_not_the_tab(folder, tmp_path, monkeypa
     monkeypatch.setattr(retrieval, "CACHE_DIR", tmp_path / "cache")
     monkeypatch.setenv("NOISEFLOOR_CONFIRM_SECONDS", "1000000")
     st.cache_resource.clear()
+    live.forget()  # the server's model, dense results and spot checks
     try:
         first = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
         first.session_state["lang"] = "en"
@@ -242,6 +243,7 @@ def test_the_encode_belongs_to_the_server_not_the_tab(folder, tmp_path, monkeypa
     finally:
         gate.set()
         st.cache_resource.clear()
+        live.forget()  # the server's model, dense results and spot checks
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -346,6 +348,7 @@ def test_a_re_encode_keeps_serving_the_verdict_to_every_visitor(folder, tmp_path
     monkeypatch.setattr(retrieval, "CACHE_DIR", tmp_path / "cache")
     monkeypatch.setenv("NOISEFLOOR_CONFIRM_SECONDS", "1000000")
     st.cache_resource.clear()
+    live.forget()  # the server's model, dense results and spot checks
     st.cache_data.clear()
     try:
         first = _run()
@@ -384,6 +387,7 @@ def test_a_re_encode_keeps_serving_the_verdict_to_every_visitor(folder, tmp_path
     finally:
         gate.set()
         st.cache_resource.clear()
+        live.forget()  # the server's model, dense results and spot checks
         st.cache_data.clear()
 
 

@@ -23,7 +23,7 @@ import core.retrieval.beir as beir
 import core.retrieval.search as retrieval
 from core.retrieval.search import BM25Params, bm25_search
 from core.retrieval.scifact import MEASURES, evaluate
-from core.retrieval.vectors import forget_checks
+from core.retrieval import live
 from tests.pages.test_scifact import PAGE, settle
 
 WIDTH = 64
@@ -68,6 +68,8 @@ def test_fresh_checkout_gets_the_verdict_from_the_shipped_vectors(fresh_real):
     captions = [c.value for c in at.caption]
     assert any("shipped with NoiseFloor (scifact.vectors.npy), spot-checked on 32 documents"
                in c for c in captions), captions
+    assert any("Query vectors: shipped with NoiseFloor (scifact.query-vectors.npy), "
+               "spot-checked on 32 queries" in c for c in captions), captions
     assert any("verdict-card" in m.value for m in at.markdown)
     assert not list((fresh_real / "cache").glob("emb-corpus-*"))  # documents not encoded
     assert at.button(key="scifact_encode_all").label == "Re-encode every document live"
@@ -87,11 +89,11 @@ def fresh_checkout(tmp_path, monkeypatch):
     monkeypatch.setattr(retrieval, "model_dimension", lambda *a, **k: WIDTH)  # the stub's
     st.cache_data.clear()  # the page caches models and tables per process
     st.cache_resource.clear()
-    forget_checks()  # a spot check the real model passed earlier says nothing of the stub
+    live.forget()  # the server's model, dense results and spot checks
     yield tmp_path / "beir" / "scifact"
     st.cache_data.clear()  # never hand the stub encoder to a later test
     st.cache_resource.clear()
-    forget_checks()
+    live.forget()  # the server's model, dense results and spot checks
 
 
 def test_shipped_archive_is_the_one_the_checksum_names():

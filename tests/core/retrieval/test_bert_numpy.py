@@ -131,30 +131,58 @@ def test_supports_only_what_it_computes(tmp_path, change):
 
 
 def test_the_bundled_model_loads_without_torch():
-    """``load_model(None)`` with ``NOISEFLOOR_ENCODER=numpy`` in a fresh interpreter: the numpy
-    encoder, and neither torch nor transformers nor sentence-transformers imported."""
+    """``load_model(None)`` by default in a fresh interpreter: the numpy encoder, and neither torch nor transformers nor sentence-transformers imported."""
     code = ("import sys; import core.retrieval.search as s; m = s.load_model(None); "
             "e = m.encode(['a test'], normalize_embeddings=True); "
             "print(type(m).__name__, e.shape, sorted(k for k in ('torch', 'transformers', "
             "'sentence_transformers') if k in sys.modules))")
-    env = {**os.environ, ENCODER_ENV: "numpy"}
+    env = {k: v for k, v in os.environ.items() if k != ENCODER_ENV}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                          text=True, timeout=300, check=True).stdout.strip()
     assert out == "NumpyBert (1, 384) []"
 
 
-def test_the_encoder_is_chosen_by_model_and_is_off_by_default(monkeypatch, tmp_path):
+def test_the_encoder_is_chosen_by_model_and_is_on_by_default(monkeypatch, tmp_path):
     monkeypatch.delenv(ENCODER_ENV, raising=False)
-    assert not search.numpy_encoder(None)
-    assert search.encoder_version(search.DEFAULT_MODEL) == search.model_version()
-    monkeypatch.setenv(ENCODER_ENV, "numpy")
     assert search.numpy_encoder(None) and search.numpy_encoder(search.DEFAULT_MODEL)
     assert search.encoder_version(search.DEFAULT_MODEL) == ENCODER
     # another model (even a copy of the same folder by path) goes through sentence-transformers
     assert not search.numpy_encoder(str(_copy(tmp_path)))
     assert search.encoder_version("other/model") == search.model_version()
-    monkeypatch.setenv(ENCODER_ENV, "sentence-transformers")
-    assert not search.numpy_encoder(None)
+    for off in ("torch", "sentence-transformers", " Torch "):
+        monkeypatch.setenv(ENCODER_ENV, off)
+        assert not search.numpy_encoder(None)
+        assert search.encoder_version(search.DEFAULT_MODEL) == search.model_version()
+    monkeypatch.setenv(ENCODER_ENV, "numpy")
+    assert search.numpy_encoder(None)
+
+
+def test_parts_are_sized_by_tokens_and_at_least_two():
+    """Texts sorted longest first: a part grows while count x its longest <= TOKENS; fewer
+    than SPLIT parts are cut in equal halves; every text is in exactly one part, in order."""
+    from core.retrieval.bert_numpy import SPLIT, TOKENS, parts
+
+    assert TOKENS == 2048 and SPLIT == 2
+    assert parts([256] * 20) == [(0, 8), (8, 16), (16, 20)]
+    assert parts([300, 40, 40]) == [(0, 2), (2, 3)]     # one part of 3 x 300: cut in two
+    lengths = sorted(np.random.default_rng(0).integers(5, 257, 300).tolist(), reverse=True)
+    got = parts(lengths)
+    assert got[0][0] == 0 and got[-1][1] == 300
+    assert all(a[1] == b[0] for a, b in zip(got, got[1:]))
+    assert all((e - s) * lengths[s] <= 2048 or e - s == 1 for s, e in got)
+    assert parts([25] * 64) == [(0, 32), (32, 64)]     # one part by tokens: cut in two
+    assert parts([3000, 10]) == [(0, 1), (1, 2)]        # a text longer than TOKENS: alone
+    assert parts([7]) == [(0, 1)] and parts([]) == []
+
+
+def test_a_row_does_not_depend_on_the_thread_count(numpy_model, monkeypatch):
+    from core.retrieval import bert_numpy
+
+    texts = [f"query number {i} about {'protein ' * (i % 7)}cells" for i in range(40)]
+    monkeypatch.setattr(bert_numpy, "threads", lambda: 1)
+    one = numpy_model.encode(texts)
+    monkeypatch.setattr(bert_numpy, "threads", lambda: 2)
+    assert np.array_equal(one, numpy_model.encode(texts))
 
 
 class _Fake:

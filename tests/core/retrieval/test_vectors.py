@@ -238,6 +238,14 @@ def test_the_make_script_rebuilds_and_checks_vectors(tmp_path, monkeypatch):
     assert sum(check["dense_vs_bm25_wins_losses_ties"]) == 12
     got, notes = shipped_vectors(tiny.texts, tiny.content_hash, folder=tmp_path)
     assert notes == [] and got.check.passed and got.check.n == 25
+    # the judged queries' vectors, float32 as the live encode gives them, in the manifest
+    from core.retrieval.vectors import shipped_queries
+
+    qids = tiny.query_ids
+    assert meta["queries"]["shape"] == [12, 384] and meta["queries"]["dtype"] == "float32"
+    got, notes = shipped_queries(qids, [tiny.queries[q] for q in qids], tiny.content_hash,
+                                 folder=tmp_path)
+    assert notes == [] and got.check.passed and got.check.n == 12
 
 
 def test_spot_check_reports_its_progress_and_a_pending_check_is_known(tiny, tmp_path,
@@ -279,3 +287,89 @@ def test_forget_checks_makes_the_next_run_encode_its_sample_again(tiny, tmp_path
     assert not spot_check_pending(tiny.content_hash, folder=tmp_path)
     forget_checks()
     assert spot_check_pending(tiny.content_hash, folder=tmp_path)
+
+
+def _ship_with_queries(tiny, folder: Path, model=None, *, qemb=None) -> Path:
+    """Shipped documents and, in the same manifest, the judged queries' vectors."""
+    from core.retrieval.vectors import write_shipped_queries
+
+    model = model or FakeModel()
+    qids = tiny.query_ids
+    qtexts = [tiny.queries[q] for q in qids]
+    qemb = model.encode(qtexts) if qemb is None else qemb
+    block = write_shipped_queries(qemb, name="tiny", query_ids=qids, texts=qtexts,
+                                  folder=folder)
+    emb = model.encode(list(tiny.texts))
+    return write_shipped(emb, name="tiny", content_hash=tiny.content_hash,
+                         model_key=DEFAULT_MODEL, model_source=str(folder), folder=folder,
+                         extra={"queries": block})
+
+
+def test_shipped_query_vectors_are_checked_then_rank_as_a_live_encode(tiny, tmp_path,
+                                                                      monkeypatch):
+    """Issue 37: the judged queries' vectors ship with the documents'. When they pass (the
+    same ids and texts, checksum, unit rows, a spot check of SPOT_N queries encoded live)
+    the dense ranking uses them, with a ``queries_shipped`` note, and ranks exactly as with
+    the queries encoded live (float32, as the live encode gives them)."""
+    _ship_with_queries(tiny, tmp_path / "ship")
+    monkeypatch.setenv("NOISEFLOOR_SHIPPED_DIR", str(tmp_path / "ship"))
+    model, notes = FakeModel(), []
+    out = run_retrievers(tiny, ["dense"], get_model=lambda: model, cache_dir=tmp_path / "c",
+                         notes=notes)
+    assert [n[0] for n in notes] == ["queries_shipped"]
+    assert notes[0][1]["file"] == "tiny.query-vectors.npy" and notes[0][1]["n"] == min(
+        SPOT_N, tiny.n_queries)
+    again = run_retrievers(tiny, ["dense"], get_model=lambda: model, cache_dir=tmp_path / "c",
+                           encode_all=True, notes=(more := []))   # documents and queries live
+    assert "queries_shipped" not in [n[0] for n in more]
+    # the same shipped documents with the queries encoded live: the same ranking and scores
+    from core.retrieval.search import dense_search
+
+    qtexts = [tiny.queries[q] for q in tiny.query_ids]
+    docs, _ = shipped_vectors(tiny.texts, tiny.content_hash, get_model=lambda: model)
+    queries = encode_texts(qtexts, kind="queries", get_model=lambda: model, cache_dir=None)
+    expected = dense_search(tiny.query_ids, queries.embeddings, docs.embeddings)
+    np.testing.assert_array_equal(out["dense"].doc_index, expected.doc_index)
+    np.testing.assert_array_equal(out["dense"].scores, expected.scores)
+
+
+@pytest.mark.parametrize("damage", ["bytes", "other_model", "other_queries"])
+def test_shipped_query_vectors_that_fail_are_encoded_live_with_a_note(tiny, tmp_path,
+                                                                      monkeypatch, damage):
+    import core.retrieval.vectors as vectors
+    from core.retrieval.vectors import queries_check_pending, shipped_queries
+
+    monkeypatch.setattr(vectors, "_CHECKED", {})
+    qids = tiny.query_ids
+    qtexts = [tiny.queries[q] for q in qids]
+    other = FakeModel().encode([t + " x" for t in qtexts]) if damage == "other_model" else None
+    manifest = _ship_with_queries(tiny, tmp_path, qemb=other)
+    if damage == "bytes":
+        npy = tmp_path / "tiny.query-vectors.npy"
+        raw = bytearray(npy.read_bytes())
+        raw[-3] ^= 0xFF
+        npy.write_bytes(bytes(raw))
+    if damage == "other_queries":
+        qtexts = qtexts[:-1] + [qtexts[-1] + " (edited)"]
+    got, notes = shipped_queries(qids, qtexts, tiny.content_hash, get_model=FakeModel,
+                                 folder=tmp_path)
+    assert got is None
+    if damage == "bytes":
+        assert notes == [("shipped_queries_rejected", {"reason": "checksum"})]
+    elif damage == "other_model":
+        assert [n[0] for n in notes] == ["shipped_queries_spot_failed"]
+    else:   # another query set: the block is not about these queries, nothing to say
+        assert notes == [] and not queries_check_pending(qids, qtexts, tiny.content_hash,
+                                                         folder=tmp_path)
+    assert json.loads(manifest.read_text())["queries"]["dtype"] == "float32"
+
+
+def test_queries_hash_names_ids_texts_and_order():
+    from core.retrieval.vectors import queries_hash
+
+    h = queries_hash(["1", "2"], ["a", "b"])
+    assert h != queries_hash(["2", "1"], ["b", "a"]) != queries_hash(["1", "2"], ["a", "c"])
+    assert h != queries_hash(["1", "3"], ["a", "b"])
+    assert queries_hash(["1", "2"], ["a", "b"]) == h and len(h) == 64
+    with pytest.raises(ValueError):
+        queries_hash(["1"], ["a", "b"])

@@ -113,8 +113,8 @@ def test_step_lines_carry_the_counts_and_the_eta_of_the_step():
     from core.retrieval.encode_job import step_status
     from core.views.scifact import duration, step_text
     s = step_status("check", 4.0, done=8, total=32)
-    assert step_text(s, "en") == ("Checking the shipped document vectors: 8 of 32 sample "
-                                  "documents encoded live: 4 s so far, about 12 s left.")
+    assert step_text(s, "en") == ("Checking the shipped vectors: 8 of 32 sample documents "
+                                  "and queries encoded live: 4 s so far, about 12 s left.")
     assert "32개 중 8개" in step_text(s, "ko") and "약 12 s 남음" in step_text(s, "ko")
     s = step_status("load", 3.0, last=95.0)
     assert step_text(s, "en") == "Loading the dense model: 3 s so far, about 1 min 32 s left."
