@@ -222,6 +222,15 @@ def load_clustered(data: bytes, file: str = "upload", *, cluster: str | None = N
     return Clustered(from_cells(rest), labels, col, None, runs)
 
 
+def has_cluster_column(data: bytes, file: str = "upload") -> bool:
+    """Whether a file's header names a cluster or a run column (the Switch? page's one-line
+    note: it reads such a file's cases as independent)."""
+    table = read_cells(data, file, required=(CASE_ID_NAMES,))
+    id_col = find_column(table.names, CASE_ID_NAMES)
+    names = [c for c in table.names if c != id_col]
+    return find_column(names, CLUSTER_NAMES) is not None or _run_column(names)[1] is not None
+
+
 def load_lists_clustered(data: bytes, file: str = "upload", *, kind: str = "auto",
                          cluster: str | None = None):
     """A retrieval-list file (``core.inputs.lists``) with its cluster column taken out:

@@ -247,3 +247,10 @@ def test_lists_with_a_repeated_runs_column_are_refused_naming_it(header):
     assert e.value.code == "clusters.err_runs_lists" and e.value.column == header
     for lang in ("en", "ko"):
         assert f"'{header}'" in e.value.message(lang) and "l.csv" in e.value.message(lang)
+
+
+def test_has_cluster_column_reads_the_header():
+    from core.inputs.clusters import has_cluster_column
+    assert has_cluster_column(GOLDEN, "g.csv")
+    assert has_cluster_column(RUNS, "r.csv")
+    assert not has_cluster_column(b"case_id,A,B\nq1,1,0\nq2,0,1\n", "p.csv")
