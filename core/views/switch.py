@@ -39,19 +39,27 @@ def ratio_text(r: float) -> str:
 
 
 def _params(dec: SwitchDecision, lang: str) -> dict:
+    """The sentences' figures. B − A's are those the quality condition was read off: the
+    fixed-n margin interval, or (``dec.quality_used``) the confidence sequence's last look or
+    the prediction-powered interval, with that test's name and p."""
     k = dec.kind
     q = dec.quality_condition
     s = dec.speed_condition
+    used = dec.quality_used
+    if used is None:
+        est, low, high = dec.quality.mean, dec.quality.ci_low, dec.quality.ci_high
+        p, test = dec.quality.p_noninferior, t(f"margin.test_{dec.quality.test_name}", lang)
+    else:
+        est, low, high, p = used.mean, used.ci_low, used.ci_high, used.p
+        test = t(f"switch.test_{used.source}", lang)
     return {"a": dec.a, "b": dec.b, "margin": margin_text(dec.margin, k),
             "limit": fmt.diff(-dec.margin, k),
-            "est": fmt.diff(dec.quality.mean, k),
-            "low": fmt.diff(dec.quality.ci_low, k), "high": fmt.diff(dec.quality.ci_high, k),
-            "loss": _loss_text(min(dec.quality.ci_low, 0.0), k),
+            "est": fmt.diff(est, k), "low": fmt.diff(low, k), "high": fmt.diff(high, k),
+            "loss": _loss_text(min(low, 0.0), k),
             "qgap": _loss_text(q.gap, k), "ratio": ratio_text(dec.ratio),
             "rlo": f"{dec.ratio_low:.2f}", "rhi": f"{dec.ratio_high:.2f}",
             "max": ratio_text(dec.max_slowdown), "sgap": f"{s.gap:.2f}×",
-            "p": fmt.p_text(dec.quality.p_noninferior),
-            "test": t(f"margin.test_{dec.quality.test_name}", lang)}
+            "p": "" if p is None else fmt.p_text(p), "test": test}
 
 
 def condition_line(cond: Condition, dec: SwitchDecision, lang: str = "en") -> str:
@@ -60,7 +68,10 @@ def condition_line(cond: Condition, dec: SwitchDecision, lang: str = "en") -> st
     not); the harm condition's from ``core.views.harm``."""
     if cond.name == "harm":
         return harm_condition_line(dec.harm, cond.state, dec.max_harm, dec.b, dec.kind, lang)
-    return t(f"switch.cond_{_which(cond)}", lang, **_params(dec, lang))
+    key = _which(cond)
+    if key == "quality_holds" and dec.quality_used is not None and dec.quality_used.p is None:
+        key = "quality_holds_sequence"   # the sequence's ends decide alone: no test p to quote
+    return t(f"switch.cond_{key}", lang, **_params(dec, lang))
 
 
 def limit_cell(cond: Condition, kind: str, lang: str = "en") -> str:
