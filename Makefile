@@ -2,6 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
+TEST_WORKERS ?= 2
 
 .PHONY: run test bench install cli warm-up
 
@@ -21,9 +22,10 @@ warm-up: $(VENV)/.installed
 run: warm-up
 	$(PY) -m streamlit run app.py --server.port $(PORT)
 
-# pytest exit code 5 means "no tests collected": treat it as a failure.
+# pytest exit code 5 means "no tests collected": treat it as a failure. TEST_WORKERS pytest-xdist
+# workers share the cores (tests/conftest.py keeps each file, and all browser tests, on one).
 test: warm-up
-	@$(PY) -m pytest; rc=$$?; \
+	@$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests"; exit 1; fi; exit $$rc
 
 # The CLI with the project's Python: make cli ARGS="compare data/demo_golden.csv --json"

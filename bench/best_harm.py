@@ -447,26 +447,40 @@ def harm_doc(tables: list[str], why: str, stamp: str, reading: str = "") -> str:
 def best_reading(rows) -> str:
     """The reading of the MCB table, from its rows."""
     short = [(name, r) for name, r in rows if r["mcb"] < 0.95]
-    met = sum(r["smaller"] >= 0.15 for _, r in rows)
+    within = [(name, r) for name, r in short if r["mcb"] + 2 * _se(r["mcb"], r["runs"]) >= 0.95]
+    met = [(name, r) for name, r in rows if r["smaller"] >= 0.15]
     close = [r["smaller"] for name, r in rows if "close race" in name]
-    tie = [r["smaller"] for name, r in rows if "near tie" in name]
+    tie = [r for name, r in rows if "near tie" in name]
     worst = min(rows, key=lambda x: x[1]["mcb"])
+    room = {k: max(1 - 0.95 * k / r["size_all"] for r in tie if r["k"] == k)
+            for k in sorted({r["k"] for r in tie})}
     return (
-        f"Reading. MCB held the true best in at least 95% of the sets in {len(rows) - len(short)}"
-        f" of {len(rows)} rows; it fell short in near ties: "
-        + "; ".join(f"{name}, n = {r['n']}: {r['mcb']:.1%}" for name, r in short)
-        + f" (lowest {worst[1]['mcb']:.1%}, {worst[0]}, n = {worst[1]['n']}, where the "
-        f"all-pairs set held it {worst[1]['all']:.1%}). With gaps of 0.002 every system is "
-        "a candidate, and at n = 20 the bootstrap of the one-sided maxima, standardized by "
-        "the data's standard errors, is too narrow for scifact's zero-heavy per-query "
-        "differences (a run of the studentized bootstrap-t on the same populations, 300 sets, "
-        "lifted scifact's near tie at k = 5, n = 20 from 89% to 95% and at k = 10 from 80% to "
-        "90%, but gave up most of the size gain: next step). The set is "
+        f"Reading. MCB held the true best in at least 95% of the sets in "
+        f"{len(rows) - len(short)} of {len(rows)} rows"
+        + (("; below 95%: " + "; ".join(f"{name}, n = {r['n']}: {r['mcb']:.1%}"
+                                        for name, r in short)
+            + f" ({len(within)} of them within two Monte-Carlo errors of 95%)") if short else "")
+        + f". Lowest {worst[1]['mcb']:.1%} ({worst[0]}, n = {worst[1]['n']}; the all-pairs set "
+        f"{worst[1]['all']:.1%}). In scifact's near ties the other systems are real ones or "
+        "per-query mixtures of them moved to 0.002 under hybrid by a constant, which turns the "
+        "queries where they tie hybrid into a uniform small gain and leaves a rare large loss, "
+        "the shape on "
+        "which a 20-query sample most often looks clearly better than the best (the same "
+        "shape defeats TRisk's tests at 20 queries, `docs/harm.md`). The small-sample reading "
+        "(Student's t, bootstrap-t, skew guard) raised these rows (the 08:34 run, without it, "
+        "had 80.2% at scifact k = 10, n = 20) but not all to 95%. Size: the MCB set is "
         f"{min(close):.0%}-{max(close):.0%} smaller than the all-pairs set in the close races "
-        f"and {min(tie):.0%}-{max(tie):.0%} in the near ties; the 15% goal is met in {met} of "
-        f"{len(rows)} rows (close races at k = 10 from n = 50, TREC-like k = 5 at n = 100). "
-        "In a near tie no honest set can be much smaller than all systems; with k = 3 the "
-        "two critical values differ least (one-sided 1.92 against 2.34), so the gain is small.")
+        f"and {min(r['smaller'] for r in tie):.0%}-{max(r['smaller'] for r in tie):.0%} in the "
+        f"near ties; the 15% goal is met in {len(met)} of {len(rows)} rows"
+        + (" (" + "; ".join(f"{name}, n = {r['n']}" for name, r in met) + ")" if met else "")
+        + ". In a near tie the goal cannot be met by any set that keeps 95%: when the systems "
+        "are exchangeable (equal means, the same noise), a rule that treats them alike holds "
+        "the true best with probability E|set| / k, so holding it 95% of the time needs a mean "
+        "size of at least 0.95 k, at most "
+        + ", ".join(f"{v:.1%} below the all-pairs set at k = {k}" for k, v in room.items())
+        + " in these rows (near ties with gaps of 0.002 are nearly exchangeable). In close "
+        "races the gain grows with k and n (one-sided 1.92 / 2.16 / 2.42 against 2.34 / 2.73 "
+        "/ 3.16 for k = 3 / 5 / 10); with k = 3 the two critical values differ least.")
 
 
 def write_best(text: list[str], rows, why: str, stamp: str) -> None:

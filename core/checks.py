@@ -384,7 +384,7 @@ def split_half_iv(splits, s, batch) -> tuple[int, int, int]:
 
 
 # ----------------------------------------------------------------------------- core.latency.compare
-def groups_iv(groups) -> list[np.ndarray]:
+def _groups_iv(groups) -> list[np.ndarray]:
     """Per-query latency groups: a non-empty list of non-empty 1-D arrays of finite numbers."""
     if not isinstance(groups, (list, tuple)) or len(groups) < 1:
         raise ValueError("groups must be a non-empty list of 1-D arrays")
@@ -405,7 +405,7 @@ def probs(p) -> np.ndarray:
 
 def quantile_bootstrap_iv(groups, p, n_resamples, s) -> tuple:
     """``nested_bootstrap_quantiles``: groups, quantile levels, resamples, seed."""
-    return groups_iv(groups), probs(p), resamples(n_resamples), seed(s)
+    return _groups_iv(groups), probs(p), resamples(n_resamples), seed(s)
 
 
 def timings_iv(a_values, a_query, b_values, b_query, nq, n_resamples, s) -> tuple:

@@ -134,6 +134,23 @@ def speed_next_step(latency: LatencyComparison, cond: Condition, max_slowdown: f
                          r.geo_mean_ratio, max_slowdown, plan)
 
 
+QUALITY_SOURCES = ("sequential", "ppi")   # QualityFigures.source
+
+
+@dataclass(frozen=True)
+class QualityFigures:
+    """B − A as the quality condition read it when that is not the fixed-n margin interval
+    (``SwitchDecision.quality``): the confidence sequence's last look (``source``
+    "sequential", no p: its ends decide alone) or the prediction-powered interval ("ppi",
+    with its one-sided non-inferiority p). The card's and the CLI's sentences quote these."""
+
+    source: str
+    mean: float
+    ci_low: float
+    ci_high: float
+    p: float | None = None
+
+
 @dataclass(frozen=True)
 class SwitchDecision:
     """Switch from A (the baseline) to B? See the module docstring."""
@@ -166,6 +183,8 @@ class SwitchDecision:
     sequential: object = None
     arrival: object = None
     fixed_quality_condition: Condition | None = None
+    # the figures the quality condition was read off (sequential, cheap labels), else None
+    quality_used: QualityFigures | None = None
 
     @property
     def exit_code(self) -> int:
@@ -258,9 +277,12 @@ def decide_sequential(dec: SwitchDecision, quality, arrival=None) -> SwitchDecis
     seq = sequential_compare(np.asarray(c.a_values, float)[order],
                              np.asarray(c.b_values, float)[order], c.bootstrap.confidence)
     q = sequential_condition(seq, dec.margin)
+    last = seq.last
     return dataclasses.replace(dec, quality_condition=q, decision=combine(q, *dec.conditions[1:]),
                                sequential=seq, arrival=arrival,
-                               fixed_quality_condition=dec.quality_condition)
+                               fixed_quality_condition=dec.quality_condition,
+                               quality_used=QualityFigures("sequential", last.b_minus_a,
+                                                           last.ci_low, last.ci_high))
 
 
 def speed_condition(ci_low: float, ci_high: float, max_slowdown: float) -> Condition:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import streamlit as st
 
 from core.serialize import to_csv_bytes
-from core.views.groups import (cluster_note, forest_chart, group_table, interaction_parts,
+from core.views import (cluster_note, forest_chart, group_table, interaction_parts,
                                interaction_sentence, intro_params, judged_table, verdict_params)
-from core.views.report import Section
+from core.views import Section
 from pages._ui import current_lang, draw_chart, esc, show_table, tr, tr_md
 
 

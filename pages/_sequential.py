@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.views.sequential import sequence_chart, sequential_lines
+from core.views import sequence_chart, sequential_lines
 from pages._ui import draw_chart, esc, tr, url_value
 
 

@@ -17,14 +17,14 @@ import streamlit as st
 from core.errors import InputError
 from core.i18n import DEFAULT_LANG, LANGS, t
 from core.serialize import to_csv_bytes, to_json
-from core.views.cards import card_html
-from core.views.charts import enlarge, pad
+from core.views import card_html
+from core.views import enlarge, pad
 
-from core.views.report import Section, build_report, to_latex, to_markdown
+from core.views import Section, build_report, to_latex, to_markdown
 
 try:  # one lock for altair's global transformer: Streamlit's charts and our reports' specs
     from streamlit.elements.vega_charts import _altair_globals_lock as _ALTAIR_LOCK
-    import core.views.report as _report
+    from core.views import report as _report
 
     _report.SPEC_LOCK = _ALTAIR_LOCK
 except ImportError:  # a Streamlit without that lock: the report keeps its own
@@ -260,7 +260,7 @@ def stat_settings(page: str, *, resamples: int = 20_000, interval: bool = True) 
     resamples, seed and (``interval``) the bootstrap interval; keys ``<page>_confidence``
     etc.; first values from the URL (``?confidence=95&resamples=&seed=&interval=``)."""
     from core.paired import CONFIDENCE_LEVELS, MAX_RESAMPLES, MIN_RESAMPLES
-    from core.views.format import level as fmt_level
+    from core.views import level as fmt_level
 
     with st.sidebar:
         st.subheader(tr("common.settings"))
@@ -283,7 +283,7 @@ def verdict_notes(decision, bootstrap, ci_column=None, *, reason: bool = True) -
     otherwise (``core.views.verdicts.reason_sentence``); beside the CI (``ci_column``): the
     degenerate-bootstrap note (``core.views.verdicts.degenerate_note``). ``reason=False`` when the
     verdict card already carries the reason."""
-    from core.views.verdicts import degenerate_note, reason_sentence
+    from core.views import degenerate_note, reason_sentence
 
     lang = st.session_state.get("lang", DEFAULT_LANG)
     why = reason_sentence(decision, lang) if reason else None

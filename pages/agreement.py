@@ -8,11 +8,11 @@ import streamlit as st
 from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, METRICS, WEIGHTS, analyse,
                             disagreements, kappa_band, load_label_files, load_labels, load_runs)
 from core.errors import InputError
-from core.views.agreement import query_scatter
-from core.views.cards import agreement_card
-from core.views.cheap import conclusion_lines, conclusion_rows
-from core.views.charts import interval_chart, present_rows
-from core.views.format import level as fmt_level, pct
+from core.views import query_scatter
+from core.views import agreement_card
+from core.views import conclusion_lines, conclusion_rows
+from core.views import interval_chart, present_rows
+from core.views import level as fmt_level, pct
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, current_lang, draw_chart,
                        end_of_presentation, esc, glossary, how_to_read, inputs_box, keep_in_url, page_setup, presenting,
                        report_downloads, show_card, show_error, show_frame, show_table,

@@ -5,9 +5,9 @@ import streamlit as st
 from core.errors import InputError
 from core.retrieval import (ALPHA, DATA, DEFAULT_BASELINE, load_grid, parse_user_column,
                             scifact_ranking, tally, tally_user)
-from core.views.beir_table import heatmap_chart, scifact_chart, story, tally_card, tally_chart
-from core.views.charts import present_rows
-from core.views.format import fmt_p
+from core.views import heatmap_chart, scifact_chart, story, tally_card, tally_chart
+from core.views import present_rows
+from core.views import fmt_p
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
                        how_to_read, inputs_box, keep_in_url, page_setup, presenting,
                        report_downloads, shipped, show_card, show_error, show_frame, tr, tr_md,

@@ -20,11 +20,11 @@ from core.latency import load_timings
 from core.switch import (DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files, decide_retrievers,
                          load_quality, retriever_methods)
 from core.views import format as fmt
-from core.views.format import level as fmt_level
-from core.views.harm import gap_cell as harm_gap_cell, harm_lines
-from core.views.switch import (decision_card, decision_sentence, limit_cell, margin_text,
+from core.views import level as fmt_level
+from core.views import gap_cell as harm_gap_cell, harm_lines
+from core.views import (decision_card, decision_sentence, limit_cell, margin_text,
                                quality_chart, ratio_text, speed_chart)
-from core.views.sequential import quality_line, sequential_section
+from core.views import quality_line, sequential_section
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, current_lang, draw_chart,
                        end_of_presentation, esc, how_to_read, inputs_box, keep_in_url, page_setup,
                        present_css, presenting, report_downloads, show_card, show_error,

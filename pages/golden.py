@@ -10,15 +10,15 @@ from core.inputs import (by_group, cluster_hint, clusters_of, compare_cheap, com
 from core.paired import ALPHAS, cluster_margin, no_harm
 from core.planning import card_next_step
 from core.views import format as fmt
-from core.views.clusters import (cluster_card, cluster_lines, harm_unit_line, margin_line,
+from core.views import (cluster_card, cluster_lines, harm_unit_line, margin_line,
                                  runs_lines)
-from core.views.format import level as fmt_level
-from core.views.cheap import cheap_card, cheap_lines
-from core.views.golden import compare_summary, report_tables
-from core.views.harm import harm_lines
-from core.views.paired import paired_view
-from core.views.sequential import sequential_section
-from core.views.two_by_two import outcome_table
+from core.views import level as fmt_level
+from core.views import cheap_card, cheap_lines
+from core.views import compare_summary, report_tables
+from core.views import harm_lines
+from core.views import paired_view
+from core.views import sequential_section
+from core.views import outcome_table
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css,

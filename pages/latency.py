@@ -7,13 +7,13 @@ import streamlit as st
 from core.errors import InputError
 from core.latency import DEFAULT_QUANTILE_RESAMPLES, UNIT_CHOICES, compare_latency, load_timings
 from core.paired import MAX_RESAMPLES, MIN_RESAMPLES
-from core.views.cards import VerdictCard
-from core.views.format import fmt_p, level as fmt_level, p_text, ratio as fmt_ratio, ratio_digits
-from core.views.latency import (alternative_sentence, cannot_tell_reason, caveat_line,
+from core.views import VerdictCard
+from core.views import fmt_p, level as fmt_level, p_text, ratio as fmt_ratio, ratio_digits
+from core.views import (alternative_sentence, cannot_tell_reason, caveat_line,
                                 distribution_chart, ratios_line,
                                 p95_ci_text, p95_withheld_sentence, ratio_chart, runs_chart,
                                 speed_headline, units_sentence, verdict_sentence)
-from core.views.palette import tone_of
+from core.views import tone_of
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, esc,
                        how_to_read, inputs_box, keep_in_url, page_setup, presenting,
                        report_downloads, show_card, show_error, show_frame, show_table,

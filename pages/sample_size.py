@@ -19,11 +19,11 @@ from core.paired import CONFIDENCE_LEVELS, gold_cases_needed, plan_clusters, seq
 from core.planning import (defaults_from, discordant_count, half_width_curve,
                            noninferiority_power_curve, plan_noninferiority, plan_paired, plan_rate,
                            plan_scores, power_curve, shape_of)
-from core.views.cards import VerdictCard
-from core.views.clusters import plan_lines
-from core.views.format import fmt_p, level as fmt_level, pct
-from core.views.sample_size import half_width_chart, power_chart
-from core.views.sequential import plan_line
+from core.views import VerdictCard
+from core.views import plan_lines
+from core.views import fmt_p, level as fmt_level, pct
+from core.views import half_width_chart, power_chart
+from core.views import plan_line
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, draw_chart, end_of_presentation, glossary,
                        current_lang, esc, how_to_read, inputs_box, keep_in_url, page_setup,
                        presenting,

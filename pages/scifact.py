@@ -23,13 +23,13 @@ from core.retrieval import (ANY_PATH_ENV, BM25Params, CACHE_DIR, CORPUS, DEFAULT
                             resolve_model, retriever_estimate, run_retrievers, run_settings,
                             side_by_side, subsample, unpack_bundle, with_hybrid)
 from core.views import format as fmt
-from core.views.best_set import best_sentence, rank_chart, ranks_display, renamed
-from core.views.format import level as fmt_level
-from core.views.harm import harm_lines
-from core.views.paired import paired_view
-from core.views.two_by_two import outcome_table
-from core.views.sequential import sequential_section
-from core.views.scifact import (NAMES, best_line, ci_by_n_chart, duration, folder_label,
+from core.views import best_sentence, rank_chart, ranks_display, renamed
+from core.views import level as fmt_level
+from core.views import harm_lines
+from core.views import paired_view
+from core.views import outcome_table
+from core.views import sequential_section
+from core.views import (NAMES, best_line, ci_by_n_chart, duration, folder_label,
                                 scatter_chart, split_name, step_text, waiting_card)
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        how_to_read, inputs_box, keep_in_url, margin_input, page_setup,

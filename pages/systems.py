@@ -18,21 +18,21 @@ from core.paired import (ALPHAS, BEST_METHODS, CORRECTIONS, best_set, cluster_ma
                          compare_many, disagreements, estimate_cost, no_harm, plan_mode,
                          sequential_block, sequential_compare)
 from core.views import format as fmt
-from core.views.clusters import cluster_card, cluster_lines, harm_unit_line, margin_line
-from core.views.best_set import (BEST_METHOD_LABELS, BEST_NOTE_KEYS, best_card, best_sentence,
+from core.views import cluster_card, cluster_lines, harm_unit_line, margin_line
+from core.views import (BEST_METHOD_LABELS, BEST_NOTE_KEYS, best_card, best_sentence,
                                  rank_chart, ranks_display)
-from core.views.harm import harm_lines
-from core.views.format import fmt_p, level as fmt_level
-from core.views.multi import matrix_chart
+from core.views import harm_lines
+from core.views import fmt_p, level as fmt_level
+from core.views import matrix_chart
 from core.planning import card_next_step
-from core.views.paired import paired_view
+from core.views import paired_view
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation, esc,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css, presenting, report_downloads, Section, sha256, show_card,
                        show_error, show_frame, show_paired, show_table, stat_settings, tr, tr_md,
                        url_index, url_number, url_value, verdict_notes)
 from pages._sections import show_groups, show_judged
-from core.views.sequential import sequential_section
+from core.views import sequential_section
 from pages._sequential import range_warning, sequential_toggle, show_sequential, url_flag
 
 DATA = Path(__file__).resolve().parent.parent / "data"

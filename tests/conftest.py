@@ -51,3 +51,20 @@ def numba_cache(compiled_kernels, tmp_path):
     cache = tmp_path / "numba"
     shutil.copytree(compiled_kernels[0], cache)
     return cache
+
+
+def pytest_collection_modifyitems(config, items):
+    """How ``make test`` shares the two cores (pytest-xdist, ``-n 2 --dist loadgroup``): each
+    test file runs whole on one worker (its module-scoped fixtures are computed once), every
+    browser test on the same worker (they share one app server, ``app_servers``), and the
+    files that use numba's compiled cache together (one ``compiled_kernels`` compile, about 20 s of
+    CPU). Without ``-n`` the marks change nothing."""
+    def file_of(item):
+        return item.nodeid.split("::", 1)[0]
+
+    compiling = {file_of(i) for i in items if "compiled_kernels" in i.fixturenames}
+    for item in items:
+        path = file_of(item)
+        group = ("browser" if path.startswith("tests/browser/")
+                 else "compiled_kernels" if path in compiling else path)
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -10,7 +10,7 @@ from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, QUERY_P, SYSTEM_P
                             load_label_files, load_labels, load_runs)
 from core.commands._common import add_stat_args, metric_option, print_json, read_bytes
 from core.inputs import parse_measure
-from core.views.agreement import text
+from core.views import text
 
 NAME = "agreement"
 HELP = "label agreement: a label source (crowd, heuristic, LLM) against gold labels"

@@ -4,7 +4,7 @@ from __future__ import annotations
 from core.commands._common import print_json, read_bytes
 from core.retrieval import (DEFAULT_BASELINE, load_grid, parse_user_column, tally, tally_user,
                             user_column_name)
-from core.views.beir_table import tally_text
+from core.views import tally_text
 
 NAME = "beir-table"
 HELP = ("BEIR Table 2 (nDCG@10, arXiv:2104.08663v4): wins, losses, ties, mean relative "

@@ -44,7 +44,7 @@ from core.inputs import (Clustered, by_group, cluster_hint, clusters_of, compare
                          load_clustered, load_golden, read_cluster_labels, read_group_labels,
                          runs_block)
 from core.serialize import to_csv_bytes
-from core.views.golden import compare_summary, compare_text
+from core.views import compare_summary, compare_text
 
 NAME = "compare"
 HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lists) or TREC "
@@ -208,7 +208,7 @@ def _clusters(args, result):
     block or None, the text lines) when the file has a cluster column, ``--cluster`` names one
     or ``--clusters`` gives a side file; the repeated-runs block and line when a long file has
     a run column."""
-    from core.views.clusters import cluster_lines, runs_lines  # lazy: only with clusters/runs
+    from core.views import cluster_lines, runs_lines  # lazy: only with clusters/runs
 
     cl = getattr(args, "cluster_info", None)
     if args.clusters:
@@ -276,7 +276,7 @@ def run(args) -> int:
     if clustered is None and runs is None:
         hint = cluster_hint(result.case_ids)
         if hint is not None:
-            from core.views.clusters import hint_line  # lazy: only when ids look clustered
+            from core.views import hint_line  # lazy: only when ids look clustered
             sys.stderr.write("note: " + hint_line(hint) + "\n")
     from core.inputs import margin_answer  # lazy: the margin's rooms, loaded when asked
     margin = margin_answer(result.comparison, args.margin)
@@ -286,7 +286,7 @@ def run(args) -> int:
         in_clusters = clusters_of(result.case_ids, args.cluster_labels, args.cluster_file)
         if margin is not None:   # the margin's answer with clusters as the unit
             from core.paired import cluster_margin  # lazy: clusters only
-            from core.views.clusters import margin_line  # lazy: clusters only
+            from core.views import margin_line  # lazy: clusters only
             cluster_margin_ = cluster_margin(result.a_values, result.b_values, in_clusters,
                                              margin.margin, confidence=args.confidence,
                                              resamples=args.resamples, seed=args.seed)
@@ -317,14 +317,14 @@ def run(args) -> int:
             full = estimate_cost(len(gs.methods), n_cases, args.resamples, wanted)
             sys.stderr.write("note: " + t("systems.many_fallback_cli", "en", **full.params(),
                                           baseline=gs.methods[0]) + "\n")
-        many = compare_many(gs.scores, mode=mode, baseline=args.baseline,
+        many = compare_many(gs.cases, mode=mode, baseline=args.baseline,
                             correction=args.correction, **_stat_kw(args))
         all_pairs = estimate_cost(len(gs.methods), n_cases, args.resamples, "all")
         if all_pairs.fits:
-            best = best_set(gs.scores, resamples=args.resamples, confidence=args.confidence,
+            best = best_set(gs.cases, resamples=args.resamples, confidence=args.confidence,
                             seed=args.seed, method=args.best_method,
                             clusters=None if clustered is None else clusters_of(
-                                [str(i) for i in gs.scores.index], args.cluster_labels,
+                                [str(i) for i in gs.cases.ids], args.cluster_labels,
                                 args.cluster_file))
         else:  # cost before work: the ranking needs every pair
             sys.stderr.write("note: " + t("systems.best_too_much", "en", **all_pairs.params())
@@ -345,14 +345,14 @@ def run(args) -> int:
                                    cluster_margin=cluster_margin_))
         return 0
     if cheap is not None:
-        from core.views.cheap import cheap_lines  # lazy: only with cheap labels
+        from core.views import cheap_lines  # lazy: only with cheap labels
         print("\n".join(cheap_lines(cheap)) + "\n")
     if cluster_text:
         print("\n".join(cluster_text))
         if clustered is not None:
             print(t("clusters.cli_independent", "en"))
     if seq is not None:
-        from core.views.sequential import sequential_lines  # lazy: only in the sequential mode
+        from core.views import sequential_lines  # lazy: only in the sequential mode
         c = result.comparison
         print("\n".join(sequential_lines(seq, c.a, c.b, arrival)))
         print(t("sequential.cli_fixed_below", "en"))
@@ -360,14 +360,14 @@ def run(args) -> int:
     print(compare_text(result, extra, many, args.format,
                        margin=margin if cluster_margin_ is None else None, best=best))
     if harm is not None:
-        from core.views.harm import harm_lines  # lazy: only with --harm
+        from core.views import harm_lines  # lazy: only with --harm
         c = result.comparison
         if harm.n_clusters is not None:
-            from core.views.clusters import harm_unit_line  # lazy: clusters only
+            from core.views import harm_unit_line  # lazy: clusters only
             print(harm_unit_line(harm))
         print("\n".join(harm_lines(harm, c.a, c.b, "rate" if c.binary else "score")))
     if groups is not None or judged is not None:
-        from core.views.groups import group_cli_lines, judged_cli_lines  # lazy: pandas
+        from core.views import group_cli_lines, judged_cli_lines  # lazy: pandas
     if groups is not None:
         print("\n".join(group_cli_lines(groups)))
     if judged is not None:

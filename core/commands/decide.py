@@ -45,10 +45,10 @@ from core.commands._common import add_harm_args, add_stat_args, print_json, read
 from core.errors import InputError
 from core.i18n import t
 from core.latency import DEFAULT_QUANTILE_RESAMPLES
-from core.switch import (DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, Condition, combine, decide_files,
-                         decide_retrievers, load_quality)
+from core.switch import (DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, Condition, QualityFigures,
+                         combine, decide_files, decide_retrievers, load_quality)
 from core.views import format as fmt
-from core.views.switch import decision_text
+from core.views import decision_text
 
 NAME = "decide"
 HELP = ("switch from A to B? one decision from quality (a golden-case file, retrieval lists, "
@@ -208,7 +208,8 @@ def _cheap(args, dec):
     line = t(CHEAP_KEYS[state], "en", a=dec.a, b=dec.b, n_gold=d.n_gold,
              n_rest=d.n_cheap - d.n_gold, lo=fmt.diff(d.ci_low, dec.kind),
              hi=fmt.diff(d.ci_high, dec.kind), limit=fmt.diff(limit, dec.kind))
-    return (dataclasses.replace(dec, quality_condition=qc,
+    used = QualityFigures("ppi", d.estimate, d.ci_low, d.ci_high, d.p_above(limit))
+    return (dataclasses.replace(dec, quality_condition=qc, quality_used=used,
                                 decision=combine(qc, dec.speed_condition,
                                                  *(() if dec.harm_condition is None
                                                    else (dec.harm_condition,)))), block, line)

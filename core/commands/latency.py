@@ -15,7 +15,7 @@ from __future__ import annotations
 from core.commands._common import add_stat_args, print_json, read_bytes
 from core.errors import InputError
 from core.latency import DEFAULT_QUANTILE_RESAMPLES, compare_latency, load_timings, parse_units
-from core.views.latency import comparison_text
+from core.views import comparison_text
 
 NAME = "latency"
 HELP = "compare the latency of two methods from a timing log (paired by query, ratio B/A)"

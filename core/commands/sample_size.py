@@ -9,7 +9,7 @@ from core.paired import gold_cases_needed, plan_clusters
 from core.planning import (n_calibrated_ci, n_continuous_ci, n_continuous_power, n_mcnemar,
                            n_noninferiority_continuous, n_noninferiority_paired, n_normal,
                            n_paired_ci, n_wilson, normal_width_factor)
-from core.views.sample_size import plan_text
+from core.views import plan_text
 
 NAME = "sample-size"
 HELP = "how many golden cases make an interval narrow enough or a difference detectable"
@@ -146,7 +146,7 @@ def run(args) -> int:
         return 0
     print(plan_text(result))
     if "sequential" in result:
-        from core.views.sequential import plan_line  # lazy: only with --sequential
+        from core.views import plan_line  # lazy: only with --sequential
         print(plan_line(result["sequential"]))
     if "cheap" in result:
         c = result["cheap"]
@@ -154,6 +154,6 @@ def run(args) -> int:
             print("  " + t("cheap.plan_line", "en", key=key, n_cheap=f"{c['n_cheap']:,}",
                            rho=f"{c['correlation']:g}", n=f"{n:,}", n0=f"{result[key]:,}"))
     if block is not None:
-        from core.views.clusters import plan_lines  # lazy: only with a clustered design
+        from core.views import plan_lines  # lazy: only with a clustered design
         print("\n".join(plan_lines(block)))
     return 0

@@ -14,7 +14,7 @@ from core.retrieval import (BM25Params, DEFAULT_RESAMPLES, ENV_VAR, RETRIEVERS, 
                             check_metric, find_or_download, load_beir, provenance, run_scifact,
                             vector_summary)
 from core.serialize import to_csv_bytes
-from core.views.scifact import result_text
+from core.views import result_text
 
 MAX_DOCS = 50_000
 NAME = "scifact"
@@ -126,13 +126,13 @@ def run(args) -> int:
         print_json(out)
     else:
         if seq is not None:
-            from core.views.sequential import sequential_lines  # lazy: the sequential mode
+            from core.views import sequential_lines  # lazy: the sequential mode
             print("\n".join(sequential_lines(seq, res.comparison.a, res.comparison.b,
                                               queries=True)))
             print(t("sequential.cli_fixed_below", "en"))
         print(result_text(res, margin=margin))
         if harm is not None:
-            from core.views.harm import harm_lines  # lazy: only with --harm
+            from core.views import harm_lines  # lazy: only with --harm
             c = res.comparison
             print("\n".join(harm_lines(harm, c.a, c.b,
                                         "rate" if c.binary else "score")))

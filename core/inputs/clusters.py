@@ -36,7 +36,7 @@ import numpy as np
 from core.errors import InputError
 from core.inputs.golden import GoldenSet, from_cells, parse_value
 from core.inputs.golden_cases import CASE_ID_NAMES, side_file_ids
-from core.inputs.tables import CellTable, find_column, read_cells, read_table
+from core.inputs.tables import CellTable, find_column, read_cells
 from core.paired import ClusterComparison, compare_clustered, run_summary, sign_flipping_cases
 
 CLUSTER_NAMES = ("cluster", "document", "doc_id", "docid", "source", "문서", "클러스터")
@@ -220,35 +220,23 @@ def load_clustered(data: bytes, file: str = "upload", *, cluster: str | None = N
     return Clustered(from_cells(rest), labels, col, None, runs)
 
 
-def has_cluster_column(data: bytes, file: str = "upload") -> bool:
-    """Whether a file's header names a cluster or a run column (cheap: the header only is
-    needed, but the table is read by the same reader)."""
-    table = read_cells(data, file, required=(CASE_ID_NAMES,))
-    id_col = find_column(table.names, CASE_ID_NAMES)
-    names = [c for c in table.names if c != id_col]
-    return find_column(names, CLUSTER_NAMES) is not None or _run_column(names)[1] is not None
-
-
 def load_lists_clustered(data: bytes, file: str = "upload", *, kind: str = "auto",
                          cluster: str | None = None):
     """A retrieval-list file (``core.inputs.lists``) with its cluster column taken out:
     (``ListSet``, labels or None, column or None)."""
-    from core.inputs.lists import from_table   # lazy: pandas, only for a lists file
-    from core.inputs.tables import RawTable
+    # lazy: the list metrics' rooms, only for a lists file
+    from core.inputs.lists import from_cells
 
-    raw = read_table(data, file)
-    frame = raw.frame
-    id_col = find_column(frame.columns, CASE_ID_NAMES)
+    table = read_cells(data, file)
+    id_col = find_column(table.names, CASE_ID_NAMES)
     if id_col is None:
-        raise InputError("no_case_id", file=file, columns=_shown(frame.columns))
-    col = cluster_column([c for c in frame.columns if c != id_col], cluster, file)
+        raise InputError("no_case_id", file=file, columns=_shown(table.names))
+    col = cluster_column([c for c in table.names if c != id_col], cluster, file)
     if col is None:
-        return from_table(raw, kind=kind), None, None
-    labels = cluster_labels(frame[id_col].tolist(), frame[col].tolist(),
-                            [int(r) for r in frame.index], file, col)
-    rest = RawTable(frame.drop(columns=[col]), raw.file, raw.encoding, raw.delimiter,
-                    raw.sheet, raw.other_sheets, raw.normalized)
-    return from_table(rest, kind=kind), labels, col
+        return from_cells(table, kind=kind), None, None
+    labels = cluster_labels(table.column(id_col), table.column(col), list(table.rows), file,
+                            col)
+    return from_cells(table, kind=kind, skip=(col,)), labels, col
 
 
 # ----------------------------------------------------------------------------- comparing

@@ -35,7 +35,6 @@ FALSE_WORDS = {"0", "0.0", "false", "f", "no", "n", "x", "×", "✗", "✘", "�
                "오답", "틀림", "거짓"}
 # Names NoiseFloor gives its own columns in per-case tables; a method cannot take them.
 RESERVED_METHODS = ("case_id", "difference")
-MAX_SHOWN_IDS = 20
 
 
 def parse_value(cell: str) -> float | None:
@@ -392,7 +391,7 @@ def load_golden(data: bytes, file: str = "upload") -> GoldenSet:
     return from_cells(read_cells(data, file, required=(CASE_ID_NAMES,)))
 
 
-def default_pair(gs: GoldenSet) -> tuple[str, str]:
+def _default_pair(gs: GoldenSet) -> tuple[str, str]:
     """The first two methods in file order."""
     if len(gs.methods) < 2:
         raise InputError("need_two_methods", file=gs.source, methods=", ".join(gs.methods))
@@ -465,7 +464,7 @@ def compare_golden(gs: GoldenSet, a: str | None = None, b: str | None = None, *,
                    seed: int = 0, interval: str = "auto") -> GoldenComparison:
     """Pair A and B by case id, drop (and report) incomplete cases, and compare them."""
     if a is None and b is None:
-        a, b = default_pair(gs)
+        a, b = _default_pair(gs)
     elif a is None or b is None:
         given = a if a is not None else b
         others = [m for m in gs.methods if m != given]

@@ -27,12 +27,25 @@ class CaseScores:
     methods: tuple[str, ...]
     values: np.ndarray = field(repr=False)
     columns_name: str | None = None
+    index_name: str = "case_id"   # the frame's index name ("query_id" for per-query tables)
+    from_frame: bool = False      # ``of``: the values are a frame's ``to_numpy()``, laid out so
 
     @classmethod
     def of(cls, frame) -> "CaseScores":
         """The values of a scores frame (index: case ids, one column per method)."""
         return cls(tuple(frame.index), tuple(frame.columns), frame.to_numpy(float),
-                   frame.columns.name)
+                   frame.columns.name, from_frame=True)
+
+    def matrix(self) -> np.ndarray:
+        """The values laid out in memory as the frame they stand for lays them out (``of``: as
+        given; else as ``frame().to_numpy()``: column by column for a wide file, one column
+        per method, row by row for a long file's pivot). A sum over the cases adds in memory
+        order, so the means of ``core.paired.best`` come out to the bit as from the frame."""
+        if self.from_frame:
+            return self.values
+        if self.columns_name is None:
+            return np.asfortranarray(self.values)
+        return np.ascontiguousarray(self.values)
 
     def frame(self):
         """The pandas frame (pandas imported here only)."""
@@ -41,12 +54,26 @@ class CaseScores:
         if self.columns_name is None:   # a wide file: one column per method, in file order
             columns = {m: self.values[:, j] for j, m in enumerate(self.methods)}
             return pd.DataFrame(columns, index=pd.Index(np.array(self.ids, dtype=object),
-                                                        name="case_id"))
+                                                        name=self.index_name))
         # a long file's pivot: one block whose rows are cases (as ``DataFrame.pivot`` lays
         # it out, so column sums add in the same order)
-        return pd.DataFrame(self.values.copy(), index=pd.Index(list(self.ids), name="case_id"),
+        return pd.DataFrame(self.values.copy(), index=pd.Index(list(self.ids),
+                                                               name=self.index_name),
                             columns=pd.Index(list(self.methods), name=self.columns_name),
                             copy=False)
+
+
+def mean_of_defined(x) -> np.float64:
+    """The mean of the values of ``x`` that are not NaN (NaN when none), summed as pandas'
+    ``mean`` sums them (NaN set to 0, numpy's pairwise sum of the column, divided by the
+    count): the same bits as ``Series.mean`` / ``DataFrame.mean`` without pandas."""
+    x = np.array(x, dtype=float)
+    gaps = np.isnan(x)
+    count = x.size - int(gaps.sum())
+    if count == 0:
+        return np.float64("nan")
+    x[gaps] = 0.0
+    return x.sum() / count
 
 
 @dataclass(frozen=True)

@@ -39,17 +39,20 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
-import pandas as pd
 
 from core import checks
 from core.errors import InputError
 from core.inputs.golden import CASE_ID_NAMES, GoldenSet, TEXT_HINTS, check_method_names
-from core.inputs.groups import groups_from_table, is_group_column
+from core.inputs.golden_cases import (CaseScores, CaseText, PandasField, group_series,
+                                      mean_of_defined, stored_form)
+from core.inputs.groups import group_column, group_labels, is_group_column
 from core.inputs.metrics import Measure, UnknownMeasure, parse_measure, query_score
-from core.inputs.tables import RawTable, find_column, norm_header, read_table
+from core.inputs.tables import CellTable, RawTable, find_column, norm_header, read_cells
 from core.inputs.text import visible_controls
 
 GOLD_NAMES = ("gold_ids", "gold", "gold_id", "golds", "reference_ids", "reference_id",
@@ -60,7 +63,6 @@ QUERY_NAMES = ("query", "question", "user_input", "질문", "질의", "쿼리")
 RANK_METRICS = ("hit", "p", "recall", "mrr", "ndcg")
 CONTEXT_METRICS = ("context_precision", "context_recall", "context_precision_ranked")
 LIST_METRICS = RANK_METRICS + CONTEXT_METRICS
-BINARY_METRICS = ("hit",)
 PRECISION_THRESHOLD = 0.5  # sim >= 0.5: relevant retrieved passage (Ragas precision)
 RECALL_THRESHOLD = 0.5     # sim > 0.5: recalled reference (Ragas recall)
 KINDS = ("auto", "ids", "text")
@@ -113,13 +115,16 @@ class ListSet:
     ``retrieved[method][i]`` is the ranked list of case ``cases[i]``; ``kind`` is ``"ids"``
     or ``"text"``. ``no_reference``: cases whose reference cell is empty (no metric defined);
     ``duplicates``: case ids on more than one row (left out); ``empty_cells[method]``: cases
-    where the method retrieved nothing.
+    where the method retrieved nothing. ``text`` (the other columns) and ``groups`` (the
+    group label by case) are given as pandas objects or, as the reader does, as
+    ``CaseText`` / a dict; read, they are pandas (built on first access: the CLI never
+    imports pandas for a list file, issue 38).
     """
 
     cases: tuple[str, ...]
     gold: tuple[tuple[str, ...], ...]
     retrieved: dict
-    text: pd.DataFrame = field(repr=False)
+    text: pd.DataFrame = PandasField(CaseText, CaseText.frame)
     source: str = "upload"
     kind: str = "ids"
     gold_column: str = "gold_ids"
@@ -128,7 +133,7 @@ class ListSet:
     empty_cells: dict = field(default_factory=dict)
     encoding: str = ""
     sheet: str | None = None   # the worksheet read (xlsx)
-    groups: pd.Series | None = field(default=None, repr=False)  # core.inputs.groups: label by case
+    groups: pd.Series | None = PandasField(dict, group_series, default=None)  # label by case
     group_column: str | None = None
 
     @property
@@ -151,35 +156,37 @@ def _detect_kind(gold_lists) -> str:
         else "ids"
 
 
-def from_table(raw: RawTable, *, kind: str = "auto") -> ListSet:
-    """A parsed table -> ``ListSet``; ``InputError`` with row and column on a bad cell."""
+def from_cells(table: CellTable, *, kind: str = "auto", skip: tuple = ()) -> ListSet:
+    """A parsed table (``core.inputs.tables.read_cells``, no pandas) -> ``ListSet``, the
+    columns named in ``skip`` left out (a cluster column); ``InputError`` with row and
+    column on a bad cell."""
     checks.choice("kind", kind, KINDS)
-    frame, file = raw.frame, raw.file
-    id_col = find_column(frame.columns, CASE_ID_NAMES)
+    names, file = tuple(c for c in table.names if c not in skip), table.file
+    id_col = find_column(names, CASE_ID_NAMES)
     if id_col is None:
-        raise InputError("no_case_id", file=file, columns=", ".join(frame.columns[:10]))
-    gold_col = find_column(frame.columns, GOLD_NAMES)
+        raise InputError("no_case_id", file=file, columns=", ".join(names[:10]))
+    gold_col = find_column(names, GOLD_NAMES)
     if gold_col is None:
-        raise InputError("systems.err_no_gold", file=file,
-                         columns=", ".join(frame.columns[:10]))
-    blank_ids = [int(r) for r in frame.index[frame[id_col] == ""]]
+        raise InputError("systems.err_no_gold", file=file, columns=", ".join(names[:10]))
+    ids = table.column(id_col)
+    blank_ids = [int(r) for r, c in zip(table.rows, ids) if c == ""]
     if blank_ids:
         raise InputError("blank_case_id", file=file, row=blank_ids[0], column=id_col,
                          count=len(blank_ids))
     hints = {norm_header(h) for h in TEXT_HINTS + QUERY_NAMES + ("response", "reference",
                                                           "answer", "ground_truth")}
-    methods = [c for c in frame.columns if c not in (id_col, gold_col)
+    methods = [c for c in names if c not in (id_col, gold_col)
                and norm_header(c) not in hints and not is_group_column(c)]
-    text_cols = [c for c in frame.columns if c not in (id_col, gold_col) and c not in methods
+    text_cols = [c for c in names if c not in (id_col, gold_col) and c not in methods
                  and not is_group_column(c)]
     if not methods:
         raise InputError("systems.err_no_method_lists", file=file,
-                         columns=", ".join(frame.columns[:10]))
+                         columns=", ".join(names[:10]))
     check_method_names(methods, file)
 
     def parse_col(col):
         out = []
-        for row, cell in frame[col].items():
+        for row, cell in zip(table.rows, table.column(col)):
             try:
                 out.append(tuple(split_cell(cell)))
             except ValueError as exc:
@@ -187,37 +194,48 @@ def from_table(raw: RawTable, *, kind: str = "auto") -> ListSet:
                                  detail=str(exc), value=cell[:40]) from None
         return out
 
-    ids = frame[id_col]
-    dup_mask = ids.duplicated(keep=False).to_numpy()
-    duplicates = tuple(sorted(set(ids[dup_mask])))
-    keep = ~dup_mask
+    seen = Counter(ids)
+    keep = [seen[c] == 1 for c in ids]   # a case id on more than one row is left out
+    duplicates = tuple(sorted(c for c, n in seen.items() if n > 1))
+    cases = tuple(c for c, k_ in zip(ids, keep) if k_)
     gold_all = parse_col(gold_col)
     gold = tuple(g for g, k_ in zip(gold_all, keep) if k_)
     retrieved, empty = {}, {}
     for m in methods:
         lists = [x for x, k_ in zip(parse_col(m), keep) if k_]
         retrieved[m] = tuple(lists)
-        cases_kept = ids[keep].tolist()
-        e = tuple(c for c, x in zip(cases_kept, lists) if not x)
+        e = tuple(c for c, x in zip(cases, lists) if not x)
         if e:
             empty[m] = e
-    cases = tuple(ids[keep].tolist())
     if len(cases) < 2:
         raise InputError("too_few_cases", file=file, count=len(cases))
     if kind == "auto":
         kind = _detect_kind(gold)
     no_ref = tuple(c for c, g in zip(cases, gold) if not g)
-    text = pd.DataFrame({c: frame.loc[keep, c].to_numpy() for c in text_cols},
-                        index=pd.Index(cases, name="case_id"))
-    groups, group_col = groups_from_table(
-        RawTable(frame[keep], file, raw.encoding, raw.delimiter), id_col)
+    text = CaseText(cases, {c: [x for x, k_ in zip(table.column(c), keep) if k_]
+                            for c in text_cols})
+    groups, group_col = None, group_column(names)
+    if group_col is not None:
+        rows = [r for r, k_ in zip(table.rows, keep) if k_]
+        cells = [x for x, k_ in zip(table.column(group_col), keep) if k_]
+        groups = group_labels(list(cases), cells, rows, file, group_col)
     return ListSet(cases, gold, retrieved, text, file, kind, gold_col, no_ref, duplicates,
-                   empty, raw.encoding, raw.sheet, groups, group_col)
+                   empty, table.encoding, table.sheet, groups, group_col)
+
+
+def from_table(raw: RawTable, *, kind: str = "auto") -> ListSet:
+    """``from_cells`` of a pandas ``RawTable`` (``core.inputs.tables.read_table``'s form:
+    index = spreadsheet row)."""
+    f = raw.frame
+    table = CellTable(tuple(f.columns), tuple(f[c].tolist() for c in f.columns),
+                      tuple(int(r) for r in f.index), raw.file, raw.encoding, raw.delimiter,
+                      raw.sheet, raw.other_sheets, raw.normalized)
+    return from_cells(table, kind=kind)
 
 
 def load_lists(data: bytes, file: str = "upload", *, kind: str = "auto") -> ListSet:
-    """Bytes of a CSV/TSV/XLSX retrieval-list file -> ``ListSet``."""
-    return from_table(read_table(data, file), kind=kind)
+    """Bytes of a CSV/TSV/XLSX retrieval-list file -> ``ListSet`` (no pandas on the way)."""
+    return from_cells(read_cells(data, file), kind=kind)
 
 
 # ----------------------------------------------------------------------------- metrics
@@ -288,21 +306,36 @@ def metric_key(name: str, k: int) -> str:
 
 @dataclass(frozen=True)
 class ListScores:
-    """Per-case values: ``values[metric_key]`` is a frame (case x method)."""
+    """Per-case values: ``arrays[metric_key]`` a ``CaseScores`` (cases x methods, NaN where
+    undefined; no pandas), ``values[metric_key]`` the same as a pandas frame (index
+    ``case_id``), built on first access."""
 
     lists: ListSet = field(repr=False)
     k: int
-    values: dict = field(repr=False)
+    arrays: dict = field(repr=False)
 
-    def means(self) -> pd.DataFrame:
-        """Mean over cases with a defined value: one row per method, one column per metric."""
+    @cached_property
+    def values(self) -> dict:
+        """{metric key: a pandas frame, cases x methods}."""
+        import pandas as pd
+
+        idx = pd.Index(self.lists.cases, name="case_id")
+        return {m: pd.DataFrame({meth: cs.values[:, j] for j, meth in enumerate(cs.methods)},
+                                index=idx) for m, cs in self.arrays.items()}
+
+    def means(self):
+        """Mean over cases with a defined value (a pandas frame): one row per method, one
+        column per metric."""
+        import pandas as pd
+
         return pd.DataFrame({m: v.mean() for m, v in self.values.items()})
 
     def undefined(self) -> dict:
         """{metric: {method: count of NaN cases}} where any."""
         out = {}
-        for m, v in self.values.items():
-            c = {meth: int(n) for meth, n in v.isna().sum().items() if n}
+        for m, cs in self.arrays.items():
+            counts = np.isnan(cs.values).sum(axis=0)
+            c = {meth: int(n) for meth, n in zip(cs.methods, counts) if n}
             if c:
                 out[m] = c
         return out
@@ -310,36 +343,39 @@ class ListScores:
     def golden(self, metric: str) -> GoldenSet:
         """The metric's per-case values as a ``GoldenSet`` for ``core.inputs.golden.compare_golden``
         (Wilson intervals for hit@k, bootstrap for continuous metrics)."""
-        if metric not in self.values:
+        if metric not in self.arrays:
             raise InputError("systems.err_list_metric", metric=metric,
-                             metrics=", ".join(self.values))
+                             metrics=", ".join(self.arrays))
         ls = self.lists
-        return GoldenSet(self.values[metric].copy(), ls.text, f"{ls.source} [{metric}]", "lists",
-                         ls.duplicates, {}, ls.encoding, sheet=ls.sheet, groups=ls.groups,
+        return GoldenSet(self.arrays[metric], stored_form(ls, "text"),
+                         f"{ls.source} [{metric}]", "lists", ls.duplicates, {}, ls.encoding,
+                         sheet=ls.sheet, groups=stored_form(ls, "groups"),
                          group_column=ls.group_column)
 
     def to_dict(self) -> dict:
-        means = self.means()
-        return {m: {meth: means.at[meth, m] for meth in means.index} for m in means.columns}
+        """{metric: {method: mean over the cases with a defined value}} (``means``)."""
+        return {m: {meth: mean_of_defined(cs.values[:, j]) for j, meth in enumerate(cs.methods)}
+                for m, cs in self.arrays.items()}
 
 
 def score_lists(ls: ListSet, k: int = 10) -> ListScores:
     """Every list metric at cutoff ``k`` for every case and method."""
     k = check_k(k)
-    idx = pd.Index(ls.cases, name="case_id")
     per = {m: {meth: np.empty(len(ls.cases)) for meth in ls.methods} for m in LIST_METRICS}
     for meth in ls.methods:
         for i, (got, ref) in enumerate(zip(ls.retrieved[meth], ls.gold)):
             vals = case_values(got, ref, k, ls.kind)
             for m in LIST_METRICS:
                 per[m][meth][i] = vals[m]
-    values = {metric_key(m, k): pd.DataFrame(per[m], index=idx) for m in LIST_METRICS}
-    return ListScores(ls, k, values)
+    methods = tuple(ls.methods)
+    arrays = {metric_key(m, k): CaseScores(ls.cases, methods, np.asfortranarray(
+        np.column_stack([per[m][x] for x in methods]))) for m in LIST_METRICS}
+    return ListScores(ls, k, arrays)
 
 
-def lists_side_by_side(ls: ListSet, case_id: str, a: str, b: str, k: int = 10) -> pd.DataFrame:
-    """Top-k of methods ``a`` and ``b`` for one case, with ✓ on items that match a reference
-    (ids: equal; text: similarity >= 0.5)."""
+def lists_side_by_side(ls: ListSet, case_id: str, a: str, b: str, k: int = 10):
+    """Top-k of methods ``a`` and ``b`` for one case (a pandas DataFrame), with ✓ on items
+    that match a reference (ids: equal; text: similarity >= 0.5)."""
     for name in (a, b):
         if name not in ls.retrieved:
             raise InputError("unknown_method", method=name, methods=", ".join(ls.methods))
@@ -358,5 +394,7 @@ def lists_side_by_side(ls: ListSet, case_id: str, a: str, b: str, k: int = 10) -
     ma, mb = marks(la), marks(lb)
     n = max(len(la), len(lb))
     pad = lambda x: x + [""] * (n - len(x))  # noqa: E731
+    import pandas as pd
+
     return pd.DataFrame({"rank": range(1, n + 1), a: pad(la), f"{a} rel": pad(ma),
                          b: pad(lb), f"{b} rel": pad(mb)})

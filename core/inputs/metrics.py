@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 
 from core import checks
 
@@ -189,8 +188,9 @@ def query_score(measure: Measure | str, ranked: Sequence[str], judged: Mapping[s
 
 
 def per_query(run: Mapping[str, Sequence[str]], qrels: Mapping[str, Mapping[str, int]],
-              measures: Sequence[Measure | str]) -> pd.DataFrame:
-    """Per-query values: index = every query in ``qrels`` (sorted), one column per measure.
+              measures: Sequence[Measure | str]):
+    """Per-query values (a pandas DataFrame): index = every query in ``qrels`` (sorted), one
+    column per measure.
 
     A judged query missing from ``run`` scores 0 (as trec_eval with ``-c``); queries in
     ``run`` without judgements are ignored. Callers report both.
@@ -199,10 +199,12 @@ def per_query(run: Mapping[str, Sequence[str]], qrels: Mapping[str, Mapping[str,
     checks.nonempty("measures", ms, what="measure")
     qids = sorted(qrels)
     data = {str(m): [query_score(m, run.get(q, ()), qrels[q]) for q in qids] for m in ms}
+    import pandas as pd
+
     return pd.DataFrame(data, index=pd.Index(qids, name="query_id"))
 
 
-def mean_scores(table: pd.DataFrame) -> dict[str, float]:
+def mean_scores(table) -> dict[str, float]:
     """Mean over queries of each measure column."""
     return {col: float(table[col].mean()) for col in table.columns}
 

@@ -15,7 +15,7 @@ PUBLIC = {
     "clusters": ("ClusterComparison", "cluster_margin", "compare_clustered"),
     "designs": ("plan_clusters", "run_summary", "sign_flipping_cases"),
     "harm": ("ALPHAS", "Harm", "TRISK_MIN_N", "no_harm"),
-    "data": ("checked_pair",),
+    "data": ("checked_pair", "score_table"),
     "compare": ("Decision", "PairedComparison", "TIE_TOL", "compare_checked", "compare_paired",
                 "interval_provenance", "rate_estimate", "settle"),
     "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width", "resampled",

@@ -82,10 +82,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from core import checks
 from core.errors import InputError
+from core.paired.data import score_table
 from core.paired.multi import estimate_cost
 from core.paired.skew_intervals import skew_guard_interval
 
@@ -169,8 +169,10 @@ class BestSet:
     def behind(self) -> tuple[str, ...]:
         return tuple(r.name for r in self.ranks if not r.in_best)
 
-    def table(self) -> pd.DataFrame:
-        """One row per system, highest mean first."""
+    def table(self):
+        """One row per system, highest mean first (a pandas DataFrame)."""
+        import pandas as pd
+
         return pd.DataFrame([r.to_dict() for r in self.ranks],
                             columns=["system", "mean", "rank", "rank_low", "rank_high",
                                      "tied_for_best"])
@@ -189,11 +191,12 @@ class BestSet:
 
 
 def best_set_iv(scores, resamples, confidence, seed, method="mcb") -> tuple:
-    """Checks of ``best_set``'s arguments (the door)."""
-    checks.instance("scores", scores, pd.DataFrame, "a pandas DataFrame (cases x systems)")
+    """Checks of ``best_set``'s arguments (the door); ``scores`` becomes
+    ``core.paired.data.score_table``'s (case ids, systems, values)."""
+    table = score_table(scores)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     method = checks.choice("method", method, BEST_METHODS)
-    return scores, resamples, confidence, seed, method
+    return table, resamples, confidence, seed, method
 
 
 def _max_t(d: np.ndarray, se: np.ndarray, resamples: int, seed: int,
@@ -283,36 +286,41 @@ def clustered_critical(d: np.ndarray, layout, k: int, confidence: float):
     return np.sqrt(var), crit, np.full(k, one)
 
 
-def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float = 0.95,
+def best_set(scores, *, resamples: int = 20_000, confidence: float = 0.95,
              seed: int = 0, method: str = "mcb", clusters=None) -> BestSet:
     """The tied-for-best set and rank intervals of the columns of ``scores`` (cases x systems,
-    larger is better), as the module docstring says; ``method`` "mcb" (Hsu's one-sided
-    multiple comparisons with the best, the default) or "all-pairs" names how the set is read.
+    larger is better: a pandas DataFrame or the pandas-free ``CaseScores``,
+    ``core.paired.data.score_table``), as the module docstring says; ``method`` "mcb" (Hsu's
+    one-sided multiple comparisons with the best, the default) or "all-pairs" names how the
+    set is read.
     Cost: resamples x cases x pairs (``core.paired.multi.estimate_cost``); more than
     ``core.paired.multi.MAX_WORK`` raises ``InputError("too_much_work")`` before anything
     runs. ``clusters``: one cluster label per row of ``scores`` when cases share a document
     (issue 32): the standard errors are CR2 and c, d_i Bonferroni t
     (``clustered_critical``); no resampling then (``max_t`` is empty)."""
-    scores, resamples, confidence, seed, method = best_set_iv(scores, resamples, confidence,
-                                                              seed, method)
+    (ids, systems, values), resamples, confidence, seed, method = best_set_iv(
+        scores, resamples, confidence, seed, method)
     if clusters is not None:
         clusters = list(clusters)
-        if len(clusters) != len(scores):
+        if len(clusters) != len(ids):
             raise ValueError(f"clusters must give one cluster label per row of scores: "
-                             f"{len(clusters)} labels for {len(scores)} rows")
-    systems = tuple(str(c) for c in scores.columns)
+                             f"{len(clusters)} labels for {len(ids)} rows")
     k = len(systems)
     if k < 2:
         raise InputError("need_two_methods", methods=", ".join(systems))
-    complete = scores.dropna()
-    excluded = tuple(str(x) for x in scores.index[scores.isna().any(axis=1)])
-    n = len(complete)
+    gaps = np.isnan(values).any(axis=1)   # a case is kept only where every system has a value
+    excluded = tuple(c for c, gap in zip(ids, gaps) if gap)
+    x = values[~gaps]
+    if values.flags.f_contiguous and not values.flags.c_contiguous:
+        # kept in the memory order of the values, as a frame's dropna keeps it: the means
+        # below sum the cases in the same order (the same bits) from a frame or its arrays
+        x = np.asfortranarray(x)
+    n = len(x)
     if n < 2:
         raise InputError("too_few_paired", count=n, a=systems[0], b=systems[1])
     cost = estimate_cost(k, n, resamples, "all")
     if not cost.fits:
         raise InputError("too_much_work", **cost.params())
-    x = complete.to_numpy(float)
     pair_idx = [(i, j) for i in range(k) for j in range(i + 1, k)]
     d = np.column_stack([x[:, j] - x[:, i] for i, j in pair_idx])
     dbar = d.mean(axis=0)
@@ -327,8 +335,7 @@ def best_set(scores: pd.DataFrame, *, resamples: int = 20_000, confidence: float
     layout = None
     if clusters is not None:   # clusters as the unit: CR2 se, Bonferroni t (issue 32)
         from core.paired.clusters import layout_for  # lazy: clusters only
-        keep = ~scores.isna().any(axis=1).to_numpy()
-        layout = layout_for([g for g, k_ in zip(clusters, keep) if k_], n)
+        layout = layout_for([g for g, gap in zip(clusters, gaps) if not gap], n)
         se, crit, mcb_d = clustered_critical(d, layout, k, confidence)
         se = np.where(se > 1e-12 * max(float(np.max(np.abs(x))), 1e-300), se, 0.0)
         max_t = np.empty(0)

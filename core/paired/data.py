@@ -4,6 +4,7 @@ outcomes, the 2x2 table; helpers that take the ``PairedData`` trust it. ``core.p
 re-exports these names."""
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -81,3 +82,29 @@ def checked_pair(a: np.ndarray, b: np.ndarray) -> PairedData:
             both = int(np.count_nonzero(a1 & b1))
             table = (both, ones_a - both, ones_b - both, a.size - ones_a - ones_b + both)
     return PairedData(a, b, binary, table)
+
+
+def score_table(scores) -> tuple[tuple[str, ...], tuple[str, ...], np.ndarray]:
+    """The cases x systems table of ``core.paired.multi.compare_many`` and
+    ``core.paired.best.best_set``, checked once at their door: a pandas DataFrame (index: case
+    ids, one column per system) or its pandas-free form, an object with ``ids``, ``methods``
+    and a numpy ``values`` array of cases x methods (``core.inputs.golden_cases.CaseScores``,
+    which ``GoldenSet.cases`` gives: the CLI hands it over, so a comparison of three or more
+    systems never imports pandas). Returns (the case ids and the system names as text, the
+    values as a float array, NaN where a system has no value, in the memory layout the
+    frame's ``to_numpy`` gives). Anything else raises ``ValueError`` naming ``scores``."""
+    pd = sys.modules.get("pandas")  # a DataFrame exists only once pandas has been imported
+    if pd is not None and isinstance(scores, pd.DataFrame):
+        return (tuple(str(x) for x in scores.index), tuple(str(c) for c in scores.columns),
+                scores.to_numpy(float))
+    values = getattr(scores, "values", None)
+    if (isinstance(values, np.ndarray) and values.ndim == 2 and hasattr(scores, "ids")
+            and hasattr(scores, "methods") and values.shape == (len(scores.ids),
+                                                               len(scores.methods))):
+        # laid out as the object's frame would be (``CaseScores.matrix``): sums add in the
+        # same order whichever form the caller handed over
+        laid_out = scores.matrix() if hasattr(scores, "matrix") else values
+        return (tuple(str(x) for x in scores.ids), tuple(str(c) for c in scores.methods),
+                np.asarray(laid_out, dtype=float))
+    raise ValueError("scores must be a pandas DataFrame or a CaseScores (cases x systems), "
+                     f"got {type(scores).__name__} {scores!r:.60}")

@@ -55,10 +55,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from core import checks
 from core.errors import InputError
+from core.paired.data import score_table
 from core.paired.significance import cohens_dz, randomization_p_of
 from core.paired.stats import (bootstrap_difference, check_interval, interval_of_difference,
                                paired_data)
@@ -217,19 +217,24 @@ class ManyComparison:
     def alpha(self) -> float:
         return 1 - self.confidence
 
-    def table(self) -> pd.DataFrame:
-        """One row per pair (sortable): means, difference B - A (``b_minus_a``) and its CI, p,
-        Holm p, the chosen correction's p (``p_adjusted``), effect sizes."""
+    def table(self):
+        """One row per pair (sortable, a pandas DataFrame): means, difference B - A
+        (``b_minus_a``) and its CI, p, Holm p, the chosen correction's p (``p_adjusted``),
+        effect sizes."""
+        import pandas as pd
+
         return pd.DataFrame([p.to_dict() for p in self.pairs],
                             columns=["a", "b", "n", "mean_a", "mean_b", "b_minus_a", "ci_low",
                                      "ci_high", "ci_low_adjusted", "ci_high_adjusted", "p",
                                      "p_holm", "p_adjusted", "significant", "verdict",
                                      "cohens_dz", "wins", "ties", "losses"])
 
-    def matrix(self) -> pd.DataFrame:
-        """Long form for a heatmap: ``row``, ``col``, ``diff`` = mean(row - col),
-        ``p_adjusted`` (the chosen correction's), ``significant``; both orientations of every
-        compared pair."""
+    def matrix(self):
+        """Long form for a heatmap (a pandas DataFrame): ``row``, ``col``, ``diff`` =
+        mean(row - col), ``p_adjusted`` (the chosen correction's), ``significant``; both
+        orientations of every compared pair."""
+        import pandas as pd
+
         rows = []
         for p in self.pairs:
             rows.append({"row": p.b, "col": p.a, "diff": p.mean, "p_adjusted": p.p_adj,
@@ -254,11 +259,13 @@ def _pairs(systems, mode, baseline):
     return [(baseline, s) for s in systems if s != baseline]  # B - A = system - baseline
 
 
-def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | None = None,
+def compare_many(scores, *, mode: str = "all", baseline: str | None = None,
                  resamples: int = 20_000, confidence: float = 0.95,
                  seed: int = 0, interval: str = "auto",
                  correction: str = "holm") -> ManyComparison:
-    """Compare the columns of ``scores`` (cases x systems) pairwise or against ``baseline``.
+    """Compare the columns of ``scores`` (cases x systems: a pandas DataFrame or the
+    pandas-free ``CaseScores``, ``core.paired.data.score_table``) pairwise or against
+    ``baseline``.
 
     Per pair, cases where either value is NaN are left out (listed in ``excluded``); every
     pair uses the same ``seed``, so results are reproducible pair by pair. The cost
@@ -267,12 +274,11 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
     a mode that fits). ``correction`` (``CORRECTIONS``): ``holm`` (family-wise error) or
     ``bh`` (false discovery rate) adjusts the p-values the verdicts read.
     """
-    checks.instance("scores", scores, pd.DataFrame, "a pandas DataFrame (cases x systems)")
+    ids, systems, values = score_table(scores)
     checks.choice("mode", mode, MODES)
     checks.choice("correction", correction, CORRECTIONS)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     interval = check_interval(interval)
-    systems = tuple(str(c) for c in scores.columns)
     if len(systems) < 2:
         raise InputError("need_two_methods", methods=", ".join(systems))
     if mode == "baseline":
@@ -282,18 +288,18 @@ def compare_many(scores: pd.DataFrame, *, mode: str = "all", baseline: str | Non
             raise InputError("unknown_method", method=baseline, methods=", ".join(systems))
     else:
         baseline = None
-    cost = _cost(len(systems), len(scores), resamples, mode)
+    cost = _cost(len(systems), len(ids), resamples, mode)
     if not cost.fits:
         raise InputError("too_much_work", **cost.params())
     kept_pairs, excluded = [], {}
     for a, b in _pairs(systems, mode, baseline):
-        sub = scores[[a, b]]
-        kept = sub.dropna()
-        if len(kept) < len(sub):
-            excluded[f"{a} vs {b}"] = [str(x) for x in sub.index[sub.isna().any(axis=1)]]
-        if len(kept) < 2:
-            raise InputError("too_few_paired", count=len(kept), a=a, b=b)
-        av, bv = kept[a].to_numpy(float), kept[b].to_numpy(float)
+        av, bv = values[:, systems.index(a)], values[:, systems.index(b)]
+        gaps = np.isnan(av) | np.isnan(bv)
+        if gaps.any():
+            excluded[f"{a} vs {b}"] = [c for c, gap in zip(ids, gaps) if gap]
+        if len(av) - int(gaps.sum()) < 2:
+            raise InputError("too_few_paired", count=len(av) - int(gaps.sum()), a=a, b=b)
+        av, bv = np.ascontiguousarray(av[~gaps]), np.ascontiguousarray(bv[~gaps])
         kept_pairs.append((a, b, av, bv, paired_data(av, bv)))   # each pair checked once
     # checked above: the helpers below trust the pairs, the seed, the resamples, the level
     raw_p = [randomization_p_of(data, resamples, seed) for *_, data in kept_pairs]
@@ -334,10 +340,12 @@ def adjusted_confidence(confidence: float, m: int, correction: str, selected: in
     return 1 - share * alpha / max(m, 1)
 
 
-def disagreements(scores: pd.DataFrame, a: str, b: str, top: int | None = None,
-                  text: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Cases where A and B differ, with ``difference`` = B - A, largest |B - A| first (ties
+def disagreements(scores, a: str, b: str, top: int | None = None, text=None):
+    """Cases where A and B differ (pandas DataFrames in and out: ``scores`` cases x methods,
+    ``text`` the text columns), with ``difference`` = B - A, largest |B - A| first (ties
     in case order), with any text columns; ``top`` keeps the first rows."""
+    import pandas as pd
+
     for name in (a, b):
         if name not in scores.columns:
             raise InputError("unknown_method", method=name, methods=", ".join(scores.columns))

@@ -112,6 +112,19 @@ class PPIEstimate:
         gold = self.gold_only_high - self.gold_only_low
         return 1.0 if gold == 0 else (self.ci_high - self.ci_low) / gold
 
+    def p_above(self, limit: float) -> float:
+        """One-sided p of the test that the mean is above ``limit`` (the same statistic and
+        distribution as the interval: (estimate - limit) / se against t(df), or the normal for
+        "z"): below (1 - confidence) / 2 exactly when ``ci_low`` > ``limit``. A non-inferiority
+        test at margin delta is ``p_above(-delta)``."""
+        if self.se == 0 or not math.isfinite(self.se):
+            return 0.0 if self.estimate > limit else 1.0
+        z = (self.estimate - limit) / self.se
+        if math.isinf(self.df):
+            return 0.5 * math.erfc(z / math.sqrt(2))
+        from scipy.special import stdtr   # lazy: only a decision with cheap labels asks
+        return float(stdtr(self.df, -z))
+
     def to_dict(self) -> dict:
         """The ``ppi`` block of the JSON (issue 34)."""
         return {"lambda": self.lam, "correlation": self.correlation, "n_gold": self.n_gold,

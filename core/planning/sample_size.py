@@ -25,7 +25,6 @@ from dataclasses import asdict, dataclass
 from typing import Callable
 
 import numpy as np
-import pandas as pd
 
 from core import checks
 from core.errors import InputError
@@ -131,9 +130,10 @@ def plan_rate(rate: float, half_width: float, confidence: float = 0.95, *,
 
 
 def half_width_curve(rate: float, confidence: float = 0.95, *, n_max: int,
-                     points: int = 160) -> pd.DataFrame:
+                     points: int = 160):
     """Wilson half-width against n on a log grid 1..n_max (at most ``points`` rows):
-    columns ``n`` and ``half_width`` (share)."""
+    columns ``n`` and ``half_width`` (share); a pandas DataFrame."""
+    import pandas as pd
     p = checks.plan_rate(rate)
     n_max = checks.plan_n(n_max, name="n_max")
     grid = np.unique(np.round(np.geomspace(1, max(n_max, 2), points)).astype(int))
@@ -383,13 +383,12 @@ def plan_continuous(sigma: float, half_width: float, *, diff: float = 0.0,
 # ----------------------------------------------------------------------------- power curve
 def power_curve(*, diff: float, n_max: int, alpha: float = 0.05,
                 discordance: float | None = None, sigma: float | None = None,
-                points: int = 80) -> pd.DataFrame:
-    """Power against n on a log grid 2..n_max (at most ``points`` rows): columns ``n`` and
-    ``power``. With ``discordance`` (paired binary outcomes) each row is ``mcnemar_power``
-    (Connor 1987); with ``sigma`` (continuous scores) ``paired_t_power`` (noncentral t).
-    Give exactly one of the two; the power at the planned n of ``plan_paired`` /
-    ``plan_continuous`` reaches the planned power on this curve (non-inferiority:
-    ``core.planning.noninferiority.noninferiority_power_curve``)."""
+                points: int = 80):
+    """Power against n on a log grid 2..n_max (at most ``points`` rows), a DataFrame of ``n``
+    and ``power``: with ``discordance`` (paired 0/1 outcomes) ``mcnemar_power`` (Connor 1987),
+    with ``sigma`` (scores) ``paired_t_power`` (noncentral t); give exactly one. The power at
+    the planned n of ``plan_paired`` / ``plan_continuous`` reaches the planned power on this
+    curve (non-inferiority: ``core.planning.noninferiority.noninferiority_power_curve``)."""
     if (discordance is None) == (sigma is None):
         raise ValueError("give exactly one of discordance (binary) or sigma (scores)")
     n_max = checks.plan_n(n_max, name="n_max", min_n=2)
@@ -404,6 +403,7 @@ def power_curve(*, diff: float, n_max: int, alpha: float = 0.05,
     if delta == 0.0:
         raise InputError("sample_size.err_zero_diff")
     grid = np.unique(np.round(np.geomspace(2, n_max, points)).astype(int))
+    import pandas as pd
     return pd.DataFrame({"n": grid, "power": [power(int(n)) for n in grid]})
 
 

@@ -39,7 +39,6 @@ from core.retrieval.vectors import (SPOT_N, document_vectors, floor5, queries_ch
 RETRIEVERS = ("bm25", "dense", "hybrid")
 MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
 DEFAULT_RESAMPLES = 10_000
-MIN_QUERIES = 10
 PAPER_BM25_NDCG10 = 0.665  # Thakur et al. 2021, Table 2, scifact, BM25 (Anserini)
 
 

@@ -80,7 +80,7 @@ def best_sentence(bs: BestSet, lang: str = "en") -> str:
     return t(key, lang, best=b, details=details)
 
 
-def ranks_line(bs: BestSet, lang: str = "en") -> str:
+def _ranks_line(bs: BestSet, lang: str = "en") -> str:
     """``Rank intervals: hybrid 1–2 · dense 1–2 · bm25 3`` (highest mean first)."""
     parts = " · ".join(f"{r.name} {rank_text(r.rank_low, r.rank_high)}" for r in bs.ranks)
     return t("systems.best_ranks", lang, ranks=parts)
@@ -94,7 +94,7 @@ def best_card(bs: BestSet, lang: str = "en") -> VerdictCard:
     tone = "better" if len(bs.best) == 1 and bs.behind else "neutral"
     return VerdictCard(
         tone=tone, label=t("systems.best_label", lang, level=level, k=len(bs.systems)),
-        value=join_names(bs.best, lang, "or"), interval=ranks_line(bs, lang),
+        value=join_names(bs.best, lang, "or"), interval=_ranks_line(bs, lang),
         sentence=best_sentence(bs, lang),
         reason=(t(REASON_KEYS[bs.method], lang, level=level, n=f"{bs.n:,}",
                   resamples=f"{bs.resamples:,}") if bs.n_clusters is None else

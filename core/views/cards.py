@@ -103,7 +103,7 @@ def paired_card(verdict: str, *, a: str, b: str, mean: float, ci_low: float, ci_
         margin_reason=margin_reason, band=band)
 
 
-def band_html(band: MarginBand, accent: str) -> str:
+def _band_html(band: MarginBand, accent: str) -> str:
     """The margin strip: a grey track, the band [-margin, +margin] shaded in the card's
     accent with a solid line at -margin (the loss that must be ruled out), 0 dashed, and the
     CI of B − A as a dark bar with its mean as a dot; the band's ends are labelled below."""
@@ -179,7 +179,7 @@ def card_html(card: VerdictCard, *, large: bool = False, links: bool = True) -> 
         sentence = (f'<div class="verdict verdict-margin" style="font-size:1.15rem;'
                     f'font-weight:700;margin-top:.3rem;color:{accent}">{e(card.margin)}</div>')
         if card.band is not None:
-            sentence += band_html(card.band, accent)
+            sentence += _band_html(card.band, accent)
         if card.margin_reason:
             sentence += (f'<div class="verdict-margin-reason" style="font-size:1rem;'
                          f'color:{TEXT}">{e(card.margin_reason)}</div>')

@@ -5,22 +5,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from core.i18n import t
 from core.inputs import GroupComparison, JudgedBounds
 from core.views import format as fmt
-from core.views.charts import wrap_title
 from core.views.palette import DARK, PRIMARY, REFERENCE
 
-if TYPE_CHECKING:
-    import altair as alt
+if TYPE_CHECKING:  # pandas and altair are imported by the tables and the chart: the CLI's
+    import altair as alt   # lines need neither (issue 38)
+    import pandas as pd
 
 
 # ----------------------------------------------------------------------------- groups
 def group_table(gc: GroupComparison, lang: str = "en") -> pd.DataFrame:
     """One row per group: n, both means, B − A with its corrected CI, Holm p, the status
     (a verdict with the method names, "cannot tell" or too few) and the cases needed."""
+    import pandas as pd
+
     kind = fmt.kind_of(gc.binary)
     level = fmt.level(gc.confidence)
     rows = []
@@ -95,6 +95,9 @@ def interaction_sentence(gc: GroupComparison, lang: str = "en") -> str:
 def forest_chart(gc: GroupComparison, *, title: str = "", x_title: str = "") -> alt.LayerChart:
     """B − A per group with its corrected interval (a forest plot), a red rule at 0."""
     import altair as alt
+    import pandas as pd
+
+    from core.views.charts import wrap_title  # lazy: charts load pandas (the CLI needs none)
 
     kind = fmt.kind_of(gc.binary)
     scale = fmt.scale(kind)
@@ -148,14 +151,15 @@ def judged_table(jb: JudgedBounds, lang: str = "en", kind: str = "score",
                  names: dict | None = None) -> pd.DataFrame:
     """One row per method: Judged@k (in %), the metric with the unjudged documents
     non-relevant and relevant (its own unit)."""
+    import pandas as pd
+
     names = names or {}
-    s = jb.summary()
+    s = jb.summary_rows()
     return pd.DataFrame({
-        t("judged.col_method", lang): [names.get(m, m) for m in s["method"]],
-        t("judged.col_judged", lang, k=jb.k): [fmt.pct(x) for x in s["judged"]],
-        t("judged.col_low", lang, metric=jb.metric): [fmt.value(x, kind) for x in s["low"]],
-        t("judged.col_high", lang, metric=jb.metric): [fmt.value(x, kind)
-                                                       for x in s["high"]]})
+        t("judged.col_method", lang): [names.get(r.method, r.method) for r in s],
+        t("judged.col_judged", lang, k=jb.k): [fmt.pct(r.judged) for r in s],
+        t("judged.col_low", lang, metric=jb.metric): [fmt.value(r.low, kind) for r in s],
+        t("judged.col_high", lang, metric=jb.metric): [fmt.value(r.high, kind) for r in s]})
 
 
 def verdict_params(jb: JudgedBounds, lang: str = "en", kind: str = "score",
@@ -174,7 +178,7 @@ def judged_cli_lines(jb: JudgedBounds, kind: str = "score") -> list[str]:
     """The CLI's text: Judged@k and both readings per method, both verdicts, the warning."""
     lines = [f"\nMissing labels (Judged@{jb.k}; {jb.metric} with unjudged documents "
              "non-relevant / relevant):"]
-    for r in jb.summary().itertuples(index=False):
+    for r in jb.summary_rows():
         lines.append(f"  {r.method}: Judged@{jb.k} {fmt.pct(r.judged)}  "
                      f"{fmt.value(r.low, kind)} / {fmt.value(r.high, kind)}")
     lines.append("  " + t("judged.verdicts", "en", **verdict_params(jb, "en", kind)))

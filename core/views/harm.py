@@ -45,7 +45,7 @@ def harm_lines(h: Harm, a: str, b: str, kind: str, lang: str = "en") -> list[str
     return lines
 
 
-def condition_params(h: Harm, max_harm: float, b: str, kind: str, lang: str = "en") -> dict:
+def _condition_params(h: Harm, max_harm: float, b: str, kind: str, lang: str = "en") -> dict:
     """The fields of the harm condition's sentences (``harm.cond_*``, ``harm.short_*``)."""
     by = t("harm.by_more", lang, delta=delta_text(h.delta, kind)) if h.delta else \
         t("harm.any_loss", lang)
@@ -56,13 +56,13 @@ def condition_params(h: Harm, max_harm: float, b: str, kind: str, lang: str = "e
 def condition_line(h: Harm, state: str, max_harm: float, b: str, kind: str,
                    lang: str = "en") -> str:
     """The harm condition in words (``harm.cond_holds`` / ``_fails`` / ``_unsure``)."""
-    return t(f"harm.cond_{state}", lang, **condition_params(h, max_harm, b, kind, lang))
+    return t(f"harm.cond_{state}", lang, **_condition_params(h, max_harm, b, kind, lang))
 
 
 def short_line(h: Harm, state: str, max_harm: float, b: str, kind: str,
                lang: str = "en") -> str:
     """Why the harm condition stops a switch (``harm.short_fails`` / ``_unsure``)."""
-    return t(f"harm.short_{state}", lang, **condition_params(h, max_harm, b, kind, lang))
+    return t(f"harm.short_{state}", lang, **_condition_params(h, max_harm, b, kind, lang))
 
 
 def gap_cell(cond, lang: str = "en") -> str:

@@ -30,7 +30,7 @@ from core.paired import PairedComparison
 from core.views import format as fmt
 from core.views.cards import MarginBand, VerdictCard, paired_card
 from core.views.verdicts import (degenerate_note, interval_label, margin_reason, margin_sentence,
-                                 reason_sentence, verdict_sentence)
+                                 paired_sentence, reason_sentence)
 
 if TYPE_CHECKING:  # altair and pandas only where a chart or table is drawn: the CLI needs none
     import altair as alt
@@ -84,7 +84,7 @@ class PairedView:
     def calibration_detail(self) -> str:
         """How the card's self-check sentence was measured (``calibration_sentence``'s second
         half), for the details below the card; '' when there is none."""
-        return calibration_how(self.comparison, self.lang)
+        return _calibration_how(self.comparison, self.lang)
 
     # -------------------------------------------------------------------- charts
     def _tr(self, key: str, **params) -> str:
@@ -152,15 +152,15 @@ class PairedView:
         why = reason_sentence(c.decision, self.lang)
         if why:
             lines.append(why)
-        lines.extend(margin_cli_lines(self.margin, self.card))
+        lines.extend(_margin_cli_lines(self.margin, self.card))
         if self.card.next_step:
             lines.append(self.card.next_step)
-        if self.card.calibration or calibration_how(c, self.lang):   # (warning: above)
+        if self.card.calibration or _calibration_how(c, self.lang):   # (warning: above)
             lines.append(calibration_sentence(c, self.lang, head=bool(self.card.calibration)))
         return lines
 
 
-def margin_cli_lines(m, card: VerdictCard) -> list[str]:
+def _margin_cli_lines(m, card: VerdictCard) -> list[str]:
     """The margin's lines under the verdict (none without a margin): its sentence, the
     reason when the test disagrees, and the one-sided tests (English labels, as the CLI's
     other statistics)."""
@@ -174,7 +174,7 @@ def margin_cli_lines(m, card: VerdictCard) -> list[str]:
     return lines
 
 
-def margin_band(m, lang: str) -> MarginBand:
+def _margin_band(m, lang: str) -> MarginBand:
     """The card's strip of a ``core.paired.margin.MarginResult``, in display units."""
     k = fmt.scale(m.kind)
     text = fmt.margin(m.margin, m.kind)
@@ -228,7 +228,7 @@ def calibration_sentence(c, lang="en", *, detail: bool = True, head: bool = True
     """The self-checks under the card (issue 19), in plain words: "On data like yours, this
     interval would wrongly leave out 0 in 4.9% of cases; 5% is the promise." (``Calibration
     .shown``: for scores the worse of the two checks, for a 0/1 table the resample check) and,
-    with ``detail``, how each was measured (``calibration_how``). Empty when the comparison
+    with ``detail``, how each was measured (``_calibration_how``). Empty when the comparison
     carries no self-check; the 'skipped' line when the data are too large for it. The card
     carries the sentence alone; the CLI and the page's details add how it was measured;
     ``head=False``: the measurement alone (the card shows the figure as its warning)."""
@@ -237,10 +237,10 @@ def calibration_sentence(c, lang="en", *, detail: bool = True, head: bool = True
         return t("verdicts.calibration_skipped", lang)
     first = t("verdicts.calibration", lang, rate=fmt.pct(cal.shown),
               promise=fmt.pct(cal.promise, 0)) if head else ""
-    return f"{first} {calibration_how(c, lang)}".strip() if detail else first
+    return f"{first} {_calibration_how(c, lang)}".strip() if detail else first
 
 
-def calibration_how(c, lang: str = "en") -> str:
+def _calibration_how(c, lang: str = "en") -> str:
     """How the self-checks were measured: the sign-flip check (exact over every null table,
     or Monte-Carlo with its SE) and the centred-resample check (``core.paired.calibration``); ''
     when the comparison carries none."""
@@ -260,7 +260,7 @@ def calibration_how(c, lang: str = "en") -> str:
     return how
 
 
-def calibration_warning_line(c, lang: str = "en") -> str:
+def _calibration_warning_line(c, lang: str = "en") -> str:
     """The plain warning when a self-check finds the displayed interval leaving out 0 clearly
     more often than the check does where the interval holds (``core.paired.calibration.Calibration
     .warns``) or its figure reads above the promise (``.reads_above``, issue 36), else ''."""
@@ -278,13 +278,13 @@ def interval_warning_line(c, lang: str = "en") -> str:
     return t(keys[code], lang, n=f"{c.n:,}") if code else ""
 
 
-def planner_link(needed, lang: str) -> str:
+def _planner_link(needed, lang: str) -> str:
     """The planner page's address with ``needed``'s values (``CasesNeeded.url_params``) and
     the language: a relative link, so it works wherever the app is served."""
     return f"{PLANNER_PAGE}?{urlencode({**needed.url_params(), 'lang': lang})}"
 
 
-def next_step_line(needed, lang: str, unit: str = "cases") -> str:
+def _next_step_line(needed, lang: str, unit: str = "cases") -> str:
     """'To tell apart a difference this size you would need about N cases (you have n).'
     (``unit="queries"``: '... N queries (you have n).')"""
     if needed is None:
@@ -295,7 +295,7 @@ def next_step_line(needed, lang: str, unit: str = "cases") -> str:
     return t(key, lang, needed=f"{needed.n_needed:,}", n=f"{needed.n_have:,}")
 
 
-def margin_next_line(needed, margin, lang: str, unit: str, *, a: str, b: str) -> str:
+def _margin_next_line(needed, margin, lang: str, unit: str, *, a: str, b: str) -> str:
     """'To show that B loses at most 2.0 %p (if B is truly as good as A) you would need about
     N cases (you have n).' for an inconclusive margin; '' otherwise."""
     if margin.verdict != "inconclusive":
@@ -330,9 +330,7 @@ def paired_view(comparison: PairedComparison, *, lang: str = "en", names: dict |
     a, b = names.get(c.a, c.a), names.get(c.b, c.b)
     bs = c.bootstrap
     level = fmt.level(bs.confidence)
-    sentence = verdict_sentence(c.verdict, a=a, b=b, mean=bs.mean, ci_low=bs.ci_low,
-                                ci_high=bs.ci_high, n=n, confidence=bs.confidence, lang=lang,
-                                unit=unit, kind=kind)
+    sentence = paired_sentence(c, a=a, b=b, unit=unit, lang=lang)
     needed = None if plan is None else plan.needed
     planned = plan is not None and margin is not None   # a margin plan was tried
     card = paired_card(c.verdict, a=a, b=b, mean=bs.mean, ci_low=bs.ci_low, ci_high=bs.ci_high,
@@ -341,22 +339,22 @@ def paired_view(comparison: PairedComparison, *, lang: str = "en", names: dict |
                        # with a margin the card answers the margin's question only
                        reason="" if margin is not None else (reason_sentence(c.decision, lang)
                                                              or ""),
-                       next_step=(next_step_line(needed, lang, unit) if margin is None
-                                  else margin_next_line(needed, margin, lang, unit, a=a, b=b)
+                       next_step=(_next_step_line(needed, lang, unit) if margin is None
+                                  else _margin_next_line(needed, margin, lang, unit, a=a, b=b)
                                   if planned else ""),
-                       next_link=(planner_link(needed, lang)
+                       next_link=(_planner_link(needed, lang)
                                   if needed is not None and needed.n_needed else ""),
                        next_label=t("paired.next_link", lang),
                        # above the promise the self-check line is the card's warning
-                       calibration=("" if calibration_warning_line(c, lang)
+                       calibration=("" if _calibration_warning_line(c, lang)
                                     else calibration_sentence(c, lang, detail=False)),
                        warning=" ".join(w for w in (interval_warning_line(c, lang),
-                                                    calibration_warning_line(c, lang)) if w),
+                                                    _calibration_warning_line(c, lang)) if w),
                        margin_verdict=None if margin is None else margin.verdict,
                        margin="" if margin is None else margin_sentence(margin, a=a, b=b,
                                                                         lang=lang),
                        margin_reason=(margin_reason(margin, lang) or "") if margin else "",
-                       band=None if margin is None else margin_band(margin, lang))
+                       band=None if margin is None else _margin_band(margin, lang))
     label = (t("paired.difference_metric", lang, a=a, b=b, metric=metric) if metric
              else t("paired.difference", lang, a=a, b=b))
     difference = Tile(label, fmt.diff(bs.mean, kind),

@@ -19,6 +19,7 @@ from core.views.charts import wrap_title
 from core.views.groups import judged_cli_lines
 from core.views.paired import paired_view
 from core.views.palette import DARK, HIGHLIGHT, PRIMARY, REFERENCE
+from core.views.verdicts import paired_sentence
 
 if TYPE_CHECKING:  # altair is imported by the chart builders only: the CLI text needs none
     import altair as alt
@@ -49,9 +50,12 @@ def split_name(split: str, lang: str = "en") -> str:
 
 def comparison_sentence(comp: PairedComparison, lang: str = "en",
                         names: dict | None = None) -> str:
-    """The verdict wording of ``core.views.paired`` for a retriever comparison, with display
-    ``names`` for the retrievers; the difference is on the measure's own scale."""
-    return paired_view(comp, lang=lang, names=names, unit="queries").sentence
+    """The verdict wording of ``core.views.paired`` (``paired_sentence``) for a retriever
+    comparison, with display ``names`` for the retrievers; the difference is on the measure's
+    own scale."""
+    names = names or {}
+    return paired_sentence(comp, a=names.get(comp.a, comp.a), b=names.get(comp.b, comp.b),
+                           unit="queries", lang=lang)
 
 
 def best_line(bs: BestSet, metric: str, lang: str = "en", names: dict | None = None) -> str:

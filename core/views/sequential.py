@@ -119,12 +119,12 @@ def sequence_chart(seq, lang: str = "en"):
     fixed = [alt.Chart(df).mark_line(color=MUTED, strokeDash=[4, 3]).encode(
         x=x, y=alt.Y(f"{col}:Q", title=y_title)) for col in ("fixed_low", "fixed_high")]
     mean = alt.Chart(df).mark_line(color=DARK).encode(x=x, y=alt.Y("b_minus_a:Q", title=y_title))
-    zero = alt.Chart(pd_zero()).mark_rule(color=REFERENCE).encode(y="y:Q")
+    zero = alt.Chart(_pd_zero()).mark_rule(color=REFERENCE).encode(y="y:Q")
     title = t("sequential.chart_title", lang, fixed=t(FIXED_KEYS[seq.fixed_name], lang))
     return alt.layer(band, *fixed, mean, zero).properties(title=wrap_title(title), height=260)
 
 
-def pd_zero():
+def _pd_zero():
     """A one-row frame at y = 0 (the no-difference rule)."""
     import pandas as pd   # lazy: only the page and the report draw the chart
     return pd.DataFrame({"y": [0.0]})

@@ -28,7 +28,7 @@ def margin_text(margin: float, kind: str) -> str:
     return f"{100 * margin:g} %p" if kind == "rate" else f"{margin:g}"
 
 
-def loss_text(x: float, kind: str) -> str:
+def _loss_text(x: float, kind: str) -> str:
     """An unsigned amount of a difference: 0.034 -> '3.4 %p' (rate) or '0.034' (score)."""
     return f"{100 * abs(x):.1f} %p" if kind == "rate" else f"{abs(x):.{fmt.SCORE_DIGITS}f}"
 
@@ -39,19 +39,27 @@ def ratio_text(r: float) -> str:
 
 
 def _params(dec: SwitchDecision, lang: str) -> dict:
+    """The sentences' figures. B − A's are those the quality condition was read off: the
+    fixed-n margin interval, or (``dec.quality_used``) the confidence sequence's last look or
+    the prediction-powered interval, with that test's name and p."""
     k = dec.kind
     q = dec.quality_condition
     s = dec.speed_condition
+    used = dec.quality_used
+    if used is None:
+        est, low, high = dec.quality.mean, dec.quality.ci_low, dec.quality.ci_high
+        p, test = dec.quality.p_noninferior, t(f"margin.test_{dec.quality.test_name}", lang)
+    else:
+        est, low, high, p = used.mean, used.ci_low, used.ci_high, used.p
+        test = t(f"switch.test_{used.source}", lang)
     return {"a": dec.a, "b": dec.b, "margin": margin_text(dec.margin, k),
             "limit": fmt.diff(-dec.margin, k),
-            "est": fmt.diff(dec.quality.mean, k),
-            "low": fmt.diff(dec.quality.ci_low, k), "high": fmt.diff(dec.quality.ci_high, k),
-            "loss": loss_text(min(dec.quality.ci_low, 0.0), k),
-            "qgap": loss_text(q.gap, k), "ratio": ratio_text(dec.ratio),
+            "est": fmt.diff(est, k), "low": fmt.diff(low, k), "high": fmt.diff(high, k),
+            "loss": _loss_text(min(low, 0.0), k),
+            "qgap": _loss_text(q.gap, k), "ratio": ratio_text(dec.ratio),
             "rlo": f"{dec.ratio_low:.2f}", "rhi": f"{dec.ratio_high:.2f}",
             "max": ratio_text(dec.max_slowdown), "sgap": f"{s.gap:.2f}×",
-            "p": fmt.p_text(dec.quality.p_noninferior),
-            "test": t(f"margin.test_{dec.quality.test_name}", lang)}
+            "p": "" if p is None else fmt.p_text(p), "test": test}
 
 
 def condition_line(cond: Condition, dec: SwitchDecision, lang: str = "en") -> str:
@@ -60,7 +68,10 @@ def condition_line(cond: Condition, dec: SwitchDecision, lang: str = "en") -> st
     not); the harm condition's from ``core.views.harm``."""
     if cond.name == "harm":
         return harm_condition_line(dec.harm, cond.state, dec.max_harm, dec.b, dec.kind, lang)
-    return t(f"switch.cond_{_which(cond)}", lang, **_params(dec, lang))
+    key = _which(cond)
+    if key == "quality_holds" and dec.quality_used is not None and dec.quality_used.p is None:
+        key = "quality_holds_sequence"   # the sequence's ends decide alone: no test p to quote
+    return t(f"switch.cond_{key}", lang, **_params(dec, lang))
 
 
 def limit_cell(cond: Condition, kind: str, lang: str = "en") -> str:
@@ -73,9 +84,9 @@ def limit_cell(cond: Condition, kind: str, lang: str = "en") -> str:
     if cond.holds or (cond.name == "quality" and cond.state == "unsure" and cond.gap == 0
                       and not cond.reason):
         room = cond.bound - cond.limit if cond.name == "quality" else cond.limit - cond.bound
-        amount = loss_text(room, kind) if cond.name == "quality" else f"{abs(room):.2f}×"
+        amount = _loss_text(room, kind) if cond.name == "quality" else f"{abs(room):.2f}×"
         return t("switch.gap_inside" if cond.holds else "switch.gap_test", lang, amount=amount)
-    amount = loss_text(cond.gap, kind) if cond.name == "quality" else f"{cond.gap:.2f}×"
+    amount = _loss_text(cond.gap, kind) if cond.name == "quality" else f"{cond.gap:.2f}×"
     return t("switch.gap_short", lang, amount=amount)
 
 
@@ -125,7 +136,7 @@ def next_step(dec: SwitchDecision, lang: str = "en") -> tuple[str, str, str]:
     return text, link, t("switch.next_link", lang)
 
 
-def speed_step(dec: SwitchDecision, lang: str = "en") -> str:
+def _speed_step(dec: SwitchDecision, lang: str = "en") -> str:
     """The next step of an unsure speed condition (``SwitchDecision.next_step_speed``): the
     queries needed for the time ratio's upper bound to reach the limit at the observed
     ratio, or that none would; empty when there is none."""
@@ -143,9 +154,9 @@ def speed_step(dec: SwitchDecision, lang: str = "en") -> str:
 
 def steps(dec: SwitchDecision, lang: str = "en") -> tuple[str, str, str]:
     """(text, link, link label) of every next step: quality's (``next_step``, with the
-    planner link) then speed's (``speed_step``)."""
+    planner link) then speed's (``_speed_step``)."""
     text, link, label = next_step(dec, lang)
-    text = " ".join(x for x in (text, speed_step(dec, lang)) if x)
+    text = " ".join(x for x in (text, _speed_step(dec, lang)) if x)
     return text, link, label
 
 

@@ -73,14 +73,22 @@ def degenerate_note(bootstrap, lang: str = "en") -> str | None:
     return t(f"verdicts.degenerate_{kind}", lang, k=bootstrap.distinct)
 
 
-def comparison_verdict(result, lang: str = "en") -> str:
-    """The verdict sentence of a ``GoldenComparison``."""
-    c = result.comparison
+def paired_sentence(c, *, a: str, b: str, unit: str = "cases", lang: str = "en") -> str:
+    """The verdict sentence of the one paired result ``c`` (a ``PairedComparison``) with A and B
+    named ``a`` and ``b``: ``verdict_sentence`` of its verdict, B − A, interval, n and kind.
+    The one place a comparison becomes its sentence (the card's, ``core.views.paired``; the
+    CLI's; the report's)."""
     bs = c.bootstrap
-    return verdict_sentence(c.verdict, a=c.a, b=c.b, mean=bs.mean, ci_low=bs.ci_low,
-                            ci_high=bs.ci_high, n=result.n_cases, confidence=bs.confidence,
-                            lang=lang, unit=result.golden.unit,
-                            kind="rate" if c.binary else "score")
+    return verdict_sentence(c.verdict, a=a, b=b, mean=bs.mean, ci_low=bs.ci_low,
+                            ci_high=bs.ci_high, n=c.n, confidence=bs.confidence, lang=lang,
+                            unit=unit, kind="rate" if c.binary else "score")
+
+
+def comparison_verdict(result, lang: str = "en") -> str:
+    """The verdict sentence of a ``GoldenComparison`` (``paired_sentence`` of its comparison,
+    in its set's unit)."""
+    c = result.comparison
+    return paired_sentence(c, a=c.a, b=c.b, unit=result.golden.unit, lang=lang)
 
 
 def margin_sentence(result, *, a: str, b: str, lang: str = "en") -> str:

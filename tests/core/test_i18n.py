@@ -267,7 +267,7 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.paired.stats import INTERVALS, RATE_INTERVALS
     from core.retrieval.vectors import SOURCES as VECTOR_SOURCES
     from core.paired.margin import TESTS as MARGIN_TESTS, VERDICTS as MARGIN_VERDICTS
-    from core.switch import DECISIONS, QUALITY_FORMATS, STATES
+    from core.switch import DECISIONS, QUALITY_FORMATS, QUALITY_SOURCES, STATES
 
     bands = tuple({kappa_band(k) for k in (-0.5, 0.1, 0.3, 0.5, 0.7, 0.9)})
     return {
@@ -318,7 +318,8 @@ def _runtime_domains() -> dict[str, tuple]:
         "switch.short_*": tuple(f"{c}_{s}" for c in ("quality", "speed")
                                 for s in ("fails", "unsure")),
         "switch.cond_*": tuple(f"{c}_{s}" for c in ("quality", "speed") for s in STATES)
-        + ("quality_unsure_test",),
+        + ("quality_unsure_test", "quality_holds_sequence"),
+        "switch.test_*": QUALITY_SOURCES,          # core.switch.QualityFigures.source
     }
 
 

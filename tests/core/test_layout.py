@@ -370,9 +370,10 @@ def test_the_test_file_rule_maps_as_documented():
 
 # ----------------------------------------------------------------------------- wings
 # core/ is a ground floor (checks, errors, serialize, i18n, the kernels, the front-door helper)
-# and wings, each a package with a front door (its __init__ names the public surface, PUBLIC).
+# and wings, each a package with a front door (its __init__ names the public surface, PUBLIC),
+# the views (presentation) included: a page imports from core.<wing> only, never a room.
 # Imports run downward through the ranks; wings of one rank never import each other.
-WINGS = ("inputs", "paired", "planning", "latency", "agreement", "retrieval")
+WINGS = ("inputs", "paired", "planning", "latency", "agreement", "retrieval", "views")
 RANK = {"ground": 0, "paired": 1, "planning": 2, "inputs": 3, "latency": 4, "agreement": 4,
         "retrieval": 4, "switch": 5, "views": 6, "commands": 7, "__main__": 8}
 # Libraries a function may import where it needs them (measured start-up costs: CONTRIBUTING,
@@ -572,8 +573,10 @@ def test_the_front_door_check_catches_a_side_entrance(tmp_path):
     page.write_text("from core.paired.stats import verdict\nfrom core.paired import verdict\n"
                     "from core.paired import nothing_public\nfrom core.views.cards import card_html\n")
     hits = front_door_offenders(page, "pages.page")
-    assert [h.split(":")[0] for h in hits] == ["1", "3"]
-    assert front_door_offenders(page, "core.paired.compare") == []   # inside the wing
+    assert [h.split(":")[0] for h in hits] == ["1", "3", "4"]   # views have a front door too
+    inside = front_door_offenders(page, "core.paired.compare")   # paired's rooms: its own
+    assert [h.split(":")[0] for h in inside] == ["4"]
+    assert [h.split(":")[0] for h in front_door_offenders(page, "core.views.golden")] == ["1", "3"]
 
 
 def test_every_front_door_name_exists_and_is_used_outside_its_wing():

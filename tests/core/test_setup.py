@@ -106,3 +106,34 @@ def test_a_python_without_the_packages_gets_one_line_not_a_traceback():
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 1 and "Traceback" in done.stderr
+
+
+def test_make_test_shares_the_cores_and_keeps_each_file_and_the_browser_on_one_worker():
+    """`make test` runs pytest-xdist workers (`-n $(TEST_WORKERS) --dist loadgroup`, two by
+    default); tests/conftest.py groups the tests so that a file's module fixtures are
+    computed once, every browser test shares the one app server, and numba's cache is
+    compiled once for the files that test it."""
+    from tests.conftest import pytest_collection_modifyitems
+
+    make = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "TEST_WORKERS ?= 2" in make and "-m pytest -n $(TEST_WORKERS) --dist loadgroup" in make
+    assert "pytest-xdist==" in (ROOT / "requirements.txt").read_text(encoding="utf-8")
+
+    class Item:
+        def __init__(self, nodeid, fixtures=()):
+            self.nodeid, self.fixturenames, self.marks = nodeid, list(fixtures), []
+
+        def add_marker(self, mark):
+            self.marks.append(mark)
+
+    items = [Item("tests/browser/test_e2e.py::a"), Item("tests/browser/test_load.py::b"),
+             Item("tests/core/test_kernel_cache.py::c", ["numba_cache", "compiled_kernels"]),
+             Item("tests/core/test_kernel_cache.py::d"),
+             Item("tests/core/commands/test_warm_up.py::e", ["compiled_kernels"]),
+             Item("tests/pages/test_golden.py::f[en]"), Item("tests/pages/test_golden.py::g"),
+             Item("tests/core/test_errors.py::h")]
+    pytest_collection_modifyitems(None, items)
+    assert all(len(i.marks) == 1 and i.marks[0].name == "xdist_group" for i in items)
+    assert [i.marks[0].args[0] for i in items] == [
+        "browser", "browser", "compiled_kernels", "compiled_kernels", "compiled_kernels",
+        "tests/pages/test_golden.py", "tests/pages/test_golden.py", "tests/core/test_errors.py"]

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+import core.views as core_views
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted((ROOT / "pages").glob("*.py")) + [ROOT / "app.py"]
 HELPERS = ROOT / "pages" / "_ui.py"
@@ -51,6 +53,7 @@ NUMERIC_CALLS = {"len", "int", "float", "round", "abs", "min", "max", "sum", "pc
 NUMERIC_SPEC = set("fdegn%,xXob")
 NUMERIC_OPS = (ast.Sub, ast.Div, ast.FloorDiv, ast.Pow)  # never defined for text
 FORMAT_MODULE = "core.views.format"  # its functions format numbers
+FORMAT_NAMES = set(core_views.PUBLIC["format"])   # the same, through the views' front door
 
 def _name(func: ast.expr) -> str | None:
     if isinstance(func, ast.Name):
@@ -113,6 +116,9 @@ class Checker:
             elif isinstance(node, ast.ImportFrom) and node.module == "core.views":
                 self.format_modules |= {a.asname or a.name for a in node.names
                                         if a.name == "format"}
+                # the front door's names of core.views.format format numbers too
+                self.numeric_calls |= {a.asname or a.name for a in node.names
+                                       if a.name in FORMAT_NAMES}
         self.safe_keys: set[tuple[int, str]] = set()
         self.safe_calls: set[str] = set(SAFE_CALLS)
         functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]

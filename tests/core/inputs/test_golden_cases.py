@@ -453,10 +453,11 @@ def test_a_set_built_from_frames_reads_as_before():
     assert copy.scores is scores and copy.group_file and copy.groups.to_dict() == {"a": "h"}
 
 
-def _modules_after(args: list[str]) -> tuple[int, list[str]]:
+def _modules_after(args: list[str], watch=("pandas", "numba", "scipy.stats", "pyarrow")
+                   ) -> tuple[int, list[str]]:
     code = ("import sys\nfrom core.__main__ import main\nrc = main(sys.argv[1:])\n"
             "sys.stdout.flush()\nprint('\\nLOADED', sorted(m for m in "
-            "('pandas', 'numba', 'scipy.stats', 'pyarrow') if m in sys.modules), rc)")
+            f"{tuple(watch)!r} if m in sys.modules), rc)")
     out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
                          cwd=ROOT)
     last = out.stdout.strip().splitlines()[-1]
@@ -475,11 +476,37 @@ def test_the_compare_cli_on_a_golden_file_imports_no_pandas_numba_or_scipy_stats
     assert rc == 0 and loaded == []
 
 
+HEAVY = ("pandas", "pyarrow", "scipy.stats", "altair", "torch", "sentence_transformers",
+         "rapidfuzz", "statsmodels", "numba")
+
+
+@pytest.mark.parametrize("args,allowed", [
+    # retrieval lists (ids, three methods: the tied-for-best set, all pairs, per-group
+    # B - A, Judged@10): the kernels only (issue 38)
+    (["compare", "data/demo_lists.csv", "--format", "lists"], ["numba"]),
+    # TREC runs: the fast run reader is pandas' C parser (trec_eval's whitespace format)
+    (["compare", "--format", "trec", "--qrels", "data/demo_trec/qrels.txt",
+      "data/demo_trec/bm25.run", "data/demo_trec/dense.run", "data/demo_trec/hybrid.run"],
+     ["numba", "pandas", "pyarrow"]),
+    # decide: the timing log is read into a frame (core.latency.log)
+    (["decide", "--quality", "data/demo_switch_golden.csv", "--latency",
+      "data/demo_switch_latency.csv", "--margin", "0.02", "--max-slowdown", "1.10"],
+     ["numba", "pandas", "pyarrow"]),
+])
+def test_the_demo_commands_import_only_what_they_use(args, allowed):
+    """The README's lists, TREC and decide demos in a fresh interpreter load none of the
+    heavy libraries they do not use (scipy.stats, altair, torch, the passage matcher; pandas
+    only where a table is read into a frame): import time is most of a warm command's CPU
+    (``bench/bench_demo.py``, ``docs/speed.md``)."""
+    rc, loaded = _modules_after([*args, "--resamples", "500"], HEAVY)
+    assert rc in (0, 1, 3) and loaded == allowed, (args, loaded)
+
+
 def test_xlsx_long_and_score_files_import_no_pandas(tmp_path):
     """Every golden layout of two methods stays off pandas: a workbook, a long file; scores
-    (not 0/1) load numba's kernels but neither pandas nor scipy.stats. (Three or more methods
-    are ranked by ``core.paired.best`` / ``core.paired.multi``, which read a frame, and B − A per group
-    plans each group with ``core.planning.sample_size``: those load pandas and scipy.stats.)"""
+    (not 0/1) load numba's kernels but neither pandas nor scipy.stats. (Three or more methods,
+    ranked by ``core.paired.best`` / ``core.paired.multi`` from ``GoldenSet.cases``, and B − A
+    per group stay off pandas too: ``test_the_demo_commands_import_only_what_they_use``.)"""
     for name in ("demo.xlsx", "scores.csv"):
         (tmp_path / name).write_bytes(INPUTS[name])
     long = [line.rsplit(b",", 1)[0] for line in INPUTS["long.csv"].splitlines()

@@ -300,3 +300,24 @@ def test_short_coverage_holds_the_true_best():
     assert sizes / runs < 5  # the set does shrink
     assert sizes < sizes_all  # and MCB's is smaller than the all-pairs set
     assert naive / runs > 1 - held / runs  # the naive pick is wrong more often than the set
+
+
+def test_the_pandas_free_table_gives_the_same_set():
+    """The CLI hands ``best_set`` a ``CaseScores`` (no pandas on its path, issue 38): the same
+    set, ranks, intervals, critical values and exclusions as from the DataFrame, to the bit
+    (a long file's cases x methods block and a wide file's columns alike)."""
+    from core.inputs.golden_cases import CaseScores
+
+    rng = np.random.default_rng(3)
+    x = rng.random((30, 4))
+    x[[2, 17], [1, 3]] = np.nan
+    df = pd.DataFrame(x, columns=["a", "b", "c", "d"],
+                      index=pd.Index([f"q{i}" for i in range(30)], name="case_id"))
+    ref = best_set(df, resamples=700, seed=4)
+    for values in (x.copy(), np.asfortranarray(x)):
+        got = best_set(CaseScores(tuple(df.index), tuple(df.columns), values),
+                       resamples=700, seed=4)
+        assert got.to_dict() == ref.to_dict() and got.excluded == ("q2", "q17")
+        assert np.array_equal(got.max_t, ref.max_t)
+    with pytest.raises(ValueError, match="scores must be"):
+        best_set(CaseScores(("a",), ("x", "y"), np.zeros((2, 2))), resamples=100)

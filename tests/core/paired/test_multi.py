@@ -214,3 +214,23 @@ def test_a_no_clear_difference_beside_an_interval_that_leaves_out_0_is_gone():
                 found += 1
                 assert p.verdict == "no_difference" and not adj_out, p
     assert found >= 3 and held >= 1  # both situations occur in these data
+
+
+def test_the_pandas_free_table_gives_the_same_pairs():
+    """The CLI hands ``compare_many`` a ``CaseScores`` (no pandas on its path, issue 38):
+    every pair, p-value, interval and exclusion equals the DataFrame's."""
+    from core.inputs.golden_cases import CaseScores
+
+    rng = np.random.default_rng(5)
+    x = rng.random((25, 3))
+    x[4, 0] = x[9, 2] = np.nan
+    df = pd.DataFrame(x, columns=["bm25", "dense", "hybrid"],
+                      index=pd.Index([f"c{i}" for i in range(25)], name="case_id"))
+    cs = CaseScores(tuple(df.index), tuple(df.columns), x)
+    for kw in (dict(), dict(mode="baseline", baseline="dense", correction="bh")):
+        ref = compare_many(df, resamples=600, seed=2, **kw)
+        got = compare_many(cs, resamples=600, seed=2, **kw)
+        assert got.to_dict() == ref.to_dict() and got.excluded == ref.excluded
+    assert got.excluded == {"dense vs bm25": ["c4"], "dense vs hybrid": ["c9"]}
+    with pytest.raises(ValueError, match="scores must be"):
+        compare_many(x, resamples=600)
