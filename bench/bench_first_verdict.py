@@ -6,7 +6,7 @@ A fresh clone has no unpacked scifact folder (the page unpacks ``data/beir/scifa
 and no embedding cache; the numba kernels are the ones ``make run``'s warm-up compiled into
 the venv's cache (``core.kernel_cache``), as on a fresh clone after ``make run``. The shipped
 document and query vectors are spot-checked (32 documents and 32 queries encoded live, in the
-server's dense job while BM25 runs). The clock starts when the browser asks for ``/scifact``
+server's dense job, once BM25's card is drawn). The clock starts when the browser asks for ``/scifact``
 (the server already answers ``/_stcore/health``) and stops when a verdict card other than
 BM25's waiting card is visible; the time to BM25's card is printed too. The reference, in the
 same run, is a second visit to the same server (everything loaded and cached). Printed: wall

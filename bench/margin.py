@@ -48,6 +48,7 @@ from core.paired.margin import margin_decision  # noqa: E402
 from core.paired.compare import compare_paired  # noqa: E402
 
 OUT = ROOT / "docs" / "margin.md"
+TIES_MARKER = "<!-- margin_ties: bench/margin_ties.py -->"
 CONFIDENCE = 0.95
 ALPHA_ONE = (1 - CONFIDENCE) / 2
 NS = (20, 30, 50, 100)
@@ -344,8 +345,11 @@ def main(argv=None) -> None:
         "100. The naive rule beside it — switch whenever the superiority verdict does not say "
         "A is better — is what a 'cannot tell' is often read as.", "",
         *summary(brows, srows), ""]
-    OUT.write_text("\n".join(head + tables(brows, bchecks, srows, snote, sets)) + "\n",
-                   encoding="utf-8")
+    # the hard-shape section (bench/margin_ties.py, issue 36) below its marker is kept
+    old = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
+    tail = old[old.index(TIES_MARKER):] if TIES_MARKER in old else ""
+    OUT.write_text("\n".join(head + tables(brows, bchecks, srows, snote, sets)) + "\n\n"
+                   + tail, encoding="utf-8")
     print(f"written to {OUT.relative_to(ROOT)}")
 
 

@@ -15,7 +15,7 @@ import streamlit as st
 
 from core.checks import MAX_SLOWDOWN, MIN_SLOWDOWN
 from core.errors import InputError
-from core.inputs import COMMON_MEASURES, LIST_METRICS
+from core.inputs import COMMON_MEASURES, LIST_METRICS, has_cluster_column
 from core.latency import load_timings
 from core.switch import (DEFAULT_MAX_SLOWDOWN, QUALITY_FORMATS, decide_files, decide_retrievers,
                          load_quality, retriever_methods)
@@ -28,7 +28,7 @@ from core.views import quality_line, sequential_section
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, current_lang, draw_chart,
                        end_of_presentation, esc, how_to_read, inputs_box, keep_in_url, page_setup,
                        present_css, presenting, report_downloads, show_card, show_error,
-                       show_table, stat_settings, TABLE_TYPES, tr, url_index, url_number)
+                       show_table, stat_settings, TABLE_TYPES, tr, tr_md, url_index, url_number)
 from pages._sequential import range_warning, sequential_toggle, show_sequential, url_flag
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -169,6 +169,8 @@ try:
         (qdata, qname) = quality
         q_methods, l_methods, binary = _methods(qdata, qname, ldata, lname, qformat, measure,
                                                 k, runs)
+        if qformat == "golden" and has_cluster_column(qdata, qname):   # issue 32: say so
+            inputs.warning(tr_md("clusters.decide_page_independent", file=qname), icon="⚠️")
 except InputError as exc:
     with inputs:
         show_error(exc)

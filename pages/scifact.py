@@ -261,12 +261,7 @@ with inputs_box:
         n_used = n_all
 
 # ----------------------------------------------------------------------------- running
-# the dense side starts first, as a server job on the other core (model, shipped vectors'
-# check, queries); BM25 runs meanwhile and its numbers show while the dense side gets ready
-_reencode = live.encode_state(data, model, CACHE_DIR)
-_reencode = _reencode is not None and _reencode.running and _reencode.refresh
-dense_key = live.start_dense(data, model, cache_dir=CACHE_DIR, live=not _reencode and (
-    st.session_state.get("scifact_live") == (data.content_hash, model)))
+# BM25 first: its numbers show while the dense side gets ready
 try:
     BM25Params(float(k1), float(b), tokenizer)
     with st.spinner(tr("scifact.running_bm25")):
@@ -289,6 +284,13 @@ with waiting.container():
                                               resamples=int(resamples), seed=int(seed)),
                            metric=metric, confidence=float(confidence), lang=current_lang()))
     steps = st.empty()
+# the dense side (model, shipped vectors' check, queries) as a server job, started once
+# BM25's card is drawn: side by side, their many small numpy calls and BM25's Python wait
+# for each other's GIL, and both came later (docs/speed.md)
+_reencode = live.encode_state(data, model, CACHE_DIR)
+_reencode = _reencode is not None and _reencode.running and _reencode.refresh
+dense_key = live.start_dense(data, model, cache_dir=CACHE_DIR, live=not _reencode and (
+    st.session_state.get("scifact_live") == (data.content_hash, model)))
 try:
     with headline:
         dense = _dense_or_progress(data, model, dense_key, steps)

@@ -9,7 +9,7 @@ import streamlit as st
 
 from core.errors import InputError
 from core.inputs import (COMMON_MEASURES, GoldenSet, LIST_METRICS, by_group, cluster_hint,
-                         clusters_of, compare_golden, compare_in_clusters,
+                         clusters_of, compare_cheap, compare_golden, compare_in_clusters,
                          load_lists_clustered, margin_answer, read_cluster_labels,
                          lists_bounds, lists_side_by_side as list_side_by_side,
                          metric_key, read_group_file, read_qrels, read_run, score_lists,
@@ -32,7 +32,7 @@ from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_pr
                        show_error, show_frame, show_paired, show_table, stat_settings, tr, tr_md,
                        url_index, url_number, url_value, verdict_notes)
 from pages._sections import show_groups, show_judged
-from core.views import sequential_section
+from core.views import cheap_card, cheap_lines, sequential_section
 from pages._sequential import range_warning, sequential_toggle, show_sequential, url_flag
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -80,6 +80,17 @@ def _cluster_margin(_result, data_key: tuple, a: str, b: str, resamples: int,
 def _trec(qrels: bytes, qrels_name: str, runs: tuple, measure: str):
     return score_runs([read_run(b, n) for n, b in runs], read_qrels(qrels, qrels_name),
                       [measure], qrels_file=qrels_name)
+
+
+def _cheap_set(load):
+    """The cheap labels' scores (issue 34) from ``load``, or None with the error shown: a bad
+    cheap file is one message, and the gold comparison stays."""
+    try:
+        with st.spinner(tr("systems.computing")):
+            return load()
+    except InputError as exc:
+        show_error(exc)
+        return None
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -191,6 +202,7 @@ with guide:
 with inputs_box:
     inputs: dict[str, bytes] = {}
     notes: list[str] = []
+    cheap_gs = None   # cheap labels' scores (issue 34), when a second file is given
     try:
         if source == "lists":
             up = st.file_uploader(tr("systems.lists_upload"), type=["csv", "tsv", "txt", "xlsx"],
@@ -201,6 +213,10 @@ with inputs_box:
                 data, name = DEMO_LISTS.read_bytes(), DEMO_LISTS.name
                 st.info(tr("systems.demo_lists_note"), icon="ℹ️")
             inputs[name] = data
+            cheap_up = st.file_uploader(tr("cheap.upload_label"),
+                                        type=["csv", "tsv", "txt", "xlsx"],
+                                        key="systems_cheap_upload",
+                                        help=tr("cheap.systems_lists_help"))
             c1, c2, c3 = st.columns(3)
             metric = c1.selectbox(tr("systems.metric"), LIST_METRICS,
                                   index=url_index("metric", LIST_METRICS, LIST_METRICS.index("ndcg")),
@@ -216,6 +232,10 @@ with inputs_box:
             ls = ls_scores.lists
             key = metric_key(metric, k)
             gs = ls_scores.golden(key)
+            if cheap_up is not None:   # issue 34: the same lists judged with cheap labels
+                cheap_gs = _cheap_set(lambda: _lists(cheap_up.getvalue(), cheap_up.name, kind,
+                                                     k)[0].golden(key))
+                inputs[cheap_up.name] = cheap_up.getvalue()
             scores, text = gs.scores, gs.text
             st.caption(tr("systems.lists_loaded", n=len(ls.cases), methods=len(ls.methods),
                           kind=tr(f"systems.match_{ls.kind}")))
@@ -249,6 +269,8 @@ with inputs_box:
                                     key="systems_runs_upload", help=tr("systems.runs_help"))
             g_up = st.file_uploader(tr("groups.upload"), type=["csv", "tsv", "txt", "xlsx"],
                                     key="systems_groups_upload", help=tr("groups.upload_help"))
+            cheap_up = st.file_uploader(tr("cheap.upload_label"), key="systems_cheap_upload",
+                                        help=tr("cheap.systems_trec_help"))
             if q_up is not None and r_up:
                 qrels_data, qrels_name = q_up.getvalue(), q_up.name
                 runs = tuple((f.name, f.getvalue()) for f in r_up)
@@ -268,6 +290,10 @@ with inputs_box:
                 ts = _trec(qrels_data, qrels_name, runs, str(measure))
             key = ts.measures[0]
             gs = ts.golden(key)
+            if cheap_up is not None:   # issue 34: the runs scored under the cheap qrels
+                cheap_gs = _cheap_set(lambda: _trec(cheap_up.getvalue(), cheap_up.name, runs,
+                                                    str(measure)).golden(key))
+                inputs[cheap_up.name] = cheap_up.getvalue()
             if g_up is not None:  # query groups from the qid,group side file
                 gs = gs.with_groups(_group_file(g_up.getvalue(), g_up.name), g_up.name)
                 inputs[g_up.name] = g_up.getvalue()
@@ -334,6 +360,15 @@ with inputs_box:
         keep_in_url(**url)
         show_error(exc)
         st.stop()
+    cheap = None
+    if cheap_gs is not None:   # issue 34: A vs B sharpened by the cheap labels (PPI++)
+        try:
+            cheap = compare_cheap(result, cheap_gs, confidence=float(confidence))
+        except InputError as exc:
+            show_error(exc)
+        if cheap is not None and cl_labels is not None:   # PPI reads cases as independent
+            st.warning(tr("cheap.clusters_not_yet"), icon="⚠️")
+            cheap = None
     margin_value, margin_text = margin_input("systems", fmt.kind_of(result.comparison.binary))
     looks_again = sequential_toggle("systems")
     best_method = BEST_METHODS[0]
@@ -394,6 +429,9 @@ with card_slot:
     else:
         if seq is not None:
             show_sequential(seq, c.a, c.b, lang)
+        if cheap is not None:   # the prediction-powered card first, the gold-only one below
+            show_card(cheap_card(cheap, lang))
+            st.caption(tr("cheap.gold_card_title"))
         show_card(card)
         if cmargin is not None:   # method names inside: shown literally
             st.markdown(esc(margin_line(cmargin, c.a, c.b, c.binary, lang)))
@@ -403,6 +441,9 @@ end_of_presentation()
 if headline_best and seq is not None:
     show_sequential(seq, c.a, c.b, lang)
 if headline_best:  # A vs B keeps its own card, under its heading
+    if cheap is not None:
+        show_card(cheap_card(cheap, lang))
+        st.caption(tr("cheap.gold_card_title"))
     show_card(card)
 elif best is not None:  # with a margin the best set's card moves down here
     show_card(best_card(best, lang))
@@ -584,7 +625,11 @@ if seq is not None:   # issue 33: the sequence, as the page shows it (and the CL
     if clustered is None:   # the verdict valid at every look
         summary["verdict_fixed_n"] = summary["verdict"]
         summary["verdict"] = seq.last.verdict
+if cheap is not None:   # the PPI figures, as compare --cheap / --cheap-qrels writes them
+    cheap.apply(summary)
 sections = [
+    *([] if cheap is None else [Section(tr("cheap.upload_label"), "\n".join(
+        line.strip() for line in cheap_lines(cheap, lang)))]),
     *([] if seq is None else [sequential_section(seq, c.a, c.b, lang)]),
     *([] if clustered is None else [Section(tr("clusters.page_title"), "\n".join(
         cluster_lines(clustered, c.a, c.b, cl_source, c.binary, lang)

@@ -41,6 +41,8 @@ from core.paired import ClusterComparison, compare_clustered, run_summary, sign_
 
 CLUSTER_NAMES = ("cluster", "document", "doc_id", "docid", "source", "문서", "클러스터")
 RUN_NAMES = ("run", "trial", "repeat", "반복")
+# in a retrieval-list file "run" may name a system; the other run names are refused there
+LIST_RUN_NAMES = ("trial", "repeat", "반복")
 METHOD_HEADERS = ("method", "system", "model", "retriever", "방법", "방식", "모델", "시스템",
                   "메서드", "기법")   # core.inputs.golden.METHOD_NAMES less "run"
 MAX_SHOWN = 10
@@ -220,6 +222,15 @@ def load_clustered(data: bytes, file: str = "upload", *, cluster: str | None = N
     return Clustered(from_cells(rest), labels, col, None, runs)
 
 
+def has_cluster_column(data: bytes, file: str = "upload") -> bool:
+    """Whether a file's header names a cluster or a run column (the Switch? page's one-line
+    note: it reads such a file's cases as independent)."""
+    table = read_cells(data, file, required=(CASE_ID_NAMES,))
+    id_col = find_column(table.names, CASE_ID_NAMES)
+    names = [c for c in table.names if c != id_col]
+    return find_column(names, CLUSTER_NAMES) is not None or _run_column(names)[1] is not None
+
+
 def load_lists_clustered(data: bytes, file: str = "upload", *, kind: str = "auto",
                          cluster: str | None = None):
     """A retrieval-list file (``core.inputs.lists``) with its cluster column taken out:
@@ -231,6 +242,9 @@ def load_lists_clustered(data: bytes, file: str = "upload", *, kind: str = "auto
     id_col = find_column(table.names, CASE_ID_NAMES)
     if id_col is None:
         raise InputError("no_case_id", file=file, columns=_shown(table.names))
+    repeat = find_column([c for c in table.names if c != id_col], LIST_RUN_NAMES)
+    if repeat is not None:   # repeated runs of ranked lists are not read: say so, plainly
+        raise InputError("clusters.err_runs_lists", file=file, column=repeat)
     col = cluster_column([c for c in table.names if c != id_col], cluster, file)
     if col is None:
         return from_cells(table, kind=kind), None, None

@@ -273,7 +273,8 @@ def _interaction(d: np.ndarray, lab: np.ndarray, permutations: int, seed: int,
 class GroupResult:
     """One group: B − A with its interval at the corrected level, the test's p raw and
     Holm-adjusted, the verdict, the planner's cases needed and the ``status`` shown
-    (one of ``STATUSES``: a verdict, ``cannot_tell`` or ``too_few`` (< 2 cases))."""
+    (one of ``STATUSES``: a verdict, ``cannot_tell`` or ``too_few`` (< 2 cases)).
+    ``skew_guard``: the skew guard moved an end of the interval (scores; issue 36)."""
 
     group: str
     n: int
@@ -289,6 +290,7 @@ class GroupResult:
     n_needed: int | None
     interval: str | None
     n_clusters: int | None = None   # clusters as the unit (issue 32): this group's clusters
+    skew_guard: bool = False        # the skew guard moved an end of the interval (issue 36)
 
     def to_dict(self) -> dict:
         out = {"group": self.group, "n": self.n, "mean_a": self.mean_a,
@@ -298,6 +300,7 @@ class GroupResult:
                "interval": self.interval}
         if self.n_clusters is not None:
             out["n_clusters"] = self.n_clusters
+        out.update({"interval_skew_guard": self.skew_guard} if self.interval == "calibrated_t" else {})
         return out
 
 
@@ -440,7 +443,7 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
         results.append(GroupResult(g, int(ag.size), float(ag.mean()), float(bg.mean()),
                                    float(bs.mean), float(bs.ci_low), float(bs.ci_high),
                                    float(comp.test.p), ph, v, status, n_needed, bs.interval,
-                                   n_cl))
+                                   n_cl, cl is None and bs.skew_guard))
     how = None
     if cl is None:
         test = _interaction(b - a, lab, permutations, seed, alpha) if len(lab) else None

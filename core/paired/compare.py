@@ -258,11 +258,16 @@ class PairedComparison:
 def interval_provenance(bs: BootstrapResult) -> dict:
     """What produced the interval of B - A, for JSON: ``interval`` (its name),
     ``interval_resampled`` (``core.paired.intervals.resampled``: False for a closed form such as
-    Tango's) and ``interval_resamples`` (the bootstrap resamples the interval was read off;
-    0 for a closed form, whose ``resamples`` drew only the chart's bootstrap distribution)."""
+    Tango's), ``interval_resamples`` (the bootstrap resamples the interval was read off;
+    0 for a closed form, whose ``resamples`` drew only the chart's bootstrap distribution) and,
+    for scores only (0/1 tables have no skew guard), ``interval_skew_guard`` (the skew guard
+    of the interval of B - A moved an end, ``BootstrapResult.skew_guard``, issue 36)."""
     used = is_resampled(bs.interval)
-    return {"interval": bs.interval, "interval_resampled": used,
-            "interval_resamples": bs.resamples if used else 0}
+    out = {"interval": bs.interval, "interval_resampled": used,
+           "interval_resamples": bs.resamples if used else 0}
+    if bs.method == "resample":
+        out["interval_skew_guard"] = bs.skew_guard
+    return out
 
 
 def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,

@@ -160,6 +160,22 @@ def skew_guard_interval(x: np.ndarray, confidence: float):
     return xbar - ginv(q) * se, xbar - ginv(-q) * se
 
 
+def widen_by_skew_guard(d: np.ndarray, lo: float, hi: float, confidence: float, *,
+                        unit: bool, scale: float) -> tuple[float, float, bool]:
+    """The calibrated t-interval [lo, hi] of mean(d) (one set of paired differences, checked
+    by the caller) with each end moved out to ``skew_guard_interval``'s when that lies
+    further out, bounded to [-1, 1] when ``unit`` (differences of scores in [0, 1]), and
+    whether the guard moved an end as printed (by more than 1e-12 of ``scale``): the interval
+    of B - A on scores (``core.paired.stats.interval_of_difference``) and its label (issue 36).
+    Returns (low, high, moved)."""
+    g_lo, g_hi = skew_guard_interval(d[None, :], confidence)
+    lo1, hi1 = min(lo, float(g_lo[0])), max(hi, float(g_hi[0]))
+    if unit:
+        lo, hi, lo1, hi1 = max(lo, -1.0), min(hi, 1.0), max(lo1, -1.0), min(hi1, 1.0)
+    tol = 1e-12 * max(scale, 1e-300)
+    return lo1, hi1, bool(lo1 < lo - tol or hi1 > hi + tol)
+
+
 def calibrated_t_interval(x: np.ndarray, boot_means, boot_sds, confidence: float, *,
                           skew_guard: bool = False):
     """The t-interval of the mean of each row of ``x`` (S sets of n >= 2 cases), each end

@@ -25,6 +25,7 @@ from core.paired.intervals import (BINARY_INTERVALS, DEFAULT_INTERVALS, INTERVAL
                             interval_of_means, score_intervals, side, snap_zero,
                             table_interval, wilson_bounds, z_of, z_two_sided)
 from core.paired.data import PairedData, paired_data  # noqa: F401  (re-exported)
+from core.paired.skew_intervals import widen_by_skew_guard
 from core.paired.method_intervals import (RATE_INTERVALS, RateEstimate, mean_intervals,  # noqa: F401
                                    method_resamples)
 from core.paired.streams import (STREAM_BOOTSTRAP, STREAM_SIGNFLIP, resample_seeds,  # noqa: F401
@@ -147,12 +148,10 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
 @dataclass(frozen=True)
 class BootstrapResult:
     """Bootstrap of a mean (Efron & Tibshirani 1993): percentile (ch. 13) or BCa (ch. 14)
-    interval.
-
-    ``distribution`` holds every resampled mean so pages can plot without recomputing.
-    ``interval`` is the interval actually used (BCa falls back to percentile when it is
-    undefined: all values equal). ``constant``: every value was equal (up to rounding).
-    """
+    interval. ``distribution`` holds every resampled mean so pages can plot without
+    recomputing. ``interval`` is the interval actually used (BCa falls back to percentile when
+    it is undefined: all values equal). ``constant``: every value was equal (up to rounding).
+    ``skew_guard``: the skew guard moved an end (scores; issue 36: the labels name it)."""
 
     mean: float
     ci_low: float
@@ -164,6 +163,7 @@ class BootstrapResult:
     distribution: np.ndarray = field(repr=False)
     interval: Interval = "percentile"
     constant: bool = False
+    skew_guard: bool = False
 
     @property
     def standard_error(self) -> float:
@@ -336,9 +336,15 @@ def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float
 def interval_of_difference(data: PairedData, dist: np.ndarray, confidence: float,
                            interval: str, seed: int,
                            sds: np.ndarray | None = None) -> tuple[float, float, str]:
-    """``difference_interval`` for arguments the caller checked (``bootstrap_difference``,
-    ``core.paired.multi``): the same interval, no check again."""
-    used = resolve_interval(interval, data.binary)
+    """``difference_interval`` for arguments the caller checked (``core.paired.multi``)."""
+    return guarded_interval(data, dist, confidence, interval, seed, sds)[:3]
+
+
+def guarded_interval(data: PairedData, dist: np.ndarray, confidence: float, interval: str,
+                     seed: int, sds: np.ndarray | None = None) -> tuple[float, float, str, bool]:
+    """``interval_of_difference`` and whether the skew guard moved an end
+    (``core.paired.skew_intervals.widen_by_skew_guard``; False but for the calibrated t)."""
+    used, guarded = resolve_interval(interval, data.binary), False
     if used in PAIRED_PROPORTION_METHODS:
         both, a_only, b_only, neither = data.table
         lo, hi = table_interval(both, b_only, a_only, neither, confidence, used)
@@ -350,12 +356,14 @@ def interval_of_difference(data: PairedData, dist: np.ndarray, confidence: float
             sds = None
         elif sds is None:
             sds = difference_draws(data.d, dist.size, seed, True)[1]
-        l, h = interval_of_means(d, dist[None, :], sds, confidence, used, skew_guard=True)
+        l, h = interval_of_means(d, dist[None, :], sds, confidence, used)
         lo, hi = float(l[0]), float(h[0])
-        if data.unit_scores:   # B - A of scores in [0, 1] lies in [-1, 1]
+        if used == "calibrated_t":   # the skew guard (issue 36): a union, it only widens
+            lo, hi, guarded = widen_by_skew_guard(data.d, lo, hi, confidence,
+                                                  unit=data.unit_scores, scale=data.scale)
+        elif data.unit_scores:   # B - A of scores in [0, 1] lies in [-1, 1]
             lo, hi = max(lo, -1.0), min(hi, 1.0)
-    return float(snap_zero(lo, data.scale)), float(snap_zero(hi, data.scale)), used
-
+    return float(snap_zero(lo, data.scale)), float(snap_zero(hi, data.scale)), used, guarded
 
 
 def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
@@ -376,9 +384,9 @@ def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
         dist, sds = difference_draws(d, resamples, seed,
                                      resolve_interval(interval, False) in STUDENTIZED_METHODS)
         mean, constant, method = float(d.mean()), is_constant(d), "resample"
-    lo, hi, used = interval_of_difference(data, dist, confidence, interval, seed, sds)
+    lo, hi, used, guarded = guarded_interval(data, dist, confidence, interval, seed, sds)
     return BootstrapResult(float(mean), lo, hi, confidence, resamples, int(seed), method, dist,
-                           used, bool(constant))
+                           used, bool(constant), guarded)
 
 
 def paired_bootstrap(a, b, *, resamples: int = 20_000, confidence: float = 0.95,

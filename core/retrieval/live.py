@@ -6,8 +6,8 @@ what it gets back, and never drives the model, the vectors or the encode job its
 * ``start_dense(data, model)``: the dense ranking as a server job, in a thread that belongs
   to the process, not to a browser tab: the steps of ``core.retrieval.scifact.dense_ranking``
   (load, check the shipped vectors, queries), the same ones ``python -m core scifact`` runs.
-  The page starts it as soon as the collection is loaded, so it runs on the other core while
-  BM25 runs and its card is drawn (issue 37 item 7). One job per (corpus, queries, model,
+  The page starts it once BM25's card is drawn (side by side with BM25, their numpy calls
+  and BM25's Python waited for each other's GIL: ``docs/speed.md``). One job per (corpus, queries, model,
   vectors in use, cache folder) and process; a second call joins it, a finished one is the
   answer of every later call (a failed one, or one that found no document vectors, runs
   again).

@@ -29,8 +29,8 @@ from core.i18n import t
 from core.paired import PairedComparison
 from core.views import format as fmt
 from core.views.cards import MarginBand, VerdictCard, paired_card
-from core.views.verdicts import (degenerate_note, interval_label, margin_reason, margin_sentence,
-                                 paired_sentence, reason_sentence)
+from core.views.verdicts import (degenerate_note, interval_label, interval_name, margin_reason,
+                                 margin_sentence, paired_sentence, reason_sentence)
 
 if TYPE_CHECKING:  # altair and pandas only where a chart or table is drawn: the CLI needs none
     import altair as alt
@@ -359,7 +359,7 @@ def paired_view(comparison: PairedComparison, *, lang: str = "en", names: dict |
              else t("paired.difference", lang, a=a, b=b))
     difference = Tile(label, fmt.diff(bs.mean, kind),
                       t("paired.difference_ci", lang, level=level,
-                        interval=t(f"verdicts.interval_{bs.interval}", lang),
+                        interval=interval_name(bs, lang),
                         lo=fmt.diff(bs.ci_low, kind), hi=fmt.diff(bs.ci_high, kind)),
                       t("glossary.bootstrap", lang)
                       + ("\n\n" + t("glossary.pp", lang) if kind == "rate" else ""))

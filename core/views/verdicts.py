@@ -58,10 +58,22 @@ def reason_sentence(decision, lang: str = "en") -> str | None:
 def interval_label(bs) -> str:
     """What produced the CI of B − A (a ``BootstrapResult``), for the CLI line (English, as
     the CLI's other statistics): 'tango, closed form: no resampling' or 'calibrated_t, paired
-    bootstrap: 20,000 resamples, seed 0' (``core.paired.intervals.resampled``, issue 36)."""
+    bootstrap: 20,000 resamples, seed 0' (``core.paired.intervals.resampled``, issue 36);
+    'calibrated_t + skew guard, ...' when the skew guard moved an end
+    (``BootstrapResult.skew_guard``)."""
+    name = f"{bs.interval} + skew guard" if bs.skew_guard else bs.interval
     if not resampled(bs.interval):
-        return f"{bs.interval}, closed form: no resampling"
-    return f"{bs.interval}, paired bootstrap: {bs.resamples:,} resamples, seed {bs.seed}"
+        return f"{name}, closed form: no resampling"
+    return f"{name}, paired bootstrap: {bs.resamples:,} resamples, seed {bs.seed}"
+
+
+def interval_name(bs, lang: str = "en") -> str:
+    """The interval of B − A (a ``BootstrapResult``) by name, translated, for the card:
+    'Calibrated t-interval, widened by the bootstrap-t, for scores', or '..., widened by the
+    bootstrap-t and the skew guard, ...' when the skew guard moved an end (issue 36)."""
+    if bs.skew_guard:
+        return t("verdicts.interval_calibrated_t_guarded", lang)
+    return t(f"verdicts.interval_{bs.interval}", lang)
 
 
 def degenerate_note(bootstrap, lang: str = "en") -> str | None:

@@ -240,8 +240,9 @@ def test_a_lists_compare_checks_each_argument_once_per_door(monkeypatch, capsys)
     """Issue 31 for several systems: ``compare --format lists`` enters five public doors
     (``compare_paired`` through ``compare_golden``, ``compare_many``, ``best_set``,
     ``by_group``, ``lists_bounds``); each checks the confidence and the seed once, and the
-    interval (``best_set`` takes none), and nothing below them checks again (before: the
-    confidence 24 times, the seed 14: ``compare_many`` through ``paired_bootstrap`` and
+    interval (``best_set`` takes none), and nothing below them checks again (before, at
+    e5d08a2: the confidence 28 times, the seed 17, the interval 10, counted by this very
+    wrapper: ``compare_many`` through ``paired_bootstrap`` and
     ``difference_interval`` per pair, ``by_group`` through ``compare_paired``,
     ``cases_needed`` and ``verdict`` per group, the judged pool through ``compare_paired``
     per reading)."""

@@ -167,3 +167,27 @@ def test_systems_best_set_and_margin_take_the_side_file_clusters(lang):
     assert t(key, lang, a="bm25", b="dense", clusters=6, lo=fmt.diff(cm.ci_low, "score"),
              hi=fmt.diff(cm.ci_high, "score"), limit=fmt.diff(-0.05, "score")) in texts
     assert t("clusters.cli_few", lang, clusters=6) in texts
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_switch_page_says_it_reads_a_clustered_file_as_independent(lang):
+    """The Switch? page has no clustered quality condition (decide --quality does): with a
+    cluster column in the quality file it says so in one line, naming the file; without one
+    it does not."""
+    quality = _golden_file()
+    latency = (ROOT / "data" / "demo_switch_latency.csv").read_text()
+    latency = latency.replace("rerank", "base").replace("hybrid", "new").encode()
+    at = AppTest.from_file(str(ROOT / "pages" / "decide.py"), default_timeout=180)
+    at.session_state["lang"] = lang
+    at.session_state["decide_resamples"] = 1000
+    at.run()
+    at.file_uploader(key="decide_quality_upload").set_value(("g.csv", quality, "text/csv"))
+    at.file_uploader(key="decide_latency_upload").set_value(("t.csv", latency, "text/csv")).run()
+    assert not at.exception
+    line = t("clusters.decide_page_independent", lang, file="g.csv")
+    assert line in _texts(at)
+    plain = b"\n".join(b",".join(r.split(b",")[:1] + r.split(b",")[2:]) if r else r
+                       for r in quality.split(b"\n"))   # the document column dropped
+    at.file_uploader(key="decide_quality_upload").set_value(("p.csv", plain, "text/csv")).run()
+    assert not at.exception
+    assert t("clusters.decide_page_independent", lang, file="p.csv") not in _texts(at)

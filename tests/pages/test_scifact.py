@@ -248,7 +248,6 @@ def test_the_encode_belongs_to_the_server_not_the_tab(folder, tmp_path, monkeypa
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_margin_answers_on_the_card_and_keeps_the_url(folder, lang):
-    from core.i18n import t
     from core.views import format as fmt
     at = AppTest.from_file(PAGE, default_timeout=TIMEOUT)
     at.session_state["lang"] = lang
@@ -267,9 +266,11 @@ def test_margin_answers_on_the_card_and_keeps_the_url(folder, lang):
                               queries=subsample(data.query_ids, data.n_queries, seed=0),
                               resamples=int(at.number_input(key="scifact_resamples").value))
     want = margin_decision(comp, 0.2)
-    assert t(f"margin.verdict_{want.verdict}", lang, a="BM25", b="Dense", margin="0.200",
-             est=fmt.diff(want.mean, "score"), lo=fmt.diff(want.ci_low, "score"),
-             hi=fmt.diff(want.ci_high, "score")) in comp_card
+    # the card's sentence of that answer (an interval clear of -0.2 whose one-sided test does
+    # not agree reads as held back: with 12 tie-heavy queries the tie-kept test, issue 36)
+    from core.views.verdicts import margin_sentence
+    assert margin_sentence(want, a="BM25", b="Dense", lang=lang) in comp_card
+    assert fmt.diff(want.mean, "score") in comp_card
     q = at.query_params["margin"]
     assert (q[0] if isinstance(q, list) else q) == "0.2"
     assert fmt.margin(0.2, "score") in comp_card

@@ -384,7 +384,7 @@ def test_margin_in_the_systems_mode_and_for_scores(capsys):
     assert main(["compare", lists, "--format", "lists", "--resamples", "1000", "--json",
                  "--margin", "0.05"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["margin"]["kind"] == "score" and d["margin"]["test"] == "signflip_shifted"
+    assert d["margin"]["kind"] == "score" and d["margin"]["test"] == "signflip_tie_bootstrap"
     assert d["margin"]["ci_low"] == d["difference"]["ci_low"] and "pairs" in d
     p = _run("compare", lists, "--format", "lists", "--resamples", "1000", "--margin", "5pp")
     assert p.returncode == 2 and "percentage points" in p.stderr
@@ -513,3 +513,34 @@ def test_best_method_and_harm_options(capsys):
     assert main([*base[:-1], "--harm"]) == 0
     text = capsys.readouterr().out
     assert "TRisk (α = 2" in text and f"{h.hurt}/{h.n}" in text
+
+
+def test_the_labels_name_the_skew_guard_when_it_moved_an_end(tmp_path, capsys):
+    """Issue 36, item 4: when the skew guard widened the interval of B − A, the CLI line says
+    'calibrated_t + skew guard', JSON ``interval_skew_guard`` is true and the card's tile
+    names it in EN and KO; otherwise none of them does."""
+    import numpy as np
+    from core.paired import compare_paired
+    from core.views.paired import paired_view
+
+    cases = []
+    for seed in (0, 9):   # right-skewed differences: the guard moves the upper end (0), not (9)
+        rng = np.random.default_rng(seed)
+        a = rng.uniform(0.3, 0.6, 20).round(3)
+        b = (a + rng.lognormal(0, 0.8, 20) * 0.05 - 0.05).clip(0, 1).round(3)
+        cases.append((a, b, seed == 0))
+    for a, b, guarded in cases:
+        f = tmp_path / "scores.csv"
+        f.write_text("case_id,A,B\n" + "".join(f"c{i},{x},{y}\n" for i, (x, y) in
+                                               enumerate(zip(a, b))), encoding="utf-8")
+        c = compare_paired(a, b, resamples=3000, seed=4)
+        assert c.bootstrap.skew_guard is guarded
+        assert main(["compare", str(f), "--resamples", "3000", "--seed", "4"]) == 0
+        line = next(x for x in capsys.readouterr().out.splitlines() if "95% CI" in x)
+        assert ("CI (calibrated_t + skew guard, paired bootstrap: 3,000 resamples, seed 4)"
+                in line) is guarded
+        assert main(["compare", str(f), "--resamples", "3000", "--seed", "4", "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["difference"]["interval_skew_guard"] is \
+            guarded
+        for lang, word in (("en", "skew guard"), ("ko", "왜도 보호")):
+            assert (word in paired_view(c, lang=lang).difference.caption) is guarded

@@ -84,7 +84,7 @@ def test_margin_block_and_text_on_the_tiny_fixture(tmp_path):
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
     m = d["margin"]
-    assert m["margin"] == 0.05 and m["kind"] == "score" and m["test"] == "signflip_shifted"
+    assert m["margin"] == 0.05 and m["kind"] == "score" and m["test"] == "signflip_tie_bootstrap"
     assert m["ci_low"] == d["comparison"]["difference"]["ci_low"]
     assert m["n"] == d["n_queries"]
     p = subprocess.run(base + ["--margin", "0.05"], cwd=ROOT, env=env, capture_output=True,

@@ -236,3 +236,21 @@ def test_interaction_permuting_whole_clusters_matches_full_enumeration():
 def stats_f(d, lab):
     from scipy import stats
     return stats.f_oneway(*(d[lab == g] for g in np.unique(lab))).statistic
+
+
+@pytest.mark.parametrize("header", ["trial", "repeat", "반복"])
+def test_lists_with_a_repeated_runs_column_are_refused_naming_it(header):
+    rows = [f"case_id,query,gold_ids,{header},bm25,dense"]
+    rows += [f"q{i},question {i},d{i},{r},d{i}|x,x|d{i}" for i in range(6) for r in (1, 2)]
+    with pytest.raises(InputError) as e:
+        load_lists_clustered(("\n".join(rows) + "\n").encode(), "l.csv")
+    assert e.value.code == "clusters.err_runs_lists" and e.value.column == header
+    for lang in ("en", "ko"):
+        assert f"'{header}'" in e.value.message(lang) and "l.csv" in e.value.message(lang)
+
+
+def test_has_cluster_column_reads_the_header():
+    from core.inputs.clusters import has_cluster_column
+    assert has_cluster_column(GOLDEN, "g.csv")
+    assert has_cluster_column(RUNS, "r.csv")
+    assert not has_cluster_column(b"case_id,A,B\nq1,1,0\nq2,0,1\n", "p.csv")

@@ -371,3 +371,65 @@ def test_result_to_dict_and_arguments():
         margin_decision(_cavo(), 0.02, confidence=0.9)
     with pytest.raises(ValueError, match="PairedComparison"):
         margin_decision(object(), 0.02)
+
+
+# ------------------------------------------------------------ the tie-kept test (issue 36)
+def test_tie_kept_test_without_ties_is_the_bootstrap_t_test_of_the_shifted_data():
+    """With no tie the null population is d shifted as a whole, so T* are the studentized
+    resamples of d itself (the same index stream): p = (1 + #{t* >= T}) / (1 + R)."""
+    from core.paired.margin import tie_kept_bootstrap_p
+    from core.paired.stats import difference_draws
+    rng = np.random.default_rng(8)
+    d = rng.normal(0.01, 0.1, 25)
+    delta = 0.03
+    means, sds = difference_draws(d, 4000, 3, True)
+    se = d.std(ddof=1) / math.sqrt(d.size)
+    t_obs = (d.mean() + delta) / se
+    t_star = (means - d.mean()) / (sds[0] / math.sqrt(d.size))
+    for upper in (True, False):
+        far = t_star >= t_obs - 1e-9 * t_obs if upper else t_star <= t_obs + 1e-9 * t_obs
+        want = (1 + far.sum()) / 4001
+        assert tie_kept_bootstrap_p(d, -delta, upper=upper, resamples=4000, seed=3) == \
+            pytest.approx(want, abs=1.5 / 4001)   # one resample on the edge, up to rounding
+
+
+def test_tie_kept_test_keeps_its_level_where_the_sign_flip_test_does_not():
+    """Half the cases tied at 0, the others N(-2 delta, 1): B - A = -delta exactly. Over 600
+    such sets of 30 the sign-flip test on d + delta says "non-inferior" (p < 0.025) more often
+    than 2.5%, the tie-kept test not (Monte-Carlo SE 0.6 points)."""
+    from core.paired.margin import tie_kept_bootstrap_p
+    rng = np.random.default_rng(36)
+    delta = 0.18
+    sf = tk = 0
+    sets = 600
+    for s in range(sets):
+        d = np.where(rng.random(30) < 0.5, 0.0, rng.normal(-2 * delta, 1.0, 30))
+        sf += shifted_signflip_p(d, delta, alternative="greater", resamples=1999, seed=s).p \
+            < 0.025
+        tk += tie_kept_bootstrap_p(d, -delta, upper=True, resamples=1999, seed=s) < 0.025
+    assert sf / sets > 0.03 and tk / sets < 0.025
+
+
+def test_a_score_margin_needs_the_tie_kept_test_too():
+    """margin > 0 on scores: each one-sided p is the larger of the sign-flip test's and the
+    tie-kept test's (test ``signflip_tie_bootstrap``); a zero margin keeps the sign-flip test
+    alone (its ties sit on the null value), and data that are all ties keep it too."""
+    from core.paired.margin import tie_kept_bootstrap_p
+    rng = np.random.default_rng(2)
+    a = rng.uniform(0.3, 0.6, 24).round(3)
+    b = np.where(rng.random(24) < 0.5, a, (a + rng.normal(0.0, 0.08, 24)).clip(0, 1)).round(3)
+    c = compare_paired(a, b, resamples=2000, seed=1)
+    r = margin_decision(c, 0.05)
+    assert r.test_name == "signflip_tie_bootstrap" and not r.exact
+    d = c.diff
+    kw = dict(resamples=2000, seed=1)
+    for got, (shift, alt, at, upper) in zip(
+            (r.p_noninferior, r.p_inferior, r.p_upper),
+            ((0.05, "greater", -0.05, True), (0.05, "less", -0.05, False),
+             (-0.05, "less", 0.05, False))):
+        assert got == max(shifted_signflip_p(d, shift, alternative=alt, **kw).p,
+                          tie_kept_bootstrap_p(d, at, upper=upper, **kw))
+    assert margin_decision(c, 0.0).test_name == "signflip_shifted"
+    same = compare_paired(a, a.copy(), resamples=500)
+    assert tie_kept_bootstrap_p(same.diff, -0.05, upper=True, resamples=500, seed=0) is None
+    assert margin_decision(same, 0.05).test_name == "signflip_shifted"

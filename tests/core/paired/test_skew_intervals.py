@@ -127,3 +127,34 @@ def test_the_guard_widens_towards_the_long_tail_and_only_for_the_difference():
     from core.paired.skew_intervals import skew_guard_interval
     g_lo, g_hi = skew_guard_interval(x[None, :], 0.95)
     assert lo1[0] == min(lo0[0], g_lo[0]) and hi1[0] == max(hi0[0], g_hi[0])
+
+
+def test_the_result_says_when_the_guard_moved_an_end():
+    """Issue 36 item 4: ``BootstrapResult.skew_guard`` is True exactly when the guard's end
+    lies beyond the calibrated t's (the union moved), False when the calibrated t already
+    covered it, and False for every other interval."""
+    from core.paired.data import paired_data
+    from core.paired.skew_intervals import skew_guard_interval
+    from core.paired.stats import bootstrap_difference, difference_draws, interval_of_means
+    seen = set()
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        a = np.full(14, 0.5)
+        d = rng.lognormal(0, 1.0, 14) * (0.03 if seed % 2 else -0.03)
+        data = paired_data(a, a + d)
+        bs = bootstrap_difference(data, resamples=2000, seed=seed)
+        means, sds = difference_draws(data.d, 2000, seed, True)
+        c_lo, c_hi = interval_of_means(data.d[None, :], means[None, :], sds, 0.95,
+                                       "calibrated_t")
+        g_lo, g_hi = skew_guard_interval(data.d[None, :], 0.95)
+        moved = g_lo[0] < c_lo[0] - 1e-12 or g_hi[0] > c_hi[0] + 1e-12
+        assert bs.skew_guard == moved
+        lo, hi = min(c_lo[0], g_lo[0]), max(c_hi[0], g_hi[0])
+        if data.unit_scores:
+            lo, hi = max(lo, -1.0), min(hi, 1.0)
+        assert (bs.ci_low, bs.ci_high) == pytest.approx((lo, hi), abs=1e-12)
+        seen.add(moved)
+        for other in ("t", "percentile", "bootstrap_t"):
+            assert not bootstrap_difference(data, resamples=500, seed=seed,
+                                            interval=other).skew_guard
+    assert seen == {True, False}   # the cases above show both
