@@ -17,7 +17,8 @@ import streamlit as st
 from core.errors import InputError
 from core.i18n import DEFAULT_LANG, LANGS, t
 from core.serialize import to_csv_bytes, to_json
-from core.views import card_html
+from core.paired import ALPHAS, no_harm
+from core.views import card_html, harm_lines, harm_unit_line
 from core.views import enlarge, pad
 
 from core.views import Section, build_report, to_latex, to_markdown
@@ -462,3 +463,30 @@ def keep_in_url(**params) -> None:
     want.update({k: str(v) for k, v in params.items() if v is not None})
     if dict(st.query_params) != want:
         st.query_params.from_dict(want)
+
+
+def harm_section(page: str, a_values, b_values, a: str, b: str, kind: str, lang: str, *,
+                 ask_delta: bool, confidence: float, resamples: int, seed: int,
+                 clusters=None, link_key: str):
+    """The No harm section (issue 35) of the golden, systems and scifact pages: the δ and
+    TRisk α inputs (keys ``{page}_harm_delta``, ``{page}_alpha``), ``core.paired.no_harm`` of
+    the per-case values (``clusters`` as the unit when given, issue 32) and its lines, with
+    the link to the most-hurt cases (``link_key``). (harm, its lines) for the report."""
+    st.subheader(tr("harm.title"))
+    h_left, h_right = st.columns(2)
+    delta = None   # 0/1 outcomes: any loss
+    if ask_delta:
+        delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.01,
+                                    format="%.3f", key=f"{page}_harm_delta")
+    alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
+                              key=f"{page}_alpha")
+    harm = no_harm(a_values, b_values, delta=delta, alpha=alpha, confidence=float(confidence),
+                   resamples=int(resamples), seed=int(seed), clusters=clusters)
+    lines = harm_lines(harm, a, b, kind, lang)
+    if harm.n_clusters is not None:   # clusters as the unit (issue 32)
+        lines = [harm_unit_line(harm, lang)] + lines
+    for line in lines:   # method names inside: shown literally
+        st.markdown(esc(line))
+    if harm.hurt:
+        st.markdown(tr(link_key))
+    return harm, lines

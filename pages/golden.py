@@ -7,19 +7,19 @@ from core.errors import InputError
 from core.inputs import (by_group, cluster_hint, clusters_of, compare_cheap, compare_golden,
                          compare_in_clusters, load_clustered, margin_answer, runs_block,
                          sequential_golden)
-from core.paired import ALPHAS, cluster_margin, no_harm
+from core.paired import cluster_margin
 from core.planning import card_next_step
 from core.views import format as fmt
-from core.views import (cluster_card, cluster_lines, harm_unit_line, margin_line,
+from core.views import (cluster_card, cluster_lines, margin_line,
                                  runs_lines)
 from core.views import level as fmt_level
 from core.views import cheap_card, cheap_lines
 from core.views import compare_summary, report_tables
-from core.views import harm_lines
 from core.views import paired_view
 from core.views import sequential_section
 from core.views import outcome_table
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
+                       harm_section,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css,
                        presenting, report_downloads, Section, sha256, show_card, show_error,
@@ -253,26 +253,11 @@ tests_table = view.tests
 show_table(tests_table)
 
 # no harm (issue 35): how often B is worse than A, the share helped, TRisk
-st.subheader(tr("harm.title"))
-h_left, h_right = st.columns(2)
-harm_delta = None   # 0/1 outcomes: any loss
-if kind != "rate":
-    harm_delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.01,
-                                     format="%.3f", key="golden_harm_delta")
-alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
-                          key="golden_alpha")
-harm = no_harm(result.a_values, result.b_values, delta=harm_delta, alpha=alpha,
-               confidence=settings.confidence, resamples=settings.resamples,
-               seed=settings.seed,
-               clusters=None if clustered is None else clusters_of(result.case_ids,
-                                                                   loaded.labels, name))
-harm_text = harm_lines(harm, c.a, c.b, kind, lang)
-if harm.n_clusters is not None:   # clusters as the unit (issue 32)
-    harm_text = [harm_unit_line(harm, lang)] + harm_text
-for line in harm_text:   # method names inside: shown literally
-    st.markdown(esc(line))
-if harm.hurt:
-    st.markdown(tr("harm.most_hurt_link"))
+harm, harm_text = harm_section(
+    "golden", result.a_values, result.b_values, c.a, c.b, kind, lang, ask_delta=kind != "rate",
+    confidence=settings.confidence, resamples=settings.resamples, seed=settings.seed,
+    clusters=None if clustered is None else clusters_of(result.case_ids, loaded.labels, name),
+    link_key="harm.most_hurt_link")
 
 table_2x2 = None
 if c.table is not None:

@@ -13,7 +13,7 @@ import streamlit as st
 
 from core.errors import InputError
 from core.inputs import beir_bounds, margin_answer
-from core.paired import ALPHAS, no_harm, sequential_block, sequential_compare
+from core.paired import sequential_block, sequential_compare
 from core.planning import card_next_step
 from core.retrieval import (ANY_PATH_ENV, BM25Params, CACHE_DIR, CORPUS, DEFAULT_RESAMPLES,
                             ENV_VAR, MEASURES, PAPER_BM25_NDCG10, QRELS_DIR, QUERIES, RETRIEVERS,
@@ -25,18 +25,18 @@ from core.retrieval import (ANY_PATH_ENV, BM25Params, CACHE_DIR, CORPUS, DEFAULT
 from core.views import format as fmt
 from core.views import best_sentence, rank_chart, ranks_display, renamed
 from core.views import level as fmt_level
-from core.views import harm_lines
 from core.views import paired_view
 from core.views import outcome_table
 from core.views import sequential_section
 from core.views import (NAMES, best_line, ci_by_n_chart, duration, folder_label,
                                 scatter_chart, split_name, step_text, waiting_card)
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
+                       harm_section,
                        how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css, presenting,
                        report_downloads, Section, shipped, show_card, show_error, show_frame,
                        show_paired, show_table, stat_settings, tr, tr_md, url_index, url_number,
-                       url_value, verdict_notes, esc)
+                       url_value, verdict_notes)
 from pages._sections import show_judged
 from pages._sequential import sequential_toggle, show_sequential, url_flag
 
@@ -409,19 +409,10 @@ st.subheader(tr("scifact.hits_title"))
 show_table(hits_df)
 
 # no harm (issue 35): how often B is worse than A per query, the share helped, TRisk
-st.subheader(tr("harm.title"))
-h_left, h_right = st.columns(2)
-harm_delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.01,
-                                 format="%.3f", key="scifact_harm_delta")
-alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
-                          key="scifact_alpha")
-harm = no_harm(comp.data.a, comp.data.b, delta=harm_delta, alpha=alpha,
-               confidence=float(confidence), resamples=int(resamples), seed=int(seed))
-harm_text = harm_lines(harm, NAMES[a], NAMES[b_name], view.kind, lang)
-for line in harm_text:
-    st.markdown(esc(line))
-if harm.hurt:
-    st.markdown(tr("harm.most_hurt_link_scifact"))
+harm, harm_text = harm_section(
+    "scifact", comp.data.a, comp.data.b, NAMES[a], NAMES[b_name], view.kind, lang,
+    ask_delta=True, confidence=confidence, resamples=resamples, seed=seed,
+    link_key="harm.most_hurt_link_scifact")
 
 scatter = scatter_chart(comp, title=tr("scifact.chart_scatter", a=NAMES[a], b=NAMES[b_name],
                                        metric=metric),

@@ -14,19 +14,19 @@ from core.inputs import (COMMON_MEASURES, GoldenSet, LIST_METRICS, by_group, clu
                          lists_bounds, lists_side_by_side as list_side_by_side,
                          metric_key, read_group_file, read_qrels, read_run, score_lists,
                          score_runs, trec_bounds, trec_side_by_side)
-from core.paired import (ALPHAS, BEST_METHODS, CORRECTIONS, best_set, cluster_margin,
-                         compare_many, disagreements, estimate_cost, no_harm, plan_mode,
+from core.paired import (BEST_METHODS, CORRECTIONS, best_set, cluster_margin,
+                         compare_many, disagreements, estimate_cost, plan_mode,
                          sequential_block, sequential_compare)
 from core.views import format as fmt
-from core.views import cluster_card, cluster_lines, harm_unit_line, margin_line
+from core.views import cluster_card, cluster_lines, margin_line
 from core.views import (BEST_METHOD_LABELS, BEST_NOTE_KEYS, best_card, best_sentence,
                                  rank_chart, ranks_display)
-from core.views import harm_lines
 from core.views import fmt_p, level as fmt_level
 from core.views import matrix_chart
 from core.planning import card_next_step
 from core.views import paired_view
-from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation, esc,
+from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
+                       harm_section, esc,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css, presenting, report_downloads, Section, sha256, show_card,
                        show_error, show_frame, show_paired, show_table, stat_settings, tr, tr_md,
@@ -470,25 +470,11 @@ st.markdown(f"**{tr('paired.tests_title')}**",
 show_table(tests_table)
 
 # no harm (issue 35): how often B is worse than A on a case, the share helped, TRisk
-st.subheader(tr("harm.title"))
-h_left, h_right = st.columns(2)
-harm_delta = None   # 0/1 outcomes: any loss
-if kind != "rate":
-    harm_delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.01,
-                                     format="%.3f", key="systems_harm_delta")
-alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
-                          key="systems_alpha")
-harm = no_harm(result.a_values, result.b_values, delta=harm_delta, alpha=alpha,
-               confidence=float(confidence), resamples=resamples, seed=seed,
-               clusters=None if cl_labels is None else clusters_of(result.case_ids, cl_labels,
-                                                                   cl_source))
-harm_text = harm_lines(harm, c.a, c.b, kind, lang)
-if harm.n_clusters is not None:   # clusters as the unit (issue 32)
-    harm_text = [harm_unit_line(harm, lang)] + harm_text
-for line in harm_text:   # method names inside: shown literally
-    st.markdown(esc(line))
-if harm.hurt:
-    st.markdown(tr("harm.most_hurt_link_systems"))
+harm, harm_text = harm_section(
+    "systems", result.a_values, result.b_values, c.a, c.b, kind, lang,
+    ask_delta=kind != "rate", confidence=confidence, resamples=resamples, seed=seed,
+    clusters=None if cl_labels is None else clusters_of(result.case_ids, cl_labels, cl_source),
+    link_key="harm.most_hurt_link_systems")
 
 st.subheader(tr("systems.means_title"))
 # one row per measure, one column per method: measure names are long and many, methods few,

@@ -231,19 +231,26 @@ def stop_all(timeout: float = STOP_WAIT) -> list[str]:
     (at most ``timeout`` seconds in all); the keys of jobs still running after that. Runs at
     interpreter exit (``atexit``); a job started afterwards (in tests) runs again."""
     _STOP.set()
-    deadline = time.monotonic() + checks.number("timeout", timeout)
     try:
-        with _LOCK:
-            threads = list(_THREADS.items())
-        for key, thread in threads:
-            thread.join(max(deadline - time.monotonic(), 0.0))
-        with _LOCK:
-            for key, thread in threads:
-                if not thread.is_alive() and _THREADS.get(key) is thread:
-                    del _THREADS[key]
-            return [k for k, t in _THREADS.items() if t.is_alive()]
+        return join_threads(_THREADS, _LOCK, timeout)
     finally:
         _STOP.clear()
+
+
+def join_threads(registry: dict, lock, timeout: float) -> list:
+    """Wait for the threads of ``registry`` (key -> thread, guarded by ``lock``), at most
+    ``timeout`` seconds in all; forget those that ended; the keys of those still running.
+    Shared by ``stop_all`` and ``core.retrieval.live.join_all``."""
+    deadline = time.monotonic() + checks.number("timeout", timeout)
+    with lock:
+        threads = list(registry.items())
+    for _, thread in threads:
+        thread.join(max(deadline - time.monotonic(), 0.0))
+    with lock:
+        for key, thread in threads:
+            if not thread.is_alive() and registry.get(key) is thread:
+                del registry[key]
+        return [k for k, t in registry.items() if t.is_alive()]
 
 
 atexit.register(stop_all)

@@ -192,16 +192,7 @@ def join_all(timeout: float = EXIT_WAIT) -> list[tuple]:
     of those still running after that. Runs at interpreter exit (``atexit``): a job is a
     few seconds of encoding, and a thread still inside torch when the interpreter exits
     aborts the process (issue 37; ``encode_job.stop_all`` does the same for encodes)."""
-    deadline = time.monotonic() + checks.number("timeout", timeout)
-    with _LOCK:
-        threads = list(_THREADS.items())
-    for _, thread in threads:
-        thread.join(max(deadline - time.monotonic(), 0.0))
-    with _LOCK:
-        for key, thread in threads:
-            if not thread.is_alive() and _THREADS.get(key) is thread:
-                del _THREADS[key]
-        return [k for k, t in _THREADS.items() if t.is_alive()]
+    return encode_job.join_threads(_THREADS, _LOCK, timeout)
 
 
 atexit.register(join_all)

@@ -190,6 +190,29 @@ def spot_check(shipped: np.ndarray, texts: Sequence[str], model, *, n: int = SPO
 _CHECKED: dict[tuple, SpotCheck] = {}  # spot checks passed in this process (see below)
 
 
+def _check_key(kind: str, file_sha, source: str, model_key: str) -> tuple:
+    """The key of a passed spot check: what was checked ("docs" or "queries"), the shipped
+    file's SHA-256, the model's source and key and its encoder (``encoder_version``)."""
+    return (kind, file_sha, source, model_key, encoder_version(model_key))
+
+
+def _remembered_check(what: tuple, emb, texts, model_name, model_key, get_model,
+                      progress) -> SpotCheck:
+    """The spot check of the shipped vectors ``emb`` against ``texts`` encoded live, or the one
+    passed earlier in this process for the same file, model and encoder (``what`` = (kind,
+    file SHA-256)). Remembered only for a model loaded from its files (``get_model`` None, or
+    a loader marked ``from_files``), never for a model object handed in."""
+    from_files = get_model is None or getattr(get_model, "from_files", False)
+    key = _check_key(*what, resolve_model(model_name)[0], model_key)
+    check = _CHECKED.get(key) if from_files else None
+    if check is None:
+        model = get_model() if get_model is not None else load_model(model_name)
+        check = spot_check(emb, texts, model, progress=progress)
+    if check.passed and from_files:
+        _CHECKED[key] = check
+    return check
+
+
 def forget_checks() -> None:
     """Forget the spot checks passed in this process: the next ``shipped_vectors`` encodes its
     sample again. For a process that swaps the model behind the same files (tests do)."""
@@ -205,8 +228,7 @@ def spot_check_pending(content_hash: str, model_name: str | None = None,
     found = find_manifest(content_hash, model_key, folder)
     if found is None:
         return False
-    return (found[0].get("sha256"), source, model_key, encoder_version(model_key)) \
-        not in _CHECKED
+    return _check_key("docs", found[0].get("sha256"), source, model_key) not in _CHECKED
 
 
 def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str | None = None,
@@ -232,18 +254,9 @@ def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str 
     emb, reason = read_shipped(meta, manifest, len(texts))
     if emb is None:
         return None, [("shipped_rejected", {"reason": reason})]
-    # remembered only for a model loaded from its files (no get_model, or a loader marked
-    # ``from_files``), never for a model object handed in
-    from_files = get_model is None or getattr(get_model, "from_files", False)
-    key = (meta.get("sha256"), resolve_model(model_name)[0], model_key,
-           encoder_version(model_key))
-    check = _CHECKED.get(key) if from_files else None
-    if check is None:
-        model = get_model() if get_model is not None else load_model(model_name)
-        check = spot_check(emb, texts, model, progress=progress)
-    if check.passed and from_files:
-        _CHECKED[key] = check
-    elif not check.passed:
+    check = _remembered_check(("docs", meta.get("sha256")), emb, texts, model_name,
+                              model_key, get_model, progress)
+    if not check.passed:
         return None, [("shipped_spot_failed", {"n": check.n, "min": floor5(check.min_cosine),
                                                "threshold": f"{check.threshold:g}"})]
     return Encoded(emb, True, time.perf_counter() - t0, str(manifest.parent / meta["file"]),
@@ -270,16 +283,9 @@ def shipped_queries(query_ids: Sequence[str], texts: Sequence[str], content_hash
     emb, reason = read_shipped(block, found[1], len(texts))
     if emb is None:
         return None, [("shipped_queries_rejected", {"reason": reason})]
-    from_files = get_model is None or getattr(get_model, "from_files", False)
-    key = ("queries", block.get("sha256"), resolve_model(model_name)[0], model_key,
-           encoder_version(model_key))
-    check = _CHECKED.get(key) if from_files else None
-    if check is None:
-        model = get_model() if get_model is not None else load_model(model_name)
-        check = spot_check(emb, texts, model, progress=progress)
-    if check.passed and from_files:
-        _CHECKED[key] = check
-    elif not check.passed:
+    check = _remembered_check(("queries", block.get("sha256")), emb, texts, model_name,
+                              model_key, get_model, progress)
+    if not check.passed:
         return None, [("shipped_queries_spot_failed", {
             "n": check.n, "min": floor5(check.min_cosine), "threshold": f"{check.threshold:g}"})]
     return Encoded(emb, True, time.perf_counter() - t0, str(found[1].parent / block["file"]),
@@ -296,8 +302,7 @@ def queries_check_pending(query_ids: Sequence[str], texts: Sequence[str], conten
     if not isinstance(block, dict) or block.get("texts_sha256") != queries_hash(query_ids,
                                                                                 texts):
         return False
-    return ("queries", block.get("sha256"), source, model_key, encoder_version(model_key)) \
-        not in _CHECKED
+    return _check_key("queries", block.get("sha256"), source, model_key) not in _CHECKED
 
 
 def document_vectors(texts: Sequence[str], content_hash: str, *,
