@@ -25,7 +25,7 @@ run: warm-up
 # pytest exit code 5 means "no tests collected": treat it as a failure. TEST_WORKERS pytest-xdist
 # workers share the cores (tests/conftest.py keeps each file, and all browser tests, on one).
 test: warm-up
-	@$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup; rc=$$?; \
+	@$(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "ERROR: pytest collected no tests"; exit 1; fi; exit $$rc
 
 # The CLI with the project's Python: make cli ARGS="compare data/demo_golden.csv --json"

@@ -53,18 +53,34 @@ def numba_cache(compiled_kernels, tmp_path):
     return cache
 
 
-def pytest_collection_modifyitems(config, items):
-    """How ``make test`` shares the two cores (pytest-xdist, ``-n 2 --dist loadgroup``): each
-    test file runs whole on one worker (its module-scoped fixtures are computed once), every
-    browser test on the same worker (they share one app server, ``app_servers``), and the
-    files that use numba's compiled cache together (one ``compiled_kernels`` compile, about 20 s of
-    CPU). Without ``-n`` the marks change nothing."""
-    def file_of(item):
-        return item.nodeid.split("::", 1)[0]
+_ROOT = Path(__file__).resolve().parent.parent
+# the test files that use numba's compiled cache (fixture ``compiled_kernels``): one worker
+_COMPILING = frozenset(p.relative_to(_ROOT).as_posix()
+                       for p in (_ROOT / "tests").rglob("test_*.py")
+                       if "compiled_kernels" in p.read_text(encoding="utf-8"))
 
-    compiling = {file_of(i) for i in items if "compiled_kernels" in i.fixturenames}
-    for item in items:
-        path = file_of(item)
-        group = ("browser" if path.startswith("tests/browser/")
-                 else "compiled_kernels" if path in compiling else path)
-        item.add_marker(pytest.mark.xdist_group(group))
+
+def xdist_scope(nodeid: str) -> str:
+    """The unit ``make test``'s pytest-xdist workers share out (``-n 2``): a whole test file
+    (its module fixtures are computed once), every browser test together (they share one app
+    server, ``app_servers``), and the files that test numba's compiled cache together (one
+    ``compiled_kernels`` compile, about 20 s of CPU)."""
+    path = nodeid.split("::", 1)[0]
+    if path.startswith("tests/browser/"):
+        return "browser"
+    return "compiled_kernels" if path in _COMPILING else path
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's scope scheduler, with ``xdist_scope`` as the scope. (Marking items
+    ``xdist_group`` for ``--dist loadgroup`` does nothing under pytest 9: xdist 3.8 renames
+    ``item._nodeid``, which pytest 9 no longer reads, so browser tests ran on both workers,
+    each with its own servers.) Without ``-n`` this hook is not called."""
+    from xdist.scheduler import LoadScopeScheduling   # only under -n, where xdist is loaded
+
+    class _Scheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_scope(nodeid)
+
+    return _Scheduling(config, log)

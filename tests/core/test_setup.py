@@ -4,6 +4,8 @@ own state lives in a temporary folder, not in the checkout."""
 import fnmatch
 import os
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -51,8 +53,6 @@ def test_readme_cli_lines_run_as_pasted_with_the_venv_python():
     the README names the checkout's `.venv/bin/python` (what `make run`/`make test` create),
     and each one's `--help` exits 0 run from the checkout with that Python (``sys.executable``
     under `make test`), printing its usage."""
-    import subprocess
-    import sys
 
     lines = [x for x in _readme_cli_lines() if not x.startswith("make ")]
     assert len(lines) >= 7
@@ -73,7 +73,6 @@ def test_readme_cli_lines_run_as_pasted_with_the_venv_python():
 def test_make_cli_runs_the_cli_with_the_venv_python_and_port_is_documented():
     """`make cli ARGS="..."` (in the README) runs `$(PY) -m core $(ARGS)`; `make run` takes
     PORT and the README says so."""
-    import subprocess
 
     assert any(x.startswith('make cli ARGS="') for x in _readme_cli_lines())
     dry = subprocess.run(["make", "-n", "cli", "ARGS=compare --help", "VENV=/nonexistent/v"],
@@ -91,8 +90,6 @@ def test_a_python_without_the_packages_gets_one_line_not_a_traceback():
     """The CLI run by a Python that lacks a package (here pandas hidden from the import
     system) prints one line naming the package and the Python to use, exit 2; a missing
     module of NoiseFloor itself stays a traceback (a bug)."""
-    import subprocess
-    import sys
 
     code = ("import sys; sys.modules['pandas'] = None; from core.__main__ import main; "
             "sys.exit(main(['beir-table', '--help']))")
@@ -108,32 +105,47 @@ def test_a_python_without_the_packages_gets_one_line_not_a_traceback():
     assert done.returncode == 1 and "Traceback" in done.stderr
 
 
-def test_make_test_shares_the_cores_and_keeps_each_file_and_the_browser_on_one_worker():
-    """`make test` runs pytest-xdist workers (`-n $(TEST_WORKERS) --dist loadgroup`, two by
-    default); tests/conftest.py groups the tests so that a file's module fixtures are
-    computed once, every browser test shares the one app server, and numba's cache is
-    compiled once for the files that test it."""
-    from tests.conftest import pytest_collection_modifyitems
+def test_make_test_shares_the_cores_and_keeps_each_file_and_the_browser_on_one_worker(tmp_path):
+    """`make test` runs pytest-xdist workers (`-n $(TEST_WORKERS)`, two by default) whose unit
+    is tests/conftest.py's ``xdist_scope``: a file's module fixtures are computed once, every
+    browser test shares the one app server, and numba's cache is compiled once for the files
+    that test it. Checked by running xdist for real on a small tree (marks alone did nothing
+    under pytest 9: browser tests ran on both workers)."""
+    from tests.conftest import xdist_scope
 
     make = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "TEST_WORKERS ?= 2" in make and "-m pytest -n $(TEST_WORKERS) --dist loadgroup" in make
+    assert "TEST_WORKERS ?= 2" in make and "-m pytest -n $(TEST_WORKERS) --dist loadscope" in make
     assert "pytest-xdist==" in (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    assert [xdist_scope(n) for n in (
+        "tests/browser/test_e2e.py::a", "tests/browser/test_load.py::b[x::y]",
+        "tests/core/test_kernel_cache.py::c", "tests/core/commands/test_warm_up.py::e",
+        "tests/pages/test_golden.py::f[en]", "tests/core/test_errors.py::h")] == [
+        "browser", "browser", "compiled_kernels", "compiled_kernels",
+        "tests/pages/test_golden.py", "tests/core/test_errors.py"]
 
-    class Item:
-        def __init__(self, nodeid, fixtures=()):
-            self.nodeid, self.fixturenames, self.marks = nodeid, list(fixtures), []
-
-        def add_marker(self, mark):
-            self.marks.append(mark)
-
-    items = [Item("tests/browser/test_e2e.py::a"), Item("tests/browser/test_load.py::b"),
-             Item("tests/core/test_kernel_cache.py::c", ["numba_cache", "compiled_kernels"]),
-             Item("tests/core/test_kernel_cache.py::d"),
-             Item("tests/core/commands/test_warm_up.py::e", ["compiled_kernels"]),
-             Item("tests/pages/test_golden.py::f[en]"), Item("tests/pages/test_golden.py::g"),
-             Item("tests/core/test_errors.py::h")]
-    pytest_collection_modifyitems(None, items)
-    assert all(len(i.marks) == 1 and i.marks[0].name == "xdist_group" for i in items)
-    assert [i.marks[0].args[0] for i in items] == [
-        "browser", "browser", "compiled_kernels", "compiled_kernels", "compiled_kernels",
-        "tests/pages/test_golden.py", "tests/pages/test_golden.py", "tests/core/test_errors.py"]
+    (tmp_path / "tests" / "browser").mkdir(parents=True)
+    (tmp_path / "tests" / "core").mkdir()
+    (tmp_path / "pytest.ini").write_text("[pytest]\ntestpaths = tests\n", encoding="utf-8")
+    (tmp_path / "conftest.py").write_text(
+        "import importlib.util\n"
+        f"spec = importlib.util.spec_from_file_location('nf_conftest', {str(ROOT / 'tests' / 'conftest.py')!r})\n"
+        "nf = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(nf)\n"
+        "pytest_xdist_make_scheduler = nf.pytest_xdist_make_scheduler\n", encoding="utf-8")
+    body = ("import os, time\n"
+            "def test_{i}(tmp_path):\n    time.sleep(0.2)\n"
+            "    open({log!r}, 'a').write('{name} ' + os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n")
+    log = tmp_path / "workers.log"
+    for name, folder in (("a", "browser"), ("b", "browser"), ("c", "browser"), ("x", "core"),
+                         ("y", "core")):
+        text = "".join(body.format(i=i, log=str(log), name=f"{folder}/{name}") for i in range(3))
+        (tmp_path / "tests" / folder / f"test_{name}.py").write_text(text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist",
+                           "loadscope", "-p", "no:cacheprovider"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    seen: dict[str, set] = {}
+    for line in log.read_text(encoding="utf-8").splitlines():
+        name, worker = line.split()
+        seen.setdefault(name, set()).add(worker)
+    assert len(seen) == 5 and all(len(w) == 1 for w in seen.values())   # a file on one worker
+    assert len(seen["browser/a"] | seen["browser/b"] | seen["browser/c"]) == 1   # browser: one
