@@ -80,3 +80,19 @@ def test_scifact_page_toggle(tmp_path, monkeypatch):
     at = settle(at)
     assert not at.exception, at.exception
     assert "in the order the queries were compared" in _text(at)
+
+
+def test_the_presentation_view_keeps_the_sequence_in_english_and_korean():
+    """What a demo shows (`?view=present`): the sequence's bound, its verdict and the peeking
+    cost stay on screen with the settings hidden, and equal core's figures on the demo file."""
+    seq, _ = sequential_golden(DEMO.read_bytes(), "demo_golden.csv", "title-only", "RRF")
+    for lang, words in (("en", "Sequential verdict"), ("ko", "순차 판정")):
+        at = _page(seq="1", lang=lang, view="present")
+        assert not at.exception
+        text = _text(at)
+        assert words in text
+        assert fmt.diff(seq.last.ci_low, "rate").replace("-", "") in text.replace("\\-", "")
+        assert fmt.diff(seq.last.ci_high, "rate") in text.replace("\\-", "-")
+        assert f"{100 * seq.peeking.rate:.1f}%" in text
+        assert any("verdict-card" in m.value for m in at.markdown)
+        assert len(at.metric) == 0 and len(at.table) == 0   # the presentation view: card, no tables
