@@ -3,6 +3,7 @@ import html
 from pathlib import Path
 
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -580,3 +581,25 @@ def test_ids_that_look_clustered_get_the_hint():
     at.file_uploader(key="golden_upload").set_value(("h.csv", text.encode(), "text/csv")).run()
     assert not at.exception
     assert any("cluster column" in t for t in _texts(at))
+
+
+def test_a_rerun_does_not_compute_the_no_harm_figures_again(monkeypatch):
+    """The No harm section's statistics (TRisk's bootstrap-t) are kept across reruns
+    (issue 31: a page rerun does no statistics again); new settings compute them anew."""
+    import pages._ui as ui
+    from core.paired import no_harm
+    calls = []
+
+    def counted(*args, **kw):
+        calls.append(kw.get("alpha"))
+        return no_harm(*args, **kw)
+
+    st.cache_data.clear()
+    monkeypatch.setattr(ui, "no_harm", counted)
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    assert not at.exception and len(calls) == 1
+    at.run()
+    assert not at.exception and len(calls) == 1   # the rerun reads the kept result
+    at.selectbox(key="golden_alpha").set_value(5).run()
+    assert not at.exception and calls == [2, 5]
