@@ -21,7 +21,6 @@ power at c = 0.3, exact vs mid-p. Sign patterns: all 2^G up to 12 clusters, else
 """
 from __future__ import annotations
 
-import itertools
 import math
 import sys
 import time
@@ -33,30 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from clusters import (CONF, EXACT_G, FLIPS, SHIFT, cluster_boot, designs,  # noqa: E402
-                      gen_binary, gen_scores)
+from clusters import (CONF, SHIFT, cluster_boot, designs,  # noqa: E402
+                      gen_binary, gen_scores, signflip_both)
 from core.paired.clusters import cluster_layout  # noqa: E402
-
-
-def signflip_both(d, layout, rng):
-    """(exact p, mid-p) of the whole-cluster sign flip for each row of ``d``."""
-    S = d.shape[0]
-    G = layout.n_clusters
-    sums = np.zeros((S, G))
-    np.add.at(sums, (slice(None), layout.codes), d)
-    obs = np.abs(sums.sum(axis=1))
-    tol = 1e-9 * np.maximum(1, np.abs(sums).sum(axis=1))
-    if G <= EXACT_G:
-        pat = np.array(list(itertools.product((1.0, -1.0), repeat=G)))
-        null = np.abs(sums @ pat.T)
-        ge = np.mean(null >= (obs - tol)[:, None], axis=1)
-        eq = np.mean(np.abs(null - obs[:, None]) <= tol[:, None], axis=1)
-        return ge, ge - 0.5 * eq
-    pat = rng.choice((1.0, -1.0), (FLIPS, G))
-    null = np.abs(sums @ pat.T)
-    ge = np.sum(null >= (obs - tol)[:, None], axis=1)
-    eq = np.sum(np.abs(null - obs[:, None]) <= tol[:, None], axis=1)
-    return (1 + ge) / (1 + FLIPS), (1 + ge - 0.5 * eq) / (1 + FLIPS)
 
 
 def cell(kind, sizes, rho, c, vary, S, rng):

@@ -159,7 +159,8 @@ def cluster_boot(x, layout, conf, rng, B=BOOT, chunk=100):
     return pct, cal
 
 
-def signflip_p(d, layout, rng):
+def signflip_both(d, layout, rng):
+    """(exact p, mid-p) of the whole-cluster sign flip for each row of ``d``."""
     S = d.shape[0]
     G = layout.n_clusters
     sums = np.zeros((S, G))
@@ -169,10 +170,19 @@ def signflip_p(d, layout, rng):
     if G <= EXACT_G:
         pat = np.array(list(itertools.product((1.0, -1.0), repeat=G)))
         null = np.abs(sums @ pat.T)
-        return np.mean(null >= (obs - tol)[:, None], axis=1)
+        ge = np.mean(null >= (obs - tol)[:, None], axis=1)
+        eq = np.mean(np.abs(null - obs[:, None]) <= tol[:, None], axis=1)
+        return ge, ge - 0.5 * eq
     pat = rng.choice((1.0, -1.0), (FLIPS, G))
     null = np.abs(sums @ pat.T)
-    return (1 + np.sum(null >= (obs - tol)[:, None], axis=1)) / (1 + FLIPS)
+    ge = np.sum(null >= (obs - tol)[:, None], axis=1)
+    eq = np.sum(np.abs(null - obs[:, None]) <= tol[:, None], axis=1)
+    return (1 + ge) / (1 + FLIPS), (1 + ge - 0.5 * eq) / (1 + FLIPS)
+
+
+def signflip_p(d, layout, rng):
+    """The exact (or Monte-Carlo) p of the whole-cluster sign flip for each row of ``d``."""
+    return signflip_both(d, layout, rng)[0]
 
 
 def mcnemar_cluster_p(d, layout):

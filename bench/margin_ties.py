@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.hard_shapes import populations, shape  # noqa: E402
-from bench.skew_guard import signflip_p  # noqa: E402
+from bench.skew_guard import pct_mc, signflip_p  # noqa: E402
 from core.paired.intervals import score_intervals  # noqa: E402
 
 ALPHA = 0.025
@@ -147,14 +147,6 @@ def run(sets, resamples, k, seed, fractions=FRACTIONS):
     return rows
 
 
-def _pct(r, sets=None):
-    if r is None:
-        return "—"
-    if sets is None:
-        return f"{100 * r:.1f}%"
-    return f"{100 * r:.1f}% ± {100 * math.sqrt(max(r * (1 - r), 1e-12) / sets):.1f}"
-
-
 def table(rows, sets) -> list[str]:
     lines = ["| population | skew | ties | δ | n | non-inferior at B − A = −δ: before | after | "
              "power at B − A = 0: before | after | agree |",
@@ -163,8 +155,8 @@ def table(rows, sets) -> list[str]:
         sk, ties = r["shape"]
         lines.append(
             f"| {r['name']} | {sk:+.1f} | {100 * ties:.0f}% | {r['f']:.2f} SD | {r['n']} | "
-            f"{_pct(r['before'], sets)} | {_pct(r['after'], sets)} | "
-            f"{_pct(r.get('pow_before'))} | {_pct(r.get('pow_after'))} | "
+            f"{pct_mc(r['before'], sets)} | {pct_mc(r['after'], sets)} | "
+            f"{pct_mc(r.get('pow_before'))} | {pct_mc(r.get('pow_after'))} | "
             f"{r['agree']}/{r['checked']} |")
     return lines
 
@@ -184,9 +176,9 @@ def main(argv=None):
     hard = [r for r in rows if not r["ordinary"]] + [r for r in rows if r["ordinary"]]
     worst_b = max(hard, key=lambda r: r["before"])
     worst_a = max(hard, key=lambda r: r["after"])
-    print(f"\nworst before: {_pct(worst_b['before'], args.sets)} ({worst_b['name']}, "
+    print(f"\nworst before: {pct_mc(worst_b['before'], args.sets)} ({worst_b['name']}, "
           f"{worst_b['f']} SD, n = {worst_b['n']}); worst after: "
-          f"{_pct(worst_a['after'], args.sets)} ({worst_a['name']}, {worst_a['f']} SD, "
+          f"{pct_mc(worst_a['after'], args.sets)} ({worst_a['name']}, {worst_a['f']} SD, "
           f"n = {worst_a['n']})")
     print(f"({args.sets:,} sets per cell, seed {args.seed}, {time.time() - t0:.0f} s wall, "
           f"CPU {time.process_time():.0f} s)")

@@ -138,7 +138,8 @@ def run(sets, resamples, seed):
     return rows
 
 
-def _pct(r, sets=None):
+def pct_mc(r, sets=None):
+    """A rate as a percentage, with its Monte-Carlo error over ``sets`` simulated sets."""
     if r is None:
         return "—"
     if sets is None:
@@ -154,20 +155,20 @@ def table(rows, sets) -> list[str]:
         sk, ties = r["shape"]
         lines.append(
             f"| {r['name']} | {sk:+.1f} | {100 * ties:.0f}% | {r['n']} | "
-            f"{_pct(r['int_before'], sets)} | {_pct(r['int_after'], sets)} | "
-            f"{_pct(r['t1_before'], sets)} | {_pct(r['t1_after'], sets)} | "
-            f"{_pct(r.get('margin_before'), sets) if 'margin_before' in r else '—'} | "
-            f"{_pct(r.get('margin_after'), sets) if 'margin_after' in r else '—'} |")
+            f"{pct_mc(r['int_before'], sets)} | {pct_mc(r['int_after'], sets)} | "
+            f"{pct_mc(r['t1_before'], sets)} | {pct_mc(r['t1_after'], sets)} | "
+            f"{pct_mc(r.get('margin_before'), sets) if 'margin_before' in r else '—'} | "
+            f"{pct_mc(r.get('margin_after'), sets) if 'margin_after' in r else '—'} |")
     lines += ["", "| ordinary row | n | coverage before | after | power before | after | "
               "power, ties kept, before | after |", "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if not r["ordinary"]:
             continue
         lines.append(
-            f"| {r['name']} | {r['n']} | {_pct(1 - r['int_before'])} | "
-            f"{_pct(1 - r['int_after'])} | {_pct(r['pow_before'], sets)} | "
-            f"{_pct(r['pow_after'], sets)} | {_pct(r.get('tiepow_before'))} | "
-            f"{_pct(r.get('tiepow_after'))} |")
+            f"| {r['name']} | {r['n']} | {pct_mc(1 - r['int_before'])} | "
+            f"{pct_mc(1 - r['int_after'])} | {pct_mc(r['pow_before'], sets)} | "
+            f"{pct_mc(r['pow_after'], sets)} | {pct_mc(r.get('tiepow_before'))} | "
+            f"{pct_mc(r.get('tiepow_after'))} |")
     return lines
 
 
