@@ -108,3 +108,72 @@ def test_a_bad_cheap_file_is_one_error_and_the_gold_card_stays(reports):
     assert not at.exception
     assert len(at.error) == 1
     assert "ppi" not in reports[-1]["summary"]
+
+
+DEMO_TREC = ROOT / "data" / "demo_trec"
+RUNS = ("bm25.run", "dense.run", "hybrid.run")
+
+
+def _trec_files():
+    """Gold qrels on the first third of the demo's queries; cheap qrels on every query, with
+    each relevant label of the demo kept on four queries in five (a cheap source that misses
+    some relevant documents)."""
+    lines = [x for x in (DEMO_TREC / "qrels.txt").read_text().splitlines() if x.split()]
+    qids = sorted({x.split()[0] for x in lines})
+    gold_q = set(qids[: len(qids) // 3])
+    gold = "\n".join(x for x in lines if x.split()[0] in gold_q) + "\n"
+    rng = np.random.default_rng(5)
+    cheap = "\n".join(x if x.split()[3] == "0" or rng.uniform() < 0.8
+                      else " ".join(x.split()[:3] + ["0"]) for x in lines) + "\n"
+    return gold.encode(), cheap.encode(), len(gold_q)
+
+
+def test_trec_cheap_qrels_card_equals_core_en_and_ko(reports):
+    """TREC runs + gold qrels + cheap qrels: the PPI card's interval, gold-only interval,
+    lambda and worth-about figures, and the report's ``ppi`` block, equal
+    ``compare_cheap`` on the runs scored by core under both qrels (EN, then KO)."""
+    from core.i18n import t
+    from core.inputs import read_qrels, read_run, score_runs
+    from core.views.cheap import cheap_lines
+    gold_b, cheap_b, n_gold_q = _trec_files()
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.run()
+    at.segmented_control(key="systems_source").set_value("trec").run()
+    at.file_uploader(key="systems_qrels_upload").set_value(("gold.qrels", gold_b, "text/plain"))
+    at.file_uploader(key="systems_runs_upload").set_value(
+        [(n, (DEMO_TREC / n).read_bytes(), "text/plain") for n in RUNS])
+    at.file_uploader(key="systems_cheap_upload").set_value(("cheap.qrels", cheap_b,
+                                                            "text/plain"))
+    at.run()
+    assert not at.exception and not at.error
+    call = reports[-1]
+    a, b, key = call["params"]["a"], call["params"]["b"], call["params"]["measure"]
+    runs = [read_run((DEMO_TREC / n).read_bytes(), n) for n in RUNS]
+    gold = score_runs(runs, read_qrels(gold_b, "gold.qrels"), [key],
+                      qrels_file="gold.qrels").golden(key)
+    cheap = score_runs(runs, read_qrels(cheap_b, "cheap.qrels"), [key],
+                       qrels_file="cheap.qrels").golden(key)
+    ref = compare_cheap(compare_golden(gold, a, b, resamples=500), cheap)
+    d = ref.difference
+    assert d.n_gold <= n_gold_q and d.n_cheap > d.n_gold
+    ppi_ci = interval(d.ci_low, d.ci_high, "score", signed=True)
+    gold_ci = interval(d.gold_only_low, d.gold_only_high, "score", signed=True)
+    summary = call["summary"]
+    assert summary["difference"]["b_minus_a"] == d.estimate
+    assert (summary["difference"]["ci_low"], summary["difference"]["ci_high"]) == (d.ci_low,
+                                                                                  d.ci_high)
+    assert summary["ppi"] == {**ref.ppi_dict(),
+                              "gold_difference": summary["ppi"]["gold_difference"]}
+    for lang, words in (("en", "PPI interval"), ("ko", "PPI 구간")):
+        if lang == "ko":
+            at.session_state["lang"] = "ko"
+            at.run()
+            assert not at.exception and not at.error
+        cards = [x for x in _texts(at) if words in x]
+        assert cards and ppi_ci in cards[0] and gold_ci in cards[0]
+        assert f"{d.lam:.2f}" in cards[0] and f"{d.effective_n:,.0f}" in cards[0]
+        assert t("cheap.gold_card_title", lang) in [c.value for c in at.caption]
+        # the report's cheap-label section is core's lines in the page's language
+        texts = "\n".join(s.text for s in reports[-1]["sections"])
+        assert all(line.strip() in texts for line in cheap_lines(ref, lang))
+    assert reports[-1]["summary"]["ppi"] == summary["ppi"]
