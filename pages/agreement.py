@@ -10,7 +10,7 @@ from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, METRICS, WEIGHTS,
 from core.errors import InputError
 from core.views import query_scatter
 from core.views import agreement_card
-from core.views import conclusion_lines, conclusion_rows
+from core.views import cheap_pair_lines, cheap_pair_rows, conclusion_lines, conclusion_rows
 from core.views import interval_chart, present_rows
 from core.views import level as fmt_level, pct
 from pages._ui import (PRESENT_CHART_HEIGHT, Section, current_lang, draw_chart,
@@ -329,6 +329,14 @@ if rep.conclusions is not None:   # issue 34: would the cheap labels reach the s
     st.caption(esc(concl_lines[1].strip()))
     concl_table = pd.DataFrame(conclusion_rows(rep.conclusions, current_lang()))
     show_frame(concl_table, hide_index=True, width="stretch")
+ppi_table = None
+if rep.cheap is not None:   # issue 34: gold on some queries, the source's labels on more
+    st.subheader(tr("cheap.pairs_page_title"), help=tr("cheap.pairs_help"))
+    ppi_lines = cheap_pair_lines(rep.cheap, current_lang())
+    st.caption(esc(ppi_lines[0]))
+    if rep.cheap.pairs:
+        ppi_table = pd.DataFrame(cheap_pair_rows(rep.cheap, current_lang()))
+        show_frame(ppi_table, hide_index=True, width="stretch")
 
 # ----------------------------------------------------------------------------- report
 level_text = "\n".join(f"{lab}: {fmt(e.value)} ({tr('agreement.ci_line', level=level, lo=fmt(e.ci_low), hi=fmt(e.ci_high))})"  # noqa: E501
@@ -348,6 +356,9 @@ if concl_table is not None:
     sections.append(Section(tr("cheap.conclusions_page_title"),
                             "\n".join(line.strip() for line in concl_lines[:2]),
                             table=concl_table))
+if rep.cheap is not None:
+    sections.append(Section(tr("cheap.pairs_page_title"),
+                            "\n".join(line.strip() for line in ppi_lines), table=ppi_table))
 inputs = {name: data}
 if other is not None:
     inputs[other_name] = other

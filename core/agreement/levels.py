@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from core import checks
+from core.agreement.cheap_pairs import CheapPairs, cheap_pairs
 from core.agreement.conclusions import ConclusionAgreement, conclusion_agreement
 from core.agreement.files import LabelSet, MISSING
 from core.agreement.labels import (LEVELS, WEIGHTS, Weights, binarize, binary_kappa, cohen_kappa,
@@ -71,6 +72,7 @@ class AgreementReport:
     query_run: str | None
     systems: SystemOrdering | None
     conclusions: ConclusionAgreement | None = None   # asked for: every pair's two verdicts
+    cheap: CheapPairs | None = None   # with conclusions: every pair prediction-powered
 
     def query(self) -> QueryOrdering | None:
         return next((q for q in self.queries if q.run == self.query_run), None)
@@ -105,6 +107,8 @@ class AgreementReport:
         out["runs"] = [c.to_dict() for c in self.coverage]
         if self.conclusions is not None:   # only when asked for: other outputs unchanged
             out["conclusion_agreement"] = self.conclusions.to_dict()
+        if self.cheap is not None:
+            out["prediction_powered"] = self.cheap.to_dict()
         return out
 
 
@@ -121,7 +125,9 @@ def analyse(labels: LabelSet, *, source: str | None = None, runs: Sequence[Run] 
     same documents; a retrieved document without a label counts as not relevant
     (``RunCoverage.unlabelled`` says how many, within the metric's cutoff). With
     ``conclusions`` and >= 2 runs, every pair of runs is compared under gold and under
-    ``source`` (``core.agreement.conclusions``: do the verdicts agree?).
+    ``source`` (``core.agreement.conclusions``: do the verdicts agree?), and prediction-powered
+    with gold labels on the gold queries and ``source``'s on the others
+    (``core.agreement.cheap_pairs``; issue 34).
     """
     source = labels.names[0] if source is None else source
     m = parse_measure(measure)
@@ -151,10 +157,12 @@ def analyse(labels: LabelSet, *, source: str | None = None, runs: Sequence[Run] 
             systems = system_ordering(queries, p=system_p)
     else:
         query_run = None
-    agreed = None
+    agreed = cheap = None
     if checks.instance("conclusions", conclusions, bool) and len(queries) >= 2:
         agreed = conclusion_agreement({q.run: q.scores for q in queries}, source=source,
                                       measure=str(m), resamples=resamples,
                                       confidence=confidence, seed=seed)
+        cheap = cheap_pairs(labels, runs, source=source, measure=str(m), resamples=resamples,
+                            confidence=confidence, seed=seed)
     return AgreementReport(labels, main, ranking, split, str(m), coverage, queries, query_run,
-                           systems, agreed)
+                           systems, agreed, cheap)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from core.views.cheap import conclusion_lines
+from core.views.cheap import cheap_pair_lines, conclusion_lines
 from core.views.format import level as fmt_level, pct
 from core.views.palette import PRIMARY, REFERENCE
 
@@ -61,6 +61,8 @@ def text(report) -> str:
                      f"{s['top_other']} ({'same' if s['top_same_order'] else 'different'})")
     if report.conclusions is not None:
         lines.extend("  " + line for line in conclusion_lines(report.conclusions))
+    if report.cheap is not None:
+        lines.extend("  " + line for line in cheap_pair_lines(report.cheap))
     for c in d["runs"]:
         lines.append(f"  run {c['run']}: {c['unlabelled']} of {c['retrieved']} retrieved "
                      "documents have no label (counted as not relevant)")

@@ -8,6 +8,7 @@ agreement page's table)."""
 from __future__ import annotations
 
 from core.i18n import t
+from core.paired import MIN_GOLD
 from core.views.cards import paired_card
 from core.views.format import diff, interval, kind_of, level, p_text, value
 from core.views.verdicts import verdict_sentence
@@ -112,3 +113,44 @@ def conclusion_rows(ca, lang: str = "en") -> list[dict]:
              t("cheap.col_cheap", lang): _ci_text(p.cheap_diff, p.cheap_low, p.cheap_high),
              t("cheap.col_cheap_verdict", lang): t(_SHORT[p.cheap_verdict], lang, a=p.a, b=p.b),
              t("cheap.col_kind", lang): t(_KIND[p.kind], lang)} for p in ca.pairs]
+
+
+def _pair_figures(cc, lang: str) -> dict:
+    d = cc.difference
+    kind = kind_of(cc.binary)
+    return dict(a=cc.a, b=cc.b, diff=diff(d.estimate, kind),
+                ci=interval(d.ci_low, d.ci_high, kind, signed=True),
+                verdict=t(_SHORT[cc.verdict], lang, a=cc.a, b=cc.b),
+                gold=diff(d.gold_only_estimate, kind),
+                gold_ci=interval(d.gold_only_low, d.gold_only_high, kind, signed=True),
+                gold_verdict=t(_SHORT[cc.gold_only_verdict], lang, a=cc.a, b=cc.b),
+                lam=f"{d.lam:.2f}", n_eff=f"{d.effective_n:,.0f}")
+
+
+def cheap_pair_lines(cp, lang: str = "en") -> list[str]:
+    """A ``core.agreement.cheap_pairs.CheapPairs`` as text: the title (gold and cheap-only
+    queries), or why there is no comparison, then one line per pair of runs (PPI B − A, its
+    interval and verdict, the gold-only interval and verdict, lambda, worth about)."""
+    if cp.error is not None:
+        return [t("cheap.pairs_error", lang, message=cp.error.message(lang))]
+    if not cp.applies:
+        return [t("cheap.pairs_none", lang, source=cp.source, n_gold=cp.n_gold,
+                  n_rest=cp.n_rest, min_gold=MIN_GOLD)]
+    return [t("cheap.pairs_title", lang, measure=cp.measure, source=cp.source,
+              n_gold=cp.n_gold, n_rest=cp.n_rest)] + [
+        "  " + t("cheap.pairs_line", lang, **_pair_figures(cc, lang)) for cc in cp.pairs]
+
+
+def cheap_pair_rows(cp, lang: str = "en") -> list[dict]:
+    """The agreement page's table of ``cheap_pair_lines``: one row per pair of runs."""
+    rows = []
+    for cc in cp.pairs:
+        f = _pair_figures(cc, lang)
+        rows.append({t("cheap.col_pair", lang): f"{cc.b} − {cc.a}",
+                     t("cheap.col_ppi", lang): f"{f['diff']} {f['ci']}",
+                     t("cheap.col_ppi_verdict", lang): f["verdict"],
+                     t("cheap.col_gold_only", lang): f"{f['gold']} {f['gold_ci']}",
+                     t("cheap.col_gold_only_verdict", lang): f["gold_verdict"],
+                     t("cheap.col_lambda", lang): f["lam"],
+                     t("cheap.col_worth", lang): f["n_eff"]})
+    return rows

@@ -89,7 +89,8 @@ def test_cli_adds_the_block_only_when_asked(capsys):
     c = d["conclusion_agreement"]
     assert c["n_pairs"] == 3 and c["source"] == d["source"]
     assert sum(c[k] for k in KINDS) == 3
-    assert {k: v for k, v in d.items() if k != "conclusion_agreement"} == plain
+    assert {k: v for k, v in d.items()
+            if k not in ("conclusion_agreement", "prediction_powered")} == plain
     assert main(args[:-1] + ["--conclusions"]) == 0
     text = capsys.readouterr().out
     assert f"the same verdict for {c['agree']} of 3 pairs" in text
