@@ -15,7 +15,8 @@ $(VENV)/.installed: requirements.txt
 install: $(VENV)/.installed
 
 # The statistics kernels compiled once into .venv/noisefloor-cache (core.kernel_cache), so no
-# command, page or test waits on numba; quiet and about 0.2 s when they are ready.
+# command, page or test waits on numba, and the shipped scifact vectors spot-checked once
+# (core.retrieval.spot_record), so the first page visit does not; quiet and about 0.3 s when ready.
 warm-up: $(VENV)/.installed
 	@$(PY) -m core warm-up
 

@@ -3,9 +3,10 @@ cannot be filled raises (``core.i18n.strict``) instead of showing "{n}" to a use
 browser tests' server inherits the setting through the environment.
 
 Tests leave the checkout alone: before any ``core`` module is imported, the embedding cache
-(``NOISEFLOOR_CACHE_DIR``) and the folder where BEIR collections are unpacked and listed
-(``NOISEFLOOR_BEIR_ROOT``, normally ``data/beir/``) point into one temporary folder for the
-session, removed at exit. The shipped files (``data/beir/scifact.tar.gz``, the shipped
+(``NOISEFLOOR_CACHE_DIR``), the folder where BEIR collections are unpacked and listed
+(``NOISEFLOOR_BEIR_ROOT``, normally ``data/beir/``) and the records of passed spot checks
+(``NOISEFLOOR_SPOT_DIR``, normally in ``.venv``, ``core.retrieval.spot_record``) point into
+one temporary folder for the session, removed at exit. The shipped files (``data/beir/scifact.tar.gz``, the shipped
 vectors) are only read. The browser tests' server inherits both variables. Tests of numba's
 compiled cache use a temporary ``NUMBA_CACHE_DIR`` (fixtures ``compiled_kernels``,
 ``numba_cache``); every other test loads the kernels ``make test``'s warm-up compiled."""
@@ -23,16 +24,30 @@ _STATE = Path(tempfile.mkdtemp(prefix="noisefloor-tests-"))
 atexit.register(shutil.rmtree, _STATE, ignore_errors=True)
 os.environ["NOISEFLOOR_CACHE_DIR"] = str(_STATE / "cache")
 os.environ["NOISEFLOOR_BEIR_ROOT"] = str(_STATE / "beir")
+os.environ["NOISEFLOOR_SPOT_DIR"] = str(_STATE / "spot-checks")
+
+
+@pytest.fixture(autouse=True)
+def _own_spot_records(monkeypatch, tmp_path_factory):
+    """Each test starts with no spot check on record (``core.retrieval.spot_record``):
+    tests hand fake models to loaders marked ``from_files``, whose passed checks would
+    otherwise be recorded for the next test."""
+    monkeypatch.setenv("NOISEFLOOR_SPOT_DIR", str(tmp_path_factory.mktemp("spot")))
+
+
+SESSION_SPOT = _STATE / "spot-session"   # the spot checks the session's warm-up recorded
 
 
 def _compile_kernels(cache: Path) -> dict:
-    """``python -m core warm-up --json`` into an empty numba cache ``cache``: its JSON."""
+    """``python -m core warm-up --json`` into an empty numba cache ``cache`` (and the spot
+    checks into ``SESSION_SPOT``): its JSON."""
     import json
     import subprocess
     import sys
     root = Path(__file__).resolve().parents[1]
     done = subprocess.run([sys.executable, "-m", "core", "warm-up", "--json"], cwd=root,
-                          env={**os.environ, "NUMBA_CACHE_DIR": str(cache)},
+                          env={**os.environ, "NUMBA_CACHE_DIR": str(cache),
+                               "NOISEFLOOR_SPOT_DIR": str(SESSION_SPOT)},
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -40,9 +55,18 @@ def _compile_kernels(cache: Path) -> dict:
 @pytest.fixture(scope="session")
 def compiled_kernels():
     """One numba cache compiled by ``warm-up`` for the whole session, in a temporary folder
-    (tests of the cache itself never touch the real one): (folder, warm-up's JSON)."""
+    (tests of the cache itself never touch the real one): (folder, warm-up's JSON). The
+    same warm-up records the shipped vectors' spot checks in ``SESSION_SPOT``."""
     cache = _STATE / "numba-session"
     return cache, _compile_kernels(cache)
+
+
+@pytest.fixture
+def spot_records(compiled_kernels, tmp_path):
+    """A private copy of the spot checks the session's warm-up recorded."""
+    folder = tmp_path / "spot"
+    shutil.copytree(SESSION_SPOT, folder)
+    return folder
 
 
 @pytest.fixture

@@ -1,11 +1,16 @@
 """``python -m core warm-up``: compile every statistics kernel once, before anyone waits on it
-(issue 38). ``make run``, ``make test`` and ``make bench`` (hence ``.ci/run``) run it.
+(issue 38), and check the shipped scifact vectors against the model once (issue 37:
+``core.retrieval.warm_shipped_checks``, records kept by ``core.retrieval.spot_record``).
+``make run``, ``make test`` and ``make bench`` (hence ``.ci/run``) run it.
 
 Silent, exit 0, when the compiled cache is already there and its manifest checks out (a
-no-op: no numba import, ``core.kernel_cache.status``). Otherwise one line on stderr while it
-compiles (about a minute on two cores) and one when done. ``--force`` rebuilds; ``--json``
-prints what it found and did (``folders``, ``before`` (each folder's status: ok / absent /
-unverified / stale / damaged), ``compiled``, ``signatures``, ``seconds``).
+no-op: no numba import, ``core.kernel_cache.status``) and both spot checks are on record
+(their keys checked against the files). Otherwise one line on stderr before each pause
+(compiling: about a minute on two cores; the spot checks: about 5 s) and one when the
+kernels are done. ``--force`` rebuilds the kernels; ``--json`` prints what it found and did
+(``folders``, ``before`` (each folder's status: ok / absent / unverified / stale / damaged),
+``compiled``, ``signatures``, ``seconds``, ``spot_checks`` (documents and queries: recorded /
+passed / failed / none)).
 """
 from __future__ import annotations
 
@@ -14,16 +19,18 @@ import os
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from core.commands._common import print_json
+from core.retrieval import warm_shipped_checks
 from core.kernel_cache import (KERNEL_MODULES, cache_root, kernel_folder, point_numba, remove,
                                status, write_manifest)
 
 NAME = "warm-up"
-HELP = "compile the statistics kernels once (quiet when they are ready)"
+HELP = ("compile the statistics kernels and check the shipped vectors once (quiet when "
+        "they are ready)")
 
 
 def register(p) -> None:
@@ -76,11 +83,12 @@ class WarmUp:
     compiled: bool
     signatures: int
     seconds: float
+    spot_checks: dict | None = None
 
     def to_dict(self) -> dict:
         return {"folders": list(self.folders), "before": list(self.before),
                 "compiled": self.compiled, "signatures": self.signatures,
-                "seconds": self.seconds}
+                "seconds": self.seconds, "spot_checks": self.spot_checks}
 
 
 def warm_up(*, force: bool = False, on_compile=None) -> WarmUp:
@@ -122,10 +130,17 @@ def run(args) -> int:
                              "(about a minute)...\n")
             sys.stderr.flush()
 
+    def say_check() -> None:
+        if not args.json:
+            sys.stderr.write("checking the shipped scifact vectors against the model once "
+                             "(about 5 s)...\n")
+            sys.stderr.flush()
+
     done = warm_up(force=args.force, on_compile=say)
-    if args.json:
-        print_json(done.to_dict())
-    elif done.compiled:
+    if done.compiled and not args.json:
         sys.stderr.write(f"compiled {done.signatures} kernel signatures in "
                          f"{done.seconds:.0f} s\n")
+    done = replace(done, spot_checks=warm_shipped_checks(on_check=say_check))
+    if args.json:
+        print_json(done.to_dict())
     return 0

@@ -1,6 +1,6 @@
 """Live retrieval on a BEIR folder: the data (``beir``), BM25 / dense / hybrid
 (``search``; ``bert_numpy``: the bundled model's encoder without torch), document vectors
-(``vectors``, ``encode_store``, ``encode_job``), files on disk (``safe_files``), the scifact
+(``vectors``, ``encode_store``, ``encode_job``; ``spot_record``: spot checks passed, kept), files on disk (``safe_files``), the scifact
 comparison (``scifact``) and the BEIR Table 2 tally (``beir_grid``, ``beir_table``,
 ``beir_upload``).
 
@@ -28,6 +28,6 @@ PUBLIC = {
                 "run_settings", "side_by_side", "subsample", "with_hybrid"),
     "safe_files": ("FileTooLarge", "NotRegularFile", "read_regular"),
     "search": ("BM25Params", "CACHE_DIR", "TOKENIZERS", "load_model", "resolve_model"),
-    "vectors": ("provenance", "vector_summary"),
+    "vectors": ("provenance", "vector_summary", "warm_shipped_checks"),
 }
 __getattr__, __dir__, __all__ = front_door(__name__, PUBLIC)

@@ -33,8 +33,9 @@ from core.retrieval.beir import BeirData
 from core.retrieval.search import (BM25Params, CACHE_DIR, DEFAULT_MODEL, Encoded, Progress,
                                    RRF_DEPTH, RRF_K, Ranking, bm25_search, dense_search,
                                    encode_texts, load_model, rrf)
-from core.retrieval.vectors import (SPOT_N, document_vectors, floor5, queries_check_pending,
-                                    shipped_queries, shipped_vectors, spot_check_pending)
+from core.retrieval.vectors import (SPOT_N, checks_on_record, document_vectors, file_loader,
+                                    floor5, queries_check_pending, shipped_queries, shipped_vectors,
+                                    spot_check_pending)
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
 MEASURES = ("ndcg@10", "recall@100", "hit@10", "mrr@10")
@@ -107,27 +108,31 @@ def dense_ranking(data: BeirData, *, model: str | None = None, get_model=None,
                   ) -> tuple[Ranking | None, Encoded | None, list]:
     """The dense side in its steps (``core.retrieval.encode_job.STEPS``), the same for the
     CLI (``run_retrievers``) and the page's server job (``core.retrieval.live``):
-    ``load`` the model; ``check`` the shipped document and query vectors (``SPOT_N`` of each
-    encoded live, once per process); the document vectors (``document_vectors``: shipped
-    unless ``shipped=False`` or ``encode_all``, else the cache, else a live encode when
-    ``allow_encode``, ``progress`` following it); ``queries``: their vectors (shipped or
+    ``load`` the model (skipped when the shipped document and query vectors are used and
+    both their spot checks passed before, ``core.retrieval.vectors.checks_on_record``: then
+    nothing needs it); ``check`` the shipped document and query vectors (``SPOT_N`` of each
+    encoded live, once: a passed check is kept on disk, ``core.retrieval.spot_record``);
+    the document vectors (``document_vectors``: shipped unless ``shipped=False`` or
+    ``encode_all``, else the cache, else a live encode when ``allow_encode``, ``progress``
+    following it); ``queries``: their vectors (shipped or
     live, ``dense_from``) and the ranking. ``step(name, done, total)`` is called as each
     step starts and as it counts (without it, the checks run inside ``document_vectors``
     and ``dense_from``, as their ``Encoded.seconds`` count them). Returns (ranking, the
     documents' Encoded, notes), or (None, None, notes) when the documents need an encode
     that is not allowed."""
-    get_model = get_model or _loader(model)
+    get_model = get_model or file_loader(model)
     qids = data.query_ids
     qtexts = [data.queries[q] for q in qids]
     shown = step is not None   # else (the CLI) the checks run inside the calls below
-    if shown:
+    use_shipped = shipped and not encode_all
+    if shown and not (use_shipped and checks_on_record(qids, qtexts, data.content_hash,
+                                                       model)):
         step("load", None, None)
         get_model()
-    else:
+    elif not shown:
         step = lambda *_a: None  # noqa: E731
-    check_docs = shown and shipped and not encode_all and spot_check_pending(
-        data.content_hash, model)
-    check_queries = shown and shipped and not encode_all and queries_check_pending(
+    check_docs = shown and use_shipped and spot_check_pending(data.content_hash, model)
+    check_queries = shown and use_shipped and queries_check_pending(
         qids, qtexts, data.content_hash, model)
     n_docs, n_q = min(SPOT_N, data.n_docs) * check_docs, min(SPOT_N, len(qids)) * check_queries
     if n_docs or n_q:
@@ -165,7 +170,7 @@ def dense_from(data: BeirData, docs: Encoded, *, model: str | None = None, get_m
     ``cache_width`` note. Returns (ranking, the documents' Encoded actually used, notes)."""
     qids = data.query_ids
     qtexts = [data.queries[q] for q in qids]
-    kw = dict(model_name=model, get_model=get_model or _loader(model), cache_dir=cache_dir)
+    kw = dict(model_name=model, get_model=get_model or file_loader(model), cache_dir=cache_dir)
     queries, notes = (shipped_queries(qids, qtexts, data.content_hash, model_name=model,
                                       get_model=kw["get_model"])
                       if docs.source == "shipped" else (None, []))
@@ -181,19 +186,6 @@ def dense_from(data: BeirData, docs: Encoded, *, model: str | None = None, get_m
         notes.append(("cache_width", {"cached": docs.width, "model": queries.width}))
         docs, _ = document_vectors(data.texts, data.content_hash, encode_all=True, **kw)
     return dense_search(qids, queries.embeddings, docs.embeddings), docs, notes
-
-
-def _loader(model: str | None):
-    """A ``get_model`` that loads the model on first call and keeps it (one load per run,
-    however many encodes need it)."""
-    kept: list = []
-
-    def get():
-        if not kept:
-            kept.append(load_model(model))
-        return kept[0]
-    get.from_files = True  # the model comes from its files: core.retrieval.vectors may reuse checks
-    return get
 
 
 def with_hybrid(rankings: dict[str, Ranking]) -> dict[str, Ranking]:

@@ -30,6 +30,7 @@ import io
 import json
 import math
 import os
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,8 +39,9 @@ from typing import Callable, Sequence
 import numpy as np
 
 from core import checks
-from core.retrieval.beir import SHIPPED_ROOT
+from core.retrieval.beir import BUNDLE, SHIPPED_ROOT, load_beir, unpack_bundle
 from core.retrieval.safe_files import MAX_SIDECAR_BYTES, atomic_write, read_regular
+from core.retrieval.spot_record import files_sha256, recall, record_key, remember
 from core.retrieval.search import (CACHE_DIR, ENCODE_BATCH, Encoded, encode_texts,
                                    encoder_version, is_cached, load_model, model_version,
                                    resolve_model)
@@ -84,17 +86,9 @@ def file_sha256(path: Path) -> str:
 
 def weights_sha256(model_source: str | os.PathLike) -> str | None:
     """SHA-256 over the model folder's weight files (``*.safetensors``, ``*.bin``), sorted by
-    name; None when ``model_source`` is not a local folder (a hub name)."""
-    root = Path(model_source)
-    if not root.is_dir():
-        return None
-    files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".safetensors",
-                                                                              ".bin"))
-    h = hashlib.sha256()
-    for p in files:
-        h.update(str(p.relative_to(root)).encode("utf-8") + b"\x00")
-        h.update(file_sha256(p).encode("ascii"))
-    return h.hexdigest() if files else None
+    name (``core.retrieval.spot_record.files_sha256``); None when ``model_source`` is not a
+    local folder (a hub name)."""
+    return files_sha256(model_source, (".safetensors", ".bin"))
 
 
 def find_manifest(content_hash: str, model_key: str, folder: Path | None = None
@@ -190,45 +184,161 @@ def spot_check(shipped: np.ndarray, texts: Sequence[str], model, *, n: int = SPO
 _CHECKED: dict[tuple, SpotCheck] = {}  # spot checks passed in this process (see below)
 
 
-def _check_key(kind: str, file_sha, source: str, model_key: str) -> tuple:
+def _check_key(kind: str, file_sha, texts_sha: str, source: str, model_key: str) -> tuple:
     """The key of a passed spot check: what was checked ("docs" or "queries"), the shipped
-    file's SHA-256, the model's source and key and its encoder (``encoder_version``)."""
-    return (kind, file_sha, source, model_key, encoder_version(model_key))
+    file's SHA-256, the texts' (content hash or ``queries_hash``), the model's source and
+    key and its encoder (``encoder_version``)."""
+    return (kind, file_sha, texts_sha, source, model_key, encoder_version(model_key))
+
+
+def _on_record(key: tuple) -> SpotCheck | None:
+    """The check passed for ``key`` in this process, else the one on record on disk
+    (``core.retrieval.spot_record.recall``: its key computed from the files now; kept in
+    this process once read), else None."""
+    if key in _CHECKED:
+        return _CHECKED[key]
+    kind, file_sha, texts_sha, source, model_key, _ = key
+    got = recall(record_key(kind, file_sha, texts_sha, source, model_key, n=SPOT_N,
+                            seed=SPOT_SEED, threshold=MIN_COSINE))
+    if got is None:
+        return None
+    check = SpotCheck(got["n"], got["seed"], got["min_cosine"], got["threshold"])
+    _CHECKED[key] = check
+    return check
 
 
 def _remembered_check(what: tuple, emb, texts, model_name, model_key, get_model,
                       progress) -> SpotCheck:
-    """The spot check of the shipped vectors ``emb`` against ``texts`` encoded live, or the one
-    passed earlier in this process for the same file, model and encoder (``what`` = (kind,
-    file SHA-256)). Remembered only for a model loaded from its files (``get_model`` None, or
-    a loader marked ``from_files``), never for a model object handed in."""
+    """The spot check of the shipped vectors ``emb`` against ``texts`` encoded live, or one
+    passed earlier for the same file, texts, model and encoder (``what`` = (kind, file
+    SHA-256, texts' SHA-256)): in this process, or by another one and kept on disk
+    (``core.retrieval.spot_record``: checked before it is trusted). A check passed here is
+    written there. Remembered only for a model loaded from its files (``get_model`` None,
+    or a loader marked ``from_files``), never for a model object handed in."""
     from_files = get_model is None or getattr(get_model, "from_files", False)
     key = _check_key(*what, resolve_model(model_name)[0], model_key)
-    check = _CHECKED.get(key) if from_files else None
+    check = _on_record(key) if from_files else None
     if check is None:
         model = get_model() if get_model is not None else load_model(model_name)
         check = spot_check(emb, texts, model, progress=progress)
-    if check.passed and from_files:
-        _CHECKED[key] = check
+        if check.passed and from_files:
+            _CHECKED[key] = check
+            remember(record_key(*key[:5], n=SPOT_N, seed=SPOT_SEED, threshold=MIN_COSINE),
+                     **{k: v for k, v in check.to_dict().items() if k != "passed"})
     return check
 
 
 def forget_checks() -> None:
-    """Forget the spot checks passed in this process: the next ``shipped_vectors`` encodes its
-    sample again. For a process that swaps the model behind the same files (tests do)."""
+    """Forget the spot checks passed in this process: the next ``shipped_vectors`` reads the
+    record on disk again, or encodes its sample. For a process that swaps the model behind
+    the same files (tests do)."""
     _CHECKED.clear()
+
+
+def _shipped_keys(content_hash: str, model_name: str | None, folder: Path | None,
+                  queries: tuple | None = None) -> tuple[tuple | None, tuple | None]:
+    """The spot-check keys (``_check_key``) of the shipped document vectors of this corpus
+    and model and of the shipped query vectors of ``queries`` = (ids, texts) (None where
+    none are shipped). Reads the manifest only."""
+    source, model_key = resolve_model(model_name)
+    found = find_manifest(content_hash, model_key, folder)
+    if found is None:
+        return None, None
+    docs = _check_key("docs", found[0].get("sha256"), content_hash, source, model_key)
+    block = found[0].get("queries")
+    texts_sha = queries_hash(*queries) if queries is not None else None
+    if not isinstance(block, dict) or texts_sha is None or \
+            block.get("texts_sha256") != texts_sha:
+        return docs, None
+    return docs, _check_key("queries", block.get("sha256"), texts_sha, source, model_key)
+
+
+def on_record_states(folder: Path | None = None) -> dict:
+    """For the vectors shipped in ``folder`` (default ``shipped_dir()``) for the default
+    model: ``{"docs": state, "queries": state}``, "recorded" when its spot check passed (in
+    this process or on record, the texts named by the manifest's ``corpus_sha256`` and
+    ``texts_sha256``), "pending" when not, "none" when nothing is shipped or the model is
+    not a local folder (no record can name it). Reads the manifest and hashes the files."""
+    source, model_key = resolve_model(None)
+    states = {"docs": "none", "queries": "none"}
+    folder = shipped_dir() if folder is None else Path(folder)
+    if files_sha256(source) is None or not folder.is_dir():
+        return states
+    for path in sorted(folder.glob(f"*{SUFFIX}")):
+        try:
+            meta = json.loads(read_regular(path, MAX_SIDECAR_BYTES))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(meta, dict) or meta.get("model") != model_key:
+            continue
+        block = meta.get("queries") if isinstance(meta.get("queries"), dict) else {}
+        for kind, part, texts in (("docs", meta, meta.get("corpus_sha256")),
+                                  ("queries", block, block.get("texts_sha256"))):
+            if texts is not None:
+                key = _check_key(kind, part.get("sha256"), texts, source, model_key)
+                states[kind] = "recorded" if _on_record(key) is not None else "pending"
+        return states
+    return states
+
+
+def file_loader(model: str | None = None) -> Callable[[], object]:
+    """A ``get_model`` that loads ``model`` from its files (``load_model``) on first call
+    and keeps it (one load per run, however many encodes need it); marked ``from_files``,
+    so spot checks it passes are remembered and recorded."""
+    kept: list = []
+
+    def get():
+        if not kept:
+            kept.append(load_model(model))
+        return kept[0]
+    get.from_files = True
+    return get
+
+
+def warm_shipped_checks(*, on_check: Callable[[], None] | None = None) -> dict:
+    """The spot checks of the shipped scifact vectors (documents and queries, default model)
+    made once, before anyone waits on them (``python -m core warm-up``, which ``make run``
+    and ``make test`` run first). When both are on record (``core.retrieval.spot_record``,
+    keys checked against the files: the manifest's corpus and query hashes stand in for the
+    texts, which the page verifies when it uses them) nothing is read but the manifest and
+    the hashed files. Otherwise ``on_check()`` is called (the CLI says what the pause is),
+    the shipped archive is unpacked into a temporary folder and each check runs
+    (``shipped_vectors``, ``shipped_queries``; a passed one is recorded). Returns
+    ``{"docs": state, "queries": state}``, each "recorded" (on record already), "passed" or
+    "failed" (checked now), or "none" (nothing shipped for the default model, or no model
+    folder to check against)."""
+    states = on_record_states()
+    if "pending" not in states.values():
+        return states
+    if on_check is not None:
+        on_check()
+    with tempfile.TemporaryDirectory(prefix="noisefloor-spot-") as tmp:
+        folder = unpack_bundle(Path(tmp) / "scifact", bundle=BUNDLE)
+        data = load_beir(folder) if folder is not None else None
+        get = file_loader(None)
+        for kind in ("docs", "queries"):
+            if states[kind] != "pending":
+                continue
+            if data is None:
+                states[kind] = "none"
+                continue
+            qids = data.query_ids
+            got, notes = (shipped_vectors(data.texts, data.content_hash, get_model=get)
+                          if kind == "docs" else
+                          shipped_queries(qids, [data.queries[q] for q in qids],
+                                          data.content_hash, get_model=get))
+            states[kind] = "passed" if got is not None else "failed" if notes else "none"
+    return states
 
 
 def spot_check_pending(content_hash: str, model_name: str | None = None,
                        folder: Path | None = None) -> bool:
     """True when vectors for this corpus and model are shipped and their spot check has not
-    passed yet in this process (``shipped_vectors`` would encode ``SPOT_N`` documents): the
-    page then shows that step's progress. Reads the manifest only."""
-    source, model_key = resolve_model(model_name)
-    found = find_manifest(content_hash, model_key, folder)
-    if found is None:
-        return False
-    return _check_key("docs", found[0].get("sha256"), source, model_key) not in _CHECKED
+    passed yet, in this process or on record (``shipped_vectors`` would encode ``SPOT_N``
+    documents): the page then shows that step's progress. Reads the manifest and the
+    record only."""
+    docs, _ = _shipped_keys(content_hash, model_name, folder)
+    return docs is not None and _on_record(docs) is None
 
 
 def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str | None = None,
@@ -254,7 +364,7 @@ def shipped_vectors(texts: Sequence[str], content_hash: str, *, model_name: str 
     emb, reason = read_shipped(meta, manifest, len(texts))
     if emb is None:
         return None, [("shipped_rejected", {"reason": reason})]
-    check = _remembered_check(("docs", meta.get("sha256")), emb, texts, model_name,
+    check = _remembered_check(("docs", meta.get("sha256"), content_hash), emb, texts, model_name,
                               model_key, get_model, progress)
     if not check.passed:
         return None, [("shipped_spot_failed", {"n": check.n, "min": floor5(check.min_cosine),
@@ -276,14 +386,14 @@ def shipped_queries(query_ids: Sequence[str], texts: Sequence[str], content_hash
     _, model_key = resolve_model(model_name)
     found = find_manifest(content_hash, model_key, folder)
     block = found[0].get("queries") if found is not None else None
-    if not isinstance(block, dict) or block.get("texts_sha256") != queries_hash(query_ids,
-                                                                                texts):
+    texts_sha = queries_hash(query_ids, texts)
+    if not isinstance(block, dict) or block.get("texts_sha256") != texts_sha:
         return None, []
     t0 = time.perf_counter()
     emb, reason = read_shipped(block, found[1], len(texts))
     if emb is None:
         return None, [("shipped_queries_rejected", {"reason": reason})]
-    check = _remembered_check(("queries", block.get("sha256")), emb, texts, model_name,
+    check = _remembered_check(("queries", block.get("sha256"), texts_sha), emb, texts, model_name,
                               model_key, get_model, progress)
     if not check.passed:
         return None, [("shipped_queries_spot_failed", {
@@ -295,14 +405,20 @@ def shipped_queries(query_ids: Sequence[str], texts: Sequence[str], content_hash
 def queries_check_pending(query_ids: Sequence[str], texts: Sequence[str], content_hash: str,
                           model_name: str | None = None, folder: Path | None = None) -> bool:
     """True when query vectors for these queries are shipped and their spot check has not
-    passed yet in this process (``shipped_queries`` would encode ``SPOT_N`` queries)."""
-    source, model_key = resolve_model(model_name)
-    found = find_manifest(content_hash, model_key, folder)
-    block = found[0].get("queries") if found is not None else None
-    if not isinstance(block, dict) or block.get("texts_sha256") != queries_hash(query_ids,
-                                                                                texts):
-        return False
-    return _check_key("queries", block.get("sha256"), source, model_key) not in _CHECKED
+    passed yet, in this process or on record (``shipped_queries`` would encode ``SPOT_N``
+    queries)."""
+    _, key = _shipped_keys(content_hash, model_name, folder, (query_ids, texts))
+    return key is not None and _on_record(key) is None
+
+
+def checks_on_record(query_ids: Sequence[str], texts: Sequence[str], content_hash: str,
+                     model_name: str | None = None, folder: Path | None = None) -> bool:
+    """True when both the documents' and these queries' vectors are shipped for this model
+    and both spot checks passed, in this process or on record: the shipped vectors then
+    serve the dense ranking without loading the model (should a file fail its checksum
+    after all, the model is loaded where it is needed)."""
+    keys = _shipped_keys(content_hash, model_name, folder, (query_ids, texts))
+    return all(k is not None and _on_record(k) is not None for k in keys)
 
 
 def document_vectors(texts: Sequence[str], content_hash: str, *,

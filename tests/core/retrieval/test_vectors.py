@@ -276,6 +276,7 @@ def test_spot_check_reports_its_progress_and_a_pending_check_is_known(tiny, tmp_
 
 
 def test_forget_checks_makes_the_next_run_encode_its_sample_again(tiny, tmp_path):
+    from core.retrieval.spot_record import records_dir
     from core.retrieval.vectors import forget_checks, spot_check_pending
     _ship(tiny, tmp_path)
 
@@ -285,6 +286,10 @@ def test_forget_checks_makes_the_next_run_encode_its_sample_again(tiny, tmp_path
     from_files.from_files = True
     shipped_vectors(tiny.texts, tiny.content_hash, get_model=from_files, folder=tmp_path)
     assert not spot_check_pending(tiny.content_hash, folder=tmp_path)
+    forget_checks()   # this process forgets; the record on disk (spot_record) remains
+    assert not spot_check_pending(tiny.content_hash, folder=tmp_path)
+    for record in records_dir().glob("*.json"):
+        record.unlink()
     forget_checks()
     assert spot_check_pending(tiny.content_hash, folder=tmp_path)
 
