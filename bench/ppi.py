@@ -355,6 +355,8 @@ about {mc} points at 95%). Goal: 94–96.5% for B − A and each method.
 
 {reading}
 
+Why some 0/1 cells fall outside 94–96.5% and which simpler rules were tried: `docs/cheap_labels_binary.md` (`bench/ppi_binary.py`). In short, a gold sample with no disagreement between gold and cheap outcomes looks the same whether the cheap labels are unbiased (the estimate is then close: the pseudo cases over-cover, up to 99%) or share a one-way bias (the estimate is off by about lambda times the bias: the pseudo disagreement is all that keeps it covered), so a symmetric interval cannot hold both.
+
 ## Width at n = 50 gold cases, N = 500 (no bias)
 
 Width of the PPI t-interval against the gold-only t-interval on the same data (negative =
