@@ -5,8 +5,8 @@ import streamlit as st
 
 from core.errors import InputError
 from core.inputs import (by_group, cluster_hint, clusters_of, compare_cheap, compare_golden,
-                         compare_in_clusters, load_clustered, margin_answer, runs_block,
-                         sequential_golden)
+                         compare_in_clusters, compare_summary, load_clustered, margin_answer,
+                         runs_block, sequential_golden)
 from core.paired import cluster_margin
 from core.planning import card_next_step
 from core.views import format as fmt
@@ -14,7 +14,7 @@ from core.views import (cluster_card, cluster_lines, margin_line,
                                  runs_lines)
 from core.views import level as fmt_level
 from core.views import cheap_card, cheap_lines
-from core.views import compare_summary, report_tables
+from core.views import report_tables
 from core.views import paired_view
 from core.views import sequential_section
 from core.views import outcome_table

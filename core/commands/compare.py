@@ -39,12 +39,10 @@ from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args,
                                    read_bytes)
 from core.errors import InputError
 from core.i18n import t
-from core.inputs import (Clustered, by_group, cluster_hint, clusters_of, compare_golden,
-                         compare_in_clusters,
-                         load_clustered, load_golden, read_cluster_labels, read_group_labels,
-                         runs_block)
+from core.inputs import (Clustered, compare_systems, golden_systems, load_clustered,
+                         load_golden, read_cluster_labels, read_group_labels)
 from core.serialize import to_csv_bytes
-from core.views import compare_summary, compare_text
+from core.views import compare_text
 
 NAME = "compare"
 HELP = ("compare methods: a golden-case file, a retrieval-list CSV (--format lists) or TREC "
@@ -122,54 +120,40 @@ def register(p) -> None:
     add_margin_arg(p)
 
 
-def _stat_kw(args) -> dict:
-    return dict(resamples=args.resamples, confidence=args.confidence, seed=args.seed,
-                interval=args.interval)
-
-
 def _golden(args):
+    """(the ``Systems`` of a golden file, its ``Clustered``, the arrival order or None, the cheap
+    labels' golden set or None)."""
     if len(args.files) != 1:
         raise InputError("systems.err_one_file", format="golden", n=len(args.files))
+    arrival = None
     if args.sequential:   # the date/added column gives the order, and is not a method
         from core.inputs import load_arriving   # lazy: only in the sequential mode
-        cl, args.arrival = load_arriving(read_bytes(args.files[0]), file=args.files[0],
-                                         cluster=args.cluster)
+        cl, arrival = load_arriving(read_bytes(args.files[0]), file=args.files[0],
+                                    cluster=args.cluster)
     else:
         cl = load_clustered(read_bytes(args.files[0]), file=args.files[0],
                             cluster=args.cluster)
-    args.cluster_info = cl
     cheap = load_golden(read_bytes(args.cheap), file=args.cheap) if args.cheap else None
-    return cl.golden, {}, None, cheap
+    return golden_systems(cl.golden), cl, arrival, cheap
 
 
 def _lists(args):
     # lazy: pandas, and only for --format lists (every command module is imported at start-up)
-    from core.inputs import load_lists_clustered, metric_key, parse_metric, score_lists
+    from core.inputs import (Clustered, lists_systems, load_lists_clustered, metric_key,
+                             parse_metric, score_lists)
 
     if len(args.files) != 1:
         raise InputError("systems.err_one_file", format="lists", n=len(args.files))
     name, k = parse_metric(args.measure or "ndcg", args.k)
     ls, labels, col = load_lists_clustered(read_bytes(args.files[0]), file=args.files[0],
                                            kind=args.match, cluster=args.cluster)
-    scores = score_lists(ls, k)
-    key = metric_key(name, k)
-    extra = {"format": "lists", "measure": key, "k": k, "match": ls.kind,
-             "metrics": scores.to_dict(), "undefined": scores.undefined(),
-             "no_reference": list(ls.no_reference),
-             "empty_lists": {m: list(v) for m, v in ls.empty_cells.items()}}
-
-    def judged(a, b, **stat):
-        from core.inputs import lists_bounds  # lazy: pandas, only with a judged pool
-        return None if ls.kind != "ids" else lists_bounds(scores, key, a, b,
-                                                         k=args.judged_k, **stat)
-    gs = scores.golden(key)
-    args.cluster_info = Clustered(gs, labels, col)
-    return gs, extra, judged, None
+    systems = lists_systems(score_lists(ls, k), metric_key(name, k))
+    return systems, Clustered(systems.golden, labels, col), None, None
 
 
 def _trec(args):
     # lazy: ir_measures and pandas, only for --format trec (every command module is imported at start-up)
-    from core.inputs import read_qrels, read_run, score_runs
+    from core.inputs import read_qrels, read_run, score_runs, trec_systems
 
     if not args.qrels:
         raise InputError("systems.err_need_qrels")
@@ -177,77 +161,22 @@ def _trec(args):
     qrels = read_qrels(read_bytes(args.qrels), args.qrels)
     runs = [read_run(read_bytes(f), f) for f in args.files]
     ts = score_runs(runs, qrels, [measure], qrels_file=args.qrels)
-    key = ts.measures[0]
-    gs = ts.golden(key)
-    extra = {"format": "trec", "measure": key, "qrels": args.qrels,
-             "runs": {r.name: r.file for r in ts.runs},
-             "metrics": {key: ts.to_dict()[key]}, "queries": ts.report()}
-
-    def judged(a, b, **stat):
-        from core.inputs import trec_bounds  # lazy: pandas, only with a judged pool
-        return trec_bounds(ts, a, b, k=args.judged_k, **stat)
     cheap = None
     if args.cheap_qrels:
         cheap_qrels = read_qrels(read_bytes(args.cheap_qrels), args.cheap_qrels)
         cheap = score_runs(runs, cheap_qrels, [measure],
-                           qrels_file=args.cheap_qrels).golden(key)
-        extra["cheap_qrels"] = args.cheap_qrels
-    return gs, extra, judged, cheap
+                           qrels_file=args.cheap_qrels).golden(ts.measures[0])
+    return trec_systems(ts, args.qrels, args.cheap_qrels), None, None, cheap
 
 
-def _groups(args, result):
-    """B − A per query group (``core.inputs.groups.by_group``) when the file has a group column or
-    ``--groups`` names a side file; else None."""
-    labels = read_group_labels(read_bytes(args.groups), args.groups) if args.groups else None
-    return by_group(result, labels, args.groups, clusters=getattr(args, "cluster_labels", None),
-                    **_stat_kw(args))
-
-
-def _clusters(args, result):
-    """(the cluster comparison or None, the ``Clustered`` it read or None, the repeated-runs
-    block or None, the text lines) when the file has a cluster column, ``--cluster`` names one
-    or ``--clusters`` gives a side file; the repeated-runs block and line when a long file has
-    a run column."""
-    from core.views import cluster_lines, runs_lines  # lazy: only with clusters/runs
-
-    cl = getattr(args, "cluster_info", None)
-    if args.clusters:
-        labels = read_cluster_labels(read_bytes(args.clusters), args.clusters)
-        cl = (cl.with_file(labels, args.clusters) if cl is not None else None)
-        if cl is None:
-            cl = Clustered(None, labels, None, args.clusters)
-    runs, lines = None, []
-    if cl is not None and cl.runs is not None:
-        runs = runs_block(cl.runs, result)
-        lines += runs_lines(runs)
-    if cl is None or cl.labels is None:
-        return None, cl, runs, lines
-    args.cluster_labels = cl.labels   # margin, harm, groups and best set take them (issue 32)
-    args.cluster_file = cl.file or result.golden.source
-    c = result.comparison
-    cc = compare_in_clusters(result, cl.labels, cl.file or result.golden.source,
-                             resamples=args.resamples, confidence=args.confidence,
-                             seed=args.seed)
-    source = cl.column or cl.file
-    lines = cluster_lines(cc, c.a, c.b, source, c.binary) + lines
-    return cc, cl, runs, lines
-
-
-def _sequential(args, result):
-    """The confidence sequence of B − A (``core.paired.sequential``) with the cases in arrival
-    order (a golden file's date/added column, else file order), or None without
-    ``--sequential``."""
-    if not args.sequential:
-        return None, None
-    # lazy: only in the sequential mode
-    from core.paired import sequential_compare
-
-    arrival = getattr(args, "arrival", None)
-    ids = list(result.case_ids)
-    order = arrival.order(ids) if arrival is not None else list(range(len(ids)))
-    seq = sequential_compare(result.a_values[order], result.b_values[order], args.confidence,
-                             seed=args.seed)
-    return seq, arrival
+def _with_cluster_file(args, cl):
+    """The ``Clustered`` the comparison reads: a ``--clusters`` side file replaces a file's
+    column (issue 32)."""
+    if not args.clusters:
+        return cl
+    labels = read_cluster_labels(read_bytes(args.clusters), args.clusters)
+    return cl.with_file(labels, args.clusters) if cl is not None else Clustered(
+        None, labels, None, args.clusters)
 
 
 def run(args) -> int:
@@ -265,112 +194,69 @@ def run(args) -> int:
     if (args.cheap or args.cheap_qrels) and args.margin is not None:
         raise ValueError("--margin reads the gold-only interval: it cannot be combined with "
                          "--cheap / --cheap-qrels yet")
-    gs, extra, judged_of, cheap_set = {"golden": _golden, "lists": _lists,
+    systems, cl, arrival, cheap_set = {"golden": _golden, "lists": _lists,
                                        "trec": _trec}[args.format](args)
-    a, b = args.a, args.b
-    if args.baseline is not None and a is None and b is None and len(gs.methods) >= 2:
-        others = [m for m in gs.methods if m != args.baseline]
-        a, b = args.baseline, (others[0] if others else None)  # B - A = other - baseline
-    result = compare_golden(gs, a, b, **_stat_kw(args))
-    clustered, cl, runs, cluster_text = _clusters(args, result)
-    if clustered is None and runs is None:
-        hint = cluster_hint(result.case_ids)
-        if hint is not None:
-            from core.views import hint_line  # lazy: only when ids look clustered
-            sys.stderr.write("note: " + hint_line(hint) + "\n")
-    from core.inputs import margin_answer  # lazy: the margin's rooms, loaded when asked
-    margin = margin_answer(result.comparison, args.margin)
-    in_clusters = None   # each compared case's cluster (issue 32), in case order
-    cluster_margin_ = None
-    if clustered is not None:
-        in_clusters = clusters_of(result.case_ids, args.cluster_labels, args.cluster_file)
-        if margin is not None:   # the margin's answer with clusters as the unit
-            from core.paired import cluster_margin  # lazy: clusters only
-            from core.views import margin_line  # lazy: clusters only
-            cluster_margin_ = cluster_margin(result.a_values, result.b_values, in_clusters,
-                                             margin.margin, confidence=args.confidence,
-                                             resamples=args.resamples, seed=args.seed)
-            c = result.comparison
-            cluster_text.append(margin_line(cluster_margin_, c.a, c.b, c.binary))
-    harm = None
-    if args.harm or args.harm_delta is not None:
-        from core.paired import no_harm  # lazy: only with --harm
-        harm = no_harm(result.a_values, result.b_values, delta=args.harm_delta,
-                       alpha=args.alpha, confidence=args.confidence,
-                       resamples=args.resamples, seed=args.seed, clusters=in_clusters)
-    cheap = None
-    if cheap_set is not None:
-        if clustered is not None:
-            raise ValueError("cheap labels treat cases as independent: --cheap / --cheap-qrels "
-                             "cannot be combined with clusters yet")
-        from core.inputs import compare_cheap  # lazy: the PPI rooms, only with cheap labels
-        cheap = compare_cheap(result, cheap_set, confidence=args.confidence)
-    many = best = None
-    if len(gs.methods) >= 3:
-        # lazy: pandas, only with three or more methods
-        from core.paired import best_set, compare_many, estimate_cost, plan_mode
-
-        wanted = "baseline" if args.baseline else "all"
-        n_cases = len(gs.cases.ids)
-        mode, cost = plan_mode(len(gs.methods), n_cases, args.resamples, wanted)
-        if mode != wanted:  # all pairs would not fit the limits: say so, then do less
-            full = estimate_cost(len(gs.methods), n_cases, args.resamples, wanted)
-            sys.stderr.write("note: " + t("systems.many_fallback_cli", "en", **full.params(),
-                                          baseline=gs.methods[0]) + "\n")
-        many = compare_many(gs.cases, mode=mode, baseline=args.baseline,
-                            correction=args.correction, **_stat_kw(args))
-        all_pairs = estimate_cost(len(gs.methods), n_cases, args.resamples, "all")
-        if all_pairs.fits:
-            best = best_set(gs.cases, resamples=args.resamples, confidence=args.confidence,
-                            seed=args.seed, method=args.best_method,
-                            clusters=None if clustered is None else clusters_of(
-                                [str(i) for i in gs.cases.ids], args.cluster_labels,
-                                args.cluster_file))
-        else:  # cost before work: the ranking needs every pair
-            sys.stderr.write("note: " + t("systems.best_too_much", "en", **all_pairs.params())
-                             + "\n")
-    seq, arrival = _sequential(args, result)
-    groups = _groups(args, result)
-    judged = None if judged_of is None else judged_of(result.comparison.a,
-                                                      result.comparison.b, **_stat_kw(args))
-    if args.unjudged_csv and judged is not None:
-        Path(args.unjudged_csv).write_bytes(to_csv_bytes(judged.pool))
+    cl = _with_cluster_file(args, cl)
+    groups = read_group_labels(read_bytes(args.groups), args.groups) if args.groups else None
+    sc = compare_systems(
+        systems, args.a, args.b, resamples=args.resamples, confidence=args.confidence,
+        seed=args.seed, interval=args.interval, baseline=args.baseline,
+        correction=args.correction, best_method=args.best_method, margin=args.margin,
+        harm=(args.harm_delta, args.alpha) if args.harm or args.harm_delta is not None
+        else None, clusters=cl, cheap=cheap_set, sequential=args.sequential, arrival=arrival,
+        groups=groups, group_file=args.groups, judged_k=args.judged_k)
+    result, c = sc.result, sc.result.comparison
+    if sc.hint is not None:
+        from core.views import hint_line  # lazy: only when ids look clustered
+        sys.stderr.write("note: " + hint_line(sc.hint) + "\n")
+    if sc.many_fallback is not None:  # all pairs would not fit the limits: said, then less
+        sys.stderr.write("note: " + t("systems.many_fallback_cli", "en",
+                                      **sc.many_fallback.params(),
+                                      baseline=systems.golden.methods[0]) + "\n")
+    if sc.best_cost is not None and not sc.best_cost.fits:   # the ranking needs every pair
+        sys.stderr.write("note: " + t("systems.best_too_much", "en", **sc.best_cost.params())
+                         + "\n")
+    if args.unjudged_csv and sc.judged is not None:
+        Path(args.unjudged_csv).write_bytes(to_csv_bytes(sc.judged.pool))
     if args.json:
-        print_json(compare_summary(result, extra=extra, clustered=clustered,
-                                   cluster_column=None if cl is None else cl.column,
-                                   cluster_file=None if cl is None else cl.file, runs=runs,
-                                   seq=seq, arrival=arrival,
-                                   margin=margin, harm=harm, cheap=cheap, best=best,
-                                   groups=groups, judged=judged, many=many,
-                                   cluster_margin=cluster_margin_))
+        print_json(sc.to_dict())
         return 0
-    if cheap is not None:
+    cluster_text = []
+    if sc.clustered is not None or sc.runs is not None:
+        from core.views import cluster_lines, runs_lines  # lazy: only with clusters/runs
+        if sc.clustered is not None:
+            cluster_text += cluster_lines(sc.clustered, c.a, c.b, cl.column or cl.file,
+                                          c.binary)
+        if sc.runs is not None:
+            cluster_text += runs_lines(sc.runs)
+        if sc.cluster_margin is not None:
+            from core.views import margin_line  # lazy: clusters only
+            cluster_text.append(margin_line(sc.cluster_margin, c.a, c.b, c.binary))
+    if sc.cheap is not None:
         from core.views import cheap_lines  # lazy: only with cheap labels
-        print("\n".join(cheap_lines(cheap)) + "\n")
+        print("\n".join(cheap_lines(sc.cheap)) + "\n")
     if cluster_text:
         print("\n".join(cluster_text))
-        if clustered is not None:
+        if sc.clustered is not None:
             print(t("clusters.cli_independent", "en"))
-    if seq is not None:
+    if sc.seq is not None:
         from core.views import sequential_lines  # lazy: only in the sequential mode
-        c = result.comparison
-        print("\n".join(sequential_lines(seq, c.a, c.b, arrival)))
+        print("\n".join(sequential_lines(sc.seq, c.a, c.b, sc.arrival)))
         print(t("sequential.cli_fixed_below", "en"))
     # with clusters the margin's answer is the cluster block's line (above), never both
-    print(compare_text(result, extra, many, args.format,
-                       margin=margin if cluster_margin_ is None else None, best=best))
+    print(compare_text(result, systems.extra, sc.many, args.format,
+                       margin=sc.margin if sc.cluster_margin is None else None, best=sc.best))
+    harm = sc.harm
     if harm is not None:
         from core.views import harm_lines  # lazy: only with --harm
-        c = result.comparison
         if harm.n_clusters is not None:
             from core.views import harm_unit_line  # lazy: clusters only
             print(harm_unit_line(harm))
         print("\n".join(harm_lines(harm, c.a, c.b, "rate" if c.binary else "score")))
-    if groups is not None or judged is not None:
+    if sc.groups is not None or sc.judged is not None:
         from core.views import group_cli_lines, judged_cli_lines  # lazy: pandas
-    if groups is not None:
-        print("\n".join(group_cli_lines(groups)))
-    if judged is not None:
-        print("\n".join(judged_cli_lines(judged, "rate" if result.comparison.binary
-                                           else "score")))
+    if sc.groups is not None:
+        print("\n".join(group_cli_lines(sc.groups)))
+    if sc.judged is not None:
+        print("\n".join(judged_cli_lines(sc.judged, "rate" if c.binary else "score")))
     return 0

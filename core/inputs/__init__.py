@@ -19,6 +19,8 @@ PUBLIC = {
               "score_lists"),
     "margin_text": ("margin_answer", "parse_margin"),
     "metrics": ("Measure", "parse_measure", "per_query"),
+    "systems": ("compare_summary", "compare_systems", "golden_systems", "lists_systems",
+                "trec_systems"),
     "tables": ("AmbiguousNumber", "decode_text", "find_column", "norm_header", "parse_number",
                "parse_numbers", "read_cells", "read_table"),
     "text": ("nfc", "visible_controls"),

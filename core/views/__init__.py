@@ -22,7 +22,7 @@ PUBLIC = {
     "clusters": ("cluster_card", "cluster_lines", "harm_unit_line", "hint_line", "margin_line",
                  "plan_lines", "runs_lines"),
     "format": ("fmt_p", "level", "p_text", "pct", "ratio", "ratio_digits"),
-    "golden": ("compare_summary", "compare_text", "report_tables"),
+    "golden": ("compare_text", "report_tables"),
     "groups": ("cluster_note", "forest_chart", "group_cli_lines", "group_table",
                "interaction_parts", "interaction_sentence", "intro_params", "judged_cli_lines",
                "judged_table", "verdict_params"),

@@ -1,7 +1,7 @@
 """What the golden-case page and ``python -m core compare`` show of a ``core.inputs.golden``
-comparison: the CLI's text (``comparison_text``, ``compare_text``), the one JSON summary both
-give (``compare_summary``) and the report's tables (``report_tables``): built here once, for
-the page, the CLI and the report alike."""
+comparison: the CLI's text (``comparison_text``, ``compare_text``) and the report's tables
+(``report_tables``): built here once, for the page, the CLI and the report alike (the JSON
+summary both give is ``core.inputs.compare_summary``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -94,64 +94,6 @@ def compare_text(result, extra: dict, many, fmt: str, margin=None, best=None) ->
                          f"[{signed(p.adj_ci_low, 4)}, {signed(p.adj_ci_high, 4)}]"
                          f"  {p_text(p.p)}  {p_text(p.p_adj, label)}  {p.verdict}")
     return "\n".join(lines)
-
-
-def compare_summary(result, *, extra: dict | None = None, clustered=None,
-                    cluster_column: str | None = None, cluster_file: str | None = None,
-                    runs: dict | None = None, seq=None, arrival=None, margin=None, harm=None, cheap=None, best=None,
-                    groups=None, judged=None, many=None, cluster_margin=None) -> dict:
-    """The one JSON summary of A vs B on a golden set (``GoldenComparison.to_dict``: the
-    golden-case contract) with the blocks of what else was asked, in this order: ``extra``
-    (the lists/TREC figures), the verdict with clusters as the unit (``clustered``, a
-    ``core.paired.ClusterComparison``; the independent-cases one kept as
-    ``verdict_independent_cases``), ``runs`` (a long file's repeated runs,
-    ``core.inputs.runs_block``), ``clusters`` (``clustered`` with the column or side file
-    naming the clusters), ``sequential``
-    (``seq`` in the order ``arrival`` gives, else file order; without clusters its verdict,
-    the one valid at every look, with the fixed-n one kept as ``verdict_fixed_n``), ``margin``,
-    ``harm`` (with ``cluster_margin``, a ``core.paired.clusters.ClusterMargin``, ``margin`` is
-    that one and the independent-cases answer ``margin_independent_cases``), the cheap labels' figures (``CheapComparison.apply``), ``best_set``,
-    ``groups``/``groups_test``, ``judged``, ``multiple``/``pairs``. What ``python -m core
-    compare --json`` prints and the golden page's report carries (issue 31: built once)."""
-    out = result.to_dict()
-    out.update(extra or {})
-    if clustered is not None:   # the verdict with clusters as the unit
-        out["verdict_independent_cases"] = out["verdict"]
-        out["verdict"] = clustered.verdict
-    if runs is not None:
-        out["runs"] = runs
-    if clustered is not None:
-        out["clusters"] = {"column": cluster_column, "file": cluster_file, **clustered.to_dict()}
-    if seq is not None:
-        from core.paired import sequential_block  # lazy: the sequential mode
-        out["sequential"] = sequential_block(seq, arrival)
-        if clustered is None:   # the verdict valid at every look
-            out["verdict_fixed_n"] = out["verdict"]
-            out["verdict"] = seq.last.verdict
-    if cluster_margin is not None:   # the margin with clusters as the unit (issue 32)
-        out["margin_independent_cases"] = margin.to_dict()
-        out["margin"] = {"unit": "clusters", **cluster_margin.to_dict()}
-    elif margin is not None:
-        out["margin"] = margin.to_dict()
-    if harm is not None:
-        out["harm"] = harm.to_dict()
-    if cheap is not None:
-        cheap.apply(out)
-    if best is not None:
-        out["best_set"] = best.to_dict()
-    if groups is not None:
-        g = groups.to_dict()
-        out["groups"] = g.pop("groups")
-        out["groups_test"] = g
-    if judged is not None:
-        out["judged"] = judged.to_dict()
-    if many is not None:
-        out["multiple"] = {k: v for k, v in many.to_dict().items() if k != "pairs"}
-        out["pairs"] = [{k: p[k] for k in ("a", "b", "b_minus_a", "ci_low", "ci_high", "p",
-                                           "p_holm", "p_adjusted", "verdict", "n",
-                                           "cohens_dz")}
-                        for p in many.to_dict()["pairs"]]
-    return out
 
 
 @dataclass(frozen=True)

@@ -87,32 +87,3 @@ def test_report_tables_quote_the_comparison_in_both_languages():
         heads[lang] = list(tab.rates.columns) + list(tab.difference.columns)
         assert level(bs.confidence) in tab.rates.columns[-1]
     assert all(e != k for e, k in zip(heads["en"], heads["ko"]))
-
-
-def test_compare_summary_is_the_cli_json_with_each_block_in_place():
-    """One JSON for the page and ``compare --json``: the contract first, then the blocks; with
-    a sequence the verdict is the one valid at every look (the fixed-n one kept), with clusters
-    the clusters' verdict (the independent-cases one kept)."""
-    from core.inputs.clusters import compare_in_clusters
-    from core.inputs.margin_text import margin_answer
-    from core.paired.harm import no_harm
-    from core.paired.sequential import sequential_compare
-    from core.views.golden import compare_summary
-
-    res = _result()
-    plain = compare_summary(res)
-    assert plain == res.to_dict()
-    harm = no_harm(res.a_values, res.b_values)
-    margin = margin_answer(res.comparison, "5pp")
-    seq = sequential_compare(res.a_values, res.b_values, seed=1)
-    out = compare_summary(res, seq=seq, margin=margin, harm=harm)
-    assert list(out)[-4:] == ["sequential", "verdict_fixed_n", "margin", "harm"]
-    assert out["verdict"] == seq.last.verdict and out["verdict_fixed_n"] == plain["verdict"]
-    assert out["sequential"]["order"]["by"] == "file_order"
-    assert out["margin"] == margin.to_dict() and out["harm"] == harm.to_dict()
-    labels = {f"q{i}": f"doc{i // 3}" for i in range(45)}
-    cc = compare_in_clusters(res, labels, "g.csv", resamples=500)
-    out = compare_summary(res, clustered=cc, cluster_column="doc", seq=seq)
-    assert out["verdict"] == cc.verdict and out["verdict_independent_cases"] == plain["verdict"]
-    assert out["clusters"] == {"column": "doc", "file": None, **cc.to_dict()}
-    assert "verdict_fixed_n" not in out   # with clusters the sequence does not take the verdict
