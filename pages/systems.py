@@ -8,22 +8,18 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import InputError
-from core.inputs import (COMMON_MEASURES, GoldenSet, LIST_METRICS, by_group, cluster_hint,
-                         clusters_of, compare_cheap, compare_golden, compare_in_clusters,
-                         load_lists_clustered, margin_answer, read_cluster_labels,
-                         lists_bounds, lists_side_by_side as list_side_by_side,
-                         metric_key, read_group_file, read_qrels, read_run, score_lists,
-                         score_runs, trec_bounds, trec_side_by_side)
-from core.paired import (BEST_METHODS, CORRECTIONS, best_set, cluster_margin,
-                         compare_many, disagreements, estimate_cost, plan_mode,
-                         sequential_block, sequential_compare)
+from core.inputs import (COMMON_MEASURES, Clustered, LIST_METRICS, compare_systems,
+                         lists_side_by_side as list_side_by_side, lists_systems,
+                         load_lists_clustered, metric_key, read_cluster_labels,
+                         read_group_labels, read_qrels, read_run, score_lists, score_runs,
+                         trec_side_by_side, trec_systems)
+from core.paired import BEST_METHODS, CORRECTIONS, disagreements
 from core.views import format as fmt
 from core.views import cluster_card, cluster_lines, margin_line
 from core.views import (BEST_METHOD_LABELS, BEST_NOTE_KEYS, best_card, best_sentence,
-                                 rank_chart, ranks_display)
+                        rank_chart, ranks_display)
 from core.views import fmt_p, level as fmt_level
 from core.views import matrix_chart
-from core.planning import card_next_step
 from core.views import paired_view
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
                        harm_section, esc,
@@ -56,24 +52,6 @@ def _cluster_file(data: bytes, name: str):
     return read_cluster_labels(data, name)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _clustered(_result, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
-               seed: int, interval: str, labels: tuple, source: str):
-    """B − A with clusters as the unit (``core.inputs.clusters.compare_in_clusters``);
-    ``data_key`` as for ``_pair``, ``labels`` the (case, cluster) pairs."""
-    return compare_in_clusters(_result, dict(labels), source, resamples=resamples,
-                               confidence=confidence, seed=seed)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _cluster_margin(_result, data_key: tuple, a: str, b: str, resamples: int,
-                    confidence: float, seed: int, labels: tuple, source: str, margin: float):
-    """The margin's answer with clusters as the unit (``core.paired.cluster_margin``)."""
-    return cluster_margin(_result.a_values, _result.b_values,
-                          clusters_of(_result.case_ids, dict(labels), source), margin,
-                          confidence=confidence, resamples=resamples, seed=seed)
-
-
 # cache_resource: a scored run set can hold millions of (doc, score) pairs; it is only read,
 # so it is shared instead of copied (cache_data would pickle it on every rerun).
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -93,57 +71,49 @@ def _cheap_set(load):
         return None
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _pair(_gs: GoldenSet, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
-          seed: int, interval: str = "auto"):
-    """``compare_golden`` on the GoldenSet core built (``ListScores.golden`` /
-    ``TrecScores.golden``); ``data_key`` (inputs' digests and the settings that shaped the
-    scores) stands in for the unhashed GoldenSet in the cache key."""
-    return compare_golden(_gs, a, b, resamples=resamples, confidence=confidence, seed=seed,
-                          interval=interval)
-
-
 @st.cache_data(show_spinner=False, max_entries=8)
 def _group_file(data: bytes, name: str):
-    return read_group_file(data, name)
+    return read_group_labels(data, name)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _groups(_result, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
-            seed: int, interval: str = "auto", labels: tuple | None = None):
-    """``core.inputs.groups.by_group`` on the A vs B result (its golden set carries the groups of
-    a list file's column or the TREC side file); ``data_key`` as for ``_pair``; ``labels``
-    the (case, cluster) pairs when the cluster is the unit (issue 32)."""
-    return by_group(_result, clusters=None if labels is None else dict(labels),
-                    resamples=resamples, confidence=confidence, seed=seed, interval=interval)
+def _compare(_systems, data_key: tuple, a: str, b: str, resamples: int, confidence: float,
+             seed: int, interval: str, margin, sequential: bool, best_method: str,
+             baseline, correction: str, _clusters, _cheap, groups, group_file):
+    """Everything the page shows of these systems, in one call (``compare_systems``, as
+    ``python -m core compare`` computes it): kept across reruns, so a rerun computes no
+    statistics. ``data_key`` (the inputs' digests, the settings that shaped the scores, the
+    clusters' and the cheap file's) stands in for the unhashed ``_systems``, ``_clusters``
+    and ``_cheap`` in the cache key."""
+    return compare_systems(_systems, a, b, resamples=resamples, confidence=confidence,
+                           seed=seed, interval=interval, margin=margin, sequential=sequential,
+                           best_method=best_method, baseline=baseline, correction=correction,
+                           clusters=_clusters, cheap=_cheap, groups=groups,
+                           group_file=group_file, next_step=True)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def _judged(_scores, data_key: tuple, source: str, key: str, a: str, b: str, resamples: int,
-            confidence: float, seed: int, interval: str = "auto"):
-    """Judged@10 and both bounds (``core.inputs.judged``) of the scored lists or runs."""
-    stat = dict(resamples=resamples, confidence=confidence, seed=seed, interval=interval)
-    if source == "lists":
-        return lists_bounds(_scores, key, a, b, **stat)
-    return trec_bounds(_scores, a, b, **stat)
+# what a bad optional input takes out: a cheap file's or a group file's error is one message,
+# and the comparison runs again without it; values outside [0, 1] take out the sequence
+OPTIONAL = {"cheap": ("_cheap", None), "groups": ("groups", None)}
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _many(scores: pd.DataFrame, mode: str, baseline, resamples: int, confidence: float,
-          seed: int, interval: str = "auto", correction: str = "holm"):
-    return compare_many(scores, mode=mode, baseline=baseline, resamples=resamples,
-                        confidence=confidence, seed=seed, interval=interval,
-                        correction=correction)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _best(scores: pd.DataFrame, resamples: int, confidence: float, seed: int,
-          method: str = "mcb", labels: tuple | None = None, source: str | None = None):
-    # labels: the (case, cluster) pairs when the cluster is the unit (issue 32)
-    clusters = None if labels is None else clusters_of([str(i) for i in scores.index],
-                                                       dict(labels), source)
-    return best_set(scores, resamples=resamples, confidence=confidence, seed=seed,
-                    method=method, clusters=clusters)
+def _compare_what_works(systems, data_key: tuple, a: str, b: str, stat: tuple, ask: dict):
+    """``_compare``, and when an optional input fails (``OPTIONAL``, or the sequence on
+    values outside [0, 1]) its error shown and the same call without it."""
+    try:
+        return _compare(systems, data_key, a, b, *stat, **ask)
+    except InputError as exc:
+        part = OPTIONAL.get(exc.code.split(".")[0].split("_")[0])
+        if part is None or ask[part[0]] is None:
+            raise
+        show_error(exc)
+        return _compare_what_works(systems, data_key, a, b, stat, {**ask, part[0]: part[1]})
+    except ValueError:
+        if not ask["sequential"]:
+            raise
+        range_warning()
+        return _compare_what_works(systems, data_key, a, b, stat,
+                                   {**ask, "sequential": False})
 
 
 def _fmt(x) -> str:
@@ -203,6 +173,7 @@ with inputs_box:
     inputs: dict[str, bytes] = {}
     notes: list[str] = []
     cheap_gs = None   # cheap labels' scores (issue 34), when a second file is given
+    group_labels = group_name = None   # a TREC qid,group side file
     try:
         if source == "lists":
             up = st.file_uploader(tr("systems.lists_upload"), type=["csv", "tsv", "txt", "xlsx"],
@@ -231,7 +202,8 @@ with inputs_box:
                 ls_scores, cl_labels, cl_source = _lists(data, name, kind, k)
             ls = ls_scores.lists
             key = metric_key(metric, k)
-            gs = ls_scores.golden(key)
+            systems = lists_systems(ls_scores, key)
+            gs = systems.golden
             if cheap_up is not None:   # issue 34: the same lists judged with cheap labels
                 cheap_gs = _cheap_set(lambda: _lists(cheap_up.getvalue(), cheap_up.name, kind,
                                                      k)[0].golden(key))
@@ -289,13 +261,15 @@ with inputs_box:
             with st.spinner(tr("systems.computing")):
                 ts = _trec(qrels_data, qrels_name, runs, str(measure))
             key = ts.measures[0]
-            gs = ts.golden(key)
+            systems = trec_systems(ts, qrels_name)
+            gs = systems.golden
             if cheap_up is not None:   # issue 34: the runs scored under the cheap qrels
                 cheap_gs = _cheap_set(lambda: _trec(cheap_up.getvalue(), cheap_up.name, runs,
                                                     str(measure)).golden(key))
                 inputs[cheap_up.name] = cheap_up.getvalue()
             if g_up is not None:  # query groups from the qid,group side file
-                gs = gs.with_groups(_group_file(g_up.getvalue(), g_up.name), g_up.name)
+                group_labels = _group_file(g_up.getvalue(), g_up.name)
+                group_name = g_up.name
                 inputs[g_up.name] = g_up.getvalue()
             scores, text = gs.scores, gs.text
             means = ts.means()
@@ -345,67 +319,55 @@ with inputs_box:
                         key="systems_a", help=tr("golden.method_a_help"))
     b = col_b.selectbox(tr("systems.method_b"), methods, index=url_index("b", methods, 1),
                         key="systems_b", help=tr("golden.method_b_help"))
-    url = dict(source=source, metric=metric if source == "lists" else key,
-               k=k if source == "lists" else None, a=a, b=b,
-               correction=st.session_state.get("systems_correction"), **settings.url())
-    try:
-        with st.spinner(tr("systems.computing")):
-            data_key = (source, key, tuple(sorted(params.items(), key=str)),
-                        tuple((n, sha256(v)) for n, v in inputs.items()))
-            result = _pair(gs, data_key, a, b, resamples, float(confidence), seed, interval)
-            clustered = None if cl_labels is None else _clustered(
-                result, data_key + (cl_source,), a, b, resamples, float(confidence), seed,
-                interval, tuple(cl_labels.items()), cl_source)
-    except InputError as exc:
-        keep_in_url(**url)
-        show_error(exc)
-        st.stop()
-    cheap = None
-    if cheap_gs is not None:   # issue 34: A vs B sharpened by the cheap labels (PPI++)
-        try:
-            cheap = compare_cheap(result, cheap_gs, confidence=float(confidence))
-        except InputError as exc:
-            show_error(exc)
-        if cheap is not None and cl_labels is not None:   # PPI reads cases as independent
-            st.warning(tr("cheap.clusters_not_yet"), icon="⚠️")
-            cheap = None
-    margin_value, margin_text = margin_input("systems", fmt.kind_of(result.comparison.binary))
+    margin_value, margin_text = margin_input("systems", fmt.kind_of(gs.is_binary(a)
+                                                                    and gs.is_binary(b)))
     looks_again = sequential_toggle("systems")
-    best_method = BEST_METHODS[0]
-    if len(methods) >= 3:   # how the tied-for-best set is read (issue 35): MCB by default
+    best_method, correction, baseline = BEST_METHODS[0], CORRECTIONS[0], None
+    if len(methods) >= 3:   # how the tied-for-best set and all pairs are read (issue 35)
         best_method = st.radio(tr("systems.best_method"), BEST_METHODS, horizontal=True,
                                index=url_index("best", BEST_METHODS, 0),
                                format_func=lambda m: tr(BEST_METHOD_LABELS[m]),
                                key="systems_best_method", help=tr("systems.best_method_help"))
+        mc1, mc2, mc3 = st.columns(3)
+        mode = mc1.radio(tr("systems.mode"), ["all", "baseline"], horizontal=True,
+                         format_func=lambda m: tr(f"systems.mode_{m}"), key="systems_mode")
+        correction = mc3.radio(tr("systems.correction"), CORRECTIONS, horizontal=True,
+                               index=url_index("correction", CORRECTIONS, 0),
+                               format_func=lambda c: tr(f"systems.correction_{c}"),
+                               key="systems_correction", help=tr("systems.correction_help"))
+        if mode == "baseline":
+            baseline = mc2.selectbox(tr("systems.baseline"), methods, key="systems_baseline")
+    url = dict(source=source, metric=metric if source == "lists" else key,
+               k=k if source == "lists" else None, a=a, b=b,
+               correction=None if correction == CORRECTIONS[0] else correction,
+               **settings.url())
     keep_in_url(**url, margin=margin_text, seq=url_flag(looks_again),
                 best=None if best_method == BEST_METHODS[0] else best_method)
-margin = margin_answer(result.comparison, margin_value)
-cl_key = None if cl_labels is None else tuple(cl_labels.items())
-cmargin = None   # the margin with clusters as the unit: the page shows it, never both
-if margin is not None and clustered is not None:
-    cmargin = _cluster_margin(result, data_key + (cl_source,), a, b, resamples,
-                              float(confidence), seed, cl_key, cl_source, margin.margin)
-
-# the tied-for-best set of all systems: the headline with three or more (cost before work:
-# it needs every pair; when all pairs do not fit, A vs B stays the headline)
-best, best_cost = None, estimate_cost(len(methods), len(scores), resamples, "all")
-if len(methods) >= 3 and best_cost.fits:
+    clusters = None if cl_labels is None else Clustered(
+        gs, cl_labels, cl_source if c_up is None else None, None if c_up is None else cl_source)
+    if cheap_gs is not None and clusters is not None:   # PPI reads cases as independent
+        st.warning(tr("cheap.clusters_not_yet"), icon="⚠️")
+        cheap_gs = None
+    data_key = (source, key, tuple(sorted(params.items(), key=str)),
+                tuple((n, sha256(v)) for n, v in inputs.items()), cl_source)
+    ask = dict(margin=margin_value, sequential=looks_again, best_method=best_method,
+               baseline=baseline, correction=correction, _clusters=clusters, _cheap=cheap_gs,
+               groups=group_labels, group_file=group_name)
     try:
         with st.spinner(tr("systems.computing")):
-            best = _best(scores, resamples, float(confidence), seed, best_method, cl_key,
-                         cl_source)
+            sc = _compare_what_works(systems, data_key, a, b, (resamples, float(confidence),
+                                                               seed, interval), ask)
     except InputError as exc:
-        with inputs_box:
-            show_error(exc)
-seq = None
-if looks_again:   # issue 33: A vs B as a confidence sequence, rows in file order
-    try:
-        seq = sequential_compare(result.a_values, result.b_values, float(confidence), seed=seed)
-    except ValueError:   # values outside [0, 1]
-        range_warning(inputs_box)
+        show_error(exc)
+        st.stop()
+    if sc.many_fallback is not None:  # cost before work: all pairs would not fit the limits
+        st.info(tr_md("systems.many_fallback", **sc.many_fallback.params()))
+result, clustered, cheap, margin, cmargin = sc.result, sc.clustered, sc.cheap, sc.margin, \
+    sc.cluster_margin
+best, many, seq, groups, judged = sc.best, sc.many, sc.seq, sc.groups, sc.judged
 lang = current_lang()
 view = paired_view(result.comparison, lang=lang, unit=result.golden.unit, margin=margin,
-                  plan=card_next_step(result.comparison, margin))
+                   plan=sc.plan)
 c, bs = result.comparison, result.comparison.bootstrap
 verdict_text = view.sentence
 card = view.card
@@ -455,10 +417,8 @@ if ex.total:
 
 if clustered is not None:
     st.info(tr("clusters.page_independent"))
-else:   # ids like doc12_q1, doc12_q2: suggest the cluster option in one line, never guess
-    hint = cluster_hint(result.case_ids)
-    if hint is not None:
-        st.info(tr_md("clusters.hint", sources=hint["sources"], example=hint["example"]))
+elif sc.hint is not None:   # ids like doc12_q1, doc12_q2: suggest the cluster option, never guess
+    st.info(tr_md("clusters.hint", sources=sc.hint["sources"], example=sc.hint["example"]))
 cols = show_paired(view)
 verdict_notes(c.decision, bs, cols[2], reason=False)
 left, right = st.columns(2)
@@ -473,7 +433,7 @@ show_table(tests_table)
 harm, harm_text = harm_section(
     "systems", result.a_values, result.b_values, c.a, c.b, kind, lang,
     ask_delta=kind != "rate", confidence=confidence, resamples=resamples, seed=seed,
-    clusters=None if cl_labels is None else clusters_of(result.case_ids, cl_labels, cl_source),
+    clusters=None if sc.cluster_labels is None else list(sc.cluster_labels),
     link_key="harm.most_hurt_link_systems")
 
 st.subheader(tr("systems.means_title"))
@@ -484,7 +444,6 @@ means_table.index.name = tr("systems.col_measure")
 show_frame(means_table, width="stretch")
 
 # ----------------------------------------------------------------------------- many systems
-many = None
 sections_many = []
 if len(methods) >= 3:
     st.subheader(tr("systems.many_title", n=len(methods)), help=glossary("holm", "bh"))
@@ -495,33 +454,10 @@ if len(methods) >= 3:
             st.warning(tr("systems.best_excluded", count=len(best.excluded)), icon="⚠️")
         draw_chart(best_chart)
         show_table(ranks_display(best, lang).set_index(tr("systems.best_col_system")))
-    elif not best_cost.fits:
-        st.info(tr_md("systems.best_too_much", **best_cost.params()))
-    mc1, mc2, mc3 = st.columns(3)
-    mode = mc1.radio(tr("systems.mode"), ["all", "baseline"], horizontal=True,
-                     format_func=lambda m: tr(f"systems.mode_{m}"), key="systems_mode")
-    correction = mc3.radio(tr("systems.correction"), CORRECTIONS, horizontal=True,
-                           index=url_index("correction", CORRECTIONS, 0),
-                           format_func=lambda c: tr(f"systems.correction_{c}"),
-                           key="systems_correction", help=tr("systems.correction_help"))
-    baseline = None
-    planned, cost = plan_mode(len(methods), len(scores), resamples, mode)
-    if planned != mode:  # cost before work: all pairs would not fit the limits
-        st.info(tr_md("systems.many_fallback", **estimate_cost(len(methods), len(scores),
-                                                          resamples, mode).params()))
-        mode = planned
-    if not cost.fits:
-        st.warning(tr_md("systems.many_too_much", **cost.params()))
-    elif mode == "baseline":
-        baseline = mc2.selectbox(tr("systems.baseline"), methods, key="systems_baseline")
-    try:
-        if cost.fits:
-            with st.spinner(tr("systems.computing")):
-                many = _many(scores, mode, baseline, resamples, float(confidence), seed,
-                             interval, correction)
-    except InputError as exc:
-        show_error(exc)
-        st.stop()
+    elif not sc.best_cost.fits:
+        st.info(tr_md("systems.best_too_much", **sc.best_cost.params()))
+    if not sc.many_cost.fits:
+        st.warning(tr_md("systems.many_too_much", **sc.many_cost.params()))
 if best is not None:
     sections_many.append(Section(tr("systems.best_title"),
                                  best_sentence(best, lang) + "\n"
@@ -564,55 +500,14 @@ else:
     st.caption(tr("systems.no_disagreement"))
 
 # ----------------------------------------------------------------------------- groups, labels
-try:
-    with st.spinner(tr("systems.computing")):
-        groups = _groups(result, data_key + (cl_source,), a, b, resamples, float(confidence),
-                         seed, interval, cl_key)
-except InputError as exc:   # a group file naming none of the runs' queries: say so, go on
-    show_error(exc)
-    groups = None
 group_sections = show_groups(groups, "groups.hint" if source == "lists" else "groups.hint_trec")
-judged = None
 if source == "lists" and ls.kind != "ids":
     st.caption(tr("judged.text_kind"))
-else:
-    with st.spinner(tr("systems.computing")):
-        judged = _judged(ls_scores if source == "lists" else ts, data_key, source, key, a, b,
-                         resamples, float(confidence), seed, interval)
 judged_sections = [] if judged is None else show_judged(judged, "systems", kind)
 
 # ----------------------------------------------------------------------------- report
 st.subheader(tr("systems.report_title"))
-summary = result.to_dict()
-summary.update(params)
-if cmargin is not None:
-    summary["margin_independent_cases"] = margin.to_dict()
-    summary["margin"] = {"unit": "clusters", **cmargin.to_dict()}
-elif margin is not None:
-    summary["margin"] = margin.to_dict()
-summary["harm"] = harm.to_dict()
-summary["metrics"] = {m_: means[m_].to_dict() for m_ in means.columns}
-if best is not None:
-    summary["best_set"] = best.to_dict()
-if many is not None:
-    summary["pairs"] = [p.to_dict() for p in many.pairs]
-    summary["multiple"] = {k_: v for k_, v in many.to_dict().items() if k_ != "pairs"}
-if groups is not None:
-    summary["groups"] = groups.to_dict()["groups"]
-    summary["groups_test"] = {k_: v for k_, v in groups.to_dict().items() if k_ != "groups"}
-if judged is not None:
-    summary["judged"] = judged.to_dict()
-if clustered is not None:
-    summary["verdict_independent_cases"] = summary["verdict"]
-    summary["verdict"] = clustered.verdict
-    summary["clusters"] = {"source": cl_source, **clustered.to_dict()}
-if seq is not None:   # issue 33: the sequence, as the page shows it (and the CLI writes it)
-    summary["sequential"] = sequential_block(seq)
-    if clustered is None:   # the verdict valid at every look
-        summary["verdict_fixed_n"] = summary["verdict"]
-        summary["verdict"] = seq.last.verdict
-if cheap is not None:   # the PPI figures, as compare --cheap / --cheap-qrels writes them
-    cheap.apply(summary)
+summary = sc.to_dict(harm=harm)   # the JSON python -m core compare --json writes
 sections = [
     *([] if cheap is None else [Section(tr("cheap.upload_label"), "\n".join(
         line.strip() for line in cheap_lines(cheap, lang)))]),

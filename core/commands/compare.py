@@ -213,6 +213,8 @@ def run(args) -> int:
         sys.stderr.write("note: " + t("systems.many_fallback_cli", "en",
                                       **sc.many_fallback.params(),
                                       baseline=systems.golden.methods[0]) + "\n")
+    if sc.many_cost is not None and not sc.many_cost.fits:   # even the baseline's pairs
+        raise InputError("too_much_work", **sc.many_cost.params())
     if sc.best_cost is not None and not sc.best_cost.fits:   # the ranking needs every pair
         sys.stderr.write("note: " + t("systems.best_too_much", "en", **sc.best_cost.params())
                          + "\n")

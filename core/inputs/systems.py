@@ -70,7 +70,8 @@ class SystemsComparison:
     ``many`` (``MultiComparison``; ``many_fallback`` the cost of the mode asked for when it
     did not fit and fewer pairs ran; ``many_cost`` the cost of the mode run), ``best``
     (``BestSet``; ``best_cost`` the cost of all pairs it needs), ``seq``/``arrival`` (the
-    confidence sequence), ``groups``, ``judged``."""
+    confidence sequence), ``groups``, ``judged``, ``plan`` (the card's next step,
+    ``core.planning.card_next_step``, when asked)."""
 
     systems: Systems
     result: GoldenComparison
@@ -92,6 +93,7 @@ class SystemsComparison:
     arrival: object = None
     groups: object = None
     judged: object = None
+    plan: object = None
 
     def to_dict(self, *, harm=None) -> dict:
         """The one JSON summary (``compare_summary``); ``harm`` (the page's No harm section,
@@ -113,7 +115,7 @@ def compare_systems(systems: Systems, a: str | None = None, b: str | None = None
                     harm: tuple | None = None, clusters: Clustered | None = None,
                     cheap: GoldenSet | None = None, sequential: bool = False, arrival=None,
                     groups: dict | None = None, group_file: str | None = None,
-                    judged_k: int = 10) -> SystemsComparison:
+                    judged_k: int = 10, next_step: bool = False) -> SystemsComparison:
     """A vs B of ``systems`` and, with three or more, the best set and all pairs (module
     docstring). ``a``/``b`` default to the file's first two methods (with ``baseline`` and
     neither given: A = the baseline, B the first other); ``margin`` (text or number, read by
@@ -121,7 +123,8 @@ def compare_systems(systems: Systems, a: str | None = None, b: str | None = None
     ``Clustered`` whose labels make the cluster the unit, issue 32), ``cheap`` (the cheap
     labels' golden set, issue 34; refused with clusters), ``sequential`` (the confidence
     sequence in ``arrival``'s order, else file order, issue 33), ``groups``/``group_file``
-    (a side file's labels; default the set's own group column), ``judged_k`` (Judged@k's k).
+    (a side file's labels; default the set's own group column), ``judged_k`` (Judged@k's k),
+    ``next_step`` (plan the card's "cannot tell" next step: the pages' card).
     Every statistic is computed here, once: the result holds them all."""
     gs = systems.golden
     stat = dict(resamples=resamples, confidence=confidence, seed=seed)
@@ -169,8 +172,9 @@ def compare_systems(systems: Systems, a: str | None = None, b: str | None = None
         mode, many_cost = plan_mode(len(gs.methods), n_cases, resamples, wanted)
         if mode != wanted:   # all pairs would not fit the limits: fewer pairs, said so
             fallback = estimate_cost(len(gs.methods), n_cases, resamples, wanted)
-        many = compare_many(gs.cases, mode=mode, baseline=baseline, correction=correction,
-                            interval=interval, **stat)
+        if many_cost.fits:   # else the caller says so (the CLI refuses: too_much_work)
+            many = compare_many(gs.cases, mode=mode, baseline=baseline,
+                                correction=correction, interval=interval, **stat)
         best_cost = estimate_cost(len(gs.methods), n_cases, resamples, "all")
         if best_cost.fits:   # cost before work: the ranking needs every pair
             best = best_set(gs.cases, method=best_method, **stat,
@@ -193,9 +197,13 @@ def compare_systems(systems: Systems, a: str | None = None, b: str | None = None
     elif systems.kind == "trec":
         from core.inputs.judged import trec_bounds  # lazy: pandas, only with a judged pool
         judged = trec_bounds(systems.scored, c.a, c.b, k=judged_k, interval=interval, **stat)
+    plan = None
+    if next_step:
+        from core.planning import card_next_step  # lazy: the planner, for a page's card only
+        plan = card_next_step(c, answer)
     return SystemsComparison(systems, result, clusters, clustered, labels, runs, hint, answer,
                              cmargin, no_harm_, ppi, many, many_cost, fallback, best, best_cost,
-                             seq, arrival, by_groups, judged)
+                             seq, arrival, by_groups, judged, plan)
 
 
 def compare_summary(result, *, extra: dict | None = None, clustered=None,
