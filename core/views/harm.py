@@ -14,8 +14,8 @@ def delta_text(delta: float, kind: str) -> str:
 
 
 def harm_lines(h: Harm, a: str, b: str, kind: str, lang: str = "en") -> list[str]:
-    """The hurt share, the helped share, TRisk (with fewer than ``TRISK_MIN_N`` cases without
-    its test, saying why) and, when its test is given, the note on how its p is read (the largest of three tests, ``core.paired.harm``; bench/best_harm.py,
+    """The hurt share, the helped share, TRisk (with fewer than ``TRISK_MIN_N`` cases its test
+    of the "riskier" side only, and none when TRisk >= 0, saying why) and, when its test is given, the note on how its p is read (the largest of three tests, ``core.paired.harm``; bench/best_harm.py,
     docs/harm.md), each one sentence."""
     level = fmt.level(h.confidence)
     d = delta_text(h.delta, kind)
@@ -35,7 +35,11 @@ def harm_lines(h: Harm, a: str, b: str, kind: str, lang: str = "en") -> list[str
                  trisk=f"{h.trisk:.2f}", urisk=urisk)
     elif h.trisk_withheld:
         risk = t("harm.trisk_small", lang, alpha=alpha, weight=f"{1 + h.alpha:g}",
-                 trisk=f"{h.trisk:.2f}", urisk=urisk, n=h.n, min_n=TRISK_MIN_N)
+                 trisk=f"{h.trisk:.2f}", urisk=urisk, n=h.n, min_n=TRISK_MIN_N, b=b)
+    elif h.n < TRISK_MIN_N:   # below 50 cases the "riskier" side only (core.paired.harm)
+        risk = t("harm.trisk_riskier", lang, alpha=alpha, weight=f"{1 + h.alpha:g}",
+                 trisk=f"{h.trisk:.2f}", p=fmt.p_text(h.trisk_p), urisk=urisk, b=b, n=h.n,
+                 min_n=TRISK_MIN_N)
     else:
         risk = t("harm.trisk", lang, alpha=alpha, weight=f"{1 + h.alpha:g}",
                  trisk=f"{h.trisk:.2f}", p=fmt.p_text(h.trisk_p), urisk=urisk, b=b)

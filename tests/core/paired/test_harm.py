@@ -120,15 +120,16 @@ def test_undefined_trisk_and_refusals():
 
 
 def test_trisks_test_is_withheld_below_50_cases():
-    """Fewer than TRISK_MIN_N (50) cases: TRisk is the statistic of ``trisk`` but its p is
-    None and the JSON says why; from 50 on the p is ``trisk``'s (same resamples and seed)."""
+    """Fewer than TRISK_MIN_N (50) cases and TRisk >= 0: TRisk is the statistic of ``trisk``
+    but its p is None and the JSON says why; from 50 on the p is ``trisk``'s (same resamples
+    and seed)."""
     from core.paired.harm import TRISK_MIN_N
     rng = np.random.default_rng(2)
     a = rng.random(TRISK_MIN_N)
-    b = np.clip(a + rng.normal(0.03, 0.1, TRISK_MIN_N), 0, 1)
+    b = np.clip(a + rng.normal(0.06, 0.1, TRISK_MIN_N), 0, 1)
     d = b - a
     small = no_harm(a[:-1], b[:-1], resamples=2000, seed=1)
-    assert small.trisk == pytest.approx(trisk(d[:-1], 2)[1], rel=1e-12)
+    assert small.trisk == pytest.approx(trisk(d[:-1], 2)[1], rel=1e-12) and small.trisk > 0
     assert small.trisk_p is None and small.trisk_withheld
     assert small.to_dict()["trisk_test"] == "withheld_below_50_cases"
     full = no_harm(a, b, resamples=2000, seed=1)
@@ -137,3 +138,19 @@ def test_trisks_test_is_withheld_below_50_cases():
     assert full.to_dict()["trisk_test"] == "largest_p_of_t_bootstrap_t_skew_guard"
     flat = no_harm([0.1, 0.2, 0.3], [0.2, 0.3, 0.4])
     assert not flat.trisk_withheld and flat.to_dict()["trisk_test"] is None
+
+
+def test_below_50_cases_only_the_riskier_side_is_tested():
+    """Fewer than 50 cases and TRisk < 0 (B riskier): the p is ``trisk``'s, the same three
+    tests as from 50 on, and the JSON names the one-sided reading; the mirror image of the
+    same cases (TRisk >= 0) gets no p."""
+    rng = np.random.default_rng(5)
+    a = rng.random(30)
+    b = np.clip(a - np.abs(rng.normal(0.0, 0.2, 30)) * (rng.random(30) < 0.4), 0, 1)
+    h = no_harm(a, b, resamples=2000, seed=3)
+    urisk, t_stat, p = trisk(b - a, 2, resamples=2000, seed=3)
+    assert h.trisk == pytest.approx(t_stat, rel=1e-12) and h.trisk < -2
+    assert h.trisk_p == p and p < 0.05 and not h.trisk_withheld
+    assert h.to_dict()["trisk_test"] == "riskier_side_only_below_50_cases"
+    mirror = no_harm(b, a, resamples=2000, seed=3)
+    assert mirror.trisk > 0 and mirror.trisk_p is None and mirror.trisk_withheld

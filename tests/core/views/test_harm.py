@@ -24,11 +24,19 @@ def test_lines_carry_the_numbers(lang):
     assert "docs/harm.md" in note and p_text(h.trisk_p) in risk  # the largest of three ps
     flat = no_harm([0.1, 0.2, 0.3], [0.2, 0.3, 0.4])  # TRisk undefined: no hint
     assert len(harm_lines(flat, "base", "cand", "score", lang)) == 3
-    small = no_harm(a[:40], b[:40])   # 40 cases: TRisk shown, its test withheld (needs 50)
+    up = np.minimum(1.1 * a[:40], 1)   # 40 cases, B never worse: TRisk >= 0, test withheld
+    small = no_harm(a[:40], up)
     lines = harm_lines(small, "base", "cand", "score", lang)
     assert len(lines) == 3 and small.trisk_p is None and small.trisk_withheld
-    assert f"{small.trisk:.2f}" in lines[2] and "50" in lines[2] and "40" in lines[2]
+    assert small.trisk > 0 and f"{small.trisk:.2f}" in lines[2]
+    assert "50" in lines[2] and "40" in lines[2]
     assert "p =" not in lines[2] and "p <" not in lines[2]
+    assert ("only 'riskier' is tested" if lang == "en" else "'더 위험함'만") in lines[2]
+    worse = no_harm(a[:40], b[:40])   # TRisk < 0 at 40 cases: the riskier side's p is given
+    lines = harm_lines(worse, "base", "cand", "score", lang)
+    assert worse.trisk < 0 and len(lines) == 4 and p_text(worse.trisk_p) in lines[2]
+    assert f"{worse.trisk:.2f}" in lines[2] and "40" in lines[2] and "50" in lines[2]
+    assert ("only this side" if lang == "en" else "이 방향만") in lines[2]
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
