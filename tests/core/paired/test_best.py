@@ -40,6 +40,14 @@ def _guard(col, q, n):
     return float(lo[0]), float(hi[0])
 
 
+def _moderate(se, n):
+    """Each pair's se moderated toward their pool by hand: (10 mean(se^2) + (n - 1) se^2) /
+    (10 + n - 1), square-rooted (``core.paired.best.moderated_se``, d0 = 10 cases)."""
+    se = np.asarray(se, dtype=float)
+    pool = float(np.mean(se ** 2))
+    return np.sqrt((10 * pool + (n - 1) * se ** 2) / (10 + n - 1))
+
+
 def _replay(df, resamples, seed, confidence=0.95):
     """The all-pairs critical value by brute force: the same seeded blocks of case indices,
     each resample's mean differences standardized by the data's standard errors (that
@@ -50,7 +58,7 @@ def _replay(df, resamples, seed, confidence=0.95):
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     d = np.column_stack([x[:, j] - x[:, i] for i, j in pairs])
     dbar = d.mean(axis=0)
-    se = d.std(axis=0, ddof=1) / math.sqrt(n)
+    se = _moderate(d.std(axis=0, ddof=1) / math.sqrt(n), n)
     maxima, maxima_t = [], []
     for b, start in enumerate(range(0, resamples, BLOCK)):
         m = min(BLOCK, resamples - start)
@@ -59,7 +67,8 @@ def _replay(df, resamples, seed, confidence=0.95):
             ds = d[row]
             maxima.append(np.max(np.abs((ds.mean(axis=0) - dbar) / se)))
             maxima_t.append(np.max(np.abs((ds.mean(axis=0) - dbar)
-                                          / (ds.std(axis=0, ddof=1) / math.sqrt(n)))))
+                                          / _moderate(ds.std(axis=0, ddof=1) / math.sqrt(n),
+                                                      n))))
     crit = max(_t_scale(float(np.quantile(maxima, confidence, method="higher")), n),
                float(np.quantile(maxima_t, confidence, method="higher")))
     guard = [_guard(d[:, p], crit, n) for p in range(len(pairs))]
@@ -74,8 +83,14 @@ def _replay_mcb(df, resamples, seed, confidence=0.95):
     (quantile read on Student's t), and the same with the resample's own se; the larger."""
     x = df.to_numpy(float)
     n, k = x.shape
-    se = {(i, j): np.std(x[:, j] - x[:, i], ddof=1) / math.sqrt(n)
-          for i in range(k) for j in range(k) if i != j}
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+
+    def moderated(rows):
+        own = _moderate([np.std(x[rows, j] - x[rows, i], ddof=1) / math.sqrt(n)
+                         for i, j in pairs], n)
+        return {**dict(zip(pairs, own)), **{(j, i): v for (i, j), v in zip(pairs, own)}}
+
+    se = moderated(np.arange(n))
     gap = x.mean(axis=0)
     maxima = [[] for _ in range(k)]
     maxima_t = [[] for _ in range(k)]
@@ -84,13 +99,12 @@ def _replay_mcb(df, resamples, seed, confidence=0.95):
         idx = np.random.default_rng([seed, b]).integers(0, n, size=(m, n))
         for row in idx:
             ms = x[row].mean(axis=0)
+            se_row = moderated(row)
             for i in range(k):
                 others = [j for j in range(k) if j != i]
                 shift = [(ms[j] - ms[i]) - (gap[j] - gap[i]) for j in others]
                 maxima[i].append(max(s / se[i, j] for s, j in zip(shift, others)))
-                maxima_t[i].append(max(
-                    s / (np.std(x[row, j] - x[row, i], ddof=1) / math.sqrt(n))
-                    for s, j in zip(shift, others)))
+                maxima_t[i].append(max(s / se_row[i, j] for s, j in zip(shift, others)))
     d = [max(_t_scale(float(np.quantile(maxima[i], confidence, method="higher")), n),
              float(np.quantile(maxima_t[i], confidence, method="higher"))) for i in range(k)]
     return d, se
@@ -321,3 +335,26 @@ def test_the_pandas_free_table_gives_the_same_set():
         assert np.array_equal(got.max_t, ref.max_t)
     with pytest.raises(ValueError, match="scores must be"):
         best_set(CaseScores(("a",), ("x", "y"), np.zeros((2, 2))), resamples=100)
+
+
+def test_a_pair_seen_with_one_difference_borrows_the_pooled_spread():
+    """Issue 35: a rival 0.02 above the best on every one of 20 cases (its rare large losses
+    not in the sample) had se = 0, a point interval, and pushed the best out of the set. Its
+    se is now moderated toward the pool of every pair (``moderated_se``: 10 cases' weight of
+    the mean pair variance), so the point becomes an interval of the pooled spread."""
+    from core.paired.best import POOL_PRIOR, moderated_se
+    rng = np.random.default_rng(3)
+    best = rng.random(20)
+    df = pd.DataFrame({"best": best, "rival": best + 0.02,
+                       "other": np.clip(best + rng.normal(0, 0.3, 20), 0, 1)})
+    bs = best_set(df, resamples=500, seed=0)
+    d = np.column_stack([df["rival"] - df["best"], df["other"] - df["best"],
+                         df["other"] - df["rival"]])
+    own = d.std(axis=0, ddof=1) / math.sqrt(20)
+    pool = np.mean(own[1:] ** 2) * 2 / 3           # the constant pair adds 0 to the mean
+    assert POOL_PRIOR == 10
+    assert moderated_se(own, 20)[0] == pytest.approx(math.sqrt(10 * pool / 29), rel=1e-9)
+    by = {(p.a, p.b): p for p in bs.pairs}
+    rival = by[("best", "rival")]
+    assert rival.ci_low < 0 < rival.ci_high and "best" in bs.best
+    assert moderated_se(own[:1], 20)[0] == own[0]   # one pair (k = 2): its own se
