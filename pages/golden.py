@@ -1,14 +1,11 @@
 """Golden-case comparison: load -> core.inputs.golden.compare_golden -> draw. Nothing computed here."""
+from dataclasses import replace
 from pathlib import Path
 
 import streamlit as st
 
 from core.errors import InputError
-from core.inputs import (by_group, cluster_hint, clusters_of, compare_cheap, compare_golden,
-                         compare_in_clusters, compare_summary, load_clustered, margin_answer,
-                         runs_block, sequential_golden)
-from core.paired import cluster_margin
-from core.planning import card_next_step
+from core.inputs import compare_systems, golden_systems, load_clustered, sequential_golden
 from core.views import format as fmt
 from core.views import (cluster_card, cluster_lines, margin_line,
                                  runs_lines)
@@ -43,44 +40,18 @@ def _load(data: bytes, name: str, cluster: str = ""):
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _compare(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
-             seed: int, interval: str = "auto", cluster: str = ""):
-    return compare_golden(_load(data, name, cluster).golden, a, b, resamples=resamples,
-                          confidence=confidence, seed=seed, interval=interval)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _clustered(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
-               seed: int, interval: str, cluster: str):
+             seed: int, interval: str = "auto", cluster: str = "", margin=None,
+             cheap_data: bytes | None = None, cheap_name: str = ""):
+    """Everything the page shows of A vs B in one call (``compare_systems``, as ``python -m
+    core compare`` computes it: clusters, the margin and the card's next step, groups, the
+    cheap labels' PPI), kept across reruns: a rerun computes no statistics again."""
     loaded = _load(data, name, cluster)
-    return compare_in_clusters(_compare(data, name, a, b, resamples, confidence, seed,
-                                        interval, cluster), loaded.labels, name,
-                               resamples=resamples, confidence=confidence, seed=seed)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _groups(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
-            seed: int, interval: str = "auto", cluster: str = ""):
-    # with a cluster column every group takes the cluster as the unit (issue 32)
-    return by_group(_compare(data, name, a, b, resamples, confidence, seed, interval, cluster),
-                    clusters=_load(data, name, cluster).labels if cluster else None,
-                    resamples=resamples, confidence=confidence, seed=seed, interval=interval)
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _cluster_margin(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
-                    seed: int, interval: str, cluster: str, margin: float):
-    # the margin's answer with clusters as the unit (issue 32)
-    result = _compare(data, name, a, b, resamples, confidence, seed, interval, cluster)
-    return cluster_margin(result.a_values, result.b_values,
-                          clusters_of(result.case_ids, _load(data, name, cluster).labels, name),
-                          margin, confidence=confidence, resamples=resamples, seed=seed)
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-def _cheap(data: bytes, name: str, cheap_data: bytes, cheap_name: str, a: str, b: str,
-           resamples: int, confidence: float, seed: int, interval: str = "auto"):
-    return compare_cheap(_compare(data, name, a, b, resamples, confidence, seed, interval),
-                         _load(cheap_data, cheap_name).golden, confidence=confidence)
+    return compare_systems(golden_systems(loaded.golden), a, b, resamples=resamples,
+                           confidence=confidence, seed=seed, interval=interval,
+                           clusters=loaded if cluster else replace(loaded, labels=None),
+                           margin=margin, next_step=True,
+                           cheap=None if cheap_data is None else _load(cheap_data,
+                                                                       cheap_name).golden)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -150,23 +121,36 @@ a = col_a.selectbox(tr("golden.method_a"), methods, index=url_index("a", methods
 b = col_b.selectbox(tr("golden.method_b"), methods, index=url_index("b", methods, 1),
                     key="golden_b", help=tr("golden.method_b_help"))
 
-try:
-    with st.spinner(tr("golden.computing")):
-        result = _compare(data, name, a, b, settings.resamples, settings.confidence,
-                          settings.seed, settings.interval, cluster)
-        clustered = None if not cluster else _clustered(
-            data, name, a, b, settings.resamples, settings.confidence, settings.seed,
-            settings.interval, cluster)
-except InputError as exc:
-    with inputs:
-        keep_in_url(a=a, b=b, **settings.url())
-        show_error(exc)
-    st.stop()
-margin_value, margin_text = margin_input("golden", fmt.kind_of(result.comparison.binary),
-                                         inputs)
+margin_value, margin_text = margin_input(
+    "golden", fmt.kind_of(golden.is_binary(a) and golden.is_binary(b)), inputs)
 looks_again = sequential_toggle("golden", inputs)
 keep_in_url(a=a, b=b, margin=margin_text, **({"cluster": cluster} if cluster else {}),
             seq=url_flag(looks_again), **settings.url())
+cheap_file = {}
+if cheap_upload is not None:   # cheap labels on more cases: the prediction-powered card first
+    if cluster:   # PPI reads cases as independent: never mix
+        with inputs:
+            st.warning(tr("cheap.clusters_not_yet"), icon="⚠️")
+    else:
+        cheap_file = dict(cheap_data=cheap_upload.getvalue(), cheap_name=cheap_upload.name)
+stat = (settings.resamples, settings.confidence, settings.seed, settings.interval, cluster,
+        margin_value)
+try:
+    with st.spinner(tr("golden.computing")):
+        try:
+            sc = _compare(data, name, a, b, *stat, **cheap_file)
+        except InputError as exc:   # a bad cheap file: one message, the gold card stays
+            if not cheap_file:
+                raise
+            with inputs:
+                show_error(exc)
+            sc = _compare(data, name, a, b, *stat)
+except InputError as exc:
+    with inputs:
+        show_error(exc)
+    st.stop()
+result, clustered, cheap, margin, cmargin, runs, groups = (
+    sc.result, sc.clustered, sc.cheap, sc.margin, sc.cluster_margin, sc.runs, sc.groups)
 seq = arrival = None
 if looks_again:   # issue 33: intervals valid at every look
     try:
@@ -177,24 +161,11 @@ if looks_again:   # issue 33: intervals valid at every look
             show_error(exc)
     except ValueError:   # values outside [0, 1]: no confidence sequence of this kind
         range_warning(inputs)
-margin = margin_answer(result.comparison, margin_value)
-cmargin = None   # the margin with clusters as the unit: the page shows it, never both
-if margin is not None and clustered is not None:
-    cmargin = _cluster_margin(data, name, a, b, settings.resamples, settings.confidence,
-                              settings.seed, settings.interval, cluster, margin.margin)
-cheap = None
-if cheap_upload is not None:   # cheap labels on more cases: the prediction-powered card first
-    try:
-        cheap = _cheap(data, name, cheap_upload.getvalue(), cheap_upload.name, a, b,
-                       settings.resamples, settings.confidence, settings.seed, settings.interval)
-    except InputError as exc:
-        with inputs:
-            show_error(exc)
 st.session_state["golden_comparison"] = result
 st.session_state["golden_clusters"] = None if clustered is None else clustered.summary.to_dict()
 lang = current_lang()
 view = paired_view(result.comparison, lang=lang, unit=result.golden.unit, margin=margin,
-                  plan=card_next_step(result.comparison, margin))
+                  plan=sc.plan)
 c, bs = result.comparison, result.comparison.bootstrap
 kind = view.kind
 level = fmt_level(settings.confidence)
@@ -202,10 +173,6 @@ rates_chart = view.rates_chart()
 boot_chart = view.bootstrap_chart()
 card = view.card if clustered is None else cluster_card(clustered, c.a, c.b, cluster,
                                                           c.binary, lang)
-if cheap is not None and clustered is not None:   # PPI reads cases as independent: never mix
-    with inputs:
-        st.warning(tr("cheap.clusters_not_yet"), icon="⚠️")
-    cheap = None
 with card_slot:
     if cheap is not None:
         show_card(cheap_card(cheap, lang))
@@ -233,11 +200,8 @@ if ex.total:
 
 if clustered is not None:
     st.info(tr("clusters.page_independent"))
-else:
-    hint = cluster_hint(result.case_ids)
-    if hint is not None:
-        st.info(tr_md("clusters.hint", sources=hint["sources"], example=hint["example"]))
-runs = None if loaded.runs is None else runs_block(loaded.runs, result)
+elif sc.hint is not None:
+    st.info(tr_md("clusters.hint", sources=sc.hint["sources"], example=sc.hint["example"]))
 runs_text = [] if runs is None else runs_lines(runs, lang)
 for line in runs_text:   # repeated runs (issue 32): the run column's name inside, literally
     st.caption(esc(line))
@@ -256,7 +220,7 @@ show_table(tests_table)
 harm, harm_text = harm_section(
     "golden", result.a_values, result.b_values, c.a, c.b, kind, lang, ask_delta=kind != "rate",
     confidence=settings.confidence, resamples=settings.resamples, seed=settings.seed,
-    clusters=None if clustered is None else clusters_of(result.case_ids, loaded.labels, name),
+    clusters=None if sc.cluster_labels is None else list(sc.cluster_labels),
     link_key="harm.most_hurt_link")
 
 table_2x2 = None
@@ -274,9 +238,6 @@ if len(disc):
 else:
     st.caption(tr("golden.no_discordant"))
 
-with st.spinner(tr("golden.computing")):
-    groups = _groups(data, name, a, b, settings.resamples, settings.confidence, settings.seed,
-                     settings.interval, cluster)
 group_sections = show_groups(groups)
 
 st.subheader(tr("golden.report_title"))
@@ -308,10 +269,7 @@ if clustered is not None:
     sections.insert(0, Section(tr("clusters.page_title"), "\n".join(
         cluster_lines(clustered, c.a, c.b, cluster, c.binary, lang)
         + ([] if cmargin is None else [margin_line(cmargin, c.a, c.b, c.binary, lang)]))))
-summary = compare_summary(result, clustered=clustered, cluster_column=cluster or None,
-                          runs=runs, seq=seq, arrival=arrival,
-                          margin=margin, harm=harm, cheap=cheap, groups=groups,
-                          cluster_margin=cmargin)
+summary = sc.to_dict(harm=harm, seq=seq, arrival=arrival)   # compare --json's summary
 report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": settings.resamples,
                          "seed": settings.seed, "confidence": level, "interval": bs.interval},

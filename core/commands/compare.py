@@ -206,7 +206,7 @@ def run(args) -> int:
         else None, clusters=cl, cheap=cheap_set, sequential=args.sequential, arrival=arrival,
         groups=groups, group_file=args.groups, judged_k=args.judged_k)
     result, c = sc.result, sc.result.comparison
-    if sc.hint is not None:
+    if sc.hint is not None and sc.runs is None:
         from core.views import hint_line  # lazy: only when ids look clustered
         sys.stderr.write("note: " + hint_line(sc.hint) + "\n")
     if sc.many_fallback is not None:  # all pairs would not fit the limits: said, then less

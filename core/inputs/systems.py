@@ -95,15 +95,18 @@ class SystemsComparison:
     judged: object = None
     plan: object = None
 
-    def to_dict(self, *, harm=None) -> dict:
-        """The one JSON summary (``compare_summary``); ``harm`` (the page's No harm section,
-        computed apart with its own inputs) stands in for the stored one when given."""
+    def to_dict(self, *, harm=None, seq=None, arrival=None) -> dict:
+        """The one JSON summary (``compare_summary``); ``harm`` (a page's No harm section,
+        computed apart with its own inputs) and ``seq``/``arrival`` (the golden page's
+        sequence, read with the file's arrival column) stand in for the stored ones when
+        given."""
         cl = self.clusters
         return compare_summary(
             self.result, extra=self.systems.extra, clustered=self.clustered,
             cluster_column=None if cl is None else cl.column,
-            cluster_file=None if cl is None else cl.file, runs=self.runs, seq=self.seq,
-            arrival=self.arrival, margin=self.margin, harm=self.harm if harm is None else harm,
+            cluster_file=None if cl is None else cl.file, runs=self.runs,
+            seq=self.seq if seq is None else seq,
+            arrival=self.arrival if seq is None else arrival, margin=self.margin, harm=self.harm if harm is None else harm,
             cheap=self.cheap, best=self.best, groups=self.groups, judged=self.judged,
             many=self.many, cluster_margin=self.cluster_margin)
 
@@ -140,7 +143,7 @@ def compare_systems(systems: Systems, a: str | None = None, b: str | None = None
         source = clusters.file or result.golden.source
         clustered = compare_in_clusters(result, clusters.labels, source, **stat)
         labels = tuple(clusters_of(result.case_ids, clusters.labels, source))
-    hint = cluster_hint(result.case_ids) if clustered is None and runs is None else None
+    hint = cluster_hint(result.case_ids) if clustered is None else None
     answer = None
     if margin is not None:
         from core.inputs.margin_text import margin_answer  # lazy: the margin's rooms, when asked

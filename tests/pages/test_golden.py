@@ -603,3 +603,34 @@ def test_a_rerun_does_not_compute_the_no_harm_figures_again(monkeypatch):
     assert not at.exception and len(calls) == 1   # the rerun reads the kept result
     at.selectbox(key="golden_alpha").set_value(5).run()
     assert not at.exception and calls == [2, 5]
+
+
+def test_a_rerun_with_a_margin_computes_no_statistics_again(monkeypatch):
+    """With a margin set, a rerun reads the one kept call (issue 31): neither the comparison
+    nor the margin's answer (for scores with δ > 0 a tie-kept bootstrap) nor the card's next
+    step runs again; a new margin computes them anew, once."""
+    import core.inputs.golden as golden_room
+    import core.inputs.margin_text as margin_room
+    calls = {"compare": 0, "margin": 0}
+    real_compare, real_margin = golden_room.compare_paired, margin_room.margin_answer
+
+    def compare(*args, **kw):
+        calls["compare"] += 1
+        return real_compare(*args, **kw)
+
+    def margin(*args, **kw):
+        calls["margin"] += 1
+        return real_margin(*args, **kw)
+
+    st.cache_data.clear()
+    monkeypatch.setattr(golden_room, "compare_paired", compare)
+    monkeypatch.setattr(margin_room, "margin_answer", margin)
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    at.number_input(key="golden_margin_rate").set_value(5.0).run()
+    assert not at.exception and calls["margin"] == 1
+    first = dict(calls)
+    at.run()
+    assert not at.exception and calls == first   # the rerun reads the kept result
+    at.number_input(key="golden_margin_rate").set_value(10.0).run()
+    assert not at.exception and calls["margin"] == 2
