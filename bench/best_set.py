@@ -254,8 +254,9 @@ def main(argv=None) -> None:
            "(`--best-method all-pairs`: simultaneous 95% bootstrap max-|t| intervals of every "
            "pairwise difference read as rank intervals, Klein, Wright & Wieczorek 2020; "
            "Mogstad, Romano, Shaikh & Wilhelm 2024; every system whose rank interval starts "
-           "at 1). Critical values are read on Student's t and by the bootstrap-t, bounds "
-           "widened to the skew guard's (`core.paired.best`, since 2026-12-02). "
+           "at 1). Each pair's standard error is moderated toward the pooled one of all "
+           "pairs, critical values are read on Student's t and by the bootstrap-t, bounds "
+           "widened to the skew guard's (`core.paired.best`, since 2026-12-02 15:42). "
            f"Each set of {N_QUERIES} queries is drawn with replacement from scifact's "
            f"{note} (per-query nDCG@10 of BM25, dense and hybrid, and mixtures/shifts of them); "
            f"{RESAMPLES:,} resamples per set.", "",
