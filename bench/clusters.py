@@ -18,7 +18,10 @@ with unequal sizes (20 and 8 documents of 2-18 questions, mean 10). ICC 0.05, 0.
 Candidates for B − A: ``t_cases`` (the t-interval of the cases, ignoring clusters: what an
 independent-cases interval does), ``cr1_t`` (Stata/statsmodels CR1 with t(G − 1)), ``cr2_bm``
 (CR2 with Bell–McCaffrey df), ``boot_pct`` (cluster bootstrap percentile), ``cr2_cal`` (CR2 t
-widened tail by tail to the cluster bootstrap-t's ends: the house's calibrated form). Each
+widened tail by tail to the cluster bootstrap-t's ends: the house's calibrated form),
+``cr2_cal_nz`` (``cr2_cal`` with the CR2 t-interval at the informative df, at most
+2 (G_nz − 1) with G_nz the clusters holding a non-zero difference,
+``core.paired.clusters.informative_df``: the interval of B − A). Each
 method's interval: ``wilson`` (independent cases) vs ``cluster_wilson`` (Wilson at the
 effective n with t(df)) and ``cr2_bm`` for rates; ``t_cases`` vs ``cr2_bm`` for scores. Tests
 at the null: the whole-cluster sign flip (exact up to 12 clusters, 999 flips above) and
@@ -48,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from core.paired.clusters import (cluster_layout, cluster_wilson_rows, cr2_rows,  # noqa: E402
-                                  cr2_t_rows, icc_anova)
+                                  cr2_t_rows, icc_anova, informative_df)
 from core.paired.designs import design_variance, run_summary  # noqa: E402
 from core.paired.intervals import wilson_bounds  # noqa: E402
 
@@ -122,9 +125,10 @@ def cr1_t(x, layout, conf):
 
 
 def cluster_boot(x, layout, conf, rng, B=BOOT, chunk=100):
-    """Cluster bootstrap (whole clusters drawn with replacement): percentile interval and the
+    """Cluster bootstrap (whole clusters drawn with replacement): percentile interval, the
     CR2 t-interval widened tail by tail to the bootstrap-t's ends (resamples with CR2 variance
-    0 carry no studentized value)."""
+    0 carry no studentized value), and the same with the CR2 t-interval at the informative
+    df (``core.paired.clusters.informative_df``)."""
     S = x.shape[0]
     G = layout.n_clusters
     sizes = layout.sizes
@@ -134,6 +138,9 @@ def cluster_boot(x, layout, conf, rng, B=BOOT, chunk=100):
     a2 = (1 - conf) / 2
     pct = np.empty((S, 2))
     cal = np.empty((S, 2))
+    cal_nz = np.empty((S, 2))
+    q_nz = stats.t.ppf(1 - a2, informative_df(x, layout))
+    lo_nz, hi_nz = mean - q_nz * se, mean + q_nz * se
     for s0 in range(0, S, chunk):
         s1 = min(S, s0 + chunk)
         idx = rng.integers(0, G, (s1 - s0, B, G))
@@ -156,7 +163,9 @@ def cluster_boot(x, layout, conf, rng, B=BOOT, chunk=100):
         bhi = np.where(np.isfinite(qhi), m0 - qhi * se0, hi_t[s0:s1])
         cal[s0:s1, 0] = np.minimum(lo_t[s0:s1], blo)
         cal[s0:s1, 1] = np.maximum(hi_t[s0:s1], bhi)
-    return pct, cal
+        cal_nz[s0:s1, 0] = np.minimum(lo_nz[s0:s1], blo)
+        cal_nz[s0:s1, 1] = np.maximum(hi_nz[s0:s1], bhi)
+    return pct, cal, cal_nz
 
 
 def signflip_both(d, layout, rng):
@@ -233,9 +242,11 @@ def run_cell(kind, sizes, rho, c, vary, S, rng):
     out["d_cr1_t"] = covers(lo, hi, td)
     _, lo, hi, _ = cr2_t_rows(d, layout, CONF)
     out["d_cr2_bm"] = covers(lo, hi, td)
-    pct, cal = cluster_boot(d, layout, CONF, rng)
+    pct, cal, cal_nz = cluster_boot(d, layout, CONF, rng)
     out["d_boot_pct"] = covers(pct[:, 0], pct[:, 1], td)
     out["d_cr2_cal"] = covers(cal[:, 0], cal[:, 1], td)
+    out["d_cr2_cal_nz"] = covers(cal_nz[:, 0], cal_nz[:, 1], td)
+    out["w_cal_nz"] = float(np.mean(cal_nz[:, 1] - cal_nz[:, 0]) / np.mean(cal[:, 1] - cal[:, 0]))
     for name, x, truth in (("a", a, ta), ("b", b, tb)):
         if kind == "0/1":
             k = x.sum(axis=1)
@@ -341,10 +352,11 @@ def write(rows, runs, S, cpu):
         "",
     ]
     lines += [READING, ""]
-    cands = ("d_t_cases", "d_cr1_t", "d_cr2_bm", "d_boot_pct", "d_cr2_cal")
+    cands = ("d_t_cases", "d_cr1_t", "d_cr2_bm", "d_boot_pct", "d_cr2_cal", "d_cr2_cal_nz")
     names = {"d_t_cases": "cases t (ignores clusters)", "d_cr1_t": "CR1 t(G−1)",
              "d_cr2_bm": "CR2 Bell–McCaffrey", "d_boot_pct": "cluster bootstrap %",
-             "d_cr2_cal": "CR2 calibrated (bootstrap-t)"}
+             "d_cr2_cal": "CR2 calibrated (bootstrap-t)",
+             "d_cr2_cal_nz": "CR2 calibrated, informative df"}
     lines += ["## Summary: B − A over every row (0/1 and scores)", "",
               "| candidate | 10+ clusters: coverage range | rows in 94–96.5% | "
               "6–8 clusters: coverage range | rows ≥ 93% | worst null rejection |",
@@ -367,13 +379,14 @@ def write(rows, runs, S, cpu):
         lines += [f"## B − A, {kind}: coverage (%) of the true B − A "
                   "(c = 0 rows: 100 − null rejection)", "",
                   "| design | ICC | effect | c | cases t (ignores clusters) | CR1 t(G−1) | "
-                  "**CR2 Bell–McCaffrey** | cluster bootstrap % | CR2 calibrated | "
+                  "CR2 Bell–McCaffrey | cluster bootstrap % | CR2 calibrated | "
+                  "**CR2 calibrated, informative df** | width / calibrated | "
                   "sign-flip rejects (c = 0) |" + (" McNemar cluster rejects |" if kind == "0/1" else ""),
-                  "|---|---|---|---|---|---|---|---|---|---|" + ("---|" if kind == "0/1" else "")]
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if kind == "0/1" else "")]
         for label, k, rho, eff, c, r in rows:
             if k != kind:
                 continue
-            cells = " | ".join(f"{100 * r[x]:.1f}" for x in cands)
+            cells = " | ".join(f"{100 * r[x]:.1f}" for x in cands) + f" | {r['w_cal_nz']:.2f}"
             sf = f"{100 * r['signflip']:.1f}" if "signflip" in r else ""
             mcn = (f" {100 * r['mcnemar_cluster']:.1f} |" if "mcnemar_cluster" in r
                    else (" |" if kind == "0/1" else ""))

@@ -206,6 +206,31 @@ def test_calibrated_cr2_contains_the_cr2_interval_and_is_seeded():
     assert hi == pytest.approx(max(hi_t[0], m - q_lo * se), rel=1e-9)
 
 
+
+def test_informative_df_counts_clusters_with_a_non_zero_difference():
+    from core.paired.clusters import calibrated_cr2, informative_df
+    labels = np.repeat(np.arange(10), 10)
+    layout = cluster_layout(labels)
+    assert layout.df == pytest.approx(9)
+    d = np.zeros(100)
+    d[[0, 1, 12, 25, 38]] = [1, 1, -1, 1, 1]          # 4 clusters with a discordant pair
+    d2 = d.copy()
+    d2[[41, 52, 63, 74, 85, 96]] = 1                    # 10 clusters: the Bell–McCaffrey df
+    assert informative_df(np.vstack([d, d2]), layout) == pytest.approx([6.0, 9.0])
+    one = np.zeros(100)
+    one[5] = 1
+    assert informative_df(one, layout)[0] == 1.0        # at least 1
+    # the CR2 t-interval inside the calibrated interval is at 6 df, not 9
+    m, lo, hi, se = calibrated_cr2(d, layout, 0.95, seed=0)
+    q6 = stats.t.ppf(0.975, 6)
+    assert m == pytest.approx(0.03) and se == pytest.approx(np.sqrt(cr2_rows(d, layout)[1][0]))
+    assert lo <= m - q6 * se + 1e-12 and hi >= m + q6 * se - 1e-12
+    assert compare_clustered(np.zeros(100), d.clip(0), labels).difference.df == 4.0   # 3 docs
+    # scores are never exactly tied: the df is the Bell–McCaffrey df
+    x = np.random.default_rng(1).normal(size=100)
+    assert informative_df(x, layout)[0] == pytest.approx(layout.df)
+
+
 # ----------------------------------------------------------------------------- issue 32 item 2
 # the self-check, margin, best set, groups and max-harm share take the clusters too
 
