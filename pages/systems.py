@@ -15,7 +15,7 @@ from core.inputs import (COMMON_MEASURES, Clustered, LIST_METRICS, compare_syste
                          trec_side_by_side, trec_systems)
 from core.paired import BEST_METHODS, CORRECTIONS, disagreements
 from core.views import format as fmt
-from core.views import cluster_card, cluster_lines, margin_line
+from core.views import cluster_card, cluster_lines, margin_line, runs_lines
 from core.views import (BEST_METHOD_LABELS, BEST_NOTE_KEYS, best_card, best_sentence,
                         rank_chart, ranks_display)
 from core.views import fmt_p, level as fmt_level
@@ -419,6 +419,10 @@ if clustered is not None:
     st.info(tr("clusters.page_independent"))
 elif sc.hint is not None:   # ids like doc12_q1, doc12_q2: suggest the cluster option, never guess
     st.info(tr_md("clusters.hint", sources=sc.hint["sources"], example=sc.hint["example"]))
+# repeated runs of the lists (issue 32): each case's value is its mean over its runs
+runs_text = [] if sc.runs is None else runs_lines(sc.runs, lang)
+for line in runs_text:   # the run column's name inside, literally
+    st.caption(esc(line))
 cols = show_paired(view)
 verdict_notes(c.decision, bs, cols[2], reason=False)
 left, right = st.columns(2)
@@ -503,6 +507,8 @@ else:
 group_sections = show_groups(groups, "groups.hint" if source == "lists" else "groups.hint_trec")
 if source == "lists" and ls.kind != "ids":
     st.caption(tr("judged.text_kind"))
+elif source == "lists" and sc.runs is not None:   # the bounds would read first runs only
+    st.caption(tr("clusters.runs_no_judged"))
 judged_sections = [] if judged is None else show_judged(judged, "systems", kind)
 
 # ----------------------------------------------------------------------------- report
@@ -512,6 +518,7 @@ sections = [
     *([] if cheap is None else [Section(tr("cheap.upload_label"), "\n".join(
         line.strip() for line in cheap_lines(cheap, lang)))]),
     *([] if seq is None else [sequential_section(seq, c.a, c.b, lang)]),
+    *([] if not runs_text else [Section(tr("clusters.runs_title"), "\n".join(runs_text))]),
     *([] if clustered is None else [Section(tr("clusters.page_title"), "\n".join(
         cluster_lines(clustered, c.a, c.b, cl_source, c.binary, lang)
         + ([] if cmargin is None else [margin_line(cmargin, c.a, c.b, c.binary, lang)])))]),

@@ -231,6 +231,8 @@ def run(args) -> int:
                                           c.binary)
         if sc.runs is not None:
             cluster_text += runs_lines(sc.runs)
+            if args.format == "lists":   # lists_bounds would read each case's first run only
+                cluster_text.append(t("clusters.runs_no_judged", "en"))
         if sc.cluster_margin is not None:
             from core.views import margin_line  # lazy: clusters only
             cluster_text.append(margin_line(sc.cluster_margin, c.a, c.b, c.binary))

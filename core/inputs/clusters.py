@@ -16,10 +16,11 @@ read beside them as before. A blank cluster cell, or one case given two clusters
 does not name.
 
 Repeated runs: a long golden file ``case_id, method, run, score`` (the run column also
-``trial``, ``repeat``, ``반복``) with K runs per case and method. The case's value is its mean
-over its runs (``core.paired.clusters``: cases stay the unit); the runs themselves are kept
-(``RunTable``) for the variance split and the count of cases whose B − A changes sign across
-runs. Unequal K is allowed and named. A (case, method, run) given twice is refused.
+``trial``, ``repeat``, ``반복``) with K runs per case and method, and retrieval-list files
+with a run column (K rows per case, one ranked list per system and run; each run scored on
+its own). The case's value is its mean over its runs (``core.paired.clusters``: cases stay
+the unit); the runs themselves are kept (``RunTable``) for the variance split and the count
+of cases whose B − A changes sign across runs. Unequal K is allowed and named. A (case, method, run) given twice is refused.
 
 Without a cluster column, ``cluster_hint`` says when case ids look like they share a source
 (``doc12_q1``, ``doc12_q2``): the page and the CLI suggest the option in one line and never
@@ -41,7 +42,8 @@ from core.paired import ClusterComparison, compare_clustered, run_summary, sign_
 
 CLUSTER_NAMES = ("cluster", "document", "doc_id", "docid", "source", "문서", "클러스터")
 RUN_NAMES = ("run", "trial", "repeat", "반복")
-# in a retrieval-list file "run" may name a system; the other run names are refused there
+# in a retrieval-list file a column named "run" may be a system's lists: it is the run column
+# only when case ids repeat (``load_lists_clustered``); the other run names always are
 LIST_RUN_NAMES = ("trial", "repeat", "반복")
 METHOD_HEADERS = ("method", "system", "model", "retriever", "방법", "방식", "모델", "시스템",
                   "메서드", "기법")   # core.inputs.golden.METHOD_NAMES less "run"
@@ -234,7 +236,10 @@ def has_cluster_column(data: bytes, file: str = "upload") -> bool:
 def load_lists_clustered(data: bytes, file: str = "upload", *, kind: str = "auto",
                          cluster: str | None = None):
     """A retrieval-list file (``core.inputs.lists``) with its cluster column taken out:
-    (``ListSet``, labels or None, column or None)."""
+    (``ListSet``, labels or None, column or None). A run column (``trial``, ``repeat``,
+    ``반복``; ``run`` when case ids repeat, as a method column named ``run`` stays a method)
+    gives K rows per case, one per run: the ``ListSet`` holds each case's first row and its
+    ``runs`` (``_list_runs``), which ``core.inputs.lists.score_lists`` averages."""
     # lazy: the list metrics' rooms, only for a lists file
     from core.inputs.lists import from_cells
 
@@ -242,15 +247,66 @@ def load_lists_clustered(data: bytes, file: str = "upload", *, kind: str = "auto
     id_col = find_column(table.names, CASE_ID_NAMES)
     if id_col is None:
         raise InputError("no_case_id", file=file, columns=_shown(table.names))
-    repeat = find_column([c for c in table.names if c != id_col], LIST_RUN_NAMES)
-    if repeat is not None:   # repeated runs of ranked lists are not read: say so, plainly
-        raise InputError("clusters.err_runs_lists", file=file, column=repeat)
-    col = cluster_column([c for c in table.names if c != id_col], cluster, file)
-    if col is None:
-        return from_cells(table, kind=kind), None, None
-    labels = cluster_labels(table.column(id_col), table.column(col), list(table.rows), file,
-                            col)
-    return from_cells(table, kind=kind, skip=(col,)), labels, col
+    others = [c for c in table.names if c != id_col]
+    repeat = find_column(others, LIST_RUN_NAMES)
+    ids = table.column(id_col)
+    if repeat is None and len(set(ids)) < len(ids):
+        repeat = find_column(others, ("run",))
+    col = cluster_column([c for c in others if c != repeat], cluster, file)
+    labels = None
+    if col is not None:
+        labels = cluster_labels(ids, table.column(col), list(table.rows), file, col)
+    skip = tuple(c for c in (col, repeat) if c is not None)
+    if repeat is None:
+        return from_cells(table, kind=kind, skip=skip), labels, col
+    return _list_runs(table, id_col, repeat, skip, kind), labels, col
+
+
+def _rows_of(table: CellTable, keep: list[int]) -> CellTable:
+    """The table's rows at positions ``keep`` (in that order)."""
+    return CellTable(table.names, tuple([c[i] for i in keep] for c in table.columns),
+                     tuple(table.rows[i] for i in keep), table.file, table.encoding,
+                     table.delimiter, table.sheet, table.other_sheets, table.normalized)
+
+
+def _list_runs(table: CellTable, id_col: str, run_col: str, skip: tuple, kind: str):
+    """A lists file with a run column: the ``ListSet`` of each case's first row, with
+    ``runs`` = (run label, ``ListSet`` of that run's rows) for every label in first-seen order.
+    A blank run cell and a (case, run) given twice are refused naming the rows; a case missing
+    from some runs is kept (unequal K, named by ``runs_block``). The reference lists, cases
+    without a reference and empty lists are each run's own; ``no_reference`` and
+    ``empty_cells`` of the set are their union over runs."""
+    from core.inputs.golden_cases import stored_form
+    from core.inputs.lists import ListSet, from_cells
+
+    file = table.file
+    ids, rs = table.column(id_col), table.column(run_col)
+    blank = [r for r, x in zip(table.rows, rs) if x.strip() == ""]
+    if blank:
+        raise InputError("clusters.err_blank_run", file=file, row=blank[0], column=run_col,
+                         count=len(blank), rows=_shown(blank))
+    count = Counter(zip(ids, rs))
+    dup = [r for r, key in zip(table.rows, zip(ids, rs)) if count[key] > 1]
+    if dup:
+        raise InputError("clusters.err_duplicate_list_run", file=file, row=dup[0],
+                         column=run_col, count=len(dup), rows=_shown(dup))
+    first: dict = {}
+    by_run: dict = {}
+    for i, (cid, r) in enumerate(zip(ids, rs)):
+        first.setdefault(cid, i)
+        by_run.setdefault(r, []).append(i)
+    base = from_cells(_rows_of(table, sorted(first.values())), kind=kind, skip=skip)
+    runs = tuple((r, from_cells(_rows_of(table, rows), kind=base.kind, skip=skip))
+                 for r, rows in by_run.items())
+    no_ref = set().union(*(set(s.no_reference) for _, s in runs))
+    empty = {m: tuple(c for c in base.cases if any(c in s.empty_cells.get(m, ())
+                                                   for _, s in runs))
+             for m in base.methods}
+    return ListSet(base.cases, base.gold, base.retrieved, stored_form(base, "text"),
+                   base.source, base.kind, base.gold_column,
+                   tuple(c for c in base.cases if c in no_ref), base.duplicates,
+                   {m: v for m, v in empty.items() if v}, base.encoding, base.sheet,
+                   stored_form(base, "groups"), base.group_column, runs, run_col)
 
 
 # ----------------------------------------------------------------------------- comparing

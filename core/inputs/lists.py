@@ -135,6 +135,11 @@ class ListSet:
     sheet: str | None = None   # the worksheet read (xlsx)
     groups: pd.Series | None = PandasField(dict, group_series, default=None)  # label by case
     group_column: str | None = None
+    # repeated runs (issue 32, ``core.inputs.clusters.load_lists_clustered``): (run label,
+    # ``ListSet`` of that run's rows) in first-seen order; the set itself holds each case's
+    # first row (what the side-by-side view shows) and ``score_lists`` averages the runs
+    runs: tuple = ()
+    run_column: str | None = None
 
     @property
     def methods(self) -> list[str]:
@@ -313,6 +318,9 @@ class ListScores:
     lists: ListSet = field(repr=False)
     k: int
     arrays: dict = field(repr=False)
+    # a lists file with repeated runs: {metric key: ``core.inputs.clusters.RunTable``} (each
+    # case's value in ``arrays`` is then its mean over its runs); None otherwise
+    runs: dict | None = field(default=None, repr=False)
 
     @cached_property
     def values(self) -> dict:
@@ -359,8 +367,14 @@ class ListScores:
 
 
 def score_lists(ls: ListSet, k: int = 10) -> ListScores:
-    """Every list metric at cutoff ``k`` for every case and method."""
+    """Every list metric at cutoff ``k`` for every case and method. A set with repeated runs
+    (``ls.runs``): each run scored on its own, a case's value the mean over the runs where it
+    is defined (Miller 2024, "Adding error bars to evals", arXiv:2411.00640: the case mean
+    over K runs, cases stay the unit; ``core.paired.designs``), NaN where no run defines it;
+    ``runs`` keeps every run's value for the variance split (``core.inputs.runs_block``)."""
     k = check_k(k)
+    if ls.runs:
+        return _score_runs(ls, k)
     per = {m: {meth: np.empty(len(ls.cases)) for meth in ls.methods} for m in LIST_METRICS}
     for meth in ls.methods:
         for i, (got, ref) in enumerate(zip(ls.retrieved[meth], ls.gold)):
@@ -371,6 +385,35 @@ def score_lists(ls: ListSet, k: int = 10) -> ListScores:
     arrays = {metric_key(m, k): CaseScores(ls.cases, methods, np.asfortranarray(
         np.column_stack([per[m][x] for x in methods]))) for m in LIST_METRICS}
     return ListScores(ls, k, arrays)
+
+
+def _score_runs(ls: ListSet, k: int) -> ListScores:
+    """``score_lists`` of a set with repeated runs (the mean over runs, and the runs)."""
+    from core.inputs.clusters import RunTable   # lazy: only for a file with a run column
+
+    methods = tuple(ls.methods)
+    keys = [metric_key(m, k) for m in LIST_METRICS]
+    per = {key: {meth: {} for meth in methods} for key in keys}
+    for label, sub in ls.runs:
+        sc = score_lists(sub, k)
+        for key in keys:
+            cs = sc.arrays[key]
+            for j, meth in enumerate(methods):
+                col, out = cs.values[:, j], per[key][meth]
+                for i, cid in enumerate(cs.ids):
+                    if not np.isnan(col[i]):
+                        out.setdefault(cid, {})[label] = float(col[i])
+    arrays, runs = {}, {}
+    for key in keys:
+        vals = np.full((len(ls.cases), len(methods)), np.nan)
+        for j, meth in enumerate(methods):
+            by_case = per[key][meth]
+            for i, cid in enumerate(ls.cases):
+                if by_case.get(cid):
+                    vals[i, j] = float(np.mean(list(by_case[cid].values())))
+        arrays[key] = CaseScores(ls.cases, methods, np.asfortranarray(vals))
+        runs[key] = RunTable(ls.run_column, per[key])
+    return ListScores(ls, k, arrays, runs)
 
 
 def lists_side_by_side(ls: ListSet, case_id: str, a: str, b: str, k: int = 10):

@@ -21,13 +21,15 @@ class Systems:
     """What ``compare_systems`` compares: the golden set (cases x systems), the format's own
     JSON block (``extra``: ``format``, ``measure``, the metrics, ...) and, for Judged@k,
     the scored lists or runs (``kind`` "lists" with ``key``, or "trec"; None for a golden
-    file or lists matched by text)."""
+    file or lists matched by text), and ``runs`` (``core.inputs.clusters.RunTable``) of a lists
+    file with repeated runs."""
 
     golden: GoldenSet
     extra: dict
     kind: str | None = None
     scored: object = None
     key: str | None = None
+    runs: object = None
 
 
 def golden_systems(gs: GoldenSet) -> Systems:
@@ -38,14 +40,16 @@ def golden_systems(gs: GoldenSet) -> Systems:
 def lists_systems(scores, key: str) -> Systems:
     """The systems of scored retrieval lists (``core.inputs.score_lists``) on metric ``key``:
     the lists' JSON block (measure, k, match, every metric's means, the cases without a
-    reference and the empty lists); Judged@k only when the lists hold ids."""
+    reference and the empty lists); Judged@k only when the lists hold ids and have no repeated
+    runs (the bounds would read each case's first run only); the runs of the metric."""
     ls = scores.lists
     extra = {"format": "lists", "measure": key, "k": scores.k, "match": ls.kind,
              "metrics": scores.to_dict(), "undefined": scores.undefined(),
              "no_reference": list(ls.no_reference),
              "empty_lists": {m: list(v) for m, v in ls.empty_cells.items()}}
-    return Systems(scores.golden(key), extra, "lists" if ls.kind == "ids" else None, scores,
-                   key)
+    return Systems(scores.golden(key), extra,
+                   "lists" if ls.kind == "ids" and not ls.runs else None, scores, key,
+                   None if scores.runs is None else scores.runs[key])
 
 
 def trec_systems(ts, qrels_file: str, cheap_qrels: str | None = None) -> Systems:
@@ -136,8 +140,8 @@ def compare_systems(systems: Systems, a: str | None = None, b: str | None = None
         a, b = baseline, (others[0] if others else None)  # B - A = other - baseline
     result = compare_golden(gs, a, b, interval=interval, **stat)
     c = result.comparison
-    runs = None if clusters is None or clusters.runs is None else runs_block(clusters.runs,
-                                                                              result)
+    run_table = systems.runs if clusters is None or clusters.runs is None else clusters.runs
+    runs = None if run_table is None else runs_block(run_table, result)
     clustered = labels = source = None
     if clusters is not None and clusters.labels is not None:
         source = clusters.file or result.golden.source

@@ -211,3 +211,28 @@ def test_decide_max_harm_takes_the_clusters(tmp_path):
     plain = json.loads(_run("decide", "--quality", str(_switch_file(tmp_path, False)),
                             *args).stdout)
     assert "n_clusters" not in plain["harm"]
+
+
+def test_lists_with_repeated_runs_json_and_text(tmp_path):
+    """A lists file with a trial column: the case value is its mean over runs (JSON metrics
+    by hand), the runs block and line, and the line saying the judged bounds are left out."""
+    f = tmp_path / "l.csv"
+    f.write_text("case_id,query,gold_ids,trial,bm25,dense\n"
+                 "q1,a,d1,1,d1|x,x|d1\nq1,a,d1,2,x|d1,d1\n"
+                 "q2,b,d2,1,d2,x|d2\nq2,b,d2,2,d2,d2\n"
+                 "q3,c,d3,1,x|d3,d3\nq3,c,d3,2,x,d3\n")
+    p = _run("compare", "--format", "lists", str(f), "--measure", "mrr", "--json",
+             "--resamples", "500")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    # bm25 reciprocal ranks by run: q1 (1, .5), q2 (1, 1), q3 (.5, 0); dense: (.5, 1), (.5, 1), (1, 1)
+    assert d["metrics"]["mrr@10"]["bm25"] == pytest.approx((0.75 + 1 + 0.25) / 3)
+    assert d["metrics"]["mrr@10"]["dense"] == pytest.approx((0.75 + 0.75 + 1) / 3)
+    r = d["runs"]
+    assert r["column"] == "trial" and r["k"] == 2 and r["equal_k"] and r["n_cases"] == 3
+    assert r["sign_flips"] == 1   # q1: B − A is -.5 in run 1, +.5 in run 2
+    assert "judged" not in d
+    t = _run("compare", "--format", "lists", str(f), "--measure", "mrr", "--resamples", "500")
+    out = t.stdout.decode()
+    assert "Repeated runs ('trial'): 2 runs per case" in out and "1 of 3 cases" in out
+    assert "left out for a file with repeated runs" in out

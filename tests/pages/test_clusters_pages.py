@@ -191,3 +191,37 @@ def test_switch_page_says_it_reads_a_clustered_file_as_independent(lang):
     at.file_uploader(key="decide_quality_upload").set_value(("p.csv", plain, "text/csv")).run()
     assert not at.exception
     assert t("clusters.decide_page_independent", lang, file="p.csv") not in _texts(at)
+
+
+def _lists_runs_file() -> bytes:
+    """12 queries x 3 trials (q11 has 2: unequal K), three systems whose rank of the gold
+    document changes from trial to trial."""
+    rows = ["case_id,query,gold_ids,trial,bm25,dense"]
+    for i in range(12):
+        for r in range(3 if i != 11 else 2):
+            gold = f"d{i}"
+            bm25 = f"{gold}|x" if (i + r) % 3 else f"x|{gold}"
+            dense = f"{gold}|x" if (i * r) % 4 else f"x|y|{gold}"
+            rows.append(f"q{i},question {i},{gold},{r + 1},{bm25},{dense}")
+    return ("\n".join(rows) + "\n").encode()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_systems_reads_repeated_runs_of_lists(lang):
+    """A lists file with a trial column: the systems page shows core's runs lines (the
+    mean over runs as the case value, the run-to-run share, the sign flips, unequal K) and
+    says the judged bounds are left out."""
+    from core.inputs import compare_golden, load_lists_clustered, runs_block, score_lists
+    from core.views.clusters import runs_lines
+    data = _lists_runs_file()
+    ls, _, _ = load_lists_clustered(data, "l.csv")
+    sc = score_lists(ls, 10)
+    res = compare_golden(sc.golden("ndcg@10"), a="bm25", b="dense", resamples=1000)
+    block = runs_block(sc.runs["ndcg@10"], res)
+    assert block["sign_flips"] > 0 and block["unequal_cases"] == ["q11"]
+    at = _systems(data, lang)
+    assert not at.exception and not at.error
+    texts = _texts(at)
+    lines = runs_lines(block, lang)
+    assert len(lines) == 2 and all(line in texts for line in lines)
+    assert t("clusters.runs_no_judged", lang) in texts

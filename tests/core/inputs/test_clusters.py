@@ -238,15 +238,60 @@ def stats_f(d, lab):
     return stats.f_oneway(*(d[lab == g] for g in np.unique(lab))).statistic
 
 
-@pytest.mark.parametrize("header", ["trial", "repeat", "반복"])
-def test_lists_with_a_repeated_runs_column_are_refused_naming_it(header):
-    rows = [f"case_id,query,gold_ids,{header},bm25,dense"]
-    rows += [f"q{i},question {i},d{i},{r},d{i}|x,x|d{i}" for i in range(6) for r in (1, 2)]
+LIST_RUNS = """case_id,query,gold_ids,{h},bm25,dense
+q1,first,d1,1,d1|x,x|d1
+q1,first,d1,2,x|d1,d1|x
+q1,first,d1,3,d1|x,d1
+q2,second,d2,1,d2,x|y
+q2,second,d2,2,x|d2,d2
+q2,second,d2,3,d2,x|d2
+q3,third,d3,1,x,d3
+q3,third,d3,2,x,d3
+q3,third,d3,3,x|d3,d3
+q4,fourth,d4,1,d4,d4
+q4,fourth,d4,2,d4,x
+"""
+
+
+@pytest.mark.parametrize("header", ["trial", "repeat", "반복", "run"])
+def test_lists_with_a_run_column_are_read_as_repeated_runs(header):
+    """K rows per case, one per run: each run scored on its own, the case value the mean over
+    its runs (by hand: reciprocal ranks), the runs block's sign flips and unequal K."""
+    from core.inputs import compare_golden, runs_block, score_lists
+    ls, labels, col = load_lists_clustered(LIST_RUNS.format(h=header).encode(), "l.csv")
+    assert labels is None and ls.methods == ["bm25", "dense"] and ls.run_column == header
+    assert ls.cases == ("q1", "q2", "q3", "q4") and [r for r, _ in ls.runs] == ["1", "2", "3"]
+    sc = score_lists(ls, 10)
+    rr = {"bm25": {"q1": [1, .5, 1], "q2": [1, .5, 1], "q3": [0, 0, .5], "q4": [1, 1]},
+          "dense": {"q1": [.5, 1, 1], "q2": [0, 1, .5], "q3": [1, 1, 1], "q4": [1, 0]}}
+    cs = sc.arrays["mrr@10"]
+    for j, m in enumerate(cs.methods):
+        assert cs.values[:, j] == pytest.approx([np.mean(rr[m][c]) for c in ls.cases])
+    assert sc.runs["mrr@10"].values["dense"]["q2"] == {"1": 0.0, "2": 1.0, "3": 0.5}
+    res = compare_golden(sc.golden("mrr@10"), a="bm25", b="dense", resamples=500)
+    block = runs_block(sc.runs["mrr@10"], res)
+    # B − A by run: q1 (-.5, +.5, 0) and q2 (-1, +.5, -.5) change sign; q3, q4 do not
+    assert block["sign_flips"] == 2 and block["column"] == header
+    assert block["k_max"] == 3 and block["unequal_cases"] == ["q4"] and not block["equal_k"]
+
+
+def test_lists_runs_refuse_a_repeated_case_and_run_and_a_blank_run():
+    bad = LIST_RUNS.format(h="trial") + "q4,fourth,d4,2,d4,d4\n"
     with pytest.raises(InputError) as e:
-        load_lists_clustered(("\n".join(rows) + "\n").encode(), "l.csv")
-    assert e.value.code == "clusters.err_runs_lists" and e.value.column == header
+        load_lists_clustered(bad.encode(), "l.csv")
+    assert e.value.code == "clusters.err_duplicate_list_run" and e.value.params["count"] == 2
     for lang in ("en", "ko"):
-        assert f"'{header}'" in e.value.message(lang) and "l.csv" in e.value.message(lang)
+        assert "12" in e.value.message(lang) and "l.csv" in e.value.message(lang)
+    blank = LIST_RUNS.format(h="trial").replace("q3,third,d3,2,x", "q3,third,d3,,x")
+    with pytest.raises(InputError) as e:
+        load_lists_clustered(blank.encode(), "l.csv")
+    assert e.value.code == "clusters.err_blank_run" and e.value.row == 9
+
+
+def test_a_method_named_run_with_one_row_per_case_stays_a_method():
+    data = b"case_id,gold_ids,run,dense\nq1,d1,d1|x,x\nq2,d2,x|d2,d2\n"
+    ls, _, _ = load_lists_clustered(data, "l.csv")
+    assert ls.methods == ["run", "dense"] and ls.runs == ()
 
 
 def test_has_cluster_column_reads_the_header():
