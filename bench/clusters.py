@@ -211,10 +211,25 @@ small-sample correction), CR1 with t(G − 1) over-rejects once sizes are unequa
 worst null row), plain CR2 with Bell–McCaffrey degrees of freedom comes close (worst null
 rejection 6.2%), and CR2 calibrated by the cluster bootstrap-t (each end moved out to the
 bootstrap-t's when further out, never narrower than CR2) is the only one at or below 6% on
-every null row; it is the interval of B − A (`core.paired.clusters.calibrated_cr2`). Every
-candidate under-covers 0/1 data with ICC 0.5 and a real effect at 10 × 10 (92.6–93.7%): ten
-documents whose rates swing between 0 and 1 do not pin a difference down, which is what the
-card's few-clusters line is for (below 10 clusters). Each method's own interval: Wilson at the
+every null row. It still left 3 rows of 0/1 data under 94% at 10 or more clusters (10 × 10
+at ICC 0.5 with a real effect: 92.8% and 93.7%; 20 unequal clusters: 93.9%), all missing on
+the same side: the sets where only 2–3 documents hold any discordant question (A and B agree
+on every question of the rest), so the between-document spread is read from 2–3 values while
+the t counts 9 degrees of freedom. The interval of B − A (`core.paired.clusters.calibrated_cr2`)
+now takes the t at the **informative df**: the Bell–McCaffrey df, at most 2 (G_nz − 1), G_nz
+the documents with a non-zero difference (`informative_df`; scores are never exactly tied, so
+their rows do not move). Measured before choosing it (2,000 sets a cell on the failing rows and
+their neighbours, not kept in this table): the cluster skew guard (Hall's transformation on the
+cluster means, k = 1–3) lifted the 10 × 10 rows only when the skewness was read from the
+non-zero cluster means, and then pushed null rows at ICC 0.05 to 97–98% (the sign pattern of a
+few ±1 cluster sums reads as skew); the wild cluster bootstrap with the null imposed
+(Rademacher, all 2^10 patterns, or Webb's six-point weights, inverted) covered 92.0% and 93.5%,
+worse than CR2 (symmetric weights cannot see the one-sided miss); G_nz − 1 df over-covered (up
+to 98.8%) and G_nz df 96.8–98.3%. With 2 (G_nz − 1): 94.1–97.1% at 10 or more clusters (no
+row under 94%), 94.3–98.6% at 6–8 clusters (every row at or above 93%), null rejection at most
+5.2%; the price is width on tie-heavy 0/1 rows at high ICC (+4–11% at 10–50 clusters, up to
++44% at 6 × 10 null rows; 37 of 192 rows more than 1% wider, the rest unchanged). The
+card's few-clusters line stays (10 clusters or fewer). Each method's own interval: Wilson at the
 effective n with t(df) for rates, CR2 t for scores; they over-cover a little with 6–10
 clusters at ICC 0.05 (up to 98%), where the design effect read from few clusters is noisy and
 is never taken below 1. The whole-cluster sign flip (the verdict's test) is exact but

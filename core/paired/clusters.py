@@ -26,11 +26,11 @@ give the ordinary t-interval of the cases.
 **The interval of B − A: CR2, calibrated** (``calibrated_cr2``): the CR2 t-interval with each
 end moved out to the cluster bootstrap-t's end when that lies further out (whole clusters
 resampled, each resample studentized by its own CR2 variance; the house's calibrated t,
-``core.paired.skew_intervals``, one level up). Chosen by ``bench/clusters.py``
-(``docs/clusters.md``, 3,000 sets a cell): of the five candidates it alone kept the null
-rejection of B − A at or below 6% on every row (worst 5.2%; plain CR2 6.2%, CR1 with
-t(G − 1) 8.0%, the cluster percentile bootstrap 15.1%), with coverage 92.8–97.0% at 10 or
-more clusters (110 of 120 rows in 94–96.5%) and 91.5–98.6% at 6–8 clusters.
+``core.paired.skew_intervals``, one level up), the t at ``informative_df``'s df. Chosen by
+``bench/clusters.py`` (``docs/clusters.md``, 3,000 sets a cell): the calibration alone kept
+the null rejection of B − A at or below 6% on every row (plain CR2 6.2%, CR1 with t(G − 1)
+8.0%, the cluster percentile bootstrap 15.1%); the informative df lifts the 0/1 rows at
+ICC 0.5 and 10-20 clusters from 92.8-93.9% (figures: docs/clusters.md).
 
 **One method's rate** (0/1 outcomes): Wilson's interval at the effective sample size
 n* = p(1 − p) / V_CR2 (Korn & Graubard 1998, "Confidence intervals for proportions with
@@ -81,9 +81,8 @@ from core.paired.stats import STREAM_SIGNFLIP, kernels, significance_level
 from core.paired.streams import stream_key
 from core.paired.stats import verdict as one_verdict
 
-# This many clusters or fewer and the card says plainly that the interval rests on few units:
-# at 10 documents of 0/1 outcomes with ICC 0.5 every candidate interval of B − A covered
-# only 92.6–93.7% (docs/clusters.md, "Rows outside 94–96.5%").
+# This many clusters or fewer and the card says plainly that the interval rests on few units
+# (6-8 clusters of 0/1 outcomes at ICC 0.5: B − A's interval under 94%, docs/clusters.md)
 FEW_CLUSTERS = 10
 # The cluster bootstrap-t behind the calibrated interval of B − A: its resamples and stream.
 CLUSTER_RESAMPLES = 4_000
@@ -167,10 +166,9 @@ def calibrated_cr2(x: np.ndarray, layout: ClusterLayout, confidence: float, *,
     whole clusters resampled): G clusters drawn with replacement ``resamples`` times, each
     resample's mean* = sum T*_g / sum m*_g and its CR2 variance (weights 1 / (1 − m*_g / N*)),
     t* = (mean* − mean) / se*; ends mean − t*(1 − α/2) se and mean − t*(α/2) se, taken only
-    where they lie outside the CR2 t-interval (resamples with se* = 0 carry no t*). The CR2
-    t-interval's df: ``informative_df`` (the Bell–McCaffrey df, fewer when most clusters are
-    all ties). Returns (mean, low, high, se). Seeded (numpy's PCG64 from ``stream_key(seed, STREAM_CLUSTERS)``).
-    Caller checked."""
+    where they lie outside the CR2 t-interval (resamples with se* = 0 carry no t*), whose df is
+    ``informative_df``'s. Returns (mean, low, high, se). Seeded (numpy's PCG64 from
+    ``stream_key(seed, STREAM_CLUSTERS)``). Caller checked."""
     x = np.asarray(x, dtype=float)
     mean, var = cr2_rows(x, layout)
     mean, se = float(mean[0]), float(np.sqrt(var[0]))
@@ -197,15 +195,13 @@ def calibrated_cr2(x: np.ndarray, layout: ClusterLayout, confidence: float, *,
 
 
 def informative_df(x: np.ndarray, layout: ClusterLayout) -> np.ndarray:
-    """Row-wise degrees of freedom of the interval of B − A: the Bell–McCaffrey df, but at
-    most 2 (G_nz − 1) (at least 1), G_nz the clusters with at least one non-zero difference.
-    A cluster where A and B agree on every question (0/1 outcomes: all concordant) says
-    nothing about how the difference spreads between documents, as concordant pairs say
-    nothing to McNemar's test; with few clusters at a high ICC most of them are such, and
-    the CR2 t-interval at G − 1 df covered only 92.8–93.9% (10 × 10 and 20 unequal clusters,
-    ICC 0.5, docs/clusters.md). G_nz − 1 df over-covered (up to 98%), 2 (G_nz − 1) was the
-    smallest correction of the three measured that lifted those rows to 94% (bench/clusters.py).
-    Scores are never exactly tied: G_nz = G and the df is the Bell–McCaffrey df."""
+    """Row-wise df of the interval of B − A: the Bell–McCaffrey df, at most 2 (G_nz − 1)
+    (at least 1), G_nz the clusters with a non-zero difference. A cluster where A and B agree
+    on every question says nothing about how the difference spreads between documents (as
+    concordant pairs say nothing to McNemar's test). With G − 1 df the interval covered
+    92.8–93.9% at 10 × 10 and 20 unequal clusters of 0/1 outcomes at ICC 0.5; G_nz − 1 df
+    over-covered (up to 98%); 2 (G_nz − 1) lifted them to 94% (bench/clusters.py). Scores are
+    never exactly tied: G_nz = G."""
     x = np.atleast_2d(np.asarray(x, dtype=float))
     hit = np.zeros((x.shape[0], layout.n_clusters))
     np.add.at(hit, (slice(None), layout.codes), (x != 0).astype(float))
