@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from core.errors import InputError
 from core.inputs.golden import GoldenSet, from_cells, parse_value
-from core.inputs.golden_cases import CASE_ID_NAMES, side_file_ids
+from core.inputs.golden_cases import CASE_ID_NAMES, RunTable, side_file_ids, stored_form
 from core.inputs.tables import CellTable, find_column, read_cells
 from core.paired import ClusterComparison, compare_clustered, run_summary, sign_flipping_cases
 
@@ -100,26 +100,6 @@ def read_cluster_labels(data: bytes, file: str = "clusters.csv") -> dict[str, st
 
 
 # ----------------------------------------------------------------------------- runs
-@dataclass(frozen=True)
-class RunTable:
-    """The runs of a long file: ``values[method][case_id]`` = {run label: value}."""
-
-    column: str
-    values: dict = field(repr=False)
-
-    def matrix(self, method: str, ids) -> tuple[np.ndarray, list[str]]:
-        """(cases x runs) values of ``method`` for ``ids`` (NaN where a run is missing), and
-        the run labels (columns, first-seen order)."""
-        by_case = self.values[method]
-        labels = list(dict.fromkeys(r for cid in ids for r in by_case.get(cid, {})))
-        out = np.full((len(ids), max(1, len(labels))), np.nan)
-        col = {r: j for j, r in enumerate(labels)}
-        for i, cid in enumerate(ids):
-            for r, v in by_case.get(cid, {}).items():
-                out[i, col[r]] = v
-        return out, labels
-
-
 def _run_column(names) -> tuple[str | None, str | None]:
     """(method column, run column) when a long file has both, else (None, None)."""
     run = find_column(names, RUN_NAMES)
@@ -276,7 +256,7 @@ def _list_runs(table: CellTable, id_col: str, run_col: str, skip: tuple, kind: s
     from some runs is kept (unequal K, named by ``runs_block``). The reference lists, cases
     without a reference and empty lists are each run's own; ``no_reference`` and
     ``empty_cells`` of the set are their union over runs."""
-    from core.inputs.golden_cases import stored_form
+    # lazy: the list metrics' rooms, only for a lists file with a run column
     from core.inputs.lists import ListSet, from_cells
 
     file = table.file

@@ -137,6 +137,26 @@ class PandasField:
         obj.__dict__.pop(self.name, None)
 
 
+@dataclass(frozen=True)
+class RunTable:
+    """The runs of a long file: ``values[method][case_id]`` = {run label: value}."""
+
+    column: str
+    values: dict = field(repr=False)
+
+    def matrix(self, method: str, ids) -> tuple[np.ndarray, list[str]]:
+        """(cases x runs) values of ``method`` for ``ids`` (NaN where a run is missing), and
+        the run labels (columns, first-seen order)."""
+        by_case = self.values[method]
+        labels = list(dict.fromkeys(r for cid in ids for r in by_case.get(cid, {})))
+        out = np.full((len(ids), max(1, len(labels))), np.nan)
+        col = {r: j for j, r in enumerate(labels)}
+        for i, cid in enumerate(ids):
+            for r, v in by_case.get(cid, {}).items():
+                out[i, col[r]] = v
+        return out, labels
+
+
 def stored_form(obj, name: str):
     """What a ``PandasField`` was given (light or pandas)."""
     return obj.__dict__["_given_" + name]

@@ -48,8 +48,8 @@ import numpy as np
 from core import checks
 from core.errors import InputError
 from core.inputs.golden import CASE_ID_NAMES, GoldenSet, TEXT_HINTS, check_method_names
-from core.inputs.golden_cases import (CaseScores, CaseText, PandasField, group_series,
-                                      mean_of_defined, stored_form)
+from core.inputs.golden_cases import (CaseScores, CaseText, PandasField, RunTable,
+                                      group_series, mean_of_defined, stored_form)
 from core.inputs.groups import group_column, group_labels, is_group_column
 from core.inputs.metrics import Measure, UnknownMeasure, parse_measure, query_score
 from core.inputs.tables import CellTable, RawTable, find_column, norm_header, read_cells
@@ -389,8 +389,6 @@ def score_lists(ls: ListSet, k: int = 10) -> ListScores:
 
 def _score_runs(ls: ListSet, k: int) -> ListScores:
     """``score_lists`` of a set with repeated runs (the mean over runs, and the runs)."""
-    from core.inputs.clusters import RunTable   # lazy: only for a file with a run column
-
     methods = tuple(ls.methods)
     keys = [metric_key(m, k) for m in LIST_METRICS]
     per = {key: {meth: {} for meth in methods} for key in keys}
