@@ -14,7 +14,8 @@ sharing one ``.venv`` never read each other's code.
 **Trusted only after a check.** numba itself refuses an index written by another numba version
 or for another source (its SHA-256). On top of that, the warm-up leaves a manifest
 (``MANIFEST``) in the folder: the Python, numba, llvmlite and numpy versions, the SHA-256 of
-the kernel modules' sources and of this file (the recipe), and the SHA-256 of every file it
+the kernel modules' sources, of this file and of ``core/commands/warm_up.py`` (the recipe:
+which signatures are compiled), and the SHA-256 of every file it
 leaves there. Each kernel module calls ``prepare(__file__)`` before it defines a kernel
 (after importing numba, which reads no compiled code before a kernel's first call);
 ``prepare`` reads the manifest (``status``) and removes the folder when it is damaged (a file
@@ -38,6 +39,7 @@ MANIFEST = "noisefloor-manifest.json"
 MANIFEST_VERSION = 1
 _LIBRARIES = ("numba", "llvmlite", "numpy")
 _CACHED_SUFFIXES = (".nbi", ".nbc")
+RECIPE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "commands", "warm_up.py")
 _checked: dict[str, str] = {}   # folder -> status prepare() found (once per process)
 
 
@@ -96,9 +98,12 @@ def _sha256(path: Path) -> str:
 
 def fingerprint(folder: Path) -> dict:
     """What the code in ``folder`` was compiled from and with: the Python and library
-    versions and the SHA-256 of the kernel modules filed there and of this module."""
+    versions and the SHA-256 of the kernel modules filed there, of this module and of
+    ``RECIPE`` (the signatures warm-up compiles: a new one makes the folder stale, so the
+    next warm-up compiles it instead of its first user)."""
     sources = sorted({f for f in map(_module_file, KERNEL_MODULES)
-                      if kernel_folder(f).name == folder.name} | {os.path.abspath(__file__)})
+                      if kernel_folder(f).name == folder.name} | {os.path.abspath(__file__),
+                                                                   RECIPE})
     digest = hashlib.sha256()
     for f in sources:
         digest.update(Path(f).read_bytes())

@@ -41,7 +41,7 @@ def register(p) -> None:
 
 def compile_all() -> int:
     """Compile (or load) every kernel for every argument type NoiseFloor passes it: float64
-    C-contiguous arrays, ``numpy.uint64`` keys (``core.paired.stream_key``), Python ints for
+    C-contiguous arrays, writable and read-only, ``numpy.uint64`` keys (``core.paired.stream_key``), Python ints for
     counts. The latency kernels go through their public functions, which build their
     arguments. Returns the number of compiled signatures."""
     # lazy: numba, imported only when there is something to compile
@@ -49,9 +49,16 @@ def compile_all() -> int:
     from core.latency import nested_bootstrap_quantiles, paired_median_ratio_bootstrap
     x = np.linspace(0.1, 0.9, 7)
     key = np.uint64(12345)
-    k.bootstrap_means(x, key, 0, 4)
-    k.bootstrap_means_sd(x, float(x.mean()), key, 0, 4)
-    k.signflip_sums(x, key, 0, 4)
+    # a read-only array is another signature: pandas 3 (copy-on-write) hands out read-only
+    # columns, so a page's table read with to_numpy() would compile at first use (issue 37:
+    # the scifact page's BM25 card waited on bootstrap_means_sd, and the folder then no
+    # longer matched its manifest)
+    fixed = x.copy()
+    fixed.flags.writeable = False
+    for arr in (x, fixed):
+        k.bootstrap_means(arr, key, 0, 4)
+        k.bootstrap_means_sd(arr, float(arr.mean()), key, 0, 4)
+        k.signflip_sums(arr, key, 0, 4)
     k.bootstrap_sets(np.ascontiguousarray(np.stack([x, x[::-1]])), key, 4)
     groups = [np.array([1.0, 2.0, 3.0]), np.array([2.0, 2.5]), np.array([4.0])]
     nested_bootstrap_quantiles(groups, [0.5, 0.95], resamples=4, seed=0)

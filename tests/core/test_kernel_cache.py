@@ -124,6 +124,19 @@ def test_after_warm_up_the_lists_demo_and_decide_compile_nothing(numba_cache):
     assert {n: m for n, (_, m, _, _) in stats.items() if m} == {}
 
 
+def test_after_warm_up_a_read_only_column_compiles_nothing(numba_cache):
+    """pandas 3 hands out read-only columns (copy-on-write): the scifact page's BM25 card
+    (``retriever_estimate`` -> ``rate_estimate``) passed one to ``bootstrap_means_sd``, a
+    signature warm-up had not compiled (issue 37). Now it loads, compiles nothing."""
+    out = _python("import numpy as np, pandas as pd\nfrom core.paired import rate_estimate\n"
+                  "x = pd.Series(np.linspace(0.1, 0.9, 30)).to_numpy(float)\n"
+                  "assert not x.flags.writeable\nrate_estimate(x, resamples=200)\n"
+                  + _STATS, numba_cache)
+    stats = json.loads(out.stdout)
+    assert stats["_kernels.bootstrap_means_sd"][0] >= 1     # loaded from the cache
+    assert {n: m for n, (_, m, _, _) in stats.items() if m} == {}
+
+
 def test_a_damaged_cache_is_detected_removed_and_rebuilt(numba_cache):
     """A changed machine-code file: the manifest's hash no longer matches, so the first
     kernel module imported removes the folder (numba would otherwise unpickle it) and the
