@@ -355,7 +355,7 @@ about {mc} points at 95%). Goal: 94–96.5% for B − A and each method.
 
 {reading}
 
-Why some 0/1 cells fall outside 94–96.5% and which simpler rules were tried: `docs/cheap_labels_binary.md` (`bench/ppi_binary.py`). In short, a gold sample with no disagreement between gold and cheap outcomes looks the same whether the cheap labels are unbiased (the estimate is then close: the pseudo cases over-cover, up to 99%) or share a one-way bias (the estimate is off by about lambda times the bias: the pseudo disagreement is all that keeps it covered), so a symmetric interval cannot hold both.
+Why some 0/1 cells fall outside 94–96.5% and which simpler rules were tried: `docs/cheap_labels_binary.md` (`bench/ppi_binary.py`). In short, a gold sample with no disagreement between gold and cheap outcomes looks the same whether the cheap labels are unbiased (the estimate is then close: the pseudo cases over-cover, up to 99%) or share a one-way bias (the estimate is off by about lambda times the bias: the pseudo disagreement is all that keeps it covered), so a symmetric interval cannot hold both. Asymmetric intervals (score intervals of the disagreements combined by MOVER, section 3 there) were tried too: the best (Student's t in the gold parts, Jeffreys for the disagreements) has 5 cells below 94% and 43 above 96.5% against the current rule's 6 and 66 on the same 288 cells, not yet in core (it needs its own matching test).
 
 ## Width at n = 50 gold cases, N = 500 (no bias)
 

@@ -15,7 +15,19 @@ outcomes only. Two parts:
    floor (max(SS, pseudo lambda^2): only a gold sample without disagreements gets them), and
    ``PLUS`` (the agreeing pseudo cases: + plus (1 - lambda)^2) at 1, 0.5 or 0. Each row:
    lowest and highest coverage, cells under 94% and over 96.5%, the widest interval against
-   the gold-only t-interval (with ``PLUS`` = 1).
+   the gold-only t-interval (with ``PLUS`` = 1), and the least narrowing at n = 50, rho 0.9.
+3. **MOVER rules** (same grid, same data sets): intervals that are not symmetric in the rare
+   disagreements. The PPI estimate is split into parts with their own score intervals,
+   combined by MOVER (Zou & Donner 2008; Newcombe 1998) with the parts' correlation
+   (``combine``): "MOVER 1" = lam x cheap mean of the M cheap-only cases (Wilson; B − A:
+   Tango of cheap B vs cheap A) + (1 - lam) x cheap mean of the gold cases + gold - cheap on
+   the gold cases (Tango's paired interval: its discordant pairs are the disagreements;
+   B − A: two Tangos, B's minus A's); "MOVER 2" (lambda split) = lam x cheap mean of the
+   cheap-only cases + (1 - lam) x gold mean (Wilson; B − A: Tango gold B vs gold A) + lam x
+   (gold - cheap) (Tango, or Jeffreys intervals of the + and - units combined as a
+   multinomial difference); "t quantile" uses Student's t(n - 1) quantile in place of z in
+   the gold-case parts (or in the gold mean's only). The parts on the M cheap-only cases are independent of the gold
+   cases (disjoint random cases); the gold-case parts get their per-case sample correlation.
 
 ``python bench/ppi_binary.py [--quick]``; the full run writes ``docs/cheap_labels_binary.md``.
 """
@@ -28,11 +40,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
+from scipy.special import ndtr
+from scipy.stats import beta
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from core.paired.intervals import tango_limits  # noqa: E402
 from core.paired.ppi import ppi_lambda_rows, ppi_rows  # noqa: E402
 from core.paired.skew_intervals import t_quantile  # noqa: E402
 import ppi as grid  # noqa: E402  (bench/ppi.py: the same suites)
@@ -47,7 +62,17 @@ RULES = {"current: + 1 pseudo disagreement, plus 1": (1.0, 1.0, False),
          "floor 1 pseudo disagreement, plus 0.5": (1.0, 0.5, True),
          "floor 2 pseudo disagreements, plus 0.5": (2.0, 0.5, True),
          "floor 2 pseudo disagreements, plus 0": (2.0, 0.0, True),
-         "floor 3 pseudo disagreements, plus 0.5": (3.0, 0.5, True)}
+         "floor 3 pseudo disagreements, plus 0.5": (3.0, 0.5, True),
+         # MOVER (section 3 of the doc): the parts' asymmetric score intervals combined
+         "MOVER 1: Wilson/Tango cheap mean + Tango gold - cheap": "mover",
+         "MOVER 1 + the tuned lambda's slope term": "mover+slope",
+         "MOVER 1, B − A gold - cheap as one Tango": "tango1",
+         "MOVER 2 (lambda split): Tango gold - cheap": "m2tango",
+         "MOVER 2: Jeffreys gold - cheap": "m2jeff",
+         "MOVER 2, t quantile on the gold parts: Tango": "m2t_tango",
+         "MOVER 2, t quantile on the gold parts: Jeffreys": "m2t_jeff",
+         "MOVER 2, t quantile on the gold mean only: Jeffreys": "m2h",
+         "the same + the tuned lambda's slope term": "m2h_slope"}
 DIAG = ((20, 1000, 0.9, (0.0, 0.0), "A"), (20, 1000, 0.9, (0.0, 0.0), "B − A"),
         (20, 300, 0.9, (0.10, 0.10), "B"), (50, 300, 0.9, (0.10, 0.10), "B"))
 
@@ -74,6 +99,234 @@ def rule_rows(g, cg, cr, pseudo, plus, floor, confidence=0.95):
     q = np.asarray(t_quantile(0.5 + confidence / 2, df), float)
     se = np.sqrt(a + b)
     return {"estimate": est, "se": se, "low": est - q * se, "high": est + q * se}
+
+
+# ----------------------------------------------------------------------------- MOVER (issue 34)
+# theta(lam) = lam mean(cheap_rest) + (1 - lam) mean(cheap_gold) + mean(gold - cheap_gold):
+# for 0/1 the last part is a paired difference of two proportions on the gold cases (its
+# discordant pairs: gold and cheap disagree), Tango's score interval; the cheap means get
+# Wilson's (a method) or Tango's (B − A: cheap B vs cheap A); B − A's rectifier is
+# mean(gold_B - cheap_B) - mean(gold_A - cheap_A), two Tango intervals. The parts are combined
+# by MOVER for a linear combination (Zou & Donner 2008, Stat Med 27:1693; Newcombe 1998):
+# L = theta - sqrt(sum_ij s_ij r_ij dl_i dl_j), dl_i the distance of part i's estimate to the
+# limit on theta's lower side, r_ij the part estimates' correlation: 0 between the cheap-only
+# cases and the gold cases (disjoint random cases: independent), the sample correlation of the
+# per-case values on the gold cases otherwise (0 when one does not vary); U likewise.
+Z = 1.959963984540054  # the normal quantile of 95% (Tango and Wilson are z-based)
+
+
+def wilson(k, m, z=Z):
+    p = k / m
+    c = (p + z * z / (2 * m)) / (1 + z * z / m)
+    h = z / (1 + z * z / m) * np.sqrt(p * (1 - p) / m + z * z / (4 * m * m))
+    return p, np.minimum(c - h, p), np.maximum(c + h, p)
+
+
+def tango_rows(x, y, z=Z):
+    """mean(x - y) of paired 0/1 rows with Tango's limits."""
+    n12 = np.sum((x == 1) & (y == 0), axis=1).astype(float)
+    n21 = np.sum((x == 0) & (y == 1), axis=1).astype(float)
+    N = np.full(n12.shape, float(x.shape[1]))
+    lo, hi = tango_limits(n12, n21, N, z)
+    return (n12 - n21) / N, lo, hi
+
+
+def _corr(u, v):
+    uc = u - u.mean(1, keepdims=True); vc = v - v.mean(1, keepdims=True)
+    den = np.sqrt(np.sum(uc * uc, 1) * np.sum(vc * vc, 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.sum(uc * vc, 1) / den
+    return np.where(den > 0, r, 0.0)
+
+
+def combine(parts, corr):
+    """parts: list of (coef (S,), est, low, high); corr[i][j] (S,) correlation of the
+    component estimates. MOVER (Zou & Donner 2008) for sum coef_i theta_i."""
+    est = sum(c * e for c, e, _, _ in parts)
+    dl, du = [], []
+    for c, e, lo, hi in parts:
+        dl.append(np.where(c >= 0, c * (e - lo), -c * (hi - e)))   # lower-side distance
+        du.append(np.where(c >= 0, c * (hi - e), -c * (e - lo)))
+    k = len(parts)
+    vl = np.zeros_like(est); vu = np.zeros_like(est)
+    for i in range(k):
+        for j in range(k):
+            r = 1.0 if i == j else corr.get((min(i, j), max(i, j)), 0.0)
+            s = np.sign(parts[i][0]) * np.sign(parts[j][0]) if i != j else 1.0
+            vl = vl + s * r * dl[i] * dl[j]
+            vu = vu + s * r * du[i] * du[j]
+    return est, est - np.sqrt(np.maximum(vl, 0)), est + np.sqrt(np.maximum(vu, 0))
+
+
+def mover_mean(g, cg, cr, lam=None, slope=False, z=Z):
+    n, m = g.shape[1], cr.shape[1]
+    lam = ppi_lambda_rows(g, cg, cr) if lam is None else np.broadcast_to(lam, g.shape[:1])
+    p1 = wilson(cr.sum(1), m, z)
+    p2 = wilson(cg.sum(1), n, z)
+    d = tango_rows(g, cg, z)
+    parts = [(lam, *p1), (1 - lam, *p2), (np.ones_like(lam), *d)]
+    corr = {(1, 2): _corr(cg, g - cg)}
+    est, lo, hi = combine(parts, corr)
+    if slope:
+        lo, hi = _slope(g, cg, cr, lam, est, lo, hi, z)
+    return {"estimate": est, "low": lo, "high": hi, "lam": lam}
+
+
+def _slope(g, cg, cr, lam, est, lo, hi, z):
+    n = g.shape[1]
+    rect = g - lam[:, None] * cg
+    ss = np.var(rect, axis=1) * n
+    sxx = np.sum((cg - cg.mean(1, keepdims=True)) ** 2, axis=1)
+    sl = (cg.mean(1) - cr.mean(1)) ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        extra = np.where((lam > 0) & (sxx > 0), ss / (n - 2) / sxx * sl, 0.0)
+    h = z * np.sqrt(extra)
+    return est - np.sqrt((est - lo) ** 2 + h * h), est + np.sqrt((hi - est) ** 2 + h * h)
+
+
+def mover_diff(ga, gb, ca, cb, ra, rb, lam=None, slope=False, z=Z):
+    G, F, R = gb - ga, cb - ca, rb - ra
+    n = G.shape[1]
+    lam = ppi_lambda_rows(G, F, R) if lam is None else np.broadcast_to(lam, G.shape[:1])
+    one = np.ones_like(lam)
+    p1 = tango_rows(rb, ra, z)
+    p2 = tango_rows(cb, ca, z)
+    db = tango_rows(gb, cb, z)
+    da = tango_rows(ga, ca, z)
+    parts = [(lam, *p1), (1 - lam, *p2), (one, *db), (-one, *da)]
+    corr = {(1, 2): _corr(F, gb - cb), (1, 3): _corr(F, ga - ca), (2, 3): _corr(gb - cb, ga - ca)}
+    est, lo, hi = combine(parts, corr)
+    if slope:
+        lo, hi = _slope(G, F, R, lam, est, lo, hi, z)
+    return {"estimate": est, "low": lo, "high": hi, "lam": lam}
+
+
+def tango_units(v, z=Z):
+    """Tango on a whole-valued per-case difference v: positive units as n12, negative as n21."""
+    n12 = np.sum(np.maximum(v, 0), axis=1).astype(float)
+    n21 = np.sum(np.maximum(-v, 0), axis=1).astype(float)
+    N = np.maximum(float(v.shape[1]), n12 + n21)
+    lo, hi = tango_limits(n12, n21, N, z)
+    return (n12 - n21) / v.shape[1], lo * N / v.shape[1], hi * N / v.shape[1]
+
+
+def mover_diff1(ga, gb, ca, cb, ra, rb, lam=None, slope=False, z=Z):
+    G, F, R = gb - ga, cb - ca, rb - ra
+    lam = ppi_lambda_rows(G, F, R) if lam is None else np.broadcast_to(lam, G.shape[:1])
+    one = np.ones_like(lam)
+    p1 = tango_rows(rb, ra, z)
+    p2 = tango_rows(cb, ca, z)
+    d = tango_units(G - F, z)
+    parts = [(lam, *p1), (1 - lam, *p2), (one, *d)]
+    est, lo, hi = combine(parts, {(1, 2): _corr(F, G - F)})
+    if slope:
+        lo, hi = _slope(G, F, R, lam, est, lo, hi, z)
+    return {"estimate": est, "low": lo, "high": hi, "lam": lam}
+
+
+def jeffreys(k, n, z=Z):
+    a = 1 - ndtr(z)
+    lo = np.where(k > 0, beta.ppf(a, k + 0.5, n - k + 0.5), 0.0)
+    hi = np.where(k < n, beta.ppf(1 - a, k + 0.5, n - k + 0.5), 1.0)
+    return k / n, lo, hi
+
+
+def jeff_rect(v, z=Z):
+    """mean of whole-valued v as p(+units) - p(-units), Jeffreys on each, MOVER with the
+    multinomial correlation."""
+    n = v.shape[1]
+    kp = np.sum(np.maximum(v, 0), 1).astype(float); km = np.sum(np.maximum(-v, 0), 1).astype(float)
+    pp, lp, up = jeffreys(kp, n, z); pm, lm, um = jeffreys(km, n, z)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = -np.sqrt(pp * pm / ((1 - pp) * (1 - pm)))
+    r = np.where(np.isfinite(r), r, 0.0)
+    est = pp - pm
+    lo = est - np.sqrt(np.maximum((pp - lp) ** 2 + (um - pm) ** 2 - 2 * r * (pp - lp) * (um - pm), 0))
+    hi = est + np.sqrt(np.maximum((up - pp) ** 2 + (pm - lm) ** 2 - 2 * r * (up - pp) * (pm - lm), 0))
+    return est, lo, hi
+
+
+def jeff_mean(g, cg, cr, z=Z):
+    n, m = g.shape[1], cr.shape[1]
+    lam = ppi_lambda_rows(g, cg, cr)
+    parts = [(lam, *wilson(cr.sum(1), m, z)), (1 - lam, *wilson(cg.sum(1), n, z)),
+             (np.ones_like(lam), *jeff_rect(g - cg, z))]
+    est, lo, hi = combine(parts, {(1, 2): _corr(cg, g - cg)})
+    return {"estimate": est, "low": lo, "high": hi}
+
+
+def jeff_diff(ga, gb, ca, cb, ra, rb, z=Z):
+    G, F, R = gb - ga, cb - ca, rb - ra
+    lam = ppi_lambda_rows(G, F, R)
+    parts = [(lam, *tango_rows(rb, ra, z)), (1 - lam, *tango_rows(cb, ca, z)),
+             (np.ones_like(lam), *jeff_rect(G - F, z))]
+    est, lo, hi = combine(parts, {(1, 2): _corr(F, G - F)})
+    return {"estimate": est, "low": lo, "high": hi}
+
+
+def mover2_mean(g, cg, cr, z=Z, rect="tango"):
+    """theta = lam p_rest + (1 - lam) p_gold + lam mean(g - cg)."""
+    n, m = g.shape[1], cr.shape[1]
+    lam = ppi_lambda_rows(g, cg, cr)
+    d = tango_rows(g, cg, z) if rect == "tango" else jeff_rect(g - cg, z)
+    parts = [(lam, *wilson(cr.sum(1), m, z)), (1 - lam, *wilson(g.sum(1), n, z)), (lam, *d)]
+    est, lo, hi = combine(parts, {(1, 2): _corr(g, g - cg)})
+    return {"estimate": est, "low": lo, "high": hi}
+
+
+def mover2_diff(ga, gb, ca, cb, ra, rb, z=Z, rect="tango"):
+    G, F, R = gb - ga, cb - ca, rb - ra
+    lam = ppi_lambda_rows(G, F, R)
+    d = tango_units(G - F, z) if rect == "tango" else jeff_rect(G - F, z)
+    parts = [(lam, *tango_rows(rb, ra, z)), (1 - lam, *tango_rows(gb, ga, z)), (lam, *d)]
+    est, lo, hi = combine(parts, {(1, 2): _corr(G, G - F)})
+    return {"estimate": est, "low": lo, "high": hi}
+
+
+def _tq(n):
+    return float(t_quantile(0.975, n - 1))
+
+
+def mover2t_mean(g, cg, cr, rect="jeff"):
+    n, m = g.shape[1], cr.shape[1]
+    zt = _tq(n)
+    lam = ppi_lambda_rows(g, cg, cr)
+    d = tango_rows(g, cg, zt) if rect == "tango" else jeff_rect(g - cg, zt)
+    parts = [(lam, *wilson(cr.sum(1), m)), (1 - lam, *wilson(g.sum(1), n, zt)), (lam, *d)]
+    est, lo, hi = combine(parts, {(1, 2): _corr(g, g - cg)})
+    return {"estimate": est, "low": lo, "high": hi}
+
+
+def mover2t_diff(ga, gb, ca, cb, ra, rb, rect="jeff"):
+    G, F, R = gb - ga, cb - ca, rb - ra
+    zt = _tq(G.shape[1])
+    lam = ppi_lambda_rows(G, F, R)
+    d = tango_units(G - F, zt) if rect == "tango" else jeff_rect(G - F, zt)
+    parts = [(lam, *tango_rows(rb, ra)), (1 - lam, *tango_rows(gb, ga, zt)), (lam, *d)]
+    est, lo, hi = combine(parts, {(1, 2): _corr(G, G - F)})
+    return {"estimate": est, "low": lo, "high": hi}
+
+
+def mover2h_mean(g, cg, cr, slope=False):
+    n, m = g.shape[1], cr.shape[1]
+    zt = _tq(n)
+    lam = ppi_lambda_rows(g, cg, cr)
+    parts = [(lam, *wilson(cr.sum(1), m)), (1 - lam, *wilson(g.sum(1), n, zt)), (lam, *jeff_rect(g - cg))]
+    est, lo, hi = combine(parts, {(1, 2): _corr(g, g - cg)})
+    if slope:
+        lo, hi = _slope(g, cg, cr, lam, est, lo, hi, Z)
+    return {"estimate": est, "low": lo, "high": hi}
+
+
+def mover2h_diff(ga, gb, ca, cb, ra, rb, slope=False):
+    G, F, R = gb - ga, cb - ca, rb - ra
+    zt = _tq(G.shape[1])
+    lam = ppi_lambda_rows(G, F, R)
+    parts = [(lam, *tango_rows(rb, ra)), (1 - lam, *tango_rows(gb, ga, zt)), (lam, *jeff_rect(G - F))]
+    est, lo, hi = combine(parts, {(1, 2): _corr(G, G - F)})
+    if slope:
+        lo, hi = _slope(G, F, R, lam, est, lo, hi, Z)
+    return {"estimate": est, "low": lo, "high": hi}
 
 
 def _targets(ga, gb, ca, cb, truths):
@@ -110,6 +363,28 @@ def diagnose(rng, truths, reps):
     return lines, dlines
 
 
+def _mover(data, n, name, spec):
+    ga, gb, ca, cb = data
+    if name == "B − A":
+        args = (ga, gb, ca[:, :n], cb[:, :n], ca[:, n:], cb[:, n:])
+        return {"mover": lambda: mover_diff(*args), "mover+slope": lambda: mover_diff(*args, slope=True),
+                "tango1": lambda: mover_diff1(*args), "m2tango": lambda: mover2_diff(*args),
+                "m2jeff": lambda: mover2_diff(*args, rect="jeff"),
+                "m2t_tango": lambda: mover2t_diff(*args, rect="tango"),
+                "m2t_jeff": lambda: mover2t_diff(*args),
+                "m2h": lambda: mover2h_diff(*args),
+                "m2h_slope": lambda: mover2h_diff(*args, slope=True)}[spec]()
+    g, c = (ga, ca) if name == "A" else (gb, cb)
+    args = (g, c[:, :n], c[:, n:])
+    return {"mover": lambda: mover_mean(*args), "mover+slope": lambda: mover_mean(*args, slope=True),
+            "tango1": lambda: mover_mean(*args), "m2tango": lambda: mover2_mean(*args),
+            "m2jeff": lambda: mover2_mean(*args, rect="jeff"),
+            "m2t_tango": lambda: mover2t_mean(*args, rect="tango"),
+            "m2t_jeff": lambda: mover2t_mean(*args),
+            "m2h": lambda: mover2h_mean(*args),
+            "m2h_slope": lambda: mover2h_mean(*args, slope=True)}[spec]()
+
+
 def rules(rng, truths, reps, ns, ncheap, rhos, biases):
     cov = {k: [] for k in RULES}
     wid = {k: [] for k in RULES}
@@ -124,14 +399,17 @@ def rules(rng, truths, reps, ns, ncheap, rhos, biases):
                         gold = ppi_rows(g, c[:, :n], c[:, n:], confidence=0.95, plus=1.0,
                                         pseudo=1.0)
                         gw = np.mean(gold["gold_high"] - gold["gold_low"])
-                        for k, (p, pl, fl) in RULES.items():
-                            r = rule_rows(g, c[:, :n], c[:, n:], p, pl, fl)
+                        for k, spec in RULES.items():
+                            if isinstance(spec, str):
+                                r = _mover(data, n, name, spec)
+                            else:
+                                r = rule_rows(g, c[:, :n], c[:, n:], *spec)
                             cov[k].append(((n, total, rho, bias, name),
                                            np.mean((r["low"] <= true) & (true <= r["high"]))))
-                            wid[k].append(np.mean(r["high"] - r["low"]) / gw)
+                            wid[k].append(((n, rho), np.mean(r["high"] - r["low"]) / gw))
     lines = ["| rule | lowest | highest | cells < 94% | cells > 96.5% | lowest at n = 20 / 30 "
-             "/ 50 / 100 | highest at n = 20 / 30 / 50 / 100 | widest vs gold-only |",
-             "|" + "---|" * 8]
+             "/ 50 / 100 | highest at n = 20 / 30 / 50 / 100 | widest vs gold-only "
+             "| least narrowing at n = 50, rho 0.9 |", "|" + "---|" * 9]
     for k in RULES:
         c = np.array([x[1] for x in cov[k]])
         by_n = {n: np.array([x[1] for x in cov[k] if x[0][0] == n]) for n in ns}
@@ -139,8 +417,15 @@ def rules(rng, truths, reps, ns, ncheap, rhos, biases):
                      f"| {int((c < 0.94).sum())} | {int((c > 0.965).sum())} "
                      f"| {' / '.join(f'{100 * v.min():.1f}' for v in by_n.values())} "
                      f"| {' / '.join(f'{100 * v.max():.1f}' for v in by_n.values())} "
-                     f"| {100 * (max(wid[k]) - 1):+.1f}% |")
+                     f"| {100 * (max(w for _, w in wid[k]) - 1):+.1f}% "
+                     f"| {_least(wid[k])} |")
     return lines, len(cov[next(iter(RULES))])
+
+
+def _least(wid):
+    """The widest mean width ratio over the n = 50, rho 0.9 cells (the goal: <= -30%)."""
+    w = [x for (n, rho), x in wid if n == 50 and rho == 0.9]
+    return f"{100 * (max(w) - 1):+.1f}%" if w else "-"
 
 
 def main() -> None:
@@ -210,14 +495,57 @@ disagreement seen).
 
 {rules}
 
-No rule in this family keeps every cell in 94-96.5%: fewer pseudo cases bring the unbiased
-high-agreement cells down but drop the shared-bias cells to 88-93% at 20-50 gold cases; the
-floor rules cut the over-coverage only a little, because at 20 gold cases the D = 0 samples
-are covered either way and the over-coverage comes from the same pseudo cases the biased
-samples need. The current rule (first row) keeps the lowest coverage highest and stays the
-default; what is left needs an interval that is not symmetric in the rare disagreements (a
-score/Wilson-type interval for the disagreement rate inside the PPI estimate), not tried
-here.
+No rule in the pseudo-case family keeps every cell in 94-96.5%: fewer pseudo cases bring
+the unbiased high-agreement cells down but drop the shared-bias cells to 88-93% at 20-50
+gold cases; the floor rules cut the over-coverage only a little, because at 20 gold cases
+the D = 0 samples are covered either way and the over-coverage comes from the same pseudo
+cases the biased samples need.
+
+## 3. MOVER: asymmetric score intervals for the disagreements (the "MOVER" rows above)
+
+The rows "MOVER ..." split the estimate theta(lam) into parts, give each its own score
+interval and combine them by MOVER for a linear combination (Zou & Donner 2008, *Stat Med*
+27:1693; Newcombe 1998): L = theta - sqrt(sum_ij s_ij r_ij dl_i dl_j), dl_i the distance
+from part i's estimate to its limit on theta's lower side, s_ij the signs of the
+coefficients, r_ij the parts' correlation (0 between the M cheap-only cases and the gold
+cases: disjoint random cases, independent; the per-case sample correlation on the gold
+cases otherwise); U likewise. "MOVER 1" is the split of the issue: lam x cheap mean of the
+cheap-only cases (Wilson; B − A: Tango, cheap B vs cheap A) + (1 - lam) x cheap mean on the
+gold cases + mean(gold - cheap) on the gold cases (Tango's paired interval: its discordant
+pairs are the disagreements; B − A: B's Tango minus A's, or the +/- units of
+(gold B - gold A) - (cheap B - cheap A) as one Tango). "MOVER 2" splits by lam instead:
+lam x cheap mean of the cheap-only cases + (1 - lam) x gold mean (Wilson; B − A: Tango of
+gold B vs gold A) + lam x mean(gold - cheap) (Tango, or Jeffreys intervals of the + and -
+units as a multinomial difference); "t quantile" puts Student's t(n - 1) quantile in place
+of z in the gold-case parts ("on the gold mean only": in the (1 - lam) x gold mean part,
+z in the Jeffreys part); "slope term" adds the tuned lam's variance (``core.paired.ppi``) as
+one more independent symmetric part.
+
+Reading: Tango's interval is wide when no disagreement is seen (0 of 20 gold cases:
++/- 0.16, where the current interval's half-width is about 0.11), so MOVER 1 over-covers
+the high-agreement cells more than the pseudo cases do (up to 99.9%, 68 cells above
+96.5%) and narrows less at rho 0.9 (-10% where the current rule gives -18%: B − A needs
+two such parts); with lam well below 1 (rho 0.3) its parts (1 - lam) x cheap mean and
+gold - cheap are strongly negatively correlated and the combination under-covers (92% at
+n = 20; 34 cells below 94%). MOVER 2 avoids that cancellation. With z in every part it is
+too narrow at 20-30 gold cases and low rho (66 cells below 94%: the tuned lam's own noise
+and Student's small-n correction are in no part). With Student's t(n - 1) quantile in the
+gold parts and Tango for gold - cheap it is the only rule with no cell below 94% (lowest
+94.0%), but the most conservative (82 cells above 96.5%). With Jeffreys intervals for the
++ and - disagreements instead ("MOVER 2, t quantile on the gold parts: Jeffreys") it has
+5 cells below 94% (current: 6; lowest 93.5% both) and 43 above 96.5% (current: 66;
+highest 98.8% against 99.5%), the same widest width (-0.5% against gold-only) and about
+the same narrowing at n = 50, rho 0.9 (-17.6% against -17.9%; per method at n = 50,
+N = 500, a separate 2,000-set check: -36% at rho 0.8, -45% at rho 0.9, both rules within a point). That is better
+at the top and not worse at the bottom, but the bottom's 5 against 6 is within
+Monte-Carlo error (0.49 points a cell), and no MOVER rule keeps every cell in 94-96.5%:
+at 20 gold cases and rho 0.9 the unbiased and shared-bias cells still look the same on
+the gold sample (section 1), so the over-coverage there falls only from 99.5% to 98.8%.
+Not put in core (yet): a MOVER interval has no single standard error, so the matching
+test (p-value by inverting the interval over the confidence level), the
+non-inferiority p_above and "worth about N gold cases" need their own forms first; the
+candidate for that is the Jeffreys MOVER 2 row (``mover2t_mean`` / ``mover2t_diff``
+with ``rect="jeff"`` in ``bench/ppi_binary.py``). The current rule stays the default.
 """
 
 
