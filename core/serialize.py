@@ -7,10 +7,16 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 import numpy as np
 
 from core import checks
+
+
+def print_json(obj) -> None:
+    """``to_json`` of ``obj`` on standard output, one line: every command's ``--json``."""
+    sys.stdout.write(to_json(obj) + "\n")
 
 
 def json_safe(value):

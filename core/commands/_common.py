@@ -1,14 +1,13 @@
-"""Helpers shared by CLI commands: reading input files, printing JSON."""
+"""Helpers shared by CLI commands: reading input files, the shared options (JSON goes out
+through ``core.serialize.print_json``)."""
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Callable
 
 from core.errors import InputError
 from core.retrieval import FileTooLarge, NotRegularFile, read_regular
-from core.serialize import to_json
 
 
 # The largest file a command reads: the app's upload limit (.streamlit/config.toml
@@ -47,10 +46,6 @@ def metric_option(parse: Callable[[str], str]) -> Callable[[str], str]:
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
     return metric
-
-
-def print_json(obj) -> None:
-    sys.stdout.write(to_json(obj) + "\n")
 
 
 def add_stat_args(p, *, resamples: int = 20_000, interval: bool = False) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from core.agreement import (DEFAULT_RESAMPLES, DEFAULT_SPLITS, QUERY_P, SYSTEM_P, WEIGHTS, analyse,
                             load_label_files, load_labels, load_runs)
-from core.commands._common import add_stat_args, metric_option, print_json, read_bytes
+from core.commands._common import add_stat_args, metric_option, read_bytes
+from core.serialize import print_json
 from core.inputs import parse_measure
 from core.views import text
 

@@ -1,7 +1,8 @@
 """``python -m core beir-table``: BEIR Table 2 counted against a baseline column."""
 from __future__ import annotations
 
-from core.commands._common import print_json, read_bytes
+from core.commands._common import read_bytes
+from core.serialize import print_json
 from core.retrieval import (DEFAULT_BASELINE, load_grid, parse_user_column, tally, tally_user,
                             user_column_name)
 from core.views import tally_text

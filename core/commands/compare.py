@@ -35,13 +35,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args, print_json,
-                                   read_bytes)
+from core.commands._common import add_harm_args, add_margin_arg, add_stat_args, read_bytes
 from core.errors import InputError
 from core.i18n import t
 from core.inputs import (Clustered, compare_systems, golden_systems, load_clustered,
                          load_golden, read_cluster_labels, read_group_labels)
-from core.serialize import to_csv_bytes
+from core.serialize import print_json, to_csv_bytes
 from core.views import compare_text
 
 NAME = "compare"

@@ -41,7 +41,8 @@ import dataclasses
 import sys
 
 from core import checks
-from core.commands._common import add_harm_args, add_stat_args, print_json, read_bytes
+from core.commands._common import add_harm_args, add_stat_args, read_bytes
+from core.serialize import print_json
 from core.errors import InputError
 from core.i18n import t
 from core.latency import DEFAULT_QUANTILE_RESAMPLES

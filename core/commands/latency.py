@@ -12,7 +12,8 @@ the other warm-up choice) and ``sample_size``.
 """
 from __future__ import annotations
 
-from core.commands._common import add_stat_args, print_json, read_bytes
+from core.commands._common import add_stat_args, read_bytes
+from core.serialize import print_json
 from core.errors import InputError
 from core.latency import DEFAULT_QUANTILE_RESAMPLES, compare_latency, load_timings, parse_units
 from core.views import comparison_text

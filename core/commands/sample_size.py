@@ -2,7 +2,7 @@
 difference (the same ``core.planning.sample_size`` functions as the Sample size page)."""
 from __future__ import annotations
 
-from core.commands._common import print_json
+from core.serialize import print_json
 from core.i18n import t
 from core.errors import InputError
 from core.paired import gold_cases_needed, plan_clusters

@@ -6,14 +6,14 @@ import time
 from pathlib import Path
 
 from core.commands._common import (add_harm_args, add_margin_arg, add_stat_args,
-                                   check_margin_text, metric_option, print_json)
+                                   check_margin_text, metric_option)
 from core.errors import InputError
 from core.paired import BEST_METHODS
 from core.i18n import t
 from core.retrieval import (BM25Params, DEFAULT_RESAMPLES, ENV_VAR, RETRIEVERS, TOKENIZERS,
                             check_metric, find_or_download, load_beir, provenance, run_scifact,
                             vector_summary)
-from core.serialize import to_csv_bytes
+from core.serialize import print_json, to_csv_bytes
 from core.views import result_text
 
 MAX_DOCS = 50_000

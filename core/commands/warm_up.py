@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from core.commands._common import print_json
+from core.serialize import print_json
 from core.retrieval import warm_shipped_checks
 from core.kernel_cache import (KERNEL_MODULES, cache_root, kernel_folder, point_numba, remove,
                                status, write_manifest)

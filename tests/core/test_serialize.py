@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.serialize import CSV_FORMULA_START, csv_cell, csv_safe, json_safe, to_csv_bytes, to_json
+from core.serialize import (CSV_FORMULA_START, csv_cell, csv_safe, json_safe, print_json,
+                            to_csv_bytes, to_json)
 
 
 def test_json_safe_gives_plain_types_and_null_for_nan():
@@ -53,3 +54,9 @@ def test_to_csv_bytes_is_utf8_bom_crlf_and_reads_back():
     back = pd.read_csv(io.BytesIO(data), encoding="utf-8-sig")
     assert back["질의"].tolist() == ["가\n나", "'-x"] and back["v"].tolist() == [0.5, 1.0]
     assert to_csv_bytes(df, index=True).decode("utf-8-sig").splitlines()[0].startswith(",")
+
+
+def test_print_json_writes_one_json_object(capsys):
+    print_json({"a": float("nan"), "b": "한"})
+    out = capsys.readouterr().out
+    assert out.endswith("\n") and json.loads(out) == {"a": None, "b": "한"}

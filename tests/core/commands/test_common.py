@@ -1,11 +1,10 @@
 """core.commands._common: what every command shares (reading files, JSON, statistics and
 metric options)."""
 import argparse
-import json
 
 import pytest
 
-from core.commands._common import add_stat_args, metric_option, print_json, read_bytes
+from core.commands._common import add_stat_args, metric_option, read_bytes
 from core.errors import InputError
 from core.inputs.metrics import parse_measure
 
@@ -20,12 +19,6 @@ def test_read_bytes_reads_or_names_the_file(tmp_path):
     with pytest.raises(InputError) as e:
         read_bytes(str(tmp_path))
     assert e.value.code == "is_directory"
-
-
-def test_print_json_writes_one_json_object(capsys):
-    print_json({"a": float("nan"), "b": "한"})
-    out = capsys.readouterr().out
-    assert out.endswith("\n") and json.loads(out) == {"a": None, "b": "한"}
 
 
 def test_add_stat_args_same_spelling_and_defaults():
