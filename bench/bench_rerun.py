@@ -1,11 +1,17 @@
-"""A golden page rerun at 300 score cases (issue 31, stage B: compute inside the cache).
+"""A golden page rerun at 300 score cases with a margin set (issue 31: a rerun does no
+statistics again).
 
 ``st.cache_data`` pickles the page's result and hands each rerun an unpickled copy, so
-anything a result computes on first access (a lazy property) is computed again on every rerun.
-Here: the first run is ``compare_golden`` plus the view the page builds (``paired_view``: card,
-self-check sentence, tests table) and the JSON (``to_dict``); a rerun is the same view and JSON
-from an unpickled copy of the result, as the cache gives it. Printed: each one's CPU time and
-the ratio rerun / first run (target: a rerun does no statistics again, so the ratio is small).
+anything computed outside the cached call (or lazily on first access) is computed again on
+every rerun. Two pages are timed, each first run and rerun:
+
+- before (main 0a8a6d9): the cached call was ``compare_golden``; the margin's answer
+  (``margin_answer``: for scores with δ > 0 the sign flip and the tie-kept bootstrap) and the
+  card's next step (``card_next_step``) ran on every rerun, outside the cache;
+- after: the one cached call ``compare_systems(..., margin=, next_step=True)`` holds the
+  margin's answer and the next step; a rerun is the view and the JSON of an unpickled copy.
+
+Printed: CPU seconds (best of 3, and the slowest of the 3 as the spread) and rerun / first run.
 """
 from __future__ import annotations
 
@@ -22,11 +28,13 @@ sys.path.insert(0, str(ROOT))
 
 from bench.timing import best  # noqa: E402
 
-from core.inputs import compare_golden, load_golden  # noqa: E402
+from core.inputs import compare_golden, compare_systems, golden_systems, load_golden  # noqa: E402
+from core.inputs import margin_answer  # noqa: E402
 from core.planning import card_next_step  # noqa: E402
-from core.views.paired import paired_view  # noqa: E402
+from core.views import paired_view  # noqa: E402
 
 N_CASES = 300
+MARGIN = 0.02
 
 
 def scores_csv(n: int = N_CASES, seed: int = 7) -> bytes:
@@ -41,27 +49,46 @@ def scores_csv(n: int = N_CASES, seed: int = 7) -> bytes:
     return out.getvalue().encode()
 
 
-def _show(res) -> None:
-    view = paired_view(res.comparison, lang="en", unit=res.golden.unit,
-                       plan=card_next_step(res.comparison))
+def _times(fn, repeat: int = 3) -> tuple[float, float]:
+    """(fastest, slowest) CPU seconds of ``repeat`` calls."""
+    runs = [best(fn, 1, clock=time.process_time) for _ in range(repeat)]
+    return min(runs), max(runs)
+
+
+def _view(comparison, unit, margin, plan) -> None:
+    view = paired_view(comparison, lang="en", unit=unit, margin=margin, plan=plan)
     view.cli_lines()
-    res.to_dict()
 
 
 def main() -> None:
     gs = load_golden(scores_csv(), file="bench.csv")
-    cached = pickle.dumps(compare_golden(gs, "A", "B"))
 
-    def first():
-        _show(compare_golden(gs, "A", "B"))
+    def before_show(res):   # margin and next step outside the cache, as the page did
+        margin = margin_answer(res.comparison, MARGIN)
+        _view(res.comparison, res.golden.unit, margin, card_next_step(res.comparison, margin))
+        res.to_dict()
 
-    def rerun():
-        _show(pickle.loads(cached))
+    def after_show(sc):
+        _view(sc.result.comparison, sc.result.golden.unit, sc.margin, sc.plan)
+        sc.to_dict()
 
-    t_first = best(first, 3, clock=time.process_time)
-    t_rerun = best(rerun, 3, clock=time.process_time)
-    print(f"golden page at {N_CASES} score cases: first run {t_first:.3f} s CPU, "
-          f"rerun from the cache {t_rerun:.3f} s CPU; rerun / first = {t_rerun / t_first:.3f}")
+    old = pickle.dumps(compare_golden(gs, "A", "B"))
+    new = pickle.dumps(compare_systems(golden_systems(gs), "A", "B", margin=MARGIN,
+                                       next_step=True))
+    rows = [
+        ("before", _times(lambda: before_show(compare_golden(gs, "A", "B"))),
+         _times(lambda: before_show(pickle.loads(old)))),
+        ("after", _times(lambda: after_show(compare_systems(golden_systems(gs), "A", "B",
+                                                            margin=MARGIN, next_step=True))),
+         _times(lambda: after_show(pickle.loads(new)))),
+    ]
+    print(f"golden page at {N_CASES} score cases, margin {MARGIN}: CPU s, best of 3 "
+          f"(slowest of 3)")
+    print("| page | first run | rerun | rerun / first |")
+    print("|---|---|---|---|")
+    for name, (f_lo, f_hi), (r_lo, r_hi) in rows:
+        print(f"| {name} | {f_lo:.3f} ({f_hi:.3f}) | {r_lo:.3f} ({r_hi:.3f}) | "
+              f"{r_lo / f_lo:.3f} |")
 
 
 if __name__ == "__main__":
