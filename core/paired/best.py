@@ -90,7 +90,7 @@ import numpy as np
 from core import checks
 from core.errors import InputError
 from core.paired.data import score_table
-from core.paired.multi import estimate_cost
+from core.paired.multi import cost_of
 from core.paired.skew_intervals import skew_guard_interval
 
 BLOCK = 64  # resamples per seeded block
@@ -341,7 +341,7 @@ def best_set(scores, *, resamples: int = 20_000, confidence: float = 0.95,
     n = len(x)
     if n < 2:
         raise InputError("too_few_paired", count=n, a=systems[0], b=systems[1])
-    cost = estimate_cost(k, n, resamples, "all")
+    cost = cost_of(k, n, resamples, "all")   # resamples checked by best_set_iv
     if not cost.fits:
         raise InputError("too_much_work", **cost.params())
     pair_idx = [(i, j) for i in range(k) for j in range(i + 1, k)]

@@ -105,11 +105,12 @@ def estimate_cost(systems: int, cases: int, resamples: int, mode: str = "all") -
     checks.whole("cases", cases, lo=0)
     checks.whole("resamples", resamples, lo=0)
     checks.choice("mode", mode, MODES)
-    return _cost(systems, cases, resamples, mode)
+    return cost_of(systems, cases, resamples, mode)
 
 
-def _cost(systems: int, cases: int, resamples: int, mode: str) -> Cost:
-    """``estimate_cost`` of checked numbers (``compare_many`` checked them)."""
+def cost_of(systems: int, cases: int, resamples: int, mode: str) -> Cost:
+    """``estimate_cost``'s trusted twin: the same cost of numbers the caller checked
+    (``compare_many``, ``core.paired.best.best_set``: validate once, at the door)."""
     pairs = systems * (systems - 1) // 2 if mode == "all" else max(systems - 1, 0)
     return Cost(systems, cases, resamples, mode, pairs, pairs * cases * resamples)
 
@@ -288,7 +289,7 @@ def compare_many(scores, *, mode: str = "all", baseline: str | None = None,
             raise InputError("unknown_method", method=baseline, methods=", ".join(systems))
     else:
         baseline = None
-    cost = _cost(len(systems), len(ids), resamples, mode)
+    cost = cost_of(len(systems), len(ids), resamples, mode)
     if not cost.fits:
         raise InputError("too_much_work", **cost.params())
     kept_pairs, excluded = [], {}

@@ -358,3 +358,22 @@ def test_a_pair_seen_with_one_difference_borrows_the_pooled_spread():
     rival = by[("best", "rival")]
     assert rival.ci_low < 0 < rival.ci_high and "best" in bs.best
     assert moderated_se(own[:1], 20)[0] == own[0]   # one pair (k = 2): its own se
+
+
+def test_best_set_checks_the_resamples_once(monkeypatch):
+    """Validate once (issue 31): ``best_set_iv`` checks the resamples at the door and the cost
+    (``core.paired.multi.cost_of``, the trusted twin of ``estimate_cost``) does not again."""
+    import core.checks as checks
+
+    names = []
+    real = checks.whole
+
+    def counted(name, *args, **kw):
+        names.append(name)
+        return real(name, *args, **kw)
+
+    monkeypatch.setattr(checks, "whole", counted)
+    rng = np.random.default_rng(4)
+    scores = pd.DataFrame(rng.random((20, 3)), columns=["x", "y", "z"])
+    best_set(scores, resamples=300, seed=1)
+    assert names.count("resamples") == 1
