@@ -523,6 +523,37 @@ def test_pages_and_other_wings_enter_a_wing_by_its_front_door():
     assert offenders == [], offenders
 
 
+# How many names of core each page imports (issue 31: a page one hop from core). Most are the
+# views' presentation; the statistics are one cached call per action. Measured after the
+# systems and golden pages moved to ``core.inputs.compare_systems`` (systems 34 -> 38 names: the
+# loaders and views stayed, the statistics left; golden 26 -> 17). A page that needs more
+# names than this should ask whether core is missing one call.
+PAGE_CORE_NAMES = {"agreement": 21, "beir_table": 16, "decide": 26, "golden": 17, "latency": 26,
+                   "sample_size": 24, "scifact": 57, "systems": 38}
+
+
+def core_names(path: Path) -> set:
+    """The names a module imports from core (``from core... import x``), anywhere in it."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+            and node.module and node.module.split(".")[0] == "core" for a in node.names}
+
+
+def test_each_page_imports_at_most_its_count_of_core_names():
+    pages = {p.stem: p for p in (ROOT / "pages").glob("*.py") if not p.stem.startswith("_")}
+    assert set(pages) == set(PAGE_CORE_NAMES), "a new page: add its count"
+    over = {stem: len(core_names(p)) for stem, p in pages.items()
+            if len(core_names(p)) > PAGE_CORE_NAMES[stem]}
+    assert over == {}, over
+
+
+def test_the_page_name_count_reads_every_core_import(tmp_path):
+    page = tmp_path / "p.py"
+    page.write_text("from core.views import a, b as c\nfrom core import d\nfrom pages._ui import e\n"
+                    "def f():\n    from core.inputs import g\n")
+    assert core_names(page) == {"a", "b", "d", "g"}
+
+
 # The rooms of the retrieval wing that hold the dense side's machinery (the model, the
 # vectors, the encode job, files on disk): the scifact page reaches them only through
 # ``core.retrieval.live``, one call per action (issue 31 item 4).
