@@ -9,10 +9,9 @@ import streamlit as st
 
 from core.errors import InputError
 from core.inputs import (COMMON_MEASURES, Clustered, LIST_METRICS, compare_systems,
-                         lists_side_by_side as list_side_by_side, lists_systems,
-                         load_lists_clustered, metric_key, read_cluster_labels,
-                         read_group_labels, read_qrels, read_run, score_lists, score_runs,
-                         trec_side_by_side, trec_systems)
+                         lists_side_by_side as list_side_by_side, read_cluster_labels,
+                         read_group_labels, read_lists_systems, read_trec_systems,
+                         trec_side_by_side)
 from core.paired import BEST_METHODS, CORRECTIONS, disagreements
 from core.views import format as fmt
 from core.views import cluster_card, cluster_lines, margin_line, runs_lines
@@ -41,10 +40,9 @@ page_setup()
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _lists(data: bytes, name: str, kind: str, k: int):
-    # the cluster column (issue 32) taken out of the lists; its labels returned beside them
-    ls, labels, column = load_lists_clustered(data, name, kind=kind)
-    return score_lists(ls, k), labels, column
+def _lists(data: bytes, name: str, kind: str, metric: str, k: int):
+    # the systems of the lists and their cluster column (issue 32), taken out of the lists
+    return read_lists_systems(data, name, metric=metric, k=k, kind=kind)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -56,8 +54,7 @@ def _cluster_file(data: bytes, name: str):
 # so it is shared instead of copied (cache_data would pickle it on every rerun).
 @st.cache_resource(show_spinner=False, max_entries=4)
 def _trec(qrels: bytes, qrels_name: str, runs: tuple, measure: str):
-    return score_runs([read_run(b, n) for n, b in runs], read_qrels(qrels, qrels_name),
-                      [measure], qrels_file=qrels_name)
+    return read_trec_systems(qrels, qrels_name, runs, measure)
 
 
 def _cheap_set(load):
@@ -199,14 +196,12 @@ with inputs_box:
             kind = c3.selectbox(tr("systems.match"), ["auto", "ids", "text"],
                                 format_func=lambda m: tr(f"systems.match_{m}"), key="systems_match")
             with st.spinner(tr("systems.computing")):
-                ls_scores, cl_labels, cl_source = _lists(data, name, kind, k)
-            ls = ls_scores.lists
-            key = metric_key(metric, k)
-            systems = lists_systems(ls_scores, key)
-            gs = systems.golden
+                systems, listed = _lists(data, name, kind, metric, k)
+            ls_scores, cl_labels, cl_source = systems.scored, listed.labels, listed.column
+            ls, key, gs = ls_scores.lists, systems.key, systems.golden
             if cheap_up is not None:   # issue 34: the same lists judged with cheap labels
                 cheap_gs = _cheap_set(lambda: _lists(cheap_up.getvalue(), cheap_up.name, kind,
-                                                     k)[0].golden(key))
+                                                     metric, k)[0].golden)
                 inputs[cheap_up.name] = cheap_up.getvalue()
             scores, text = gs.scores, gs.text
             st.caption(tr("systems.lists_loaded", n=len(ls.cases), methods=len(ls.methods),
@@ -259,13 +254,11 @@ with inputs_box:
                                    accept_new_options=True, key="systems_measure",
                                    help=tr("systems.measure_help"))
             with st.spinner(tr("systems.computing")):
-                ts = _trec(qrels_data, qrels_name, runs, str(measure))
-            key = ts.measures[0]
-            systems = trec_systems(ts, qrels_name)
-            gs = systems.golden
+                systems = _trec(qrels_data, qrels_name, runs, str(measure))
+            ts, key, gs = systems.scored, systems.key, systems.golden
             if cheap_up is not None:   # issue 34: the runs scored under the cheap qrels
                 cheap_gs = _cheap_set(lambda: _trec(cheap_up.getvalue(), cheap_up.name, runs,
-                                                    str(measure)).golden(key))
+                                                    str(measure)).golden)
                 inputs[cheap_up.name] = cheap_up.getvalue()
             if g_up is not None:  # query groups from the qid,group side file
                 group_labels = _group_file(g_up.getvalue(), g_up.name)

@@ -138,16 +138,14 @@ def _golden(args):
 
 def _lists(args):
     # lazy: pandas, and only for --format lists (every command module is imported at start-up)
-    from core.inputs import (Clustered, lists_systems, load_lists_clustered, metric_key,
-                             parse_metric, score_lists)
+    from core.inputs import parse_metric, read_lists_systems
 
     if len(args.files) != 1:
         raise InputError("systems.err_one_file", format="lists", n=len(args.files))
     name, k = parse_metric(args.measure or "ndcg", args.k)
-    ls, labels, col = load_lists_clustered(read_bytes(args.files[0]), file=args.files[0],
-                                           kind=args.match, cluster=args.cluster)
-    systems = lists_systems(score_lists(ls, k), metric_key(name, k))
-    return systems, Clustered(systems.golden, labels, col), None, None
+    systems, cl = read_lists_systems(read_bytes(args.files[0]), args.files[0], metric=name,
+                                     k=k, kind=args.match, cluster=args.cluster)
+    return systems, cl, None, None
 
 
 def _trec(args):

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.inputs.clusters import Clustered, cluster_hint, clusters_of, compare_in_clusters, runs_block
+from core.inputs.clusters import (Clustered, cluster_hint, clusters_of, compare_in_clusters,
+                                  load_lists_clustered, runs_block)
 from core.inputs.golden import GoldenComparison, GoldenSet, compare_golden
 from core.inputs.groups import by_group
 
@@ -50,6 +51,32 @@ def lists_systems(scores, key: str) -> Systems:
     return Systems(scores.golden(key), extra,
                    "lists" if ls.kind == "ids" and not ls.runs else None, scores, key,
                    None if scores.runs is None else scores.runs[key])
+
+
+def read_lists_systems(data: bytes, file: str = "upload", *, metric: str = "ndcg",
+                       k: int = 10, kind: str = "auto",
+                       cluster: str | None = None) -> tuple[Systems, Clustered]:
+    """A retrieval-list file read (``load_lists_clustered``: its cluster and run columns taken
+    out), scored at ``k`` (``score_lists``) and compared on ``metric``@``k``
+    (``lists_systems``); with the ``Clustered`` its cluster column gives (labels may be
+    None). One call for the CLI's ``--format lists`` and the systems page."""
+    from core.inputs.lists import metric_key, score_lists  # lazy: the list metrics' rooms
+
+    ls, labels, column = load_lists_clustered(data, file, kind=kind, cluster=cluster)
+    systems = lists_systems(score_lists(ls, k), metric_key(metric, k))
+    return systems, Clustered(systems.golden, labels, column)
+
+
+def read_trec_systems(qrels: bytes, qrels_file: str, runs, measure: str = "nDCG@10",
+                      cheap_qrels: str | None = None) -> Systems:
+    """TREC runs (``runs``: (file name, bytes) pairs, ``read_run``) scored under the qrels
+    (``read_qrels``, ``score_runs``) on one ``measure`` (``trec_systems``): one call for the
+    systems page (the CLI reads the runs once for gold and cheap qrels alike)."""
+    from core.inputs.trec import read_qrels, read_run, score_runs  # lazy: the TREC rooms
+
+    ts = score_runs([read_run(b, n) for n, b in runs], read_qrels(qrels, qrels_file),
+                    [measure], qrels_file=qrels_file)
+    return trec_systems(ts, qrels_file, cheap_qrels)
 
 
 def trec_systems(ts, qrels_file: str, cheap_qrels: str | None = None) -> Systems:

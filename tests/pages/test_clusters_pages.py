@@ -145,7 +145,8 @@ def test_systems_best_set_and_margin_take_the_side_file_clusters(lang):
     """Three systems and a qid,cluster side file: the best set's reason says clusters as the
     unit (core.paired.best_set with the clusters: the same set), the margin line is the
     cluster one."""
-    from core.inputs import compare_golden, load_lists_clustered, score_lists
+    from core.inputs import compare_golden, score_lists
+    from core.inputs.clusters import load_lists_clustered
     from core.paired import best_set, cluster_margin
     from core.views import format as fmt
     data = _lists_file(False)
@@ -211,7 +212,8 @@ def test_systems_reads_repeated_runs_of_lists(lang):
     """A lists file with a trial column: the systems page shows core's runs lines (the
     mean over runs as the case value, the run-to-run share, the sign flips, unequal K) and
     says the judged bounds are left out."""
-    from core.inputs import compare_golden, load_lists_clustered, runs_block, score_lists
+    from core.inputs import compare_golden, runs_block, score_lists
+    from core.inputs.clusters import load_lists_clustered
     from core.views.clusters import runs_lines
     data = _lists_runs_file()
     ls, _, _ = load_lists_clustered(data, "l.csv")

@@ -554,7 +554,8 @@ def _cluster_box(at):
 def test_cluster_column_gives_the_cluster_card(lang):
     """Issue 32: a file with a document column: the card treats the document as the unit
     (its interval is the CR2 one of core.paired.clusters, its numbers in the card)."""
-    from core.inputs import compare_golden, compare_in_clusters, load_clustered
+    from core.inputs import compare_golden, load_clustered
+    from core.inputs.clusters import compare_in_clusters
     from core.views import format as fmt
     cl = load_clustered(CLUSTERED, "c.csv")
     cc = compare_in_clusters(compare_golden(cl.golden, resamples=20_000), cl.labels, "c.csv")

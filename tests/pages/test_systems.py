@@ -377,7 +377,8 @@ def test_lists_with_a_cluster_column_give_the_cluster_card(lang):
     """Issue 32: a lists file whose 'source' column names each query's document: the column
     is not a system, and the A vs B card treats the document as the unit (its interval equals
     core.inputs.clusters.compare_in_clusters on the same pair)."""
-    from core.inputs import compare_golden, compare_in_clusters, load_lists_clustered
+    from core.inputs.clusters import compare_in_clusters, load_lists_clustered
+    from core.inputs.golden import compare_golden
     from core.views import format as fmt
     rows = ["case_id,query,source,gold_ids,bm25,dense"]
     for i in range(24):
