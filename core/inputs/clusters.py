@@ -38,7 +38,8 @@ from core.errors import InputError
 from core.inputs.golden import GoldenSet, from_cells, parse_value
 from core.inputs.golden_cases import CASE_ID_NAMES, RunTable, side_file_ids, stored_form
 from core.inputs.tables import CellTable, find_column, read_cells
-from core.paired import ClusterComparison, compare_clustered, run_summary, sign_flipping_cases
+from core.paired import (ClusterComparison, compare_clustered, run_summary, sign_flipping_cases,
+                         with_self_check)
 
 CLUSTER_NAMES = ("cluster", "document", "doc_id", "docid", "source", "문서", "클러스터")
 RUN_NAMES = ("run", "trial", "repeat", "반복")
@@ -305,10 +306,13 @@ def clusters_of(ids, labels: dict, file: str) -> list[str]:
 def compare_in_clusters(result, labels: dict, file: str, *, resamples: int = 20_000,
                         confidence: float = 0.95, seed: int = 0) -> ClusterComparison:
     """B − A of a ``core.inputs.golden.GoldenComparison`` with its cases in clusters
-    (``core.paired.clusters.compare_clustered`` on the paired cases)."""
+    (``core.paired.clusters.compare_clustered`` on the paired cases) with the clustered
+    self-check (``core.paired.cluster_check.with_self_check``, same seed)."""
     cl = clusters_of(result.case_ids, labels, file)
-    return compare_clustered(result.a_values, result.b_values, cl, confidence=confidence,
-                             resamples=resamples, seed=seed)
+    cc = compare_clustered(result.a_values, result.b_values, cl, confidence=confidence,
+                           resamples=resamples, seed=seed)
+    d = np.asarray(result.b_values, float) - np.asarray(result.a_values, float)
+    return with_self_check(cc, d, cl, seed=seed)
 
 
 def runs_block(runs: RunTable, result) -> dict:

@@ -12,6 +12,7 @@ from core._front import front_door
 PUBLIC = {
     "best": ("BEST_METHODS", "BestSet", "best_set"),
     "calibration": ("Calibration",),
+    "cluster_check": ("ClusterSelfCheck", "with_self_check"),
     "clusters": ("ClusterComparison", "cluster_margin", "compare_clustered"),
     "designs": ("plan_clusters", "run_summary", "sign_flipping_cases"),
     "harm": ("ALPHAS", "Harm", "TRISK_MIN_N", "no_harm"),

@@ -396,9 +396,7 @@ class ClusterInterval:
     def to_dict(self) -> dict:
         out = {"mean": self.mean, "ci_low": self.ci_low, "ci_high": self.ci_high,
                "se": self.se, "df": self.df, "interval": self.interval}
-        if self.effective_n is not None:
-            out["effective_n"] = self.effective_n
-        return out
+        return out if self.effective_n is None else {**out, "effective_n": self.effective_n}
 
 
 def _interval(x: np.ndarray, layout: ClusterLayout, confidence: float, binary: bool,
@@ -457,11 +455,11 @@ class ClusterComparison:
     verdict: str
     mcnemar_x2: float | None = None
     mcnemar_p: float | None = None
+    self_check: object = None   # core.paired.cluster_check.ClusterSelfCheck, when run
 
     @property
     def resolution(self) -> float:
-        """One cluster as a share of the cases: the mean cluster size / n. The card restates
-        B − A's resolution in clusters (a whole document's questions turning at once)."""
+        """One cluster as a share of the cases (mean size / n): the resolution in clusters."""
         return self.summary.mean_size / self.summary.n
 
     def to_dict(self) -> dict:
@@ -472,6 +470,8 @@ class ClusterComparison:
                "verdict": self.verdict}
         if self.mcnemar_x2 is not None:
             out["mcnemar_cluster"] = {"x2": self.mcnemar_x2, "p": self.mcnemar_p}
+        if self.self_check is not None:
+            out["self_check"] = self.self_check.to_dict()
         return out
 
 

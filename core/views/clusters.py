@@ -39,11 +39,32 @@ def cluster_card(cc: ClusterComparison, a: str, b: str, source: str, binary: boo
     if cc.test.min_p >= significance_level(cc.confidence):
         warn.append(t("clusters.cli_cannot", lang, nonzero=cc.test.nonzero,
                       clusters=s.n_clusters, alpha=f"{significance_level(cc.confidence):g}"))
+    warn += self_check_lines(cc, lang)[1:]
     return paired_card(cc.verdict, a=a, b=b, mean=d.mean, ci_low=d.ci_low, ci_high=d.ci_high,
                        confidence=cc.confidence, kind=kind,
                        sentence=cluster_verdict(cc, a, b, lang),
                        ci_label=t("clusters.ci_label", lang), reason=reason,
                        warning=" ".join(warn))
+
+
+def self_check_lines(cc: ClusterComparison, lang: str = "en") -> list[str]:
+    """The clustered self-check (``core.paired.cluster_check.ClusterSelfCheck``): its figure,
+    then the warning and the withheld verdict when they apply (the card shows these two); the
+    old sentence when it was not run."""
+    sc = cc.self_check
+    if sc is None:
+        return [t("clusters.self_check", lang)]
+    promise = fmt.pct(sc.promise)
+    out = [t("clusters.self_check_measured", lang, sets=f"{sc.sets:,}",
+             rate=fmt.pct(sc.null_rejection), mc=fmt.pct(sc.mc_se), promise=promise)]
+    if sc.warns:
+        out.append(t("clusters.self_check_warn", lang, clusters=sc.nonzero,
+                     p=fmt.p_text(sc.survival_p), promise=promise))
+    if sc.reason == "withheld_self_check":
+        out.append(t("clusters.self_check_withheld", lang, rate=fmt.pct(sc.null_rejection)))
+    elif sc.reason == "fails_self_check":
+        out.append(t("clusters.self_check_failed", lang, p=fmt.p_text(sc.survival_p)))
+    return out
 
 
 def cluster_lines(cc: ClusterComparison, a: str, b: str, source: str, binary: bool,
@@ -87,7 +108,7 @@ def cluster_lines(cc: ClusterComparison, a: str, b: str, source: str, binary: bo
     if test.min_p >= alpha:
         lines.append(t("clusters.cli_cannot", lang, nonzero=test.nonzero,
                        clusters=s.n_clusters, alpha=f"{alpha:g}"))
-    lines.append(t("clusters.self_check", lang))
+    lines += self_check_lines(cc, lang)
     lines.append(cluster_verdict(cc, a, b, lang))
     return lines
 

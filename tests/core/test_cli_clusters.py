@@ -50,6 +50,32 @@ def test_clustered_golden_json():
     assert "mcnemar_cluster" in c
 
 
+def test_clustered_json_carries_the_cluster_self_check():
+    """The self-check with the cluster as the unit (whole-cluster centred resamples, the card's
+    interval recomputed on each): the CLI's block is the in-process one on the same cases and
+    seed, and its rules decide the verdict."""
+    import numpy as np
+
+    from core.inputs import compare_golden, load_clustered
+    from core.paired.cluster_check import cluster_self_check
+    from core.paired.clusters import cluster_layout
+
+    p = _run("compare", str(FIX / "golden_clustered.csv"), "--json", "--resamples", "2000")
+    assert p.returncode == 0, p.stderr
+    sc = json.loads(p.stdout)["clusters"]["self_check"]
+    cl = load_clustered((FIX / "golden_clustered.csv").read_bytes(), "golden_clustered.csv")
+    res = compare_golden(cl.golden, resamples=2000)
+    labels = [cl.labels[i] for i in res.case_ids]
+    d = np.asarray(res.b_values, float) - np.asarray(res.a_values, float)
+    ref = cluster_self_check(d, cluster_layout(labels), 0.95, seed=0)
+    assert sc["unit"] == "cluster" and sc["sets"] == 1000 and sc["n_clusters"] == 12
+    assert sc["null_rejection"] == ref.null_rejection and sc["survival_p"] == ref.survival_p
+    assert sc["warning"] == ref.warns and sc["withholds"] == ref.withholds
+    text = _run("compare", str(FIX / "golden_clustered.csv"), "--resamples", "2000").stdout
+    assert f"wrongly left out 0 in {100 * ref.null_rejection:.1f}%".encode() in text
+    assert b"not re-run" not in text
+
+
 def test_runs_file_json_and_text():
     p = _run("compare", str(FIX / "golden_runs.csv"), "--json", "--resamples", "2000")
     assert p.returncode == 0, p.stderr

@@ -8,6 +8,7 @@ from core.errors import InputError
 from core.inputs.clusters import (cluster_hint, compare_in_clusters, load_clustered,
                                   load_lists_clustered, read_cluster_labels, runs_block)
 from core.inputs.golden import compare_golden, load_golden
+from core.paired.cluster_check import with_self_check
 from core.paired.clusters import compare_clustered
 
 
@@ -86,9 +87,11 @@ def test_compare_in_clusters_is_compare_clustered_on_the_paired_cases():
     cl = load_clustered(GOLDEN, "g.csv")
     res = compare_golden(cl.golden, resamples=500)
     cc = compare_in_clusters(res, cl.labels, "g.csv", resamples=500)
-    ref = compare_clustered(res.a_values, res.b_values, ["d1", "d1", "d2", "d2", "d3", "d3"],
-                            resamples=500)
-    assert cc.to_dict() == ref.to_dict()
+    labels = ["d1", "d1", "d2", "d2", "d3", "d3"]
+    ref = compare_clustered(res.a_values, res.b_values, labels, resamples=500)
+    ref = with_self_check(ref, np.asarray(res.b_values, float) - np.asarray(res.a_values, float),
+                          labels)   # the clustered self-check, same seed (issue 32)
+    assert cc.to_dict() == ref.to_dict() and cc.to_dict()["self_check"]["unit"] == "cluster"
     # cluster sums of B - A: (1, 0, 1): 2 non-zero; of the 4 sign patterns 2 reach |sum| 2
     # and none more: exact p 2/4, and (0/1 outcomes) the verdict's mid-p 0 + 2/4 / 2
     assert cc.test.nonzero == 2 and cc.test.mid_p and cc.test.p == pytest.approx(0.25)
