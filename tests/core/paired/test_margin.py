@@ -433,3 +433,28 @@ def test_a_score_margin_needs_the_tie_kept_test_too():
     same = compare_paired(a, a.copy(), resamples=500)
     assert tie_kept_bootstrap_p(same.diff, -0.05, upper=True, resamples=500, seed=0) is None
     assert margin_decision(same, 0.05).test_name == "signflip_shifted"
+
+
+def test_a_score_margin_reads_the_skew_guard_at_half_its_noise_allowance():
+    """margin > 0 on scores: the interval the rule reads is the card's, each end moved out to
+    ``skew_guard_interval(d, confidence, MARGIN_GUARD_ALLOWANCE)`` (issue 36: the one-sided
+    2.5% promise on left-skewed differences), bounded to [-1, 1] for unit scores; at a zero
+    margin it is the card's. On a left-skewed sample the lower end moves out."""
+    from core.paired.margin import MARGIN_GUARD_ALLOWANCE
+    from core.paired.skew_intervals import skew_guard_interval
+    assert MARGIN_GUARD_ALLOWANCE == 0.5
+    moved = 0
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        d = np.where(rng.random(22) < 0.18, 0.0, 0.05 - 0.12 * rng.gamma(1.2, 1.0, 22))
+        a = np.full(22, 0.6)
+        c = compare_paired(a, (a + d).clip(0, 1), resamples=2000, seed=seed)
+        r = margin_decision(c, 0.05)
+        g_lo, g_hi = skew_guard_interval(c.diff[None, :], 0.95, 0.5)
+        want = (max(min(c.bootstrap.ci_low, g_lo[0]), -1.0), min(max(c.bootstrap.ci_high,
+                                                                       g_hi[0]), 1.0))
+        assert (r.ci_low, r.ci_high) == pytest.approx(want, abs=1e-12)
+        moved += r.ci_low < c.bootstrap.ci_low - 1e-12
+        zero = margin_decision(c, 0.0)
+        assert (zero.ci_low, zero.ci_high) == (c.bootstrap.ci_low, c.bootstrap.ci_high)
+    assert moved > 0   # the left-skewed samples above show the move

@@ -72,13 +72,13 @@ def test_calibrated_t_equals_t_when_the_bootstrap_t_lies_inside():
 
 def _guard_by_hand(x, confidence=0.95):
     """The skew guard from scipy: the skewness of the non-zero values (scipy.stats.skew, biased
-    = mu3 / m2^1.5), less its noise allowance, times 3, in Hall's interval solved numerically
+    = mu3 / m2^1.5), less its noise allowance (phased in over 10-25 cases), times 3, in Hall's interval solved numerically
     (brentq on Hall's monotone transformation, no closed-form inverse)."""
     from scipy import optimize
     nz = x[x != 0]
     m, n = nz.size, x.size
     gamma = float(stats.skew(nz)) if m >= 3 and nz.std() > 0 else 0.0
-    w = min(max((m - 5) / 20, 0.0), 1.0)
+    w = min(max((n - 10) / 15, 0.0), 1.0)
     tau = w * math.sqrt(6 / max(m, 3))
     a = 3 * math.copysign(max(abs(gamma) - tau, 0.0), gamma) / math.sqrt(n)
     q = stats.t.ppf(1 - (1 - confidence) / 2, n - 1)
