@@ -61,13 +61,15 @@ NS_SCORE = (10, 20, 30, 50)
 NS_LAT = (10, 20, 50)
 BOOT_BIN = 1_000
 SCORE_METHODS = ("percentile", "bca", "expanded_percentile", "bootstrap_t", "t", "johnson_t",
-                 "hall_t", "t_or_hall", "sym_calibrated_t", "calibrated_t")
+                 "hall_t", "t_or_hall", "sym_calibrated_t", "calibrated_t", "calibrated_t_guard")
 # bench-only candidates (issue 19): "t_or_hall" = the hull [min(lo_t, lo_hall), max(hi_t, hi_hall)]
 # (candidate 1; as a verdict it is candidate 2, "t AND Hall's interval must both exclude 0");
 # "sym_calibrated_t" = the t-interval widened symmetrically to the 95% quantile of |t*| of the
 # centred resamples, never narrower (candidate 3 read symmetrically: Hall 1988, JRSS-B 50:35);
-# "calibrated_t" = the same calibration tail by tail (candidate 3; the product's default).
-BENCH_ONLY = ("t_or_hall", "sym_calibrated_t")
+# "calibrated_t" = the same calibration tail by tail (candidate 3; the product's default for a
+# method's own mean and the latency ratio); "calibrated_t_guard" = it with the skew guard of
+# issue 36 (``score_intervals(..., skew_guard=True)``): the product's interval of B - A.
+BENCH_ONLY = ("t_or_hall", "sym_calibrated_t", "calibrated_t_guard")
 OUT = ROOT / "docs" / "calibration.md"
 
 
@@ -85,6 +87,8 @@ def intervals(x, means, sds, method):
         crit = np.maximum(np.nanquantile(np.abs(tstar), CONF, axis=1),
                           stats.t.ppf(1 - ALPHA / 2, n - 1))
         return xbar - crit * se, xbar + crit * se
+    if method == "calibrated_t_guard":
+        return score_intervals(x, means, sds, CONF, "calibrated_t", skew_guard=True)
     return score_intervals(x, means, sds, CONF, method)
 
 
@@ -320,7 +324,7 @@ def rule_cell(pop, n, sets, rng, *, signflip: bool, shift_sd: float = 0.5, alt_c
     for name, data, p in (("null", x, _signflip_p(x, signs)),
                           ("alt", x + shift, _signflip_p(x + shift, signs))):
         boot = kernels().bootstrap_sets(np.ascontiguousarray(data), stream_key(n), 1000)
-        lo, hi = score_intervals(data, boot[0], boot[1], CONF, "calibrated_t")
+        lo, hi = score_intervals(data, boot[0], boot[1], CONF, "calibrated_t", skew_guard=True)
         sg = side(lo, hi, np.max(np.abs(data), axis=1))
         better = np.flatnonzero(((sg > 0) if name == "alt" else (sg != 0)) & (p < ALPHA))
         picked = better if name == "null" else better[:alt_checks]
@@ -353,7 +357,7 @@ def rule_block(quick=False):
 
 def rule_table(out):
     lines = ["### (e) the self-check rule: verdict type-I and power before / after", "",
-             "Default interval (calibrated t). \"After\": a \"better\" also needs the "
+             "Default interval of B - A (calibrated t with the skew guard). \"After\": a \"better\" also needs the "
              "studentized bootstrap test on the centred resamples (p < 0.05) whenever the "
              "self-checks (1,000 sign-flip and 1,000 centred-resample null sets, the product's "
              "own `core.paired.calibration.calibrate_scores`) warn (`Calibration.warns`, the rule of "
@@ -599,7 +603,7 @@ def latency_tables(out, truth, counts):
 
 
 BEFORE_AFTER = {"0/1": (("percentile", "exact"), ("tango", "midp")),
-                "scores": ("percentile", "calibrated_t"),
+                "scores": ("percentile", "calibrated_t_guard"),
                 "latency": ("geo: percentile", "geo: calibrated_t")}
 PREVIOUS = {"scores": "t", "latency": "geo: t"}   # the default before calibrated_t
 

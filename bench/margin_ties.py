@@ -47,6 +47,8 @@ sys.path.insert(0, str(ROOT))
 from bench.hard_shapes import populations, shape  # noqa: E402
 from bench.skew_guard import pct_mc, signflip_p  # noqa: E402
 from core.paired.intervals import score_intervals  # noqa: E402
+from core.paired.margin import MARGIN_GUARD_ALLOWANCE  # noqa: E402
+from core.paired.skew_intervals import skew_guard_interval  # noqa: E402
 
 ALPHA = 0.025
 NS = (20, 30, 50)
@@ -99,11 +101,14 @@ def tie_kept_p(d, delta, resamples, rng):
 
 
 def rule(d, delta, resamples, rng, signs):
-    """(before, after) "non-inferior" of each row."""
+    """(before, tie-kept, after) "non-inferior" of each row: the card's lower end and the
+    sign-flip test; also the tie-kept test; also the lower end of the skew guard at half its
+    noise allowance (``core.paired.margin.MARGIN_GUARD_ALLOWANCE``), the product's rule."""
     lo = lower_ends(d, resamples, rng)
     before = (lo > -delta) & (signflip_p(d + delta, signs, "greater") < ALPHA)
-    after = before & (tie_kept_p(d, delta, resamples, rng) < ALPHA)
-    return before, after
+    tied = before & (tie_kept_p(d, delta, resamples, rng) < ALPHA)
+    g_lo = skew_guard_interval(d, 0.95, MARGIN_GUARD_ALLOWANCE)[0]
+    return before, tied, tied & (g_lo > -delta)
 
 
 def check(d, delta, after, k):
@@ -119,7 +124,9 @@ def check(d, delta, after, k):
     return agree, min(k, d.shape[0])
 
 
-def run(sets, resamples, k, seed, fractions=FRACTIONS):
+def run(sets, resamples, k, seed, fractions=FRACTIONS, more=None):
+    """``more``: (name prefix, sets) for a population to draw more sets from (its Monte-Carlo
+    error smaller), e.g. ("left skew", 4000)."""
     rng = np.random.default_rng(seed)
     pops = populations(rng)
     signs = rng.choice([-1.0, 1.0], size=(1999, max(NS)))
@@ -131,15 +138,18 @@ def run(sets, resamples, k, seed, fractions=FRACTIONS):
             delta = f * sd
             at_margin = np.where(nz, pop - delta / nz.mean(), 0.0)
             for n in NS:
-                d = rng.choice(at_margin, size=(sets, n))
-                before, after = rule(d, delta, resamples, rng, signs[:, :n])
+                size = more[1] if more and name.startswith(more[0]) else sets
+                d = rng.choice(at_margin, size=(size, n))
+                before, tied, after = rule(d, delta, resamples, rng, signs[:, :n])
                 row = {"name": name, "shape": shape(pop), "f": f, "n": n, "ordinary": ordinary,
-                       "before": float(before.mean()), "after": float(after.mean())}
+                       "before": float(before.mean()), "tied": float(tied.mean()),
+                       "after": float(after.mean()), "sets": d.shape[0]}
                 row["agree"], row["checked"] = check(d, delta, after, k)
                 if ordinary:
                     x = rng.choice(pop, size=(sets, n))
-                    pb, pa = rule(x, delta, resamples, rng, signs[:, :n])
-                    row.update(pow_before=float(pb.mean()), pow_after=float(pa.mean()))
+                    pb, pt, pa = rule(x, delta, resamples, rng, signs[:, :n])
+                    row.update(pow_before=float(pb.mean()), pow_tied=float(pt.mean()),
+                               pow_after=float(pa.mean()))
                     a, c = check(x, delta, pa, k)   # at B - A = 0 "non-inferior" is common
                     row["agree"], row["checked"] = row["agree"] + a, row["checked"] + c
                 rows.append(row)
@@ -148,15 +158,17 @@ def run(sets, resamples, k, seed, fractions=FRACTIONS):
 
 
 def table(rows, sets) -> list[str]:
-    lines = ["| population | skew | ties | δ | n | non-inferior at B − A = −δ: before | after | "
-             "power at B − A = 0: before | after | agree |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| population | skew | ties | δ | n | sets | non-inferior at B − A = −δ: before | "
+             "tie-kept | now | power at B − A = 0: before | tie-kept | now | agree |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         sk, ties = r["shape"]
+        S = r["sets"]
         lines.append(
             f"| {r['name']} | {sk:+.1f} | {100 * ties:.0f}% | {r['f']:.2f} SD | {r['n']} | "
-            f"{pct_mc(r['before'], sets)} | {pct_mc(r['after'], sets)} | "
-            f"{pct_mc(r.get('pow_before'))} | {pct_mc(r.get('pow_after'))} | "
+            f"{S:,} | {pct_mc(r['before'], S)} | {pct_mc(r['tied'], S)} | "
+            f"{pct_mc(r['after'], S)} | {pct_mc(r.get('pow_before'))} | "
+            f"{pct_mc(r.get('pow_tied'))} | {pct_mc(r.get('pow_after'))} | "
             f"{r['agree']}/{r['checked']} |")
     return lines
 
@@ -169,16 +181,19 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=36)
     p.add_argument("--fractions", type=float, nargs="+", default=list(FRACTIONS),
                    help="margins as shares of the population SD")
+    p.add_argument("--more", nargs=2, metavar=("PREFIX", "SETS"),
+                   help='more sets for one population, e.g. --more "left skew" 4000')
     args = p.parse_args(argv)
     t0 = time.time()
-    rows = run(args.sets, args.resamples, args.check, args.seed, tuple(args.fractions))
+    more = (args.more[0], int(args.more[1])) if args.more else None
+    rows = run(args.sets, args.resamples, args.check, args.seed, tuple(args.fractions), more)
     print("\n".join(table(rows, args.sets)))
     hard = [r for r in rows if not r["ordinary"]] + [r for r in rows if r["ordinary"]]
     worst_b = max(hard, key=lambda r: r["before"])
     worst_a = max(hard, key=lambda r: r["after"])
-    print(f"\nworst before: {pct_mc(worst_b['before'], args.sets)} ({worst_b['name']}, "
+    print(f"\nworst before: {pct_mc(worst_b['before'], worst_b['sets'])} ({worst_b['name']}, "
           f"{worst_b['f']} SD, n = {worst_b['n']}); worst after: "
-          f"{pct_mc(worst_a['after'], args.sets)} ({worst_a['name']}, {worst_a['f']} SD, "
+          f"{pct_mc(worst_a['after'], worst_a['sets'])} ({worst_a['name']}, {worst_a['f']} SD, "
           f"n = {worst_a['n']})")
     print(f"({args.sets:,} sets per cell, seed {args.seed}, {time.time() - t0:.0f} s wall, "
           f"CPU {time.process_time():.0f} s)")

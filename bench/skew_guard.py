@@ -20,7 +20,9 @@ and the real scifact dense - BM25 nDCG@10 differences with their 53% ties), vect
   ties on half the queries;
 - **coverage** of the true mean 0 on the ordinary rows.
 
-"Before" is the calibrated t-interval alone, "after" with the skew guard, on the same sets
+"No guard" is the calibrated t-interval alone, "ramp on m" the guard as first shipped (its noise
+allowance phased in over the non-zero values m, ``m_ramp_guard``), "now" the product's guard
+(the allowance phased in over the cases n), on the same sets
 (the product's ``core.paired.intervals.score_intervals``). Each set's bootstrap has
 ``--resamples`` (400) resamples (the card: 20,000), the sign-flip test a shared matrix of
 1,999 random sign vectors (the card: exact up to 20 non-zero values), so a set near a
@@ -45,10 +47,12 @@ sys.path.insert(0, str(ROOT))
 
 from bench.hard_shapes import populations, shape  # noqa: E402
 from core.paired.intervals import score_intervals, side  # noqa: E402
+from core.paired.skew_intervals import t_quantile  # noqa: E402
 
 CONF = 0.95
-NS = (10, 20, 30, 50)
+NS = (10, 15, 20, 25, 30, 50)
 BLOCK = 200
+KINDS = ("before", "mramp", "after")   # no guard / the guard's first ramp (on m) / the product
 
 
 def _boot(x, resamples, rng):
@@ -59,16 +63,46 @@ def _boot(x, resamples, rng):
     return r.mean(axis=2), r.std(axis=2, ddof=1)
 
 
+def m_ramp_guard(x):
+    """The skew guard as first shipped (2026-12-02 morning), for the before / after of its
+    ramp: the noise allowance phased in over the **non-zero** values m (none up to 5, full
+    from 25) instead of the cases n (``core.paired.skew_intervals.SKEW_GUARD_RAMP``, none up
+    to 10 cases, full from 25). Otherwise ``skew_guard_interval``'s formula."""
+    S, n = x.shape
+    nz = x != 0
+    m = nz.sum(axis=1)
+    mz = np.where(nz, x, 0.0).sum(axis=1) / np.maximum(m, 1)
+    u = np.where(nz, x - mz[:, None], 0.0)
+    m2 = (u ** 2).sum(axis=1) / np.maximum(m, 1)
+    m3 = (u ** 3).sum(axis=1) / np.maximum(m, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.where((m >= 3) & (m2 > 0), m3 / np.where(m2 > 0, m2, 1.0) ** 1.5, 0.0)
+    tau = np.clip((m - 5) / 20, 0.0, 1.0) * np.sqrt(6.0 / np.maximum(m, 3))
+    a = 3.0 * np.sign(g) * np.maximum(np.abs(g) - tau, 0.0) / math.sqrt(n)
+    q = float(t_quantile(1 - (1 - CONF) / 2, n - 1))
+
+    def ginv(y):
+        w = np.cbrt(1 + a * (y - a / 6))
+        return 3 * (y - a / 6) / (w * w + w + 1)
+
+    se = x.std(axis=1, ddof=1) / math.sqrt(n)
+    return x.mean(axis=1) - ginv(q) * se, x.mean(axis=1) - ginv(-q) * se
+
+
 def intervals(x, resamples, rng):
-    """(before, after): the calibrated t-interval of each row of x without and with the skew
-    guard, each (low, high), from one bootstrap per row."""
-    out = [np.empty((2, x.shape[0])) for _ in range(2)]
+    """(before, m-ramp, after): the calibrated t-interval of each row of x without the skew
+    guard, with the guard as first shipped (``m_ramp_guard``) and with the product's guard,
+    each (low, high), from one bootstrap per row."""
+    out = [np.empty((2, x.shape[0])) for _ in range(3)]
     for s in range(0, x.shape[0], BLOCK):
         part = x[s:s + BLOCK]
         means, sds = _boot(part, resamples, rng)
-        for k, guard in enumerate((False, True)):
-            lo, hi = score_intervals(part, means, sds, CONF, "calibrated_t", skew_guard=guard)
-            out[k][0, s:s + BLOCK], out[k][1, s:s + BLOCK] = lo, hi
+        lo, hi = score_intervals(part, means, sds, CONF, "calibrated_t")
+        out[0][0, s:s + BLOCK], out[0][1, s:s + BLOCK] = lo, hi
+        g_lo, g_hi = m_ramp_guard(part)
+        out[1][0, s:s + BLOCK], out[1][1, s:s + BLOCK] = np.minimum(lo, g_lo), np.maximum(hi, g_hi)
+        lo, hi = score_intervals(part, means, sds, CONF, "calibrated_t", skew_guard=True)
+        out[2][0, s:s + BLOCK], out[2][1, s:s + BLOCK] = lo, hi
     return out
 
 
@@ -89,7 +123,7 @@ def verdicts(x, resamples, rng, signs):
     p = signflip_p(x, signs)
     scale = np.max(np.abs(x), axis=1)
     res = {}
-    for name, (lo, hi) in zip(("before", "after"), intervals(x, resamples, rng)):
+    for name, (lo, hi) in zip(KINDS, intervals(x, resamples, rng)):
         out = side(lo, hi, scale) != 0
         res[name] = (out, out & (p < 0.05))
     return res
@@ -102,7 +136,7 @@ def margin_cell(pop, n, delta, sets, resamples, rng, signs):
     d = rng.choice(d_pop, size=(sets, n))
     p = signflip_p(d + delta, signs[:, :n], "greater")
     return {name: float(np.mean((lo > -delta) & (p < 0.025)))
-            for name, (lo, _) in zip(("before", "after"), intervals(d, resamples, rng))}
+            for name, (lo, _) in zip(KINDS, intervals(d, resamples, rng))}
 
 
 def run(sets, resamples, seed):
@@ -116,7 +150,7 @@ def run(sets, resamples, seed):
             x = rng.choice(pop, size=(sets, n))
             v = verdicts(x, resamples, rng, signs[:, :n])
             row = {"name": name, "n": n, "ordinary": ordinary, "shape": shape(pop)}
-            for k in ("before", "after"):
+            for k in KINDS:
                 row[f"int_{k}"] = float(v[k][0].mean())
                 row[f"t1_{k}"] = float(v[k][1].mean())
             if n >= 20:
@@ -124,15 +158,13 @@ def run(sets, resamples, seed):
                             margin_cell(pop, n, 0.25 * sd, sets, resamples, rng, signs).items()})
             if ordinary:
                 v1 = verdicts(x + 0.5 * sd, resamples, rng, signs[:, :n])
-                row.update(pow_before=float(v1["before"][1].mean()),
-                           pow_after=float(v1["after"][1].mean()))
+                row.update({f"pow_{k}": float(v1[k][1].mean()) for k in KINDS})
                 if np.mean(pop == 0) > 0.1:
                     nzp = pop != 0
                     alt = np.where(nzp, pop + 0.5 * sd / nzp.mean(), 0.0)
                     v2 = verdicts(rng.choice(alt, size=(sets, n)), resamples, rng,
                                   signs[:, :n])
-                    row.update(tiepow_before=float(v2["before"][1].mean()),
-                               tiepow_after=float(v2["after"][1].mean()))
+                    row.update({f"tiepow_{k}": float(v2[k][1].mean()) for k in KINDS})
             rows.append(row)
         print(f"{name}: {time.process_time():.0f} s CPU", file=sys.stderr, flush=True)
     return rows
@@ -148,27 +180,26 @@ def pct_mc(r, sets=None):
 
 
 def table(rows, sets) -> list[str]:
-    lines = ["| population | skew | ties | n | interval leaves out 0: before | after | "
-             "type-I before | after | margin: non-inferior at −δ, before | after |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| population | skew | ties | n | interval leaves out 0: no guard | ramp on m | "
+             "now | type-I: no guard | ramp on m | now | margin, non-inferior at −δ: no guard | "
+             "ramp on m | now |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         sk, ties = r["shape"]
-        lines.append(
-            f"| {r['name']} | {sk:+.1f} | {100 * ties:.0f}% | {r['n']} | "
-            f"{pct_mc(r['int_before'], sets)} | {pct_mc(r['int_after'], sets)} | "
-            f"{pct_mc(r['t1_before'], sets)} | {pct_mc(r['t1_after'], sets)} | "
-            f"{pct_mc(r.get('margin_before'), sets) if 'margin_before' in r else '—'} | "
-            f"{pct_mc(r.get('margin_after'), sets) if 'margin_after' in r else '—'} |")
-    lines += ["", "| ordinary row | n | coverage before | after | power before | after | "
-              "power, ties kept, before | after |", "|---|---|---|---|---|---|---|---|"]
+        cells = [pct_mc(r[f"int_{k}"], sets) for k in KINDS] + \
+            [pct_mc(r[f"t1_{k}"], sets) for k in KINDS] + \
+            [pct_mc(r[f"margin_{k}"], sets) if f"margin_{k}" in r else "—" for k in KINDS]
+        lines.append(f"| {r['name']} | {sk:+.1f} | {100 * ties:.0f}% | {r['n']} | "
+                     + " | ".join(cells) + " |")
+    lines += ["", "| ordinary row | n | coverage: no guard | ramp on m | now | power: no guard | "
+              "ramp on m | now | power, ties kept: no guard | ramp on m | now |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         if not r["ordinary"]:
             continue
-        lines.append(
-            f"| {r['name']} | {r['n']} | {pct_mc(1 - r['int_before'])} | "
-            f"{pct_mc(1 - r['int_after'])} | {pct_mc(r['pow_before'], sets)} | "
-            f"{pct_mc(r['pow_after'], sets)} | {pct_mc(r.get('tiepow_before'))} | "
-            f"{pct_mc(r.get('tiepow_after'))} |")
+        cells = [pct_mc(1 - r[f"int_{k}"], sets) for k in KINDS] + \
+            [pct_mc(r[f"pow_{k}"], sets) for k in KINDS] + \
+            [pct_mc(r.get(f"tiepow_{k}"), sets if f"tiepow_{k}" in r else None) for k in KINDS]
+        lines.append(f"| {r['name']} | {r['n']} | " + " | ".join(cells) + " |")
     return lines
 
 
