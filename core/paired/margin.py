@@ -55,8 +55,8 @@ each end also moved out to the skew guard's at half its noise allowance
 (``core.paired.skew_intervals.skew_guard_interval(d, confidence, MARGIN_GUARD_ALLOWANCE)``,
 bounded to [-1, 1] for unit scores): the card's guard was tuned for the verdict's two-sided
 5.5% goal, and on left-skewed differences (skewness -2, 18% ties) its lower end let
-"non-inferior" through in 2.6-2.7% of data sets at n = 20 when B was exactly delta worse;
-at half the allowance 2.1-2.2% (3,000 sets, ``bench/margin_ties.py``). ``ci_low`` /
+"non-inferior" through in 2.6-3.3% of data sets at n = 20 when B was exactly delta worse;
+at half the allowance 2.1-2.6% (3,000-4,000 sets, ``bench/margin_ties.py``). ``ci_low`` /
 ``ci_high`` of the result are those ends (at delta = 0, and for 0/1 tables, the card's).
 
 The self-check (issue 36). When the comparison's self-check withholds its superiority verdict

@@ -128,7 +128,7 @@ def skew_guard_interval(x: np.ndarray, confidence: float, allowance: float = 1.0
       the full one from 25 on. The ramp reads the number of cases n, not m: ties widen the
       noise of the skewness (m < n) but do not make the sample smaller for the goals, and a
       ramp on m left tie-heavy symmetric data (scifact, 53% ties) with almost no allowance at
-      20-30 cases (coverage 97.5-98%);
+      20-30 cases (coverage 97.5-98.1% at n = 20);
     * k = ``SKEW_GUARD_FACTOR`` (3): on a skewed population a small sample mostly misses the
       long tail, so its skewness understates the population's (lognormal with skewness 4.8:
       a median sample skewness of about 1 at n = 20), and the t-interval's error on the side
