@@ -148,14 +148,10 @@ def simulate_best(pop: pd.DataFrame, n: int, runs: int, seed: int) -> dict:
             "miss": 1 - held_m / runs}
 
 
-def best_rows(real, runs: int, close_runs: int | None = None,
-              partial: Path | None = None) -> list[tuple[str, dict]]:
-    """Every (population, n) row; near ties first (the rows the 95% goal is hardest on), each
-    printed as soon as it is done, then returned in table order. ``close_runs``: sets per
-    close-race row (default ``runs``); ``partial``: a JSON-lines file each finished row is
-    appended to, and read back (rows already in it are not run again)."""
-    import json
-    todo = []
+def _best_grid(real):
+    """The best-set bench's grid, in table order: (k, population name, population, index of n,
+    n) for k = 3, 5, 10 systems, the scifact populations (when ``real`` is given) then the
+    TREC-like ones, and each n of ``NS_BEST``."""
     for k in (3, 5, 10):
         pops = {}
         if real is not None:
@@ -163,7 +159,17 @@ def best_rows(real, runs: int, close_runs: int | None = None,
         pops.update(trec_populations(k))
         for name, pop in pops.items():
             for i, n in enumerate(NS_BEST):
-                todo.append((name, pop, n, 10 * k + i))
+                yield k, name, pop, i, n
+
+
+def best_rows(real, runs: int, close_runs: int | None = None,
+              partial: Path | None = None) -> list[tuple[str, dict]]:
+    """Every (population, n) row; near ties first (the rows the 95% goal is hardest on), each
+    printed as soon as it is done, then returned in table order. ``close_runs``: sets per
+    close-race row (default ``runs``); ``partial``: a JSON-lines file each finished row is
+    appended to, and read back (rows already in it are not run again)."""
+    import json
+    todo = [(name, pop, n, 10 * k + i) for k, name, pop, i, n in _best_grid(real)]
     done = {}
     if partial is not None and partial.exists():
         for line in partial.read_text(encoding="utf-8").splitlines():
@@ -268,16 +274,8 @@ def oracle_row(pop: pd.DataFrame, n: int, seed: int, sims: int = ORACLE_SIMS) ->
 
 
 def oracle_rows(real, sims: int = ORACLE_SIMS) -> list[tuple[str, dict]]:
-    rows = []
-    for k in (3, 5, 10):
-        pops = {}
-        if real is not None:
-            pops.update(scifact_populations(real, k))
-        pops.update(trec_populations(k))
-        for name, pop in pops.items():
-            for i, n in enumerate(NS_BEST):
-                rows.append((name, oracle_row(pop, n, seed=500 + 10 * k + i, sims=sims)))
-    return rows
+    return [(name, oracle_row(pop, n, seed=500 + 10 * k + i, sims=sims))
+            for k, name, pop, i, n in _best_grid(real)]
 
 
 def oracle_table(rows, sim_rows) -> list[str]:
