@@ -60,8 +60,12 @@ def test_the_cli_path_of_the_number(monkeypatch):
 
 
 def test_the_page_path_of_the_card():
+    import streamlit as st
     from streamlit.testing.v1 import AppTest
 
+    # The page caches its one call (st.cache_data, one cache per process): an earlier page test
+    # in this worker would leave the number already made, and the path would skip core.
+    st.cache_data.clear()
     files, profile = _recorder(CARRIERS)
     threading.setprofile(profile)
     sys.setprofile(profile)
