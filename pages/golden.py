@@ -198,8 +198,14 @@ if ex.total:
                      ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                           | set(ex.blank))[:20])))
 
+cluster_text = ([] if clustered is None
+                else cluster_lines(clustered, c.a, c.b, cluster, c.binary, lang))
 if clustered is not None:
     st.info(tr("clusters.page_independent"))
+    # each method's and B − A's cluster-robust interval, the cluster tests and the clustered
+    # self-check's measured rate, as the CLI prints them (names inside: shown literally)
+    with st.expander(tr("clusters.page_title"), expanded=True):
+        st.markdown("\n".join(f"- {esc(line)}" for line in cluster_text))
 elif sc.hint is not None:
     st.info(tr_md("clusters.hint", sources=sc.hint["sources"], example=sc.hint["example"]))
 runs_text = [] if runs is None else runs_lines(runs, lang)
@@ -267,8 +273,8 @@ if runs is not None:
     sections.insert(0, Section(tr("clusters.runs_title"), "\n".join(runs_text)))
 if clustered is not None:
     sections.insert(0, Section(tr("clusters.page_title"), "\n".join(
-        cluster_lines(clustered, c.a, c.b, cluster, c.binary, lang)
-        + ([] if cmargin is None else [margin_line(cmargin, c.a, c.b, c.binary, lang)]))))
+        cluster_text + ([] if cmargin is None
+                        else [margin_line(cmargin, c.a, c.b, c.binary, lang)]))))
 summary = sc.to_dict(harm=harm, seq=seq, arrival=arrival)   # compare --json's summary
 report_downloads("golden", tr("golden.title"), sections, inputs={name: data},
                  params={"a": c.a, "b": c.b, "resamples": settings.resamples,

@@ -83,6 +83,38 @@ def test_golden_margin_harm_and_groups_take_the_clusters(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
+def test_golden_shows_the_cluster_block_with_the_clustered_self_check(lang):
+    """The golden page's 'Clusters' block shows what ``python -m core compare`` prints with
+    clusters: each method's and B − A's cluster-robust interval and the clustered self-check's
+    measured rate (core.paired.cluster_check), recomputed here from the same file."""
+    from core.inputs import compare_golden, load_clustered
+    from core.inputs.clusters import compare_in_clusters
+    from core.views import format as fmt
+    from core.views.clusters import cluster_lines, self_check_lines
+    data = _golden_file()
+    cl = load_clustered(data, "g.csv")
+    res = compare_golden(cl.golden, "base", "new", resamples=1000)
+    cc = compare_in_clusters(res, cl.labels, "document", resamples=1000)
+    assert cc.self_check is not None and cc.summary.n_clusters == 12
+    at = AppTest.from_file(GOLDEN, default_timeout=180)
+    at.session_state["lang"] = lang
+    at.session_state["golden_resamples"] = 1000
+    at.run()
+    at.file_uploader(key="golden_upload").set_value(("g.csv", data, "text/csv")).run()
+    assert not at.exception and not at.error
+    assert [_plain(e.label) for e in at.expander].count(t("clusters.page_title", lang)) == 1
+    texts = _texts(at)
+    measured = self_check_lines(cc, lang)[0]
+    assert fmt.pct(cc.self_check.null_rejection) in measured and measured in texts
+    lines = cluster_lines(cc, "base", "new", "document", False, lang)
+    assert lines and all(line in texts for line in lines)
+    d = cc.difference   # B − A's clustered interval, as the card shows it
+    assert fmt.diff(d.ci_low, "score") in texts and fmt.diff(d.ci_high, "score") in texts
+    for est in (cc.a, cc.b):   # each method's cluster-robust interval
+        assert fmt.value(est.ci_low, "score") in texts and fmt.value(est.ci_high, "score") in texts
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
 def test_golden_runs_line(lang):
     """A long file with a run column: the golden page shows the runs line with
     core.inputs.clusters.runs_block's numbers (k, the run-to-run share, sign flips)."""
