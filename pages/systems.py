@@ -408,8 +408,14 @@ if ex.total:
                      ids=", ".join(sorted(set(ex.missing) | set(ex.duplicates)
                                           | set(ex.blank))[:20])), icon="⚠️")
 
+cluster_text = ([] if clustered is None
+                else cluster_lines(clustered, c.a, c.b, cl_source, c.binary, lang))
 if clustered is not None:
     st.info(tr("clusters.page_independent"))
+    # each method's and B − A's cluster-robust interval, the cluster tests and the clustered
+    # self-check's measured rate, as the CLI prints them (names inside: shown literally)
+    with st.expander(tr("clusters.page_title"), expanded=True):
+        st.markdown("\n".join(f"- {esc(line)}" for line in cluster_text))
 elif sc.hint is not None:   # ids like doc12_q1, doc12_q2: suggest the cluster option, never guess
     st.info(tr_md("clusters.hint", sources=sc.hint["sources"], example=sc.hint["example"]))
 # repeated runs of the lists (issue 32): each case's value is its mean over its runs
@@ -513,8 +519,8 @@ sections = [
     *([] if seq is None else [sequential_section(seq, c.a, c.b, lang)]),
     *([] if not runs_text else [Section(tr("clusters.runs_title"), "\n".join(runs_text))]),
     *([] if clustered is None else [Section(tr("clusters.page_title"), "\n".join(
-        cluster_lines(clustered, c.a, c.b, cl_source, c.binary, lang)
-        + ([] if cmargin is None else [margin_line(cmargin, c.a, c.b, c.binary, lang)])))]),
+        cluster_text + ([] if cmargin is None
+                        else [margin_line(cmargin, c.a, c.b, c.binary, lang)])))]),
     Section(tr("systems.means_title"), "\n".join(notes), table=means_table.reset_index()),
     Section(tr("systems.pair_title", metric=key), verdict_text, table=tests_table),
     Section(tr("harm.title"), " ".join(harm_text)),

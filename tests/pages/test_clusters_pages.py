@@ -200,6 +200,13 @@ def test_systems_best_set_and_margin_take_the_side_file_clusters(lang):
     assert t(key, lang, a="bm25", b="dense", clusters=6, lo=fmt.diff(cm.ci_low, "score"),
              hi=fmt.diff(cm.ci_high, "score"), limit=fmt.diff(-0.05, "score")) in texts
     assert t("clusters.cli_few", lang, clusters=6) in texts
+    # the Clusters block: each method's and B − A's CR2 interval and the clustered self-check
+    from core.inputs.clusters import compare_in_clusters
+    from core.views.clusters import cluster_lines, self_check_lines
+    cc = compare_in_clusters(res, labels, "c.csv", resamples=1000)
+    assert cc.self_check is not None
+    assert self_check_lines(cc, lang)[0] in texts
+    assert all(line in texts for line in cluster_lines(cc, "bm25", "dense", "c.csv", False, lang))
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
