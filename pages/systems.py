@@ -2,6 +2,7 @@
 (core.inputs.lists / core.inputs.trec) -> A vs B (core.inputs.golden.compare_golden), the tied-for-best set with
 rank intervals (core.paired.best.best_set; the headline with three or more systems) and all pairs
 with Holm or Benjamini–Hochberg (core.paired.multi.compare_many) -> draw. Nothing computed here."""
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -170,6 +171,7 @@ with inputs_box:
     inputs: dict[str, bytes] = {}
     notes: list[str] = []
     cheap_gs = None   # cheap labels' scores (issue 34), when a second file is given
+    cheap_qrels = None   # the cheap qrels' file name (TREC)
     group_labels = group_name = None   # a TREC qid,group side file
     try:
         if source == "lists":
@@ -260,6 +262,7 @@ with inputs_box:
                 cheap_gs = _cheap_set(lambda: _trec(cheap_up.getvalue(), cheap_up.name, runs,
                                                     str(measure)).golden)
                 inputs[cheap_up.name] = cheap_up.getvalue()
+                cheap_qrels = cheap_up.name
             if g_up is not None:  # query groups from the qid,group side file
                 group_labels = _group_file(g_up.getvalue(), g_up.name)
                 group_name = g_up.name
@@ -341,6 +344,8 @@ with inputs_box:
     if cheap_gs is not None and clusters is not None:   # PPI reads cases as independent
         st.warning(tr("cheap.clusters_not_yet"), icon="⚠️")
         cheap_gs = None
+    if cheap_gs is not None and cheap_qrels is not None:   # named in the TREC block, as the CLI
+        systems = replace(systems, extra={**systems.extra, "cheap_qrels": cheap_qrels})
     data_key = (source, key, tuple(sorted(params.items(), key=str)),
                 tuple((n, sha256(v)) for n, v in inputs.items()), cl_source)
     ask = dict(margin=margin_value, sequential=looks_again, best_method=best_method,

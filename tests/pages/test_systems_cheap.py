@@ -128,7 +128,7 @@ def _trec_files():
     return gold.encode(), cheap.encode(), len(gold_q)
 
 
-def test_trec_cheap_qrels_card_equals_core_en_and_ko(reports):
+def test_trec_cheap_qrels_card_equals_core_en_and_ko(reports, tmp_path, monkeypatch):
     """TREC runs + gold qrels + cheap qrels: the PPI card's interval, gold-only interval,
     lambda and worth-about figures, and the report's ``ppi`` block, equal
     ``compare_cheap`` on the runs scored by core under both qrels (EN, then KO)."""
@@ -177,3 +177,25 @@ def test_trec_cheap_qrels_card_equals_core_en_and_ko(reports):
         texts = "\n".join(s.text for s in reports[-1]["sections"])
         assert all(line.strip() in texts for line in cheap_lines(ref, lang))
     assert reports[-1]["summary"]["ppi"] == summary["ppi"]
+    # the page's summary JSON is compare --json's on the same files (the TREC block names the
+    # cheap qrels too)
+    import contextlib
+    import json
+    from core.__main__ import main
+    (tmp_path / "gold.qrels").write_bytes(gold_b)
+    (tmp_path / "cheap.qrels").write_bytes(cheap_b)
+    for n in RUNS:
+        (tmp_path / n).write_bytes((DEMO_TREC / n).read_bytes())
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["compare", "--format", "trec", "--qrels", "gold.qrels", "--cheap-qrels",
+                     "cheap.qrels", "--measure", key, "--a", a, "--b", b, *RUNS,
+                     "--resamples", str(call["params"]["resamples"]), "--json"])
+    cli = json.loads(out.getvalue())
+    assert code in (0, 1) and cli["cheap_qrels"] == "cheap.qrels" == summary["cheap_qrels"]
+    assert set(cli) <= set(summary)   # the page adds what it shows besides (no harm, pairs)
+    assert {k: summary[k] for k in ("format", "measure", "qrels", "cheap_qrels", "difference",
+                                    "ppi")} == {k: cli[k] for k in ("format", "measure", "qrels",
+                                                                    "cheap_qrels", "difference",
+                                                                    "ppi")}
