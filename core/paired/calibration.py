@@ -151,15 +151,18 @@ class Calibration:
         if self._table:
             if self.resample_null_rejection is None:
                 return self.null_rejection > limit
-            return wilson_low(self.resample_null_rejection, self.resample_sets) > limit
+            r, sets = self.resample_null_rejection, self.resample_sets
+            return float(wilson_bounds(r * sets, sets, WARN_Z)[0]) > limit
         m = self.nonzero or self.n
         # sign flips of m non-zero differences: 2^m equally likely sets, so the rate moves in
         # steps of 2^(1 - m); below 6 of them (2^(1 - m) >= 5%) it cannot say more than that
         # the sample is tiny (and the verdict's sign-flip test cannot reach p < 5% either)
-        over = (m >= MIN_SIGNFLIP_NONZERO and wilson_low(self.null_rejection, self.sets)
+        over = (m >= MIN_SIGNFLIP_NONZERO
+                and float(wilson_bounds(self.null_rejection * self.sets, self.sets, WARN_Z)[0])
                 > WARN_RATE + SIGNFLIP_EXCESS / m)
         if self.resample_null_rejection is not None:
-            over = over or wilson_low(self.resample_null_rejection, self.resample_sets) > limit
+            r, sets = self.resample_null_rejection, self.resample_sets
+            over = over or float(wilson_bounds(r * sets, sets, WARN_Z)[0]) > limit
         return over
 
     @property
@@ -172,11 +175,12 @@ class Calibration:
     @property
     def reads_above(self) -> bool:
         """Whether the figure the card shows (``shown``) reads above the promise beyond
-        Monte-Carlo error: its one-sided 95% Wilson lower bound (``wilson_low``; the figure
+        Monte-Carlo error: its one-sided 95% Wilson lower bound (the one Wilson formula,
+        ``core.paired.intervals.wilson_bounds``, at ``WARN_Z`` with k = rate x sets; the figure
         itself when exact) above 1 - confidence. Then the card's self-check sentence is a
         warning, not a footnote (issue 36)."""
         sets = self._shown_sets
-        low = wilson_low(self.shown, sets) if sets else self.shown
+        low = float(wilson_bounds(self.shown * sets, sets, WARN_Z)[0]) if sets else self.shown
         return low > self.promise + 1e-12
 
     @property
@@ -233,16 +237,6 @@ def warn_limit(n: int) -> float:
     on a resample of that), 6-7% at n = 20; the allowance shrinks as 1 / n (bench section e,
     ``docs/calibration.md``, measures the warning's false alarms with it)."""
     return WARN_RATE + SMALL_N_EXCESS / max(int(n), 1)
-
-
-def wilson_low(rate: float, sets: int, z: float = WARN_Z) -> float:
-    """Lower end of the Wilson (1927) score interval of a Monte-Carlo rate over ``sets``
-    null sets at one-sided level z (``core.paired.intervals.wilson_bounds``, the one Wilson
-    formula, with k = rate x sets); the rate itself when there are no sets."""
-    if sets <= 0:
-        return rate
-    low, _, _ = wilson_bounds(rate * sets, sets, z)
-    return max(0.0, float(low))
 
 
 def _binom_half_pmf(m: int) -> np.ndarray:

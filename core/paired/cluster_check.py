@@ -25,11 +25,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from core.paired.calibration import (STREAM_RESAMPLE_NULL, WITHHOLD_FACTOR, null_centred,
-                                     warn_limit, wilson_low)
+                                     warn_limit, WARN_Z)
 from core.paired.clusters import (CLUSTER_RESAMPLES, ClusterLayout, bell_mccaffrey_df,
                                   calibrated_cr2, cluster_layout, cluster_sums,
                                   cr2_rows)
-from core.paired.intervals import side
+from core.paired.intervals import side, wilson_bounds
 
 CHECK_SETS = 1_000
 WORK = 2e7   # cluster totals drawn by one check's bootstrap-t resamples, at most about this
@@ -78,7 +78,8 @@ class ClusterSelfCheck:
 
     @property
     def warns(self) -> bool:
-        return wilson_low(self.null_rejection, self.sets) > self.warn_above
+        low = float(wilson_bounds(self.null_rejection * self.sets, self.sets, WARN_Z)[0])
+        return low > self.warn_above
 
     @property
     def withholds(self) -> bool:

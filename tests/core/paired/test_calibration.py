@@ -8,9 +8,9 @@ from scipy import stats
 
 from core import _kernels
 from core.paired.calibration import (calibrate_scores, calibrate_table, null_centred, null_resamples,
-                              warn_limit, wilson_low)
+                              warn_limit, WARN_Z)
 from core.paired.intervals import (hall_t_interval, johnson_t_interval, paired_proportion_ci,
-                            score_intervals, side)
+                            score_intervals, side, wilson_bounds)
 from core.paired.stats import stream_key
 
 
@@ -153,7 +153,8 @@ def test_resample_check_sees_the_skew_that_sign_flips_cannot():
     cal = calibrate_scores(d, interval="t", seed=0)
     assert cal.null_rejection <= 0.06 < cal.resample_null_rejection
     assert cal.warns and cal.worst == cal.resample_null_rejection == cal.shown
-    assert wilson_low(cal.resample_null_rejection, 1000) > warn_limit(12) == cal.warn_above
+    low = wilson_bounds(cal.resample_null_rejection * 1000, 1000, WARN_Z)[0]
+    assert low > warn_limit(12) == cal.warn_above
     assert cal.to_dict()["warning"] is True
     # symmetric data: the two checks agree within Monte-Carlo error, no warning
     s = np.random.default_rng(8).normal(size=40)
@@ -184,7 +185,7 @@ def test_table_resample_check_varies_the_discordant_pairs_and_uses_exact_mcnemar
     # shown: the unconditional resample check is (the shipped demo's table)
     assert cal.shown == cal.resample_null_rejection
     assert cal.warns == cal.needs_survival == (
-        wilson_low(cal.resample_null_rejection, 800) > warn_limit(31))
+        wilson_bounds(cal.resample_null_rejection * 800, 800, WARN_Z)[0] > warn_limit(31))
     assert not cal.warns and cal.to_dict()["shown_rate"] == cal.resample_null_rejection
 
 
@@ -194,8 +195,8 @@ def test_warn_limit_and_wilson_bound():
     # Wilson (1927) lower bound, one-sided 95%, against statsmodels' two-sided 90% interval
     from statsmodels.stats.proportion import proportion_confint
     lo, _ = proportion_confint(87, 1000, alpha=0.10, method="wilson")
-    assert wilson_low(0.087, 1000) == pytest.approx(lo, abs=1e-12)
-    assert wilson_low(0.0, 1000) == 0.0 and wilson_low(0.3, 0) == 0.3
+    assert wilson_bounds(0.087 * 1000, 1000, WARN_Z)[0] == pytest.approx(lo, abs=1e-12)
+    assert wilson_bounds(0.0, 1000, WARN_Z)[0] == 0.0
 
 
 def test_tie_heavy_differences_keep_their_zeros_in_the_resample_null():
