@@ -132,7 +132,7 @@ def split_arrival(table: CellTable) -> tuple[CellTable, Arrival]:
 def load_arriving(data: bytes, file: str = "upload", *,
                   cluster: str | None = None) -> tuple[Clustered, Arrival]:
     """A golden-case file read for the sequential mode: its arrival column taken out
-    (``split_arrival``), then read as ``core.inputs.clusters.load_clustered`` reads it."""
+    (``split_arrival``), then read as ``core.inputs.systems.load_clustered`` reads it."""
     table = read_cells(data, file, required=(CASE_ID_NAMES,))
     table, arrival = split_arrival(table)
     rest, labels, col, runs = split_table(table, cluster)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.errors import InputError
-from core.inputs.golden import GoldenSet, from_cells, parse_value
+from core.inputs.golden import GoldenSet, parse_value
 from core.inputs.golden_cases import CASE_ID_NAMES, RunTable, side_file_ids, stored_form
 from core.inputs.tables import CellTable, find_column, read_cells
 from core.paired import (ClusterComparison, compare_clustered, run_summary, sign_flipping_cases,
@@ -197,18 +197,19 @@ def split_table(table: CellTable, cluster: str | None = None) -> tuple:
     return table, labels, col, runs
 
 
-def load_clustered(data: bytes, file: str = "upload", *, cluster: str | None = None) -> Clustered:
-    """A golden-case file with its clusters and runs (``split_table``); without either, the
-    set is exactly ``core.inputs.golden.load_golden``'s."""
-    table = read_cells(data, file, required=(CASE_ID_NAMES,))
-    rest, labels, col, runs = split_table(table, cluster)
-    return Clustered(from_cells(rest), labels, col, None, runs)
-
-
 def has_cluster_column(data: bytes, file: str = "upload") -> bool:
     """Whether a file's header names a cluster or a run column (the Switch? page's one-line
     note: it reads such a file's cases as independent)."""
-    table = read_cells(data, file, required=(CASE_ID_NAMES,))
+    return names_clusters(read_cells(data, file, required=(CASE_ID_NAMES,)))
+
+
+def names_clusters(table: CellTable, cluster: str | None = None) -> bool:
+    """Whether ``split_table`` has anything to take out of ``table``: a cluster column asked
+    for (``cluster``) or one its header names (``CLUSTER_NAMES``), or a run column
+    (``_run_column``). Reads the header only; ``core.inputs.systems.load_clustered`` splits
+    only when this is True, so a file without either never enters this room."""
+    if cluster:
+        return True
     id_col = find_column(table.names, CASE_ID_NAMES)
     names = [c for c in table.names if c != id_col]
     return find_column(names, CLUSTER_NAMES) is not None or _run_column(names)[1] is not None

@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.inputs.clusters import (Clustered, cluster_hint, clusters_of, compare_in_clusters,
-                                  load_lists_clustered, runs_block)
-from core.inputs.golden import GoldenComparison, GoldenSet, compare_golden
+                                  load_lists_clustered, names_clusters, runs_block, split_table)
+from core.inputs.golden import GoldenComparison, GoldenSet, compare_golden, from_cells
+from core.inputs.golden_cases import CASE_ID_NAMES
 from core.inputs.groups import by_group
+from core.inputs.tables import read_cells
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,20 @@ def lists_systems(scores, key: str) -> Systems:
     return Systems(scores.golden(key), extra,
                    "lists" if ls.kind == "ids" and not ls.runs else None, scores, key,
                    None if scores.runs is None else scores.runs[key])
+
+
+def load_clustered(data: bytes, file: str = "upload", *, cluster: str | None = None) -> Clustered:
+    """A golden-case file read once (``read_cells``) into its ``GoldenSet``
+    (``core.inputs.golden.from_cells``) with its clusters and runs. Only when the header names
+    a cluster or run column, or ``cluster`` asks for one (``names_clusters``), are they taken
+    out (``core.inputs.clusters.split_table``); a plain file goes from the reader to the golden
+    set and never through the cluster room. One call for the CLI's golden ``compare`` and
+    ``decide`` and the golden page."""
+    table = read_cells(data, file, required=(CASE_ID_NAMES,))
+    if not names_clusters(table, cluster):
+        return Clustered(from_cells(table))
+    rest, labels, col, runs = split_table(table, cluster)
+    return Clustered(from_cells(rest), labels, col, None, runs)
 
 
 def read_lists_systems(data: bytes, file: str = "upload", *, metric: str = "ndcg",

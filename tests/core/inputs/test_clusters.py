@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from core.errors import InputError
-from core.inputs.clusters import (cluster_hint, compare_in_clusters, load_clustered,
+from core.inputs.systems import load_clustered
+from core.inputs.clusters import (cluster_hint, compare_in_clusters,
                                   load_lists_clustered, read_cluster_labels, runs_block)
 from core.inputs.golden import compare_golden, load_golden
 from core.paired.cluster_check import with_self_check

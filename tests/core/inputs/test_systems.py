@@ -3,6 +3,9 @@ page; each part equals the function it calls on the same data, and ``compare_sum
 one JSON summary (the contract first, then each block in place)."""
 from pathlib import Path
 
+import pytest
+
+from core.errors import InputError
 from core.inputs.golden import compare_golden, load_golden
 from core.inputs.systems import (compare_summary, compare_systems, golden_systems,
                                  lists_systems, trec_systems)
@@ -104,3 +107,26 @@ def test_lists_and_trec_blocks_are_the_formats_figures():
     assert out["format"] == "trec" and out["runs"] == {"bm25": "bm25.run",
                                                         "dense": "dense.run"}
     assert out["judged"] == sc.judged.to_dict() and "best_set" not in out
+
+
+def test_load_clustered_splits_only_a_file_that_names_clusters_or_runs(monkeypatch):
+    """``load_clustered``: a plain golden file goes from the reader to the golden set without the
+    cluster room's split (issue 31: the card's path), and gives ``load_golden``'s set; a file
+    with a cluster column, or ``cluster`` named, is split."""
+    from core.inputs import systems
+
+    plain = b"case_id,A,B\nq1,1,0\nq2,0,1\nq3,1,1\n"
+    clustered = b"case_id,document,A,B\nq1,d1,1,0\nq2,d1,0,1\nq3,d2,1,1\n"
+    calls = []
+    real = systems.split_table
+    monkeypatch.setattr(systems, "split_table", lambda *a, **k: calls.append(a) or real(*a, **k))
+    cl = systems.load_clustered(plain, "p.csv")
+    assert calls == [] and cl.labels is None and cl.runs is None
+    assert cl.golden.cases.ids == load_golden(plain, "p.csv").cases.ids
+    assert list(cl.golden.methods) == ["A", "B"]
+    cl = systems.load_clustered(clustered, "c.csv")
+    assert len(calls) == 1 and cl.column == "document" and cl.labels["q1"] == "d1"
+    assert list(cl.golden.methods) == ["A", "B"]
+    with pytest.raises(InputError):
+        systems.load_clustered(plain, "p.csv", cluster="nope")
+    assert len(calls) == 2
