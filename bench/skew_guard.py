@@ -21,7 +21,8 @@ and the real scifact dense - BM25 nDCG@10 differences with their 53% ties), vect
 - **coverage** of the true mean 0 on the ordinary rows.
 
 "No guard" is the calibrated t-interval alone, "ramp on m" the guard as first shipped (its noise
-allowance phased in over the non-zero values m, ``m_ramp_guard``), "now" the product's guard
+allowance phased in over the non-zero values m: ``skew_guard_interval(..., ramp=
+SKEW_GUARD_FIRST_RAMP)``), "now" the product's guard
 (the allowance phased in over the cases n), on the same sets
 (the product's ``core.paired.intervals.score_intervals``). Each set's bootstrap has
 ``--resamples`` (400) resamples (the card: 20,000), the sign-flip test a shared matrix of
@@ -47,7 +48,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.hard_shapes import populations, shape  # noqa: E402
 from core.paired.intervals import score_intervals, side  # noqa: E402
-from core.paired.skew_intervals import t_quantile  # noqa: E402
+from core.paired.skew_intervals import (SKEW_GUARD_FIRST_RAMP,  # noqa: E402
+                                         skew_guard_interval)
 
 CONF = 0.95
 NS = (10, 15, 20, 25, 30, 50)
@@ -63,35 +65,9 @@ def _boot(x, resamples, rng):
     return r.mean(axis=2), r.std(axis=2, ddof=1)
 
 
-def m_ramp_guard(x):
-    """The skew guard as first shipped (2026-12-02 morning), for the before / after of its
-    ramp: the noise allowance phased in over the **non-zero** values m (none up to 5, full
-    from 25) instead of the cases n (``core.paired.skew_intervals.SKEW_GUARD_RAMP``, none up
-    to 10 cases, full from 25). Otherwise ``skew_guard_interval``'s formula."""
-    S, n = x.shape
-    nz = x != 0
-    m = nz.sum(axis=1)
-    mz = np.where(nz, x, 0.0).sum(axis=1) / np.maximum(m, 1)
-    u = np.where(nz, x - mz[:, None], 0.0)
-    m2 = (u ** 2).sum(axis=1) / np.maximum(m, 1)
-    m3 = (u ** 3).sum(axis=1) / np.maximum(m, 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        g = np.where((m >= 3) & (m2 > 0), m3 / np.where(m2 > 0, m2, 1.0) ** 1.5, 0.0)
-    tau = np.clip((m - 5) / 20, 0.0, 1.0) * np.sqrt(6.0 / np.maximum(m, 3))
-    a = 3.0 * np.sign(g) * np.maximum(np.abs(g) - tau, 0.0) / math.sqrt(n)
-    q = float(t_quantile(1 - (1 - CONF) / 2, n - 1))
-
-    def ginv(y):
-        w = np.cbrt(1 + a * (y - a / 6))
-        return 3 * (y - a / 6) / (w * w + w + 1)
-
-    se = x.std(axis=1, ddof=1) / math.sqrt(n)
-    return x.mean(axis=1) - ginv(q) * se, x.mean(axis=1) - ginv(-q) * se
-
-
 def intervals(x, resamples, rng):
     """(before, m-ramp, after): the calibrated t-interval of each row of x without the skew
-    guard, with the guard as first shipped (``m_ramp_guard``) and with the product's guard,
+    guard, with the guard as first shipped (``ramp=SKEW_GUARD_FIRST_RAMP``) and with the product's guard,
     each (low, high), from one bootstrap per row."""
     out = [np.empty((2, x.shape[0])) for _ in range(3)]
     for s in range(0, x.shape[0], BLOCK):
@@ -99,7 +75,7 @@ def intervals(x, resamples, rng):
         means, sds = _boot(part, resamples, rng)
         lo, hi = score_intervals(part, means, sds, CONF, "calibrated_t")
         out[0][0, s:s + BLOCK], out[0][1, s:s + BLOCK] = lo, hi
-        g_lo, g_hi = m_ramp_guard(part)
+        g_lo, g_hi = skew_guard_interval(part, CONF, ramp=SKEW_GUARD_FIRST_RAMP)
         out[1][0, s:s + BLOCK], out[1][1, s:s + BLOCK] = np.minimum(lo, g_lo), np.maximum(hi, g_hi)
         lo, hi = score_intervals(part, means, sds, CONF, "calibrated_t", skew_guard=True)
         out[2][0, s:s + BLOCK], out[2][1, s:s + BLOCK] = lo, hi

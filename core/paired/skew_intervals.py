@@ -110,10 +110,12 @@ def hall_t_interval(x: np.ndarray, confidence: float):
 
 
 SKEW_GUARD_FACTOR = 3.0       # the sample skewness understates a skewed population's at 10-30
-SKEW_GUARD_RAMP = (10.0, 25.0)  # noise allowance by cases n: none up to 10, full from 25
+SKEW_GUARD_RAMP = ("n", 10.0, 25.0)  # noise allowance by cases n: none up to 10, full from 25
+SKEW_GUARD_FIRST_RAMP = ("m", 5.0, 25.0)  # as first shipped: by non-zero values m, 5 to 25
 
 
-def skew_guard_interval(x: np.ndarray, confidence: float, allowance: float = 1.0):
+def skew_guard_interval(x: np.ndarray, confidence: float, allowance: float = 1.0, *,
+                        ramp: tuple[str, float, float] = SKEW_GUARD_RAMP):
     """The skew guard of the interval of a paired difference (issue 36): Hall's transformed
     t-interval (``hall_t_interval``'s formula) of the mean of each row of ``x`` (S sets of
     n >= 2 cases), with the skewness a = k gamma' / sqrt(n) where
@@ -136,6 +138,10 @@ def skew_guard_interval(x: np.ndarray, confidence: float, allowance: float = 1.0
 
     ``allowance`` scales tau (1: the interval of B - A; the margin decision of scores reads
     it at ``core.paired.margin.MARGIN_GUARD_ALLOWANCE``, 0.5, for its one-sided 2.5% promise).
+    ``ramp`` = (count, start, full): the allowance's weight is clip((count - start) /
+    (full - start), 0, 1) with count the cases n ("n", the default ``SKEW_GUARD_RAMP``) or the
+    non-zero values m ("m"; ``SKEW_GUARD_FIRST_RAMP``, the guard as first shipped, kept for
+    ``bench/skew_guard.py``'s before / after).
 
     k, the noise allowance and its ramp were chosen by simulation (``bench/skew_guard.py``,
     ``docs/calibration.md``): the smallest correction that keeps the verdict's type-I at or
@@ -154,8 +160,11 @@ def skew_guard_interval(x: np.ndarray, confidence: float, allowance: float = 1.0
     m3 = (u ** 3).sum(axis=1) / np.maximum(m, 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         gamma = np.where((m >= 3) & (m2 > 0), m3 / np.where(m2 > 0, m2, 1.0) ** 1.5, 0.0)
-    lo_m, hi_m = SKEW_GUARD_RAMP   # in cases n
-    tau = allowance * np.clip((n - lo_m) / (hi_m - lo_m), 0.0, 1.0) * np.sqrt(
+    count, start, full = ramp
+    if count not in ("n", "m"):
+        raise ValueError(f"ramp counts 'n' (cases) or 'm' (non-zero values), not {count!r}")
+    by = n if count == "n" else m
+    tau = allowance * np.clip((by - start) / (full - start), 0.0, 1.0) * np.sqrt(
         6.0 / np.maximum(m, 3))
     a = SKEW_GUARD_FACTOR * np.sign(gamma) * np.maximum(np.abs(gamma) - tau, 0.0) / math.sqrt(n)
     q = float(t_quantile(1 - (1 - confidence) / 2, n - 1))

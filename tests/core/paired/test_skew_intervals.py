@@ -70,7 +70,7 @@ def test_calibrated_t_equals_t_when_the_bootstrap_t_lies_inside():
 
 
 
-def _guard_by_hand(x, confidence=0.95):
+def _guard_by_hand(x, confidence=0.95, ramp=("n", 10, 25)):
     """The skew guard from scipy: the skewness of the non-zero values (scipy.stats.skew, biased
     = mu3 / m2^1.5), less its noise allowance (phased in over 10-25 cases), times 3, in Hall's interval solved numerically
     (brentq on Hall's monotone transformation, no closed-form inverse)."""
@@ -78,7 +78,8 @@ def _guard_by_hand(x, confidence=0.95):
     nz = x[x != 0]
     m, n = nz.size, x.size
     gamma = float(stats.skew(nz)) if m >= 3 and nz.std() > 0 else 0.0
-    w = min(max((n - 10) / 15, 0.0), 1.0)
+    count, start, full = ramp
+    w = min(max(((n if count == "n" else m) - start) / (full - start), 0.0), 1.0)
     tau = w * math.sqrt(6 / max(m, 3))
     a = 3 * math.copysign(max(abs(gamma) - tau, 0.0), gamma) / math.sqrt(n)
     q = stats.t.ppf(1 - (1 - confidence) / 2, n - 1)
@@ -103,6 +104,23 @@ def test_skew_guard_against_scipy_skewness_and_a_numerical_inverse():
         lo, hi = skew_guard_interval(x[None, :], 0.95)
         want = _guard_by_hand(x)
         assert (lo[0], hi[0]) == pytest.approx(want, rel=1e-9, abs=1e-12)
+
+
+def test_skew_guard_first_ramp_reads_the_non_zero_values():
+    """The guard as first shipped (``ramp=SKEW_GUARD_FIRST_RAMP``: the allowance phased in over
+    the non-zero values m, 5 to 25), against scipy by hand; on tie-heavy data it differs from
+    the default ramp on the cases n (bench/skew_guard.py's before / after)."""
+    from core.paired.skew_intervals import SKEW_GUARD_FIRST_RAMP, skew_guard_interval
+    rng = np.random.default_rng(7)
+    x = np.where(rng.random(24) < 0.5, 0.0, rng.gamma(2.0, size=24) - 2.0)
+    assert SKEW_GUARD_FIRST_RAMP == ("m", 5.0, 25.0)
+    got = skew_guard_interval(x[None, :], 0.95, ramp=SKEW_GUARD_FIRST_RAMP)
+    assert (got[0][0], got[1][0]) == pytest.approx(
+        _guard_by_hand(x, ramp=("m", 5, 25)), rel=1e-9, abs=1e-12)
+    now = skew_guard_interval(x[None, :], 0.95)
+    assert (now[0][0], now[1][0]) != pytest.approx((got[0][0], got[1][0]), rel=1e-6)
+    with pytest.raises(ValueError, match="ramp counts"):
+        skew_guard_interval(x[None, :], 0.95, ramp=("k", 5, 25))
 
 
 def test_skew_guard_is_the_t_interval_when_the_skewness_is_within_its_noise():
