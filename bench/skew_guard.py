@@ -67,8 +67,8 @@ def _boot(x, resamples, rng):
 
 def intervals(x, resamples, rng):
     """(before, m-ramp, after): the calibrated t-interval of each row of x without the skew
-    guard, with the guard as first shipped (``ramp=SKEW_GUARD_FIRST_RAMP``) and with the product's guard,
-    each (low, high), from one bootstrap per row."""
+    guard, with the guard as first shipped (``ramp=SKEW_GUARD_FIRST_RAMP``) and with the
+    product's guard, each (low, high), from one bootstrap per row."""
     out = [np.empty((2, x.shape[0])) for _ in range(3)]
     for s in range(0, x.shape[0], BLOCK):
         part = x[s:s + BLOCK]

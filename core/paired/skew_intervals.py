@@ -115,7 +115,8 @@ SKEW_GUARD_FIRST_RAMP = ("m", 5.0, 25.0)  # as first shipped: by non-zero values
 
 
 def skew_guard_interval(x: np.ndarray, confidence: float, allowance: float = 1.0, *,
-                        ramp: tuple[str, float, float] = SKEW_GUARD_RAMP):
+                        ramp: tuple[str, float, float] = SKEW_GUARD_RAMP,
+                        factor: float = SKEW_GUARD_FACTOR):
     """The skew guard of the interval of a paired difference (issue 36): Hall's transformed
     t-interval (``hall_t_interval``'s formula) of the mean of each row of ``x`` (S sets of
     n >= 2 cases), with the skewness a = k gamma' / sqrt(n) where
@@ -141,7 +142,8 @@ def skew_guard_interval(x: np.ndarray, confidence: float, allowance: float = 1.0
     ``ramp`` = (count, start, full): the allowance's weight is clip((count - start) /
     (full - start), 0, 1) with count the cases n ("n", the default ``SKEW_GUARD_RAMP``) or the
     non-zero values m ("m"; ``SKEW_GUARD_FIRST_RAMP``, the guard as first shipped, kept for
-    ``bench/skew_guard.py``'s before / after).
+    ``bench/skew_guard.py``'s before / after). ``factor`` is k (default ``SKEW_GUARD_FACTOR``;
+    other values for the bench's variants only).
 
     k, the noise allowance and its ramp were chosen by simulation (``bench/skew_guard.py``,
     ``docs/calibration.md``): the smallest correction that keeps the verdict's type-I at or
@@ -166,7 +168,7 @@ def skew_guard_interval(x: np.ndarray, confidence: float, allowance: float = 1.0
     by = n if count == "n" else m
     tau = allowance * np.clip((by - start) / (full - start), 0.0, 1.0) * np.sqrt(
         6.0 / np.maximum(m, 3))
-    a = SKEW_GUARD_FACTOR * np.sign(gamma) * np.maximum(np.abs(gamma) - tau, 0.0) / math.sqrt(n)
+    a = factor * np.sign(gamma) * np.maximum(np.abs(gamma) - tau, 0.0) / math.sqrt(n)
     q = float(t_quantile(1 - (1 - confidence) / 2, n - 1))
 
     def ginv(y):   # Hall's inverse transformation, as in hall_t_interval

@@ -70,7 +70,7 @@ def test_calibrated_t_equals_t_when_the_bootstrap_t_lies_inside():
 
 
 
-def _guard_by_hand(x, confidence=0.95, ramp=("n", 10, 25)):
+def _guard_by_hand(x, confidence=0.95, ramp=("n", 10, 25), factor=3, allowance=1.0):
     """The skew guard from scipy: the skewness of the non-zero values (scipy.stats.skew, biased
     = mu3 / m2^1.5), less its noise allowance (phased in over 10-25 cases), times 3, in Hall's interval solved numerically
     (brentq on Hall's monotone transformation, no closed-form inverse)."""
@@ -80,8 +80,8 @@ def _guard_by_hand(x, confidence=0.95, ramp=("n", 10, 25)):
     gamma = float(stats.skew(nz)) if m >= 3 and nz.std() > 0 else 0.0
     count, start, full = ramp
     w = min(max(((n if count == "n" else m) - start) / (full - start), 0.0), 1.0)
-    tau = w * math.sqrt(6 / max(m, 3))
-    a = 3 * math.copysign(max(abs(gamma) - tau, 0.0), gamma) / math.sqrt(n)
+    tau = allowance * w * math.sqrt(6 / max(m, 3))
+    a = factor * math.copysign(max(abs(gamma) - tau, 0.0), gamma) / math.sqrt(n)
     q = stats.t.ppf(1 - (1 - confidence) / 2, n - 1)
     se = stats.sem(x)
 
@@ -119,6 +119,10 @@ def test_skew_guard_first_ramp_reads_the_non_zero_values():
         _guard_by_hand(x, ramp=("m", 5, 25)), rel=1e-9, abs=1e-12)
     now = skew_guard_interval(x[None, :], 0.95)
     assert (now[0][0], now[1][0]) != pytest.approx((got[0][0], got[1][0]), rel=1e-6)
+    # the bench's variants (bench/skew_guard_variants.py): factor, allowance and ramp by hand
+    got = skew_guard_interval(x[None, :], 0.95, 1.5, ramp=("n", 10, 20), factor=4)
+    assert (got[0][0], got[1][0]) == pytest.approx(
+        _guard_by_hand(x, ramp=("n", 10, 20), factor=4, allowance=1.5), rel=1e-9, abs=1e-12)
     with pytest.raises(ValueError, match="ramp counts"):
         skew_guard_interval(x[None, :], 0.95, ramp=("k", 5, 25))
 
