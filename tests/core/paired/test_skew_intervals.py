@@ -120,9 +120,12 @@ def test_skew_guard_first_ramp_reads_the_non_zero_values():
     now = skew_guard_interval(x[None, :], 0.95)
     assert (now[0][0], now[1][0]) != pytest.approx((got[0][0], got[1][0]), rel=1e-6)
     # the bench's variants (bench/skew_guard_variants.py): factor, allowance and ramp by hand
-    got = skew_guard_interval(x[None, :], 0.95, 1.5, ramp=("n", 10, 20), factor=4)
+    y = np.where(rng.random(24) < 0.3, 0.0, rng.lognormal(0, 1.0, size=24) - 1.6)
+    got = skew_guard_interval(y[None, :], 0.95, 1.5, ramp=("n", 10, 20), factor=4)
     assert (got[0][0], got[1][0]) == pytest.approx(
-        _guard_by_hand(x, ramp=("n", 10, 20), factor=4, allowance=1.5), rel=1e-9, abs=1e-12)
+        _guard_by_hand(y, ramp=("n", 10, 20), factor=4, allowance=1.5), rel=1e-9, abs=1e-12)
+    now = skew_guard_interval(y[None, :], 0.95)
+    assert (now[0][0], now[1][0]) != pytest.approx((got[0][0], got[1][0]), rel=1e-6)
     with pytest.raises(ValueError, match="ramp counts"):
         skew_guard_interval(x[None, :], 0.95, ramp=("k", 5, 25))
 
