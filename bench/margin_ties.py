@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.hard_shapes import populations, shape  # noqa: E402
-from bench.skew_guard import pct_mc, signflip_p  # noqa: E402
+from bench.skew_guard import boot_means_sds, pct_mc, signflip_p  # noqa: E402
 from core.paired.intervals import score_intervals  # noqa: E402
 from core.paired.margin import MARGIN_GUARD_ALLOWANCE  # noqa: E402
 from core.paired.skew_intervals import skew_guard_interval  # noqa: E402
@@ -56,19 +56,12 @@ FRACTIONS = (0.1, 0.25, 0.5)
 BLOCK = 100
 
 
-def _boot(x, resamples, rng):
-    S, n = x.shape
-    idx = rng.integers(0, n, size=(S, resamples, n))
-    r = x[np.arange(S)[:, None, None], idx]
-    return r.mean(axis=2), r.std(axis=2, ddof=1)
-
-
 def lower_ends(x, resamples, rng):
     """The lower end of the card's interval of each row (calibrated t + skew guard)."""
     out = np.empty(x.shape[0])
     for s in range(0, x.shape[0], BLOCK):
         part = x[s:s + BLOCK]
-        means, sds = _boot(part, resamples, rng)
+        means, sds = boot_means_sds(part, resamples, rng)
         out[s:s + BLOCK] = score_intervals(part, means, sds, 0.95, "calibrated_t",
                                            skew_guard=True)[0]
     return out
@@ -88,7 +81,7 @@ def tie_kept_p(d, delta, resamples, rng):
         t_obs = np.where(s > 0, dev / (s / math.sqrt(n)), np.sign(dev) * np.inf)
     out = np.empty(S)
     for b in range(0, S, BLOCK):
-        means, sds = _boot(d0[b:b + BLOCK], resamples, rng)
+        means, sds = boot_means_sds(d0[b:b + BLOCK], resamples, rng)
         dev_star = means + delta
         with np.errstate(divide="ignore", invalid="ignore"):
             t_star = np.where(sds > 0, dev_star / (sds / math.sqrt(n)),

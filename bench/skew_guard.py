@@ -57,8 +57,9 @@ BLOCK = 200
 KINDS = ("before", "mramp", "after")   # no guard / the guard's first ramp (on m) / the product
 
 
-def _boot(x, resamples, rng):
-    """Means and SDs (ddof 1) of ``resamples`` bootstrap resamples of each row of x."""
+def boot_means_sds(x, resamples, rng):
+    """Means and SDs (ddof 1) of ``resamples`` bootstrap resamples of each row of x (numpy's
+    generator ``rng``; the benches' vectorised stand-in for the card's bootstrap)."""
     S, n = x.shape
     idx = rng.integers(0, n, size=(S, resamples, n))
     r = x[np.arange(S)[:, None, None], idx]
@@ -72,7 +73,7 @@ def intervals(x, resamples, rng):
     out = [np.empty((2, x.shape[0])) for _ in range(3)]
     for s in range(0, x.shape[0], BLOCK):
         part = x[s:s + BLOCK]
-        means, sds = _boot(part, resamples, rng)
+        means, sds = boot_means_sds(part, resamples, rng)
         lo, hi = score_intervals(part, means, sds, CONF, "calibrated_t")
         out[0][0, s:s + BLOCK], out[0][1, s:s + BLOCK] = lo, hi
         g_lo, g_hi = skew_guard_interval(part, CONF, ramp=SKEW_GUARD_FIRST_RAMP)

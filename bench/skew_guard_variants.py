@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.hard_shapes import populations  # noqa: E402
-from bench.skew_guard import _boot, signflip_p  # noqa: E402
+from bench.skew_guard import boot_means_sds, signflip_p  # noqa: E402
 from core.paired.intervals import score_intervals, side  # noqa: E402
 from core.paired.skew_intervals import skew_guard_interval  # noqa: E402
 
@@ -58,7 +58,7 @@ def evaluate(x, rng, signs, resamples=400):
     out = {k: np.empty(x.shape[0], bool) for k in names}
     for s in range(0, x.shape[0], BLOCK):
         part = x[s:s + BLOCK]
-        means, sds = _boot(part, resamples, rng)
+        means, sds = boot_means_sds(part, resamples, rng)
         lo, hi = score_intervals(part, means, sds, CONF, "calibrated_t")
         out["none"][s:s + BLOCK] = side(lo, hi, scale[s:s + BLOCK]) != 0
         for name, (k, c, start, full) in VARIANTS.items():
