@@ -1,5 +1,6 @@
-"""Two methods on the same cases, B − A: the checked pair (``data``), intervals of the
-difference, significance tests, the bootstrap (``stats``), the self-check (``calibration``),
+"""Two methods on the same cases, B − A: the checked pair and B − A made once
+(``difference``), intervals of the difference, significance tests, the checked bootstrap
+entries (``stats``), the self-check (``calibration``),
 the decision (``compare``), the clusters and repeated runs of issue 32 (``clusters``,
 ``designs``), the margin rule, several systems (``multi``), the tied-for-best set (``best``), no
 harm (``harm``: hurt share, TRisk), gold plus cheap labels (``ppi``, prediction-powered) and the
@@ -16,7 +17,7 @@ PUBLIC = {
     "clusters": ("ClusterComparison", "cluster_margin", "compare_clustered"),
     "designs": ("plan_clusters", "run_summary", "sign_flipping_cases"),
     "harm": ("ALPHAS", "Harm", "TRISK_MIN_N", "no_harm"),
-    "data": ("checked_pair", "score_table"),
+    "difference": ("checked_pair",),
     "compare": ("Decision", "PairedComparison", "TIE_TOL", "compare_checked", "compare_paired",
                 "interval_provenance", "rate_estimate", "settle"),
     "intervals": ("DEFAULT_INTERVALS", "log_ratio_interval", "planned_half_width", "resampled",
@@ -26,7 +27,7 @@ PUBLIC = {
     "method_intervals": ("RateEstimate",),
     "ppi": ("MIN_GOLD", "PPIEstimate", "gold_cases_needed", "ppi_difference", "ppi_mean"),
     "multi": ("CORRECTIONS", "ManyComparison", "compare_many", "disagreements", "estimate_cost",
-              "holm", "plan_mode"),
+              "holm", "plan_mode", "score_table"),
     "sequential": ("sequential_compare", "sequential_plan", "sequential_block"),
     "significance": ("mcnemar_exact", "mcnemar_midp", "nct_sf", "paired_test"),
     "stats": ("BootstrapResult", "CONFIDENCE_LEVELS", "INTERVALS", "MAX_RESAMPLES",

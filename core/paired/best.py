@@ -89,8 +89,7 @@ import numpy as np
 
 from core import checks
 from core.errors import InputError
-from core.paired.data import score_table
-from core.paired.multi import cost_of
+from core.paired.multi import cost_of, score_table
 from core.paired.skew_intervals import skew_guard_interval
 
 BLOCK = 64  # resamples per seeded block
@@ -197,7 +196,7 @@ class BestSet:
 
 def best_set_iv(scores, resamples, confidence, seed, method="mcb") -> tuple:
     """Checks of ``best_set``'s arguments (the door); ``scores`` becomes
-    ``core.paired.data.score_table``'s (case ids, systems, values)."""
+    ``core.paired.multi.score_table``'s (case ids, systems, values)."""
     table = score_table(scores)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     method = checks.choice("method", method, BEST_METHODS)
@@ -313,7 +312,7 @@ def best_set(scores, *, resamples: int = 20_000, confidence: float = 0.95,
              seed: int = 0, method: str = "mcb", clusters=None) -> BestSet:
     """The tied-for-best set and rank intervals of the columns of ``scores`` (cases x systems,
     larger is better: a pandas DataFrame or the pandas-free ``CaseScores``,
-    ``core.paired.data.score_table``), as the module docstring says; ``method`` "mcb" (Hsu's
+    ``core.paired.multi.score_table``), as the module docstring says; ``method`` "mcb" (Hsu's
     one-sided multiple comparisons with the best, the default) or "all-pairs" names how the
     set is read.
     Cost: resamples x cases x pairs (``core.paired.multi.estimate_cost``); more than

@@ -304,7 +304,7 @@ def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int
     2x2 table in one pass); the helpers below trust them. Binary data when both vectors are
     0/1: Wilson intervals of the rates, the cell bootstrap, the mid-p McNemar test, and by
     default Tango's interval of B - A. Otherwise continuous: the paired bootstrap of B - A
-    (``core.paired.stats.bootstrap_difference``, the same numbers as ``paired_bootstrap`` with this
+    (``core.paired.difference.bootstrap_difference``, the same numbers as ``paired_bootstrap`` with this
     seed: one compiled pass gives each resample's mean and, for the default calibrated t, its
     SD), each method's mean with the calibrated t-interval (``core.paired.stats.mean_intervals``), the
     sign-flip test, the paired t-test and Cohen's d_z. ``interval`` (one of

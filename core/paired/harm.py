@@ -54,7 +54,7 @@ import numpy as np
 
 from core import checks
 from core.paired.calibration import bootstrap_t_test_p
-from core.paired.data import PairedData, paired_data
+from core.paired.difference import PairedData, paired_data
 from core.paired.intervals import wilson_bounds, z_two_sided
 from core.paired.significance import paired_ttest_p
 from core.paired.skew_intervals import skew_guard_interval
@@ -145,7 +145,7 @@ def bootstrap_t_p(z: np.ndarray, resamples: int, seed: int) -> float:
     """The studentized bootstrap test's two-sided p of mean(z) = 0 (Efron & Tibshirani 1993,
     Algorithm 16.2; ``core.paired.calibration.bootstrap_t_test_p``): the resamples' t* =
     (mean* - mean(z)) / (sd* / sqrt(n)) (resamples with sd* = 0 carry none), seeded as every
-    bootstrap of a difference (``core.paired.stats.difference_draws``)."""
+    bootstrap of a difference (``core.paired.difference.difference_draws``)."""
     means, sds = difference_draws(z, resamples, seed, True)
     sds = sds[0]
     ok = sds > 0

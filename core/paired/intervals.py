@@ -348,7 +348,7 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
     * ``johnson_t`` / ``hall_t``: the skewness-corrected t-intervals of Johnson (1978) and
       Hall (1992), closed forms in ``johnson_t_interval`` / ``hall_t_interval`` (no bootstrap);
     * ``bca``: bias-corrected and accelerated percentiles (Efron & Tibshirani 1993, eq. 14.15;
-      ``core.paired.stats.bca_ci``), with the jackknife acceleration of a mean,
+      ``core.paired.difference.bca_ci``), with the jackknife acceleration of a mean,
       a = sum(u^3) / (6 (sum u^2)^1.5), u_i = x_i - xbar. Falls back to percentile where
       undefined. Below ``BCA_MIN_N`` cases it under-covers: callers warn.
     """
@@ -360,7 +360,7 @@ def score_intervals(values, boot_means, boot_sds, confidence: float, method: str
 def interval_of_means(values, boot_means, boot_sds, confidence: float, method: str, *,
                       skew_guard: bool = False):
     """``score_intervals`` for a ``confidence`` and ``method`` the caller checked (the
-    displayed interval, ``core.paired.stats.interval_of_difference``; the self-check's null
+    displayed interval, ``core.paired.difference.interval_of_difference``; the self-check's null
     sets, ``core.paired.calibration``): the same intervals, no check again."""
     x = np.atleast_2d(np.asarray(values, dtype=float))
     if method not in ("t", "bootstrap_t", "calibrated_t") + SKEW_T_METHODS:

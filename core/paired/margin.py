@@ -242,7 +242,7 @@ def tie_kept_bootstrap_p(d: np.ndarray, delta0: float, *, upper: bool, resamples
         T = (mean(d) - delta0) / (s / sqrt(n))
 
     with its distribution over ``resamples`` bootstrap resamples of that population
-    (``core.paired.stats.difference_draws``, the stream of ``seed``): p = (1 + #{T* >= T}) /
+    (``core.paired.difference.difference_draws``, the stream of ``seed``): p = (1 + #{T* >= T}) /
     (1 + R) (``upper``; T* <= T otherwise), a resample with SD 0 counting as +/-inf by the sign
     of mean* - delta0 (0 when equal). This is the bootstrap-t test (Efron & Tibshirani 1993,
     ch. 16.4: resampling from a null-shifted population) with a null that shifts only the

@@ -81,7 +81,7 @@ def mean_intervals(values, *, confidence: float = 0.95, resamples: int = 20_000,
     (``core._kernels.bootstrap_means_sd``: each resample's mean and SD) from the run keyed by
     ``row_key(stream_key(seed, STREAM_METHODS), s)``. A row whose values all lie in [0, 1] keeps
     its interval inside [0, 1] (a mean of such scores cannot leave it), as
-    ``core.paired.stats.difference_interval`` keeps B - A inside [-1, 1]. Returns (low, high, resamples drawn);
+    ``core.paired.difference.difference_interval`` keeps B - A inside [-1, 1]. Returns (low, high, resamples drawn);
     low and high are arrays of length S."""
     x = np.atleast_2d(np.asarray(values, dtype=float))
     if x.ndim != 2 or x.shape[1] < 1 or not np.all(np.isfinite(x)):
@@ -95,7 +95,7 @@ def mean_intervals_of(x: np.ndarray, confidence: float, resamples: int,
     """``mean_intervals`` of a finite 2-D float array (methods x cases) and settings the
     caller checked (``core.paired.compare.compare_paired``): the same intervals, no check
     again."""
-    from core import _kernels   # lazy: numba, imported on first use, as core.paired.stats.kernels does
+    from core import _kernels   # lazy: numba, imported on first use, as core.paired.difference.kernels does
     S, n = x.shape
     r = _method_resamples(n, resamples)
     key = stream_key(seed, STREAM_METHODS)

@@ -52,13 +52,13 @@ baseline is A of every pair and the other system B, so B - A reads "system minus
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from core import checks
 from core.errors import InputError
-from core.paired.data import score_table
 from core.paired.significance import cohens_dz, randomization_p_of
 from core.paired.stats import (bootstrap_difference, check_interval, interval_of_difference,
                                paired_data)
@@ -96,6 +96,32 @@ class Cost:
                 "cases": f"{self.cases:,}", "resamples": f"{self.resamples:,}",
                 "max_pairs": f"{MAX_PAIRS:,}", "work": f"{self.work:,}",
                 "max_work": f"{MAX_WORK:,}"}
+
+
+def score_table(scores) -> tuple[tuple[str, ...], tuple[str, ...], np.ndarray]:
+    """The cases x systems table of ``core.paired.multi.compare_many`` and
+    ``core.paired.best.best_set``, checked once at their door: a pandas DataFrame (index: case
+    ids, one column per system) or its pandas-free form, an object with ``ids``, ``methods``
+    and a numpy ``values`` array of cases x methods (``core.inputs.golden_cases.CaseScores``,
+    which ``GoldenSet.cases`` gives: the CLI hands it over, so a comparison of three or more
+    systems never imports pandas). Returns (the case ids and the system names as text, the
+    values as a float array, NaN where a system has no value, in the memory layout the
+    frame's ``to_numpy`` gives). Anything else raises ``ValueError`` naming ``scores``."""
+    pd = sys.modules.get("pandas")  # a DataFrame exists only once pandas has been imported
+    if pd is not None and isinstance(scores, pd.DataFrame):
+        return (tuple(str(x) for x in scores.index), tuple(str(c) for c in scores.columns),
+                scores.to_numpy(float))
+    values = getattr(scores, "values", None)
+    if (isinstance(values, np.ndarray) and values.ndim == 2 and hasattr(scores, "ids")
+            and hasattr(scores, "methods") and values.shape == (len(scores.ids),
+                                                               len(scores.methods))):
+        # laid out as the object's frame would be (``CaseScores.matrix``): sums add in the
+        # same order whichever form the caller handed over
+        laid_out = scores.matrix() if hasattr(scores, "matrix") else values
+        return (tuple(str(x) for x in scores.ids), tuple(str(c) for c in scores.methods),
+                np.asarray(laid_out, dtype=float))
+    raise ValueError("scores must be a pandas DataFrame or a CaseScores (cases x systems), "
+                     f"got {type(scores).__name__} {scores!r:.60}")
 
 
 def estimate_cost(systems: int, cases: int, resamples: int, mode: str = "all") -> Cost:
@@ -265,7 +291,7 @@ def compare_many(scores, *, mode: str = "all", baseline: str | None = None,
                  seed: int = 0, interval: str = "auto",
                  correction: str = "holm") -> ManyComparison:
     """Compare the columns of ``scores`` (cases x systems: a pandas DataFrame or the
-    pandas-free ``CaseScores``, ``core.paired.data.score_table``) pairwise or against
+    pandas-free ``CaseScores``, ``score_table``) pairwise or against
     ``baseline``.
 
     Per pair, cases where either value is NaN are left out (listed in ``excluded``); every

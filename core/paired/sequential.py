@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import checks
-from core.paired.data import PairedData, paired_data
+from core.paired.difference import PairedData, paired_data
 from core.paired.intervals import tango_limits, z_two_sided
 from core.paired.significance import mcnemar_midp
 from core.paired.skew_intervals import t_quantile

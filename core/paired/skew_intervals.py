@@ -185,7 +185,7 @@ def widen_by_skew_guard(d: np.ndarray, lo: float, hi: float, confidence: float, 
     by the caller) with each end moved out to ``skew_guard_interval``'s when that lies
     further out, bounded to [-1, 1] when ``unit`` (differences of scores in [0, 1]), and
     whether the guard moved an end as printed (by more than 1e-12 of ``scale``): the interval
-    of B - A on scores (``core.paired.stats.interval_of_difference``) and its label (issue 36).
+    of B - A on scores (``core.paired.difference.interval_of_difference``) and its label (issue 36).
     Returns (low, high, moved)."""
     g_lo, g_hi = skew_guard_interval(d[None, :], confidence)
     lo1, hi1 = min(lo, float(g_lo[0])), max(hi, float(g_hi[0]))

@@ -22,7 +22,7 @@ def outcome_table(table, a: str, b: str, lang: str = "en", *,
     """The paired 2x2 table of 0/1 outcomes with its margins, the one builder of every 2x2 a
     person reads (golden page and report, scifact's Hit@10).
 
-    ``table`` = (both, a_only, b_only, neither) as ``core.paired.data`` counts it (``a_only``:
+    ``table`` = (both, a_only, b_only, neither) as ``core.paired.difference`` counts it (``a_only``:
     A right and B wrong). Rows are A (right, wrong, total), columns are B (right, wrong,
     total), so the cells read
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from core.paired.data import paired_data
+from core.paired.difference import paired_data
 from core.paired.sequential import (GRID, METHOD, TRUNCATION, anytime_p, e_process,
                                     fixed_n_rejections, log_capital, look_points, peeking_cost,
                                     predictable_bets, sequential_compare, unit_sequence)

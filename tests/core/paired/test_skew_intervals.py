@@ -158,7 +158,7 @@ def test_the_result_says_when_the_guard_moved_an_end():
     """Issue 36 item 4: ``BootstrapResult.skew_guard`` is True exactly when the guard's end
     lies beyond the calibrated t's (the union moved), False when the calibrated t already
     covered it, and False for every other interval."""
-    from core.paired.data import paired_data
+    from core.paired.difference import paired_data
     from core.paired.skew_intervals import skew_guard_interval
     from core.paired.stats import bootstrap_difference, difference_draws, interval_of_means
     seen = set()

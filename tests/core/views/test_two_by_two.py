@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from core.inputs.golden import compare_golden, load_golden
-from core.paired.data import paired_data
+from core.paired.difference import paired_data
 from core.views.two_by_two import outcome_table
 
 DEMO = Path(__file__).resolve().parents[3] / "data" / "demo_golden.csv"

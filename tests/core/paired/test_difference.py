@@ -1,8 +1,8 @@
-"""core.paired.data: two paired vectors checked once, their kind and 2x2 table."""
+"""core.paired.difference: two paired vectors checked once, their kind and 2x2 table."""
 import numpy as np
 import pytest
 
-from core.paired.data import PairedData, paired_data
+from core.paired.difference import PairedData, paired_data
 
 
 def test_binary_table_counts_each_cell():
