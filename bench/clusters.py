@@ -23,7 +23,7 @@ widened tail by tail to the cluster bootstrap-t's ends: the house's calibrated f
 2 (G_nz − 1) with G_nz the clusters holding a non-zero difference,
 ``core.paired.clusters.informative_df``: the interval of B − A). Each
 method's interval: ``wilson`` (independent cases) vs ``cluster_wilson`` (Wilson at the
-effective n with t(df)) and ``cr2_bm`` for rates; ``t_cases`` vs ``cr2_bm`` for scores. Tests
+df-adjusted effective n, ``core.paired.clusters.cluster_wilson_rows``) and ``cr2_bm`` for rates; ``t_cases`` vs ``cr2_bm`` for scores. Tests
 at the null: the whole-cluster sign flip (exact up to 12 clusters, 999 flips above) and
 McNemar's cluster form (0/1).
 
@@ -230,9 +230,9 @@ row under 94%), 94.3–98.6% at 6–8 clusters (every row at or above 93%), null
 5.2%; the price is width on tie-heavy 0/1 rows at high ICC (+4–11% at 10–50 clusters, up to
 +44% at 6 × 10 null rows; 37 of 192 rows more than 1% wider, the rest unchanged). The
 card's few-clusters line stays (10 clusters or fewer). Each method's own interval: Wilson at the
-effective n with t(df) for rates, CR2 t for scores; they over-cover a little with 6–10
-clusters at ICC 0.05 (up to 98%), where the design effect read from few clusters is noisy and
-is never taken below 1. The whole-cluster sign flip (the verdict's test) is exact but
+df-adjusted effective n for rates (n* (z / t(df))^2, truncated at N after the adjustment, as
+Dean & Pagano 2015: truncating first had 10 × 10 at ICC 0.05 at 97.2% and 6–8 clusters at up to
+98.1%), CR2 t for scores: 94.1–96.4% at 10 or more clusters, 93.6–97.0% at 6–8. The whole-cluster sign flip (the verdict's test) is exact but
 conservative with few clusters of 0/1 outcomes (many cluster sums are 0, and 2 / 2^G is its
 smallest p); McNemar's cluster form stays at or below 5.5%. Repeated runs: the case means,
 with cases (or clusters) as the unit, cover 94.4–95.5% at K = 3 and 5 with run noise 20–80%

@@ -23,22 +23,22 @@ intercept; it does not depend on the data). Equal sizes give df = G − 1 and th
 then exactly the t-interval of the G cluster means; singletons (every case its own cluster)
 give the ordinary t-interval of the cases.
 
-**The interval of B − A: CR2, calibrated** (``calibrated_cr2``): the CR2 t-interval with each
-end moved out to the cluster bootstrap-t's end when that lies further out (whole clusters
-resampled, each resample studentized by its own CR2 variance; the house's calibrated t,
-``core.paired.skew_intervals``, one level up), the t at ``informative_df``'s df. Chosen by
-``bench/clusters.py`` (``docs/clusters.md``, 3,000 sets a cell): the calibration alone kept
-the null rejection of B − A at or below 6% on every row (plain CR2 6.2%, CR1 with t(G − 1)
-8.0%, the cluster percentile bootstrap 15.1%); the informative df lifts the 0/1 rows at
-ICC 0.5 and 10-20 clusters from 92.8-93.9% (figures: docs/clusters.md).
+**The interval of B − A: CR2, calibrated** (``calibrated_cr2``): the CR2 t-interval, t at
+``informative_df``'s df, each end moved out to the cluster bootstrap-t's when further out (the
+house's calibrated t, ``core.paired.skew_intervals``, one level up). ``bench/clusters.py``
+(``docs/clusters.md``): null rejection of B − A at most 6% on every row (plain CR2 6.2%, CR1
+8.0%, cluster percentile bootstrap 15.1%); the informative df lifts 0/1 rows from 92.8%.
 
 **One method's rate** (0/1 outcomes): Wilson's interval at the effective sample size
 n* = p(1 − p) / V_CR2 (Korn & Graubard 1998, "Confidence intervals for proportions with
 small expected number of positive counts estimated from survey data", *Survey Methodology*
 24:193) with z replaced by t(df) (the degrees-of-freedom adjustment of Korn & Graubard;
 Dean & Pagano 2015, *J Surv Stat Methodol* 3:484, find Wilson so adjusted among the best for
-clustered proportions). n* is capped at N (a design effect below 1 is read as 1) and is N
-when p is 0 or 1.
+clustered proportions). As Dean & Pagano do, the df adjustment comes first and the
+truncation at N after: Wilson at n*_df = min(N, n* (z / t(df))^2) with z (Wilson depends on
+z and n only through z^2 / n: it is Wilson at n* with t(df) unless that is narrower than the
+independent-cases Wilson at N with z, whose binomial variance is not read from the clusters;
+truncating first over-covered, 97.2% at 10 × 10, ICC 0.05). n* is N when p is 0 or 1.
 
 **The exact test: whole-cluster sign flips.** Under "A and B are exchangeable within every
 case" each cluster's sum S_g = sum_{i in g} (b_i − a_i) is as likely to be −S_g, so the p of
@@ -195,13 +195,11 @@ def calibrated_cr2(x: np.ndarray, layout: ClusterLayout, confidence: float, *,
 
 
 def informative_df(x: np.ndarray, layout: ClusterLayout) -> np.ndarray:
-    """Row-wise df of the interval of B − A: the Bell–McCaffrey df, at most 2 (G_nz − 1)
-    (at least 1), G_nz the clusters with a non-zero difference. A cluster where A and B agree
-    on every question says nothing about how the difference spreads between documents (as
-    concordant pairs say nothing to McNemar's test). With G − 1 df the interval covered
-    92.8–93.9% at 10 × 10 and 20 unequal clusters of 0/1 outcomes at ICC 0.5; G_nz − 1 df
-    over-covered (up to 98%); 2 (G_nz − 1) lifted them to 94% (bench/clusters.py). Scores are
-    never exactly tied: G_nz = G."""
+    """Row-wise df of the interval of B − A: the Bell–McCaffrey df, at most 2 (G_nz − 1) (at
+    least 1), G_nz the clusters with a non-zero difference: a cluster where A and B agree on
+    every question says nothing about the spread between documents (as concordant pairs say
+    nothing to McNemar's test). docs/clusters.md: G − 1 df 92.8–93.9%, G_nz − 1 up to 98%,
+    2 (G_nz − 1) at least 94% on 0/1 at ICC 0.5. Scores are never exactly tied: G_nz = G."""
     x = np.atleast_2d(np.asarray(x, dtype=float))
     hit = np.zeros((x.shape[0], layout.n_clusters))
     np.add.at(hit, (slice(None), layout.codes), (x != 0).astype(float))
@@ -210,16 +208,19 @@ def informative_df(x: np.ndarray, layout: ClusterLayout) -> np.ndarray:
 
 
 def cluster_wilson_rows(x: np.ndarray, layout: ClusterLayout, confidence: float):
-    """Row-wise Wilson interval of a 0/1 rate at the effective n* = p(1 − p) / V_CR2 (capped at
-    N; N when p is 0 or 1) with z = t(df): (rate, low, high, n*)."""
+    """Row-wise Wilson interval of a 0/1 rate with z at n*_df = min(N, n* (z / t(df))^2),
+    n* = p(1 − p) / V_CR2 (module docstring; N when p is 0 or 1, infinite when V_CR2 = 0 < p
+    < 1): (rate, low, high, min(n*, N)), the last the design effect's effective n."""
     p, var = cr2_rows(x, layout)
     n = layout.n
     with np.errstate(divide="ignore", invalid="ignore"):
-        n_eff = np.where(var > 0, p * (1 - p) / var, n)
-    n_eff = np.clip(n_eff, 1e-9, n)
+        n_eff = np.where(var > 0, p * (1 - p) / var, np.where((p > 0) & (p < 1), np.inf, n))
+    n_eff = np.clip(n_eff, 1e-9, None)
+    z = float(t_quantile(1 - (1 - confidence) / 2, math.inf))
     q = float(t_quantile(1 - (1 - confidence) / 2, layout.df))
-    lo, hi, _ = wilson_bounds(p * n_eff, n_eff, q)
-    return p, lo, hi, n_eff
+    n_df = np.minimum(n_eff * (z / q) ** 2, n)
+    lo, hi, _ = wilson_bounds(p * n_df, n_df, z)
+    return p, lo, hi, np.minimum(n_eff, n)
 
 
 def cr2_t_test(x, layout: ClusterLayout) -> tuple[float, float, float | None, float | None]:
@@ -231,7 +232,6 @@ def cr2_t_test(x, layout: ClusterLayout) -> tuple[float, float, float | None, fl
     if se <= 1e-12 * max(1.0, abs(mean)):
         return mean, se, None, None
     from scipy.special import stdtr  # continuous data only
-
     t = mean / se
     return mean, se, t, float(min(1.0, 2 * stdtr(layout.df, -abs(t))))
 
@@ -427,8 +427,8 @@ def _is_binary(x: np.ndarray) -> bool:
 
 
 def cluster_interval(values, clusters, *, confidence: float = 0.95) -> ClusterInterval:
-    """One method's mean over cases with its cluster-robust interval: Wilson at the effective
-    n with t(df) for 0/1 outcomes, the CR2 / Bell–McCaffrey t-interval for scores (clipped to
+    """One method's mean over cases with its cluster-robust interval: Wilson at the df-adjusted
+    effective n for 0/1 outcomes, the CR2 / Bell–McCaffrey t-interval for scores (clipped to
     [0, 1] when every score lies in it). ``clusters``: one label per case."""
     x = checks.values("values", values, min_n=2)
     layout = cluster_layout(clusters)

@@ -206,8 +206,8 @@ def no_harm_of(data: PairedData, *, delta: float | None = None, alpha: float = D
                seed: int = 0, layout=None) -> Harm:
     """``no_harm`` of a checked ``PairedData`` (the caller checked delta, alpha, confidence,
     resamples and seed, as ``harm_iv`` does). With a ``core.paired.clusters.ClusterLayout``
-    the cluster is the unit (issue 32): each share's interval is Wilson at its effective n
-    with t(df) (``core.paired.clusters.cluster_wilson_rows``, a clustered rate's interval) and
+    the cluster is the unit (issue 32): each share's interval is Wilson at its df-adjusted
+    effective n (``core.paired.clusters.cluster_wilson_rows``, a clustered rate's interval) and
     TRisk = URisk / its CR2 standard error; TRisk's test is not given (p None,
     ``trisk_test`` "withheld_with_clusters"): its guards (bootstrap-t, skew guard) resample
     cases, and no clustered form of them is measured. Counts and URisk are unchanged."""

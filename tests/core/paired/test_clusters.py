@@ -12,8 +12,8 @@ from scipy import linalg, stats
 
 from core.paired.clusters import (FEW_CLUSTERS, bell_mccaffrey_df, cluster_interval,
                                   cluster_layout, cluster_mcnemar, cluster_signflip_test,
-                                  compare_clustered, cr2_rows, cr2_t_rows, design_effect,
-                                  icc_anova)
+                                  cluster_wilson_rows, compare_clustered, cr2_rows, cr2_t_rows,
+                                  design_effect, icc_anova)
 from core.paired.significance import mcnemar_exact
 
 
@@ -349,3 +349,45 @@ def test_monte_carlo_midp_above_20_nonzero_clusters_is_near_the_exact_midp():
     assert test.p == pytest.approx(exact, abs=4 * np.sqrt(exact * (1 - exact) / 40_000) + 1e-4)
     plain = cluster_signflip_test(d, layout, resamples=40_000, seed=3)
     assert not plain.mid_p and plain.p >= test.p
+
+
+def _wilson(p, n, q):
+    """Wilson's interval by hand: centre (p + q^2 / 2n) / (1 + q^2 / n), half-width
+    q / (1 + q^2 / n) sqrt(p (1 − p) / n + q^2 / 4n^2)."""
+    u = q * q / n
+    centre = (p + u / 2) / (1 + u)
+    half = q / (1 + u) * np.sqrt(p * (1 - p) / n + q * q / (4 * n * n))
+    return centre - half, centre + half
+
+
+def test_cluster_wilson_adjusts_for_df_first_then_truncates_at_n():
+    """Dean & Pagano (2015): n*_df = n* (z / t(df))^2, truncated at N, with z. Three sets of 6
+    clusters of 5 (df 5), V_CR2 = sum E_g^2 / (1 − 5/30) / 30^2 by hand."""
+    labels = np.repeat(np.arange(6), 5)
+    layout = cluster_layout(labels)
+    z, t5 = stats.norm.ppf(0.975), stats.t.ppf(0.975, 5)
+
+    def rows(per_cluster):
+        return np.concatenate([[1.0] * k + [0.0] * (5 - k) for k in per_cluster])
+
+    # design effect above 1: Wilson at n* with t(5)
+    x = rows([5, 1, 4, 0, 5, 3])               # p = 0.6, E_g = 2, -2, 1, -3, 2, 0
+    n_star = 0.24 / (22 * 1.2 / 900)
+    p, lo, hi, ne = cluster_wilson_rows(x, layout, 0.95)
+    assert ne[0] == pytest.approx(n_star) and n_star < 30
+    assert (lo[0], hi[0]) == pytest.approx(_wilson(0.6, n_star, t5), abs=1e-12)
+    # design effect 1/3 (below (z / t)^2 = 0.58): the independent-cases Wilson interval at N
+    x = rows([3, 3, 3, 3, 2, 4])               # E_g = 0, 0, 0, 0, -1, 1
+    p, lo, hi, ne = cluster_wilson_rows(x, layout, 0.95)
+    ref = stats.binomtest(18, 30).proportion_ci(0.95, method="wilson")
+    assert (lo[0], hi[0]) == pytest.approx((ref.low, ref.high), abs=1e-12)
+    assert ne[0] == 30                          # the design effect reported is read as 1
+    # design effect 2/3 (between 0.58 and 1): n* (z / t)^2 < N, i.e. Wilson at n* with t(5)
+    x = rows([4, 3, 2, 3, 2, 4])               # E_g = 1, 0, -1, 0, -1, 1
+    n_star = 0.24 / (4 * 1.2 / 900)
+    assert 30 < n_star < 30 * (t5 / z) ** 2
+    p, lo, hi, ne = cluster_wilson_rows(x, layout, 0.95)
+    assert (lo[0], hi[0]) == pytest.approx(_wilson(0.6, n_star, t5), abs=1e-12)
+    # every value 1: n* = N, Wilson at N with t(5) (no spread to read)
+    p, lo, hi, ne = cluster_wilson_rows(np.ones(30), layout, 0.95)
+    assert (lo[0], hi[0]) == pytest.approx(_wilson(1.0, 30, t5), abs=1e-12)
