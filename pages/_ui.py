@@ -473,23 +473,40 @@ def _harm_of(a_values, b_values, delta, alpha, confidence, resamples, seed, clus
                    resamples=resamples, seed=seed, clusters=clusters)
 
 
+HARM_DELTA, HARM_ALPHA = 0.05, 2   # the No harm inputs' first values
+
+
+def harm_inputs(page: str, ask_delta: bool) -> tuple:
+    """(δ or None, α) the No harm section's inputs hold on this run (keys ``{page}_harm_delta``,
+    ``{page}_alpha``; their first values before the section is drawn): read before the
+    page's one cached call, so its No harm figures come from that call (issue 31)."""
+    delta = st.session_state.get(f"{page}_harm_delta", HARM_DELTA) if ask_delta else None
+    return delta, st.session_state.get(f"{page}_alpha", HARM_ALPHA)
+
+
 def harm_section(page: str, a_values, b_values, a: str, b: str, kind: str, lang: str, *,
                  ask_delta: bool, confidence: float, resamples: int, seed: int,
-                 clusters=None, link_key: str):
+                 clusters=None, link_key: str, kept=None):
     """The No harm section (issue 35) of the golden, systems and scifact pages: the δ and
     TRisk α inputs (keys ``{page}_harm_delta``, ``{page}_alpha``), ``core.paired.no_harm`` of
     the per-case values (``clusters`` as the unit when given, issue 32) and its lines, with
-    the link to the most-hurt cases (``link_key``). (harm, its lines) for the report."""
+    the link to the most-hurt cases (``link_key``). ``kept``: ((δ, α), harm) the page's one
+    cached call computed for ``harm_inputs``; used when the inputs still hold those values
+    (else ``no_harm`` is computed here, kept across reruns). (harm, its lines) for the
+    report."""
     st.subheader(tr("harm.title"))
     h_left, h_right = st.columns(2)
     delta = None   # 0/1 outcomes: any loss
     if ask_delta:
-        delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, 0.05, step=0.01,
+        delta = h_left.number_input(tr("harm.delta_input"), 0.0, 1.0, HARM_DELTA, step=0.01,
                                     format="%.3f", key=f"{page}_harm_delta")
-    alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(2),
+    alpha = h_right.selectbox(tr("harm.alpha_input"), ALPHAS, index=ALPHAS.index(HARM_ALPHA),
                               key=f"{page}_alpha")
-    harm = _harm_of(a_values, b_values, delta, alpha, float(confidence), int(resamples),
-                    int(seed), clusters)
+    if kept is not None and kept[1] is not None and kept[0] == (delta, alpha):
+        harm = kept[1]
+    else:
+        harm = _harm_of(a_values, b_values, delta, alpha, float(confidence), int(resamples),
+                        int(seed), clusters)
     lines = harm_lines(harm, a, b, kind, lang)
     if harm.n_clusters is not None:   # clusters as the unit (issue 32)
         lines = [harm_unit_line(harm, lang)] + lines

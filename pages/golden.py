@@ -16,7 +16,7 @@ from core.views import paired_view
 from core.views import sequential_section
 from core.views import outcome_table
 from pages._ui import (PRESENT_CHART_HEIGHT, current_lang, draw_chart, end_of_presentation,
-                       harm_section,
+                       harm_inputs, harm_section,
                        glossary, how_to_read, inputs_box, keep_in_url, margin_input, page_setup,
                        present_css,
                        presenting, report_downloads, Section, sha256, show_card, show_error,
@@ -41,15 +41,17 @@ def _load(data: bytes, name: str, cluster: str = ""):
 @st.cache_data(show_spinner=False, max_entries=32)
 def _compare(data: bytes, name: str, a: str, b: str, resamples: int, confidence: float,
              seed: int, interval: str = "auto", cluster: str = "", margin=None,
+             harm: tuple | None = None,
              cheap_data: bytes | None = None, cheap_name: str = ""):
     """Everything the page shows of A vs B in one call (``compare_systems``, as ``python -m
-    core compare`` computes it: clusters, the margin and the card's next step, groups, the
-    cheap labels' PPI), kept across reruns: a rerun computes no statistics again."""
+    core compare`` computes it: clusters, the margin and the card's next step, No harm at the
+    section's (δ, α), groups, the cheap labels' PPI), kept across reruns: a rerun computes no
+    statistics again."""
     loaded = _load(data, name, cluster)
     return compare_systems(golden_systems(loaded.golden), a, b, resamples=resamples,
                            confidence=confidence, seed=seed, interval=interval,
                            clusters=loaded if cluster else replace(loaded, labels=None),
-                           margin=margin, next_step=True,
+                           margin=margin, harm=harm, next_step=True,
                            cheap=None if cheap_data is None else _load(cheap_data,
                                                                        cheap_name).golden)
 
@@ -121,8 +123,9 @@ a = col_a.selectbox(tr("golden.method_a"), methods, index=url_index("a", methods
 b = col_b.selectbox(tr("golden.method_b"), methods, index=url_index("b", methods, 1),
                     key="golden_b", help=tr("golden.method_b_help"))
 
-margin_value, margin_text = margin_input(
-    "golden", fmt.kind_of(golden.is_binary(a) and golden.is_binary(b)), inputs)
+pair_kind = fmt.kind_of(golden.is_binary(a) and golden.is_binary(b))
+margin_value, margin_text = margin_input("golden", pair_kind, inputs)
+harm_asked = harm_inputs("golden", ask_delta=pair_kind != "rate")   # No harm, in the one call
 looks_again = sequential_toggle("golden", inputs)
 keep_in_url(a=a, b=b, margin=margin_text, **({"cluster": cluster} if cluster else {}),
             seq=url_flag(looks_again), **settings.url())
@@ -134,7 +137,7 @@ if cheap_upload is not None:   # cheap labels on more cases: the prediction-powe
     else:
         cheap_file = dict(cheap_data=cheap_upload.getvalue(), cheap_name=cheap_upload.name)
 stat = (settings.resamples, settings.confidence, settings.seed, settings.interval, cluster,
-        margin_value)
+        margin_value, harm_asked)
 try:
     with st.spinner(tr("golden.computing")):
         try:
@@ -227,7 +230,7 @@ harm, harm_text = harm_section(
     "golden", result.a_values, result.b_values, c.a, c.b, kind, lang, ask_delta=kind != "rate",
     confidence=settings.confidence, resamples=settings.resamples, seed=settings.seed,
     clusters=None if sc.cluster_labels is None else list(sc.cluster_labels),
-    link_key="harm.most_hurt_link")
+    link_key="harm.most_hurt_link", kept=(harm_asked, sc.harm))
 
 table_2x2 = None
 if c.table is not None:

@@ -585,25 +585,38 @@ def test_ids_that_look_clustered_get_the_hint():
 
 
 def test_a_rerun_does_not_compute_the_no_harm_figures_again(monkeypatch):
-    """The No harm section's statistics (TRisk's bootstrap-t) are kept across reruns
-    (issue 31: a page rerun does no statistics again); new settings compute them anew."""
+    """The No harm figures (TRisk's bootstrap-t) come from the page's one cached call
+    (``compare_systems`` with the section's δ and α, issue 31): a rerun computes neither the
+    comparison nor No harm again; a new α runs the one call again, No harm once, and the
+    section shows the call's figures (no second computation on the page)."""
+    import core.inputs.golden as golden_room
+    import core.paired.harm as harm_room
     import pages._ui as ui
-    from core.paired import no_harm
-    calls = []
+    calls, pairs = [], []
+    real_harm, real_compare = harm_room.no_harm, golden_room.compare_paired
 
     def counted(*args, **kw):
         calls.append(kw.get("alpha"))
-        return no_harm(*args, **kw)
+        return real_harm(*args, **kw)
+
+    def compare(*args, **kw):
+        pairs.append(1)
+        return real_compare(*args, **kw)
 
     st.cache_data.clear()
-    monkeypatch.setattr(ui, "no_harm", counted)
+    monkeypatch.setattr(harm_room, "no_harm", counted)   # the one call's (core.paired door)
+    monkeypatch.setattr(ui, "no_harm", counted)          # the section's own, if it ran
+    monkeypatch.setattr(golden_room, "compare_paired", compare)
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.run()
-    assert not at.exception and len(calls) == 1
+    assert not at.exception and calls == [2] and len(pairs) == 1
     at.run()
-    assert not at.exception and len(calls) == 1   # the rerun reads the kept result
+    assert not at.exception and calls == [2] and len(pairs) == 1   # the rerun reads the kept call
     at.selectbox(key="golden_alpha").set_value(5).run()
-    assert not at.exception and calls == [2, 5]
+    assert not at.exception and calls == [2, 5] and len(pairs) == 2
+    at.run()
+    assert not at.exception and calls == [2, 5] and len(pairs) == 2
+    assert any("TRisk" in t or "α" in t for t in _texts(at))
 
 
 def test_a_rerun_with_a_margin_computes_no_statistics_again(monkeypatch):
