@@ -29,8 +29,9 @@ from core.i18n import t
 from core.paired import PairedComparison
 from core.views import format as fmt
 from core.views.cards import MarginBand, VerdictCard, paired_card
-from core.views.verdicts import (degenerate_note, interval_label, interval_name, margin_reason,
-                                 margin_sentence, paired_sentence, reason_sentence)
+from core.views.verdicts import (degenerate_note, interval_label, interval_name,
+                                 margin_band_note, margin_reason, margin_sentence,
+                                 paired_sentence, reason_sentence)
 
 if TYPE_CHECKING:  # altair and pandas only where a chart or table is drawn: the CLI needs none
     import altair as alt
@@ -353,7 +354,10 @@ def paired_view(comparison: PairedComparison, *, lang: str = "en", names: dict |
                        margin_verdict=None if margin is None else margin.verdict,
                        margin="" if margin is None else margin_sentence(margin, a=a, b=b,
                                                                         lang=lang),
-                       margin_reason=(margin_reason(margin, lang) or "") if margin else "",
+                       margin_reason=" ".join(x for x in (
+                           margin_reason(margin, lang),
+                           margin_band_note(margin, bs.ci_low, bs.ci_high, lang)) if x)
+                       if margin else "",
                        band=None if margin is None else _margin_band(margin, lang))
     label = (t("paired.difference_metric", lang, a=a, b=b, metric=metric) if metric
              else t("paired.difference", lang, a=a, b=b))

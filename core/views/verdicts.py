@@ -119,6 +119,21 @@ def margin_sentence(result, *, a: str, b: str, lang: str = "en") -> str:
              hi=fmt_diff(result.ci_high, kind))
 
 
+def margin_band_note(result, ci_low: float, ci_high: float, lang: str = "en") -> str | None:
+    """One line when a score margin reads a wider interval of B − A than the card's
+    [``ci_low``, ``ci_high``]: with delta > 0 its ends are moved out to the skew guard's at
+    half its noise allowance (``core.paired.margin.MARGIN_GUARD_ALLOWANCE``, issue 36), so the
+    band's ends are named with the reason; None when the two read the same as shown."""
+    if result.kind != "score":
+        return None
+    band = fmt_diff(result.ci_low, "score"), fmt_diff(result.ci_high, "score")
+    card = fmt_diff(ci_low, "score"), fmt_diff(ci_high, "score")
+    if band == card:   # the same at the shown precision
+        return None
+    return t("margin.band_wider", lang, lo=band[0], hi=band[1], card_lo=card[0],
+             card_hi=card[1])
+
+
 def margin_reason(result, lang: str = "en") -> str | None:
     """Why a margin's answer is 'inconclusive' although the interval clears the margin (the
     one-sided test does not agree, or the self-check withholds the answer: issue 36), or

@@ -284,3 +284,42 @@ def test_a_skewed_tie_heavy_set_of_ten_gets_a_warning_and_a_withheld_verdict(lan
     w = paired_view(ok, lang=lang)
     assert w.card.warning == "" and w.card.calibration == calibration_sentence(ok, lang,
                                                                                detail=False)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_score_margin_wider_than_the_card_says_so_on_the_card(lang):
+    """When a score margin reads a wider interval than the card's (the skew guard at half its
+    allowance, core.paired.margin), the card's margin line names both intervals; when the two
+    are the same, no such line."""
+    from core.i18n import t
+    from core.paired.margin import margin_decision
+    seen = {"wider": 0, "same": 0}
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        d = np.where(rng.random(22) < 0.18, 0.0, 0.05 - 0.12 * rng.gamma(1.2, 1.0, 22))
+        a = np.full(22, 0.6)
+        c = compare_paired(a, (a + d).clip(0, 1), resamples=2000, seed=seed)
+        r = margin_decision(c, 0.05)
+        card = paired_view(c, lang=lang, plan=card_next_step(c, r), margin=r).card
+        bs = c.bootstrap
+        note = t("margin.band_wider", lang, lo=fmt.diff(r.ci_low, "score"),
+                 hi=fmt.diff(r.ci_high, "score"), card_lo=fmt.diff(bs.ci_low, "score"),
+                 card_hi=fmt.diff(bs.ci_high, "score"))
+        if (fmt.diff(r.ci_low, "score"), fmt.diff(r.ci_high, "score")) != (
+                fmt.diff(bs.ci_low, "score"), fmt.diff(bs.ci_high, "score")):   # as shown
+            assert r.ci_low <= bs.ci_low and r.ci_high >= bs.ci_high   # only ever wider
+            seen["wider"] += 1
+            assert note in card.margin_reason
+        else:
+            seen["same"] += 1
+            assert note not in card.margin_reason
+    assert seen["wider"] > 0
+    # a symmetric sample: the margin reads the card's interval, no line
+    rng = np.random.default_rng(4)
+    a = rng.uniform(0.3, 0.8, 25)
+    c = compare_paired(a, a + rng.normal(0.0, 0.05, 25), resamples=1_000)
+    r = margin_decision(c, 0.05)
+    if (r.ci_low, r.ci_high) == (c.bootstrap.ci_low, c.bootstrap.ci_high):
+        card = paired_view(c, lang=lang, plan=card_next_step(c, r), margin=r).card
+        assert t("margin.band_wider", lang, lo="", hi="", card_lo="", card_hi="")[:12] \
+            not in card.margin_reason
