@@ -67,9 +67,10 @@ def lower_ends(x, resamples, rng):
     return out
 
 
-def tie_kept_p(d, delta, resamples, rng):
-    """``core.paired.margin.tie_kept_bootstrap_p`` (upper, at -delta) of each row, vectorised
-    (numpy's generator instead of the product's stream)."""
+def tie_null(d, delta):
+    """The tie-kept null of each row at -delta: (n, the non-zero mask, m non-zero, the null
+    population d0 — ties kept at 0, the other values shifted so the row's mean is -delta — and
+    the observed studentized t of the mean + delta)."""
     S, n = d.shape
     nz = d != 0
     m = nz.sum(axis=1)
@@ -79,6 +80,14 @@ def tie_kept_p(d, delta, resamples, rng):
     dev = d.mean(axis=1) + delta
     with np.errstate(divide="ignore", invalid="ignore"):
         t_obs = np.where(s > 0, dev / (s / math.sqrt(n)), np.sign(dev) * np.inf)
+    return n, nz, m, d0, t_obs
+
+
+def tie_kept_p(d, delta, resamples, rng):
+    """``core.paired.margin.tie_kept_bootstrap_p`` (upper, at -delta) of each row, vectorised
+    (numpy's generator instead of the product's stream)."""
+    S = d.shape[0]
+    n, nz, m, d0, t_obs = tie_null(d, delta)
     out = np.empty(S)
     for b in range(0, S, BLOCK):
         means, sds = boot_means_sds(d0[b:b + BLOCK], resamples, rng)

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.hard_shapes import populations  # noqa: E402
-from bench.margin_ties import BLOCK, lower_ends, tie_kept_p  # noqa: E402
+from bench.margin_ties import BLOCK, lower_ends, tie_kept_p, tie_null  # noqa: E402
 from bench.skew_guard import signflip_p  # noqa: E402
 from core.paired.margin import MARGIN_GUARD_ALLOWANCE  # noqa: E402
 from core.paired.skew_intervals import skew_guard_interval  # noqa: E402
@@ -46,15 +46,8 @@ ALPHA = 0.025
 def cond_tie_p(d, delta, resamples, rng):
     """Tie-kept test conditional on the ties: the n - m ties fixed at 0, the m non-zero
     (shifted) values resampled among themselves."""
-    S, n = d.shape
-    nz = d != 0
-    m = nz.sum(axis=1)
-    shift = (d.mean(axis=1) + delta) * n / np.maximum(m, 1)
-    d0 = np.where(nz, d - shift[:, None], 0.0)
-    s = d.std(axis=1, ddof=1)
-    dev = d.mean(axis=1) + delta
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t_obs = np.where(s > 0, dev / (s / math.sqrt(n)), np.sign(dev) * np.inf)
+    S = d.shape[0]
+    n, nz, m, d0, t_obs = tie_null(d, delta)
     # the non-zero values first in each row: resample indices below m
     order = np.argsort(~nz, axis=1, kind="stable")
     d0s = np.take_along_axis(d0, order, axis=1)
