@@ -18,3 +18,14 @@ HAVE_SHARED = (SHARED / "corpus.jsonl").is_file()
 needs_shared = pytest.mark.skipif(
     not HAVE_SHARED and not os.environ.get("CI"),
     reason=f"shared BEIR scifact copy not found at {SHARED} (set NOISEFLOOR_SHARED_BEIR)")
+
+
+def left_skewed_pair(seed: int, n: int = 22):
+    """(a, b) unit scores whose B − A is left-skewed with 18% ties at 0 (a long tail of
+    losses): the shape where a score margin's skew guard moves the interval's lower end
+    (issue 36; core.paired.margin)."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    d = np.where(rng.random(n) < 0.18, 0.0, 0.05 - 0.12 * rng.gamma(1.2, 1.0, n))
+    a = np.full(n, 0.6)
+    return a, (a + d).clip(0, 1)

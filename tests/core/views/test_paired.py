@@ -19,6 +19,7 @@ from core.views.charts import display_width, wrap_lines
 from core.views.paired import paired_view, tests_table as paired_tests
 from core.i18n import t
 from core.views.paired import calibration_sentence, interval_warning_line
+from tests.shared_data import left_skewed_pair
 
 DEMO = Path(__file__).resolve().parents[3] / "data" / "demo_golden.csv"
 
@@ -295,10 +296,8 @@ def test_a_score_margin_wider_than_the_card_says_so_on_the_card(lang):
     from core.paired.margin import margin_decision
     seen = {"wider": 0, "same": 0}
     for seed in range(8):
-        rng = np.random.default_rng(seed)
-        d = np.where(rng.random(22) < 0.18, 0.0, 0.05 - 0.12 * rng.gamma(1.2, 1.0, 22))
-        a = np.full(22, 0.6)
-        c = compare_paired(a, (a + d).clip(0, 1), resamples=2000, seed=seed)
+        a, b = left_skewed_pair(seed)
+        c = compare_paired(a, b, resamples=2000, seed=seed)
         r = margin_decision(c, 0.05)
         card = paired_view(c, lang=lang, plan=card_next_step(c, r), margin=r).card
         bs = c.bootstrap
