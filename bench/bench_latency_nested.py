@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from core.latency.resample import nested_bootstrap_quantiles  # noqa: E402
-from core.paired.stats import percentile_ci  # noqa: E402
+from core.paired.resampling import percentile_ci  # noqa: E402
 
 BEFORE = "7e20cae"
 MU, SB, SW = np.log(30.0), 0.5, 0.3

@@ -45,10 +45,12 @@ from scipy.special import gammaln
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from core.paired.difference import paired_proportion_ci  # noqa: E402
 from core.paired.intervals import (PAIRED_PROPORTION_METHODS, distribution_interval,  # noqa: E402
-                            paired_proportion_ci, score_intervals, side)
+                                   score_intervals, side)
 from core.latency.resample import paired_median_ratio_bootstrap  # noqa: E402
-from core.paired.stats import kernels, stream_key  # noqa: E402
+from core.paired.resampling import kernels  # noqa: E402
+from core.paired.streams import stream_key  # noqa: E402
 from bench.calibration_warning import (planner_rows, planner_shape_table,  # noqa: E402
                                        warning_block, warning_table)
 
@@ -476,7 +478,8 @@ def planner_block(score_pop=None, quick=False):
     (Tango) over every table of that n. Scores: Sakai's n (``n_continuous_ci``) for the SD of
     the population and the simulated mean half-width of the t-interval and of the default
     calibrated t-interval at that n."""
-    from core.paired.intervals import tango_limits, z_two_sided
+    from core.paired.difference import tango_limits
+    from core.paired.intervals import z_two_sided
     from core.planning.sample_size import n_continuous_ci, n_paired_ci
     rows = []
     z = z_two_sided(CONF)

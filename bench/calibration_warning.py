@@ -117,7 +117,8 @@ def planner_rows(score_pop, quick=False):
     each planned and simulated on its own."""
     from core.paired.intervals import score_intervals
     from core.planning.shape import plan_calibrated
-    from core.paired.stats import kernels, stream_key
+    from core.paired.resampling import kernels
+    from core.paired.streams import stream_key
     rng = np.random.default_rng(4)
     pops = {"normal": (rng.normal(size=200_000), False),
             "Exp(1) - 1": (rng.exponential(size=200_000) - 1.0, True)}

@@ -43,7 +43,8 @@ from scipy.special import gammaln, xlogy
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.paired.intervals import side, tango_limits, tango_statistic, z_two_sided  # noqa: E402
+from core.paired.difference import tango_limits, tango_statistic  # noqa: E402
+from core.paired.intervals import side, z_two_sided  # noqa: E402
 from core.paired.margin import margin_decision  # noqa: E402
 from core.paired.compare import compare_paired  # noqa: E402
 

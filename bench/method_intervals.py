@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from core.paired.method_intervals import mean_intervals, method_resamples  # noqa: E402
-from core.paired.stats import kernels, stream_key  # noqa: E402
+from core.paired.resampling import kernels  # noqa: E402
+from core.paired.streams import stream_key  # noqa: E402
 from core.paired.streams import STREAM_METHODS, row_key  # noqa: E402
 
 OUT = ROOT / "docs" / "calibration.md"

@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from core.paired.intervals import tango_limits  # noqa: E402
+from core.paired.difference import tango_limits  # noqa: E402
 from core.paired.ppi import ppi_lambda_rows, ppi_rows  # noqa: E402
 from core.paired.skew_intervals import t_quantile  # noqa: E402
 import ppi as grid  # noqa: E402  (bench/ppi.py: the same suites)

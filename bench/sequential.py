@@ -40,7 +40,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.paired.intervals import side, tango_limits, z_two_sided  # noqa: E402
+from core.paired.difference import tango_limits  # noqa: E402
+from core.paired.intervals import side, z_two_sided  # noqa: E402
 from core.paired.sequential import (anytime_p, e_process, fixed_n_rejections,  # noqa: E402
                                     unit_sequence)
 from core.paired.skew_intervals import calibrated_t_interval  # noqa: E402

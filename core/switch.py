@@ -39,7 +39,7 @@ log(max_slowdown / ratio) on the log ratios (none when the ratio is at or above 
 more queries would not show it).
 
 ``decide_switch`` works on comparisons already made: the quality one is a golden-case
-comparison (``core.inputs.golden.compare_golden``) or a retriever comparison
+comparison (``core.inputs.systems.compare_golden``) or a retriever comparison
 (``core.retrieval.scifact.compare_retrievers``); both go through ``core.paired.margin.margin_decision``.
 ``decide_files`` reads the quality as a golden-case file, a retrieval-list CSV or TREC runs
 with qrels (scored per case or query as on the systems page) and a timing log, checks that
@@ -345,7 +345,7 @@ def decide_switch(quality: GoldenComparison | PairedComparison,
                   max_slowdown: float = DEFAULT_MAX_SLOWDOWN, power: float = 0.8,
                   quality_source: str | None = None, max_harm: float | None = None,
                   harm_delta: float | None = None, alpha: float = 2) -> SwitchDecision:
-    """The decision for a quality comparison (``core.inputs.golden.compare_golden`` or
+    """The decision for a quality comparison (``core.inputs.systems.compare_golden`` or
     ``core.retrieval.scifact.compare_retrievers``) and a latency comparison
     (``core.latency.compare.compare_latency``) of the same A and B at the same confidence, with the
     margin delta (0.02 = 2 %p for 0/1 outcomes; score units for scores) and the largest
@@ -355,7 +355,7 @@ def decide_switch(quality: GoldenComparison | PairedComparison,
     -``harm_delta`` (default: any loss for 0/1 outcomes, 0.05 for scores), with TRisk at
     ``alpha`` reported beside it (``core.paired.harm``)."""
     quality = checks.instance("quality", quality, (GoldenComparison, PairedComparison),
-                              "a GoldenComparison (core.inputs.golden.compare_golden) or a "
+                              "a GoldenComparison (core.inputs.systems.compare_golden) or a "
                               "PairedComparison (core.retrieval.scifact.compare_retrievers)")
     latency = checks.instance("latency", latency, LatencyComparison,
                               "a LatencyComparison from core.latency.compare.compare_latency")

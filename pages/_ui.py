@@ -35,7 +35,7 @@ except ImportError:  # a Streamlit without that lock: the report keeps its own
 SESSION_DEFAULTS = {
     "lang": None,                # "en" | "ko"; from ?lang= on first load
     "golden_set": None,          # core.inputs.golden.GoldenSet loaded on the golden page
-    "golden_comparison": None,   # core.inputs.golden.GoldenComparison last shown there
+    "golden_comparison": None,   # core.inputs.systems.GoldenComparison last shown there
     "golden_source": None,       # {"name", "sha256"} of the file behind golden_set (reports)
     "golden_clusters": None,     # ClusterSummary.to_dict() of the golden page's clusters (planner)
     "scifact_measured": None,    # {"retriever": {"ndcg@10": ...}} from the scifact page
@@ -231,7 +231,7 @@ def report_downloads(page: str, title: str, sections: list[Section], *,
 
 
 def interval_choice(key: str) -> str:
-    """Sidebar choice of the interval of B - A (``core.paired.stats.INTERVALS``; ``auto``, the
+    """Sidebar choice of the interval of B - A (``core.paired.intervals.INTERVALS``; ``auto``, the
     calibrated default, first), first from ``?interval=`` (a shared link keeps it)."""
     from core.paired import INTERVALS
 

@@ -1,4 +1,4 @@
-"""Golden-case comparison: load -> core.inputs.golden.compare_golden -> draw. Nothing computed here."""
+"""Golden-case comparison: load -> core.inputs.systems.compare_golden -> draw. Nothing computed here."""
 from dataclasses import replace
 from pathlib import Path
 

@@ -1,5 +1,5 @@
 """Ranked lists & many systems: retrieval-list CSV or TREC runs + qrels -> per-case metric
-(core.inputs.lists / core.inputs.trec) -> A vs B (core.inputs.golden.compare_golden), the tied-for-best set with
+(core.inputs.lists / core.inputs.trec) -> A vs B (core.inputs.systems.compare_golden), the tied-for-best set with
 rank intervals (core.paired.best.best_set; the headline with three or more systems) and all pairs
 with Holm or Benjamini–Hochberg (core.paired.multi.compare_many) -> draw. Nothing computed here."""
 from dataclasses import replace

@@ -50,7 +50,7 @@ def metric_option(parse: Callable[[str], str]) -> Callable[[str], str]:
 
 def add_stat_args(p, *, resamples: int = 20_000, interval: bool = False) -> None:
     """--resamples, --seed, --confidence, --json: the same spelling on every command;
-    ``interval=True`` adds --interval (``core.paired.stats.INTERVALS``; commands with a paired
+    ``interval=True`` adds --interval (``core.paired.intervals.INTERVALS``; commands with a paired
     verdict)."""
     p.add_argument("--resamples", type=int, default=resamples,
                    help=f"bootstrap resamples (default {resamples:,})")

@@ -143,7 +143,7 @@ def sequential_golden(data: bytes, file: str, a: str, b: str, *, confidence: flo
                       seed: int = 0):
     """The golden page's sequential mode in one call: the file read with its arrival order
     (``load_arriving``), A and B paired by case id (incomplete cases left out, as
-    ``core.inputs.golden.compare_golden`` leaves them out), the cases put in arrival order and
+    ``core.inputs.systems.compare_golden`` leaves them out), the cases put in arrival order and
     compared by ``core.paired.sequential_compare``. Returns (the ``SequentialComparison``, the
     ``Arrival``)."""
     clustered, arrival = load_arriving(data, file)

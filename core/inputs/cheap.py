@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.errors import InputError
-from core.inputs.golden import GoldenComparison, GoldenSet
+from core.inputs.golden import GoldenSet
 from core.paired import MIN_GOLD, PPIEstimate, is_binary, ppi_difference, ppi_mean, verdict
 
 TEST_NAME = "ppi++ t-test"   # the matching test of the PPI interval (same statistic)
@@ -90,9 +90,9 @@ def _kind(values) -> str:
     return "binary" if is_binary(values) else "scores"
 
 
-def compare_cheap(result: GoldenComparison, cheap: GoldenSet, *,
+def compare_cheap(result, cheap: GoldenSet, *,
                   confidence: float = 0.95) -> CheapComparison:
-    """The gold comparison ``result`` (``core.inputs.golden.compare_golden``) sharpened by the
+    """The gold comparison ``result`` (a ``GoldenComparison`` of ``core.inputs.systems.compare_golden``) sharpened by the
     cheap-label file ``cheap`` (``load_golden``, or a TREC run's scores under cheap qrels):
     gold cases are ``result``'s paired cases; cheap-only cases are the cheap file's cases that
     are not among them (with both methods' values; the others are listed in ``left_out``).

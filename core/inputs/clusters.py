@@ -306,7 +306,7 @@ def clusters_of(ids, labels: dict, file: str) -> list[str]:
 
 def compare_in_clusters(result, labels: dict, file: str, *, resamples: int = 20_000,
                         confidence: float = 0.95, seed: int = 0) -> ClusterComparison:
-    """B − A of a ``core.inputs.golden.GoldenComparison`` with its cases in clusters
+    """B − A of a ``core.inputs.systems.GoldenComparison`` with its cases in clusters
     (``core.paired.clusters.compare_clustered`` on the paired cases) with the clustered
     self-check (``core.paired.cluster_check.with_self_check``, same seed)."""
     cl = clusters_of(result.case_ids, labels, file)

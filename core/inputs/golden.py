@@ -20,7 +20,6 @@ from core.inputs.golden_cases import (CASE_ID_NAMES, CaseScores, CaseText, Panda
 from core.inputs.groups import group_labels, is_group_column
 from core.inputs.tables import (AmbiguousNumber, CellTable, RawTable, find_column, norm_header,
                                 parse_number, read_cells)
-from core.paired import PairedComparison, compare_paired, resolution
 
 METHOD_NAMES = ("method", "system", "model", "retriever", "run", "방법", "방식", "모델", "시스템",
                 "메서드", "기법")
@@ -389,91 +388,3 @@ def load_golden(data: bytes, file: str = "upload") -> GoldenSet:
     """Bytes of a CSV/TSV/XLSX upload -> GoldenSet (raises ``InputError`` with row/column).
     No pandas on the way (``core.inputs.tables.read_cells``, ``from_cells``)."""
     return from_cells(read_cells(data, file, required=(CASE_ID_NAMES,)))
-
-
-def _default_pair(gs: GoldenSet) -> tuple[str, str]:
-    """The first two methods in file order."""
-    if len(gs.methods) < 2:
-        raise InputError("need_two_methods", file=gs.source, methods=", ".join(gs.methods))
-    return gs.methods[0], gs.methods[1]
-
-
-@dataclass(frozen=True)
-class GoldenComparison:
-    """A and B compared on their paired cases, with what was excluded and the case lists."""
-
-    golden: GoldenSet
-    comparison: PairedComparison      # its case_ids, a_values, b_values: the paired cases
-    excluded: Excluded
-
-    @property
-    def case_ids(self) -> tuple[str, ...]:
-        return self.comparison.case_ids
-
-    @property
-    def a_values(self) -> np.ndarray:
-        return self.comparison.a_values
-
-    @property
-    def b_values(self) -> np.ndarray:
-        return self.comparison.b_values
-
-    @property
-    def n_cases(self) -> int:
-        return self.comparison.n
-
-    def discordant(self) -> pd.DataFrame:
-        """Cases where A and B differ, with the file's text columns and ``difference`` = B - A
-        (new minus baseline): B ahead first (binary: B right / A wrong), then A ahead (A right
-        / B wrong), each by the size of the gap."""
-        d = self.b_values - self.a_values
-        import pandas as pd
-
-        mask = d != 0
-        df = pd.DataFrame({"case_id": np.asarray(self.case_ids)[mask],
-                           self.comparison.a: self.a_values[mask],
-                           self.comparison.b: self.b_values[mask],
-                           "difference": d[mask]})
-        if not self.golden.text.empty:
-            extra = self.golden.text.reindex(df["case_id"]).reset_index(drop=True)
-            df = pd.concat([df.reset_index(drop=True), extra], axis=1)
-        return df.sort_values("difference", ascending=False, kind="stable")
-
-    def to_dict(self) -> dict:
-        c = self.comparison
-        return {
-            "source": self.golden.source,
-            "sheet": self.golden.sheet,         # the worksheet read from a workbook, else None
-            "n_cases": self.n_cases,
-            "binary": c.binary,
-            "methods": {c.a: c.rate_a.to_dict(), c.b: c.rate_b.to_dict()},
-            "difference": c.to_dict(),
-            "resolution": resolution(self.n_cases),
-            "excluded": self.excluded.to_dict(),
-            # ids that only became equal under Unicode NFC (typed as NFD elsewhere): rows
-            "unicode_merged": {k: list(v) for k, v in self.golden.unicode_merged.items()},
-            # columns with no value in any row: not compared (a method left blank everywhere)
-            "empty_columns": list(self.golden.empty_columns),
-            "encoding": self.golden.encoding or None,
-            "verdict": c.verdict,
-        }
-
-
-def compare_golden(gs: GoldenSet, a: str | None = None, b: str | None = None, *,
-                   resamples: int = 20_000, confidence: float = 0.95,
-                   seed: int = 0, interval: str = "auto") -> GoldenComparison:
-    """Pair A and B by case id, drop (and report) incomplete cases, and compare them."""
-    if a is None and b is None:
-        a, b = _default_pair(gs)
-    elif a is None or b is None:
-        given = a if a is not None else b
-        others = [m for m in gs.methods if m != given]
-        if not others:
-            raise InputError("need_two_methods", file=gs.source, methods=", ".join(gs.methods))
-        a, b = (given, others[0]) if a is not None else (others[0], given)
-    ids, av, bv, excluded = gs.paired_values(a, b)
-    if len(ids) < 2:
-        raise InputError("too_few_paired", file=gs.source, count=len(ids), a=a, b=b)
-    comp = compare_paired(av, bv, name_a=a, name_b=b, resamples=resamples,
-                          confidence=confidence, seed=seed, interval=interval, case_ids=ids)
-    return GoldenComparison(gs, comp, excluded)

@@ -522,7 +522,7 @@ def interaction_test_clustered(differences, labels, clusters, *,
 
 def by_group(result, groups=None, column: str | None = None, clusters=None,
              **stat) -> GroupComparison | None:
-    """``compare_by_group`` on the paired cases of a ``core.inputs.golden.GoldenComparison``, with
+    """``compare_by_group`` on the paired cases of a ``core.inputs.systems.GoldenComparison``, with
     ``groups`` (default: its golden set's, e.g. a ``group`` column) and the statistics
     settings ``stat`` (resamples, confidence, seed, interval, permutations); None when there
     are no groups; ``clusters`` (a dict case id -> cluster, issue 32) makes the cluster the

@@ -349,7 +349,7 @@ class ListScores:
         return out
 
     def golden(self, metric: str) -> GoldenSet:
-        """The metric's per-case values as a ``GoldenSet`` for ``core.inputs.golden.compare_golden``
+        """The metric's per-case values as a ``GoldenSet`` for ``core.inputs.systems.compare_golden``
         (Wilson intervals for hit@k, bootstrap for continuous metrics)."""
         if metric not in self.arrays:
             raise InputError("systems.err_list_metric", metric=metric,

@@ -454,7 +454,7 @@ class TrecScores:
 
     def golden(self, measure: str | None = None) -> GoldenSet:
         """One measure's per-query values (default: the first) as a ``GoldenSet`` for
-        ``core.inputs.golden.compare_golden``: queries are the cases, runs the methods."""
+        ``core.inputs.systems.compare_golden``: queries are the cases, runs the methods."""
         measure = self.measures[0] if measure is None else measure
         if measure not in self.arrays:
             raise InputError("systems.err_measure", measure=str(measure)[:40],

@@ -1,7 +1,7 @@
 """Resampling latencies: the nested bootstrap of pooled quantiles and the paired bootstrap
 of the ratio of medians, as numba kernels on sorted timings (no timing is copied per resample).
 
-Random streams are counter-based (``core.paired.stats.resample_seeds``): resample r's draws depend
+Random streams are counter-based (``core.paired.streams.resample_seeds``): resample r's draws depend
 on the seed and r only, so results do not depend on threads or batch sizes.
 """
 from __future__ import annotations

@@ -52,11 +52,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from core import checks
+from core.paired.difference import table_interval
 from core.paired.intervals import (CLOSED_FORM_METHODS, PAIRED_PROPORTION_METHODS, SCORE_METHODS,
-                                   interval_of_means, score_intervals, table_interval,
-                                   side, wilson_bounds)
+                                   interval_of_means, score_intervals, side, wilson_bounds)
 from core.paired.significance import mcnemar_exact
-from core.paired.stats import kernels, stream_key
+from core.paired.resampling import kernels
+from core.paired.streams import stream_key
 
 DEFAULT_SETS = 1_000
 WARN_RATE = 0.06          # a check above this rate warns (issue 19: goal <= 6% at n = 10-30)

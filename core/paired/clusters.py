@@ -74,12 +74,11 @@ import numpy as np
 
 from core import checks
 from core.paired.intervals import wilson_bounds
-from core.paired.significance import (PairedTest, paired_test, shifted_signflip_p,
-                                      signed_sums)
+from core.paired.resampling import kernels
+from core.paired.significance import PairedTest, paired_test, shifted_signflip_p, signed_sums
 from core.paired.skew_intervals import t_quantile
-from core.paired.stats import STREAM_SIGNFLIP, kernels, significance_level
-from core.paired.streams import stream_key
-from core.paired.stats import verdict as one_verdict
+from core.paired.stats import significance_level, verdict as one_verdict
+from core.paired.streams import STREAM_SIGNFLIP, stream_key
 
 # This many clusters or fewer and the card says plainly that the interval rests on few units
 # (6-8 clusters of 0/1 outcomes at ICC 0.5: B − A's interval under 94%, docs/clusters.md)

@@ -18,9 +18,11 @@ from core.paired.intervals import is_resampled, wilson_bounds, z_of
 from core.paired.significance import (PairedTest, cohens_dz, difference_test, mcnemar_exact,
                                       paired_ttest_p)
 from core.paired.method_intervals import mean_intervals_of
-from core.paired.stats import (BootstrapResult, PairedData, RateEstimate, Verdict, alpha_of,
-                               bootstrap_difference, check_interval, interval_warning, is_binary,
-                               paired_data, significance_level, verdict)
+from core.paired.difference import PairedData, bootstrap_difference, paired_data
+from core.paired.intervals import check_interval, interval_warning
+from core.paired.method_intervals import RateEstimate
+from core.paired.resampling import BootstrapResult
+from core.paired.stats import Verdict, alpha_of, is_binary, significance_level, verdict
 
 REASONS = ("ci_includes_zero", "too_few_discordant", "too_few_nonzero", "test_disagrees",
            "fails_self_check", "withheld_self_check")
@@ -273,7 +275,7 @@ def interval_provenance(bs: BootstrapResult) -> dict:
 def rate_estimate(values, *, confidence: float = 0.95, resamples: int = 20_000,
                   seed: int = 0, binary: bool | None = None) -> RateEstimate:
     """A method's rate with a Wilson interval (binary) or its mean score with the calibrated
-    t-interval (``core.paired.stats.mean_intervals``, the same interval ``compare_paired`` gives)."""
+    t-interval (``core.paired.method_intervals.mean_intervals``, the same interval ``compare_paired`` gives)."""
     x = checks.values("values", values)
     resamples, confidence, seed = checks.bootstrap_iv(resamples, confidence, seed)
     if binary is None:
@@ -300,15 +302,15 @@ def compare_paired(a, b, *, name_a: str = "A", name_b: str = "B", resamples: int
     """Rates, the paired bootstrap of B - A with its CI, the paired tests and the verdict
     (``decide``), for two aligned vectors.
 
-    The arguments are checked once, here (``core.paired.stats.paired_data`` finds the kind and the
+    The arguments are checked once, here (``core.paired.difference.paired_data`` finds the kind and the
     2x2 table in one pass); the helpers below trust them. Binary data when both vectors are
     0/1: Wilson intervals of the rates, the cell bootstrap, the mid-p McNemar test, and by
     default Tango's interval of B - A. Otherwise continuous: the paired bootstrap of B - A
     (``core.paired.difference.bootstrap_difference``, the same numbers as ``paired_bootstrap`` with this
     seed: one compiled pass gives each resample's mean and, for the default calibrated t, its
-    SD), each method's mean with the calibrated t-interval (``core.paired.stats.mean_intervals``), the
+    SD), each method's mean with the calibrated t-interval (``core.paired.method_intervals.mean_intervals``), the
     sign-flip test, the paired t-test and Cohen's d_z. ``interval`` (one of
-    ``core.paired.stats.INTERVALS``) applies to the CI of B - A; the rates keep Wilson (0/1) and the
+    ``core.paired.intervals.INTERVALS``) applies to the CI of B - A; the rates keep Wilson (0/1) and the
     calibrated t (scores). The self-check and the decision are computed here and kept as fields
     (``settle``; ``self_check=False`` when only the verdict is wanted). ``detail=False``: the
     verdict's test alone, without each method's interval, the exact McNemar p, the t-test and

@@ -1,32 +1,41 @@
-"""B − A of one checked pair, made once: the two vectors checked at the public door
-(``paired_data`` -> ``PairedData``: their kind, 0/1 outcomes or scores, and for 0/1 the 2x2
-table; scipy's ``_iv`` style, issue 20 item 7a: helpers that take a ``PairedData`` trust it),
-the bootstrap of mean(B − A) (``bootstrap_difference``; Efron & Tibshirani 1993, ch. 13-14) and
-its interval (``guarded_interval``: Tango's for a 0/1 table, ``core.paired.intervals``; the
-calibrated t with the skew guard for scores, ``core.paired.skew_intervals``), in one
+"""B − A of one checked pair, made once, and its interval: the two vectors checked at the public
+door (``paired_data`` -> ``PairedData``: their kind, 0/1 outcomes or scores, and for 0/1 the
+2x2 table; scipy's ``_iv`` style, issue 20 item 7a: helpers that take a ``PairedData`` trust
+it), the closed-form intervals of a paired 2x2 table (Tango's score interval, the card's for
+0/1 outcomes; Newcombe, Bonett-Price, Wald), the bootstrap of mean(B − A)
+(``bootstrap_difference``; the draws and their reading in ``core.paired.resampling``) and its
+interval (``guarded_interval``: Tango's for a 0/1 table, the calibrated t with the skew guard
+for scores, ``core.paired.intervals`` / ``core.paired.skew_intervals``), in one
 ``BootstrapResult``. The room the card's number is made in (docs/CONTRIBUTING.md);
 ``core.paired.compare`` decides on it, and ``core.paired.stats`` holds the checked public
-entries (``paired_bootstrap``, ``bootstrap_mean``) and re-exports these names.
+entries (``paired_bootstrap``, ``bootstrap_mean``).
+
+0/1 tables (Fagerland, Lydersen & Laake 2014, "Recommended tests and confidence intervals for
+paired binomial proportions", *Statistics in Medicine* 33:2850-2875): a paired 2x2 table
+``n11, n12, n21, n22`` with N cases; the difference is delta = (n12 - n21) / N. The functions
+do not know which method is which: pass n12 = "only the new method right" and n21 = "only the
+baseline right" to get an interval of B - A. Every table function takes scalars or equal-shape
+integer arrays (so the bench evaluates every possible table at once) and returns
+``(low, high)``.
 
 Functions here take checked arguments (``paired_data``, ``checks.bootstrap_iv``,
-``check_interval``) and never check again; seeds are explicit, the same seed gives identical
-output.
+``check_interval``) and never check again, but the ``*_ci`` doors of the table intervals;
+seeds are explicit, the same seed gives identical output.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from statistics import NormalDist
-from typing import Literal
 
 import numpy as np
 
 from core import checks
 from core.paired.intervals import (PAIRED_PROPORTION_METHODS, STUDENTIZED_METHODS,
                                    interval_of_means, resolve_interval, snap_zero,
-                                   table_interval)
+                                   wilson_bounds, z_of, z_two_sided)
+from core.paired.resampling import (BootstrapResult, binary_paired_dist, difference_draws,
+                                    is_constant, read_ci)
 from core.paired.skew_intervals import widen_by_skew_guard
-from core.paired.streams import stream_key
 
 
 @dataclass(frozen=True)
@@ -101,186 +110,225 @@ def checked_pair(a: np.ndarray, b: np.ndarray) -> PairedData:
     return PairedData(a, b, binary, table)
 
 
-Interval = str   # one of INTERVALS (the name actually used is kept in BootstrapResult)
+# ----------------------------------------------------------------------------- 0/1 tables
+def _cells(n11, n12, n21, n22):
+    """The four cells as float arrays of one shape (no check: ``_table`` checks)."""
+    return np.broadcast_arrays(*[np.asarray(c).astype(float) for c in (n11, n12, n21, n22)])
 
 
-DEGENERATE_DISTINCT = 10   # fewer distinct resampled means than this: a degenerate bootstrap
+def _table(n11, n12, n21, n22):
+    cells = [np.asarray(c) for c in (n11, n12, n21, n22)]
+    for name, c in zip(("n11", "n12", "n21", "n22"), cells):
+        if c.dtype.kind not in "iu" and not (c.dtype.kind == "f" and np.all(c == np.round(c))):
+            raise ValueError(f"{name} must hold whole numbers, got {c!r}")
+        if np.any(c < 0):
+            raise ValueError(f"{name} must be non-negative, got {c!r}")
+    out = _cells(*cells)
+    if np.any(out[0] + out[1] + out[2] + out[3] <= 0):
+        raise ValueError("the table needs at least one case (n11 + n12 + n21 + n22 >= 1)")
+    return out
 
 
-CONSTANT_RTOL = 1e-12      # differences whose spread is below this share of their scale
+def _scalar(lo, hi):
+    if np.ndim(lo) == 0:
+        return float(lo), float(hi)
+    return lo, hi
 
 
-def kernels():
-    """The numba kernels (``core._kernels``), imported on first use: numba is only needed
-    for continuous data, and the CLI's start-up time depends on not importing it."""
-    from core import _kernels as k  # lazy: numba
-    return k
+# ----------------------------------------------------------------------------- 0/1 tables
+def wald_paired_ci(n11, n12, n21, n22, confidence: float = 0.95):
+    """Wald interval of delta = (n12 - n21)/N (Fagerland et al. 2014, eq. 1)::
 
+        delta +/- z * sqrt(n12 + n21 - (n12 - n21)^2 / N) / N
 
-# Cheap special functions: importing scipy.special / scipy.stats costs more than the whole
-# binary computation, so the normal quantile and cdf come from the standard library
-# (``statistics.NormalDist``: Wichura's AS241, ~1e-16) and small binomial tails are summed
-# exactly (``core.paired.significance``); scipy.special only for large tails and the t distribution.
-_NORMAL = NormalDist()
-
-
-def _ndtri(q: float) -> float:
-    """Standard-normal quantile; -inf / inf at 0 / 1."""
-    if q <= 0:
-        return -math.inf
-    if q >= 1:
-        return math.inf
-    return _NORMAL.inv_cdf(q)
-
-
-def _ndtr(x: float) -> float:
-    """Standard-normal cdf."""
-    return 0.5 * math.erfc(-x / math.sqrt(2))
-
-
-def is_constant(values) -> bool:
-    """True when the values are all equal up to rounding: their spread (max - min) is at most
-    ``CONSTANT_RTOL`` (1e-12) of their scale max|x|. So 0.25 stored exactly and 0.25 reached
-    as 0.35 - 0.1 (or 0.250000001 - 1e-9) count the same."""
-    x = np.asarray(values, dtype=float)
-    if x.size == 0:
-        return True
-    scale = float(np.max(np.abs(x)))
-    return float(np.ptp(x)) <= CONSTANT_RTOL * scale
-
-
-@dataclass(frozen=True)
-class BootstrapResult:
-    """Bootstrap of a mean (Efron & Tibshirani 1993): percentile (ch. 13) or BCa (ch. 14)
-    interval. ``distribution`` holds every resampled mean so pages can plot without
-    recomputing. ``interval`` is the interval actually used (BCa falls back to percentile when
-    it is undefined: all values equal). ``constant``: every value was equal (up to rounding).
-    ``skew_guard``: the skew guard moved an end (scores; issue 36: the labels name it)."""
-
-    mean: float
-    ci_low: float
-    ci_high: float
-    confidence: float
-    resamples: int
-    seed: int
-    method: Literal["cells", "resample"]
-    distribution: np.ndarray = field(repr=False)
-    interval: Interval = "percentile"
-    constant: bool = False
-    skew_guard: bool = False
-
-    @property
-    def standard_error(self) -> float:
-        return float(np.std(self.distribution, ddof=1)) if self.resamples > 1 else float("nan")
-
-    @property
-    def distinct(self) -> int:
-        """Distinct resampled means (equal up to 1e-10 of their scale counted once)."""
-        dist = self.distribution
-        scale = float(np.max(np.abs(dist))) if dist.size else 0.0
-        if scale == 0:
-            return 1 if dist.size else 0
-        return int(np.unique(np.round(dist / scale, 10)).size)
-
-    @property
-    def degenerate(self) -> str | None:
-        """Why this bootstrap cannot be trusted as a distribution, or None: ``"constant"``
-        (all differences equal: every resample gives the same mean) or ``"few_distinct"``
-        (fewer than ``DEGENERATE_DISTINCT`` = 10 distinct resampled means, so the interval
-        endpoints jump between a handful of values)."""
-        if self.constant:
-            return "constant"
-        if self.distinct < DEGENERATE_DISTINCT:
-            return "few_distinct"
-        return None
-
-
-def percentile_ci(dist: np.ndarray, confidence: float) -> tuple[float, float]:
-    """The (alpha/2, 1 - alpha/2) percentiles of a bootstrap distribution (Efron &
-    Tibshirani 1993, ch. 13), numpy's linear interpolation as in scipy."""
-    alpha = 1 - confidence
-    lo, hi = np.percentile(dist, [100 * alpha / 2, 100 * (1 - alpha / 2)])
-    return float(lo), float(hi)
-
-
-def bca_ci(dist, values, confidence: float) -> tuple[float, float] | None:
-    """Bias-corrected and accelerated (BCa) bootstrap interval of mean(values) (Efron &
-    Tibshirani 1993, ch. 14.3 and eq. 14.15; DiCiccio & Efron 1996), as
-    ``scipy.stats.bootstrap(method="BCa")`` defines it.
-
-    With theta = mean(values), B resampled means theta*_b and alpha = (1 - confidence)/2::
-
-        z0 = Phi^-1( (#{theta*_b < theta} + #{theta*_b <= theta}) / (2B) )
-        theta_(i) = mean of values without case i (jackknife), U_i = (n - 1)(mean(theta_(.)) - theta_(i))
-        a = sum U_i^3 / (6 (sum U_i^2)^(3/2))
-        alpha_1 = Phi(z0 + (z0 + z_alpha) / (1 - a (z0 + z_alpha)))
-        alpha_2 = Phi(z0 + (z0 + z_(1-alpha)) / (1 - a (z0 + z_(1-alpha))))
-
-    and the interval is the (alpha_1, alpha_2) percentiles of theta*. None when BCa is
-    undefined (all values equal, or every resample on one side of theta).
+    Kept as the reference the others improve on; it collapses to a point with no discordant
+    pairs. Truncated to [-1, 1].
     """
-    return _bca(checks.values("dist", dist), checks.values("values", values, min_n=2),
-                checks.confidence(confidence))
+    return _wald(*_table(n11, n12, n21, n22), z_two_sided(confidence))
 
 
-def _bca(dist: np.ndarray, x: np.ndarray, confidence: float) -> tuple[float, float] | None:
-    """``bca_ci`` of checked arrays (at least 2 values) and level."""
-    theta = float(x.mean())
-    share = (np.count_nonzero(dist < theta) + np.count_nonzero(dist <= theta)) / (2 * dist.size)
-    z0 = _ndtri(share)
-    n = x.size
-    jack = (x.sum() - x) / (n - 1)
-    u = (n - 1) * (jack.mean() - jack)
-    den = float(np.sum(u * u))
-    if den <= 0 or not math.isfinite(z0):
-        return None
-    acc = float(np.sum(u ** 3)) / (6 * den ** 1.5)
-    z_lo = _ndtri((1 - confidence) / 2)
-    a1 = _ndtr(z0 + (z0 + z_lo) / (1 - acc * (z0 + z_lo)))
-    a2 = _ndtr(z0 + (z0 - z_lo) / (1 - acc * (z0 - z_lo)))
-    if not (math.isfinite(a1) and math.isfinite(a2)):
-        return None
-    lo, hi = np.percentile(dist, [100 * a1, 100 * a2])
-    return float(lo), float(hi)
+def _wald(n11, n12, n21, n22, z: float):
+    N = n11 + n12 + n21 + n22
+    est = (n12 - n21) / N
+    se = np.sqrt(np.maximum(n12 + n21 - (n12 - n21) ** 2 / N, 0.0)) / N
+    return _scalar(np.maximum(est - z * se, -1.0), np.minimum(est + z * se, 1.0))
 
 
-def read_ci(dist: np.ndarray, values: np.ndarray, confidence: float,
-             interval: str) -> tuple[float, float, str]:
-    """The CI read off a bootstrap distribution ``dist`` of a mean of ``values``: BCa
-    (``bca_ci``) when ``interval`` is ``"bca"``, there are 2 values or more and it is
-    defined, else the percentile interval (``percentile_ci``); returns (low, high, the
-    interval used). The one percentile/BCa fallback (``bootstrap_mean`` and
-    ``interval_of_difference``); the caller checked every argument."""
-    if interval == "bca" and values.size >= 2:
-        ci = _bca(dist, values, confidence)
-        if ci is not None:
-            return ci[0], ci[1], "bca"
-    lo, hi = percentile_ci(dist, confidence)
-    return lo, hi, "percentile"
+def bonett_price_ci(n11, n12, n21, n22, confidence: float = 0.95):
+    """Bonett & Price (2012) adjusted Wald interval of delta ("Adjusted Wald confidence
+    interval for a difference of binomial proportions based on paired data", *Journal of
+    Educational and Behavioral Statistics* 37:479-488): add one pseudo-case to each discordant
+    cell (Laplace), p12 = (n12 + 1)/(N + 2), p21 = (n21 + 1)/(N + 2)::
+
+        (p12 - p21) +/- z * sqrt((p12 + p21 - (p12 - p21)^2) / (N + 2))
+
+    truncated to [-1, 1] (Fagerland et al. 2014, section 3.1). Centred on the shrunk
+    estimate p12 - p21, not on delta.
+    """
+    return _bonett_price(*_table(n11, n12, n21, n22), z_two_sided(confidence))
 
 
-def difference_draws(d: np.ndarray, resamples: int, seed: int,
-                     studentized: bool) -> tuple[np.ndarray, np.ndarray | None]:
-    """The bootstrap of mean(d) for checked continuous differences: the resampled means
-    (``core._kernels.bootstrap_means``, key ``stream_key(seed)``) and, when ``studentized``,
-    each resample's SD from the same pass (``core._kernels.bootstrap_means_sd``: the means are
-    the same numbers, bit for bit). Returns (means, SDs of shape (1, resamples) or None)."""
-    key = stream_key(seed)
-    if not studentized:
-        return kernels().bootstrap_means(d, key, 0, resamples), None
-    out = kernels().bootstrap_means_sd(d, float(d.mean()), key, 0, resamples)
-    return out[0], out[1][None, :]
+def _bonett_price(n11, n12, n21, n22, z: float):
+    N = n11 + n12 + n21 + n22
+    p12, p21 = (n12 + 1) / (N + 2), (n21 + 1) / (N + 2)
+    centre = p12 - p21
+    se = np.sqrt((p12 + p21 - centre ** 2) / (N + 2))
+    return _scalar(np.maximum(centre - z * se, -1.0), np.minimum(centre + z * se, 1.0))
 
 
-def _binary_paired_dist(n: int, n10: int, n01: int, resamples: int, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    m = n10 + n01
-    # Multinomial cells, drawn hierarchically: discordant count, then its split.
-    disc = rng.binomial(n, m / n, size=resamples)
-    a_only = rng.binomial(disc, n10 / m if m else 0.0)
-    return (disc - 2 * a_only) / n   # (b_only - a_only) / n: B - A
+def newcombe_ci(n11, n12, n21, n22, confidence: float = 0.95):
+    """Newcombe's square-and-add (MOVER) Wilson interval of delta = pi_1+ - pi_+1 (Newcombe
+    1998, "Improved confidence intervals for the difference between binomial proportions based
+    on paired data", *Statistics in Medicine* 17:2635-2650, method 10; Fagerland et al. 2014,
+    eq. 6).
+
+    With [l1, u1] the Wilson interval of pi_1+ = (n11 + n12)/N and [l2, u2] that of
+    pi_+1 = (n11 + n21)/N, and phi the correlation estimate::
+
+        A = n11 n22 - n12 n21;  phi = (A - N/2)/sqrt(n1+ n2+ n+1 n+2) if A > N/2,
+                                      0 if 0 <= A <= N/2, A/sqrt(...) if A < 0
+                                      (0 when a margin is 0)
+        L = delta - sqrt((p1 - l1)^2 - 2 phi (p1 - l1)(u2 - p2) + (u2 - p2)^2)
+        U = delta + sqrt((p2 - l2)^2 - 2 phi (p2 - l2)(u1 - p1) + (u1 - p1)^2)
+    """
+    return _newcombe(*_table(n11, n12, n21, n22), z_two_sided(confidence))
 
 
+def _newcombe(n11, n12, n21, n22, z: float):
+    N = n11 + n12 + n21 + n22
+    r1, r2, c1, c2 = n11 + n12, n21 + n22, n11 + n21, n12 + n22
+    p1, p2 = r1 / N, c1 / N
+    l1, u1, _ = wilson_bounds(r1, N, z)
+    l2, u2, _ = wilson_bounds(c1, N, z)
+    prod = r1 * r2 * c1 * c2
+    A = n11 * n22 - n12 * n21
+    with np.errstate(divide="ignore", invalid="ignore"):
+        phi = np.where(A > N / 2, (A - N / 2) / np.sqrt(prod), np.where(A < 0, A / np.sqrt(prod), 0.0))
+    phi = np.where(prod > 0, phi, 0.0)
+    dl1, du1, dl2, du2 = p1 - l1, u1 - p1, p2 - l2, u2 - p2
+    est = p1 - p2
+    lo = est - np.sqrt(np.maximum(dl1 ** 2 - 2 * phi * dl1 * du2 + du2 ** 2, 0.0))
+    hi = est + np.sqrt(np.maximum(dl2 ** 2 - 2 * phi * dl2 * du1 + du1 ** 2, 0.0))
+    return _scalar(np.maximum(lo, -1.0), np.minimum(hi, 1.0))
+
+
+def _tango_t(delta0, n12, n21, N):
+    """Tango's score statistic at delta0 with the restricted ML estimate of pi_21."""
+    a = 2 * N
+    b = -n12 - n21 + (2 * N - n12 + n21) * delta0
+    c = -n21 * delta0 * (1 - delta0)
+    p21 = (np.sqrt(np.maximum(b * b - 4 * a * c, 0.0)) - b) / (2 * a)
+    var = N * (2 * p21 + delta0 * (1 - delta0))
+    num = n12 - n21 - N * delta0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = num / np.sqrt(var)
+    # 0/0 only at delta0 = 0 with no discordant pairs, where T tends to 0
+    return np.where((var <= 0) & (num == 0), 0.0, t)
+
+
+def tango_statistic(delta0: float, n12, n21, N):
+    """Tango's (1998) score statistic T(delta0) of H0: delta = delta0 (``tango_ci``; the
+    caller checked the counts, -1 < delta0 < 1); at 0 McNemar's (n12 - n21)/sqrt(n12 + n21).
+    ``core.paired.margin`` rejects H0: delta <= -m at level a when T(-m) > z_(1-a), exactly when
+    Tango's lower limit at level 1 - 2a is above -m (T falls as delta0 rises)."""
+    return _tango_t(np.asarray(delta0, dtype=float), np.asarray(n12, dtype=float),
+                    np.asarray(n21, dtype=float), np.asarray(N, dtype=float))
+
+
+def tango_ci(n11, n12, n21, n22, confidence: float = 0.95, *, tol: float = 1e-10):
+    """Tango's (1998) asymptotic score interval of delta ("Equivalence test and confidence
+    interval for the difference in proportions for the paired-sample design", *Statistics in
+    Medicine* 17:891-908; Fagerland et al. 2014, eq. 7): the delta0 with |T(delta0)| <= z, where
+
+        T(delta0) = (n12 - n21 - N delta0) / sqrt(N (2 p21~ + delta0 (1 - delta0)))
+
+    and p21~ is the maximum likelihood estimate of pi_21 under delta = delta0, the root
+    (sqrt(b^2 - 4ac) - b) / (2a) of a = 2N, b = (2N - n12 + n21) delta0 - n12 - n21,
+    c = -n21 delta0 (1 - delta0). T falls as delta0 rises, so each limit is found by bisection
+    on (-1, 1), for every table of an array at once (to ``tol``). L = -1 when delta = -1 and
+    U = 1 when delta = 1.
+    """
+    tol = checks.between("tol", tol, 1e-15, 1e-3)
+    return _tango(*_table(n11, n12, n21, n22), z_two_sided(confidence), tol)
+
+
+def _tango(n11, n12, n21, n22, z: float, tol: float = 1e-10):
+    return _scalar(*tango_limits(n12, n21, n11 + n12 + n21 + n22, z, tol))
+
+
+def tango_limits(n12, n21, N, z: float, tol: float = 1e-10):
+    """Tango's limits for (possibly non-integer, e.g. expected) discordant counts n12, n21
+    of N cases at the normal quantile ``z``: bisection, see ``tango_ci``. Arrays in, arrays
+    out."""
+    n12, n21, N = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (n12, n21, N)))
+    if np.any(n12 < 0) or np.any(n21 < 0) or np.any(n12 + n21 > N) or np.any(N <= 0):
+        raise ValueError("tango_limits needs 0 <= n12, n21 and n12 + n21 <= N, N > 0")
+    z = checks.positive("z", z)
+    if n12.ndim == 0:   # one table: the same bisection in plain floats (no array overhead)
+        return _tango_limits_scalar(float(n12), float(n21), float(N), z, tol)
+    est = (n12 - n21) / N
+
+    def root(target):
+        lo = np.full(est.shape, -1.0)
+        hi = np.full(est.shape, 1.0)
+        for _ in range(int(math.ceil(math.log2(2 / tol)))):
+            mid = 0.5 * (lo + hi)
+            above = _tango_t(mid, n12, n21, N) > target   # root lies to the right of mid
+            lo = np.where(above, mid, lo)
+            hi = np.where(above, hi, mid)
+        return 0.5 * (lo + hi)
+
+    low = np.where(est <= -1, -1.0, root(z))
+    high = np.where(est >= 1, 1.0, root(-z))
+    return np.minimum(low, est), np.maximum(high, est)
+
+
+def _tango_limits_scalar(n12: float, n21: float, N: float, z: float, tol: float):
+    def t(d0):
+        a, b = 2 * N, -n12 - n21 + (2 * N - n12 + n21) * d0
+        c = -n21 * d0 * (1 - d0)
+        p21 = (math.sqrt(max(b * b - 4 * a * c, 0.0)) - b) / (2 * a)
+        var = N * (2 * p21 + d0 * (1 - d0))
+        num = n12 - n21 - N * d0
+        return 0.0 if var <= 0 and num == 0 else (num / math.sqrt(var) if var > 0 else
+                                                   math.copysign(math.inf, num))
+
+    def root(target):
+        lo, hi = -1.0, 1.0
+        for _ in range(int(math.ceil(math.log2(2 / tol)))):
+            mid = 0.5 * (lo + hi)
+            if t(mid) > target:
+                lo = mid
+            else:
+                hi = mid
+        return 0.5 * (lo + hi)
+
+    est = (n12 - n21) / N
+    low = -1.0 if est <= -1 else root(z)
+    high = 1.0 if est >= 1 else root(-z)
+    return np.float64(min(low, est)), np.float64(max(high, est))
+
+
+_TABLE_FUNCS = {"tango": _tango, "newcombe": _newcombe, "bonett_price": _bonett_price,
+                "wald": _wald}
+
+
+def paired_proportion_ci(n11, n12, n21, n22, confidence: float = 0.95, *,
+                         method: str = "tango"):
+    """The ``method`` interval (one of ``PAIRED_PROPORTION_METHODS``) of delta =
+    (n12 - n21)/N; see each function for its formula and source."""
+    method = checks.choice("method", method, PAIRED_PROPORTION_METHODS)
+    return _TABLE_FUNCS[method](*_table(n11, n12, n21, n22), z_two_sided(confidence))
+
+
+def table_interval(n11, n12, n21, n22, confidence: float, method: str):
+    """``paired_proportion_ci`` of cells, a level and a method the caller checked (whole,
+    non-negative cells with at least one case: a ``PairedData.table`` or tables built from
+    one; ``bootstrap_difference`` and the self-check): the same interval, no check again."""
+    return _TABLE_FUNCS[method](*_cells(n11, n12, n21, n22), z_of(confidence))
+
+
+# ----------------------------------------------------------------------------- B - A
 def difference_interval(data: PairedData, dist: np.ndarray, *, confidence: float,
                         interval: str, seed: int,
                         sds: np.ndarray | None = None) -> tuple[float, float, str]:
@@ -353,7 +401,7 @@ def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
     n = data.n
     if data.binary:
         _, a_only, b_only, _ = data.table
-        dist, sds = _binary_paired_dist(n, a_only, b_only, resamples, seed), None
+        dist, sds = binary_paired_dist(n, a_only, b_only, resamples, seed), None
         mean = (b_only - a_only) / n
         constant = a_only + b_only == 0 or a_only == n or b_only == n
         method = "cells"

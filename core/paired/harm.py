@@ -58,7 +58,7 @@ from core.paired.difference import PairedData, paired_data
 from core.paired.intervals import wilson_bounds, z_two_sided
 from core.paired.significance import paired_ttest_p
 from core.paired.skew_intervals import skew_guard_interval
-from core.paired.stats import difference_draws
+from core.paired.resampling import difference_draws
 
 ALPHAS = (1, 2, 5)
 TRISK_MIN_N = 50   # fewer cases: TRisk's test is withheld (the module docstring)
@@ -145,7 +145,7 @@ def bootstrap_t_p(z: np.ndarray, resamples: int, seed: int) -> float:
     """The studentized bootstrap test's two-sided p of mean(z) = 0 (Efron & Tibshirani 1993,
     Algorithm 16.2; ``core.paired.calibration.bootstrap_t_test_p``): the resamples' t* =
     (mean* - mean(z)) / (sd* / sqrt(n)) (resamples with sd* = 0 carry none), seeded as every
-    bootstrap of a difference (``core.paired.difference.difference_draws``)."""
+    bootstrap of a difference (``core.paired.resampling.difference_draws``)."""
     means, sds = difference_draws(z, resamples, seed, True)
     sds = sds[0]
     ok = sds > 0

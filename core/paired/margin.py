@@ -24,7 +24,7 @@ The tests. 0/1 outcomes (a paired 2x2 table): Tango's score statistic for the di
 of paired proportions with a margin (Tango 1998, "Equivalence test and confidence interval for
 the difference in proportions for the paired-sample design", *Statistics in Medicine*
 17:891-908; the same statistic as Nam 1997, *Biometrics* 53:1422-1430), T of
-``core.paired.intervals.tango_statistic``. Up to ``EXACT_MAX_N`` (200) cases its p-value is exact
+``core.paired.difference.tango_statistic``. Up to ``EXACT_MAX_N`` (200) cases its p-value is exact
 unconditional (``exact_unconditional_p``: the largest tail probability over the unknown
 discordance), because the asymptotic p let "non-inferior" through in up to 3.1% of tables at
 B - A = -delta with 20 cases (``docs/margin.md``); above, the asymptotic
@@ -86,9 +86,11 @@ import numpy as np
 from core import checks
 from core.paired.calibration import calibrate_comparison
 from core.paired.compare import PairedComparison
-from core.paired.intervals import side, tango_statistic
+from core.paired.difference import tango_statistic
+from core.paired.intervals import side
 from core.paired.significance import shifted_signflip_p
-from core.paired.stats import difference_draws, significance_level
+from core.paired.resampling import difference_draws
+from core.paired.stats import significance_level
 from core.paired.skew_intervals import skew_guard_interval
 
 _NORMAL = NormalDist()
@@ -242,7 +244,7 @@ def tie_kept_bootstrap_p(d: np.ndarray, delta0: float, *, upper: bool, resamples
         T = (mean(d) - delta0) / (s / sqrt(n))
 
     with its distribution over ``resamples`` bootstrap resamples of that population
-    (``core.paired.difference.difference_draws``, the stream of ``seed``): p = (1 + #{T* >= T}) /
+    (``core.paired.resampling.difference_draws``, the stream of ``seed``): p = (1 + #{T* >= T}) /
     (1 + R) (``upper``; T* <= T otherwise), a resample with SD 0 counting as +/-inf by the sign
     of mean* - delta0 (0 when equal). This is the bootstrap-t test (Efron & Tibshirani 1993,
     ch. 16.4: resampling from a null-shifted population) with a null that shifts only the
@@ -289,7 +291,7 @@ def tango_asymptotic_p(b_only: int, a_only: int, n: int, delta0: float, *,
                        upper: bool) -> float:
     """Tango's (1998) asymptotic one-sided p at delta0 (the caller checked the counts):
     1 - Phi(T(delta0)) (``upper``: H0 delta <= delta0) or Phi(T(delta0)) (H0 delta >=
-    delta0), T of ``core.paired.intervals.tango_statistic``."""
+    delta0), T of ``core.paired.difference.tango_statistic``."""
     t = float(tango_statistic(delta0, b_only, a_only, n))
     return _NORMAL.cdf(-t) if upper else _NORMAL.cdf(t)
 

@@ -95,7 +95,7 @@ def mean_intervals_of(x: np.ndarray, confidence: float, resamples: int,
     """``mean_intervals`` of a finite 2-D float array (methods x cases) and settings the
     caller checked (``core.paired.compare.compare_paired``): the same intervals, no check
     again."""
-    from core import _kernels   # lazy: numba, imported on first use, as core.paired.difference.kernels does
+    from core import _kernels   # lazy: numba, imported on first use, as core.paired.resampling.kernels does
     S, n = x.shape
     r = _method_resamples(n, resamples)
     key = stream_key(seed, STREAM_METHODS)

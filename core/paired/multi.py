@@ -60,8 +60,8 @@ import numpy as np
 from core import checks
 from core.errors import InputError
 from core.paired.significance import cohens_dz, randomization_p_of
-from core.paired.stats import (bootstrap_difference, check_interval, interval_of_difference,
-                               paired_data)
+from core.paired.difference import bootstrap_difference, interval_of_difference, paired_data
+from core.paired.intervals import check_interval
 
 MODES = ("all", "baseline")
 CORRECTIONS = ("holm", "bh")  # Holm: family-wise error; Benjamini–Hochberg: false discovery rate

@@ -36,7 +36,8 @@ import numpy as np
 
 from core import checks
 from core.paired.difference import PairedData, paired_data
-from core.paired.intervals import tango_limits, z_two_sided
+from core.paired.difference import tango_limits
+from core.paired.intervals import z_two_sided
 from core.paired.significance import mcnemar_midp
 from core.paired.skew_intervals import t_quantile
 from core.paired.stats import significance_level, verdict
@@ -284,7 +285,7 @@ def runs_p(d) -> float:
 
 def fixed_intervals(data: PairedData, looks, confidence: float) -> tuple[str, list]:
     """The fixed-n interval of B − A on the first n cases at each look, the one a reader who
-    peeks would see: Tango's (``core.paired.intervals.tango_limits``, the card's default for
+    peeks would see: Tango's (``core.paired.difference.tango_limits``, the card's default for
     0/1 outcomes) or, for scores, the t-interval (mean +/- t(1 - alpha/2, n - 1) s / sqrt(n);
     the card's calibrated t-interval is never narrower). Returns (name, [(low, high), ...])."""
     d = data.d

@@ -15,8 +15,10 @@ import numpy as np
 
 from core import checks
 from core.paired.intervals import wilson_bounds, z_two_sided
-from core.paired.stats import (PairedData, STREAM_SIGNFLIP, is_constant, kernels, paired_data,
-                               stream_key)
+from core.paired.difference import PairedData, paired_data
+from core.paired.resampling import is_constant, kernels
+from core.paired.streams import STREAM_SIGNFLIP
+from core.paired.streams import stream_key
 
 EXACT_MAX_NONZERO = 20     # sign-flip test enumerated exactly up to 2**20 sign patterns
 
@@ -146,7 +148,7 @@ def _signflip_exact_p(nz: np.ndarray) -> float:
 def paired_test(a, b, *, resamples: int = 20_000, seed: int = 0,
                 binary: bool | None = None) -> PairedTest:
     """The paired test of mean(B - A) = 0, two-sided, for two vectors (``difference_test``
-    after one check, ``core.paired.stats.paired_data``).
+    after one check, ``core.paired.difference.paired_data``).
 
     Binary outcomes: the mid-p McNemar test (``mcnemar_test``; the exact McNemar p is the exact
     sign-flip randomization p, mid-p subtracts half the probability of the observed split).
@@ -163,7 +165,7 @@ def paired_test(a, b, *, resamples: int = 20_000, seed: int = 0,
 
 def difference_test(data: PairedData, *, resamples: int = 20_000, seed: int = 0,
                     alpha: float | None = None) -> PairedTest:
-    """``paired_test`` for data checked once (``core.paired.stats.paired_data``): mid-p McNemar on
+    """``paired_test`` for data checked once (``core.paired.difference.paired_data``): mid-p McNemar on
     the 2x2 table of 0/1 outcomes, the sign-flip test on the differences B - A otherwise.
     With ``alpha`` (the verdict's level) a large sign-flip test stops once its p is resolved
     against it (``_signflip_test``). The caller checked every argument (``paired_test``,
@@ -296,7 +298,7 @@ def paired_ttest_p(a, b) -> float | None:
     t = mean(d) / (sd(d) / sqrt(n)), p = 2 P(T_(n-1) >= |t|). None when undefined: fewer
     than 2 cases or all differences equal (``is_constant``: spread below 1e-12 of their scale,
     so 0.25 stored exactly and 0.250000001 minus rounding give the same answer). The caller
-    checked ``a`` and ``b`` (``core.paired.stats.paired_data``: ``compare_paired``,
+    checked ``a`` and ``b`` (``core.paired.difference.paired_data``: ``compare_paired``,
     ``compare_many``)."""
     d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
     if d.size < 2 or is_constant(d):
@@ -328,7 +330,7 @@ def cohens_dz(a, b) -> float | None:
     """Paired Cohen's d of B - A (d_z = mean(d) / sd(d) with d = b - a, sd with n-1; Cohen
     1988): positive when B (new) scores higher; None if the
     differences are constant (``is_constant``). The caller checked ``a`` and ``b``
-    (``core.paired.stats.paired_data``)."""
+    (``core.paired.difference.paired_data``)."""
     d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
     if d.size < 2 or is_constant(d):
         return None

@@ -1,7 +1,8 @@
 """Statistics for small golden sets, their checked public entries: the verdict rule, the
 Wilson interval of a rate, the bootstrap of one mean (``bootstrap_mean``) and of B − A
 (``paired_bootstrap``). B − A itself is made in ``core.paired.difference`` (the checked pair,
-the bootstrap of the difference and its interval; re-exported here), the exact paired tests are
+the bootstrap of the difference and its interval; its draws and their reading in
+``core.paired.resampling``), the exact paired tests are
 in ``core.paired.significance``, and the verdict that needs both, the one call the golden page
 makes, in ``core.paired.compare``.
 
@@ -16,21 +17,11 @@ from typing import Literal
 import numpy as np
 
 from core import checks
-from core.paired.difference import (CONSTANT_RTOL, DEGENERATE_DISTINCT,  # noqa: F401  (re-exported)
-                                    BootstrapResult, Interval, PairedData, bca_ci,
-                                    bootstrap_difference, difference_draws, difference_interval,
-                                    guarded_interval, interval_of_difference, is_constant,
-                                    kernels, paired_data, percentile_ci, read_ci)
-from core.paired.intervals import (BINARY_INTERVALS, DEFAULT_INTERVALS, INTERVALS,  # noqa: F401
-                            PAIRED_PROPORTION_METHODS, SCORE_INTERVALS, STUDENTIZED_METHODS,
-                            check_interval,
-                            interval_warning, resolve_interval,
-                            interval_of_means, score_intervals, side, snap_zero,
-                            table_interval, wilson_bounds, z_of, z_two_sided)
-from core.paired.method_intervals import (RATE_INTERVALS, RateEstimate, mean_intervals,  # noqa: F401
-                                   method_resamples)
-from core.paired.streams import (STREAM_BOOTSTRAP, STREAM_SIGNFLIP, resample_seeds,  # noqa: F401
-                          stream_key)
+from core.paired.difference import bootstrap_difference, paired_data
+from core.paired.intervals import check_interval, side, wilson_bounds, z_of
+from core.paired.resampling import BootstrapResult, is_constant, kernels, read_ci
+from core.paired.streams import stream_key
+
 
 Verdict = Literal["no_difference", "a_better", "b_better"]
 CONFIDENCE_LEVELS = (0.90, 0.95, 0.99)

@@ -10,7 +10,7 @@ from core import checks
 
 _MASK64 = (1 << 64) - 1
 STREAM_BOOTSTRAP, STREAM_SIGNFLIP = 0, 1
-STREAM_METHODS = 4   # per-method intervals of scores (core.paired.stats.mean_intervals)
+STREAM_METHODS = 4   # per-method intervals of scores (core.paired.method_intervals.mean_intervals)
 _M1 = 0xBF58476D1CE4E5B9
 
 

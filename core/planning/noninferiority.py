@@ -51,7 +51,7 @@ def one_sided_alpha(alpha: float) -> float:
 def _nam_sds(d: float, delta: float, margin: float) -> tuple[float, float]:
     """SDs of one case's B - A under H0 (B - A = -margin, with Tango's restricted estimate
     of the A-only share at the planned table: the denominator of Tango's statistic at N = 1,
-    s0 = (Delta + margin) / T(-margin), ``core.paired.intervals.tango_statistic``) and under the
+    s0 = (Delta + margin) / T(-margin), ``core.paired.difference.tango_statistic``) and under the
     assumed truth (s1 = sqrt(d - Delta^2)). The caller checked Delta > -margin."""
     t = float(tango_statistic(-margin, (d + delta) / 2, (d - delta) / 2, 1.0))
     return (delta + margin) / t, math.sqrt(d - delta * delta)
@@ -142,7 +142,7 @@ def noninferior_shown(n12, n21, n: int, margin: float, *, alpha: float = 0.05) -
     """For paired 2x2 tables of ``n`` cases (arrays ``n12`` = only B right, ``n21`` = only A
     right; the caller checked them), True where ``core.paired.margin.margin_decision`` answers
     non-inferior or equivalent at ``margin`` with the two-sided (1 - alpha) interval: the
-    same ``core.paired.margin.margin_rule`` on Tango's interval (``core.paired.intervals.tango_limits``,
+    same ``core.paired.margin.margin_rule`` on Tango's interval (``core.paired.difference.tango_limits``,
     the 0/1 default) and the same p of H0: B - A <= -margin (``core.paired.margin.noninferior_p``:
     exact unconditional up to ``EXACT_MAX_N`` cases, asymptotic above) at alpha/2. Only that
     test can make the answer non-inferior or equivalent, so the other two p-values are

@@ -1,7 +1,5 @@
 """Sample-size planning: how many golden cases make an interval narrow enough, or a difference
-detectable?
-
-Three designs, each a small frozen result with ``to_dict()``:
+detectable? Three designs, each a small frozen result with ``to_dict()``:
 
 * one method's binary rate (``plan_rate``): the smallest n whose Wilson (1927) interval at the
   assumed rate p has half-width <= E, found by searching over n; the normal-approximation
@@ -28,8 +26,8 @@ import numpy as np
 
 from core import checks
 from core.errors import InputError
-from core.paired import (alpha_of, is_binary, mcnemar_midp, nct_sf, planned_half_width,
-                         wilson_bounds, z_two_sided)
+from core.paired import (alpha_of, is_binary, mcnemar_midp, nct_sf, tango_limits, wilson_bounds,
+                         z_two_sided)
 
 MAX_N = 100_000_000  # searches stop here: a plan beyond 10^8 cases is not a plan
 
@@ -143,16 +141,17 @@ def half_width_curve(rate: float, confidence: float = 0.95, *, n_max: int,
 # ----------------------------------------------------------------------------- paired binary
 def paired_half_width(discordance: float, diff: float, n, confidence: float = 0.95):
     """Half-width of the interval the verdict uses for a paired difference of binary outcomes
-    (Tango's score interval, ``core.paired.intervals.planned_half_width``) at the expected table of n
-    cases: n (d + Delta)/2 cases where only B is right, n (d - Delta)/2 where only A is, with
-    discordance d = P(a != b) and Delta = B - A. Decreasing in n.
-
-    For large n it approaches the normal (Wald) half-width z sqrt((d - Delta^2)/n) (Var of a
-    per-case difference in {-1, 0, 1} is d - Delta^2); at small n it is wider, as the
+    (Tango's, ``core.paired.difference.tango_limits``) at the expected table of n cases:
+    n (d + Delta)/2 where only B is right, n (d - Delta)/2 where only A is (discordance
+    d = P(a != b), Delta = B - A); (U - L)/2, decreasing in n (an array too). For large n it
+    approaches the Wald half-width z sqrt((d - Delta^2)/n); at small n it is wider, as the
     interval is. ``docs/calibration.md`` (bench section d) checks that the *mean* half-width
     over every table of the planned n reaches the target."""
     d, delta = checks.plan_discordance(discordance, diff)
-    return planned_half_width(d, delta, n, checks.confidence(confidence))
+    n = np.asarray(n, dtype=float)
+    lo, hi = tango_limits(n * (d + delta) / 2, n * (d - delta) / 2, n, z_two_sided(confidence))
+    half = (hi - lo) / 2
+    return float(half) if half.ndim == 0 else half
 
 
 def n_paired_ci(discordance: float, diff: float, half_width: float,

@@ -273,7 +273,7 @@ def _calibration_warning_line(c, lang: str = "en") -> str:
 
 
 def interval_warning_line(c, lang: str = "en") -> str:
-    """The BCa warning below 50 cases (``core.paired.stats.interval_warning``), or ''."""
+    """The BCa warning below 50 cases (``core.paired.intervals.interval_warning``), or ''."""
     keys = {"bca_small_n": "verdicts.bca_small_n"}   # the codes of interval_warning
     code = c.interval_warning
     return t(keys[code], lang, n=f"{c.n:,}") if code else ""

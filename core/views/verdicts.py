@@ -78,7 +78,7 @@ def interval_name(bs, lang: str = "en") -> str:
 
 def degenerate_note(bootstrap, lang: str = "en") -> str | None:
     """A note for beside the CI when the bootstrap distribution is degenerate
-    (``core.paired.difference.BootstrapResult.degenerate``), else None."""
+    (``core.paired.resampling.BootstrapResult.degenerate``), else None."""
     kind = bootstrap.degenerate
     if kind is None:
         return None

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.i18n import t
 from core.views.verdicts import comparison_verdict
 from tests.shared_data import TINY

@@ -12,7 +12,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.i18n import t
 from core.views.verdicts import comparison_verdict
 from core.views.palette import TONES

@@ -13,7 +13,8 @@ from core.paired.multi import compare_many
 from core.paired.compare import compare_paired, rate_estimate
 from core.paired.significance import mcnemar_exact, randomization_p
 from core.planning.sample_size import plan_paired, plan_rate
-from core.paired.stats import bootstrap_mean, paired_bootstrap, resample_seeds, resolution, wilson_interval
+from core.paired.stats import bootstrap_mean, paired_bootstrap, resolution, wilson_interval
+from core.paired.streams import resample_seeds
 
 BIN_A, BIN_B = [1, 0, 1, 1, 0, 1], [0, 0, 1, 0, 0, 1]
 CONT_A, CONT_B = [0.1, 0.5, 0.3, 0.9], [0.2, 0.4, 0.3, 0.5]
@@ -223,7 +224,7 @@ def test_one_compare_checks_each_argument_once(rows, binary, tmp_path, monkeypat
     each vector exactly once, at ``compare_paired``'s door; everything below trusts them
     (before issue 31 a scores compare checked the seed 10 times, the confidence 11, the
     vectors 3 times each; a 0/1 compare the confidence 5 times: Tango's interval, shown and
-    in the self-check, through ``core.paired.intervals.table_interval`` now, and the rates'
+    in the self-check, through ``core.paired.difference.table_interval`` now, and the rates'
     Wilson z through ``z_of``)."""
     from core.__main__ import main
 

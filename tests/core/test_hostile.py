@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from core.errors import InputError
-from core.inputs.golden import compare_golden, load_golden, parse_value
+from core.inputs.golden import load_golden, parse_value
+from core.inputs.systems import compare_golden
 from core.serialize import csv_cell, csv_safe, to_csv_bytes
 from core.inputs.tables import read_table
 

@@ -10,7 +10,8 @@ import pytest
 
 from core.__main__ import main, terminal_safe
 from core.errors import InputError
-from core.inputs.golden import compare_golden, load_golden, parse_value
+from core.inputs.golden import load_golden, parse_value
+from core.inputs.systems import compare_golden
 from core.paired.multi import MAX_PAIRS, MAX_WORK, compare_many, estimate_cost, plan_mode
 from core.inputs.tables import MAX_CELLS, decode_text, read_table
 from core.inputs.text import CONTROLS, nfc

@@ -264,7 +264,8 @@ def _runtime_domains() -> dict[str, tuple]:
     from core.retrieval.search import TOKENIZERS
     from core.paired.calibration import SURVIVAL_TESTS
     from core.paired.compare import REASONS
-    from core.paired.stats import INTERVALS, RATE_INTERVALS
+    from core.paired.intervals import INTERVALS
+    from core.paired.method_intervals import RATE_INTERVALS
     from core.retrieval.vectors import SOURCES as VECTOR_SOURCES
     from core.paired.margin import TESTS as MARGIN_TESTS, VERDICTS as MARGIN_VERDICTS
     from core.switch import DECISIONS, QUALITY_FORMATS, QUALITY_SOURCES, STATES

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from core import _kernels
-from core.paired.stats import stream_key
+from core.paired.streams import stream_key
 
 MASK = (1 << 64) - 1
 GOLDEN, M1, M2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
@@ -95,13 +95,14 @@ def test_compare_paired_uses_the_one_pass_sds_with_identical_intervals():
     ``difference_interval`` draws again itself, and ``paired_bootstrap``'s."""
     from core.paired import stats
     from core.paired.compare import compare_paired
+    from core.paired.difference import difference_interval, paired_data
 
     rng = np.random.default_rng(4)
     a, b = rng.random(300), rng.lognormal(0, 1, 300) / 5
     for interval in ("calibrated_t", "bootstrap_t"):
         one = compare_paired(a, b, resamples=2_000, seed=3, interval=interval)
-        data = stats.paired_data(a, b)
-        two = stats.difference_interval(data, one.bootstrap.distribution, confidence=0.95,
+        data = paired_data(a, b)
+        two = difference_interval(data, one.bootstrap.distribution, confidence=0.95,
                                         interval=interval, seed=3)
         assert (one.bootstrap.ci_low, one.bootstrap.ci_high, one.bootstrap.interval) == two
         pb = stats.paired_bootstrap(a, b, resamples=2_000, seed=3, interval=interval)

@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.paired.multi import compare_many
 from core.paired.compare import compare_paired
 from core.retrieval.scifact import compare_retrievers

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from core.errors import InputError
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.latency.compare import compare_latency
 from core.latency.log import load_timings
 from core.paired.margin import margin_decision

@@ -341,7 +341,8 @@ def _grouped_upload():
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_a_group_column_gives_b_minus_a_per_group(lang):
-    from core.inputs.golden import compare_golden, load_golden
+    from core.inputs.golden import load_golden
+    from core.inputs.systems import compare_golden
     from core.inputs.groups import by_group
 
     at = AppTest.from_file(PAGE, default_timeout=120)
@@ -394,7 +395,7 @@ def test_scores_show_each_methods_calibrated_t_interval(lang, kind):
     import json
 
     import numpy as np
-    from core.paired.stats import mean_intervals
+    from core.paired.method_intervals import mean_intervals
     rng = np.random.default_rng(3)
     new, old = rng.beta(2, 5, 15).round(3), rng.beta(2, 6, 15).round(3)
     rows = "".join(f"c{i},{x},{y}\n" for i, (x, y) in enumerate(zip(new, old)))
@@ -589,11 +590,11 @@ def test_a_rerun_does_not_compute_the_no_harm_figures_again(monkeypatch):
     (``compare_systems`` with the section's δ and α, issue 31): a rerun computes neither the
     comparison nor No harm again; a new α runs the one call again, No harm once, and the
     section shows the call's figures (no second computation on the page)."""
-    import core.inputs.golden as golden_room
+    import core.inputs.systems as systems_room
     import core.paired.harm as harm_room
     import pages._ui as ui
     calls, pairs = [], []
-    real_harm, real_compare = harm_room.no_harm, golden_room.compare_paired
+    real_harm, real_compare = harm_room.no_harm, systems_room.compare_paired
 
     def counted(*args, **kw):
         calls.append(kw.get("alpha"))
@@ -606,7 +607,7 @@ def test_a_rerun_does_not_compute_the_no_harm_figures_again(monkeypatch):
     st.cache_data.clear()
     monkeypatch.setattr(harm_room, "no_harm", counted)   # the one call's (core.paired door)
     monkeypatch.setattr(ui, "no_harm", counted)          # the section's own, if it ran
-    monkeypatch.setattr(golden_room, "compare_paired", compare)
+    monkeypatch.setattr(systems_room, "compare_paired", compare)
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.run()
     assert not at.exception and calls == [2] and len(pairs) == 1
@@ -623,10 +624,10 @@ def test_a_rerun_with_a_margin_computes_no_statistics_again(monkeypatch):
     """With a margin set, a rerun reads the one kept call (issue 31): neither the comparison
     nor the margin's answer (for scores with δ > 0 a tie-kept bootstrap) nor the card's next
     step runs again; a new margin computes them anew, once."""
-    import core.inputs.golden as golden_room
+    import core.inputs.systems as systems_room
     import core.inputs.margin_text as margin_room
     calls = {"compare": 0, "margin": 0}
-    real_compare, real_margin = golden_room.compare_paired, margin_room.margin_answer
+    real_compare, real_margin = systems_room.compare_paired, margin_room.margin_answer
 
     def compare(*args, **kw):
         calls["compare"] += 1
@@ -637,7 +638,7 @@ def test_a_rerun_with_a_margin_computes_no_statistics_again(monkeypatch):
         return real_margin(*args, **kw)
 
     st.cache_data.clear()
-    monkeypatch.setattr(golden_room, "compare_paired", compare)
+    monkeypatch.setattr(systems_room, "compare_paired", compare)
     monkeypatch.setattr(margin_room, "margin_answer", margin)
     at = AppTest.from_file(PAGE, default_timeout=120)
     at.run()

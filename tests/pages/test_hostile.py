@@ -83,7 +83,8 @@ def test_markdown_in_method_names_is_escaped_on_the_golden_page():
     assert len(cards) == 1
     _card_is_escaped(cards[0], A, B)
     # the per-case CSV download neutralises the formula-like ids
-    from core.inputs.golden import compare_golden, load_golden
+    from core.inputs.golden import load_golden
+    from core.inputs.systems import compare_golden
     from core.serialize import to_csv_bytes
     import pandas as pd
 

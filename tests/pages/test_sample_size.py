@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.planning.sample_size import (n_continuous_ci, n_continuous_power, n_mcnemar, n_normal,
                               n_paired_ci, n_wilson, wilson_half_width)
 

@@ -189,7 +189,7 @@ def test_presentation_view_and_heatmap_rows():
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_margin_on_the_systems_pair_in_both_languages(lang):
-    from core.inputs.golden import compare_golden
+    from core.inputs.systems import compare_golden
     from core.i18n import t
     from core.paired.margin import margin_decision
     from core.views import format as fmt
@@ -245,7 +245,7 @@ def _trec_with_groups(lang, groups=None):
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_trec_groups_side_file_and_judged_at_10(lang):
-    from core.inputs.golden import compare_golden
+    from core.inputs.systems import compare_golden
     from core.inputs.groups import by_group, read_group_file
     from core.inputs.judged import trec_bounds
 
@@ -297,7 +297,7 @@ def test_a_verdict_that_depends_on_missing_labels_is_flagged():
 def test_lists_demo_shows_its_query_groups(lang):
     """data/demo_lists.csv carries a 'group' column (query type): the demo itself shows B − A
     per group, core.inputs.groups' numbers, and no hint about adding groups."""
-    from core.inputs.golden import compare_golden
+    from core.inputs.systems import compare_golden
     from core.inputs.groups import by_group
 
     at = AppTest.from_file(PAGE, default_timeout=120)
@@ -378,7 +378,7 @@ def test_lists_with_a_cluster_column_give_the_cluster_card(lang):
     is not a system, and the A vs B card treats the document as the unit (its interval equals
     core.inputs.clusters.compare_in_clusters on the same pair)."""
     from core.inputs.clusters import compare_in_clusters, load_lists_clustered
-    from core.inputs.golden import compare_golden
+    from core.inputs.systems import compare_golden
     from core.views import format as fmt
     rows = ["case_id,query,source,gold_ids,bm25,dense"]
     for i in range(24):

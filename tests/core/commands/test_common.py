@@ -31,7 +31,7 @@ def test_add_stat_args_same_spelling_and_defaults():
                          "--interval", "bca"])
     assert (args.resamples, args.seed, args.confidence, args.json, args.interval) == \
         (10, 3, 0.9, True, "bca")
-    from core.paired.stats import INTERVALS
+    from core.paired.intervals import INTERVALS
     for name in INTERVALS:   # --interval lists every interval by name
         assert p.parse_args(["--interval", name]).interval == name
     with pytest.raises(SystemExit):

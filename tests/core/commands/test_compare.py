@@ -417,7 +417,7 @@ def test_scores_give_each_method_its_calibrated_t_interval(tmp_path, capsys):
     ``core.paired.method_intervals.mean_intervals``'s, inside [0, 1] for scores in [0, 1]."""
     import numpy as np
 
-    from core.paired.stats import mean_intervals
+    from core.paired.method_intervals import mean_intervals
     rng = np.random.default_rng(9)
     a, b = (rng.beta(0.5, 3, 12).round(4), rng.beta(0.6, 3, 12).round(4))
     f = tmp_path / "scores.csv"

@@ -83,7 +83,7 @@ def test_retrieval_lists_as_the_quality_file(files, capsys):
     log that names the same methods; the quality bound is compare --format lists's CI."""
     from pathlib import Path
 
-    from core.inputs.golden import compare_golden
+    from core.inputs.systems import compare_golden
     from core.inputs.lists import load_lists, score_lists
     root = Path(__file__).resolve().parents[3]
     data = (root / "data" / "demo_lists.csv").read_bytes()

@@ -11,7 +11,8 @@ import pytest
 from core.__main__ import main
 from core.errors import InputError
 from core.inputs.cheap import CheapComparison, compare_cheap
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.paired.ppi import ppi_difference, ppi_mean
 
 

@@ -8,7 +8,8 @@ from core.errors import InputError
 from core.inputs.systems import load_clustered
 from core.inputs.clusters import (cluster_hint, compare_in_clusters,
                                   load_lists_clustered, read_cluster_labels, runs_block)
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.paired.cluster_check import with_self_check
 from core.paired.clusters import compare_clustered
 

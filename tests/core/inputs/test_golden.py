@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.errors import InputError
-from core.inputs.golden import compare_golden, load_golden, parse_value
+from core.inputs.golden import load_golden, parse_value
+from core.inputs.systems import compare_golden
 from core.inputs.tables import MAX_BYTES
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -136,7 +137,7 @@ def test_more_than_two_methods_pick_any_pair():
 def test_continuous_scores_use_calibrated_t_intervals():
     """Issue 25: a method's interval of scores is the calibrated t (JSON names it and the
     studentized resamples it drew), the interval of the mean score ``mean_intervals`` gives."""
-    from core.paired.stats import mean_intervals
+    from core.paired.method_intervals import mean_intervals
 
     text = "case_id,A,B\n" + "".join(f"q{i},{(i % 7) / 7:.3f},{(i % 5) / 5:.3f}\n"
                                      for i in range(40))

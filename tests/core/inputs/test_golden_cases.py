@@ -22,8 +22,8 @@ import pytest
 from core.errors import InputError
 from core.inputs.golden import (_PLAIN_NUMBER, CASE_ID_NAMES, METHOD_NAMES, SCORE_NAMES, TEXT_HINTS,
                          CaseScores,
-                         GoldenSet, _is_number, check_method_names, compare_golden,
-                         load_golden, parse_value)
+                         GoldenSet, _is_number, check_method_names, load_golden, parse_value)
+from core.inputs.systems import compare_golden
 from core.inputs.golden_cases import CaseText, stored_form
 from core.inputs.groups import MAX_GROUP_CHARS, MAX_GROUPS, group_column, is_group_column
 from core.paired.compare import compare_paired

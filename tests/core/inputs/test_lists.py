@@ -6,7 +6,7 @@ import pytest
 from rapidfuzz.distance import Levenshtein
 
 from core.errors import InputError
-from core.inputs.golden import compare_golden
+from core.inputs.systems import compare_golden
 from core.inputs.lists import (case_values, load_lists, parse_metric, score_lists, lists_side_by_side,
                         similarity_matrix, split_cell)
 

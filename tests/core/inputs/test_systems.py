@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from core.errors import InputError
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.inputs.systems import (compare_summary, compare_systems, golden_systems,
                                  lists_systems, trec_systems)
 

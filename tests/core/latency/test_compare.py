@@ -13,7 +13,9 @@ from core.latency import fairness as LF
 from core.latency import log as LL
 from core.latency import resample as LR
 from core.errors import InputError
-from core.paired.stats import bootstrap_mean, kernels, percentile_ci, resample_seeds, stream_key
+from core.paired.resampling import kernels, percentile_ci
+from core.paired.stats import bootstrap_mean
+from core.paired.streams import resample_seeds, stream_key
 from core.views import latency as VL
 
 ROOT = Path(__file__).resolve().parents[3]

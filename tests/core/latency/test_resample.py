@@ -5,7 +5,7 @@ import pytest
 
 from core.latency.resample import (draw_query_counts, nested_bootstrap_quantiles,
                                    paired_median_ratio_bootstrap)
-from core.paired.stats import resample_seeds
+from core.paired.streams import resample_seeds
 
 
 def test_draw_query_counts_draw_nq_queries():

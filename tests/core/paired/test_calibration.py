@@ -9,9 +9,10 @@ from scipy import stats
 from core import _kernels
 from core.paired.calibration import (calibrate_scores, calibrate_table, null_centred, null_resamples,
                               warn_limit, WARN_Z)
-from core.paired.intervals import (hall_t_interval, johnson_t_interval, paired_proportion_ci,
-                            score_intervals, side, wilson_bounds)
-from core.paired.stats import stream_key
+from core.paired.difference import paired_proportion_ci
+from core.paired.intervals import score_intervals, side, wilson_bounds
+from core.paired.skew_intervals import hall_t_interval, johnson_t_interval
+from core.paired.streams import stream_key
 
 
 def test_table_self_check_is_an_exact_binomial_sum():
@@ -100,7 +101,8 @@ def test_short_exact_calibration_of_the_table_default():
 
 def test_comparison_self_check_is_skipped_when_it_would_cost_too_much():
     from core.paired.calibration import MAX_SCORE_WORK, calibrate_comparison
-    from core.paired.stats import BootstrapResult, paired_data
+    from core.paired.difference import paired_data
+    from core.paired.resampling import BootstrapResult
     n = 400_000
     data = paired_data(np.zeros(n), np.linspace(-1, 1, n))
     bs = BootstrapResult(0.0, -0.01, 0.01, 0.95, 1000, 0, "resample", np.zeros(1000),

@@ -8,7 +8,8 @@ from scipy import stats
 from core.paired.compare import (REASONS, Decision, PairedComparison, compare_paired, decide,
                          rate_estimate)
 from core.paired.significance import PairedTest, paired_test, paired_ttest_p
-from core.paired.stats import mean_intervals, paired_bootstrap, wilson_interval
+from core.paired.method_intervals import mean_intervals
+from core.paired.stats import paired_bootstrap, wilson_interval
 
 
 def _test(p, nonzero=30, name="mcnemar"):
@@ -106,7 +107,8 @@ def test_rate_estimate_wilson_for_binary_calibrated_t_for_scores():
 # ----------------------------------------------------------------------------- issue 19 / 20
 from core import checks as _checks_module  # noqa: E402
 from core.paired import stats as _stats_module  # noqa: E402
-from core.paired.stats import INTERVALS, verdict  # noqa: E402
+from core.paired.intervals import INTERVALS, resolve_interval  # noqa: E402
+from core.paired.stats import verdict  # noqa: E402
 
 
 @pytest.mark.parametrize("lo,hi", [(0.01, 0.2), (-0.2, -0.01), (-0.1, 0.1), (0.0, 0.1),
@@ -164,7 +166,7 @@ def test_every_interval_holds_the_estimate_nests_and_agrees_with_the_verdict(bin
                 assert bs.ci_low > 0
             elif c.verdict == "a_better":
                 assert bs.ci_high < 0
-            used = _stats_module.resolve_interval(interval, binary)
+            used = resolve_interval(interval, binary)
             assert bs.interval == used or (interval == "bca" and bs.interval == "percentile")
 
 

@@ -6,13 +6,14 @@ import pytest
 from scipy import stats
 
 from core import _kernels
-from core.paired.intervals import (PAIRED_PROPORTION_METHODS, SCORE_METHODS, bonett_price_ci,
-                            expanded_level, log_ratio_interval,
-                            log_ratio_t_interval, newcombe_ci,
-                            paired_proportion_ci, score_intervals, tango_ci, wald_paired_ci,
-                            wilson_bounds, z_two_sided)
+from core.paired.difference import (bonett_price_ci, newcombe_ci, paired_proportion_ci, tango_ci,
+                                    wald_paired_ci)
+from core.paired.intervals import (PAIRED_PROPORTION_METHODS, SCORE_METHODS, expanded_level,
+                                   log_ratio_interval, log_ratio_t_interval, score_intervals,
+                                   wilson_bounds, z_two_sided)
 from core.paired.significance import mcnemar_exact, mcnemar_midp
-from core.paired.stats import bca_ci, stream_key
+from core.paired.resampling import bca_ci
+from core.paired.streams import stream_key
 
 # Cavo et al. (2012): complete response before and after consolidation therapy, the worked
 # example of Fagerland, Lydersen & Laake, "Statistical Analysis of Contingency Tables" (2017),
@@ -323,7 +324,7 @@ def test_skew_t_shifts_towards_the_long_tail_and_nests(method):
 
 
 def test_tango_statistic_at_zero_is_mcnemar_and_inverts_to_the_interval():
-    from core.paired.intervals import tango_statistic
+    from core.paired.difference import tango_statistic
     n11, n12, n21, n22 = CAVO
     N = n11 + n12 + n21 + n22
     assert float(tango_statistic(0.0, n12, n21, N)) == pytest.approx(

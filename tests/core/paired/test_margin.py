@@ -9,7 +9,8 @@ import pytest
 from scipy import optimize, stats
 
 from core.errors import InputError
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.paired.margin import (MarginResult, REASONS, VERDICTS, exact_unconditional_p,
                          margin_decision, margin_rule, tango_asymptotic_p)
 from core.paired.compare import compare_paired
@@ -379,7 +380,7 @@ def test_tie_kept_test_without_ties_is_the_bootstrap_t_test_of_the_shifted_data(
     """With no tie the null population is d shifted as a whole, so T* are the studentized
     resamples of d itself (the same index stream): p = (1 + #{t* >= T}) / (1 + R)."""
     from core.paired.margin import tie_kept_bootstrap_p
-    from core.paired.stats import difference_draws
+    from core.paired.resampling import difference_draws
     rng = np.random.default_rng(8)
     d = rng.normal(0.01, 0.1, 25)
     delta = 0.03

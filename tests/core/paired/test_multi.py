@@ -170,7 +170,7 @@ def test_each_pairs_interval_is_at_the_level_of_the_verdicts(correction, interva
     verdicts: 1 - alpha/m for Holm (Bonferroni: all m hold together at 1 - alpha), 1 - R alpha/m
     for BH (Benjamini & Yekutieli's FCR-adjusted level, R = pairs BH calls different). The
     percentile one is read off the pair's own resamples (numpy.quantile, as
-    core.paired.difference.percentile_ci); every adjusted interval holds the pair's 95% one."""
+    core.paired.resampling.percentile_ci); every adjusted interval holds the pair's 95% one."""
     from core.paired.multi import adjusted_confidence
     df = _scores(seed=3)
     mc = compare_many(df, resamples=2000, seed=7, correction=correction, interval=interval)

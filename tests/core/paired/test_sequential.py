@@ -237,7 +237,7 @@ def test_sequential_plan_reaches_its_power_on_fresh_sets():
 
 
 def test_the_fixed_n_intervals_beside_the_sequence():
-    from core.paired.intervals import tango_ci
+    from core.paired.difference import tango_ci
     rng = np.random.default_rng(6)
     a = (rng.random(40) < 0.5).astype(float)
     b = np.where(rng.random(40) < 0.3, 1.0, a)

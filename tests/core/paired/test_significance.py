@@ -128,7 +128,10 @@ def test_large_signflip_test_stops_once_its_p_is_resolved_against_alpha():
     from core.paired import significance as pt
     from core.paired.intervals import wilson_bounds
     from core.paired.intervals import z_two_sided as z_value
-    from core.paired.stats import STREAM_SIGNFLIP, kernels, paired_data, stream_key
+    from core.paired.difference import paired_data
+    from core.paired.resampling import kernels
+    from core.paired.streams import STREAM_SIGNFLIP
+    from core.paired.streams import stream_key
 
     rng = np.random.default_rng(3)
     n = 20_001

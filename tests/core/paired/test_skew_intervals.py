@@ -9,7 +9,7 @@ from scipy import stats
 from core import _kernels
 from core.paired.intervals import score_intervals
 from core.paired.skew_intervals import calibrated_t_interval, quantiles_rows
-from core.paired.stats import stream_key
+from core.paired.streams import stream_key
 
 
 def _boot(x, resamples=4000, seed=3):
@@ -160,7 +160,9 @@ def test_the_result_says_when_the_guard_moved_an_end():
     covered it, and False for every other interval."""
     from core.paired.difference import paired_data
     from core.paired.skew_intervals import skew_guard_interval
-    from core.paired.stats import bootstrap_difference, difference_draws, interval_of_means
+    from core.paired.difference import bootstrap_difference
+    from core.paired.intervals import interval_of_means
+    from core.paired.resampling import difference_draws
     seen = set()
     for seed in range(12):
         rng = np.random.default_rng(seed)

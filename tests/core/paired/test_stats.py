@@ -8,8 +8,10 @@ from scipy import stats
 from core import _kernels
 from core.paired.compare import compare_paired
 from core.paired.significance import cohens_dz, mcnemar_exact, paired_ttest_p, randomization_p
-from core.paired.stats import (bootstrap_mean, mean_intervals, paired_data, paired_bootstrap, stream_key,
-                        verdict, wilson_interval)
+from core.paired.difference import paired_data
+from core.paired.method_intervals import mean_intervals
+from core.paired.stats import bootstrap_mean, paired_bootstrap, verdict, wilson_interval
+from core.paired.streams import stream_key
 
 
 # ----------------------------------------------------------------------------- Wilson
@@ -266,7 +268,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from core.paired.compare import decide  # noqa: E402
 from core.paired.significance import PairedTest, min_exact_p, paired_test  # noqa: E402
-from core.paired.stats import bca_ci, is_constant  # noqa: E402
+from core.paired.resampling import bca_ci, is_constant  # noqa: E402
 
 
 @pytest.mark.parametrize("a,b,reason", [

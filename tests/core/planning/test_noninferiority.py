@@ -8,7 +8,7 @@ from scipy import stats as st
 from statsmodels.stats.power import TTestPower
 
 from core.errors import InputError
-from core.paired.intervals import tango_ci
+from core.paired.difference import tango_ci
 from core.paired.margin import exact_unconditional_p, margin_decision
 from core.paired.compare import compare_paired
 from core.planning.noninferiority import (cases_needed_noninferiority,

@@ -15,8 +15,9 @@ from scipy import stats as st
 from statsmodels.stats.power import TTestPower
 
 from core.errors import InputError
-from core.paired.intervals import tango_limits
-from core.inputs.golden import compare_golden, load_golden
+from core.paired.difference import tango_limits
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.planning.sample_size import (defaults_from, half_width_curve, mcnemar_power, min_significant_diff,
                               n_continuous_ci, n_continuous_power, n_mcnemar, n_normal,
                               n_paired_ci, n_wilson, paired_half_width, paired_t_power,

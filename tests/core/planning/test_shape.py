@@ -7,7 +7,8 @@ from core.planning.sample_size import n_continuous_ci, t_half_width
 from core.planning.shape import (FIT_NS, WidthFactor, _fit, calibrated_half_width,
                                     n_calibrated_ci, plan_calibrated, plan_scores, shape_of,
                                     width_factor)
-from core.paired.stats import kernels, stream_key
+from core.paired.resampling import kernels
+from core.paired.streams import stream_key
 
 
 def test_fit_is_least_squares_in_one_over_root_n():

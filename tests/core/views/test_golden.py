@@ -1,6 +1,7 @@
 """core.views.golden: the compare command's text names B − A and quotes the comparison's
 own numbers; lists and TREC add what they read; three or more systems add every pair."""
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.paired.multi import compare_many
 from core.views.format import diff, pct
 from core.views.golden import compare_text, comparison_text

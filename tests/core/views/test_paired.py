@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.paired.compare import compare_paired
 from core.planning.noninferiority import card_next_step
 from core.planning.sample_size import cases_needed, n_continuous_power, n_mcnemar

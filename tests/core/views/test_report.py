@@ -12,7 +12,8 @@ import pytest
 
 import core
 from core.views.charts import bootstrap_histogram, interval_chart
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.views.report import CHART_WIDTH, Section, build_report, chart_svg, latex_escape, package_versions, to_latex, \
     to_markdown
 from core.i18n import t

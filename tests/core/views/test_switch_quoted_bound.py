@@ -12,7 +12,8 @@ from scipy import stats
 from core.__main__ import main
 from core.i18n import t
 from core.inputs.cheap import compare_cheap
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.switch import decide_files
 from core.views import format as fmt
 from core.views.switch import condition_line, decision_card, decision_sentence

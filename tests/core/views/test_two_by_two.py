@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.paired.difference import paired_data
 from core.views.two_by_two import outcome_table
 

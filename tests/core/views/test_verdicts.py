@@ -3,7 +3,8 @@ method won, and explains a "no difference" when the data could never show one.""
 import numpy as np
 import pytest
 
-from core.inputs.golden import compare_golden, load_golden
+from core.inputs.golden import load_golden
+from core.inputs.systems import compare_golden
 from core.i18n import t
 from core.paired.compare import compare_paired
 from core.views.verdicts import comparison_verdict, degenerate_note, reason_sentence, verdict_sentence
