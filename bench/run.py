@@ -12,7 +12,9 @@ verdicts' family-wise error and the interaction test in simulation, table in
 ``noninferiority_plan``), the planner's non-inferiority power in simulation, table in
 ``docs/noninferiority_plan.md``, ``bench/ppi.py`` (name ``ppi``), the cheap labels'
 prediction-powered intervals (coverage and width, ``docs/cheap_labels.md``), ``bench/ppi_binary.py``
-(name ``ppi_binary``), what drives the 0/1 misses (``docs/cheap_labels_binary.md``), and
+(name ``ppi_binary``), what drives the 0/1 misses (``docs/cheap_labels_binary.md``),
+``bench/ppi_shared.py`` (name ``ppi_shared``), B − A when the cheap labels' errors follow the
+query (``docs/cheap_labels_shared.md``), and
 ``bench/margin.py`` (name ``margin``), the margin
 verdict's error rate at B − A = −δ and its power beside a naive "cannot tell → switch" rule,
 table in ``docs/margin.md``, and ``bench/method_intervals.py`` (name ``method_intervals``), the
@@ -48,7 +50,7 @@ def main(argv: list[str]) -> int:
                  + [HERE / "best_harm.py"]
                  + [HERE / "query_groups.py"]
                  + [HERE / "noninferiority_plan.py"] + [HERE / "margin.py"]
-                 + [HERE / "ppi.py"] + [HERE / "ppi_binary.py"]
+                 + [HERE / "ppi.py"] + [HERE / "ppi_binary.py"] + [HERE / "ppi_shared.py"]
                  + [HERE / "method_intervals.py"] + [HERE / "sequential.py"]
                  + [HERE / "calibration.py"]):
         name = path.stem.removeprefix("bench_")
