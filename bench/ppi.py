@@ -27,7 +27,8 @@ labels alone gives). A third candidate, a studentized bootstrap with lam re-tune
 resample (``calibrated_rows`` below), runs on a smaller grid: it was rejected (over-covers and is
 often wider than gold-only).
 
-``python bench/ppi.py [--quick]``; the full run writes ``docs/cheap_labels.md``. Run by
+``python bench/ppi.py [--quick]``; the full run writes ``docs/cheap_labels.md``; ``--recheck``
+reruns the shared-bias cells at rho 0.9 on 16,000 fresh sets each (printed, quoted in the doc). Run by
 ``bench/run.py`` (name ``ppi``).
 """
 from __future__ import annotations
@@ -222,7 +223,27 @@ def _bias(b):
     return f"{b[0]:+.2f} / {b[1]:+.2f}"
 
 
+def recheck(reps: int = 16_000, seed: int = 7) -> list[str]:
+    """The shared-bias cells at rho 0.9 (bias +0.10 / +0.10), every n gold and N, on ``reps``
+    fresh data sets (seed ``seed``, not the grid's): the main grid's cells under 94% were all
+    method B there. Rows: estimand, coverage of the PPI t-interval and of the gold-only t."""
+    rng = np.random.default_rng(seed)
+    truths = truth("binary")
+    out = ["| n gold | N | estimand | PPI t | gold-only t | lambda |", "|---|---|---|---|---|---|"]
+    for n in NS:
+        for total in NCHEAP:
+            res = cell(rng, "binary", n, total, 0.9, (0.10, 0.10), reps, truths)
+            for name, row in res.items():
+                out.append(f"| {n} | {total:,} | {name} | {100 * row['t']:.1f} ± "
+                           f"{mc(row['t'], reps):.1f} | {100 * row['gold']:.1f} "
+                           f"| {row['lam']:.2f} |")
+    return out
+
+
 def main() -> None:
+    if "--recheck" in sys.argv:
+        print("\n".join(recheck()))
+        return
     quick = "--quick" in sys.argv
     reps = 500 if quick else REPS
     ns = (20, 50) if quick else NS
@@ -365,6 +386,18 @@ about {mc} points at 95%). Goal: 94–96.5% for B − A and each method.
 {reading}
 
 Why some 0/1 cells fall outside 94–96.5% and which simpler rules were tried: `docs/cheap_labels_binary.md` (`bench/ppi_binary.py`). In short, a gold sample with no disagreement between gold and cheap outcomes looks the same whether the cheap labels are unbiased (the estimate is then close: the pseudo cases over-cover, up to 99%) or share a one-way bias (the estimate is off by about lambda times the bias: the pseudo disagreement is all that keeps it covered), so a symmetric interval cannot hold both. Asymmetric intervals (score intervals of the disagreements combined by MOVER, section 3 there) were tried too: the best (Student's t in the gold parts, Jeffreys for the disagreements) has 5 cells below 94% and 43 above 96.5% against the current rule's 6 and 66 on the same 288 cells, not yet in core (it needs its own matching test).
+
+**The cells under 94% are one configuration, on the line.** All six are method B with a shared
+one-way bias (+0.10 / +0.10) at rho 0.9, one at each n gold from 20 to 100. `python
+bench/ppi.py --recheck` reruns that configuration, every n gold and N and all three
+estimands, on 16,000 fresh data sets per cell (seed 7; ± one Monte-Carlo SE): each method
+covers 93.8-95.1% (mean 94.3%; three cells under 94.0 by at most 0.2 ± 0.2: 93.8, 93.9,
+93.8), B − A 95.4-97.9%, the gold-only t-interval 95.2-97.7%. So the lower goal holds
+there within Monte-Carlo error, at its edge: a one-way bias makes the rectifier gold - lam x
+cheap a rare one-sided value (about one case in ten), whose t-interval is short on one side
+as Wald's interval of a small proportion is; the pseudo disagreement brings it to 94%, not to
+95%. The upper goal is the one missed: 0/1 cells with high agreement at 20-50 gold cases
+over-cover (up to 99.4%, above).
 
 ## Width at n = 50 gold cases, N = 500 (no bias)
 
