@@ -241,3 +241,22 @@ def test_decide_reads_the_quality_condition_off_the_ppi_interval(tmp_path, capsy
     assert d["decision"] == expect
     assert main(base + ["--cheap", cheap, "--format", "lists"]) == 2
     assert "--cheap takes a golden-case" in capsys.readouterr().err
+
+
+def test_the_correlation_shown_is_that_of_the_differences(files, capsys):
+    """PPI++ tunes lambda for B − A on the per-case differences, so the card and the JSON give
+    the gold–cheap correlation of gold B − A against cheap B − A on the gold cases (issue 34),
+    not a method's: here the cheap labels flatter A only, and the two differ."""
+    _, gold, cheap = files
+    g, c, res = _arrays(gold, cheap)
+    where = {cid: i for i, cid in enumerate(c.cases.ids)}
+    rows = [where[cid] for cid in res.case_ids]
+    va = c.cases.values[:, c.cases.methods.index("A")][rows]
+    vb = c.cases.values[:, c.cases.methods.index("B")][rows]
+    rho_d = np.corrcoef(res.b_values - res.a_values, vb - va)[0, 1]
+    rho_a = np.corrcoef(res.a_values, va)[0, 1]
+    assert abs(rho_d - rho_a) > 0.01
+    assert main(["compare", gold, "--cheap", cheap, "--resamples", "500", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ppi"]["correlation"] == pytest.approx(rho_d)
+    assert main(["compare", gold, "--cheap", cheap, "--resamples", "500"]) == 0
+    assert f"gold–cheap correlation of B − A {rho_d:.2f}" in capsys.readouterr().out

@@ -37,7 +37,7 @@ def test_lines_quote_the_figures():
     assert diff(d.estimate, "score") in text
     assert interval(d.ci_low, d.ci_high, "score", signed=True) in text
     assert f"worth about {d.effective_n:,.0f} gold cases (gold alone: 40)" in text
-    assert f"correlation {d.correlation:.2f}" in text
+    assert f"correlation of B − A {d.correlation:.2f}" in text
     assert "do not help" not in text and d.helps
 
 
