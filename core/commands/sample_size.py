@@ -49,9 +49,10 @@ def register(p) -> None:
                         "judge): each n also as the gold cases needed beside them (PPI++, "
                         "needs --correlation)")
     p.add_argument("--correlation", type=float, metavar="RHO",
-                   help="with --cheap: the gold–cheap correlation of the per-case differences "
-                        "B − A (PPI++ tunes on them; with cheap-label errors independent "
-                        "between the systems it is below each method's)")
+                   help="with --cheap: the gold–cheap correlation of what is planned: a "
+                        "method's per-case scores, or for B − A the per-case differences "
+                        "(PPI++ tunes on them; with cheap-label errors independent between "
+                        "the systems it is below each method's)")
     p.add_argument("--icc", type=float,
                    help="clusters: the intraclass correlation of cases from one document "
                         "(with --cluster-size; JSON 'clusters' of `compare` measures it)")
