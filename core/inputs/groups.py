@@ -274,7 +274,7 @@ class GroupResult:
     """One group: B − A with its interval at the corrected level, the test's p raw and
     Holm-adjusted, the verdict, the planner's cases needed and the ``status`` shown
     (one of ``STATUSES``: a verdict, ``cannot_tell`` or ``too_few`` (< 2 cases)).
-    ``skew_guard``: the skew guard moved an end of the interval (scores; issue 36)."""
+    ``skew_guard`` / ``reaches_zero``: as ``BootstrapResult``'s (scores; issue 36)."""
 
     group: str
     n: int
@@ -290,7 +290,8 @@ class GroupResult:
     n_needed: int | None
     interval: str | None
     n_clusters: int | None = None   # clusters as the unit (issue 32): this group's clusters
-    skew_guard: bool = False        # the skew guard moved an end of the interval (issue 36)
+    skew_guard: bool = False
+    reaches_zero: bool = False
 
     def to_dict(self) -> dict:
         out = {"group": self.group, "n": self.n, "mean_a": self.mean_a,
@@ -300,7 +301,8 @@ class GroupResult:
                "interval": self.interval}
         if self.n_clusters is not None:
             out["n_clusters"] = self.n_clusters
-        out.update({"interval_skew_guard": self.skew_guard} if self.interval == "calibrated_t" else {})
+        out.update({"interval_skew_guard": self.skew_guard} if self.interval == "calibrated_t" else {},
+                   **({"interval_reaches_zero": True} if self.reaches_zero else {}))
         return out
 
 
@@ -434,16 +436,13 @@ def compare_by_group(case_ids, a_values, b_values, groups, *, name_a: str = "A",
         ph = float(next(p_adj))
         bs = comp.bootstrap if cl is None else comp.difference
         v = verdict(bs.ci_low, bs.ci_high, ph, alpha=alpha)
-        if v != "no_difference":
-            status = v
-        elif n_needed is None or ag.size < n_needed:
-            status = "cannot_tell"
-        else:
-            status = "no_difference"
+        status = v if v != "no_difference" else (
+            "cannot_tell" if n_needed is None or ag.size < n_needed else "no_difference")
         results.append(GroupResult(g, int(ag.size), float(ag.mean()), float(bg.mean()),
                                    float(bs.mean), float(bs.ci_low), float(bs.ci_high),
                                    float(comp.test.p), ph, v, status, n_needed, bs.interval,
-                                   n_cl, cl is None and bs.skew_guard))
+                                   n_cl, cl is None and bs.skew_guard,
+                                   cl is None and bs.reaches_zero))
     how = None
     if cl is None:
         test = _interaction(b - a, lab, permutations, seed, alpha) if len(lab) else None

@@ -263,12 +263,16 @@ def interval_provenance(bs: BootstrapResult) -> dict:
     Tango's), ``interval_resamples`` (the bootstrap resamples the interval was read off;
     0 for a closed form, whose ``resamples`` drew only the chart's bootstrap distribution) and,
     for scores only (0/1 tables have no skew guard), ``interval_skew_guard`` (the skew guard
-    of the interval of B - A moved an end, ``BootstrapResult.skew_guard``, issue 36)."""
+    of the interval of B - A moved an end, ``BootstrapResult.skew_guard``, issue 36), and
+    ``interval_reaches_zero`` (true, present only then: the interval was widened to reach 0
+    because too few cases differ for any exact test, ``BootstrapResult.reaches_zero``)."""
     used = is_resampled(bs.interval)
     out = {"interval": bs.interval, "interval_resampled": used,
            "interval_resamples": bs.resamples if used else 0}
     if bs.method == "resample":
         out["interval_skew_guard"] = bs.skew_guard
+    if bs.reaches_zero:
+        out["interval_reaches_zero"] = True
     return out
 
 

@@ -367,10 +367,12 @@ def interval_of_difference(data: PairedData, dist: np.ndarray, confidence: float
 
 
 def guarded_interval(data: PairedData, dist: np.ndarray, confidence: float, interval: str,
-                     seed: int, sds: np.ndarray | None = None) -> tuple[float, float, str, bool]:
-    """``interval_of_difference`` and whether the skew guard moved an end
-    (``core.paired.skew_intervals.widen_by_skew_guard``; False but for the calibrated t)."""
-    used, guarded = resolve_interval(interval, data.binary), False
+                     seed: int, sds: np.ndarray | None = None
+                     ) -> tuple[float, float, str, bool, bool]:
+    """``interval_of_difference``, whether the skew guard moved an end and whether the
+    interval was widened to reach 0 because too few cases differ for any exact test
+    (``core.paired.skew_intervals.widen_by_skew_guard``; both False but for the calibrated t)."""
+    used, guarded, zero = resolve_interval(interval, data.binary), False, False
     if used in PAIRED_PROPORTION_METHODS:
         both, a_only, b_only, neither = data.table
         lo, hi = table_interval(both, b_only, a_only, neither, confidence, used)
@@ -385,11 +387,12 @@ def guarded_interval(data: PairedData, dist: np.ndarray, confidence: float, inte
         l, h = interval_of_means(d, dist[None, :], sds, confidence, used)
         lo, hi = float(l[0]), float(h[0])
         if used == "calibrated_t":   # the skew guard (issue 36): a union, it only widens
-            lo, hi, guarded = widen_by_skew_guard(data.d, lo, hi, confidence,
-                                                  unit=data.unit_scores, scale=data.scale)
+            lo, hi, guarded, zero = widen_by_skew_guard(data.d, lo, hi, confidence,
+                                                        unit=data.unit_scores, scale=data.scale)
         elif data.unit_scores:   # B - A of scores in [0, 1] lies in [-1, 1]
             lo, hi = max(lo, -1.0), min(hi, 1.0)
-    return float(snap_zero(lo, data.scale)), float(snap_zero(hi, data.scale)), used, guarded
+    return (float(snap_zero(lo, data.scale)), float(snap_zero(hi, data.scale)), used, guarded,
+            zero)
 
 
 def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
@@ -410,6 +413,6 @@ def bootstrap_difference(data: PairedData, *, resamples: int = 20_000,
         dist, sds = difference_draws(d, resamples, seed,
                                      resolve_interval(interval, False) in STUDENTIZED_METHODS)
         mean, constant, method = float(d.mean()), is_constant(d), "resample"
-    lo, hi, used, guarded = guarded_interval(data, dist, confidence, interval, seed, sds)
+    lo, hi, used, guarded, zero = guarded_interval(data, dist, confidence, interval, seed, sds)
     return BootstrapResult(float(mean), lo, hi, confidence, resamples, int(seed), method, dist,
-                           used, bool(constant), guarded)
+                           used, bool(constant), guarded, zero)

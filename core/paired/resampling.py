@@ -75,7 +75,9 @@ class BootstrapResult:
     interval. ``distribution`` holds every resampled mean so pages can plot without
     recomputing. ``interval`` is the interval actually used (BCa falls back to percentile when
     it is undefined: all values equal). ``constant``: every value was equal (up to rounding).
-    ``skew_guard``: the skew guard moved an end (scores; issue 36: the labels name it)."""
+    ``skew_guard``: the skew guard moved an end (scores; issue 36: the labels name it).
+    ``reaches_zero``: the interval was widened to reach 0 because too few cases differ for any
+    exact test to tell (scores; ``core.paired.skew_intervals.reach_zero_when_few``)."""
 
     mean: float
     ci_low: float
@@ -88,6 +90,7 @@ class BootstrapResult:
     interval: Interval = "percentile"
     constant: bool = False
     skew_guard: bool = False
+    reaches_zero: bool = False
 
     @property
     def standard_error(self) -> float:

@@ -17,6 +17,7 @@ from core import checks
 from core.paired.intervals import wilson_bounds, z_two_sided
 from core.paired.difference import PairedData, paired_data
 from core.paired.resampling import is_constant, kernels
+from core.paired.skew_intervals import smallest_exact_p
 from core.paired.streams import STREAM_SIGNFLIP
 from core.paired.streams import stream_key
 
@@ -79,7 +80,7 @@ def min_exact_p(nonzero: int) -> float:
     give with ``nonzero`` discordant pairs / non-zero differences: 2 * (1/2)^m (all of them
     on one side), 1 when m = 0."""
     (nonzero,) = checks.counts_iv(nonzero=nonzero)
-    return 1.0 if nonzero == 0 else min(1.0, 2.0 ** (1 - int(nonzero)))
+    return float(smallest_exact_p(int(nonzero)))
 
 
 @dataclass(frozen=True)

@@ -60,8 +60,10 @@ def interval_label(bs) -> str:
     the CLI's other statistics): 'tango, closed form: no resampling' or 'calibrated_t, paired
     bootstrap: 20,000 resamples, seed 0' (``core.paired.intervals.resampled``, issue 36);
     'calibrated_t + skew guard, ...' when the skew guard moved an end
-    (``BootstrapResult.skew_guard``)."""
+    (``BootstrapResult.skew_guard``), '... + reaches 0 (too few cases differ), ...' when the
+    interval was widened to reach 0 (``BootstrapResult.reaches_zero``)."""
     name = f"{bs.interval} + skew guard" if bs.skew_guard else bs.interval
+    name += " + reaches 0 (too few cases differ)" if bs.reaches_zero else ""
     if not resampled(bs.interval):
         return f"{name}, closed form: no resampling"
     return f"{name}, paired bootstrap: {bs.resamples:,} resamples, seed {bs.seed}"
@@ -70,7 +72,10 @@ def interval_label(bs) -> str:
 def interval_name(bs, lang: str = "en") -> str:
     """The interval of B − A (a ``BootstrapResult``) by name, translated, for the card:
     'Calibrated t-interval, widened by the bootstrap-t, for scores', or '..., widened by the
-    bootstrap-t and the skew guard, ...' when the skew guard moved an end (issue 36)."""
+    bootstrap-t and the skew guard, ...' when the skew guard moved an end, '..., widened to
+    reach 0: too few cases differ ...' when that moved an end (issue 36)."""
+    if bs.reaches_zero:
+        return t("verdicts.interval_calibrated_t_reaches_zero", lang)
     if bs.skew_guard:
         return t("verdicts.interval_calibrated_t_guarded", lang)
     return t(f"verdicts.interval_{bs.interval}", lang)

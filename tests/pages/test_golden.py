@@ -649,3 +649,28 @@ def test_a_rerun_with_a_margin_computes_no_statistics_again(monkeypatch):
     assert not at.exception and calls == first   # the rerun reads the kept result
     at.number_input(key="golden_margin_rate").set_value(10.0).run()
     assert not at.exception and calls["margin"] == 2
+
+
+def test_too_few_differing_cases_the_card_reaches_zero_en_and_ko():
+    """Issue 36: 4 equal gains and 26 ties (recall@100-like). The card's interval of B − A
+    reaches 0 (the t-type interval alone left it out while no test can tell with 4 differing
+    cases), its name says why, and the reason names the smallest possible p, in EN and KO;
+    the interval's ends on the page are the comparison's."""
+    from core.views import format as fmt
+    rows = "".join(f"c{i},0.5,{0.595 if i < 4 else 0.5}\n" for i in range(30))
+    at = _page()
+    at.file_uploader(key="golden_upload").set_value(
+        ("few.csv", ("case_id,old,new\n" + rows).encode(), "text/csv")).run()
+    assert not at.exception and not at.error
+    bs = at.session_state["golden_comparison"].comparison.bootstrap
+    assert bs.reaches_zero and bs.ci_low == 0.0 and bs.ci_high > 0
+    for lang, name, why in (("en", "widened to reach 0", "Too few cases that differ to tell"),
+                            ("ko", "0까지 넓힘", "점수가 다른 케이스가 너무 적어")):
+        at.session_state["lang"] = lang
+        at.run()
+        assert not at.exception
+        every = _texts(at) + [html.unescape(c.value) for c in at.caption]
+        assert any(name in t for t in every), lang
+        assert any(why in t and "0.125" in t for t in every), lang
+        ends = (fmt.signed(bs.ci_low, 3), fmt.signed(bs.ci_high, 3))
+        assert any(ends[0] in t and ends[1] in t for t in every), (lang, ends)

@@ -547,3 +547,50 @@ def test_the_labels_name_the_skew_guard_when_it_moved_an_end(tmp_path, capsys):
             guarded
         for lang, word in (("en", "skew guard"), ("ko", "왜도 보호")):
             assert (word in paired_view(c, lang=lang).difference.caption) is guarded
+
+
+def test_too_few_differing_cases_widen_the_interval_to_reach_zero(tmp_path, capsys):
+    """Issue 36 (recall@100 on scifact, 91% ties): with 4 equal gains and 26 ties the
+    calibrated t-interval of B − A left out 0 ([+0.0004, +0.0306]) while no exact test can
+    reach p < 0.05 with 4 non-zero differences (smallest p 2 / 2^4 = 0.125). The interval now
+    reaches 0, the CLI line and JSON say so (``interval_reaches_zero``), the card names it in
+    EN and KO, the verdict's reason stays "too few", and the self-check on the same data no
+    longer reads above its promise. With 6 gains (smallest p 0.031) nothing changes."""
+    import numpy as np
+    from scipy import stats as sps
+    from core.paired import compare_paired
+    from core.paired.skew_intervals import calibrated_t_interval
+    from core.paired.resampling import difference_draws
+    from core.views.paired import paired_view
+
+    for gains, reaches in ((4, True), (5, True), (6, False)):
+        a = np.full(30, 0.5)
+        b = a.copy()
+        b[:gains] += 0.095
+        f = tmp_path / f"few{gains}.csv"
+        f.write_text("case_id,A,B\n" + "".join(f"c{i},{x},{y}\n" for i, (x, y) in
+                                               enumerate(zip(a, b))), encoding="utf-8")
+        c = compare_paired(a, b, resamples=3000, seed=4)
+        bs = c.bootstrap
+        d = b - a
+        means, sds = difference_draws(d, 3000, 4, True)
+        t_lo, t_hi = calibrated_t_interval(d[None, :], means[None, :], sds, 0.95)
+        # the smallest exact p is the all-one-side sign test's, as scipy's binomtest gives it
+        assert c.test.min_p == pytest.approx(sps.binomtest(gains, gains, 0.5).pvalue)
+        assert bs.reaches_zero is reaches
+        if reaches:
+            assert t_lo[0] > 0   # the t-type interval alone would leave out 0 ...
+            assert bs.ci_low == 0.0 and bs.ci_high >= t_hi[0]   # ... it now reaches 0
+            assert c.verdict == "no_difference" and c.decision.reason == "too_few_nonzero"
+            assert c.calibration is None or c.calibration.null_rejection <= 0.05
+        else:
+            assert bs.ci_low > 0 and c.test.p < 0.05
+        assert main(["compare", str(f), "--resamples", "3000", "--seed", "4"]) == 0
+        line = next(x for x in capsys.readouterr().out.splitlines() if "95% CI" in x)
+        assert ("reaches 0 (too few cases differ)" in line) is reaches
+        assert main(["compare", str(f), "--resamples", "3000", "--seed", "4", "--json"]) == 0
+        diff = json.loads(capsys.readouterr().out)["difference"]
+        assert diff.get("interval_reaches_zero", False) is reaches
+        assert (diff["ci_low"] == 0.0) is reaches
+        for lang, word in (("en", "widened to reach 0"), ("ko", "0까지 넓힘")):
+            assert (word in paired_view(c, lang=lang).difference.caption) is reaches

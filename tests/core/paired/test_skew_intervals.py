@@ -185,3 +185,43 @@ def test_the_result_says_when_the_guard_moved_an_end():
             assert not bootstrap_difference(data, resamples=500, seed=seed,
                                             interval=other).skew_guard
     assert seen == {True, False}   # the cases above show both
+
+
+def test_too_few_differing_reads_the_smallest_exact_p():
+    """``too_few_differing``: True exactly when 2 (1/2)^m >= alpha (m non-zero values per row):
+    at 95% up to 5, at 99% up to 7; ``smallest_exact_p`` is scipy's two-sided binomial test
+    with every one of m on one side, and ``significance.min_exact_p`` reads it."""
+    from core.paired.significance import min_exact_p
+    from core.paired.skew_intervals import smallest_exact_p, too_few_differing
+    for m in range(0, 12):
+        ref = 1.0 if m == 0 else stats.binomtest(m, m, 0.5).pvalue
+        assert smallest_exact_p(m) == pytest.approx(ref) == min_exact_p(m)
+    rows = np.zeros((12, 20))
+    for m in range(12):
+        rows[m, :m] = 0.1 * (-1) ** np.arange(m)
+    assert too_few_differing(rows, 0.95).tolist() == [m <= 5 for m in range(12)]
+    assert too_few_differing(rows, 0.99).tolist() == [m <= 7 for m in range(12)]
+
+
+def test_the_guarded_interval_reaches_zero_only_where_too_few_differ():
+    """``calibrated_t_interval(..., skew_guard=True)`` (the card's interval of B − A and the
+    self-check's null sets) adds 0 to rows with 5 or fewer non-zero values at 95% and leaves
+    every other row as the guard made it."""
+    from core.paired.skew_intervals import skew_guard_interval
+    rng = np.random.default_rng(3)
+    x = np.zeros((40, 30))
+    for i in range(40):
+        m = 2 + i % 8    # 2..9 non-zero values, mostly gains
+        x[i, :m] = rng.uniform(0.05, 0.1, m)
+    means = np.stack([x[i, rng.integers(0, 30, (500, 30))].mean(1) for i in range(40)])
+    sds = np.stack([x[i, rng.integers(0, 30, (500, 30))].std(1, ddof=1) for i in range(40)])
+    lo0, hi0 = calibrated_t_interval(x, means, sds, 0.95)
+    g_lo, g_hi = skew_guard_interval(x, 0.95)
+    lo1, hi1 = calibrated_t_interval(x, means, sds, 0.95, skew_guard=True)
+    few = (x != 0).sum(1) <= 5
+    lo, hi = np.minimum(lo0, g_lo), np.maximum(hi0, g_hi)
+    assert np.array_equal(lo1[~few], lo[~few]) and np.array_equal(hi1[~few], hi[~few])
+    assert np.array_equal(lo1[few], np.minimum(lo[few], 0.0))
+    assert np.array_equal(hi1[few], np.maximum(hi[few], 0.0))
+    assert (lo[few] > 0).any()   # the case it exists for: all gains, a t-type interval above 0
+    assert (lo1[few] <= 0).all() and (hi1[few] >= 0).all()
