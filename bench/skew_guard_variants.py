@@ -5,8 +5,9 @@ without lifting a hard row's verdict type-I over 5.5%?
 Each variant is ``core.paired.skew_intervals.skew_guard_interval`` with its keywords
 (``factor`` k, ``allowance`` c: the noise allowance in noise SDs, ``ramp`` ("n", start, full):
 the allowance phased in over the cases n) in the union with the calibrated t-interval, as
-the card's interval of B - A; "none" is the calibrated t-interval alone, "now" the product
-(k 3, c 1, ramp 10-25). All variants read the same sets and the same bootstrap (400
+the card's interval of B - A; "none" is the calibrated t-interval alone, "now" the product's
+guard (k 3, c 1, ramp 10-25), and the last column the product itself (the guard and 0 added
+where 5 or fewer cases differ, ``reach_zero_when_few``, since 2026-12-03). All variants read the same sets and the same bootstrap (400
 resamples per set; the card: 20,000) on the populations of ``bench/hard_shapes.py``; each
 cell prints "interval leaves out 0 / verdict type-I" (the verdict: the interval leaves out 0
 and the two-sided sign-flip test, 1,999 shared random sign vectors, has p < 0.05; the
@@ -46,6 +47,7 @@ VARIANTS = {"now k3 c1 10-25": (3, 1, 10, 25), "k3 c1 10-20": (3, 1, 10, 20),
             # the product's 2/3 and the 10-20 ramp's full one)
             "k3 c1 10-22": (3, 1, 10, 22), "k3 c1 10-22.5": (3, 1, 10, 22.5),
             "k3 c1 10-23": (3, 1, 10, 23)}
+PRODUCT = "product: now + reach 0"   # core.paired.skew_intervals.reach_zero_when_few (2026-12-03)
 ROWS = (("right skew +2, 50% ties", (15, 20, 25, 30)),
         ("left skew -2, 18% ties", (10, 15, 20, 25, 30)),
         ("lognormal, skew ~5", (10, 15, 20)), ("normal, 50% ties", (20, 25, 30)),
@@ -58,7 +60,7 @@ def evaluate(x, rng, signs, resamples=400):
     each variant, on one bootstrap per row."""
     p = signflip_p(x, signs)
     scale = np.max(np.abs(x), axis=1)
-    names = ["none"] + list(VARIANTS)
+    names = ["none"] + list(VARIANTS) + [PRODUCT]
     out = {k: np.empty(x.shape[0], bool) for k in names}
     for s in range(0, x.shape[0], BLOCK):
         part = x[s:s + BLOCK]
@@ -69,6 +71,9 @@ def evaluate(x, rng, signs, resamples=400):
             glo, ghi = skew_guard_interval(part, CONF, c, ramp=("n", start, full), factor=k)
             out[name][s:s + BLOCK] = side(np.minimum(lo, glo), np.maximum(hi, ghi),
                                           scale[s:s + BLOCK]) != 0
+        # the product: the guard as now, and 0 added where 5 or fewer cases differ
+        p_lo, p_hi = score_intervals(part, means, sds, CONF, "calibrated_t", skew_guard=True)
+        out[PRODUCT][s:s + BLOCK] = side(p_lo, p_hi, scale[s:s + BLOCK]) != 0
     return {k: (float(v.mean()), float((v & (p < 0.05)).mean())) for k, v in out.items()}
 
 
@@ -81,8 +86,8 @@ def main(argv=None):
     rng = np.random.default_rng(args.seed)
     pops = populations(rng)
     signs = rng.choice([-1.0, 1.0], size=(1999, 30))
-    print("| row | n | " + " | ".join(["none"] + list(VARIANTS)) + " |")
-    print("|---|---|" + "---|" * (1 + len(VARIANTS)))
+    print("| row | n | " + " | ".join(["none"] + list(VARIANTS) + [PRODUCT]) + " |")
+    print("|---|---|" + "---|" * (2 + len(VARIANTS)))
     for name, ns in ROWS:
         if name not in pops:
             continue
