@@ -80,7 +80,7 @@ def shape(pop: np.ndarray) -> tuple[float, float]:
     return float(np.mean((pop - m) ** 3) / s ** 3), float(np.mean(pop == 0))
 
 
-def _verdicts(x: np.ndarray, *, resamples: int, alt_limit: int | None = None):
+def card_verdicts(x: np.ndarray, *, resamples: int, alt_limit: int | None = None):
     """For each row of x (one set of differences; A = 0.5, B = 0.5 + d): whether the interval
     leaves out 0, "better" before and after, and whether the card flags it."""
     from core.paired import compare_paired
@@ -109,13 +109,13 @@ def _verdicts(x: np.ndarray, *, resamples: int, alt_limit: int | None = None):
 
 def cell(pop, n, sets, rng, *, ordinary: bool, resamples: int, alt_checks: int):
     x = rng.choice(pop, size=(sets, n))
-    r, _ = _verdicts(x, resamples=resamples)
+    r, _ = card_verdicts(x, resamples=resamples)
     out = {"interval": r[:, 0].mean(), "before": r[:, 2].mean(), "after": r[:, 3].mean(),
            "flagged": r[r[:, 0], 4].mean() if r[:, 0].any() else float("nan"),
            "rejected": int(r[:, 0].sum())}
     if ordinary:
         y = x + 0.5 * float(np.std(pop))
-        ra, checked = _verdicts(y, resamples=resamples, alt_limit=alt_checks)
+        ra, checked = card_verdicts(y, resamples=resamples, alt_limit=alt_checks)
         agree = ra[:, 1].mean()
         done = ra[:, 1] & (np.cumsum(ra[:, 1]) <= checked)
         share_b = ra[done, 2].mean() if done.any() else 1.0
