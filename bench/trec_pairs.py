@@ -9,7 +9,8 @@ and the non-zero values shifted so the mean is exactly 0 (as ``bench/ordinary_pa
 
 - **coverage**: the share of sets whose interval of B - A holds 0 (the true mean), for the
   calibrated t-interval without the skew guard and for the product's interval
-  (``score_intervals(..., "calibrated_t", skew_guard=True)``, both from
+  (``score_intervals(..., "calibrated_t", skew_guard=True)``: the guard, and 0 added where 5
+  or fewer cases differ, ``core.paired.skew_intervals.reach_zero_when_few``; both from
   ``bench/skew_guard.intervals``: one bootstrap per set, ``--resamples`` resamples; the card
   draws 20,000); **null rejection** = 100% - coverage;
 - **ordinary** pairs: |skewness| <= 1 and at most 30% ties (``bench/hard_shapes.shape`` of the
@@ -24,7 +25,7 @@ and the non-zero values shifted so the mean is exactly 0 (as ``bench/ordinary_pa
 
 Monte-Carlo SE of a rate r over S sets: sqrt(r (1 - r) / S); of the pooled mean of k pair rates:
 sqrt(sum r_i (1 - r_i) / S) / k. The share of sets with 5 or fewer non-zero differences (where
-no exact sign test can reach p < 0.05) is printed beside each hard row.
+no exact sign test can reach p < 0.05: ``too_few_differing``) is printed beside each hard row.
 
 ``nice -n 10 python bench/trec_pairs.py [--sets 1000] [--hard-sets 4000] [--verdict-sets 300]
 [--resamples 400] [--seed 36]``: about 25 CPU-minutes on one core with ``--sets 500``.
@@ -44,7 +45,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.hard_shapes import card_verdicts, shape  # noqa: E402
-from bench.skew_guard import intervals  # noqa: E402
+from bench.skew_guard import CONF, intervals  # noqa: E402
+from core.paired.skew_intervals import too_few_differing  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "trec_web2012_ndcg20.csv"
 NS = (10, 20, 30)
@@ -111,7 +113,7 @@ def coverage(pop, n, sets, resamples, rng):
     x = rng.choice(pop, size=(sets, n))
     before, _, after = intervals(x, resamples, rng)
     cov = tuple(float(np.mean((lo <= 0) & (hi >= 0))) for lo, hi in (before, after))
-    return cov + (float(np.mean(np.count_nonzero(x, axis=1) <= 5)),)
+    return cov + (float(np.mean(too_few_differing(x, CONF))),)
 
 
 def run(sets, hard_sets, verdict_sets, resamples, seed):
