@@ -134,7 +134,7 @@ def speed_next_step(latency: LatencyComparison, cond: Condition, max_slowdown: f
                          r.geo_mean_ratio, max_slowdown, plan)
 
 
-QUALITY_SOURCES = ("sequential", "ppi")   # QualityFigures.source
+QUALITY_SOURCES = ("sequential", "ppi", "ppi_mover")   # QualityFigures.source
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,8 @@ class QualityFigures:
     """B − A as the quality condition read it when that is not the fixed-n margin interval
     (``SwitchDecision.quality``): the confidence sequence's last look (``source``
     "sequential", no p: its ends decide alone) or the prediction-powered interval ("ppi",
-    with its one-sided non-inferiority p). The card's and the CLI's sentences quote these."""
+    with its one-sided non-inferiority p; "ppi_mover" on 0/1 outcomes, whose p inverts the
+    Jeffreys MOVER interval, ``core.paired.ppi``). The card's and the CLI's sentences quote these."""
 
     source: str
     mean: float

@@ -187,7 +187,8 @@ def _cheap(args, dec):
     """(the decision with the quality condition read off the prediction-powered interval of
     B − A, the JSON block, the text line) with --cheap; else (dec, None, None). The condition
     holds when the PPI interval's lower end is above −margin, fails when its upper end is below
-    it (the one-sided PPI t-test at alpha/2 is the same statistic, so it agrees)."""
+    it (the one-sided PPI t-test at alpha/2 is the same statistic, so it agrees; on 0/1
+    outcomes ``p_above`` inverts the Jeffreys MOVER interval, which agrees by construction)."""
     if not args.cheap:
         return dec, None, None
     from core.inputs import compare_cheap, compare_golden, load_golden  # lazy: --cheap only
@@ -209,7 +210,8 @@ def _cheap(args, dec):
     line = t(CHEAP_KEYS[state], "en", a=dec.a, b=dec.b, n_gold=d.n_gold,
              n_rest=d.n_cheap - d.n_gold, lo=fmt.diff(d.ci_low, dec.kind),
              hi=fmt.diff(d.ci_high, dec.kind), limit=fmt.diff(limit, dec.kind))
-    used = QualityFigures("ppi", d.estimate, d.ci_low, d.ci_high, d.p_above(limit))
+    used = QualityFigures("ppi_mover" if d.mover else "ppi", d.estimate, d.ci_low, d.ci_high,
+                          d.p_above(limit))
     return (dataclasses.replace(dec, quality_condition=qc, quality_used=used,
                                 decision=combine(qc, dec.speed_condition,
                                                  *(() if dec.harm_condition is None

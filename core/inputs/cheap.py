@@ -19,7 +19,6 @@ from core.errors import InputError
 from core.inputs.golden import GoldenSet
 from core.paired import MIN_GOLD, PPIEstimate, is_binary, ppi_difference, ppi_mean, verdict
 
-TEST_NAME = "ppi++ t-test"   # the matching test of the PPI interval (same statistic)
 SHOWN_IDS = 10               # ids named in a message
 
 
@@ -55,7 +54,7 @@ class CheapComparison:
         out = d.to_dict()
         out["gold_only"].update(b_minus_a=out["gold_only"].pop("estimate"), interval="t",
                                 verdict=self.gold_only_verdict)
-        out.update(source=self.source, test=TEST_NAME, helps=d.helps,
+        out.update(source=self.source, test=d.test_name, helps=d.helps,
                    cheap_left_out=list(self.left_out),
                    methods={name: r.to_dict() for name, r in ((self.a, self.rate_a),
                                                               (self.b, self.rate_b))})
@@ -69,12 +68,12 @@ class CheapComparison:
         gold_difference = out["difference"]
         out["difference"] = {"a": self.a, "b": self.b, "b_minus_a": d.estimate,
                              "ci_low": d.ci_low, "ci_high": d.ci_high,
-                             "confidence": d.confidence, "interval": f"ppi++_{d.method}",
-                             "test": TEST_NAME, "p": d.p_value}
+                             "confidence": d.confidence, "interval": d.interval_name,
+                             "test": d.test_name, "p": d.p_value}
         for name, r in ((self.a, self.rate_a), (self.b, self.rate_b)):
             out["methods"][name] = {"n": r.n_gold, "n_cheap": r.n_cheap, "rate": r.estimate,
                                     "ci_low": r.ci_low, "ci_high": r.ci_high,
-                                    "interval": f"ppi++_{r.method}"}
+                                    "interval": r.interval_name}
         out["verdict"] = self.verdict
         out["ppi"] = {**self.ppi_dict(), "gold_difference": gold_difference}
         return out

@@ -23,7 +23,8 @@ Intervals (``PPI_METHODS``):
 
 * ``"z"`` -- ``ppi_py.ppi_mean_ci`` (version 0.2.3) exactly: SDs with ddof 0 and the normal
   quantile. Its reference, used in the tests (equal to 1e-9);
-* ``"t"`` -- the small-sample version, the default: SDs with ddof 1 (ddof 2 for the rectifier
+* ``"t"`` -- the small-sample version, the default (on 0/1 outcomes it is the Jeffreys
+  MOVER 2 interval, below): SDs with ddof 1 (ddof 2 for the rectifier
   gold - lam cheap when lam > 0 was tuned on the same n cases: one more parameter estimated,
   as a regression residual loses one per slope) and Student's t with the Welch-Satterthwaite
   degrees of freedom of the two variance terms, df = (a + b)^2 / (a^2 / (M - 1) + b^2 / (n -
@@ -33,8 +34,8 @@ Intervals (``PPI_METHODS``):
   cases) and a studentized bootstrap with lam re-tuned per resample (96-98%, often wider
   than gold-only).
 
-0/1 outcomes (and their differences: every value a whole number) add ``PSEUDO`` = 1 pseudo
-disagreement to the rectifier's sum of squares: half a case at its mean + lam and half at
+Whole-valued data other than 0/1 outcomes (counts; until issue 34's rerun, 0/1 outcomes too,
+which now get the MOVER interval below) add ``PSEUDO`` = 1 pseudo disagreement to the rectifier's sum of squares: half a case at its mean + lam and half at
 - lam, so SS becomes SS + lam^2 over n + 1 - 1 degrees of freedom. With 20-50 gold cases and
 cheap labels that agree on 90-95% of cases, the gold sample often holds no disagreement at all
 and the plain variance leaves the cheap labels' error out (coverage 74-91%); the pseudo case is
@@ -57,16 +58,51 @@ squares about their mean on the n gold cases. Without it, scores at 20-50 gold c
 
 The matching test (``PPIEstimate.p_value``) is the same statistic, theta / se against the same
 t (or normal) distribution, so the interval excludes 0 exactly when p < 1 - confidence.
+
+0/1 outcomes, the default since issue 34's rerun (``MOVER_KINDS``; ``bench/ppi_binary_mover.py``,
+``docs/cheap_labels_binary.md`` section 4): method "t" on a method's 0/1 mean (every value 0 or
+1) or on B − A of 0/1 outcomes (``ppi_difference``: every value -1, 0 or 1) gives the interval
+**Jeffreys MOVER 2** instead of the pseudo-case t above. The same estimate is split by lam,
+
+    theta = lam * p_rest + (1 - lam) * p_gold + lam * d,
+
+p_rest the mean of the M cheap-only values, p_gold the gold mean and d = mean(gold -
+cheap_gold), the disagreements' net rate. Each part gets a score interval at its own quantile:
+p_rest Wilson's (a mean) or Tango's paired interval (B − A: the +1 and -1 cases as its
+discordant pairs) at the normal z; p_gold the same at q = Student's t(n - 1) quantile in place
+of z; d as the difference of the rates of + and - units (kp, km: the positive and negative
+parts of gold - cheap_gold summed), Jeffreys intervals of each (Beta(k + 1/2, n - k + 1/2)
+quantiles at the tail Phi(-q), 0 at k = 0 and 1 at k = n; Brown, Cai & DasGupta 2001,
+*Statistical Science* 16:101) combined as a multinomial difference (correlation
+-sqrt(pp pm / ((1 - pp)(1 - pm))); with kp + km > n, on kp + km units rescaled). The parts are
+combined by MOVER for a linear combination (Zou & Donner 2008, *Statistics in Medicine*
+27:1693; Newcombe 1998):
+
+    L = theta - sqrt(sum_i l_i^2 + 2 r l_2 l_3),  U = theta + sqrt(sum_i u_i^2 + 2 r u_2 u_3),
+
+l_i = c_i (est_i - low_i), u_i = c_i (high_i - est_i), c = (lam, 1 - lam, lam), r the sample
+correlation of gold and gold - cheap_gold on the gold cases (0 when one is constant); the
+cheap-only part is independent of the gold cases (disjoint random cases). On 432 cells (the
+bench grid and the shared-error design, 4,000 sets each) it has 2 cells under 94% and 62 over
+96.5% where the pseudo-case t had 8 and 97, at the same widest width against gold-only (-0.6%).
+At lam = 0 it is Wilson's (Tango's) interval of the gold cases at Student's quantile.
+
+A MOVER interval has no single standard error (``se`` and ``df`` are NaN): its test is the
+interval inverted. ``p_value`` is the largest 1 - c at which the interval at confidence c still
+holds 0 (bisection on log(1 - c), anchored at the reported confidence, so the interval excludes
+0 exactly when p < 1 - confidence; p below ``P_FLOOR`` is given as ``P_FLOOR``), ``p_above``
+the same for one end, and ``effective_n`` = n (gold-only width / PPI width)^2.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from core import checks
-from core.paired.intervals import z_two_sided
+from core.paired.difference import tango_limits
+from core.paired.intervals import wilson_bounds, z_of, z_two_sided
 from core.paired.skew_intervals import t_quantile
 
 PPI_METHODS = ("t", "z")
@@ -75,6 +111,9 @@ LAMBDA_NONE = 0.05     # lam below this: the cheap labels do not help (the card 
 MIN_GAIN = 1.05        # ... nor when they are worth fewer than 5% more gold cases
 PSEUDO = 1.0           # pseudo disagreements added on 0/1 data (module docstring)
 PLUS = 1.0             # pseudo agreeing cases' sum of squares on 0/1 data (module docstring)
+MOVER_KINDS = ("mean", "difference")   # the 0/1 Jeffreys MOVER 2 interval (module docstring)
+P_FLOOR = 1e-12        # the inverted test's smallest p (module docstring)
+TEST_NAMES = {"t": "ppi++ t-test", "z": "ppi++ z-test", "mover": "ppi++ inverted mover interval"}
 
 
 @dataclass(frozen=True)
@@ -98,6 +137,27 @@ class PPIEstimate:
     gold_only_high: float
     method: str
     confidence: float
+    mover: tuple = ()   # 0/1 Jeffreys MOVER 2: (kind, n, m, lam, counts...) to redo its interval
+
+    @property
+    def interval_name(self) -> str:
+        """The JSON's name of the interval: ``ppi++_t``, ``ppi++_z`` or ``ppi++_mover_t``."""
+        return "ppi++_mover_t" if self.mover else f"ppi++_{self.method}"
+
+    @property
+    def test_name(self) -> str:
+        """The matching test's name (``TEST_NAMES``)."""
+        return TEST_NAMES["mover" if self.mover else self.method]
+
+    def interval_at(self, confidence: float) -> tuple[float, float]:
+        """The interval at another ``confidence`` (the caller checked it): the same rule, the
+        same data (for the MOVER interval, its stored counts)."""
+        if self.mover:
+            low, high = mover_limits(self.mover, self.estimate, confidence)
+            return float(low[0]), float(high[0])
+        q = (z_of(confidence) if math.isinf(self.df)
+             else float(t_quantile(0.5 + confidence / 2, self.df)))
+        return self.estimate - q * self.se, self.estimate + q * self.se
 
     @property
     def helps(self) -> bool:
@@ -116,7 +176,17 @@ class PPIEstimate:
         """One-sided p of the test that the mean is above ``limit`` (the same statistic and
         distribution as the interval: (estimate - limit) / se against t(df), or the normal for
         "z"): below (1 - confidence) / 2 exactly when ``ci_low`` > ``limit``. A non-inferiority
-        test at margin delta is ``p_above(-delta)``."""
+        test at margin delta is ``p_above(-delta)``. The MOVER interval (0/1): the interval
+        inverted, (1 - c) / 2 at the confidence c whose lower end is ``limit`` (1 minus that of
+        the upper end when the estimate is below ``limit``)."""
+        if self.mover:
+            if self.estimate == limit:
+                return 0.5
+            if self.estimate > limit:
+                return 0.5 * inverted_p(self, lambda lo, hi: lo > limit,
+                                        self.ci_low > limit)
+            return 1 - 0.5 * inverted_p(self, lambda lo, hi: hi < limit,
+                                        self.ci_high < limit)
         if self.se == 0 or not math.isfinite(self.se):
             return 0.0 if self.estimate > limit else 1.0
         z = (self.estimate - limit) / self.se
@@ -129,7 +199,7 @@ class PPIEstimate:
         """The ``ppi`` block of the JSON (issue 34)."""
         return {"lambda": self.lam, "correlation": self.correlation, "n_gold": self.n_gold,
                 "n_cheap": self.n_cheap, "effective_n": self.effective_n,
-                "interval": f"ppi++_{self.method}", "p_value": self.p_value,
+                "interval": self.interval_name, "p_value": self.p_value,
                 "gold_only": {"estimate": self.gold_only_estimate,
                               "ci_low": self.gold_only_low, "ci_high": self.gold_only_high}}
 
@@ -155,9 +225,77 @@ def ppi_lambda_rows(gold: np.ndarray, cheap_gold: np.ndarray,
     return np.clip(np.where(var > 0, lam, 0.0), 0.0, 1.0)
 
 
+def jeffreys_bounds(k, n, tail: float):
+    """Jeffreys interval of a proportion k / n (Brown, Cai & DasGupta 2001): the Beta(k + 1/2,
+    n - k + 1/2) quantiles at ``tail`` and 1 - ``tail``, the lower end 0 at k = 0 and the upper
+    1 at k = n. Numbers or arrays (the caller checked 0 <= k <= n, 0 < tail < 1/2)."""
+    from scipy.special import betaincinv
+    k, n = np.asarray(k, float), np.asarray(n, float)
+    a, b = k + 0.5, n - k + 0.5
+    return (np.where(k > 0, betaincinv(a, b, tail), 0.0),
+            np.where(k < n, betaincinv(a, b, 1 - tail), 1.0))
+
+
+def _unit_difference(kp, km, n, q):
+    """d = (kp - km) / n as the difference of two multinomial rates, Jeffreys intervals at the
+    tail Phi(-q) combined by MOVER with their correlation -sqrt(pp pm / ((1 - pp)(1 - pm)));
+    on kp + km units (rescaled) when they exceed n. Returns the distances from d down to its
+    lower end and up to its upper end."""
+    tail = 0.5 * math.erfc(q / math.sqrt(2))
+    units = np.maximum(n, kp + km)
+    pp, pm = kp / units, km / units
+    lp, up = jeffreys_bounds(kp, units, tail)
+    lm, um = jeffreys_bounds(km, units, tail)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = -np.sqrt(pp * pm / ((1 - pp) * (1 - pm)))
+    r = np.where(np.isfinite(r), r, 0.0)
+    down_p, up_m, up_p, down_m = pp - lp, um - pm, up - pp, pm - lm
+    scale = units / n
+    return (np.sqrt(np.maximum(down_p ** 2 + up_m ** 2 - 2 * r * down_p * up_m, 0.0)) * scale,
+            np.sqrt(np.maximum(up_p ** 2 + down_m ** 2 - 2 * r * up_p * down_m, 0.0)) * scale)
+
+
+def mover_counts_rows(gold: np.ndarray, cheap_gold: np.ndarray,
+                      cheap_rest: np.ndarray) -> np.ndarray:
+    """What the 0/1 MOVER interval reads of each row (the caller checked the arrays, 0/1 or
+    -1/0/1 values): (S, 7) columns: the positive and negative parts of cheap_rest summed, the
+    same of gold, the same of gold - cheap_gold (kp, km), and the sample correlation r of gold
+    and gold - cheap_gold (0 when one is constant)."""
+    rect = gold - cheap_gold
+    cols = [np.sum(f(v), axis=1) for v in (cheap_rest, gold, rect)
+            for f in (lambda x: np.maximum(x, 0.0), lambda x: np.maximum(-x, 0.0))]
+    gc, rc = gold - gold.mean(1, keepdims=True), rect - rect.mean(1, keepdims=True)
+    den = np.sqrt(np.sum(gc * gc, axis=1) * np.sum(rc * rc, axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(den > 0, np.sum(gc * rc, axis=1) / den, 0.0)
+    return np.stack([*cols, r], axis=1).astype(float)
+
+
+def mover_limits(mover: tuple, estimate, confidence: float):
+    """The Jeffreys MOVER 2 interval (module docstring) at ``confidence`` (checked by the
+    caller) around ``estimate``: ``mover`` = (kind, n, m, lam, rp, rm, gp, gm, kp, km, r), kind
+    in ``MOVER_KINDS``, the counts of ``mover_counts_rows`` (numbers for one set, arrays for
+    rows). Returns (low, high)."""
+    kind, n, m, lam, rp, rm, gp, gm, kp, km, r = mover
+    z, q = z_of(confidence), float(t_quantile(0.5 + confidence / 2, n - 1))
+    if kind == "mean":
+        e1, e2 = rp / m, gp / n
+        (lo1, hi1, _), (lo2, hi2, _) = wilson_bounds(rp, m, z), wilson_bounds(gp, n, q)
+    else:
+        e1, e2 = (rp - rm) / m, (gp - gm) / n
+        lo1, hi1 = tango_limits(rp, rm, np.full(np.shape(rp), float(m)), z)
+        lo2, hi2 = tango_limits(gp, gm, np.full(np.shape(gp), float(n)), q)
+    d3, u3 = _unit_difference(kp, km, n, q)
+    l1, u1, l3, u3 = lam * (e1 - lo1), lam * (hi1 - e1), lam * d3, lam * u3
+    l2, u2 = (1 - lam) * (e2 - lo2), (1 - lam) * (hi2 - e2)
+    low = estimate - np.sqrt(np.maximum(l1 ** 2 + l2 ** 2 + l3 ** 2 + 2 * r * l2 * l3, 0.0))
+    high = estimate + np.sqrt(np.maximum(u1 ** 2 + u2 ** 2 + u3 ** 2 + 2 * r * u2 * u3, 0.0))
+    return np.atleast_1d(low), np.atleast_1d(high)
+
+
 def ppi_rows(gold: np.ndarray, cheap_gold: np.ndarray, cheap_rest: np.ndarray, *,
              confidence: float, method: str = "t", lam=None, pseudo: float = 0.0,
-             plus: float = 0.0) -> dict:
+             plus: float = 0.0, mover: str | None = None) -> dict:
     """PPI++ of each row (the formulas of the module docstring; the caller checked the
     arrays: gold, cheap_gold (S, n), cheap_rest (S, M), n >= 2, M >= 2). ``lam`` None tunes it
     per row (``ppi_lambda_rows``), else a number or an (S,) array. Returns arrays keyed
@@ -166,7 +304,9 @@ def ppi_rows(gold: np.ndarray, cheap_gold: np.ndarray, cheap_rest: np.ndarray, *
     0 for scores; the module docstring); ``plus``: the pseudo agreeing cases (``PLUS`` for 0/1
     data), added to the rectifier's and the gold-only sum of squares as plus * (1 - lam)^2.
     Method "t" with a tuned lam > 0 adds the variance of the tuned lam (the regression
-    estimator's slope term, module docstring). The bench calls
+    estimator's slope term, module docstring). ``mover`` ("mean" or "difference", 0/1 data):
+    low and high are the Jeffreys MOVER 2 interval's instead (``mover_limits``), se and df
+    NaN, and ``mover_counts`` holds what it read. The bench calls
     this directly on thousands of simulated sets; ``ppi_mean`` / ``ppi_difference`` are the
     checked entries."""
     n, m = gold.shape[1], cheap_rest.shape[1]
@@ -208,10 +348,17 @@ def ppi_rows(gold: np.ndarray, cheap_gold: np.ndarray, cheap_rest: np.ndarray, *
         gold_df = df
         q = gold_q = z_two_sided(confidence)
     gold_mean = gold.mean(1)
-    return {"estimate": est, "se": se, "df": df, "low": est - q * se, "high": est + q * se,
-            "lam": np.asarray(lam, float), "gold_estimate": gold_mean, "gold_se": gold_se,
-            "gold_df": gold_df, "gold_low": gold_mean - gold_q * gold_se,
-            "gold_high": gold_mean + gold_q * gold_se}
+    out = {"estimate": est, "se": se, "df": df, "low": est - q * se, "high": est + q * se,
+           "lam": np.asarray(lam, float), "gold_estimate": gold_mean, "gold_se": gold_se,
+           "gold_df": gold_df, "gold_low": gold_mean - gold_q * gold_se,
+           "gold_high": gold_mean + gold_q * gold_se}
+    if mover is not None:
+        counts = mover_counts_rows(gold, cheap_gold, cheap_rest)
+        out["low"], out["high"] = mover_limits((mover, n, m, out["lam"], *counts.T), est,
+                                               confidence)
+        out["se"] = out["df"] = np.full(est.shape, np.nan)
+        out["mover_counts"] = counts
+    return out
 
 
 # ----------------------------------------------------------------------------- checked entries
@@ -246,21 +393,78 @@ def whole_valued(*arrays) -> bool:
     return all(bool(np.all(a == np.round(a))) for a in arrays)
 
 
-def _estimate(gold, cheap_gold, cheap_rest, confidence, method, lam) -> PPIEstimate:
-    whole = method == "t" and whole_valued(gold, cheap_gold, cheap_rest)
+def _rule(gold, cheap_gold, cheap_rest, method: str, paired: bool) -> str | None:
+    """The interval rule of method "t" on these values: a ``MOVER_KINDS`` kind on 0/1 data
+    (a mean: every value 0 or 1; B − A: every value -1, 0 or 1), "pseudo" on other
+    whole-valued data (the pseudo cases of the module docstring), None otherwise."""
+    if method != "t" or not whole_valued(gold, cheap_gold, cheap_rest):
+        return None
+    values = np.concatenate([gold, cheap_gold, cheap_rest])
+    if paired and np.all(np.abs(values) <= 1):
+        return "difference"
+    return "mean" if not paired and np.all((values == 0) | (values == 1)) else "pseudo"
+
+
+def inverted_p(e: PPIEstimate, excluded, excluded_here: bool) -> float:
+    """The test of a MOVER interval by inversion (module docstring): the largest 1 - c at
+    which ``excluded(low, high)`` is False for ``e.interval_at(c)``, by bisection on log(1 - c)
+    between ``P_FLOOR`` and 1 - ``P_FLOOR``, anchored at ``e``'s own confidence, where
+    ``excluded_here`` is the reported interval's answer: so p < 1 - confidence exactly when
+    the reported interval excludes. p is ``P_FLOOR`` when even the 1 - ``P_FLOOR`` interval
+    excludes, 1 when the ``P_FLOOR`` interval does not."""
+    alpha = 1 - e.confidence
+    if excluded_here:
+        held, out = P_FLOOR, alpha
+        if excluded(*e.interval_at(1 - P_FLOOR)):
+            return P_FLOOR
+    else:
+        held, out = alpha, 1 - P_FLOOR
+        if not excluded(*e.interval_at(P_FLOOR)):
+            return 1.0
+    for _ in range(40):
+        mid = math.sqrt(held * out)
+        if excluded(*e.interval_at(1 - mid)):
+            out = mid
+        else:
+            held = mid
+    return held
+
+
+def _estimate(gold, cheap_gold, cheap_rest, confidence, method, lam,
+              paired: bool = False) -> PPIEstimate:
+    rule = _rule(gold, cheap_gold, cheap_rest, method, paired)
+    kind = rule if rule in MOVER_KINDS else None
     r = ppi_rows(gold[None], cheap_gold[None], cheap_rest[None], confidence=confidence,
-                 method=method, lam=lam, pseudo=PSEUDO if whole else 0.0,
-                 plus=PLUS if whole else 0.0)
+                 method=method, lam=lam, pseudo=PSEUDO if rule == "pseudo" else 0.0,
+                 plus=0.0 if rule is None else PLUS, mover=kind)
     est, se, df = float(r["estimate"][0]), float(r["se"][0]), float(r["df"][0])
+    low, high = float(r["low"][0]), float(r["high"][0])
+    n, lam_ = int(gold.size), float(r["lam"][0])
     gold_se = float(r["gold_se"][0])
-    eff = gold.size if se == 0 or gold_se == 0 else gold.size * gold_se ** 2 / se ** 2
-    return PPIEstimate(
-        estimate=est, ci_low=float(r["low"][0]), ci_high=float(r["high"][0]), se=se, df=df,
-        p_value=_p_value(est, se, df), lam=float(r["lam"][0]),
-        correlation=_correlation(gold, cheap_gold), n_gold=int(gold.size),
+    gold_low, gold_high = float(r["gold_low"][0]), float(r["gold_high"][0])
+    mover = ()
+    if kind is None:
+        eff = n if se == 0 or gold_se == 0 else n * gold_se ** 2 / se ** 2
+    else:
+        # the interval from the stored counts (the same path as ``interval_at``); the gain
+        # from the width ratio (a MOVER interval has no single standard error)
+        mover = (kind, n, int(cheap_rest.size), lam_,
+                 *(float(c) for c in r["mover_counts"][0]))
+        lo, hi = mover_limits(mover, est, confidence)
+        low, high = float(lo[0]), float(hi[0])
+        width, gold_width = high - low, gold_high - gold_low
+        eff = n if width <= 0 or gold_width <= 0 else n * (gold_width / width) ** 2
+    e = PPIEstimate(
+        estimate=est, ci_low=low, ci_high=high, se=se, df=df,
+        p_value=_p_value(est, se, df) if not mover else math.nan, lam=lam_,
+        correlation=_correlation(gold, cheap_gold), n_gold=n,
         n_cheap=int(gold.size + cheap_rest.size), effective_n=float(eff),
-        gold_only_estimate=float(r["gold_estimate"][0]), gold_only_low=float(r["gold_low"][0]),
-        gold_only_high=float(r["gold_high"][0]), method=method, confidence=confidence)
+        gold_only_estimate=float(r["gold_estimate"][0]), gold_only_low=gold_low,
+        gold_only_high=gold_high, method=method, confidence=confidence, mover=mover)
+    if not mover:
+        return e
+    return replace(e, p_value=inverted_p(e, lambda lo, hi: lo > 0 or hi < 0,
+                                         low > 0 or high < 0))
 
 
 def ppi_mean(gold, cheap_gold, cheap_rest, *, confidence: float = 0.95, method: str = "t",
@@ -269,9 +473,10 @@ def ppi_mean(gold, cheap_gold, cheap_rest, *, confidence: float = 0.95, method: 
     cases), ``cheap_gold`` (with cheap labels on the same n cases, same order) and
     ``cheap_rest`` (with cheap labels on the M other cases). PPI++ with the power-tuned lam
     (``lam`` None) or a fixed one; interval ``method`` "t" (the small-sample default) or "z"
-    (``ppi_py.ppi_mean_ci``). ``effective_n`` = n * se_gold^2 / se_ppi^2: the number of gold
-    cases a gold-only mean would need for the same standard error ("worth about N gold
-    cases")."""
+    (``ppi_py.ppi_mean_ci``); "t" on 0/1 outcomes is the Jeffreys MOVER 2 interval (module
+    docstring). ``effective_n`` = n * se_gold^2 / se_ppi^2: the number of gold cases a
+    gold-only mean would need for the same standard error ("worth about N gold cases"; for
+    the MOVER interval n (gold-only width / PPI width)^2)."""
     gold, cheap_gold, cheap_rest, confidence, method = _ppi_iv(
         gold, cheap_gold, cheap_rest, confidence, method)
     if lam is not None:
@@ -284,11 +489,15 @@ def ppi_difference(gold_a, gold_b, cheap_gold_a, cheap_gold_b, cheap_rest_a, che
     """The prediction-powered B − A: PPI++ (``ppi_mean``) of the per-case difference, gold
     B − A on the n gold cases against cheap B − A on the same cases and on the M others. A
     bias of the cheap labels that differs between A and B is a bias of the cheap difference,
-    and the rectifier (gold − lam cheap on the gold cases) removes it."""
+    and the rectifier (gold − lam cheap on the gold cases) removes it. 0/1 outcomes (every
+    difference -1, 0 or 1), method "t": the Jeffreys MOVER 2 interval with Tango's parts
+    (module docstring)."""
     ga, gb = checks.pair(gold_a, gold_b, min_n=MIN_GOLD)
     ca, cb = checks.pair(cheap_gold_a, cheap_gold_b, min_n=MIN_GOLD)
     ra, rb = checks.pair(cheap_rest_a, cheap_rest_b, min_n=2)
-    return ppi_mean(gb - ga, cb - ca, rb - ra, confidence=confidence, method=method)
+    gold, cheap_gold, cheap_rest, confidence, method = _ppi_iv(
+        gb - ga, cb - ca, rb - ra, confidence, method)
+    return _estimate(gold, cheap_gold, cheap_rest, confidence, method, None, paired=True)
 
 
 def gold_cases_needed(gold_only_n, n_cheap, correlation) -> int:

@@ -30,7 +30,7 @@ def cheap_lines(cc, lang: str = "en") -> list[str]:
     lines.append("  " + t("cheap.difference_line", lang, a=cc.a, b=cc.b,
                           diff=diff(d.estimate, kind), level=lvl,
                           ci=interval(d.ci_low, d.ci_high, kind, signed=True),
-                          test=t("cheap.test", lang), p=p_text(d.p_value),
+                          test=t("cheap.test_mover" if d.mover else "cheap.test", lang), p=p_text(d.p_value),
                           gold_ci=interval(d.gold_only_low, d.gold_only_high, kind,
                                            signed=True)))
     lines.append("  " + _gain(d, lang))
@@ -66,7 +66,7 @@ def cheap_card(cc, lang: str = "en"):
     sentence = verdict_sentence(cc.verdict, a=cc.a, b=cc.b, mean=d.estimate, ci_low=d.ci_low,
                                 ci_high=d.ci_high, n=d.n_gold, confidence=d.confidence,
                                 lang=lang, kind="rate" if cc.binary else "score")
-    reason = t("cheap.card_reason", lang, gold=diff(d.gold_only_estimate, kind),
+    reason = t("cheap.card_reason_mover" if d.mover else "cheap.card_reason", lang, gold=diff(d.gold_only_estimate, kind),
                gold_ci=interval(d.gold_only_low, d.gold_only_high, kind, signed=True),
                gain=_gain(d, lang))
     return paired_card(cc.verdict, a=cc.a, b=cc.b, mean=d.estimate, ci_low=d.ci_low,

@@ -181,6 +181,15 @@ def test_zero_one_outcomes_and_korean(tmp_path):
     # rates in %, the difference in %p, the same figures in both languages
     assert f"{100 * cc.rate_a.estimate:.1f}%" in en[1] and f"{100 * cc.rate_a.estimate:.1f}%" in ko[1]
     assert "%p" in en[3] and "%p" in ko[3]
+    # 0/1 outcomes: the Jeffreys MOVER interval, its inverted test named in the text and JSON
+    d = cc.difference
+    assert d.mover and cc.rate_a.mover and d.interval_name == "ppi++_mover_t"
+    assert "PPI++ test, the interval inverted" in en[3] and "PPI++ t-test" not in en[3]
+    out = cc.apply({"a": "A", "b": "B", "methods": {"A": {}, "B": {}}, "difference": None})
+    assert out["difference"]["interval"] == "ppi++_mover_t"
+    assert out["difference"]["test"] == out["ppi"]["test"] == "ppi++ inverted mover interval"
+    assert out["methods"]["A"]["interval"] == "ppi++_mover_t"
+    assert (d.ci_low > 0 or d.ci_high < 0) == (d.p_value < 0.05)
 
 
 def test_trec_cheap_qrels_score_runs_under_both(tmp_path, capsys):

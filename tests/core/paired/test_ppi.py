@@ -3,13 +3,16 @@
 scipy's t and Welch's degrees of freedom written out, the test matching the interval, the
 effective n and the planner formula against brute force."""
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from scipy import stats
 
-from core.paired.ppi import (LAMBDA_NONE, PPIEstimate, gold_cases_needed, ppi_difference,
+from core.paired.ppi import (LAMBDA_NONE, P_FLOOR, PLUS, PSEUDO, PPIEstimate,
+                             gold_cases_needed, jeffreys_bounds, ppi_difference,
                              ppi_lambda_rows, ppi_mean, ppi_rows)
+from core.paired.difference import tango_limits
 
 ppi_py = pytest.importorskip("ppi_py")
 
@@ -140,11 +143,13 @@ def test_constant_values_give_a_point_and_p_of_one_or_zero():
     e = ppi_mean(y, y, np.full(50, 0.25))
     assert (e.ci_low, e.ci_high, e.p_value, e.lam) == (0.25, 0.25, 0.0, 0.0)
     assert e.correlation is None
-    # 0/1 data all 0: Agresti & Coull's pseudo cases keep the interval from collapsing
+    # 0/1 data all 0: lam = 0 and the MOVER interval is Wilson's of 0 in 10 at Student's
+    # t(9) quantile (scipy's Wilson at the matching normal level)
     z = ppi_mean(np.zeros(10), np.zeros(10), np.zeros(50))
-    half = stats.t.ppf(0.975, 9) * math.sqrt(1 / 9 / 10)
-    assert (z.ci_low, z.ci_high) == pytest.approx((-half, half), abs=1e-12)
-    assert z.p_value == 1.0
+    level = 2 * stats.norm.cdf(stats.t.ppf(0.975, 9)) - 1
+    ci = stats.binomtest(0, 10).proportion_ci(confidence_level=level, method="wilson")
+    assert (z.ci_low, z.ci_high) == pytest.approx((ci.low, ci.high), abs=1e-12)
+    assert z.lam == 0.0 and z.p_value == 1.0
 
 
 def test_rows_equal_single_calls():
@@ -187,11 +192,16 @@ def test_zero_one_data_add_pseudo_cases_to_the_rectifier_variance():
     """0/1 gold and cheap labels that agree on every gold case: the rectifier's sum of squares
     gets lam^2 (one pseudo disagreement, half at +lam, half at -lam) and (1 - lam)^2 (Agresti &
     Coull's four agreeing cases at +/- 1/2), n + 1 - 2 df (lam tuned), plus the tuned lam's
-    variance; the gold-only interval gets the same agreeing cases (+1 to its sum of squares)."""
+    variance; the gold-only interval gets the same agreeing cases (+1 to its sum of squares).
+    Since issue 34's rerun the checked entries use this rule on whole-valued data other than
+    0/1 (counts; 0/1 data get the MOVER interval); the row kernel keeps it for the bench."""
     rng = np.random.default_rng(4)
     y = (rng.uniform(size=20) < 0.6).astype(float)
     yu = (rng.uniform(size=300) < 0.62).astype(float)
-    got = ppi_mean(y, y.copy(), yu)
+    r = ppi_rows(y[None], y[None], yu[None], confidence=0.95, pseudo=PSEUDO, plus=PLUS)
+    got = SimpleNamespace(**{k: float(r[v][0]) for k, v in (
+        ("lam", "lam"), ("se", "se"), ("gold_only_low", "gold_low"),
+        ("gold_only_high", "gold_high"), ("estimate", "estimate"))})
     lam, n, m = got.lam, 20, 300
     rect = y - lam * y
     a = lam ** 2 * np.var(yu, ddof=1) / m
@@ -206,6 +216,14 @@ def test_zero_one_data_add_pseudo_cases_to_the_rectifier_variance():
     plain = ppi_rows(y[None], y[None], yu[None], confidence=0.95)
     assert got.se > float(plain["se"][0])
     assert got.estimate == pytest.approx(float(plain["estimate"][0]), abs=1e-15)
+    # the checked entry takes this rule on counts (whole values other than 0/1) ...
+    counts = ppi_mean(y + 2 * (np.arange(20) == 0), y + 2 * (np.arange(20) == 0), yu)
+    r2 = ppi_rows((y + 2 * (np.arange(20) == 0))[None], (y + 2 * (np.arange(20) == 0))[None], yu[None],
+                  confidence=0.95, pseudo=PSEUDO, plus=PLUS)
+    assert (counts.ci_low, counts.ci_high, counts.se) == (
+        float(r2["low"][0]), float(r2["high"][0]), float(r2["se"][0])) and not counts.mover
+    # ... and the MOVER interval on 0/1 outcomes
+    assert ppi_mean(y, y.copy(), yu).mover[0] == "mean"
     # the z method stays ppi_py's, pseudo-free
     lo, hi = ppi_py.ppi_mean_ci(y, y.copy(), yu, alpha=0.05)
     z = ppi_mean(y, y.copy(), yu, method="z")
@@ -220,3 +238,156 @@ def test_a_fixed_lambda_spends_no_extra_degree_of_freedom():
     b = np.var(y - 0.5 * yh, ddof=1) / 25
     assert got.se == pytest.approx(math.sqrt(a + b), rel=1e-12)
     assert got.df == pytest.approx((a + b) ** 2 / (a ** 2 / 299 + b ** 2 / 24), rel=1e-12)
+
+
+# ----------------------------------------------------------------------------- 0/1: MOVER
+def _binary(n=30, m=400, agree=0.9, p=0.6, seed=0, rng=None):
+    rng = rng or np.random.default_rng(seed)
+    g = (rng.uniform(size=n + m) < p).astype(float)
+    c = np.where(rng.uniform(size=n + m) > agree, 1 - g, g)
+    return g[:n], c[:n], c[n:]
+
+
+def _wilson(k, n, q):
+    """scipy's Wilson interval at the normal level whose quantile is q."""
+    ci = stats.binomtest(int(k), int(n)).proportion_ci(
+        confidence_level=2 * stats.norm.cdf(q) - 1, method="wilson")
+    return ci.low, ci.high
+
+
+def _jeffreys(k, n, q):
+    tail = stats.norm.cdf(-q)
+    return (0.0 if k == 0 else stats.beta.ppf(tail, k + 0.5, n - k + 0.5),
+            1.0 if k == n else stats.beta.ppf(1 - tail, k + 0.5, n - k + 0.5))
+
+
+def _units(d, n, q):
+    """Distances down and up of mean(d) for whole-valued d: Jeffreys of the + and - units,
+    multinomial MOVER."""
+    kp, km = float(np.sum(np.maximum(d, 0))), float(np.sum(np.maximum(-d, 0)))
+    pp, pm = kp / n, km / n
+    lp, up = _jeffreys(kp, n, q)
+    lm, um = _jeffreys(km, n, q)
+    r = -math.sqrt(pp * pm / ((1 - pp) * (1 - pm))) if pp < 1 and pm < 1 else 0.0
+    return (math.sqrt((pp - lp) ** 2 + (um - pm) ** 2 - 2 * r * (pp - lp) * (um - pm)),
+            math.sqrt((up - pp) ** 2 + (pm - lm) ** 2 - 2 * r * (up - pp) * (pm - lm)))
+
+
+def _mover(est, lam, part1, part2, units, r):
+    """MOVER (Zou & Donner 2008) of lam p1 + (1 - lam) p2 + lam d; part = (est, low, high)."""
+    l1, u1 = lam * (part1[0] - part1[1]), lam * (part1[2] - part1[0])
+    l2, u2 = (1 - lam) * (part2[0] - part2[1]), (1 - lam) * (part2[2] - part2[0])
+    l3, u3 = lam * units[0], lam * units[1]
+    return (est - math.sqrt(l1 ** 2 + l2 ** 2 + l3 ** 2 + 2 * r * l2 * l3),
+            est + math.sqrt(u1 ** 2 + u2 ** 2 + u3 ** 2 + 2 * r * u2 * u3))
+
+
+def test_jeffreys_bounds_equal_scipy_beta_quantiles():
+    for k, n in [(0, 20), (1, 20), (7, 20), (20, 20), (3, 50)]:
+        lo, hi = jeffreys_bounds(k, n, 0.025)
+        ref = (0.0 if k == 0 else stats.beta.ppf(0.025, k + 0.5, n - k + 0.5),
+               1.0 if k == n else stats.beta.ppf(0.975, k + 0.5, n - k + 0.5))
+        assert (float(lo), float(hi)) == pytest.approx(ref, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed, confidence", [(0, 0.95), (1, 0.9), (2, 0.95), (3, 0.95)])
+def test_zero_one_mean_is_jeffreys_mover_2_written_out(seed, confidence):
+    """A 0/1 mean: Wilson (z) for the cheap-only mean, Wilson at Student's t(n - 1) quantile
+    for the gold mean, Jeffreys (scipy's beta quantiles at the tail Phi(-q)) for the + and -
+    disagreements, combined by MOVER with the sample correlation of gold and gold - cheap."""
+    y, yh, yu = _binary(n=25 + 10 * seed, seed=seed)
+    got = ppi_mean(y, yh, yu, confidence=confidence)
+    n, m, lam = y.size, yu.size, got.lam
+    assert got.mover and got.mover[0] == "mean" and 0 < lam < 1
+    assert lam == pytest.approx(ppi_lambda_rows(y[None], yh[None], yu[None])[0], abs=1e-15)
+    z, q = stats.norm.ppf(0.5 + confidence / 2), stats.t.ppf(0.5 + confidence / 2, n - 1)
+    d = y - yh
+    est = lam * yu.mean() + (1 - lam) * y.mean() + lam * d.mean()
+    r = np.corrcoef(y, d)[0, 1] if np.ptp(d) > 0 else 0.0
+    low, high = _mover(est, lam, (yu.mean(), *_wilson(yu.sum(), m, z)),
+                       (y.mean(), *_wilson(y.sum(), n, q)), _units(d, n, q), r)
+    assert got.estimate == pytest.approx(est, abs=1e-14)
+    assert (got.ci_low, got.ci_high) == pytest.approx((low, high), abs=1e-9)
+    # gold-only beside it: the t-interval with Agresti & Coull's agreeing cases, unchanged
+    half = q * math.sqrt((np.sum((y - y.mean()) ** 2) + PLUS) / (n - 1) / n)
+    assert (got.gold_only_low, got.gold_only_high) == pytest.approx(
+        (y.mean() - half, y.mean() + half), abs=1e-12)
+    # worth about n (gold-only width / PPI width)^2 gold cases
+    assert got.effective_n == pytest.approx(n * (2 * half / (high - low)) ** 2, rel=1e-8)
+    assert math.isnan(got.se) and got.interval_name == "ppi++_mover_t"
+    assert got.to_dict()["interval"] == "ppi++_mover_t"
+
+
+def test_zero_one_difference_is_jeffreys_mover_2_with_tango_parts():
+    """B − A of 0/1 outcomes: Tango's paired interval (z) for cheap B vs cheap A on the
+    cheap-only cases, Tango at Student's quantile for gold B vs gold A, Jeffreys units of
+    (gold B − A) − (cheap B − A)."""
+    rng = np.random.default_rng(13)
+    ga, ca, ra = _binary(n=40, m=500, rng=rng)
+    gb, cb, rb = _binary(n=40, m=500, p=0.7, rng=rng)
+    got = ppi_difference(ga, gb, ca, cb, ra, rb)
+    G, F, R = gb - ga, cb - ca, rb - ra
+    n, m, lam = 40, 500, got.lam
+    z, q = stats.norm.ppf(0.975), stats.t.ppf(0.975, n - 1)
+
+    def tango(v, zq):
+        lo, hi = tango_limits(float(np.sum(v == 1)), float(np.sum(v == -1)), float(v.size), zq)
+        return v.mean(), lo, hi
+    est = lam * R.mean() + (1 - lam) * G.mean() + lam * (G - F).mean()
+    low, high = _mover(est, lam, tango(R, z), tango(G, q), _units(G - F, n, q),
+                       np.corrcoef(G, G - F)[0, 1])
+    assert got.mover[0] == "difference" and 0 < lam < 1
+    assert (got.ci_low, got.ci_high) == pytest.approx((low, high), abs=1e-9)
+    assert got.estimate == pytest.approx(est, abs=1e-14)
+    # the rows kernel gives the same interval
+    r = ppi_rows(G[None], F[None], R[None], confidence=0.95, plus=PLUS, mover="difference")
+    assert (float(r["low"][0]), float(r["high"][0])) == pytest.approx(
+        (got.ci_low, got.ci_high), abs=1e-9)
+
+
+def _pair(rng, n, shift):
+    ga, ca, ra = _binary(n=n, m=300, p=0.55, rng=rng)
+    gb, cb, rb = _binary(n=n, m=300, p=0.55 + shift, rng=rng)
+    return ga, gb, ca, cb, ra, rb
+
+
+@pytest.mark.parametrize("confidence", [0.9, 0.95])
+def test_mover_test_is_its_interval_inverted(confidence):
+    """The interval excludes 0 exactly when p < 1 - confidence; p is where 0 leaves the
+    interval: a little wider holds 0, a little narrower does not."""
+    rng = np.random.default_rng(21)
+    alpha, seen = 1 - confidence, set()
+    for i in range(40):
+        d = ppi_difference(*_pair(rng, 20 + 15 * (i % 3), rng.uniform(-0.1, 0.35)),
+                           confidence=confidence)
+        assert d.mover
+        assert d.interval_at(confidence) == (d.ci_low, d.ci_high)
+        excluded = d.ci_low > 0 or d.ci_high < 0
+        assert excluded == (d.p_value < alpha)
+        seen.add(excluded)
+        if P_FLOOR < d.p_value < 1:
+            lo, hi = d.interval_at(1 - d.p_value * (1 - 1e-6))
+            assert lo <= 0 <= hi
+            lo, hi = d.interval_at(1 - d.p_value * (1 + 1e-6))
+            assert lo > 0 or hi < 0
+    assert seen == {True, False}
+
+
+def test_mover_p_above_is_the_lower_end_inverted():
+    rng = np.random.default_rng(22)
+    d = ppi_difference(*_pair(rng, 30, 0.1))
+    assert d.mover and d.p_above(d.estimate) == 0.5
+    ps = []
+    for limit in np.linspace(d.estimate - 0.3, d.estimate + 0.3, 25):
+        p = d.p_above(limit)
+        assert (d.ci_low > limit) == (p < 0.025)
+        ps.append(p)
+    assert np.all(np.diff(ps) >= 0)      # a higher limit is harder to clear
+    assert ps[0] < 0.025 < ps[-1] and ps[-1] > 0.5
+
+
+def test_t_interval_at_its_own_confidence_is_the_reported_one():
+    y, yh, yu = _data(n=30, m=300)
+    e = ppi_mean(y, yh, yu, confidence=0.9)
+    assert e.interval_at(0.9) == pytest.approx((e.ci_low, e.ci_high), abs=1e-12)
+    assert not e.mover and e.interval_name == "ppi++_t" and e.test_name == "ppi++ t-test"

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from core.__main__ import main
 from core.i18n import t
@@ -82,11 +81,13 @@ def test_cheap_text_quotes_the_ppi_interval_and_its_test(tmp_path, capsys):
     sentence, cond = out.split("\n")[1], out.split("\n")[2]   # after the PPI line
     assert fmt.diff(d.estimate, "rate") in sentence + cond
     assert ppi_low in sentence + cond or fmt.diff(d.ci_high, "rate") in sentence + cond
-    # the one-sided non-inferiority p of the PPI t-test: (est + delta) / se against t(df)
-    p = stats.t.sf((d.estimate + 0.02) / d.se, d.df)
-    assert d.p_above(-0.02) == pytest.approx(p, rel=1e-9)
+    # 0/1 outcomes: the PPI interval is Jeffreys MOVER 2 and its one-sided non-inferiority p
+    # the interval inverted: at confidence 1 - 2p the lower end is the limit -delta
+    p = d.p_above(-0.02)
+    assert d.mover and 0 < p < 0.5
+    assert d.interval_at(1 - 2 * p)[0] == pytest.approx(-0.02, abs=1e-9)
     if d.ci_low > -0.02:
-        assert t("switch.test_ppi", "en") in cond and fmt.p_text(p) in cond
+        assert t("switch.test_ppi_mover", "en") in cond and fmt.p_text(p) in cond
         assert p < 0.025
     assert gold_low != ppi_low and gold_low not in sentence + cond
 
