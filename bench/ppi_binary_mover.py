@@ -223,7 +223,7 @@ same sets (negative = narrower).
 Reading: on both designs MOVER has fewer cells under 94% and fewer over 96.5% than the
 pseudo-case rule, at the same widest width against gold-only (never wider than it in any
 cell), and about the same narrowing at rho 0.8-0.9 (within 1.2 points; at rho 0.5 it narrows
-5 points more per method). It lifts the one-way-bias cells that sat at 93.4-94% to 94.8-97.3%
+5 points more per method). It lifts the one-way-bias cells that sat at 93.4-94.6% to 94.8-97.3%
 (the deep cell, n = 50, N = 1,000: 93.6% → 95.5%, 32,000 sets) and brings the over-98.5%
 cells down by 0.5-1.1 points; it raises one of them, n = 20, bias +0.05 / −0.05, method B, by
 0.2. What is left over 96.5% is the high-agreement cells at 20-30 gold cases (97.9-98.6%),
@@ -231,7 +231,9 @@ where an unbiased and a biased gold sample look the same (section 1), and the go
 interval over-covers too (96.3-98.1% there). So MOVER became the 0/1 default in
 `core.paired.ppi`, with its test by inverting the interval over the confidence level (p = the
 largest 1 − c at which the interval at c still holds 0, so the interval excludes 0 exactly
-when p < 1 − confidence) and "worth about n (gold-only width / PPI width)^2 gold cases".
+when p < 1 − confidence) and "worth about n (W_0 / PPI width)^2 gold cases", W_0 the width of
+the same rule at lambda = 0 (Wilson's or Tango's interval of the gold cases at Student's
+quantile; `docs/cheap_labels.md` says why not the t-interval shown beside it).
 """
 
 

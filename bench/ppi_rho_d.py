@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
-from ppi import CONFIDENCE, PLUS, PSEUDO, SHAPES, latent_r, mc, simulate, truth  # noqa: E402
+from ppi import CONFIDENCE, PLUS, SHAPES, latent_r, mc, simulate, truth  # noqa: E402
 
 from core.paired.ppi import ppi_rows  # noqa: E402
 
@@ -84,9 +84,10 @@ def main() -> None:
                 ga, gb, ca, cb = simulate(rng, kind, N_GOLD, TOTAL, rs, (0.0, 0.0), REPS, shared)
                 g, c = gb - ga, cb - ca
                 whole = kind == "binary"
+                # 0/1: core's default, the Jeffreys MOVER 2 interval of B − A
                 r = ppi_rows(g, c[:, :N_GOLD], c[:, N_GOLD:], confidence=CONFIDENCE,
-                             method="t", pseudo=PSEUDO if whole else 0.0,
-                             plus=PLUS if whole else 0.0)
+                             method="t", plus=PLUS if whole else 0.0,
+                             mover="difference" if whole else None)
                 ratio, se = _ratio_se(r["high"] - r["low"], r["gold_high"] - r["gold_low"])
                 cov = np.mean((r["low"] <= true) & (true <= r["high"]))
                 gcov = np.mean((r["gold_low"] <= true) & (true <= r["gold_high"]))

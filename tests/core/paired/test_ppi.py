@@ -312,10 +312,23 @@ def test_zero_one_mean_is_jeffreys_mover_2_written_out(seed, confidence):
     half = q * math.sqrt((np.sum((y - y.mean()) ** 2) + PLUS) / (n - 1) / n)
     assert (got.gold_only_low, got.gold_only_high) == pytest.approx(
         (y.mean() - half, y.mean() + half), abs=1e-12)
-    # worth about n (gold-only width / PPI width)^2 gold cases
-    assert got.effective_n == pytest.approx(n * (2 * half / (high - low)) ** 2, rel=1e-8)
+    # worth about n (W_0 / PPI width)^2 gold cases, W_0 the same rule at lam = 0: Wilson's
+    # interval of the gold cases at Student's quantile
+    w0 = np.subtract(*_wilson(y.sum(), n, q)[::-1])
+    assert got.effective_n == pytest.approx(n * (w0 / (high - low)) ** 2, rel=1e-8)
     assert math.isnan(got.se) and got.interval_name == "ppi++_mover_t"
     assert got.to_dict()["interval"] == "ppi++_mover_t"
+
+
+def test_uncorrelated_zero_one_cheap_labels_are_worth_no_gold_cases():
+    """Cheap labels unrelated to gold: lam about 0 and "worth about" stays at n, though the
+    MOVER interval is narrower than the t-interval with Agresti & Coull's cases beside it."""
+    rng = np.random.default_rng(31)
+    y = (rng.uniform(size=20) < 0.6).astype(float)
+    yh = (rng.uniform(size=20) < 0.6).astype(float)
+    got = ppi_mean(y, yh, (rng.uniform(size=1000) < 0.6).astype(float), lam=0.0)
+    assert got.mover and got.effective_n == pytest.approx(20, rel=1e-12) and not got.helps
+    assert got.width_ratio < 0.9
 
 
 def test_zero_one_difference_is_jeffreys_mover_2_with_tango_parts():
@@ -338,6 +351,8 @@ def test_zero_one_difference_is_jeffreys_mover_2_with_tango_parts():
                        np.corrcoef(G, G - F)[0, 1])
     assert got.mover[0] == "difference" and 0 < lam < 1
     assert (got.ci_low, got.ci_high) == pytest.approx((low, high), abs=1e-9)
+    w0 = tango(G, q)[2] - tango(G, q)[1]        # the same rule at lam = 0: gold-only Tango
+    assert got.effective_n == pytest.approx(n * (w0 / (high - low)) ** 2, rel=1e-8)
     assert got.estimate == pytest.approx(est, abs=1e-14)
     # the rows kernel gives the same interval
     r = ppi_rows(G[None], F[None], R[None], confidence=0.95, plus=PLUS, mover="difference")
