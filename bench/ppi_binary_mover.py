@@ -21,10 +21,12 @@ gold-only t-interval:
 Per rule: cells under 94% and over 96.5%, lowest and highest coverage, the widest mean width
 against the gold-only t-interval (``PLUS`` = 1, as in core), and per edge cell both coverages
 with one Monte-Carlo SE and the paired difference's SE (same sets). The rule under test is
-``core.paired.ppi``'s when ``--core`` is given (``ppi_rows`` on 0/1 data: whatever the 0/1
-default is), else ``bench/ppi_binary.py``'s functions.
+``core.paired.ppi``'s (``ppi_rows(..., mover=...)``), or with ``--bench-functions``
+``bench/ppi_binary.py``'s ``mover2t_mean`` / ``mover2t_diff`` (the same numbers: equal to
+3e-16 on seed 34034).
 
-``nice -n 10 python bench/ppi_binary_mover.py [--quick] [--core]``; prints markdown tables; a
+``nice -n 10 python bench/ppi_binary_mover.py [--quick] [--bench-functions]`` (``bench/run.py``
+name ``ppi_binary_mover``); prints markdown tables; a
 full run writes section 4 of ``docs/cheap_labels_binary.md`` (sections 1-3 are
 ``bench/ppi_binary.py``'s, which keeps section 4 when it rewrites them).
 """
@@ -72,7 +74,7 @@ def evaluate(data, n, shared_design=False):
                "B − A": (gb - ga, cb - ca, truths[1] - truths[0])}
     for name, (g, c, true) in targets.items():
         cur = current(g, c[:, :n], c[:, n:])
-        if "--core" in sys.argv:
+        if "--bench-functions" not in sys.argv:
             mv = ppi_rows(g, c[:, :n], c[:, n:], confidence=0.95, method="t", plus=1.0,
                           mover="difference" if name == "B − A" else "mean")
         elif name == "B − A":
@@ -197,7 +199,8 @@ def main() -> None:
     if quick:
         return
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    where = "core.paired.ppi.ppi_rows" if "--core" in sys.argv else "bench/ppi_binary.py"
+    where = ("bench/ppi_binary.py" if "--bench-functions" in sys.argv
+             else "core.paired.ppi.ppi_rows")
     text = OUT.read_text(encoding="utf-8")
     head = text.split(SECTION)[0].rstrip("\n")
     OUT.write_text(head + "\n\n" + DOC.format(stamp=stamp, cpu=f"{cpu:.0f}", where=where,
@@ -209,7 +212,7 @@ def main() -> None:
 SECTION = "## 4. "
 DOC = SECTION + """The rerun: the pseudo-case rule against Jeffreys MOVER 2, on the same sets
 
-Written by `python bench/ppi_binary_mover.py --core` ({stamp}; {cpu} s CPU; seed {seed}; the
+Written by `python bench/ppi_binary_mover.py` ({stamp}; {cpu} s CPU; seed {seed}; the
 MOVER interval computed by `{where}`). Every data set goes through both rules and the
 gold-only t-interval, so the two coverages of a cell differ only by the rule ("MOVER −
 current" with the paired Monte-Carlo SE). "current" is the pseudo-case t-interval of sections

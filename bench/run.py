@@ -13,6 +13,8 @@ verdicts' family-wise error and the interaction test in simulation, table in
 ``docs/noninferiority_plan.md``, ``bench/ppi.py`` (name ``ppi``), the cheap labels'
 prediction-powered intervals (coverage and width, ``docs/cheap_labels.md``), ``bench/ppi_binary.py``
 (name ``ppi_binary``), what drives the 0/1 misses (``docs/cheap_labels_binary.md``),
+``bench/ppi_binary_mover.py`` (name ``ppi_binary_mover``), the 0/1 rule rerun against the
+pseudo-case rule on the same sets (section 4 of that doc),
 ``bench/ppi_shared.py`` (name ``ppi_shared``), B − A when the cheap labels' errors follow the
 query (``docs/cheap_labels_shared.md``), and
 ``bench/margin.py`` (name ``margin``), the margin
@@ -50,7 +52,8 @@ def main(argv: list[str]) -> int:
                  + [HERE / "best_harm.py"]
                  + [HERE / "query_groups.py"]
                  + [HERE / "noninferiority_plan.py"] + [HERE / "margin.py"]
-                 + [HERE / "ppi.py"] + [HERE / "ppi_binary.py"] + [HERE / "ppi_shared.py"]
+                 + [HERE / "ppi.py"] + [HERE / "ppi_binary.py"]
+                 + [HERE / "ppi_binary_mover.py"] + [HERE / "ppi_shared.py"]
                  + [HERE / "method_intervals.py"] + [HERE / "sequential.py"]
                  + [HERE / "calibration.py"]):
         name = path.stem.removeprefix("bench_")

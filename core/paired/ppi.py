@@ -35,18 +35,19 @@ Intervals (``PPI_METHODS``):
   than gold-only).
 
 Whole-valued data other than 0/1 outcomes (counts; until issue 34's rerun, 0/1 outcomes too,
-which now get the MOVER interval below) add ``PSEUDO`` = 1 pseudo disagreement to the rectifier's sum of squares: half a case at its mean + lam and half at
-- lam, so SS becomes SS + lam^2 over n + 1 - 1 degrees of freedom. With 20-50 gold cases and
-cheap labels that agree on 90-95% of cases, the gold sample often holds no disagreement at all
-and the plain variance leaves the cheap labels' error out (coverage 74-91%); the pseudo case is
-Agresti & Coull's (1998) "add a few" for the disagreement rate, chosen by ``bench/ppi.py`` over
-0 and 2 (method "t" only: "z" stays ``ppi_py``'s). At lam = 0 it adds nothing; the estimate
-never changes. Beside it, ``PLUS`` = 1: the sum of squares of Agresti & Coull's two added
-successes and two added failures (four cases at the mean +/- 1/2; for B − A, Agresti & Min's
-(2005) half case in each discordant cell, one case at +/- 1), which agree under both labels, so
-the rectifier gets plus * (1 - lam)^2 and the gold-only interval plus (variance only, n and the
-estimate unchanged). Without it a 0/1 t-interval at 20 gold cases covers 91.5-95% (the
-discrete rate's variance moves with its estimate).
+which now get the MOVER interval below) add ``PSEUDO`` = 1 pseudo disagreement to the
+rectifier's sum of squares: half a case at its mean + lam and half at - lam, so SS becomes SS +
+lam^2 over n + 1 - 1 degrees of freedom. With 20-50 gold cases and cheap labels that agree on
+90-95% of cases, the gold sample often holds no disagreement at all and the plain variance
+leaves the cheap labels' error out (coverage 74-91%); the pseudo case is Agresti & Coull's
+(1998) "add a few" for the disagreement rate, chosen by ``bench/ppi.py`` over 0 and 2 (method
+"t" only: "z" stays ``ppi_py``'s). At lam = 0 it adds nothing; the estimate never changes.
+Beside it, ``PLUS`` = 1: the sum of squares of Agresti & Coull's two added successes and two
+added failures (four cases at the mean +/- 1/2; for B − A, Agresti & Min's (2005) half case in
+each discordant cell, one case at +/- 1), which agree under both labels, so the rectifier gets
+plus * (1 - lam)^2 and the gold-only interval plus (variance only, n and the estimate
+unchanged). Without it a 0/1 t-interval at 20 gold cases covers 91.5-95% (the discrete rate's
+variance moves with its estimate).
 
 The tuned lam is itself estimated: theta = mean(gold) - lam (mean(cheap_gold) -
 mean(cheap_rest)) moves with it by the distance of the gold cases' cheap mean from the others'.
