@@ -379,9 +379,10 @@ quantile in place of z in the gold parts; Jeffreys intervals for the + and - dis
 combined by MOVER (Zou & Donner 2008). Before it, 0/1 data had the t-interval with one pseudo
 disagreement and Agresti & Coull's agreeing cases added to the rectifier's variance (without
 any pseudo case, 0/1 cheap labels agreeing on 90-95% of cases gave 74-91% at 20-50 gold
-cases: the gold sample often holds no disagreement at all). The gold-only interval of 0/1
-data is the t-interval with Agresti & Coull's agreeing cases, so "gold-only t" below is that
-adjusted t-interval. The formulas are in the docstring of `core/paired/ppi.py`. How the suites are simulated is in the docstring of `bench/ppi.py`: per-query
+cases: the gold sample often holds no disagreement at all). "Gold-only t" below is, for 0/1
+data, the t-interval with Agresti & Coull's agreeing cases; the app shows as gold-only of 0/1
+data the MOVER rule at lambda 0 (Wilson's / Tango's interval of the gold cases at Student's
+quantile, W_0), against which `docs/cheap_labels_binary.md` section 4 measures MOVER. The formulas are in the docstring of `core/paired/ppi.py`. How the suites are simulated is in the docstring of `bench/ppi.py`: per-query
 scores in (0, 1) and 0/1 outcomes, the realised gold–cheap correlation rho of each method's
 scores set exactly, biases of the cheap labels shared or differing between the systems.
 

@@ -49,10 +49,13 @@ class CheapComparison:
 
     def ppi_dict(self) -> dict:
         """The ``ppi`` block of the JSON: lambda, correlation, n_gold, n_cheap, effective_n,
-        the gold-only interval and verdict of B − A, each method's PPI figures."""
+        the gold-only interval and verdict of B − A (the same rule at lambda = 0: ``mover_t``,
+        Wilson's / Tango's interval at Student's quantile, on 0/1 outcomes; ``t`` otherwise),
+        each method's PPI figures."""
         d = self.difference
         out = d.to_dict()
-        out["gold_only"].update(b_minus_a=out["gold_only"].pop("estimate"), interval="t",
+        out["gold_only"].update(b_minus_a=out["gold_only"].pop("estimate"),
+                                interval="mover_t" if d.mover else "t",
                                 verdict=self.gold_only_verdict)
         out.update(source=self.source, test=d.test_name, helps=d.helps,
                    cheap_left_out=list(self.left_out),

@@ -94,10 +94,12 @@ holds 0 (bisection on log(1 - c), anchored at the reported confidence, so the in
 0 exactly when p < 1 - confidence; p below ``P_FLOOR`` is given as ``P_FLOOR``), ``p_above``
 the same for one end, and ``effective_n`` = n (W_0 / PPI width)^2, W_0 the width of the same
 rule at lam = 0 (Wilson's or Tango's interval of the gold cases at Student's quantile: the
-gold-only interval of this rule, as se at lam = 0 is for the t rule). Against the t-interval
-with ``PLUS`` shown beside it, uncorrelated cheap labels would look "worth" up to 1.5 times
-the gold cases at n = 20 (that interval is about 19% wider than Wilson's there), a gain the
-cheap labels did not give.
+gold-only interval of this rule, as se at lam = 0 is for the t rule). W_0 is also the
+gold-only interval shown beside it (``gold_only_low`` / ``gold_only_high``, the gold-only
+verdict), so at lam = 0 the two are the same interval. Against the t-interval with ``PLUS``,
+uncorrelated cheap labels would look "worth" up to 1.5 times the gold cases at n = 20 (that
+interval is about 19% wider than Wilson's there) and the card would show a PPI interval
+narrower than the gold-only one while saying the cheap labels do not help.
 """
 from __future__ import annotations
 
@@ -312,7 +314,10 @@ def ppi_rows(gold: np.ndarray, cheap_gold: np.ndarray, cheap_rest: np.ndarray, *
     Method "t" with a tuned lam > 0 adds the variance of the tuned lam (the regression
     estimator's slope term, module docstring). ``mover`` ("mean" or "difference", 0/1 data):
     low and high are the Jeffreys MOVER 2 interval's instead (``mover_limits``), se and df
-    NaN, and ``mover_counts`` holds what it read. The bench calls
+    NaN, ``mover_counts`` holds what it read, and w0_low, w0_high are the same rule at lam = 0
+    (W_0: Wilson's or Tango's interval of the gold cases at Student's quantile), the gold-only
+    interval ``ppi_mean`` / ``ppi_difference`` show (gold_low, gold_high stay the t-interval
+    with ``plus``, the benches' "gold-only t"). The bench calls
     this directly on thousands of simulated sets; ``ppi_mean`` / ``ppi_difference`` are the
     checked entries."""
     n, m = gold.shape[1], cheap_rest.shape[1]
@@ -362,6 +367,9 @@ def ppi_rows(gold: np.ndarray, cheap_gold: np.ndarray, cheap_rest: np.ndarray, *
         counts = mover_counts_rows(gold, cheap_gold, cheap_rest)
         out["low"], out["high"] = mover_limits((mover, n, m, out["lam"], *counts.T), est,
                                                confidence)
+        # the same rule at lam = 0 (W_0, module docstring): the checked entries' gold-only
+        out["w0_low"], out["w0_high"] = mover_limits(
+            (mover, n, m, np.zeros(est.shape), *counts.T), gold_mean, confidence)
         out["se"] = out["df"] = np.full(est.shape, np.nan)
         out["mover_counts"] = counts
     return out
@@ -452,15 +460,16 @@ def _estimate(gold, cheap_gold, cheap_rest, confidence, method, lam,
     if kind is None:
         eff = n if se == 0 or gold_se == 0 else n * gold_se ** 2 / se ** 2
     else:
-        # the interval from the stored counts (the same path as ``interval_at``); the gain
-        # from the width ratio against the same rule at lam = 0 (a MOVER interval has no
-        # single standard error; module docstring)
+        # the interval from the stored counts (the same path as ``interval_at``); gold-only
+        # and the gain from the same rule at lam = 0, W_0 (a MOVER interval has no single
+        # standard error; module docstring)
         mover = (kind, n, int(cheap_rest.size), lam_,
                  *(float(c) for c in r["mover_counts"][0]))
         lo, hi = mover_limits(mover, est, confidence)
         low, high = float(lo[0]), float(hi[0])
         lo0, hi0 = mover_limits((*mover[:3], 0.0, *mover[4:]), float(gold.mean()), confidence)
-        width, width0 = high - low, float(hi0[0] - lo0[0])
+        gold_low, gold_high = float(lo0[0]), float(hi0[0])    # shown as gold-only: W_0
+        width, width0 = high - low, gold_high - gold_low
         eff = n if width <= 0 or width0 <= 0 else n * (width0 / width) ** 2
     e = PPIEstimate(
         estimate=est, ci_low=low, ci_high=high, se=se, df=df,

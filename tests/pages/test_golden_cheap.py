@@ -84,3 +84,38 @@ def test_presenting_shows_only_the_ppi_card():
     md = [html.unescape(m.value) for m in at.markdown]
     assert any("PPI interval" in t for t in md)
     assert not any("Gold labels only" == c.value for c in at.caption)
+
+
+def _constant_cheap_bytes():
+    """Cheap labels that carry no information: every method 1 on every case."""
+    gold = load_golden(DEMO.read_bytes(), DEMO.name)
+    cs = gold.cases
+    lines = ["case_id," + ",".join(cs.methods)]
+    lines += [",".join([cid] + ["1"] * len(cs.methods)) for cid in cs.ids]
+    lines += [",".join([f"extra{j}"] + ["1"] * len(cs.methods)) for j in range(300)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_useless_cheap_labels_show_the_gold_only_interval_en_and_ko():
+    """Constant cheap labels (lambda 0): the card says they do not help and its PPI interval
+    is the gold-only one it quotes (the same numbers), in EN and KO; the verdicts agree."""
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    at.file_uploader(key="golden_cheap_upload").set_value(
+        ("cheap.csv", _constant_cheap_bytes(), "text/csv")).run()
+    assert not at.exception and not at.error
+    gold = load_golden(DEMO.read_bytes(), DEMO.name)
+    ref = compare_cheap(compare_golden(gold, resamples=20_000),
+                        load_golden(_constant_cheap_bytes(), "cheap.csv"))
+    d = ref.difference
+    assert d.lam == 0 and not d.helps and ref.verdict == ref.gold_only_verdict
+    assert abs(d.ci_low - d.gold_only_low) < 1e-12 and abs(d.ci_high - d.gold_only_high) < 1e-12
+    ci = interval(d.ci_low, d.ci_high, "rate", signed=True)
+    assert ci == interval(d.gold_only_low, d.gold_only_high, "rate", signed=True)
+    for lang, card_word, note in (("en", "PPI interval", "do not help"),
+                                  ("ko", "PPI 구간", "도움이 되지 않습니다")):
+        at.session_state["lang"] = lang
+        at.run()
+        texts = _texts(at)
+        cards = [t for t in texts if card_word in t]
+        assert cards and cards[0].count(ci) >= 2      # the PPI and the gold-only interval
+        assert any(note in t for t in texts)

@@ -269,3 +269,38 @@ def test_the_correlation_shown_is_that_of_the_differences(files, capsys):
     assert json.loads(capsys.readouterr().out)["ppi"]["correlation"] == pytest.approx(rho_d)
     assert main(["compare", gold, "--cheap", cheap, "--resamples", "500"]) == 0
     assert f"gold–cheap correlation of B − A {rho_d:.2f}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.35])
+def test_cheap_labels_without_information_show_the_gold_only_figures(tmp_path, shift):
+    """0/1 outcomes with constant cheap labels (lambda tuned to 0): B − A's PPI interval is
+    the gold-only interval shown beside it (to 1e-12), the two verdicts agree, and the EN and
+    KO text and card say the cheap labels do not help while quoting the same numbers."""
+    from core.views.cheap import cheap_card, cheap_lines
+    from core.views.format import interval
+    rng = np.random.default_rng(5)
+    a = (rng.uniform(size=20) < 0.5).astype(int)
+    b = (rng.uniform(size=20) < 0.5 + shift).astype(int)
+    gold = _write(tmp_path / "g.csv", [(f"c{i}", a[i], b[i]) for i in range(20)])
+    cheap = _write(tmp_path / "c.csv", [(f"c{i}", 1, 1) for i in range(320)])
+    res = compare_golden(load_golden(open(gold, "rb").read(), gold), resamples=500)
+    cc = compare_cheap(res, load_golden(open(cheap, "rb").read(), cheap))
+    d = cc.difference
+    assert cc.binary and d.mover and d.lam == 0 and not d.helps
+    assert (d.ci_low, d.ci_high) == pytest.approx((d.gold_only_low, d.gold_only_high),
+                                                  abs=1e-12)
+    assert d.effective_n == pytest.approx(20, rel=1e-12) and cc.verdict == cc.gold_only_verdict
+    for r in (cc.rate_a, cc.rate_b):
+        assert (r.ci_low, r.ci_high) == pytest.approx((r.gold_only_low, r.gold_only_high),
+                                                      abs=1e-12)
+    ci = interval(d.ci_low, d.ci_high, "rate", signed=True)
+    assert ci == interval(d.gold_only_low, d.gold_only_high, "rate", signed=True)
+    for lang, note in (("en", "do not help"), ("ko", "도움이 되지 않습니다")):
+        text = "\n".join(cheap_lines(cc, lang))
+        assert note in text and text.count(ci) >= 2     # PPI and gold-only, the same numbers
+        card = cheap_card(cc, lang)
+        assert note in card.warning and ci in card.interval and ci in card.reason
+    assert cheap_card(cc, "en").tone == cheap_card(cc, "ko").tone
+    js = cc.ppi_dict()["gold_only"]
+    assert js["interval"] == "mover_t" and js["verdict"] == cc.verdict
+    assert (js["ci_low"], js["ci_high"]) == (d.gold_only_low, d.gold_only_high)

@@ -13,6 +13,7 @@ from core.paired.ppi import (LAMBDA_NONE, P_FLOOR, PLUS, PSEUDO, PPIEstimate,
                              gold_cases_needed, jeffreys_bounds, ppi_difference,
                              ppi_lambda_rows, ppi_mean, ppi_rows)
 from core.paired.difference import tango_limits
+from core.paired.stats import verdict
 
 ppi_py = pytest.importorskip("ppi_py")
 
@@ -308,27 +309,62 @@ def test_zero_one_mean_is_jeffreys_mover_2_written_out(seed, confidence):
                        (y.mean(), *_wilson(y.sum(), n, q)), _units(d, n, q), r)
     assert got.estimate == pytest.approx(est, abs=1e-14)
     assert (got.ci_low, got.ci_high) == pytest.approx((low, high), abs=1e-9)
-    # gold-only beside it: the t-interval with Agresti & Coull's agreeing cases, unchanged
-    half = q * math.sqrt((np.sum((y - y.mean()) ** 2) + PLUS) / (n - 1) / n)
+    # gold-only beside it: the same rule at lam = 0, W_0 = Wilson's interval of the gold
+    # cases at Student's quantile (scipy)
     assert (got.gold_only_low, got.gold_only_high) == pytest.approx(
-        (y.mean() - half, y.mean() + half), abs=1e-12)
-    # worth about n (W_0 / PPI width)^2 gold cases, W_0 the same rule at lam = 0: Wilson's
-    # interval of the gold cases at Student's quantile
+        _wilson(y.sum(), n, q), abs=1e-12)
+    # worth about n (W_0 / PPI width)^2 gold cases
     w0 = np.subtract(*_wilson(y.sum(), n, q)[::-1])
+    assert got.width_ratio == pytest.approx((high - low) / w0, rel=1e-9)
     assert got.effective_n == pytest.approx(n * (w0 / (high - low)) ** 2, rel=1e-8)
     assert math.isnan(got.se) and got.interval_name == "ppi++_mover_t"
     assert got.to_dict()["interval"] == "ppi++_mover_t"
 
 
 def test_uncorrelated_zero_one_cheap_labels_are_worth_no_gold_cases():
-    """Cheap labels unrelated to gold: lam about 0 and "worth about" stays at n, though the
-    MOVER interval is narrower than the t-interval with Agresti & Coull's cases beside it."""
+    """Cheap labels unrelated to gold, lam 0: "worth about" stays at n and the interval is the
+    gold-only one beside it (W_0), not narrower than it."""
     rng = np.random.default_rng(31)
     y = (rng.uniform(size=20) < 0.6).astype(float)
     yh = (rng.uniform(size=20) < 0.6).astype(float)
     got = ppi_mean(y, yh, (rng.uniform(size=1000) < 0.6).astype(float), lam=0.0)
     assert got.mover and got.effective_n == pytest.approx(20, rel=1e-12) and not got.helps
-    assert got.width_ratio < 0.9
+    assert (got.ci_low, got.ci_high) == pytest.approx(
+        (got.gold_only_low, got.gold_only_high), abs=1e-12)
+    assert got.width_ratio == pytest.approx(1, abs=1e-12)
+    # W_0 is Wilson's interval of the gold cases at Student's t(19) quantile, by hand
+    q, k, n = stats.t.ppf(0.975, 19), y.sum(), 20
+    p, den = k / n, 1 + q * q / n
+    mid = (p + q * q / (2 * n)) / den
+    half = q * math.sqrt(p * (1 - p) / n + q * q / (4 * n * n)) / den
+    assert (got.gold_only_low, got.gold_only_high) == pytest.approx((mid - half, mid + half),
+                                                                    abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cheap_labels_without_information_give_the_gold_only_interval(seed):
+    """Constant cheap labels (lam tuned to 0): the PPI interval of a 0/1 mean and of B − A is
+    the gold-only interval shown beside it to 1e-12, the verdicts from the two agree, the
+    inverted test matches it, and "worth about" is n."""
+    rng = np.random.default_rng(seed)
+    n = 20 + 10 * seed
+    ga = (rng.uniform(size=n) < 0.5).astype(float)
+    gb = (rng.uniform(size=n) < 0.5 + 0.3 * (seed == 2)).astype(float)
+    const, rest = np.ones(n), np.ones(300)
+    for e in (ppi_mean(gb, const, rest),
+              ppi_difference(ga, gb, const, const, rest, rest)):
+        assert e.mover and e.lam == 0 and not e.helps
+        assert (e.ci_low, e.ci_high) == pytest.approx((e.gold_only_low, e.gold_only_high),
+                                                      abs=1e-12)
+        assert e.estimate == pytest.approx(e.gold_only_estimate, abs=1e-15)
+        assert e.effective_n == pytest.approx(n, rel=1e-12)
+        assert verdict(e.ci_low, e.ci_high, e.p_value, confidence=0.95) == verdict(
+            e.gold_only_low, e.gold_only_high)
+        assert (e.p_value < 0.05) == (e.gold_only_low > 0 or e.gold_only_high < 0)
+    q = stats.t.ppf(0.975, n - 1)
+    G = gb - ga
+    lo, hi = tango_limits(float(np.sum(G == 1)), float(np.sum(G == -1)), float(n), q)
+    assert (e.gold_only_low, e.gold_only_high) == pytest.approx((lo, hi), abs=1e-12)
 
 
 def test_zero_one_difference_is_jeffreys_mover_2_with_tango_parts():
@@ -358,6 +394,10 @@ def test_zero_one_difference_is_jeffreys_mover_2_with_tango_parts():
     r = ppi_rows(G[None], F[None], R[None], confidence=0.95, plus=PLUS, mover="difference")
     assert (float(r["low"][0]), float(r["high"][0])) == pytest.approx(
         (got.ci_low, got.ci_high), abs=1e-9)
+    # gold-only beside it: W_0, gold-only Tango at Student's quantile, in both
+    assert (got.gold_only_low, got.gold_only_high) == pytest.approx(tango(G, q)[1:], abs=1e-12)
+    assert (float(r["w0_low"][0]), float(r["w0_high"][0])) == pytest.approx(
+        tango(G, q)[1:], abs=1e-12)
 
 
 def _pair(rng, n, shift):
