@@ -11,6 +11,7 @@ from core.i18n import t
 from core.views.format import (fmt_p, interval, kind_of, level as fmt_level, p_text, signed,
                                value)
 from core.views.paired import paired_view
+from core.views.verdicts import interval_name
 
 if TYPE_CHECKING:   # pandas is imported where the tables are built, never by the CLI's text
     import pandas as pd
@@ -127,6 +128,7 @@ def report_tables(result, view, lang: str = "en") -> ReportTables:
         [(view.difference.label, view.difference.value),
          (t("golden.ci_label", lang, level=level),
           interval(bs.ci_low, bs.ci_high, kind, signed=True)),
+         (t("verdicts.interval_label", lang), interval_name(bs, lang)),
          *view.tests.itertuples(index=False, name=None)],
         columns=[t("paired.col_test", lang), t("paired.col_value", lang)])
     discordant = result.discordant().reset_index(drop=True).rename(

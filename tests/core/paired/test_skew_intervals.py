@@ -225,3 +225,28 @@ def test_the_guarded_interval_reaches_zero_only_where_too_few_differ():
     assert np.array_equal(hi1[few], np.maximum(hi[few], 0.0))
     assert (lo[few] > 0).any()   # the case it exists for: all gains, a t-type interval above 0
     assert (lo1[few] <= 0).all() and (hi1[few] >= 0).all()
+
+
+def test_the_card_and_the_self_check_read_the_same_interval_of_b_minus_a():
+    """The card's one set (``bootstrap_difference`` → ``widen_by_skew_guard``) and the
+    self-check's rows (``interval_of_means(..., skew_guard=True)``) give the same ends on the
+    same draws: the guard's union, then 0 added where 5 or fewer cases differ."""
+    from core.paired.difference import bootstrap_difference, paired_data
+    from core.paired.intervals import interval_of_means
+    from core.paired.resampling import difference_draws
+    rng = np.random.default_rng(11)
+    reached = set()
+    for k, m in enumerate((3, 4, 5, 6, 9, 20, 30)):
+        a = np.full(30, 0.5)
+        d = np.zeros(30)
+        # equal gains where few differ (the t-type interval alone leaves out 0 there)
+        d[:m] = 0.095 if m <= 5 else np.round(rng.lognormal(0, 1.0, m) * 0.02, 4)
+        data = paired_data(a, a + d)
+        bs = bootstrap_difference(data, resamples=2000, seed=k)
+        means, sds = difference_draws(data.d, 2000, k, True)
+        lo, hi = interval_of_means(data.d[None, :], means[None, :], sds, 0.95, "calibrated_t",
+                                   skew_guard=True)
+        assert (bs.ci_low, bs.ci_high) == pytest.approx((lo[0], hi[0]), abs=1e-12)
+        assert bs.reaches_zero == (m <= 5 and lo[0] == 0.0)
+        reached.add(bs.reaches_zero)
+    assert reached == {True, False}

@@ -64,8 +64,10 @@ def test_report_tables_quote_the_comparison_in_both_languages():
     import numpy as np
 
     from core.views.format import interval, level, value
+    from core.i18n import t
     from core.views.golden import report_tables
     from core.views.paired import paired_view
+    from core.views.verdicts import interval_name
 
     res = _result()
     c, bs = res.comparison, res.comparison.bootstrap
@@ -81,10 +83,33 @@ def test_report_tables_quote_the_comparison_in_both_languages():
         diff_rows = dict(tab.difference.itertuples(index=False, name=None))
         assert diff_rows[view.difference.label] == view.difference.value
         assert interval(bs.ci_low, bs.ci_high, "rate", signed=True) in diff_rows.values()
-        assert len(tab.difference) == 2 + len(view.tests)
+        assert len(tab.difference) == 3 + len(view.tests)
+        # the interval's name, as the card names it (issue 36: labels say what ran)
+        assert diff_rows[t("verdicts.interval_label", lang)] == interval_name(bs, lang)
         np.testing.assert_array_equal(tab.per_case["b_minus_a"], res.b_values - res.a_values)
         assert list(tab.per_case.columns) == ["case_id", "old", "new", "b_minus_a"]
         assert len(tab.discordant) == int((res.a_values != res.b_values).sum())
         heads[lang] = list(tab.rates.columns) + list(tab.difference.columns)
         assert level(bs.confidence) in tab.rates.columns[-1]
     assert all(e != k for e, k in zip(heads["en"], heads["ko"]))
+
+
+def test_the_report_names_an_interval_widened_to_reach_zero_en_and_ko():
+    """Issue 36: 4 equal gains among 30 scores: the report's difference table carries the
+    interval that reaches 0, its ends and its name, as the card and the CLI do."""
+    from core.i18n import t
+    from core.views.format import interval
+    from core.views.golden import report_tables
+    from core.views.paired import paired_view
+    text = "case_id,old,new\n" + "".join(f"c{i},0.5,{0.595 if i < 4 else 0.5}\n"
+                                         for i in range(30))
+    res = compare_golden(load_golden(text.encode(), "few.csv"), "old", "new", resamples=2000)
+    bs = res.comparison.bootstrap
+    assert bs.reaches_zero and bs.ci_low == 0.0
+    assert "reaches 0 (too few cases differ)" in comparison_text(res)
+    for lang, word in (("en", "widened to reach 0"), ("ko", "0까지 넓힘")):
+        view = paired_view(res.comparison, lang=lang)
+        rows = dict(report_tables(res, view, lang).difference.itertuples(index=False,
+                                                                           name=None))
+        assert word in rows[t("verdicts.interval_label", lang)]
+        assert interval(bs.ci_low, bs.ci_high, "score", signed=True) in rows.values()
