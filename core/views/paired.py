@@ -248,7 +248,10 @@ def _calibration_how(c, lang: str = "en") -> str:
     cal = c.calibration
     if cal is None:
         return ""
-    name = t(f"verdicts.interval_{cal.interval}", lang)
+    # the self-check runs the card's whole rule on each null set: for scores that is the
+    # calibrated t with the skew guard and the reach-0 rule (core.paired.calibration)
+    key = "calibrated_t_self_check" if cal.interval == "calibrated_t" else cal.interval
+    name = t(f"verdicts.interval_{key}", lang)
     how = (t("verdicts.calibration_exact", lang, n=f"{cal.n:,}", interval=name,
              rate=fmt.pct(cal.null_rejection)) if cal.exact
            else t("verdicts.calibration_mc", lang, sets=f"{cal.sets:,}", n=f"{cal.n:,}",

@@ -171,6 +171,19 @@ def test_scores_self_check_names_its_sets_and_error():
     text = calibration_sentence(c, "en")
     assert "1,000 sign-flip null sets" in text and "Monte-Carlo SE" in text
     assert c.bootstrap.interval == "calibrated_t" and "Calibrated t-interval" in text
+    # the null sets ran the card's whole rule (skew guard, reach 0 where few cases differ),
+    # and the sentence says so rather than naming the bare calibrated t (issue 36)
+    assert t("verdicts.interval_calibrated_t_self_check", "en") in text
+    assert "reach 0 where 5 or fewer cases differ" in text
+
+
+def test_scores_self_check_names_the_rule_in_korean():
+    rng = np.random.default_rng(1)
+    a = rng.random(25)
+    b = a + rng.normal(0.02, 0.1, 25)
+    text = calibration_sentence(compare_paired(a, b, resamples=2_000), "ko")
+    assert t("verdicts.interval_calibrated_t_self_check", "ko") in text
+    assert "0까지" in text and "for scores" not in text
 
 
 def test_bca_warning_below_50_cases_only():
