@@ -116,7 +116,7 @@ SKEW_GUARD_FIRST_RAMP = ("m", 5.0, 25.0)  # as first shipped: by non-zero values
 
 def skew_guard_interval(x: np.ndarray, confidence: float, allowance: float = 1.0, *,
                         ramp: tuple[str, float, float] = SKEW_GUARD_RAMP,
-                        factor: float = SKEW_GUARD_FACTOR):
+                        factor: float = SKEW_GUARD_FACTOR, adverse: float = 0.0):
     """The skew guard of the interval of a paired difference (issue 36): Hall's transformed
     t-interval (``hall_t_interval``'s formula) of the mean of each row of ``x`` (S sets of
     n >= 2 cases), with the skewness a = k gamma' / sqrt(n) where
@@ -143,7 +143,10 @@ def skew_guard_interval(x: np.ndarray, confidence: float, allowance: float = 1.0
     (full - start), 0, 1) with count the cases n ("n", the default ``SKEW_GUARD_RAMP``) or the
     non-zero values m ("m"; ``SKEW_GUARD_FIRST_RAMP``, the guard as first shipped, kept for
     ``bench/skew_guard.py``'s before / after). ``factor`` is k (default ``SKEW_GUARD_FACTOR``;
-    other values for the bench's variants only).
+    other values for the bench's variants only). ``adverse`` (bench variants only,
+    ``bench/trec_frontier.py``; 0 in the product): gamma' is further moved by adverse x
+    sqrt(6 / m) against the sign of the row's mean, the tail a small sample may have missed
+    on the side that would make its verdict false.
 
     k, the noise allowance and its ramp were chosen by simulation (``bench/skew_guard.py``,
     ``docs/calibration.md``): the smallest correction that keeps the verdict's type-I at or
@@ -168,7 +171,10 @@ def skew_guard_interval(x: np.ndarray, confidence: float, allowance: float = 1.0
     by = n if count == "n" else m
     tau = allowance * np.clip((by - start) / (full - start), 0.0, 1.0) * np.sqrt(
         6.0 / np.maximum(m, 3))
-    a = factor * np.sign(gamma) * np.maximum(np.abs(gamma) - tau, 0.0) / math.sqrt(n)
+    g = np.sign(gamma) * np.maximum(np.abs(gamma) - tau, 0.0)
+    if adverse:
+        g = g - np.sign(xbar) * adverse * np.sqrt(6.0 / np.maximum(m, 3))
+    a = factor * g / math.sqrt(n)
     q = float(t_quantile(1 - (1 - confidence) / 2, n - 1))
 
     def ginv(y):   # Hall's inverse transformation, as in hall_t_interval

@@ -250,3 +250,31 @@ def test_the_card_and_the_self_check_read_the_same_interval_of_b_minus_a():
         assert bs.reaches_zero == (m <= 5 and lo[0] == 0.0)
         reached.add(bs.reaches_zero)
     assert reached == {True, False}
+
+
+def test_the_adverse_variant_moves_the_skewness_against_the_mean():
+    """``adverse`` (bench/trec_frontier.py's variant; 0 in the product) is the guard with its
+    skewness moved by adverse x sqrt(6 / m) against the sign of the mean: on a symmetric
+    sample with a positive mean it lowers the lower end (assumes a left tail the sample may
+    have missed) and is the hand formula with that skewness."""
+    from core.paired.skew_intervals import skew_guard_interval
+    y = np.array([0.3, -0.1, 0.2, 0.1, 0.0, 0.25, -0.05, 0.15, 0.05, 0.12, 0.18, -0.02,
+                  0.08, 0.22, 0.1, 0.02, 0.14, 0.06, 0.16, 0.04])
+    base = skew_guard_interval(y[None, :], 0.95, 0.0)
+    moved = skew_guard_interval(y[None, :], 0.95, 0.0, adverse=1.0)
+    assert np.allclose(skew_guard_interval(y[None, :], 0.95, 0.0, adverse=0.0), base)
+    assert moved[0][0] < base[0][0] - 1e-4
+    # by hand: Hall's interval with a = 3 (gamma - sqrt(6 / m)) / sqrt(n), gamma the skewness
+    # of the non-zero values
+    n, nz = y.size, y[y != 0]
+    u = nz - nz.mean()
+    g = (u ** 3).mean() / (u ** 2).mean() ** 1.5 - math.sqrt(6 / nz.size)
+    a = 3 * g / math.sqrt(n)
+    q = stats.t.ppf(0.975, n - 1)
+
+    def ginv(v):
+        w = np.cbrt(1 + a * (v - a / 6))
+        return 3 * (v - a / 6) / (w * w + w + 1)
+    se = y.std(ddof=1) / math.sqrt(n)
+    assert moved[0][0] == pytest.approx(y.mean() - ginv(q) * se, rel=1e-9)
+    assert moved[1][0] == pytest.approx(y.mean() - ginv(-q) * se, rel=1e-9)
