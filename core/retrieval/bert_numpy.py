@@ -240,7 +240,9 @@ class NumpyBert:
         loops): the element-wise work runs on both cores too, and a loaded machine does not
         make BLAS's own threads spin (OpenBLAS at 2 threads under a load of 12 used 3x the
         CPU of one thread). ``batch_size`` is accepted for the call shape; a row's numbers
-        depend only on the texts of the call, never on the thread count."""
+        depend only on the texts of the call, never on the thread count (the same call, the
+        same bits; the same text elsewhere in a call: within float32 rounding, as BLAS's
+        kernels on some CPUs round a matrix's edge rows in another order)."""
         checks.whole("batch_size", batch_size, lo=1)
         texts = list(texts)
         width = self.get_sentence_embedding_dimension()
