@@ -53,6 +53,7 @@ import ppi as grid  # noqa: E402
 from ppi_binary import mover2t_diff, mover2t_mean  # noqa: E402
 
 OUT = ROOT / "docs" / "cheap_labels_binary.md"
+TAILS = "## 5. "   # the section after this one's, kept when a full run rewrites section 4
 KIND = "binary"
 SEED = 34034
 REPS, EDGE_REPS, DEEP_REPS = 4000, 8000, 32000
@@ -247,9 +248,11 @@ def main() -> None:
              else "core.paired.ppi.ppi_rows")
     text = OUT.read_text(encoding="utf-8")
     head = text.split(SECTION)[0].rstrip("\n")
+    # section 5 (bench/ppi_binary_tails.py, written by hand from its output) is kept
+    tail = text[text.index(TAILS):] if TAILS in text else ""
     OUT.write_text(head + "\n\n" + DOC.format(stamp=stamp, cpu=f"{cpu:.0f}", where=where,
-                                                seed=SEED, tables="\n".join(out)),
-                   encoding="utf-8")
+                                                seed=SEED, tables="\n".join(out))
+                   + ("\n\n" + tail if tail else ""), encoding="utf-8")
     print(f"wrote section 4 of {OUT.relative_to(ROOT)}")
 
 

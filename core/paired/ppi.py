@@ -279,13 +279,17 @@ def mover_counts_rows(gold: np.ndarray, cheap_gold: np.ndarray,
     return np.stack([*cols, r], axis=1).astype(float)
 
 
-def mover_limits(mover: tuple, estimate, confidence: float):
+def mover_limits(mover: tuple, estimate, confidence: float, *,
+                 disagreement_quantile: str = "t"):
     """The Jeffreys MOVER 2 interval (module docstring) at ``confidence`` (checked by the
     caller) around ``estimate``: ``mover`` = (kind, n, m, lam, rp, rm, gp, gm, kp, km, r), kind
     in ``MOVER_KINDS``, the counts of ``mover_counts_rows`` (numbers for one set, arrays for
-    rows). Returns (low, high)."""
+    rows). ``disagreement_quantile`` "z" puts the disagreements' Jeffreys intervals at the
+    normal tail instead of Student's (``bench/ppi_binary_tails.py`` only: rejected, 12 of 288
+    grid cells under 94%, ``docs/cheap_labels_binary.md`` section 5). Returns (low, high)."""
     kind, n, m, lam, rp, rm, gp, gm, kp, km, r = mover
     z, q = z_of(confidence), float(t_quantile(0.5 + confidence / 2, n - 1))
+    qd = z if disagreement_quantile == "z" else q
     if kind == "mean":
         e1, e2 = rp / m, gp / n
         (lo1, hi1, _), (lo2, hi2, _) = wilson_bounds(rp, m, z), wilson_bounds(gp, n, q)
@@ -293,7 +297,7 @@ def mover_limits(mover: tuple, estimate, confidence: float):
         e1, e2 = (rp - rm) / m, (gp - gm) / n
         lo1, hi1 = tango_limits(rp, rm, np.full(np.shape(rp), float(m)), z)
         lo2, hi2 = tango_limits(gp, gm, np.full(np.shape(gp), float(n)), q)
-    d3, u3 = _unit_difference(kp, km, n, q)
+    d3, u3 = _unit_difference(kp, km, n, qd)
     l1, u1, l3, u3 = lam * (e1 - lo1), lam * (hi1 - e1), lam * d3, lam * u3
     l2, u2 = (1 - lam) * (e2 - lo2), (1 - lam) * (hi2 - e2)
     low = estimate - np.sqrt(np.maximum(l1 ** 2 + l2 ** 2 + l3 ** 2 + 2 * r * l2 * l3, 0.0))

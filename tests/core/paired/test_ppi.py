@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from core.paired.ppi import (LAMBDA_NONE, P_FLOOR, PLUS, PSEUDO, PPIEstimate,
-                             gold_cases_needed, jeffreys_bounds, ppi_difference,
+                             gold_cases_needed, jeffreys_bounds, mover_limits, ppi_difference,
                              ppi_lambda_rows, ppi_mean, ppi_rows)
 from core.paired.difference import tango_limits
 from core.paired.stats import verdict
@@ -319,6 +319,27 @@ def test_zero_one_mean_is_jeffreys_mover_2_written_out(seed, confidence):
     assert got.effective_n == pytest.approx(n * (w0 / (high - low)) ** 2, rel=1e-8)
     assert math.isnan(got.se) and got.interval_name == "ppi++_mover_t"
     assert got.to_dict()["interval"] == "ppi++_mover_t"
+
+
+def test_the_normal_tail_variant_changes_only_the_disagreements():
+    """``mover_limits(..., disagreement_quantile="z")`` (bench/ppi_binary_tails.py's rejected
+    variant) puts the disagreements' Jeffreys intervals at the normal tail and keeps Student's
+    quantile in the gold part: the hand formula with z in ``_units``, narrower than the
+    product's, and at lam 0 (W_0) the same interval."""
+    y, yh, yu = _binary(n=25, seed=4)
+    got = ppi_mean(y, yh, yu)
+    n, m, lam = y.size, yu.size, got.lam
+    z, q = stats.norm.ppf(0.975), stats.t.ppf(0.975, n - 1)
+    d = y - yh
+    r = np.corrcoef(y, d)[0, 1] if np.ptp(d) > 0 else 0.0
+    want = _mover(got.estimate, lam, (yu.mean(), *_wilson(yu.sum(), m, z)),
+                  (y.mean(), *_wilson(y.sum(), n, q)), _units(d, n, z), r)
+    lo, hi = mover_limits(got.mover, got.estimate, 0.95, disagreement_quantile="z")
+    assert (float(lo[0]), float(hi[0])) == pytest.approx(want, abs=1e-9)
+    assert hi[0] - lo[0] < got.ci_high - got.ci_low - 1e-6
+    at0 = (*got.mover[:3], 0.0, *got.mover[4:])
+    assert np.allclose(mover_limits(at0, y.mean(), 0.95, disagreement_quantile="z"),
+                       mover_limits(at0, y.mean(), 0.95), atol=1e-15)
 
 
 def test_uncorrelated_zero_one_cheap_labels_are_worth_no_gold_cases():
