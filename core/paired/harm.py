@@ -55,7 +55,7 @@ import numpy as np
 from core import checks
 from core.paired.calibration import bootstrap_t_test_p
 from core.paired.difference import PairedData, paired_data
-from core.paired.intervals import wilson_bounds, z_two_sided
+from core.paired.intervals import inverted_p, wilson_bounds, z_two_sided
 from core.paired.significance import paired_ttest_p
 from core.paired.skew_intervals import skew_guard_interval
 from core.paired.resampling import difference_draws
@@ -153,24 +153,17 @@ def bootstrap_t_p(z: np.ndarray, resamples: int, seed: int) -> float:
     return bootstrap_t_test_p(z, t_null) if t_null.size else 1.0
 
 
-def skew_guard_p(z: np.ndarray, tol: float = 1e-6) -> float:
+def skew_guard_p(z: np.ndarray) -> float:
     """1 - the highest level at which the skew guard's interval of mean(z) leaves out 0
     (``core.paired.skew_intervals.skew_guard_interval``; its intervals nest as the level
-    grows), by bisection to ``tol``; 1 when it never does."""
-    def out(level: float) -> bool:
+    grows): the guard's interval inverted (``core.paired.intervals.inverted_p``); 1 when it
+    never does."""
+    def interval_at(level: float):
         with np.errstate(invalid="ignore", divide="ignore"):
             lo, hi = skew_guard_interval(z[None, :], level)
-        return bool(lo[0] > 0 or hi[0] < 0)
+        return float(lo[0]), float(hi[0])
 
-    lo, hi = 0.0, 1.0 - 1e-12     # out(lo) holds unless 0 is the mean itself
-    if not out(1e-9):
-        return 1.0
-    if out(hi):
-        return float(1.0 - hi)
-    while hi - lo > tol:
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if out(mid) else (lo, mid)
-    return float(1.0 - lo)
+    return inverted_p(interval_at, lambda lo, hi: lo > 0 or hi < 0)
 
 
 def harm_iv(a, b, delta, alpha, confidence, resamples=DEFAULT_RESAMPLES, seed=0) -> tuple:

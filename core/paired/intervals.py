@@ -252,6 +252,44 @@ def side(ci_low, ci_high, scale=1.0):
     return int(out) if out.ndim == 0 else out
 
 
+P_FLOOR = 1e-12        # the smallest p an inverted interval gives (``inverted_p``)
+
+
+def inverted_p(interval_at, excluded, *, confidence: float | None = None,
+               excluded_here: bool | None = None, floor: float = P_FLOOR,
+               steps: int = 40) -> float:
+    """The test of an interval rule by inversion: p = the largest alpha = 1 - c at which
+    ``excluded(*interval_at(c))`` is False, for a rule whose intervals nest (wider as c grows),
+    so p < alpha exactly when the interval at 1 - alpha excludes (the duality of tests and
+    confidence sets: Lehmann & Romano 2005, *Testing Statistical Hypotheses*, section 3.5).
+    Found by bisection on log(alpha) between ``floor`` and 1 - ``floor`` (``steps`` halvings:
+    relative precision about 1e-11). With ``confidence`` and the reported interval's answer
+    ``excluded_here`` the search starts from that level, so p < 1 - ``confidence`` exactly
+    when the reported interval excludes, whatever rounding the bisection meets. p is
+    ``floor`` when even the interval at 1 - ``floor`` excludes, 1 when the interval at
+    ``floor`` does not. Used by the prediction-powered MOVER interval (``core.paired.ppi``)
+    and TRisk's skew guard (``core.paired.harm``)."""
+    def out_at(alpha: float) -> bool:
+        return bool(excluded(*interval_at(1 - alpha)))
+
+    if confidence is not None and excluded_here is not None:
+        alpha = 1 - confidence
+        held, out = (floor, alpha) if excluded_here else (alpha, 1 - floor)
+    else:
+        held, out = floor, 1 - floor
+    if held == floor and out_at(floor):
+        return floor
+    if out == 1 - floor and not out_at(1 - floor):
+        return 1.0
+    for _ in range(steps):
+        mid = math.sqrt(held * out)
+        if out_at(mid):
+            out = mid
+        else:
+            held = mid
+    return held
+
+
 # ----------------------------------------------------------------------------- names
 # Intervals of B - A. "auto" is the calibrated default of the data's kind (docs/calibration.md):
 # Tango's score interval for 0/1 outcomes, the calibrated t-interval for scores. The paired-proportion

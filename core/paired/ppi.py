@@ -110,7 +110,8 @@ import numpy as np
 
 from core import checks
 from core.paired.difference import tango_limits
-from core.paired.intervals import wilson_bounds, z_of, z_two_sided
+from core.paired.intervals import P_FLOOR, wilson_bounds, z_of, z_two_sided
+from core.paired.intervals import inverted_p as invert_interval
 from core.paired.skew_intervals import t_quantile
 
 PPI_METHODS = ("t", "z")
@@ -120,7 +121,6 @@ MIN_GAIN = 1.05        # ... nor when they are worth fewer than 5% more gold cas
 PSEUDO = 1.0           # pseudo disagreements added on 0/1 data (module docstring)
 PLUS = 1.0             # pseudo agreeing cases' sum of squares on 0/1 data (module docstring)
 MOVER_KINDS = ("mean", "difference")   # the 0/1 Jeffreys MOVER 2 interval (module docstring)
-P_FLOOR = 1e-12        # the inverted test's smallest p (module docstring)
 TEST_NAMES = {"t": "ppi++ t-test", "z": "ppi++ z-test", "mover": "ppi++ inverted mover interval"}
 
 
@@ -425,27 +425,12 @@ def _rule(gold, cheap_gold, cheap_rest, method: str, paired: bool) -> str | None
 
 def inverted_p(e: PPIEstimate, excluded, excluded_here: bool) -> float:
     """The test of a MOVER interval by inversion (module docstring): the largest 1 - c at
-    which ``excluded(low, high)`` is False for ``e.interval_at(c)``, by bisection on log(1 - c)
-    between ``P_FLOOR`` and 1 - ``P_FLOOR``, anchored at ``e``'s own confidence, where
-    ``excluded_here`` is the reported interval's answer: so p < 1 - confidence exactly when
-    the reported interval excludes. p is ``P_FLOOR`` when even the 1 - ``P_FLOOR`` interval
-    excludes, 1 when the ``P_FLOOR`` interval does not."""
-    alpha = 1 - e.confidence
-    if excluded_here:
-        held, out = P_FLOOR, alpha
-        if excluded(*e.interval_at(1 - P_FLOOR)):
-            return P_FLOOR
-    else:
-        held, out = alpha, 1 - P_FLOOR
-        if not excluded(*e.interval_at(P_FLOOR)):
-            return 1.0
-    for _ in range(40):
-        mid = math.sqrt(held * out)
-        if excluded(*e.interval_at(1 - mid)):
-            out = mid
-        else:
-            held = mid
-    return held
+    which ``excluded(low, high)`` is False for ``e.interval_at(c)``, anchored at ``e``'s own
+    confidence, where ``excluded_here`` is the reported interval's answer
+    (``core.paired.intervals.inverted_p``): so p < 1 - confidence exactly when the reported
+    interval excludes; ``P_FLOOR`` at the least."""
+    return invert_interval(e.interval_at, excluded, confidence=e.confidence,
+                           excluded_here=excluded_here, floor=P_FLOOR)
 
 
 def _estimate(gold, cheap_gold, cheap_rest, confidence, method, lam,

@@ -345,3 +345,31 @@ def test_resampled_names_the_intervals_read_off_resamples():
                                        "percentile", "bca"))
     with pytest.raises(ValueError, match="interval"):
         resampled("auto")
+
+
+def test_inverted_p_is_the_test_the_interval_makes():
+    """``inverted_p`` of the t-interval is Student's two-sided p (scipy), with and without an
+    anchor; anchored, p < 1 - confidence exactly when the reported interval excludes; the
+    floor and 1 at the ends."""
+    from core.paired.intervals import P_FLOOR, inverted_p
+
+    rng = np.random.default_rng(3)
+    for shift in (0.0, 0.1, 0.3, 0.6):
+        x = rng.normal(shift, 1.0, 25)
+        m, se = x.mean(), x.std(ddof=1) / math.sqrt(x.size)
+
+        def at(c, m=m, se=se):
+            q = stats.t.ppf(0.5 + c / 2, x.size - 1)
+            return m - q * se, m + q * se
+
+        def out(lo, hi):
+            return lo > 0 or hi < 0
+
+        ref = stats.ttest_1samp(x, 0.0).pvalue
+        assert inverted_p(at, out) == pytest.approx(ref, rel=1e-8)
+        for conf in (0.9, 0.95, 0.99):
+            here = out(*at(conf))
+            p = inverted_p(at, out, confidence=conf, excluded_here=here)
+            assert p == pytest.approx(ref, rel=1e-8) and (p < 1 - conf) == here
+    assert inverted_p(lambda c: (1.0, 2.0), lambda lo, hi: lo > 0) == P_FLOOR
+    assert inverted_p(lambda c: (-1.0, 2.0), lambda lo, hi: lo > 0) == 1.0
