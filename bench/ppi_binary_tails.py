@@ -65,6 +65,8 @@ def main(argv=None):
     ap.add_argument("--reps", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=11)
     a = ap.parse_args(argv)
+    if a.reps < 100:
+        ap.error(f"--reps must be at least 100 (got {a.reps})")
     rng = np.random.default_rng(a.seed)
     cells = []
     for n in grid.NS:

@@ -269,10 +269,13 @@ def inverted_p(interval_at, excluded, *, confidence: float | None = None,
     ``floor`` when even the interval at 1 - ``floor`` excludes, 1 when the interval at
     ``floor`` does not. Used by the prediction-powered MOVER interval (``core.paired.ppi``)
     and TRisk's skew guard (``core.paired.harm``)."""
+    if (confidence is None) != (excluded_here is None):
+        raise ValueError("inverted_p: give confidence and excluded_here together, or neither")
+
     def out_at(alpha: float) -> bool:
         return bool(excluded(*interval_at(1 - alpha)))
 
-    if confidence is not None and excluded_here is not None:
+    if confidence is not None:
         alpha = 1 - confidence
         held, out = (floor, alpha) if excluded_here else (alpha, 1 - floor)
     else:

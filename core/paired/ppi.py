@@ -110,8 +110,7 @@ import numpy as np
 
 from core import checks
 from core.paired.difference import tango_limits
-from core.paired.intervals import P_FLOOR, wilson_bounds, z_of, z_two_sided
-from core.paired.intervals import inverted_p as invert_interval
+from core.paired.intervals import P_FLOOR, inverted_p, wilson_bounds, z_of, z_two_sided
 from core.paired.skew_intervals import t_quantile
 
 PPI_METHODS = ("t", "z")
@@ -180,6 +179,15 @@ class PPIEstimate:
         gold = self.gold_only_high - self.gold_only_low
         return 1.0 if gold == 0 else (self.ci_high - self.ci_low) / gold
 
+    def inverted(self, excluded, excluded_here: bool) -> float:
+        """The test of the MOVER interval by inversion (module docstring): the largest 1 - c
+        at which ``excluded(low, high)`` is False for ``interval_at(c)``, anchored at this
+        estimate's confidence, where ``excluded_here`` is the reported interval's answer
+        (``core.paired.intervals.inverted_p``): so p < 1 - confidence exactly when the
+        reported interval excludes; ``P_FLOOR`` at the least."""
+        return inverted_p(self.interval_at, excluded, confidence=self.confidence,
+                          excluded_here=excluded_here, floor=P_FLOOR)
+
     def p_above(self, limit: float) -> float:
         """One-sided p of the test that the mean is above ``limit`` (the same statistic and
         distribution as the interval: (estimate - limit) / se against t(df), or the normal for
@@ -191,10 +199,8 @@ class PPIEstimate:
             if self.estimate == limit:
                 return 0.5
             if self.estimate > limit:
-                return 0.5 * inverted_p(self, lambda lo, hi: lo > limit,
-                                        self.ci_low > limit)
-            return 1 - 0.5 * inverted_p(self, lambda lo, hi: hi < limit,
-                                        self.ci_high < limit)
+                return 0.5 * self.inverted(lambda lo, hi: lo > limit, self.ci_low > limit)
+            return 1 - 0.5 * self.inverted(lambda lo, hi: hi < limit, self.ci_high < limit)
         if self.se == 0 or not math.isfinite(self.se):
             return 0.0 if self.estimate > limit else 1.0
         z = (self.estimate - limit) / self.se
@@ -287,6 +293,9 @@ def mover_limits(mover: tuple, estimate, confidence: float, *,
     rows). ``disagreement_quantile`` "z" puts the disagreements' Jeffreys intervals at the
     normal tail instead of Student's (``bench/ppi_binary_tails.py`` only: rejected, 12 of 288
     grid cells under 94%, ``docs/cheap_labels_binary.md`` section 5). Returns (low, high)."""
+    if disagreement_quantile not in ("t", "z"):
+        raise ValueError(f'disagreement_quantile must be "t" or "z", not '
+                         f'{disagreement_quantile!r}')
     kind, n, m, lam, rp, rm, gp, gm, kp, km, r = mover
     z, q = z_of(confidence), float(t_quantile(0.5 + confidence / 2, n - 1))
     qd = z if disagreement_quantile == "z" else q
@@ -423,16 +432,6 @@ def _rule(gold, cheap_gold, cheap_rest, method: str, paired: bool) -> str | None
     return "mean" if not paired and np.all((values == 0) | (values == 1)) else "pseudo"
 
 
-def inverted_p(e: PPIEstimate, excluded, excluded_here: bool) -> float:
-    """The test of a MOVER interval by inversion (module docstring): the largest 1 - c at
-    which ``excluded(low, high)`` is False for ``e.interval_at(c)``, anchored at ``e``'s own
-    confidence, where ``excluded_here`` is the reported interval's answer
-    (``core.paired.intervals.inverted_p``): so p < 1 - confidence exactly when the reported
-    interval excludes; ``P_FLOOR`` at the least."""
-    return invert_interval(e.interval_at, excluded, confidence=e.confidence,
-                           excluded_here=excluded_here, floor=P_FLOOR)
-
-
 def _estimate(gold, cheap_gold, cheap_rest, confidence, method, lam,
               paired: bool = False) -> PPIEstimate:
     rule = _rule(gold, cheap_gold, cheap_rest, method, paired)
@@ -469,7 +468,7 @@ def _estimate(gold, cheap_gold, cheap_rest, confidence, method, lam,
         gold_only_high=gold_high, method=method, confidence=confidence, mover=mover)
     if not mover:
         return e
-    return replace(e, p_value=inverted_p(e, lambda lo, hi: lo > 0 or hi < 0,
+    return replace(e, p_value=e.inverted(lambda lo, hi: lo > 0 or hi < 0,
                                          low > 0 or high < 0))
 
 

@@ -1,6 +1,7 @@
 """Issue 32 across the CLI: files without a cluster or run column give the outputs recorded
-before clusters existed (tests/fixtures/cli_recorded; text byte for byte, JSON value for value), and a clustered file's JSON
-carries the clusters block and the verdict with clusters as the unit."""
+before clusters existed (tests/fixtures/cli_recorded; text byte for byte, JSON value for
+value), and a clustered file's JSON carries the clusters block and the verdict with clusters
+as the unit."""
 import json
 import subprocess
 import sys
@@ -35,12 +36,12 @@ def _same_json(got, want, where="$"):
     booleans and nulls, and floats equal up to the CPU's rounding (relative 1e-11). numpy's
     reductions and BLAS pick their SIMD kernels by CPU, so the last bits of a float may differ
     between machines (a critical value read 2.410684101492943 here, 2.4106841014929423 on CI)."""
-    if isinstance(want, list) and want and isinstance(want[0], tuple):   # an object's pairs
-        assert isinstance(got, list) and [k for k, _ in got] == [k for k, _ in want], where
+    if isinstance(want, _Object):   # an object's (key, value) pairs, in order
+        assert isinstance(got, _Object) and [k for k, _ in got] == [k for k, _ in want], where
         for (k, g), (_, w) in zip(got, want):
             _same_json(g, w, f"{where}.{k}")
     elif isinstance(want, list):
-        assert isinstance(got, list) and len(got) == len(want), where
+        assert type(got) is list and len(got) == len(want), where
         for i, (g, w) in enumerate(zip(got, want)):
             _same_json(g, w, f"{where}[{i}]")
     elif isinstance(want, float):
@@ -50,8 +51,12 @@ def _same_json(got, want, where="$"):
         assert type(got) is type(want) and got == want, (where, got, want)
 
 
+class _Object(list):
+    """A JSON object read as its (key, value) pairs in order: not equal in kind to an array."""
+
+
 def _pairs(text: bytes):
-    return json.loads(text, object_pairs_hook=list)
+    return json.loads(text, object_pairs_hook=_Object)
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED))
@@ -78,9 +83,14 @@ def test_the_json_comparison_can_fail():
                 b'{"a": 1.0, "b": [0.1, "x", null], "c": {"d": 2.410684101492943}}',
                 b'{"a": 1, "b": [0.1, "y", null], "c": {"d": 2.410684101492943}}',
                 b'{"a": 1, "b": [0.1, "x"], "c": {"d": 2.410684101492943}}',
-                b'{"a": 1, "b": [0.1, "x", null], "c": {"d": 2.410684101492943, "e": 0}}'):
+                b'{"a": 1, "b": [0.1, "x", null], "c": {"d": 2.410684101492943, "e": 0}}',
+                b'{"a": 1, "b": [0.1, "x", null], "c": {"d": 2.410684101492943}, "e": {}}'):
         with pytest.raises(AssertionError):
             _same_json(_pairs(bad), want)
+    with pytest.raises(AssertionError):   # an empty object is not an empty array
+        _same_json(_pairs(b'{"e": {}}'), _pairs(b'{"e": []}'))
+    with pytest.raises(AssertionError):
+        _same_json(_pairs(b'{"e": []}'), _pairs(b'{"e": {}}'))
 
 
 def test_clustered_golden_json():

@@ -373,3 +373,5 @@ def test_inverted_p_is_the_test_the_interval_makes():
             assert p == pytest.approx(ref, rel=1e-8) and (p < 1 - conf) == here
     assert inverted_p(lambda c: (1.0, 2.0), lambda lo, hi: lo > 0) == P_FLOOR
     assert inverted_p(lambda c: (-1.0, 2.0), lambda lo, hi: lo > 0) == 1.0
+    with pytest.raises(ValueError, match="together"):
+        inverted_p(lambda c: (1.0, 2.0), lambda lo, hi: lo > 0, confidence=0.95)

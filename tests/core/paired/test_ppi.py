@@ -340,6 +340,8 @@ def test_the_normal_tail_variant_changes_only_the_disagreements():
     at0 = (*got.mover[:3], 0.0, *got.mover[4:])
     assert np.allclose(mover_limits(at0, y.mean(), 0.95, disagreement_quantile="z"),
                        mover_limits(at0, y.mean(), 0.95), atol=1e-15)
+    with pytest.raises(ValueError, match="disagreement_quantile"):
+        mover_limits(got.mover, got.estimate, 0.95, disagreement_quantile="normal")
 
 
 def test_uncorrelated_zero_one_cheap_labels_are_worth_no_gold_cases():
